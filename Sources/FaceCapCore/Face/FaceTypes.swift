@@ -1,0 +1,53 @@
+/// A point in image pixels (x right, y down).
+public struct Point2: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public init(x: Float, y: Float) { self.x = x; self.y = y }
+}
+
+/// An axis-aligned rectangle in image pixels.
+public struct Rect: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public var width: Float
+    public var height: Float
+    public init(x: Float, y: Float, width: Float, height: Float) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var centre: Point2 { Point2(x: x + width / 2, y: y + height / 2) }
+}
+
+/// A face found by the detector, in the pixels of the frame it was found in.
+public struct FaceDetection: Sendable, Equatable {
+    /// Sigmoid score in 0...1.
+    public var score: Float
+    public var box: Rect
+    /// Six keypoints, in MediaPipe's order: right eye, left eye, nose tip, mouth centre, right ear
+    /// tragion, left ear tragion (the subject's own sides: in an unmirrored image the right eye is
+    /// on the image's left).
+    public var keypoints: [Point2]
+    public init(score: Float, box: Rect, keypoints: [Point2]) {
+        self.score = score; self.box = box; self.keypoints = keypoints
+    }
+}
+
+/// The 468 FaceMesh landmarks of one face, in frame pixels; z is relative depth in the same pixel
+/// scale as x (negative is closer to the camera).
+public struct FaceLandmarks: Sendable, Equatable {
+    public var points: [SIMD3<Float>]
+    /// The model's face-presence logit: ≥ 0 means a face is there.
+    public var presence: Float
+    public init(points: [SIMD3<Float>], presence: Float) {
+        self.points = points; self.presence = presence
+    }
+}
+
+/// Everything the face models say about one face in one frame.
+public struct Face: Sendable, Equatable {
+    public var detection: FaceDetection
+    /// Nil when the landmark model did not run or reported no face.
+    public var landmarks: FaceLandmarks?
+    public init(detection: FaceDetection, landmarks: FaceLandmarks?) {
+        self.detection = detection; self.landmarks = landmarks
+    }
+}

@@ -1,0 +1,8 @@
+import FaceCapCore
+
+/// `facecap analyze`.
+enum AnalyzeCommand {
+    static func run(_ arguments: [String]) throws -> ExitCode {
+        throw UsageError("'facecap analyze' is not built yet")
+    }
+}
