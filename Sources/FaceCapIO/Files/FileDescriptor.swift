@@ -45,6 +45,16 @@ enum POSIXFile {
         return .success(done)
     }
 
+    /// One read(2) (EINTR retried): what is available, 0 at the end of the file.
+    static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        guard buffer.count > 0 else { return .success(0) }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress!, buffer.count)
+            if n >= 0 { return .success(n) }
+            if errno != EINTR { return .failure(Errno(errno)) }
+        }
+    }
+
     /// Writes all of `buffer`, retrying short writes and EINTR.
     static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Result<Void, Errno> {
         var done = 0
