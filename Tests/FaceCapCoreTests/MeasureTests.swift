@@ -106,7 +106,7 @@ final class MeasureTests: XCTestCase {
         XCTAssertNil(metrics.frameLuma)
         XCTAssertNil(metrics.face?.light)
         XCTAssertNotNil(metrics.face, "geometry still comes from the face models")
-        let tiny = Frame(format: .gray, width: 1, height: 1, data: [7])
+        let tiny = Frame(format: .gray, width: 1, height: 1, colorRange: .full, data: [7])
         let far = Face(detection: FaceDetection(score: 0.9, box: Rect(x: -50, y: 1e6, width: 3, height: 3),
                                                 keypoints: []), landmarks: nil)
         let tinyMetrics = FaceMeasures.measure(frame: tiny, faces: [far], thresholds: thresholds)
