@@ -158,6 +158,49 @@ final class CameraDeviceTests: XCTestCase {
             .contains("usermod -aG plugdev $USER"))
     }
 
+    func testHumanAndJSONListings() throws {
+        var stepwise = FakeV4L2Device.Format.yuyv
+        stepwise.sizes = []
+        stepwise.stepwise = (minW: 48, maxW: 1920, stepW: 16, minH: 32, maxH: 1080, stepH: 8)
+        stepwise.rates = [30]
+        var mjpeg = FakeV4L2Device.Format.mjpeg
+        mjpeg.sizes = [(1280, 720)]
+        mjpeg.rates = [30]
+        let quoted = FakeV4L2Device.Node(card: "Cam \"HD\"", formats: [stepwise, mjpeg, .emulatedRGB])
+        let fake = try makeDev(["video0"], nodes: ["video0": quoted])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops)
+
+        XCTAssertEqual(CameraDeviceText.human(devices), """
+            \(directory)/video0: Cam "HD" (driver fakecam, bus platform:fake-0)
+              YUYV (YUYV 4:2:2)
+                48x32 to 1920x1080, steps 16x8 @ 30 fps
+              MJPG (Motion-JPEG, compressed)
+                1280x720 @ 30 fps
+              also converted by libv4l2: RGB3
+            """)
+        let json = CameraDeviceText.json(devices, problems: ["x \"y\""])
+        XCTAssertEqual(json, "{\"devices\":[{\"path\":\"\(directory)/video0\",\"card\":\"Cam \\\"HD\\\"\","
+            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"formats\":["
+            + "{\"fourcc\":\"YUYV\",\"description\":\"YUYV 4:2:2\",\"compressed\":false,\"emulated\":false,"
+            + "\"sizes\":[{\"type\":\"stepwise\",\"minWidth\":48,\"minHeight\":32,\"maxWidth\":1920,"
+            + "\"maxHeight\":1080,\"stepWidth\":16,\"stepHeight\":8,\"fps\":[30]}]},"
+            + "{\"fourcc\":\"MJPG\",\"description\":\"Motion-JPEG\",\"compressed\":true,\"emulated\":false,"
+            + "\"sizes\":[{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30]}]},"
+            + "{\"fourcc\":\"RGB3\",\"description\":\"RGB3\",\"compressed\":false,\"emulated\":true,"
+            + "\"sizes\":[{\"type\":\"discrete\",\"width\":640,\"height\":480,\"fps\":[30,15]},"
+            + "{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30,15]},"
+            + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}]}],"
+            + "\"problems\":[\"x \\\"y\\\"\"]}")
+        // It parses as JSON, with the documented keys.
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let first = (parsed?["devices"] as? [[String: Any]])?.first
+        XCTAssertEqual(first?["card"] as? String, "Cam \"HD\"")
+        XCTAssertEqual(CameraDeviceText.string("a\u{1}\n"), "\"a\\u0001\\n\"")
+        let range = CameraFrameSize(kind: .continuous, width: 640, height: 480, minWidth: 1, minHeight: 1,
+                                    stepWidth: 1, stepHeight: 1, frameRates: [], frameRateRange: 7.5...30)
+        XCTAssertEqual(CameraDeviceText.describe(range), "1x1 to 640x480, any size @ 7.5–30 fps")
+    }
+
     func testFourccAndRateFormatting() {
         XCTAssertEqual(fourccString(CV4L2_PIX_FMT_YUYV), "YUYV")
         XCTAssertEqual(fourccString(CV4L2_PIX_FMT_MJPEG), "MJPG")
