@@ -43,6 +43,20 @@ public final class Interpreter {
         for step in steps { step.execute() }
     }
 
+    /// Runs the graph `runs` times and returns, per step, its label and median time in milliseconds
+    /// measured with `clock` (for `facecap bench --profile`, to see where the time goes).
+    public func profile(runs: Int, clock: () -> Double) -> [(label: String, milliseconds: Double)] {
+        var times = [[Double]](repeating: [], count: steps.count)
+        for _ in 0..<runs {
+            for (index, step) in steps.enumerated() {
+                let start = clock()
+                step.execute()
+                times[index].append(clock() - start)
+            }
+        }
+        return zip(steps, times).map { step, samples in (step.label, samples.sorted()[samples.count / 2]) }
+    }
+
     public init(model: TFLiteModel) throws(ModelError) {
         name = model.name
         var builder = PlanBuilder(model: model)
@@ -84,6 +98,7 @@ struct ConstantPool {
 
 /// One executable kernel call with all pointers resolved.
 struct Step {
+    let label: String
     let execute: () -> Void
 }
 
@@ -93,10 +108,11 @@ struct StepPlan {
     var writes: [Int]
     var make: (_ address: (Int) -> UnsafeMutablePointer<Float>) -> () -> Void
     var resolver: ((Int) -> Int)?
+    var label = ""
 
     func makeStep(_ base: UnsafeMutablePointer<Float>) -> Step {
         let resolve = resolver!
-        return Step(execute: make { base + resolve($0) })
+        return Step(label: label, execute: make { base + resolve($0) })
     }
 }
 
@@ -206,12 +222,16 @@ struct PlanBuilder {
             case .concatenation:
                 try planConcatenation(index, op)
             }
+            if let last = plans.indices.last, plans[last].label.isEmpty { plans[last].label = "\(op.code)" }
         }
         for output in model.outputs where constantValues[output] != nil {
             throw PlanError(text: "graph output \(output) is a constant")
         }
         planMemory()
     }
+
+    /// A short description of the step just appended, for profiles.
+    private mutating func label(_ text: String) { plans[plans.count - 1].label = text }
 
     private func littleEndianWords(_ data: [UInt8]) -> [UInt32] {
         var words = [UInt32](repeating: 0, count: data.count / 4)
@@ -342,6 +362,7 @@ struct PlanBuilder {
                 return { FaceCapCore.depthwise(input: src, channels: inC, g: g, blocks: blocks, weights: w,
                                                bias: biasPointer, activation: kernelActivation, output: dst) }
             }))
+            label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
             return
         }
 
@@ -349,8 +370,7 @@ struct PlanBuilder {
         var panels: [(block: Int, blocks: Int, offset: Int)] = []
         var packed: [Float] = []
         var b = 0
-        while b < blocks.count {
-            let width = blocks.count - b >= 2 ? 2 : 1
+        for width in panelWidths(blocks: blocks.count) {
             panels.append((b, width, packed.count))
             for kk in 0..<k {
                 for j in 0..<width {
@@ -394,6 +414,7 @@ struct PlanBuilder {
                      activation: kernelActivation)
             }
         }))
+        label("CONV \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)->\(outC)\(residual != nil ? "+res" : "")")
     }
 
     /// For PAD that only appends zero channels: its input and that input's channel count.
@@ -424,6 +445,7 @@ struct PlanBuilder {
             let src = address(input), dst = address(out)
             return { maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst) }
         }))
+        label("POOL \(inH)x\(inW)x\(c)")
     }
 
     private mutating func planAdd(_ index: Int, _ op: TFLiteOperator) throws {

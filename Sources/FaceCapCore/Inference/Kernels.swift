@@ -16,6 +16,14 @@ func load8(_ p: UnsafePointer<Float>) -> V8 {
     UnsafeRawPointer(p).loadUnaligned(as: V8.self)
 }
 
+/// Lane-wise maximum written as a compare and blend, which compiles to vmaxps/vblendvps
+/// (the generic `pointwiseMax` does not vectorise here).
+@inline(__always)
+func max8(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: a .< b) }
+
+@inline(__always)
+func min8(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: b .< a) }
+
 @inline(__always)
 func store8(_ v: V8, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
@@ -36,8 +44,8 @@ func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
     switch activation {
     case .none: return v
     case .relu: return v.replacing(with: 0, where: v .< 0)
-    case .relu6: return pointwiseMin(pointwiseMax(v, V8(repeating: 0)), V8(repeating: 6))
-    case .reluN1To1: return pointwiseMin(pointwiseMax(v, V8(repeating: -1)), V8(repeating: 1))
+    case .relu6: return min8(max8(v, V8(repeating: 0)), V8(repeating: 6))
+    case .reluN1To1: return min8(max8(v, V8(repeating: -1)), V8(repeating: 1))
     case .prelu(let alpha):
         let a = load8(alpha + block * 8)
         return v.replacing(with: v * a, where: v .< 0)
@@ -113,40 +121,51 @@ struct PackedGemm {
 func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: UnsafeMutablePointer<Float>,
           ldc: Int, residual: Residual?, activation: KernelActivation) {
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
-    let chunk = max(4, min(64, (16 * 1024) / max(1, packed.k * 4)) & ~3)
+    let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
+    let k = packed.k
     var m0 = 0
     while m0 < m {
         let m1 = min(m, m0 + chunk)
         for panel in packed.panels {
             let w = packed.weights + panel.offset
-            if panel.blocks == 2 {
-                let b0 = packed.blocks[panel.block], b1 = packed.blocks[panel.block + 1]
-                var row = m0
+            let bias = packed.bias + panel.block * 8
+            let bi = panel.block
+            let b0 = packed.blocks[bi]
+            var row = m0
+            switch panel.blocks {
+            case 3:
+                let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x16(a: a + row * lda, lda: lda, k: packed.k, w: w, bias: packed.bias + panel.block * 8,
-                               row: row, b0: b0, b1: b1, blockIndex: panel.block, residual: residual,
-                               activation: activation, c: c, ldc: ldc)
+                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x16(a: a + row * lda, k: packed.k, w: w, bias: packed.bias + panel.block * 8,
-                               row: row, b0: b0, b1: b1, blockIndex: panel.block, residual: residual,
-                               activation: activation, c: c, ldc: ldc)
+                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
                     row += 1
                 }
-            } else {
-                let b0 = packed.blocks[panel.block]
-                var row = m0
+            case 2:
+                let b1 = packed.blocks[bi + 1]
+                while row + 6 <= m1 {
+                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 6
+                }
+                while row < m1 {
+                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 1
+                }
+            default:
                 while row + 4 <= m1 {
-                    kernel4x8(a: a + row * lda, lda: lda, k: packed.k, w: w, bias: packed.bias + panel.block * 8,
-                              row: row, b0: b0, blockIndex: panel.block, residual: residual,
-                              activation: activation, c: c, ldc: ldc)
+                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0,
+                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x8(a: a + row * lda, k: packed.k, w: w, bias: packed.bias + panel.block * 8,
-                              row: row, b0: b0, blockIndex: panel.block, residual: residual,
-                              activation: activation, c: c, ldc: ldc)
+                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0,
+                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
                     row += 1
                 }
             }
@@ -155,34 +174,112 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: Unsa
     }
 }
 
+/// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
+/// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
+func panelWidths(blocks: Int) -> [Int] {
+    var widths: [Int] = []
+    var left = blocks
+    while left > 0 {
+        let width = left == 4 || left == 2 ? 2 : left == 1 ? 1 : 3
+        widths.append(width)
+        left -= width
+    }
+    return widths
+}
+
 @inline(__always)
-func kernel4x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                 row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
                 activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8)
-    var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1
-    var c20 = bias0, c21 = bias1, c30 = bias0, c31 = bias1
-    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
+    var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
+    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda, a4 = a + 4 * lda, a5 = a + 5 * lda
     var wp = w
     for kk in 0..<k {
         let w0 = load8(wp), w1 = load8(wp + 8)
         wp += 16
-        let x0 = V8(repeating: a0[kk]), x1 = V8(repeating: a1[kk])
-        let x2 = V8(repeating: a2[kk]), x3 = V8(repeating: a3[kk])
-        c00.addProduct(x0, w0); c01.addProduct(x0, w1)
-        c10.addProduct(x1, w0); c11.addProduct(x1, w1)
-        c20.addProduct(x2, w0); c21.addProduct(x2, w1)
-        c30.addProduct(x3, w0); c31.addProduct(x3, w1)
+        var x = V8(repeating: a0[kk])
+        c00.addProduct(x, w0); c01.addProduct(x, w1)
+        x = V8(repeating: a1[kk])
+        c10.addProduct(x, w0); c11.addProduct(x, w1)
+        x = V8(repeating: a2[kk])
+        c20.addProduct(x, w0); c21.addProduct(x, w1)
+        x = V8(repeating: a3[kk])
+        c30.addProduct(x, w0); c31.addProduct(x, w1)
+        x = V8(repeating: a4[kk])
+        c40.addProduct(x, w0); c41.addProduct(x, w1)
+        x = V8(repeating: a5[kk])
+        c50.addProduct(x, w0); c51.addProduct(x, w1)
     }
     let i0 = blockIndex, i1 = blockIndex + 1
-    finish(c00, row: row, block: b0, blockIndex: i0, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c01, row: row, block: b1, blockIndex: i1, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: residual, activation: activation, c: c, ldc: ldc)
+    let r = residual, f = activation
+    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c40, row: row + 4, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c41, row: row + 4, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c50, row: row + 5, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c51, row: row + 5, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
+    var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
+    var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
+    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    var wp = w
+    for kk in 0..<k {
+        let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
+        wp += 24
+        var x = V8(repeating: a0[kk])
+        c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
+        x = V8(repeating: a1[kk])
+        c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
+        x = V8(repeating: a2[kk])
+        c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
+        x = V8(repeating: a3[kk])
+        c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+    }
+    let i0 = blockIndex, i1 = blockIndex + 1, i2 = blockIndex + 2
+    let r = residual, f = activation
+    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c02, row: row, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c12, row: row + 1, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c22, row: row + 2, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c32, row: row + 3, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel1x24(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
+    var wp = w
+    for kk in 0..<k {
+        let x = V8(repeating: a[kk])
+        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
+        wp += 24
+    }
+    let r = residual, f = activation
+    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c2, row: row, block: b2, blockIndex: blockIndex + 2, residual: r, activation: f, c: c, ldc: ldc)
 }
 
 @inline(__always)
@@ -270,14 +367,24 @@ func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, outpu
     for oy in 0..<g.outH {
         for ox in 0..<g.outW {
             var dst = output + (oy * g.outW + ox) * rowLength
+            let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
+            let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
             for ky in 0..<g.kh {
-                let iy = oy * g.sh - g.padTop + ky
+                let iy = iy0 + ky
+                if inside {
+                    // One contiguous run of kw·channels floats per kernel row.
+                    let src = input + (iy * g.inW + ix0) * channels
+                    for i in 0..<(g.kw * channels) { dst[i] = src[i] }
+                    dst += g.kw * channels
+                    continue
+                }
                 for kx in 0..<g.kw {
-                    let ix = ox * g.sw - g.padLeft + kx
+                    let ix = ix0 + kx
                     if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
-                        dst.update(from: input + (iy * g.inW + ix) * channels, count: channels)
+                        let src = input + (iy * g.inW + ix) * channels
+                        for ch in 0..<channels { dst[ch] = src[ch] }
                     } else {
-                        dst.update(repeating: 0, count: channels)
+                        for ch in 0..<channels { dst[ch] = 0 }
                     }
                     dst += channels
                 }
@@ -379,6 +486,11 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
 /// Max pooling; cells outside the input are ignored (TFLite treats padding as −∞).
 func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
              activation: KernelActivation, output: UnsafeMutablePointer<Float>) {
+    if g.kh == 2, g.kw == 2, g.sh == 2, g.sw == 2, g.padTop == 0, g.padLeft == 0, 2 * g.outH <= g.inH,
+       2 * g.outW <= g.inW, channels >= 8, case .none = activation {
+        maxPool2x2(input: input, channels: channels, g: g, output: output)
+        return
+    }
     for oy in 0..<g.outH {
         let iy0 = oy * g.sh - g.padTop
         let kyLo = max(0, -iy0), kyHi = max(kyLo, min(g.kh, g.inH - iy0))
@@ -391,12 +503,35 @@ func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bloc
                 for ky in kyLo..<kyHi {
                     for kx in kxLo..<kxHi {
                         let p = input + ((iy0 + ky) * g.inW + ix0 + kx) * channels + block.start
-                        acc = pointwiseMax(acc, block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes))
+                        acc = max8(acc, block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes))
                     }
                 }
                 acc = activate(acc, activation, b)
                 if block.lanes == 8 { store8(acc, out + block.start) } else { storePartial(acc, out + block.start, block.lanes) }
             }
+        }
+    }
+}
+
+/// The 2×2/2 pooling of these models, every window inside the input.
+private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowGeometry,
+                        output: UnsafeMutablePointer<Float>) {
+    let rowStride = g.inW * c
+    for oy in 0..<g.outH {
+        var out = output + oy * g.outW * c
+        var p = input + 2 * oy * rowStride
+        for _ in 0..<g.outW {
+            var ch = 0
+            while true {
+                let start = min(ch, c - 8)
+                let top = max8(load8(p + start), load8(p + c + start))
+                let bottom = max8(load8(p + rowStride + start), load8(p + rowStride + c + start))
+                store8(max8(top, bottom), out + start)
+                ch += 8
+                if ch >= c { break }
+            }
+            p += 2 * c
+            out += c
         }
     }
 }
