@@ -127,13 +127,22 @@ def find_faces(rp, rgb):
     return faces
 
 
+def face_box(face):
+    """The analyzer's face box: landmark bounds when there are landmarks, else the detector's box."""
+    if face['lms'] is None:
+        return face['box']
+    lo, hi = face['lms'][:, :2].min(0), face['lms'][:, :2].max(0)
+    return (lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
+
+
 def measure(rgb, face):
     luma = luma_of(rgb)
-    out = dict(score=face['score'], width=face['box'][2] / rgb.shape[1],
+    box = face_box(face)
+    out = dict(score=face['score'], width=box[2] / rgb.shape[1],
                frame_mean=float(luma[::8, ::8].mean()))
     nose = face['lms'][1][0] if face['lms'] is not None else face['nose']
-    out.update(light(luma, face['box'], nose))
-    out['sharpness'] = sharpness(luma, face['box'])
+    out.update(light(luma, box, nose))
+    out['sharpness'] = sharpness(luma, box)
     if face['lms'] is not None:
         out.update(head_pose(face['lms']))
         out.update(features(face['lms']))
@@ -144,7 +153,7 @@ def make_frame(photo, face, width=0.38, cx=0.5, cy=0.5, degrees=0.0, gain=1.0, o
                blur=0.0, noise=0.0, seed=0):
     """A webcam-like frame: the photo scaled so the face box is `width` of the frame, its centre at
     (cx, cy), rotated, on mid-grey; then optical blur (Gaussian sigma in frame px), exposure and noise."""
-    bx, by, bw, bh = face['box']
+    bx, by, bw, bh = face_box(face)
     scale = width * FRAME_W / bw
     im = Image.fromarray(photo)
     big = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.LANCZOS)
@@ -246,22 +255,68 @@ def main():
         print(f'{name}: ' + ' '.join(row))
 
     large = [os.path.basename(p) for p in args.large] or list(photos)
-    print('\n== sharpness: webcam-like (noise 2.5) at several face widths and optical blurs (sigma, frame px)')
+    print('\n== sharpness: webcam-like frames of the large-face photos; face widths 0.28-0.50, sensor noise')
+    print('   sigma 1.0/2.5/4.0 luma, optical blur sigma in frame pixels')
+    by_sigma = {}
     for name in large:
         if name not in photos:
             continue
-        for width in (0.30, 0.38, 0.48):
-            row = []
-            for sigma in (0.0, 0.7, 1.0, 1.5, 2.0, 3.0):
-                m = run(name, width=width, blur=sigma, noise=2.5)
-                row.append(f's{sigma}:' + ('lost' if m is None else '%.0f' % m['sharpness']))
-            print(f'{name} w{width}: ' + ' '.join(row))
+        for width in (0.28, 0.33, 0.38, 0.44, 0.50):
+            for sigma in (0.0, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+                for noise in (1.0, 2.5, 4.0):
+                    m = run(name, width=width, blur=sigma, noise=noise,
+                            seed=int(width * 100 + sigma * 10 + noise))
+                    if m is not None:
+                        by_sigma.setdefault(sigma, []).append(m['sharpness'])
+    for sigma, values in sorted(by_sigma.items()):
+        v = np.array(values)
+        print(f'blur {sigma}: n {len(v)} min {v.min():.0f} p10 {np.percentile(v, 10):.0f} '
+              f'median {np.median(v):.0f} p90 {np.percentile(v, 90):.0f} max {v.max():.0f}')
+    for limit in (80, 100, 120, 130, 150, 180):
+        print(f'below {limit}: ' + ' '.join(f'blur {s}: {100 * np.mean(np.array(v) < limit):.0f}%'
+                                           for s, v in sorted(by_sigma.items())))
+    for name in large:
+        if name not in photos:
+            continue
         row = []
-        for gain in (0.5, 0.7, 1.3):
+        for gain in (0.5, 0.7, 1.0, 1.3):
             m = run(name, gain=gain, blur=0.7, noise=2.5)
-            row.append(f'gain{gain}:' + ('lost' if m is None else '%.0f' % m['sharpness']))
-        print(f'{name} exposure (blur 0.7): ' + ' '.join(row))
+            row.append(f'gain {gain}: ' + ('lost' if m is None else '%.0f' % m['sharpness']))
+        print(f'{name} exposure (blur 0.7, noise 2.5): ' + ', '.join(row))
 
+    print('\n== closed eyes by construction: each eye painted over with lid skin and a lash line')
+    for name in photos:
+        rgb, face = photos[name]
+        frame = make_frame(rgb, face)
+        found = find_faces(rp, frame)
+        if not found or found[0]['lms'] is None:
+            continue
+        before = features(found[0]['lms'])
+        closed = close_eyes(frame, found[0]['lms'])
+        after = find_faces(rp, closed)
+        text = 'lost' if not after or after[0]['lms'] is None else \
+            '%.3f/%.3f' % (features(after[0]['lms'])['ear_r'], features(after[0]['lms'])['ear_l'])
+        print(f"{name}: open {before['ear_r']:.3f}/{before['ear_l']:.3f} -> closed {text}")
+
+
+def close_eyes(frame, lms):
+    """Paints each eye over with the skin colour just above it and draws a lash line: a closed eye."""
+    from PIL import ImageDraw
+    contours = {(33, 133, 159): [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+                (362, 263, 386): [362, 398, 384, 385, 386, 387, 388, 466, 263, 249, 390, 373, 374, 380, 381, 382]}
+    im = Image.fromarray(frame)
+    draw = ImageDraw.Draw(im)
+    for (a, b, up), contour in contours.items():
+        w = abs(lms[b][0] - lms[a][0])
+        sx, sy = int(lms[up][0]), int(lms[up][1] - 0.25 * w)
+        patch = frame[sy - 2:sy + 3, sx - int(0.2 * w):sx + int(0.2 * w)].reshape(-1, 3)
+        skin = tuple(int(v) for v in np.median(patch, axis=0))
+        pts = [(lms[i][0], lms[i][1]) for i in contour]
+        cx, cy = np.mean([p[0] for p in pts]), np.mean([p[1] for p in pts])
+        draw.polygon([(cx + (x - cx) * 1.15, cy + (y - cy) * 1.4) for x, y in pts], fill=skin)
+        lower = sorted([(lms[i][0], lms[i][1] - 0.05 * w) for i in contour[8:]] + [(lms[a][0], lms[a][1])])
+        draw.line(lower, fill=(40, 30, 30), width=max(1, int(w * 0.06)))
+    return np.asarray(im.filter(ImageFilter.GaussianBlur(0.6)))
 
 if __name__ == '__main__':
     main()

@@ -38,8 +38,9 @@ enum AnalysisFixtures {
         return (image, face)
     }()
 
-    /// How to place the photo in the frame: `scale` photo pixels → frame pixels, the photo's face-box
-    /// centre lands at (`centreX`, `centreY`) (frame fractions), rotated by `degrees` clockwise about it.
+    /// How to place the photo in the frame: the face box (landmark bounds) `faceWidth` of the frame
+    /// wide, its centre at (`centreX`, `centreY`) (frame fractions), rotated by `degrees` clockwise about
+    /// it, luma × `gain` + `offset`, then blurred.
     struct Placement {
         var faceWidth = 0.38
         var centreX = 0.5
@@ -54,8 +55,10 @@ enum AnalysisFixtures {
     static func frame(_ p: Placement, format: PixelFormat = .gray, width: Int = 640, height: Int = 480,
                       timestamp: Double = 0) -> (Frame, Face) {
         let (image, face) = sergey
-        let scale = p.faceWidth * Double(width) / Double(face.detection.box.width)
-        let src = face.detection.box.centre
+        // Sizes and positions are those of the analyzer's face box (the landmark bounds).
+        let faceBox = FaceMeasures.faceBox(face)
+        let scale = p.faceWidth * Double(width) / Double(faceBox.width)
+        let src = faceBox.centre
         let dst = (x: p.centreX * Double(width), y: p.centreY * Double(height))
         let angle = p.degrees * Double.pi / 180
         let (c, s) = (cos(angle), sin(angle))

@@ -87,6 +87,7 @@ final class MeasureTests: XCTestCase {
         let (frame, face) = AnalysisFixtures.frame(.init())
         var small = face
         small.detection.box = Rect(x: 10, y: 10, width: 120, height: 120)
+        small.landmarks = nil
         small.detection.score = 0.7
         var weak = face
         weak.detection.score = 0.3
@@ -94,6 +95,7 @@ final class MeasureTests: XCTestCase {
         XCTAssertEqual(metrics.faceCount, 2)
         XCTAssertEqual(metrics.face?.index, 2)
         XCTAssertEqual(metrics.secondFaceScore!, 0.7, accuracy: 1e-6)
+        // The largest face is measured by its landmark bounds, 0.38 of the width.
         XCTAssertEqual(metrics.secondFaceRelativeWidth!, 120 / 243.2, accuracy: 1e-3)
         XCTAssertEqual(metrics.faceWidths.count, 2)
     }

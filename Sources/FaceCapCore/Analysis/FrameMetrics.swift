@@ -3,7 +3,9 @@ public struct FaceMetrics: Sendable, Equatable {
     /// Index of this face in the `[Face]` the measures were computed from.
     public var index: Int
     public var score: Double
-    /// The detector's box, in frame pixels.
+    /// The face box in frame pixels: the bounds of the 468 landmarks when the landmark model ran, else
+    /// the detector's box. One definition for every frame, whether the face was detected or tracked
+    /// (the detector's box is ~7 % wider and sits lower), so sizes and motion do not jump between them.
     public var box: Rect
     /// Box width over frame width.
     public var widthRatio: Double
@@ -60,19 +62,19 @@ public enum FaceMeasures {
         let width = Double(max(frame.width, 1)), height = Double(max(frame.height, 1))
         let confident = faces.indices
             .filter { Double(faces[$0].detection.score) >= thresholds.minFaceScore }
-            .sorted { faces[$0].detection.box.width > faces[$1].detection.box.width }
+            .sorted { faceBox(faces[$0]).width > faceBox(faces[$1]).width }
         var metrics = FrameMetrics(timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
                                    frameLuma: nil, faceCount: confident.count,
-                                   faceWidths: confident.map { Double(faces[$0].detection.box.width) / width },
+                                   faceWidths: confident.map { Double(faceBox(faces[$0]).width) / width },
                                    face: nil, secondFaceScore: nil, secondFaceRelativeWidth: nil, motion: nil)
         if confident.count > 1 {
             // The strongest competitor: the widest other face that is confident enough to count.
-            let largest = Double(faces[confident[0]].detection.box.width)
+            let largest = Double(faceBox(faces[confident[0]]).width)
             let second = confident.dropFirst().max {
                 secondFaceRank(faces[$0], largest: largest, thresholds) < secondFaceRank(faces[$1], largest: largest, thresholds)
             }!
             metrics.secondFaceScore = Double(faces[second].detection.score)
-            metrics.secondFaceRelativeWidth = largest > 0 ? Double(faces[second].detection.box.width) / largest : 0
+            metrics.secondFaceRelativeWidth = largest > 0 ? Double(faceBox(faces[second]).width) / largest : 0
         }
         let primary = confident.first.map { faces[$0] }
         let measured = frame.withLuma { reader -> (Double, FaceMetrics?) in
@@ -93,13 +95,24 @@ public enum FaceMeasures {
     /// Orders competing second faces: ones that would trigger `multipleFaces` first, then by width.
     private static func secondFaceRank(_ face: Face, largest: Double, _ t: AnalyzerThresholds) -> Double {
         let qualifies = Double(face.detection.score) >= t.secondFaceMinScore
-        return (qualifies ? 1e6 : 0) + Double(face.detection.box.width)
+        return (qualifies ? 1e6 : 0) + Double(faceBox(face).width)
+    }
+
+    /// The bounds of the landmarks, or the detector's box without them.
+    static func faceBox(_ face: Face) -> Rect {
+        guard let points = face.landmarks?.points, points.count >= 468 else { return face.detection.box }
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for p in points {
+            lo = pointwiseMin(lo, SIMD2(p.x, p.y))
+            hi = pointwiseMax(hi, SIMD2(p.x, p.y))
+        }
+        return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 
     private static func faceMetrics(_ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
                                     thresholds: AnalyzerThresholds) -> FaceMetrics {
         var metrics = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
-        let box = face.detection.box
+        let box = metrics.box
         // The nose splits the face into halves (a turned face's halves are then still its own halves).
         let noseX: Float
         if let points = face.landmarks?.points, points.count > 1 {
@@ -125,7 +138,7 @@ public enum FaceMeasures {
 
     private static func geometry(_ face: Face, index: Int, width: Double, height: Double,
                                  thresholds: AnalyzerThresholds) -> FaceMetrics {
-        let box = face.detection.box
+        let box = faceBox(face)
         let centre = box.centre
         var margin = min(Double(box.x) / width, Double(box.y) / height,
                          1 - Double(box.x + box.width) / width, 1 - Double(box.y + box.height) / height)
