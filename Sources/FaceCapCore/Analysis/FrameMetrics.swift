@@ -98,8 +98,8 @@ public enum FaceMeasures {
         return (qualifies ? 1e6 : 0) + Double(faceBox(face).width)
     }
 
-    /// The bounds of the landmarks, or the detector's box without them.
-    static func faceBox(_ face: Face) -> Rect {
+    /// The face box the analyzer measures: the bounds of the landmarks, or the detector's box without them.
+    public static func faceBox(_ face: Face) -> Rect {
         guard let points = face.landmarks?.points, points.count >= 468 else { return face.detection.box }
         var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
         for p in points {
