@@ -29,8 +29,11 @@ enum WizardCommand {
         switch configuration.source {
         case .clip(let path, let loop):
             return try ClipSource(path: path, loop: loop)
-        case .camera:
-            throw CameraUnavailable()
+        case .camera(let path):
+            let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
+                                             frameRate: configuration.frameRate)
+            if let path { return try Camera(path: path, configuration: camera) }
+            return try Camera.openFirst(configuration: camera)
         }
     }
 
@@ -51,10 +54,4 @@ enum WizardCommand {
                   "Without a camera, try a clip: facecap --input clip.y4m"]
         return lines.joined(separator: "\n")
     }
-}
-
-/// Stands in until the camera layer is wired in.
-struct CameraUnavailable: UserFacingError {
-    var message: String { "no camera support in this build; replay a clip with --input FILE.y4m" }
-    var exitCode: ExitCode { .noCamera }
 }
