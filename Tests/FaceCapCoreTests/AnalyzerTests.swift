@@ -119,7 +119,7 @@ final class AnalyzerTests: XCTestCase {
         var analyzer = Analyzer()
         let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
             m.face!.light!.meanLuma = i % 2 == 0 ? 58 : 63
-            m.face!.sharpness = i % 3 == 0 ? 125 : 140
+            m.face!.sharpness = i % 3 == 0 ? 145 : 160
         }
         XCTAssertLessThanOrEqual(primaryChanges(outputs), 1)
         XCTAssertEqual(outputs.last?.primary, .tooDark)

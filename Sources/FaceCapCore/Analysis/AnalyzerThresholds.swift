@@ -63,9 +63,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
 
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
-    /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 164; 87 % at σ = 3 px
-    /// and all at σ = 4 px did (docs/calibration.md).
-    public var minSharpness = 130.0
+    /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 226; 86 % of them at
+    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md).
+    public var minSharpness = 150.0
     /// Face centre moving more than this many frame widths per 100 ms → `holdStill` (SPEC).
     public var maxCentreSpeed = 0.02
     /// Face size changing by more than this fraction per 100 ms → `holdStill` (SPEC).
@@ -86,8 +86,8 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var angleHysteresis = 3.0
     /// Margin on the eye aspect ratio (clears at 0.17, below the lowest open eye measured, 0.179).
     public var eyeHysteresis = 0.02
-    /// A blurry face must become this many times sharper than `minSharpness` to clear (156: still
-    /// below the least sharp σ = 1 px frame, so a sharp-enough face always clears).
+    /// A blurry face must become this many times sharper than `minSharpness` to clear (180: still
+    /// below the least sharp σ = 1 px frame, 226, so a sharp-enough face always clears).
     public var sharpnessHysteresis = 1.2
     /// Motion must fall below this fraction of its limits to clear `holdStill`.
     public var motionHysteresis = 0.7
