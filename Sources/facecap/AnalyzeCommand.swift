@@ -13,7 +13,8 @@ import Glibc
 enum AnalyzeCommand {
     static let options: [OptionSpec] = [
         OptionSpec("json", help: "print one JSON object per photo or clip frame (shape in the README)"),
-        OptionSpec("thresholds", value: "FILE", help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
+        OptionSpec("thresholds", value: "FILE",
+                   help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
         OptionSpec("help", short: "h", help: "show this help"),
     ]
 
@@ -59,8 +60,10 @@ enum AnalyzeCommand {
                                      json: Bool) throws {
         let frame = try ImageFile.read(path: path)
         tracker.reset()
-        let entry = AnalysisReport.photo(file: path, frame: frame, faces: tracker.process(frame), thresholds: thresholds)
-        printOut(json ? AnalysisReport.json(entry, thresholds: thresholds) : AnalysisReport.summary(entry, thresholds: thresholds))
+        let entry = AnalysisReport.photo(file: path, frame: frame, faces: tracker.process(frame),
+                                         thresholds: thresholds)
+        printOut(json ? AnalysisReport.json(entry, thresholds: thresholds)
+                      : AnalysisReport.summary(entry, thresholds: thresholds))
     }
 
     private static func analyzeClip(_ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,

@@ -8,7 +8,8 @@ final class AnalyzeCommandTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-analyze-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("facecap-analyze-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -64,7 +65,8 @@ final class AnalyzeCommandTests: XCTestCase {
     func testReadableSummary() throws {
         let result = try runFacecap(["analyze", fixture("images/grace_hopper.jpg")])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix(fixture("images/grace_hopper.jpg") + ": 512×600, 1 face — "), result.stdout)
+        let heading = fixture("images/grace_hopper.jpg") + ": 512×600, 1 face — "
+        XCTAssertTrue(result.stdout.hasPrefix(heading), result.stdout)
         XCTAssertTrue(result.stdout.contains("pose: yaw"), result.stdout)
         XCTAssertTrue(result.stdout.contains("guidance: "), result.stdout)
     }
@@ -78,7 +80,8 @@ final class AnalyzeCommandTests: XCTestCase {
     }()
 
     /// A mono 640×480 clip at 30 fps: sergey with his face `width(i)` of the frame at `x(i)`, × `gain`.
-    private func clip(frames: Int, gain: Double = 1, width: (Int) -> Double, x: (Int) -> Double = { _ in 0.5 }) -> Data {
+    private func clip(frames: Int, gain: Double = 1, width: (Int) -> Double,
+                      x: (Int) -> Double = { _ in 0.5 }) -> Data {
         var data = Data("YUV4MPEG2 W640 H480 F30:1 Ip A1:1 Cmono XCOLORRANGE=FULL\n".utf8)
         let (pixels, box) = Self.sergey
         for i in 0..<frames {

@@ -86,7 +86,9 @@ public enum AnalysisReport {
         return object([
             ("score", number(Double(face.detection.score), 4)),
             ("box", array([box.x, box.y, box.width, box.height].map { number(Double($0), 1) })),
-            ("keypoints", array(face.detection.keypoints.map { array([number(Double($0.x), 1), number(Double($0.y), 1)]) })),
+            ("keypoints", array(face.detection.keypoints.map {
+                array([number(Double($0.x), 1), number(Double($0.y), 1)])
+            })),
             ("landmarks", String(points.count >= 468)),
             ("yaw", number(pose?.yaw, 1)), ("pitch", number(pose?.pitch, 1)), ("roll", number(pose?.roll, 1)),
             ("eyesOpen", features.map { String(GuidanceRules.eyesOpen($0, thresholds: thresholds)) } ?? "null"),
@@ -137,11 +139,13 @@ public enum AnalysisReport {
                 let eyes = GuidanceRules.eyesOpen(features, thresholds: thresholds) ? "open" : "closed"
                 lines.append("  pose: yaw \(signed(pose.yaw, 0))°, pitch \(signed(pose.pitch, 0))°, roll "
                              + "\(signed(pose.roll, 0))°; eyes \(eyes) (EAR \(fixed(features.rightEyeAspectRatio, 2))/"
-                             + "\(fixed(features.leftEyeAspectRatio, 2))), mouth opening \(fixed(features.mouthOpening, 2))")
+                             + "\(fixed(features.leftEyeAspectRatio, 2))), "
+                             + "mouth opening \(fixed(features.mouthOpening, 2))")
             }
             if let light = f.light {
                 lines.append("  light: face luma \(fixed(light.meanLuma, 0)), \(percent(light.darkFraction)) dark, "
-                             + "\(percent(light.brightFraction)) over-exposed, left/right balance \(fixed(light.balance, 2))"
+                             + "\(percent(light.brightFraction)) over-exposed, "
+                             + "left/right balance \(fixed(light.balance, 2))"
                              + (f.sharpness.map { "; sharpness \(fixed($0, 0))" } ?? ""))
             }
         } else if let luma = m.frameLuma {
@@ -157,10 +161,13 @@ public enum AnalysisReport {
         guard let clip = entry.clip else { return summary(entry, thresholds: AnalyzerThresholds()) }
         var line = "frame \(entry.frameIndex) t \(fixed(clip.metrics.timestamp, 2))s: \(clip.primary.rawValue)"
         if !clip.hints.isEmpty { line += " [" + clip.hints.map(\.rawValue).joined(separator: ", ") + "]" }
-        if clip.active != [clip.primary] { line += " (now: " + clip.active.map(\.rawValue).joined(separator: ", ") + ")" }
+        if clip.active != [clip.primary] {
+            line += " (now: " + clip.active.map(\.rawValue).joined(separator: ", ") + ")"
+        }
         if clip.stability > 0, clip.capture == nil { line += " steady \(percent(clip.stability))" }
         if let capture = clip.capture {
-            line += " — AUTO CAPTURE of the frame at \(fixed(capture.frameTimestamp, 2))s (sharpness \(fixed(capture.sharpness, 0)))"
+            line += " — AUTO CAPTURE of the frame at \(fixed(capture.frameTimestamp, 2))s"
+                + " (sharpness \(fixed(capture.sharpness, 0)))"
         }
         if let reason = clip.manualFallback {
             line += reason == .timeout ? " — manual capture offered (no auto capture in time)"

@@ -55,7 +55,7 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// |roll| above this many degrees → `keepHeadLevel` (SPEC).
     public var maxRoll = 12.0
     /// Added to the fitted pitch so that people looking straight into the camera read 0°: fitted to
-    /// the canonical face model, frontal portraits read −2…−10° (median −4.8°, docs/calibration.md).
+    /// the canonical face model, frontal portraits read −8…+2° (median −5.0°, docs/calibration.md).
     public var pitchOffset = 5.0
     /// Eye aspect ratio below this on both eyes → `eyesClosed`. Open eyes measured 0.18–0.28 on the
     /// calibration photos (lowest: a smile looking down); 0.15 stays clear of every open eye.
@@ -173,10 +173,12 @@ extension AnalyzerThresholds {
         let pairs = try FlatJSONNumbers.parse(text)
         for (name, value) in pairs {
             guard let field = Self.fields.first(where: { $0.name == name }) else {
-                throw ThresholdsError("unknown threshold '\(name)' (known: \(Self.fields.map(\.name).joined(separator: ", ")))")
+                let known = Self.fields.map(\.name).joined(separator: ", ")
+                throw ThresholdsError("unknown threshold '\(name)' (known: \(known))")
             }
             guard field.range.contains(value) else {
-                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(field.range.lowerBound)...\(field.range.upperBound)")
+                let range = "\(field.range.lowerBound)...\(field.range.upperBound)"
+                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(range)")
             }
             self[keyPath: field.keyPath] = value
         }
@@ -226,7 +228,9 @@ enum FlatJSONNumbers {
         func readNumber() throws(ThresholdsError) -> Double {
             skipSpace()
             let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
+            // Digits, signs, the decimal point and exponents; Double() then judges the whole.
+            while index < bytes.count,
+                  (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
                 index += 1
             }
             guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)),

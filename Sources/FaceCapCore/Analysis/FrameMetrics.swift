@@ -71,7 +71,7 @@ public enum FaceMeasures {
             // The strongest competitor: the widest other face that is confident enough to count.
             let largest = Double(faceBox(faces[confident[0]]).width)
             let second = confident.dropFirst().max {
-                secondFaceRank(faces[$0], largest: largest, thresholds) < secondFaceRank(faces[$1], largest: largest, thresholds)
+                secondFaceRank(faces[$0], thresholds) < secondFaceRank(faces[$1], thresholds)
             }!
             metrics.secondFaceScore = Double(faces[second].detection.score)
             metrics.secondFaceRelativeWidth = largest > 0 ? Double(faceBox(faces[second]).width) / largest : 0
@@ -93,7 +93,7 @@ public enum FaceMeasures {
     }
 
     /// Orders competing second faces: ones that would trigger `multipleFaces` first, then by width.
-    private static func secondFaceRank(_ face: Face, largest: Double, _ t: AnalyzerThresholds) -> Double {
+    private static func secondFaceRank(_ face: Face, _ t: AnalyzerThresholds) -> Double {
         let qualifies = Double(face.detection.score) >= t.secondFaceMinScore
         return (qualifies ? 1e6 : 0) + Double(faceBox(face).width)
     }
