@@ -161,6 +161,27 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(looped.firstIndex { $0.capture != nil }, 30)
     }
 
+    func testAFaceScoreWobblingAroundTheCutKeepsTheFace() {
+        var thresholds = AnalyzerThresholds()
+        thresholds.minFaceScore = 0.8
+        var analyzer = Analyzer(thresholds: thresholds)
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<90 {
+            let (frame, found) = AnalysisFixtures.frame(.init(), timestamp: Double(i) / 30)
+            var face = found
+            face.detection.score = i == 0 ? 0.9 : (i % 2 == 0 ? 0.82 : 0.77)
+            outputs.append(analyzer.process(frame, faces: [face]))
+        }
+        XCTAssertTrue(outputs.allSatisfy { $0.metrics.face != nil })
+        XCTAssertFalse(outputs.contains { $0.active.contains(.noFace) })
+        // A fresh analyzer (no face seen yet) applies the plain cut.
+        var fresh = Analyzer(thresholds: thresholds)
+        let (frame, found) = AnalysisFixtures.frame(.init())
+        var face = found
+        face.detection.score = 0.77
+        XCTAssertEqual(fresh.process(frame, faces: [face]).active, [.noFace])
+    }
+
     func testProcessMeasuresRealPixelsAndTracksMotion() throws {
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []

@@ -65,6 +65,7 @@ public struct Analyzer: Sendable {
     private var bestTimestamp = 0.0
     private var captured = false
     private var fallback: ManualFallbackReason?
+    private var hadFace = false
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds()) {
         self.thresholds = thresholds
@@ -77,7 +78,10 @@ public struct Analyzer: Sendable {
 
     /// Analyses one frame and the faces the models found in it.
     public mutating func process(_ frame: Frame, faces: [Face]) -> AnalyzerOutput {
-        var metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
+        // Hysteresis on the face score too: a face already seen may dip a little below the cut.
+        let minScore = thresholds.minFaceScore - (hadFace ? thresholds.faceScoreHysteresis : 0)
+        var metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds, minScore: minScore)
+        hadFace = metrics.face != nil
         let t = frame.timestamp
         if let face = metrics.face {
             let box = face.box

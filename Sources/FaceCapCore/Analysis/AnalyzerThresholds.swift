@@ -93,6 +93,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var motionHysteresis = 0.7
     /// Margin on the second face's relative width and score.
     public var secondFaceHysteresis = 0.05
+    /// Margin on `minFaceScore` for a face that was already confident in the previous frame (only
+    /// matters when `minFaceScore` is set above the detector's own 0.5 cut).
+    public var faceScoreHysteresis = 0.05
 
     // MARK: Timing (seconds)
     /// A new primary message must be wanted this long before it is shown (SPEC).
@@ -157,6 +160,7 @@ extension AnalyzerThresholds {
         Field(name: "sharpnessHysteresis", keyPath: \.sharpnessHysteresis, range: 1...10),
         Field(name: "motionHysteresis", keyPath: \.motionHysteresis, range: 0.1...1),
         Field(name: "secondFaceHysteresis", keyPath: \.secondFaceHysteresis, range: 0...0.5),
+        Field(name: "faceScoreHysteresis", keyPath: \.faceScoreHysteresis, range: 0...0.5),
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),
