@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class FrameGeometryTests: XCTestCase {
@@ -22,13 +23,15 @@ final class FrameGeometryTests: XCTestCase {
     }
 
     func testShrinkingAveragesTheCoveredPixels() {
-        let square = Frame(format: .gray, width: 4, height: 2, colorRange: .full, data: [0, 10, 20, 30, 40, 50, 60, 70])
+        let square = Frame(
+            format: .gray, width: 4, height: 2, colorRange: .full, data: [0, 10, 20, 30, 40, 50, 60, 70])
         var out = Frame.empty()
         square.resize(width: 2, height: 1, into: &out)
         XCTAssertEqual(out.data, [25, 45])
         // A fine checkerboard shrinks to flat grey, not to one of its colours (no aliasing).
-        let board = Frame(format: .rgb24, width: 8, height: 8, colorRange: .full,
-                          data: (0..<64).flatMap { i -> [UInt8] in ((i % 8 + i / 8) % 2 == 0) ? [0, 0, 0] : [200, 200, 200] })
+        let board = Frame(
+            format: .rgb24, width: 8, height: 8, colorRange: .full,
+            data: (0..<64).flatMap { i -> [UInt8] in ((i % 8 + i / 8) % 2 == 0) ? [0, 0, 0] : [200, 200, 200] })
         board.resize(width: 2, height: 2, into: &out)
         XCTAssertEqual(out.data, [UInt8](repeating: 100, count: 12))
         // Same size is a copy.

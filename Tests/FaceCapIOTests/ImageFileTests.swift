@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// Decoding photos: the shared fixtures, crafted files covering each format's variants (their formulas
@@ -21,27 +22,33 @@ final class ImageFileTests: XCTestCase {
 
     func crafted(_ name: String) throws -> Frame { try ImageFile.read(path: fixturePath("crafted/" + name)) }
 
-    func assertFormula(_ frame: Frame, _ expected: (Int, Int) -> [UInt8], file: StaticString = #filePath,
-                       line: UInt = #line) {
+    func assertFormula(
+        _ frame: Frame, _ expected: (Int, Int) -> [UInt8], file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(frame.width, width, file: file, line: line)
         XCTAssertEqual(frame.height, height, file: file, line: line)
         XCTAssertEqual(frame.colorRange, .full, file: file, line: line)
         for y in 0..<height {
             for x in 0..<width where pixel(frame, x, y) != expected(x, y) {
-                XCTFail("pixel (\(x), \(y)) is \(pixel(frame, x, y)), expected \(expected(x, y))", file: file, line: line)
+                XCTFail(
+                    "pixel (\(x), \(y)) is \(pixel(frame, x, y)), expected \(expected(x, y))", file: file, line: line)
                 return
             }
         }
     }
 
     /// Lossy images: every pixel away from the quadrant borders within `tolerance` of its quadrant colour.
-    func assertQuadrants(_ frame: Frame, _ expected: (Int) -> [UInt8], tolerance: Int,
-                         file: StaticString = #filePath, line: UInt = #line) {
+    func assertQuadrants(
+        _ frame: Frame, _ expected: (Int) -> [UInt8], tolerance: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(frame.width, width, file: file, line: line)
         XCTAssertEqual(frame.height, height, file: file, line: line)
         for y in 0..<height where y != 5 && y != 6 {
             for x in 0..<width where x != 7 && x != 8 {
-                let got = pixel(frame, x, y), want = expected(quadrant(x, y))
+                let got = pixel(frame, x, y)
+                let want = expected(quadrant(x, y))
                 if zip(got, want).contains(where: { abs(Int($0) - Int($1)) > tolerance }) {
                     XCTFail("pixel (\(x), \(y)) is \(got), expected \(want) ±\(tolerance)", file: file, line: line)
                     return
@@ -145,15 +152,21 @@ final class ImageFileTests: XCTestCase {
     func testMalformedPNMIsAnErrorNotACrash() {
         let cases: [(String, [UInt8], MediaDataError)] = [
             ("truncated header", Array("P6\n3 ".utf8), .truncated("the header ends before its height")),
-            ("truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3], .truncated("12 bytes of pixels expected, 3 present")),
+            (
+                "truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3],
+                .truncated("12 bytes of pixels expected, 3 present")
+            ),
             ("zero width", Array("P5 0 2 255\n".utf8), .malformed("zero width or height (0×2)")),
             ("huge", Array("P6 100000 100000 255\n".utf8), .tooLarge(width: 100000, height: 100000)),
             ("bad maxval", Array("P5 1 1 70000\n".utf8) + [0], .malformed("maxval 70000 is outside 1…65535")),
             ("sample above maxval", Array("P2 2 1 10 3 11".utf8), .malformed("sample 1 is 11, above maxval 10")),
             ("letters", Array("P6 x 2 255\n".utf8), .malformed("the header's width is not a number")),
             ("missing samples", Array("P2 4 1 255 1 2 3  ".utf8), .truncated("sample 3 of 4 is missing")),
-            ("bitmap", Array("P4 8 1\n".utf8) + [0xFF], .unsupported(
-                "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")),
+            (
+                "bitmap", Array("P4 8 1\n".utf8) + [0xFF],
+                .unsupported(
+                    "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")
+            ),
         ]
         for (name, bytes, expected) in cases {
             XCTAssertThrowsError(try ImageFile.decode(bytes), name) { error in
@@ -187,10 +200,12 @@ final class ImageFileTests: XCTestCase {
             }
         }
         XCTAssertEqual(try errorProblem(temp.path("empty.png")), .data(.empty))
-        XCTAssertEqual(try errorProblem(temp.path("truncated.png")),
-                       .data(.truncated("the PNG data ends before the image does")))
-        XCTAssertEqual(try errorProblem(temp.path("truncated.jpg")),
-                       .data(.truncated("the JPEG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(temp.path("truncated.png")),
+            .data(.truncated("the PNG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(temp.path("truncated.jpg")),
+            .data(.truncated("the JPEG data ends before the image does")))
         XCTAssertEqual(try errorProblem(temp.path("garbage.bin")), .data(.unknownFormat))
     }
 
@@ -201,13 +216,15 @@ final class ImageFileTests: XCTestCase {
         // libpng reads the header up to the first IDAT: give it an empty one, no pixels behind it.
         let idat: [UInt8] = bigEndian(0) + Array("IDAT".utf8) + bigEndian(crc32(Array("IDAT".utf8)))
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat
-        XCTAssertEqual(try errorProblem(try temp.write("huge.png", png)), .data(.tooLarge(width: 100_000, height: 100_000)))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("huge.png", png)), .data(.tooLarge(width: 100_000, height: 100_000)))
         // A JPEG whose SOF0 declares 60000×60000 (within JPEG's 65500 limit, beyond ours).
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))
         var bytes = Array(jpeg)
         let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0xEA, 0x60, 0xEA, 0x60])
-        XCTAssertEqual(try errorProblem(try temp.write("huge.jpg", bytes)), .data(.tooLarge(width: 60000, height: 60000)))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("huge.jpg", bytes)), .data(.tooLarge(width: 60000, height: 60000)))
         // Smaller limits apply too.
         let limits = ImageLimits(maxSide: 500, maxPixels: 1_000_000)
         XCTAssertThrowsError(try ImageFile.read(path: fixturePath("sergey.png"), limits: limits)) { error in
@@ -237,7 +254,9 @@ final class ImageFileTests: XCTestCase {
     }
 }
 
-func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+}
 
 func crc32(_ bytes: [UInt8]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF

@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// The photo writer: quality, no metadata, round trip through our decoder, atomic 0600 writes and
@@ -54,15 +55,18 @@ final class ImageJPEGWriteTests: XCTestCase {
         XCTAssertEqual(grayJPEG.format, .gray)
         XCTAssertGreaterThan(psnr(grayJPEG.data, gray.data), 35)
         // Limited-range grey is stretched before encoding: Y 16 → 0, 235 → 255.
-        let limited = Frame(format: .gray, width: 16, height: 16, colorRange: .limited,
-                            data: [UInt8](repeating: 16, count: 128) + [UInt8](repeating: 235, count: 128))
+        let limited = Frame(
+            format: .gray, width: 16, height: 16, colorRange: .limited,
+            data: [UInt8](repeating: 16, count: 128) + [UInt8](repeating: 235, count: 128))
         let stretched = try ImageFile.decode(try JPEGFile.encode(limited))
         XCTAssertLessThanOrEqual(stretched.data[0], 2)
         XCTAssertGreaterThanOrEqual(stretched.data[255], 253)
         // A YUYV camera frame (mid grey, neutral chroma) comes out as RGB grey.
-        let yuyv = Frame(format: .yuyv, width: 16, height: 8, data: [UInt8](repeating: 0, count: 256).enumerated().map {
-            $0.offset % 2 == 0 ? 126 : 128
-        })
+        let yuyv = Frame(
+            format: .yuyv, width: 16, height: 8,
+            data: [UInt8](repeating: 0, count: 256).enumerated().map {
+                $0.offset % 2 == 0 ? 126 : 128
+            })
         let fromCamera = try ImageFile.decode(try JPEGFile.encode(yuyv))
         XCTAssertEqual(fromCamera.format, .rgb24)
         XCTAssertTrue(fromCamera.data.allSatisfy { abs(Int($0) - 128) <= 2 })
@@ -70,8 +74,9 @@ final class ImageJPEGWriteTests: XCTestCase {
     }
 
     func testAtomicWriteIsPrivateAndLeavesNoTemporaryFile() throws {
-        let photo = Frame(format: .rgb24, width: 32, height: 24, colorRange: .full,
-                          data: (0..<(32 * 24 * 3)).map { UInt8($0 % 251) })
+        let photo = Frame(
+            format: .rgb24, width: 32, height: 24, colorRange: .full,
+            data: (0..<(32 * 24 * 3)).map { UInt8($0 % 251) })
         let path = temp.path("facecap-20261130-001500.jpg")
         umask(0o022)
         try JPEGFile.write(photo, to: path)
@@ -79,14 +84,15 @@ final class ImageJPEGWriteTests: XCTestCase {
         XCTAssertEqual(stat(path, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
         XCTAssertEqual(try ImageFile.read(path: path).width, 32)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temp.url.path), ["facecap-20261130-001500.jpg"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: temp.url.path), ["facecap-20261130-001500.jpg"])
         // Replacing keeps the same guarantees.
         try AtomicFile.write(Array("{}".utf8), to: path)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data("{}".utf8))
         // A relative path writes in the current directory.
         let cwd = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(temp.url.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(temp.url.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
         try AtomicFile.write([1, 2, 3], to: "relative.bin")
         XCTAssertEqual(try Data(contentsOf: temp.url.appendingPathComponent("relative.bin")), Data([1, 2, 3]))
     }
@@ -95,8 +101,10 @@ final class ImageJPEGWriteTests: XCTestCase {
         let photo = try ImageFile.read(path: fixturePath("sergey.png"))
         XCTAssertThrowsError(try JPEGFile.write(photo, to: temp.path("missing/photo.jpg"))) { error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .directoryMissing)
-            XCTAssertEqual((error as? OutputFileError)?.message, temp.path("missing/photo.jpg")
-                + ": the folder does not exist; create it or choose another with --output")
+            XCTAssertEqual(
+                (error as? OutputFileError)?.message,
+                temp.path("missing/photo.jpg")
+                    + ": the folder does not exist; create it or choose another with --output")
         }
         XCTAssertThrowsError(try JPEGFile.write(photo, to: temp.url.path)) { error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .isDirectory)

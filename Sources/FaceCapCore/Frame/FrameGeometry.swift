@@ -17,8 +17,10 @@ extension Frame {
     @discardableResult
     public func crop(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int, into output: inout Frame) -> Bool {
         let channels = packedChannels
-        let x0 = max(0, x), y0 = max(0, y)
-        let x1 = min(width, x + cropWidth), y1 = min(height, y + cropHeight)
+        let x0 = max(0, x)
+        let y0 = max(0, y)
+        let x1 = min(width, x + cropWidth)
+        let y1 = min(height, y + cropHeight)
         guard x1 > x0, y1 > y0, isWellFormed else {
             output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
             return false
@@ -49,13 +51,16 @@ extension Frame {
         let (w, h) = (width, height)
         data.withUnsafeBufferPointer { srcBuffer in
             output.data.withUnsafeMutableBufferPointer { dstBuffer in
-                let src = srcBuffer.baseAddress!, dst = dstBuffer.baseAddress!
+                let src = srcBuffer.baseAddress!
+                let dst = dstBuffer.baseAddress!
                 if newWidth <= w && newHeight <= h {
                     // Box filter: output pixel i covers source columns [i·w/newWidth, (i+1)·w/newWidth).
                     for oy in 0..<newHeight {
-                        let sy0 = oy * h / newHeight, sy1 = max(sy0 + 1, (oy + 1) * h / newHeight)
+                        let sy0 = oy * h / newHeight
+                        let sy1 = max(sy0 + 1, (oy + 1) * h / newHeight)
                         for ox in 0..<newWidth {
-                            let sx0 = ox * w / newWidth, sx1 = max(sx0 + 1, (ox + 1) * w / newWidth)
+                            let sx0 = ox * w / newWidth
+                            let sx1 = max(sx0 + 1, (ox + 1) * w / newWidth)
                             let count = (sx1 - sx0) * (sy1 - sy0)
                             for c in 0..<channels {
                                 var sum = 0
@@ -71,16 +76,21 @@ extension Frame {
                     // Bilinear, sampling at pixel centres, in 8-bit fixed-point weights.
                     for oy in 0..<newHeight {
                         let fy = max(0, (Double(oy) + 0.5) * Double(h) / Double(newHeight) - 0.5)
-                        let y0 = min(Int(fy), h - 1), y1 = min(y0 + 1, h - 1)
+                        let y0 = min(Int(fy), h - 1)
+                        let y1 = min(y0 + 1, h - 1)
                         let wy = Int((fy - Double(y0)) * 256)
                         for ox in 0..<newWidth {
                             let fx = max(0, (Double(ox) + 0.5) * Double(w) / Double(newWidth) - 0.5)
-                            let x0 = min(Int(fx), w - 1), x1 = min(x0 + 1, w - 1)
+                            let x0 = min(Int(fx), w - 1)
+                            let x1 = min(x0 + 1, w - 1)
                             let wx = Int((fx - Double(x0)) * 256)
                             for c in 0..<channels {
-                                let a = Int(src[(y0 * w + x0) * channels + c]), b = Int(src[(y0 * w + x1) * channels + c])
-                                let d = Int(src[(y1 * w + x0) * channels + c]), e = Int(src[(y1 * w + x1) * channels + c])
-                                let top = a * (256 - wx) + b * wx, bottom = d * (256 - wx) + e * wx
+                                let a = Int(src[(y0 * w + x0) * channels + c])
+                                let b = Int(src[(y0 * w + x1) * channels + c])
+                                let d = Int(src[(y1 * w + x0) * channels + c])
+                                let e = Int(src[(y1 * w + x1) * channels + c])
+                                let top = a * (256 - wx) + b * wx
+                                let bottom = d * (256 - wx) + e * wx
                                 dst[(oy * newWidth + ox) * channels + c] =
                                     UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
                             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Thin POSIX helpers shared by the file readers and writers: EINTR retried, errno returned as a value.
@@ -89,7 +89,9 @@ enum POSIXFile {
                 throw InputFileError(path: path, problem: .fileTooLarge(bytes: start + chunk, limit: limit))
             }
             bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let result = bytes.withUnsafeMutableBytes { read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+            let result = bytes.withUnsafeMutableBytes {
+                read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            }
             switch result {
             case .success(let n):
                 if n < chunk {

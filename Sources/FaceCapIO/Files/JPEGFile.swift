@@ -1,7 +1,8 @@
 import CImageCodecs
 import FaceCapCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// JPEG encoding for the captured photo (libjpeg-turbo via CImageCodecs).
@@ -32,12 +33,15 @@ public enum JPEGFile {
         var size = 0
         var message = [CChar](repeating: 0, count: Int(CIC_MESSAGE_LENGTH))
         let status = source.data.withUnsafeBufferPointer { pixels in
-            cic_jpeg_encode(pixels.baseAddress, Int32(source.width), Int32(source.height), channels,
-                            source.width * Int(channels), Int32(quality), &output, &size, &message, message.count)
+            cic_jpeg_encode(
+                pixels.baseAddress, Int32(source.width), Int32(source.height), channels,
+                source.width * Int(channels), Int32(quality), &output, &size, &message, message.count)
         }
         guard status == Int32(CIC_OK), let output else {
-            throw JPEGEncodingError(reason: String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
-                                                   as: UTF8.self))
+            throw JPEGEncodingError(
+                reason: String(
+                    decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
         defer { cic_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
