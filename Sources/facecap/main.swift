@@ -27,7 +27,29 @@ let subcommands: [Subcommand] = [
                run: BenchCommand.run),
 ]
 
+/// The release build targets AVX2 + FMA (see Package.swift). Checked before any optimised code runs, so
+/// an older CPU gets a sentence instead of an illegal-instruction crash.
+func checkCPU() -> Bool {
+    #if arch(x86_64) && !DEBUG
+    guard let file = fopen("/proc/cpuinfo", "r") else { return true }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 8192)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        guard text.hasPrefix("flags") else { continue }
+        let flags = Set(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }))
+        return flags.contains("avx2") && flags.contains("fma")
+    }
+    #endif
+    return true
+}
+
 func runMain() -> ExitCode {
+    guard checkCPU() else {
+        fputs("facecap: this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); "
+              + "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU\n", stderr)
+        return .failure
+    }
     var arguments = Array(CommandLine.arguments.dropFirst())
     do {
         if let first = arguments.first, let command = subcommands.first(where: { $0.name == first }) {
