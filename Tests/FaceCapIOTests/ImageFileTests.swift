@@ -266,3 +266,93 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
     }
     return ~crc
 }
+
+/// EXIF orientation: phone photos are stored sideways with a tag that says how to turn them.
+final class ImageOrientationTests: XCTestCase {
+    let quadrants: [[UInt8]] = [[200, 30, 40], [20, 180, 60], [30, 40, 220], [240, 240, 20]]
+    /// Which quadrant colour each corner shows (top-left, top-right, bottom-left, bottom-right) for
+    /// orientations 1…8, as Pillow's ImageOps.exif_transpose shows them.
+    let cornersByOrientation: [[Int]] = [
+        [0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0], [2, 3, 0, 1], [0, 2, 1, 3], [2, 0, 3, 1], [3, 1, 2, 0], [1, 3, 0, 2],
+    ]
+
+    func corners(_ frame: Frame) -> [Int] {
+        let points = [(1, 1), (frame.width - 2, 1), (1, frame.height - 2), (frame.width - 2, frame.height - 2)]
+        return points.map { point in
+            let p = pixel(frame, point.0, point.1)
+            let distances: [Int] = quadrants.map { colour in
+                var sum = 0
+                for (a, b) in zip(p, colour) { sum += abs(Int(a) - Int(b)) }
+                return sum
+            }
+            return distances.firstIndex(of: distances.min()!)!
+        }
+    }
+
+    /// `jpeg` with an APP1 EXIF block holding only Orientation, inserted after SOI.
+    func withOrientation(_ jpeg: [UInt8], _ orientation: Int, littleEndian: Bool) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+        // A decoy tag before the orientation, as real files have many.
+        let tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(2)
+            + u16(0x010F) + u16(2) + u32(4) + Array("Cam\0".utf8)
+            + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
+        let body = Array("Exif\0\0".utf8) + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
+    }
+
+    func testEveryOrientationInBothByteOrders() throws {
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        XCTAssertNil(ExifOrientation.find(inJPEG: jpeg))
+        for orientation in 1...8 {
+            for little in [true, false] {
+                let bytes = withOrientation(jpeg, orientation, littleEndian: little)
+                XCTAssertEqual(ExifOrientation.find(inJPEG: bytes), orientation)
+                let frame = try ImageFile.decode(bytes)
+                let turned = orientation >= 5
+                XCTAssertEqual([frame.width, frame.height], turned ? [12, 16] : [16, 12], "orientation \(orientation)")
+                XCTAssertEqual(corners(frame), cornersByOrientation[orientation - 1], "orientation \(orientation)")
+            }
+        }
+    }
+
+    func testAPhoneStyleFileWrittenByPillow() throws {
+        let frame = try ImageFile.read(path: fixturePath("crafted/quadrants-exif6.jpg"))
+        XCTAssertEqual([frame.width, frame.height], [12, 16])
+        XCTAssertEqual(corners(frame), cornersByOrientation[5])
+        // The shared fixture carries EXIF with Orientation 1: left as stored.
+        let dino = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("dino.jpg"))))
+        XCTAssertEqual(ExifOrientation.find(inJPEG: dino), 1)
+    }
+
+    func testDamagedEXIFIsIgnored() throws {
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        let good = withOrientation(jpeg, 6, littleEndian: true)
+        // The TIFF block starts at byte 12 (SOI, APP1 marker and length, "Exif\0\0").
+        // An IFD pointing outside the block, or a bad byte order: no orientation, the pixels as stored.
+        var farIFD = good
+        farIFD[12 + 4] = 0xF0  // IFD offset 240
+        var badOrder = good
+        badOrder[12] = 0x58
+        for bytes in [farIFD, badOrder] {
+            XCTAssertNil(ExifOrientation.find(inJPEG: bytes))
+            XCTAssertEqual(try ImageFile.decode(bytes).width, 16)
+        }
+        // A segment length that ends the block before the orientation entry: the entry is not read.
+        var short = good
+        short[5] = UInt8(2 + 6 + 8 + 2 + 12)
+        XCTAssertNil(ExifOrientation.find(inJPEG: short))
+        // An entry count far beyond the block: the entries inside it still count, the rest are not read.
+        var manyEntries = good
+        manyEntries[12 + 8] = 0xFF
+        XCTAssertEqual(ExifOrientation.find(inJPEG: manyEntries), 6)
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<2000 {
+            var bytes = good
+            let at = Int.random(in: 2..<60, using: &rng)
+            bytes[at] = UInt8.random(in: 0...255, using: &rng)
+            if let found = ExifOrientation.find(inJPEG: bytes) { XCTAssertTrue((1...8).contains(found)) }
+        }
+    }
+}

@@ -45,7 +45,7 @@ public enum ImageFile {
     public static let maxFileBytes = 512 * 1_048_576
 
     /// Reads and decodes the image at `path`, whatever its extension: colour images become `.rgb24`,
-    /// greyscale ones `.gray`, full range, timestamp 0.
+    /// greyscale ones `.gray`, full range, timestamp 0. JPEGs are turned upright per their EXIF Orientation.
     public static func read(path: String, limits: ImageLimits = .default) throws(InputFileError) -> Frame {
         let bytes = try POSIXFile.readAll(path, limit: maxFileBytes)
         do {
@@ -67,7 +67,16 @@ public enum ImageFile {
         }
     }
 
+    /// Decodes a JPEG and turns it upright when its EXIF Orientation says so (phone photos).
     static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
+        let stored = try decodeJPEGPixels(bytes, limits: limits)
+        guard let orientation = ExifOrientation.find(inJPEG: bytes), orientation != 1 else { return stored }
+        var upright = Frame.empty()
+        stored.applyingOrientation(orientation, into: &upright)
+        return upright
+    }
+
+    static func decodeJPEGPixels(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
         try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
             var info = cic_image_info()
             guard let decoder = cic_jpeg_open(buffer.baseAddress, buffer.count, &info) else {
