@@ -291,7 +291,9 @@ final class ImageOrientationTests: XCTestCase {
 
     /// `jpeg` with an APP1 EXIF block holding only Orientation, inserted after SOI.
     func withOrientation(_ jpeg: [UInt8], _ orientation: Int, littleEndian: Bool) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u16(_ v: Int) -> [UInt8] {
+            littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
         func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
         // A decoy tag before the orientation, as real files have many.
         let tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(2)
