@@ -116,6 +116,23 @@ final class ImageFileTests: XCTestCase {
         assertFormula(try ImageFile.read(path: path), colour)
     }
 
+    func testAPipeIsReadToItsEnd() throws {
+        // `facecap analyze <(curl …)` hands over a pipe: no size up front, read in chunks.
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixturePath("sergey.png")))
+        let path = temp.path("pipe")
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: path) {
+                handle.write(png)
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let frame = try ImageFile.read(path: path)
+        XCTAssertEqual([frame.width, frame.height], [600, 600])
+        XCTAssertEqual(frame.data, try ImageFile.read(path: fixturePath("sergey.png")).data)
+    }
+
     func testBinaryPPMAndPGM() throws {
         let rgb = Frame(format: .rgb24, width: 3, height: 2, colorRange: .full, data: Array(0..<18))
         let ppm = Array("P6\n# a comment\n3 2 # trailing comment\n255\n".utf8) + rgb.data
@@ -235,6 +252,7 @@ final class ImageFileTests: XCTestCase {
     func testMissingDirectoryAndUnreadableFiles() throws {
         XCTAssertEqual(try errorProblem(temp.path("nope.jpg")), .missing)
         XCTAssertEqual(try errorProblem(temp.url.path), .isDirectory)
+        XCTAssertEqual(try errorProblem("/dev/zero"), .notARegularFile)
         let missing = InputFileError(path: "x.jpg", problem: .missing)
         XCTAssertEqual(missing.message, "x.jpg: no such file; check the path")
         if getuid() != 0 {

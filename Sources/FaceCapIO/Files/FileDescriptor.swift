@@ -77,6 +77,11 @@ enum POSIXFile {
         case .failure(let error): throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
         }
         defer { _ = Glibc.close(fd) }
+        // Devices such as /dev/zero never end: only regular files and pipes (`<(command)`) are read.
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
+            throw InputFileError(path: path, problem: .notARegularFile)
+        }
         let expected = size(fd)
         guard expected <= limit else {
             throw InputFileError(path: path, problem: .fileTooLarge(bytes: expected, limit: limit))
