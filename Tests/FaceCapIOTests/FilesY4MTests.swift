@@ -187,7 +187,8 @@ final class FilesY4MTests: XCTestCase {
             ("empty.y4m", [], .data(.empty)),
             (
                 "photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
-                .data(.unsupported("not a Y4M clip (a photo? give clips as .y4m)"))
+                .data(.wrongKind("a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
+                    + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'"))
             ),
             ("garbage.y4m", Array("garbage".utf8), .data(.unknownFormat)),
             (

@@ -224,6 +224,9 @@ final class ImageFileTests: XCTestCase {
             try errorProblem(temp.path("truncated.jpg")),
             .data(.truncated("the JPEG data ends before the image does")))
         XCTAssertEqual(try errorProblem(temp.path("garbage.bin")), .data(.unknownFormat))
+        let clip = try XCTUnwrap(errorProblem(fixturePath("clips/ffmpeg-420.y4m")))
+        guard case .data(.wrongKind(let text)) = clip else { return XCTFail("\(clip)") }
+        XCTAssertTrue(text.hasPrefix("a .y4m clip, not a photo"), text)
     }
 
     func testHugeDeclaredDimensionsAreRefusedBeforeAllocating() throws {

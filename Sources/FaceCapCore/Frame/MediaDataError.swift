@@ -15,6 +15,8 @@ public enum MediaDataError: Error, Equatable, Sendable {
     case tooLarge(width: Int, height: Int)
     /// Valid data that uses a feature facecap does not handle; the text names it.
     case unsupported(String)
+    /// A file of another kind than expected (a photo where a clip belongs); the text is the whole summary.
+    case wrongKind(String)
 
     /// One phrase (no path, no trailing period) that describes the problem and, where it helps, the fix.
     public var summary: String {
@@ -27,6 +29,7 @@ public enum MediaDataError: Error, Equatable, Sendable {
             return "\(width)×\(height) pixels is too large (photos: at most 16384 a side; clips: at most 8192 a "
                 + "side and 35 megapixels); scale it down"
         case .unsupported(let what): return "unsupported: \(what)"
+        case .wrongKind(let what): return what
         }
     }
 }

@@ -8,6 +8,16 @@ import Glibc
 public enum MediaKind: String, Sendable, Equatable {
     case jpeg, png, pnm, y4m
 
+    /// How people call the format.
+    public var name: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .pnm: return "PPM/PGM"
+        case .y4m: return "Y4M"
+        }
+    }
+
     /// The kind of `bytes`, or nil when they start like none of the formats facecap reads.
     public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> MediaKind? where C.Index == Int {
         let head = Array(bytes.prefix(10))
@@ -62,7 +72,9 @@ public enum ImageFile {
         case .jpeg: return try decodeJPEG(bytes, limits: limits)
         case .png: return try decodePNG(bytes, limits: limits)
         case .pnm: return try PNM.decode(bytes, limits: limits)
-        case .y4m: throw .unsupported("a Y4M clip, not a photo (open it as a clip)")
+        case .y4m:
+            throw .wrongKind("a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
+                + "'facecap --input' replays it")
         case nil: throw .unknownFormat
         }
     }

@@ -37,8 +37,12 @@ public final class Y4MFileReader {
             let data = buffer[0..<bufferEnd]
             guard !data.isEmpty else { throw InputFileError(path: path, problem: .data(.empty)) }
             guard data.starts(with: Y4M.signature) else {
-                throw InputFileError(path: path, problem: .data(MediaKind.sniff(data) == nil ? .unknownFormat
-                    : .unsupported("not a Y4M clip (a photo? give clips as .y4m)")))
+                guard let kind = MediaKind.sniff(data) else {
+                    throw InputFileError(path: path, problem: .data(.unknownFormat))
+                }
+                throw InputFileError(path: path, problem: .data(.wrongKind(
+                    "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
+                        + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'")))
             }
             guard let newline = data.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A) else {
                 throw InputFileError(path: path, problem: .data(atEndOfFile ? .truncated("the header line has no end")
