@@ -24,7 +24,7 @@ public enum MediaDataError: Error, Equatable, Sendable {
         case .empty: return "the file is empty"
         case .unknownFormat: return "not a JPEG, PNG, PPM/PGM or Y4M file (unrecognised content)"
         case .truncated(let what): return "truncated: \(what); the file is incomplete, copy or export it again"
-        case .malformed(let what): return "malformed: \(what)"
+        case .malformed(let what): return "damaged or invalid (\(what)); export or record it again"
         case .tooLarge(let width, let height):
             return "\(width)×\(height) pixels is too large (photos: at most 16384 a side; clips: at most 8192 a "
                 + "side and 35 megapixels); scale it down"

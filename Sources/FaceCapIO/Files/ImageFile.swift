@@ -137,7 +137,7 @@ public enum ImageFile {
         case Int32(CIC_ERROR_TRUNCATED): return .truncated("the \(kind) data ends before the image does")
         case Int32(CIC_ERROR_NO_MEMORY): return .unsupported("not enough memory to decode the \(kind)")
         case Int32(CIC_ERROR_UNSUPPORTED): return .unsupported("\(kind): \(text)")
-        default: return .malformed("not a valid \(kind) (\(text))")
+        default: return .malformed("\(kind) decoder: \(text)")
         }
     }
 }
