@@ -57,4 +57,19 @@ final class FrameGeometryTests: XCTestCase {
         rgb.mirror(into: &out)
         XCTAssertEqual(out.data, [4, 5, 6, 1, 2, 3])
     }
+
+    func testNonPackedFormatsGiveAnEmptyOutputNotATrap() {
+        let yuv = Frame(format: .yuv420p, width: 4, height: 2, data: [UInt8](repeating: 1, count: 12))
+        var out = Frame(format: .gray, width: 1, height: 1, data: [9])
+        XCTAssertFalse(yuv.crop(x: 0, y: 0, width: 2, height: 2, into: &out))
+        XCTAssertEqual([out.width, out.height, out.data.count], [0, 0, 0])
+        out = Frame(format: .gray, width: 1, height: 1, data: [9])
+        yuv.resize(width: 2, height: 1, into: &out)
+        XCTAssertEqual([out.width, out.height, out.data.count], [0, 0, 0])
+        out = Frame(format: .gray, width: 1, height: 1, data: [9])
+        yuv.mirror(into: &out)
+        XCTAssertEqual(out.data.count, 0)
+        yuv.applyingOrientation(6, into: &out)
+        XCTAssertEqual(out.data.count, 0)
+    }
 }

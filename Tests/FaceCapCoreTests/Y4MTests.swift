@@ -149,6 +149,9 @@ final class Y4MTests: XCTestCase {
         XCTAssertEqual(Y4MRatio(frameRate: 30), Y4MRatio(30, 1))
         XCTAssertEqual(Y4MRatio(frameRate: 29.97), Y4MRatio(30000, 1001))
         XCTAssertEqual(Y4MRatio(frameRate: 12.5), Y4MRatio(25, 2))
+        XCTAssertEqual(Y4MRatio(frameRate: .nan), Y4MRatio(30, 1))
+        XCTAssertEqual(Y4MRatio(frameRate: -5), Y4MRatio(30, 1))
+        XCTAssertEqual(Y4MRatio(frameRate: 1e300), Y4MRatio(1_000_000, 1))
     }
 
     func testFRAMELinesWithParametersAreAccepted() throws {

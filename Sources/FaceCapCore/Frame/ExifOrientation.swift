@@ -64,9 +64,12 @@ public enum ExifOrientation {
 extension Frame {
     /// Writes this packed frame (`.rgb24` or `.gray`) turned upright for EXIF orientation `orientation`
     /// (2 mirror, 3 rotate 180°, 4 flip, 5 transpose, 6 rotate 90° clockwise, 7 transverse, 8 rotate 90°
-    /// counter-clockwise; 1 or anything else copies) into `output`.
+    /// counter-clockwise; 1 or anything else copies) into `output`. Other formats leave `output` empty.
     public func applyingOrientation(_ orientation: Int, into output: inout Frame) {
-        let channels = packedChannels
+        guard let channels = packedChannels else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return
+        }
         let swaps = (5...8).contains(orientation)
         let (w, h) = (width, height)
         output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)

@@ -168,10 +168,12 @@ public struct RGBToYUV: Sendable {
                 UInt8(truncatingIfNeeded: min(max(v, 0), 255)))
     }
 
-    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each.
+    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each (nothing
+    /// when a buffer is too small).
     public func rgbToYUV444p(_ rgb: UnsafeBufferPointer<UInt8>, pixelCount: Int,
                              into planes: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(rgb.count >= pixelCount * 3 && planes.count >= pixelCount * 3)
+        // FaceCapCore is built with -Ounchecked, where a precondition would not be checked: refuse instead.
+        guard pixelCount > 0, rgb.count >= pixelCount * 3, planes.count >= pixelCount * 3 else { return }
         let s = rgb.baseAddress!, y = planes.baseAddress!, u = y + pixelCount, v = u + pixelCount
         for i in 0..<pixelCount {
             let p = yuv(r: s[3 * i], g: s[3 * i + 1], b: s[3 * i + 2])
@@ -184,11 +186,13 @@ public struct RGBToYUV: Sendable {
 
 /// Repacking between packed and planar YUV.
 public enum PlanarPacking {
-    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up).
+    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up). Does nothing
+    /// when a buffer is too small.
     public static func yuyvToYUV422p(_ yuyv: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into planes: UnsafeMutableBufferPointer<UInt8>) {
         let cw = (width + 1) / 2
-        precondition(yuyv.count >= cw * 4 * height && planes.count >= width * height + 2 * cw * height)
+        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
+        else { return }
         let s = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = s + y * cw * 4
@@ -200,11 +204,13 @@ public enum PlanarPacking {
         }
     }
 
-    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0).
+    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0). Does
+    /// nothing when a buffer is too small.
     public static func yuv422pToYUYV(_ planes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into yuyv: UnsafeMutableBufferPointer<UInt8>) {
         let cw = (width + 1) / 2
-        precondition(yuyv.count >= cw * 4 * height && planes.count >= width * height + 2 * cw * height)
+        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
+        else { return }
         let d = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = d + y * cw * 4

@@ -1,27 +1,28 @@
 /// Cropping, resizing and mirroring of packed frames (`.rgb24`, `.gray`) into caller-provided frames.
 ///
-/// YUV frames are converted first with `convertToRGB24(into:)` or `convertToGray(into:)`; these helpers
-/// take packed pixels only, and trap on other formats (a programming error, not bad input).
+/// YUV frames are converted first with `convertToRGB24(into:)` or `convertToGray(into:)`; given another
+/// format, these helpers leave `output` empty (0×0) rather than trap, since FaceCapCore is built with
+/// -Ounchecked, where a failed precondition would be undefined behaviour.
 extension Frame {
-    /// Bytes per pixel of a packed format.
-    var packedChannels: Int {
+    /// Bytes per pixel of a packed format, nil for the others.
+    var packedChannels: Int? {
         switch format {
         case .rgb24: return 3
         case .gray: return 1
-        default: preconditionFailure("\(format) is not packed: convert to rgb24 or gray first")
+        default: return nil
         }
     }
 
     /// Copies the part of this frame inside the rectangle (clamped to the frame) into `output`.
-    /// Returns false, leaving `output` empty, when the rectangle misses the frame entirely.
+    /// Returns false, leaving `output` empty, when the rectangle misses the frame entirely (or the frame
+    /// is not packed).
     @discardableResult
     public func crop(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int, into output: inout Frame) -> Bool {
-        let channels = packedChannels
         let x0 = max(0, x)
         let y0 = max(0, y)
         let x1 = min(width, x + cropWidth)
         let y1 = min(height, y + cropHeight)
-        guard x1 > x0, y1 > y0, isWellFormed else {
+        guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed else {
             output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
             return false
         }
@@ -43,7 +44,10 @@ extension Frame {
     /// Scales this frame to `newWidth`×`newHeight` into `output`: the average of the covered source
     /// pixels when shrinking (no aliasing), bilinear interpolation when enlarging.
     public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) {
-        let channels = packedChannels
+        guard let channels = packedChannels else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return
+        }
         output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange)
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
@@ -103,7 +107,10 @@ extension Frame {
 
     /// Mirrors this frame left to right into `output` (the preview is shown as a mirror; photos are not).
     public func mirror(into output: inout Frame) {
-        let channels = packedChannels
+        guard let channels = packedChannels else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return
+        }
         output.prepare(format: format, width: width, height: height, colorRange: colorRange)
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp

@@ -24,9 +24,18 @@ public struct Y4MRatio: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The ratio for a frame rate: exact for whole numbers and the NTSC rates (24000/1001, 30000/1001,
-    /// 60000/1001), otherwise in thousandths.
+    /// 60000/1001), otherwise in thousandths. Rates that are not positive and finite give 30:1 and rates
+    /// are capped at 1000000:1, so any Double is safe to pass.
     public init(frameRate: Double) {
-        if frameRate.rounded() == frameRate, frameRate >= 1, frameRate < 1_000_000 {
+        guard frameRate.isFinite, frameRate > 0 else {
+            self.init(30, 1)
+            return
+        }
+        guard frameRate < 1_000_000 else {
+            self.init(1_000_000, 1)
+            return
+        }
+        if frameRate.rounded() == frameRate, frameRate >= 1 {
             self.init(Int(frameRate), 1)
             return
         }
