@@ -28,7 +28,8 @@ typedef struct cv4l2_ops {
     int (*poll)(void *context, struct pollfd *fds, nfds_t count, int timeout_ms);
 } cv4l2_ops;
 
-/** The real device calls: v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2). */
+/** The real device calls: v4l2_open (as open + QUERYCAP + v4l2_fd_open)/v4l2_close/v4l2_ioctl/v4l2_mmap/
+    v4l2_munmap and poll(2). */
 cv4l2_ops cv4l2_system_ops(void);
 
 /** ioctl through `ops`, retried while it fails with EINTR. Returns 0 or the errno of the failure. */
