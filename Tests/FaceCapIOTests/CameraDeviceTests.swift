@@ -142,6 +142,7 @@ final class CameraDeviceTests: XCTestCase {
             (.unsupportedFormat(path: "/dev/video0", offered: ["H264"]), .noCamera, "it offers H264"),
             (.disconnected(path: "/dev/video0"), .failure, "reconnect it"),
             (.stalled(path: "/dev/video0", seconds: 5), .failure, "for 5 s"),
+            (.noBandwidth(path: "/dev/video0"), .failure, "not enough USB bandwidth"),
             (.ioError(path: "/dev/video0", attempts: 5), .failure, "5 times in a row"),
             (.system(path: "/dev/video0", operation: "VIDIOC_REQBUFS", errno: ENOMEM), .failure,
              "VIDIOC_REQBUFS failed: Cannot allocate memory"),

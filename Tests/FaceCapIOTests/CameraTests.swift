@@ -344,6 +344,16 @@ final class CameraTests: XCTestCase {
         }
     }
 
+    func testNoUSBBandwidthAtSTREAMONSaysToLowerTheMode() {
+        let fake = makeFake()
+        fake.ioctlErrors[CV4L2_VIDIOC_STREAMON] = [ENOSPC]
+        XCTAssertThrowsError(try Camera(path: path, ops: fake.ops)) { error in
+            XCTAssertEqual(error as? CameraError, .noBandwidth(path: path))
+            XCTAssertTrue((error as? CameraError)?.message.contains("try a smaller --size or --fps") ?? false)
+        }
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
+    }
+
     func testMmapFailureReleasesWhatWasMapped() {
         let fake = makeFake()
         fake.mmapError = ENOMEM

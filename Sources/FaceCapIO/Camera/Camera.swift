@@ -253,6 +253,8 @@ func cameraError(stage: cv4l2_stage, code: Int32, path: String, procRoot: String
         return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
     case (_, ENODEV):
         return .disconnected(path: path)
+    case (CV4L2_STAGE_STREAMON, ENOSPC):
+        return .noBandwidth(path: path)
     default:
         return .system(path: path, operation: stageName(stage), errno: code)
     }

@@ -22,6 +22,8 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     case disconnected(path: String)
     /// No frame arrived for `seconds`.
     case stalled(path: String, seconds: Double)
+    /// STREAMON failed with ENOSPC: the USB bus cannot carry this size and rate (uvcvideo's answer).
+    case noBandwidth(path: String)
     /// DQBUF failed with EIO `attempts` times in a row.
     case ioError(path: String, attempts: Int)
     /// Any other failure of a device call, with the call's name and errno.
@@ -33,7 +35,7 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         switch self {
         case .noCamera, .noSuchDevice, .notCaptureDevice, .busy, .unsupportedFormat: return .noCamera
         case .permissionDenied: return .permissionDenied
-        case .disconnected, .stalled, .ioError, .system, .closed: return .failure
+        case .disconnected, .stalled, .noBandwidth, .ioError, .system, .closed: return .failure
         }
     }
 
@@ -67,6 +69,9 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         case .stalled(let path, let seconds):
             return "camera stalled: no frame from \(path) for \(formatSeconds(seconds)) s — check the privacy shutter"
                 + " or switch, then reconnect the camera and try again"
+        case .noBandwidth(let path):
+            return "\(path) cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size"
+                + " or --fps, or plug the camera (or other USB devices) into another port"
         case .ioError(let path, let attempts):
             return "camera error: \(path) failed to deliver a frame (I/O error \(attempts) times in a row) — reconnect"
                 + " the camera and try again"
