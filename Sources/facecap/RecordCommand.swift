@@ -51,7 +51,7 @@ enum RecordCommand {
                                        colorRange: camera.colorRange)
         let adjusted = camera.wasSizeAdjusted
             ? " (asked for \(camera.requestedWidth)x\(camera.requestedHeight); the camera chose this size)" : ""
-        printError("recording \(formatRate(seconds)) s from \(camera.label)\(adjusted) to \(output);"
+        printError("recording \(CameraDeviceText.rate(seconds)) s from \(camera.label)\(adjusted) to \(output);"
                    + " Ctrl-C stops early")
 
         let summary: RecordingSummary
@@ -83,8 +83,8 @@ enum RecordCommand {
         let length = Double(summary.framesWritten) / max(camera.frameRate, 1)
         let written = summary.framesWritten == 0
             ? "no frames recorded; \(output) not written"
-            : "wrote \(summary.framesWritten) frames (\(formatRate((length * 10).rounded() / 10)) s at"
-                + " \(formatRate(camera.frameRate)) fps, \(camera.width)x\(camera.height)"
+            : "wrote \(summary.framesWritten) frames (\(CameraDeviceText.rate((length * 10).rounded() / 10)) s at"
+                + " \(CameraDeviceText.rate(camera.frameRate)) fps, \(camera.width)x\(camera.height)"
                 + " \(camera.isConverted ? "RGB24" : "YUYV")) to \(output)"
         var text = written + "; dropped \(stats.dropped) damaged frames (\(stats.droppedErrorFlag) flagged,"
             + " \(stats.droppedBadSize) short), the driver skipped \(stats.skippedByDriver)"

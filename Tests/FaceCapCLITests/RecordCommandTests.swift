@@ -40,7 +40,8 @@ final class RecordCommandTests: XCTestCase {
 
     func testWithoutACameraTheDefaultDeviceIsNoCamera() throws {
         // Development and CI machines here have no /dev/video*; on one with a camera this records for real.
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("video") } ?? []
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
+            .filter { $0.hasPrefix("video") } ?? []
         let clip = directory + "/x.y4m"
         let result = try runFacecap(["record", "--seconds", "1", clip])
         if nodes.isEmpty {

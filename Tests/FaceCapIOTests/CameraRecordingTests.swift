@@ -21,7 +21,8 @@ final class CameraRecordingTests: XCTestCase {
         unlink(output)
     }
 
-    func camera(_ script: [FakeV4L2Device.Event], node: FakeV4L2Device.Node = .webcam) throws -> (Camera, FakeV4L2Device) {
+    func camera(_ script: [FakeV4L2Device.Event],
+                node: FakeV4L2Device.Node = .webcam) throws -> (Camera, FakeV4L2Device) {
         let fake = FakeV4L2Device(nodes: [path: node], script: script)
         fakes.append(fake)
         return (try Camera(path: path, ops: fake.ops), fake)

@@ -34,7 +34,8 @@ final class CameraTests: XCTestCase {
     func assertReleasedInOrder(_ fake: FakeV4L2Device, streamed: Bool, mapped: Int,
                                file: StaticString = #filePath, line: UInt = #line) {
         let lastOpen = fake.log.lastIndex { $0.hasPrefix("open ") } ?? 0
-        let closing = fake.log[lastOpen...].filter { $0.hasPrefix("STREAMOFF") || $0.hasPrefix("munmap") || $0 == "close" }
+        let closing = fake.log[lastOpen...]
+            .filter { $0.hasPrefix("STREAMOFF") || $0.hasPrefix("munmap") || $0 == "close" }
         var expected = streamed ? ["STREAMOFF"] : []
         expected += Array(repeating: "munmap", count: mapped) + ["close"]
         XCTAssertEqual(closing.map { $0.components(separatedBy: " ")[0] }, expected, file: file, line: line)
@@ -223,10 +224,10 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, ops: fake.ops)
         XCTAssertEqual(fake.events("S_FMT").count, 2, "S_FMT retried after EINTR")
         var frame = emptyFrame()
-        let start = monotonicNow()
+        let start = CameraSupport.monotonicNow()
         // EAGAIN: keep waiting; a signal (EINTR at poll) hands control back at once so callers can check flags.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 5), .noFrameYet)
-        XCTAssertLessThan(monotonicNow() - start, 1)
+        XCTAssertLessThan(CameraSupport.monotonicNow() - start, 1)
         XCTAssertEqual(camera.statistics.wouldBlock, 1)
         XCTAssertEqual(camera.statistics.interrupted, 1)
         // EINTR at DQBUF: retried within the same call.
@@ -290,8 +291,8 @@ final class CameraTests: XCTestCase {
         // Now nothing more arrives: short waits report "not yet", then the stall becomes an error.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0.02), .noFrameYet)
         var stalled: CameraError?
-        let start = monotonicNow()
-        while stalled == nil, monotonicNow() - start < 3 {
+        let start = CameraSupport.monotonicNow()
+        while stalled == nil, CameraSupport.monotonicNow() - start < 3 {
             do { _ = try camera.readFrame(into: &frame, timeout: 0.05) } catch { stalled = error }
         }
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.3))
@@ -335,7 +336,8 @@ final class CameraTests: XCTestCase {
             var configuration = CameraConfiguration()
             configuration.procRoot = proc
             XCTAssertThrowsError(try Camera(path: path, configuration: configuration, ops: fake.ops)) { error in
-                XCTAssertEqual(error as? CameraError, .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
+                XCTAssertEqual(error as? CameraError,
+                               .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
                 XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
                 XCTAssertTrue((error as? CameraError)?.message.contains("in use by cheese (pid 4242)") ?? false)
             }

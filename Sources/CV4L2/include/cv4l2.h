@@ -58,15 +58,12 @@ static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
 
-/** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities` and only the per-node `device_caps` tell them apart. */
+/** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
     return (cap->capabilities & V4L2_CAP_DEVICE_CAPS) ? cap->device_caps : cap->capabilities;
 }
 
-/** Why: v4l2_buffer's `m` is an anonymous-member union that is awkward to read from Swift. */
-static inline uint32_t cv4l2_buffer_offset(const struct v4l2_buffer *buffer) { return buffer->m.offset; }
-
-/** Why: the same union is awkward to write from Swift; the test fake sets the mmap offset here. */
+/** Why: v4l2_buffer's `m` union is awkward to write from Swift; the test fake sets the mmap offset here. */
 static inline void cv4l2_set_buffer_offset(struct v4l2_buffer *buffer, uint32_t offset) { buffer->m.offset = offset; }
 
 /* ---- Streaming ------------------------------------------------------------------------------ */

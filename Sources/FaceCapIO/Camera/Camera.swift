@@ -108,13 +108,13 @@ public final class Camera: FrameSource {
                 let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
                 throw CameraError.unsupportedFormat(path: path, offered: offered)
             }
-            throw cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
+            throw CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
                               procRoot: configuration.procRoot)
         }
         self.device = device
-        card = cString(stream.card)
-        driver = cString(stream.driver)
-        bus = cString(stream.bus)
+        card = CameraSupport.cString(stream.card)
+        driver = CameraSupport.cString(stream.driver)
+        bus = CameraSupport.cString(stream.bus)
         width = Int(stream.width)
         height = Int(stream.height)
         isConverted = stream.pixel_format == CV4L2_PIX_FMT_RGB24
@@ -123,7 +123,7 @@ public final class Camera: FrameSource {
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
-        lastFrameTime = monotonicNow()
+        lastFrameTime = CameraSupport.monotonicNow()
     }
 
     /// Opens the first video-capture node under `directory` (metadata nodes are skipped).
@@ -144,7 +144,7 @@ public final class Camera: FrameSource {
     public var label: String {
         let mode = isConverted ? "RGB24 via libv4l2" : "YUYV"
         let name = card.isEmpty ? "" : "\(card), "
-        return "\(path) (\(name)\(mode) \(width)×\(height) @ \(formatRate(frameRate)) fps)"
+        return "\(path) (\(name)\(mode) \(width)×\(height) @ \(CameraDeviceText.rate(frameRate)) fps)"
     }
 
     /// The stream's counters so far (kept after close).
@@ -163,9 +163,9 @@ public final class Camera: FrameSource {
             // Only the first frame (or a new size) allocates; later frames reuse this storage.
             frame.data = [UInt8](repeating: 0, count: byteCount)
         }
-        let deadline = monotonicNow() + max(0, timeout)
+        let deadline = CameraSupport.monotonicNow() + max(0, timeout)
         while true {
-            let remaining = deadline - monotonicNow()
+            let remaining = deadline - CameraSupport.monotonicNow()
             let milliseconds = Int32(clamping: Int((max(0, remaining) * 1000).rounded(.up)))
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
@@ -174,7 +174,7 @@ public final class Camera: FrameSource {
                 cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
             }
             updateStatistics(device)
-            let now = monotonicNow()
+            let now = CameraSupport.monotonicNow()
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
@@ -192,7 +192,7 @@ public final class Camera: FrameSource {
                     throw fail(.ioError(path: path, attempts: consecutiveIOErrors))
                 }
             case CV4L2_READ_FAILED:
-                throw fail(cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
+                throw fail(CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
                                        procRoot: configuration.procRoot))
             default:
                 break   // nothing yet, or a dropped buffer (already re-queued and counted)
@@ -233,59 +233,48 @@ public final class Camera: FrameSource {
     }
 }
 
-/// The user-facing error for a device call that failed with `code` at `stage`.
-func cameraError(stage: cv4l2_stage, code: Int32, path: String, procRoot: String) -> CameraError {
-    switch (stage, code) {
-    case (_, EACCES), (_, EPERM):
-        return .permissionDenied(path: path, access: DeviceAccess.inspect(path))
-    case (_, EBUSY):
-        return .busy(path: path, holders: DeviceHolder.find(path: path, procRoot: procRoot))
-    case (CV4L2_STAGE_OPEN, ENOENT):
-        return .noSuchDevice(path: path)
-    case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
-        return .notCaptureDevice(path: path, reason: "no driver answers for it")
-    case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
-         (CV4L2_STAGE_QUERYCAP, EINVAL):
-        return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
-    case (CV4L2_STAGE_OPEN, EISDIR):
-        return .notCaptureDevice(path: path, reason: "it is a directory")
-    case (CV4L2_STAGE_NOT_CAPTURE, _):
-        return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
-    case (_, ENODEV):
-        return .disconnected(path: path)
-    case (CV4L2_STAGE_STREAMON, ENOSPC):
-        return .noBandwidth(path: path)
-    default:
-        return .system(path: path, operation: stageName(stage), errno: code)
+extension CameraError {
+    /// The user-facing error for a device call that failed with `code` at `stage`.
+    static func from(stage: cv4l2_stage, code: Int32, path: String, procRoot: String) -> CameraError {
+        switch (stage, code) {
+        case (_, EACCES), (_, EPERM):
+            return .permissionDenied(path: path, access: DeviceAccess.inspect(path))
+        case (_, EBUSY):
+            return .busy(path: path, holders: DeviceHolder.find(path: path, procRoot: procRoot))
+        case (CV4L2_STAGE_OPEN, ENOENT):
+            return .noSuchDevice(path: path)
+        case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
+            return .notCaptureDevice(path: path, reason: "no driver answers for it")
+        case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
+             (CV4L2_STAGE_QUERYCAP, EINVAL):
+            return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
+        case (CV4L2_STAGE_OPEN, EISDIR):
+            return .notCaptureDevice(path: path, reason: "it is a directory")
+        case (CV4L2_STAGE_NOT_CAPTURE, _):
+            return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
+        case (_, ENODEV):
+            return .disconnected(path: path)
+        case (CV4L2_STAGE_STREAMON, ENOSPC):
+            return .noBandwidth(path: path)
+        default:
+            return .system(path: path, operation: stageName(stage), errno: code)
+        }
     }
-}
 
-private func stageName(_ stage: cv4l2_stage) -> String {
-    switch stage {
-    case CV4L2_STAGE_OPEN: return "open"
-    case CV4L2_STAGE_QUERYCAP: return "VIDIOC_QUERYCAP"
-    case CV4L2_STAGE_ENUM_FMT: return "VIDIOC_ENUM_FMT"
-    case CV4L2_STAGE_S_FMT: return "VIDIOC_S_FMT"
-    case CV4L2_STAGE_REQBUFS: return "VIDIOC_REQBUFS"
-    case CV4L2_STAGE_QUERYBUF: return "VIDIOC_QUERYBUF"
-    case CV4L2_STAGE_MMAP: return "mmap"
-    case CV4L2_STAGE_QBUF: return "VIDIOC_QBUF"
-    case CV4L2_STAGE_STREAMON: return "VIDIOC_STREAMON"
-    case CV4L2_STAGE_POLL: return "poll"
-    case CV4L2_STAGE_DQBUF: return "VIDIOC_DQBUF"
-    default: return "setup"
+    static func stageName(_ stage: cv4l2_stage) -> String {
+        switch stage {
+        case CV4L2_STAGE_OPEN: return "open"
+        case CV4L2_STAGE_QUERYCAP: return "VIDIOC_QUERYCAP"
+        case CV4L2_STAGE_ENUM_FMT: return "VIDIOC_ENUM_FMT"
+        case CV4L2_STAGE_S_FMT: return "VIDIOC_S_FMT"
+        case CV4L2_STAGE_REQBUFS: return "VIDIOC_REQBUFS"
+        case CV4L2_STAGE_QUERYBUF: return "VIDIOC_QUERYBUF"
+        case CV4L2_STAGE_MMAP: return "mmap"
+        case CV4L2_STAGE_QBUF: return "VIDIOC_QBUF"
+        case CV4L2_STAGE_STREAMON: return "VIDIOC_STREAMON"
+        case CV4L2_STAGE_POLL: return "poll"
+        case CV4L2_STAGE_DQBUF: return "VIDIOC_DQBUF"
+        default: return "setup"
+        }
     }
-}
-
-func monotonicNow() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// 30 → "30", 7.5 → "7.5", 29.97 → "29.97".
-public func formatRate(_ rate: Double) -> String {
-    if rate == rate.rounded() { return String(Int(rate)) }
-    let hundredths = (rate * 100).rounded() / 100
-    return String(hundredths)
 }

@@ -44,7 +44,7 @@ public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, secon
                        stopRequested: () -> Int32 = { StopSignals.received }) throws(OutputFileError)
     -> RecordingSummary {
     var frame = Frame(format: source.format, width: source.width, height: source.height, data: [])
-    let wallStart = monotonicNow()
+    let wallStart = CameraSupport.monotonicNow()
     while true {
         let signal = stopRequested()
         if signal != 0 { return RecordingSummary(framesWritten: writer.framesWritten, stop: .signal(signal)) }
@@ -59,7 +59,7 @@ public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, secon
             if frame.timestamp >= seconds { break }
             try writer.write(frame)
         }
-        if monotonicNow() - wallStart >= seconds + 2 { break }
+        if CameraSupport.monotonicNow() - wallStart >= seconds + 2 { break }
     }
     return RecordingSummary(framesWritten: writer.framesWritten, stop: .finished)
 }
