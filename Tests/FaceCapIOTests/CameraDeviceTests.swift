@@ -156,6 +156,10 @@ final class CameraDeviceTests: XCTestCase {
             XCTAssertTrue(error.message.contains(text), "\(error.message) should contain \(text)")
             XCTAssertFalse(error.message.contains("\n"))
         }
+        XCTAssertEqual(cases.filter { $0.0.isStreamLoss }.map { $0.0 }, [
+            .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
+            .ioError(path: "/dev/video0", attempts: 5),
+        ])
         // A device group other than "video" is the one to join.
         let other = DeviceAccess(owner: "root", group: "plugdev", mode: "crw-rw----", userGroups: ["alice"])
         XCTAssertTrue(CameraError.permissionDenied(path: "/dev/video0", access: other).message

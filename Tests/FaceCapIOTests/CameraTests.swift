@@ -94,6 +94,35 @@ final class CameraTests: XCTestCase {
         }
     }
 
+    func testSkipStaleFramesDeliversTheNewestWaitingFrame() throws {
+        let waiting: [FakeV4L2Device.Event] = [1, 2, 3].map {
+            .frame(FakeV4L2Device.FrameSpec(fill: $0, time: 0.1 * Double($0)))
+        }
+        var configuration = CameraConfiguration()
+        configuration.skipStaleFrames = true
+        let fake = makeFake(script: waiting + [.pollTimeout] + frames(1, fill: 9))
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertTrue(frame.data.allSatisfy { $0 == 3 }, "the newest of the three waiting frames")
+        XCTAssertEqual(frame.timestamp, 0.3, accuracy: 0.02)
+        XCTAssertEqual(camera.statistics.staleFramesSkipped, 2)
+        XCTAssertEqual(camera.statistics.framesDelivered, 3)
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertTrue(frame.data.allSatisfy { $0 == 9 })
+        camera.close()
+        XCTAssertEqual(fake.userOwnedAtStreamOff, 0)
+        XCTAssertEqual(fake.requeued, fake.dequeued)
+
+        // Without it, every frame comes in order.
+        let inOrder = makeFake(script: waiting)
+        let recorder = try Camera(path: path, ops: inOrder.ops)
+        for fill: UInt8 in [1, 2, 3] {
+            XCTAssertEqual(try recorder.nextFrame(into: &frame, timeout: 1), .frame)
+            XCTAssertEqual(frame.data[0], fill)
+        }
+    }
+
     func testAcceptsTheDriverAdjustedSizeAndFrameRate() throws {
         let fake = makeFake(script: frames(1))
         var configuration = CameraConfiguration(width: 800, height: 600, frameRate: 20)

@@ -21,6 +21,9 @@ public struct CameraConfiguration: Equatable, Sendable {
     public var maxConsecutiveIOErrors: Int = 5
     /// Where to look for the processes holding a busy camera (tests point it elsewhere).
     public var procRoot: String = "/proc"
+    /// Deliver only the newest frame the driver holds, skipping older ones that queued up while the caller
+    /// was busy: a live preview stays current. Off for recording, which wants every frame.
+    public var skipStaleFrames = false
 
     public init(width: Int = 640, height: Int = 480, frameRate: Int = 30) {
         self.width = width
@@ -46,6 +49,8 @@ public struct CameraStatistics: Equatable, Sendable {
     public var interrupted = 0
     public var wouldBlock = 0
     public var pollTimeouts = 0
+    /// Older frames passed over for a newer one (`skipStaleFrames`).
+    public var staleFramesSkipped = 0
 
     /// Frames received but not passed on.
     public var dropped: Int { droppedErrorFlag + droppedBadSize }
@@ -179,6 +184,7 @@ public final class Camera: FrameSource {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
                 lastFrameTime = now
+                if configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
                 frame.format = format
                 frame.width = width
                 frame.height = height
@@ -202,6 +208,28 @@ public final class Camera: FrameSource {
             }
             // A signal interrupted the wait: hand control back so the caller can check why.
             if now >= deadline || statistics.interrupted != interruptedBefore { return .noFrameYet }
+        }
+    }
+
+    /// Reads whatever is already waiting (without blocking) into `frame`, so it ends up holding the newest.
+    /// Anything other than another frame stops the catch-up; an error shows again on the next read.
+    private func skipToNewest(_ device: OpaquePointer, _ frame: inout Frame, _ info: inout cv4l2_frame_info) {
+        while true {
+            var newer = cv4l2_frame_info()
+            var failed = cv4l2_failure()
+            let result = frame.data.withUnsafeMutableBytes { bytes in
+                cv4l2_read(device, bytes.baseAddress, bytes.count, 0, &newer, &failed)
+            }
+            switch result {
+            case CV4L2_READ_FRAME:
+                info = newer
+                statistics.staleFramesSkipped += 1
+            case CV4L2_READ_DROPPED:
+                continue
+            default:
+                updateStatistics(device)
+                return
+            }
         }
     }
 

@@ -31,6 +31,15 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     /// The camera was already closed.
     case closed(path: String)
 
+    /// True for a camera that was streaming and stopped (unplugged, stalled, failing): the wizard's
+    /// "connection error" with recovery, as opposed to a camera that could not be opened at all.
+    public var isStreamLoss: Bool {
+        switch self {
+        case .disconnected, .stalled, .ioError: return true
+        default: return false
+        }
+    }
+
     public var exitCode: ExitCode {
         switch self {
         case .noCamera, .noSuchDevice, .notCaptureDevice, .busy, .unsupportedFormat: return .noCamera
