@@ -68,6 +68,15 @@ final class CameraRecordingTests: XCTestCase {
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "a clip of a face is private")
     }
 
+    func testTheLengthCountsFromTheFirstFrameNotFromStreamStart() throws {
+        let (camera, _) = try camera(frames(at: [1.0, 1.1, 1.2, 1.3, 1.4]))
+        let clip = try writer(for: camera)
+        let summary = try recordClip(from: camera, to: clip, seconds: 0.25, stopRequested: { 0 })
+        try clip.close()
+        XCTAssertEqual(summary.stop, .finished)
+        XCTAssertEqual(summary.framesWritten, 3)
+    }
+
     func testAnUnplugMidRecordingKeepsTheWholeFramesSoFar() throws {
         let (camera, fake) = try camera(frames(at: [0.05, 0.1, 0.15]) + [.disconnect])
         let clip = try writer(for: camera)

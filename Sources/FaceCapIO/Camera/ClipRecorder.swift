@@ -34,7 +34,7 @@ public struct RecordingSummary {
     public var error: Error?
 }
 
-/// Records frames from a source into a Y4M writer for `seconds` of source time.
+/// Records frames from a source into a Y4M writer for `seconds` of source time, counted from the first frame.
 ///
 /// A source error ends the recording without throwing (the frames so far are whole and stay in the
 /// clip); only a failing write throws, and the writer has then cut the file back to its last whole frame.
@@ -44,7 +44,8 @@ public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, secon
                        stopRequested: () -> Int32 = { StopSignals.received }) throws(OutputFileError)
     -> RecordingSummary {
     var frame = Frame(format: source.format, width: source.width, height: source.height, data: [])
-    let wallStart = CameraSupport.monotonicNow()
+    // The clip's length counts from its first frame: cameras take a while to deliver one after starting.
+    var start: (source: Double, wall: Double)?
     while true {
         let signal = stopRequested()
         if signal != 0 { return RecordingSummary(framesWritten: writer.framesWritten, stop: .signal(signal)) }
@@ -55,11 +56,13 @@ public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, secon
             return RecordingSummary(framesWritten: writer.framesWritten, stop: .sourceFailed, error: error)
         }
         if result == .frame {
-            // Source time decides the length; the wall clock only guards against a source whose clock stands still.
-            if frame.timestamp >= seconds { break }
+            let first = start ?? (frame.timestamp, CameraSupport.monotonicNow())
+            start = first
+            if frame.timestamp - first.source >= seconds { break }
             try writer.write(frame)
         }
-        if CameraSupport.monotonicNow() - wallStart >= seconds + 2 { break }
+        // Source time decides the length; the wall clock only guards against a source whose clock stands still.
+        if let start, CameraSupport.monotonicNow() - start.wall >= seconds + 2 { break }
     }
     return RecordingSummary(framesWritten: writer.framesWritten, stop: .finished)
 }
