@@ -68,8 +68,9 @@ test: build
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
 
+# facecap's own benchmark, then LiteRT's on the same models when ai-edge-litert is importable, with ratios.
 bench: build
-	$(BIN) bench
+	$(PYTHON) tools/bench_compare.py $(BIN) --rounds 3
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models
