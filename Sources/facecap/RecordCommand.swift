@@ -17,6 +17,8 @@ enum RecordCommand {
     ]
 
     static func run(_ arguments: [String]) throws -> ExitCode {
+        // First thing: from here on Ctrl-C/SIGTERM stop the recording cleanly instead of killing the process.
+        StopSignals.install()
         let parsed = try parseArguments(arguments, options: options)
         if parsed.has("help") {
             printOut("Usage: facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m\n\n"
@@ -36,7 +38,6 @@ enum RecordCommand {
         }
         configuration.frameRate = try parsed.int("fps", in: 1...240) ?? 30
 
-        StopSignals.install()
         let camera: Camera
         if let device = parsed.value("device") {
             camera = try Camera(path: device, configuration: configuration)
