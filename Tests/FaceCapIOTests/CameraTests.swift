@@ -82,6 +82,15 @@ final class CameraTests: XCTestCase {
         }
     }
 
+    func testOddTimeoutsDoNotCrash() throws {
+        let fake = makeFake(script: frames(3))
+        let camera = try Camera(path: path, ops: fake.ops)
+        var frame = emptyFrame()
+        for timeout in [Double.nan, -1, .infinity] {
+            XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: timeout), .frame)
+        }
+    }
+
     func testReusesTheCallersFrameStorage() throws {
         let fake = makeFake(script: frames(4))
         let camera = try Camera(path: path, ops: fake.ops)

@@ -114,7 +114,7 @@ public final class Camera: FrameSource {
                 throw CameraError.unsupportedFormat(path: path, offered: offered)
             }
             throw CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
-                              procRoot: configuration.procRoot)
+                                   procRoot: configuration.procRoot)
         }
         self.device = device
         card = CameraSupport.cString(stream.card)
@@ -168,10 +168,12 @@ public final class Camera: FrameSource {
             // Only the first frame (or a new size) allocates; later frames reuse this storage.
             frame.data = [UInt8](repeating: 0, count: byteCount)
         }
-        let deadline = CameraSupport.monotonicNow() + max(0, timeout)
+        // NaN or negative waits not at all; an infinite wait is an hour at a time (the stall check still runs).
+        let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
+        let deadline = CameraSupport.monotonicNow() + wait
         while true {
-            let remaining = deadline - CameraSupport.monotonicNow()
-            let milliseconds = Int32(clamping: Int((max(0, remaining) * 1000).rounded(.up)))
+            let remaining = min(max(0, deadline - CameraSupport.monotonicNow()), 3600)
+            let milliseconds = Int32((remaining * 1000).rounded(.up))
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
             let interruptedBefore = statistics.interrupted
@@ -199,7 +201,7 @@ public final class Camera: FrameSource {
                 }
             case CV4L2_READ_FAILED:
                 throw fail(CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
-                                       procRoot: configuration.procRoot))
+                                            procRoot: configuration.procRoot))
             default:
                 break   // nothing yet, or a dropped buffer (already re-queued and counted)
             }
