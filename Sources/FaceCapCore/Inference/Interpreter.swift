@@ -391,7 +391,7 @@ struct PlanBuilder {
         var scratch: Int?
         if !pointwise {
             let id = model.tensors.count + scratchSizes.count
-            scratchSizes[id] = m * k
+            scratchSizes[id] = outW * k
             root.append(id)
             scratch = id
             reads.append(id)
@@ -404,10 +404,15 @@ struct PlanBuilder {
                                                         channels: residualChannels) }
             if let scratch {
                 let columns = address(scratch)
+                // One output row at a time, so the gathered patches stay in L1 for the GEMM that reads them.
                 return {
-                    im2col(input: src, channels: inC, g: g, output: columns)
-                    gemm(a: columns, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
-                         activation: kernelActivation)
+                    for oy in 0..<outH {
+                        im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), output: columns)
+                        var rowResidual = residualValue
+                        rowResidual?.pointer += oy * outW * residualChannels
+                        gemm(a: columns, lda: k, m: outW, packed: gemmWeights, c: dst + oy * outW * outC, ldc: outC,
+                             residual: rowResidual, activation: kernelActivation)
+                    }
                 }
             }
             return {
