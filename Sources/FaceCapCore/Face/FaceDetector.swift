@@ -69,7 +69,7 @@ public final class FaceDetector {
 
     /// The letterbox: the centred square of side max(W, H) that is resampled to the tensor, and the
     /// padding fractions it adds (MediaPipe PadRoi with keep_aspect_ratio).
-    static func letterbox(width: Int, height: Int) -> (map: SamplingMap, padX: Float, padY: Float) {
+    public static func letterbox(width: Int, height: Int) -> (map: SamplingMap, padX: Float, padY: Float) {
         let w = Float(width), h = Float(height), side = max(w, h)
         let map = SamplingMap(centre: Point2(x: w / 2, y: h / 2), width: side, height: side)
         return (map, (1 - w / side) / 2, (1 - h / side) / 2)
