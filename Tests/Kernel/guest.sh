@@ -144,7 +144,7 @@ start_facecap() {
     done
     shift
     rm -f "$work/$name.trace"
-    strace -f -y -q -o "$work/$name.trace" -e trace="$trace_syscalls" \
+    strace -f -y -q --seccomp-bpf -o "$work/$name.trace" -e trace="$trace_syscalls" \
         env --default-signal=INT "${prefix[@]}" "$facecap" "$@" >"$work/$name.out" 2>"$work/$name.err" &
     fc_strace=$!
     fc_pid=""
@@ -282,7 +282,7 @@ scenario_v4l2ctl() {
 # --- facecap devices ----------------------------------------------------------------------------------
 
 scenario_devices() {
-    run_facecap devices 30 -- devices
+    run_facecap devices 90 -- devices
     local out="$work/devices.out" node missing="" size
     if [ "$fc_rc" -ne 0 ]; then
         fail devices/lists-camera "facecap devices exited $fc_rc: $(first_lines "$work/devices.err")"
@@ -313,7 +313,7 @@ scenario_devices() {
     fi
     leak_check devices opens
 
-    run_facecap devices-json 30 -- devices --json
+    run_facecap devices-json 90 -- devices --json
     local verdict
     if [ "$fc_rc" -eq 0 ] && verdict=$($python - "$work/devices-json.out" "$dev" $(non_capture_nodes) <<'EOF'
 import json, sys
@@ -350,9 +350,11 @@ EOF
 # --- facecap record ---------------------------------------------------------------------------------
 
 scenario_record() {
-    local clip="$work/record.y4m" info negotiated
-    run_facecap record 60 -- record --device "$dev" --seconds 3 "$clip"
+    local clip="$work/record.y4m" info negotiated fps w h frames
+    run_facecap record 120 -- record --device "$dev" --seconds 3 "$clip"
+    # vivid keeps the last mode set, so after the run it still tells what facecap negotiated.
     negotiated=$(v4l2-ctl -d "$dev" -V | awk -F'[ /:]+' '/Width\/Height/ { print $3 "x" $4 }')
+    fps=$(v4l2-ctl -d "$dev" -P | awk '/Frames per second/ { print int($4 + 0.5) }')
     if [ "$fc_rc" -ne 0 ]; then
         fail record/clip "facecap record exited $fc_rc: $(first_lines "$work/record.err")"
     elif ! info=$(clip_info "$clip"); then
@@ -361,10 +363,10 @@ scenario_record() {
         read -r w h frames _ <<<"$info"
         if [ "${w}x${h}" != "$negotiated" ]; then
             fail record/clip "the clip is ${w}x${h} but the driver negotiated $negotiated"
-        elif [ "$frames" -lt 15 ]; then
-            fail record/clip "only $frames frames in 3 seconds"
+        elif [ "$frames" -lt $((3 * fps / 2)) ] || [ "$frames" -lt 1 ]; then
+            fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps"
         else
-            pass record/clip "$info (negotiated $negotiated)"
+            pass record/clip "$info (negotiated $negotiated at $fps fps)"
         fi
     fi
     leak_check record opens
@@ -372,7 +374,7 @@ scenario_record() {
     local size name
     for size in $(vivid_sizes); do
         name="record-$size"
-        run_facecap "$name" 60 -- record --device "$dev" --seconds 1 --size "$size" "$work/$name.y4m"
+        run_facecap "$name" 120 -- record --device "$dev" --seconds 2 --size "$size" "$work/$name.y4m"
         if [ "$fc_rc" -ne 0 ]; then
             fail "record/size-$size" "exit $fc_rc: $(first_lines "$work/$name.err")"
         elif ! info=$(clip_info "$work/$name.y4m"); then
@@ -399,7 +401,7 @@ scenario_permission() {
     # As on a desktop: root:video, but here without group access, so an ordinary user is refused.
     chown root:video "$dev"
     chmod 0600 "$dev"
-    run_facecap permission 30 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+    run_facecap permission 90 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
         record --device "$dev" --seconds 1 "$work/permission.y4m"
     local err="$work/permission.err"
     if [ "$fc_rc" -ne 77 ]; then
@@ -416,7 +418,7 @@ scenario_busy() {
     v4l2-ctl -d "$dev" --stream-mmap --stream-count=1000000 --stream-to=/dev/null >/dev/null 2>&1 &
     local streamer=$!
     sleep 2
-    run_facecap busy 30 -- record --device "$dev" --seconds 2 "$work/busy.y4m"
+    run_facecap busy 90 -- record --device "$dev" --seconds 2 "$work/busy.y4m"
     local err="$work/busy.err" problem
     problem=$(clean_error busy)
     if [ "$fc_rc" -eq 0 ]; then
@@ -447,7 +449,7 @@ scenario_inject() {
         name="inject-$short"
         reset_device
         v4l2-ctl -d "$dev" -c "$control=1" || { fail "inject/$short" "could not set $control"; continue; }
-        run_facecap "$name" 30 -- record --device "$dev" --seconds 2 "$work/$name.y4m"
+        run_facecap "$name" 90 -- record --device "$dev" --seconds 2 "$work/$name.y4m"
         problem=$(clean_error "$name")
         # The injected error fires once; if it is still pending, facecap never reached that ioctl
         # and the scenario proved nothing.
@@ -488,13 +490,13 @@ scenario_drops() {
         v4l2-ctl -d "$dev" -c inject_v4l2_buf_flag_error=1
         sleep 0.4
     done
-    wait_facecap 60
+    wait_facecap 120
     check_drops "$name" "$(clean_error "$name")"
 
     reset_device
     name=dropped-30
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=30
-    run_facecap "$name" 60 -- record --device "$dev" --seconds 3 "$work/$name.y4m"
+    run_facecap "$name" 120 -- record --device "$dev" --seconds 3 "$work/$name.y4m"
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
     check_drops "$name" "$(clean_error "$name")"
 }
@@ -539,14 +541,14 @@ scenario_disconnect() {
     wait_for_frames "$clip"
     started=$SECONDS
     v4l2-ctl -d "$dev" -c disconnect=1
-    wait_facecap 30
+    wait_facecap 60
     local took=$((SECONDS - started))
     problem=$(clean_error "$name")
     if [ "$fc_rc" -eq 0 ]; then
         fail disconnect/stops "facecap exited 0 after the camera was unplugged"
     elif [ -n "$problem" ]; then
         fail disconnect/stops "$problem"
-    elif [ "$took" -gt 6 ]; then
+    elif [ "$took" -gt 15 ]; then
         fail disconnect/stops "facecap took ${took}s to notice the unplugged camera"
     elif ! grep -qi 'disconnected' "$work/$name.err"; then
         fail disconnect/stops "no \"camera disconnected\" message: $(first_lines "$work/$name.err")"
@@ -572,7 +574,7 @@ scenario_sigint() {
     start_facecap "$name" -- record --device "$dev" --seconds 10 "$clip"
     wait_for_frames "$clip"
     [ -n "$fc_pid" ] && kill -INT "$fc_pid"
-    wait_facecap 15
+    wait_facecap 60
     if [ "$fc_rc" -ne 130 ]; then
         fail sigint/exit-130 "exit $fc_rc instead of 130: $(first_lines "$work/$name.err")"
     elif ! info=$(clip_info "$clip") || [ "$(echo "$info" | awk '{ print $3 }')" -lt 1 ]; then
