@@ -74,8 +74,9 @@ test: build
 test-kernel: build
 	Tests/Kernel/run.sh --binary $(BIN)
 
+# facecap's own benchmark, then LiteRT's on the same models when ai-edge-litert is importable, with ratios.
 bench: build
-	$(BIN) bench
+	$(PYTHON) tools/bench_compare.py $(BIN) --rounds 3
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models

@@ -41,15 +41,22 @@ func runFacecap(_ arguments: [String], stdin: Data? = nil, environment: [String:
     try process.run()
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
-    // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-    var outData = Data(), errData = Data()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        XCTFail("facecap \(arguments) did not finish within \(timeout) s")
+    // Read stderr on another thread while this one reads stdout, so a chatty child never blocks on a
+    // full pipe; the timeout kills a child that hangs.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errBox = Box()
+    let errDone = DispatchSemaphore(value: 0)
+    let errHandle = err.fileHandleForReading
+    DispatchQueue.global().async {
+        errBox.data = errHandle.readDataToEndOfFile()
+        errDone.signal()
     }
+    let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    errDone.wait()
+    watchdog.cancel()
+    let errData = errBox.data
     process.waitUntilExit()
     return ProcessResult(status: process.terminationStatus,
                          stdout: String(decoding: outData, as: UTF8.self),

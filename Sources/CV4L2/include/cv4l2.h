@@ -1,5 +1,197 @@
 #ifndef CV4L2_H
 #define CV4L2_H
-/* V4L2 capture over libv4l2, behind an ops table so tests can plug in a fake device. */
-int cv4l2_placeholder(void);
+/*
+ * V4L2 capture over libv4l2, behind an ops table so tests can plug in a fake device.
+ *
+ * Every device call (open, close, ioctl, mmap, munmap, poll) goes through a `cv4l2_ops` table. The
+ * system table calls libv4l2 (which converts MJPEG and friends to RGB24 when asked); tests install a
+ * table whose functions drive a scripted fake. Everything here is plain C so Swift can call it.
+ */
+#include <linux/videodev2.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- The ops table ------------------------------------------------------------------------- */
+
+/** The device calls the shim makes; `context` is passed back to each so a fake can find its state. */
+typedef struct cv4l2_ops {
+    void *context;
+    /** Returns a file descriptor, or -1 with errno set. */
+    int (*open)(void *context, const char *path, int flags);
+    int (*close)(void *context, int fd);
+    /** Returns 0 (or a non-negative value), or -1 with errno set. */
+    int (*ioctl)(void *context, int fd, unsigned long request, void *argument);
+    /** Returns the mapping, or MAP_FAILED with errno set. */
+    void *(*mmap)(void *context, size_t length, int protection, int flags, int fd, int64_t offset);
+    int (*munmap)(void *context, void *address, size_t length);
+    int (*poll)(void *context, struct pollfd *fds, nfds_t count, int timeout_ms);
+} cv4l2_ops;
+
+/** The real device calls: v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2). */
+cv4l2_ops cv4l2_system_ops(void);
+
+/** ioctl through `ops`, retried while it fails with EINTR. Returns 0 or the errno of the failure. */
+int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument);
+
+/* ---- Constants Swift cannot import ---------------------------------------------------------- */
+
+/* Swift cannot import the _IOR/_IOWR macros behind the VIDIOC_* requests, so the shim re-exports them. */
+static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
+static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
+static const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
+static const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
+static const unsigned long CV4L2_VIDIOC_G_FMT = VIDIOC_G_FMT;
+static const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long CV4L2_VIDIOC_G_PARM = VIDIOC_G_PARM;
+static const unsigned long CV4L2_VIDIOC_S_PARM = VIDIOC_S_PARM;
+static const unsigned long CV4L2_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
+static const unsigned long CV4L2_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;
+static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
+static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
+static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
+static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+
+/* v4l2_fourcc() is a function-like macro Swift cannot import, so the pixel formats facecap names are constants. */
+static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
+static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
+static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+
+/** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities` and only the per-node `device_caps` tell them apart. */
+static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
+    return (cap->capabilities & V4L2_CAP_DEVICE_CAPS) ? cap->device_caps : cap->capabilities;
+}
+
+/** Why: v4l2_buffer's `m` is an anonymous-member union that is awkward to read from Swift. */
+static inline uint32_t cv4l2_buffer_offset(const struct v4l2_buffer *buffer) { return buffer->m.offset; }
+
+/** Why: the same union is awkward to write from Swift; the test fake sets the mmap offset here. */
+static inline void cv4l2_set_buffer_offset(struct v4l2_buffer *buffer, uint32_t offset) { buffer->m.offset = offset; }
+
+/* ---- Streaming ------------------------------------------------------------------------------ */
+
+/** Where a start or a read failed; with the errno, Swift turns it into a CameraError. */
+typedef enum cv4l2_stage {
+    CV4L2_STAGE_NONE = 0,
+    CV4L2_STAGE_OPEN,
+    CV4L2_STAGE_QUERYCAP,
+    /** The node has no VIDEO_CAPTURE + STREAMING in its device caps (e.g. a UVC metadata node). */
+    CV4L2_STAGE_NOT_CAPTURE,
+    CV4L2_STAGE_ENUM_FMT,
+    /** Neither YUYV nor (libv4l2-converted) RGB24 is offered. */
+    CV4L2_STAGE_NO_FORMAT,
+    CV4L2_STAGE_S_FMT,
+    CV4L2_STAGE_REQBUFS,
+    CV4L2_STAGE_QUERYBUF,
+    CV4L2_STAGE_MMAP,
+    CV4L2_STAGE_QBUF,
+    CV4L2_STAGE_STREAMON,
+    CV4L2_STAGE_POLL,
+    CV4L2_STAGE_DQBUF,
+} cv4l2_stage;
+
+typedef struct cv4l2_failure {
+    cv4l2_stage stage;
+    int error;
+} cv4l2_failure;
+
+/** What the caller asks for; the driver may adjust the size and rate. */
+typedef struct cv4l2_request {
+    uint32_t width;
+    uint32_t height;
+    uint32_t fps;
+    uint32_t buffer_count;
+} cv4l2_request;
+
+/** What was negotiated. */
+typedef struct cv4l2_stream_info {
+    /** CV4L2_PIX_FMT_YUYV (native) or CV4L2_PIX_FMT_RGB24 (converted by libv4l2 when needed). */
+    uint32_t pixel_format;
+    uint32_t width;
+    uint32_t height;
+    uint32_t bytes_per_line;
+    uint32_t size_image;
+    /** 1 when the driver says the YUV codes use the full 0..255 range. */
+    int full_range;
+    /** Frames per second as numerator/denominator (the inverse of timeperframe); 0/0 when unknown. */
+    uint32_t fps_numerator;
+    uint32_t fps_denominator;
+    /** 1 when the driver accepts a frame rate (V4L2_CAP_TIMEPERFRAME). */
+    int timeperframe;
+    uint32_t buffer_count;
+    char card[33];
+    char driver[17];
+    char bus[33];
+} cv4l2_stream_info;
+
+/** Counters a stream keeps; frames never passed on are counted here. */
+typedef struct cv4l2_stats {
+    uint64_t frames;
+    /** Buffers the driver flagged V4L2_BUF_FLAG_ERROR. */
+    uint64_t dropped_error_flag;
+    /** Buffers with a bytesused too small for a whole frame (or larger than the buffer). */
+    uint64_t dropped_bad_size;
+    /** Frames the driver skipped (gaps in the buffer sequence numbers). */
+    uint64_t sequence_gaps;
+    uint64_t eio;
+    uint64_t eagain;
+    uint64_t eintr;
+    uint64_t poll_timeouts;
+    /** Buffers found in user space after an EIO and queued again. */
+    uint64_t recovered_buffers;
+} cv4l2_stats;
+
+/** An open, streaming device; opaque to Swift. */
+typedef struct cv4l2_device cv4l2_device;
+
+/**
+ * Opens `path`, negotiates YUYV (or libv4l2's RGB24 when the camera has no YUYV), sets the frame rate,
+ * maps `buffer_count` buffers and starts streaming. On failure returns NULL with `failure` filled in,
+ * and everything opened so far has been released (STREAMOFF, munmap, close, in that order).
+ */
+cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_request *request,
+                          cv4l2_stream_info *info, cv4l2_failure *failure);
+
+typedef enum cv4l2_read_result {
+    /** A whole frame was copied into the destination. */
+    CV4L2_READ_FRAME = 0,
+    /** Nothing yet: poll timed out, was interrupted (EINTR), or DQBUF said EAGAIN. */
+    CV4L2_READ_NONE,
+    /** A buffer came back flagged or short; it was queued again and counted, not passed on. */
+    CV4L2_READ_DROPPED,
+    /** DQBUF failed with EIO; buffers left in user space were queued again. The caller decides when to give up. */
+    CV4L2_READ_IO_ERROR,
+    /** The stream cannot go on (ENODEV, POLLERR/POLLHUP = unplugged, or another error); see `failure`. */
+    CV4L2_READ_FAILED,
+} cv4l2_read_result;
+
+typedef struct cv4l2_frame_info {
+    /** Bytes written to the destination (tightly packed rows). */
+    size_t bytes;
+    /** Seconds since STREAMON on the monotonic clock. */
+    double timestamp;
+    uint32_t sequence;
+} cv4l2_frame_info;
+
+/**
+ * Waits at most `timeout_ms` for one buffer and copies it, rows packed, into `destination`, which must
+ * hold width × height × bytes per pixel. Every buffer dequeued is queued again before this returns.
+ */
+cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t capacity, int timeout_ms,
+                             cv4l2_frame_info *frame, cv4l2_failure *failure);
+
+cv4l2_stats cv4l2_get_stats(const cv4l2_device *device);
+
+/** STREAMOFF, munmap every buffer, close, free; in that order, whatever state the device is in. */
+void cv4l2_stop(cv4l2_device *device);
+
+/* ---- Stop requests from signals -------------------------------------------------------------- */
+
+/** Installs SIGINT and SIGTERM handlers (without SA_RESTART, so a waiting poll returns) that set a flag. */
+void cv4l2_install_stop_signals(void);
+/** The signal that asked to stop (SIGINT/SIGTERM), or 0. */
+int cv4l2_stop_signal(void);
+/** Clears the flag (tests, and a new capture session). */
+void cv4l2_reset_stop_signal(void);
+
 #endif

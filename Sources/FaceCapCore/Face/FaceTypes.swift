@@ -47,7 +47,10 @@ public struct Face: Sendable, Equatable {
     public var detection: FaceDetection
     /// Nil when the landmark model did not run or reported no face.
     public var landmarks: FaceLandmarks?
-    public init(detection: FaceDetection, landmarks: FaceLandmarks?) {
-        self.detection = detection; self.landmarks = landmarks
+    /// True when this face was followed from the previous frame's landmarks instead of detected in this
+    /// frame; `detection` is then derived from the landmarks and carries the last detector score.
+    public var isTracked: Bool
+    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false) {
+        self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked
     }
 }

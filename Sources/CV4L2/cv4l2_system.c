@@ -1,0 +1,80 @@
+/*
+ * The real ops table (libv4l2) and the stop flag that SIGINT/SIGTERM set.
+ */
+#include "cv4l2.h"
+
+#include <libv4l2.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+/* libv4l2 prints its own "libv4l2: error …" lines to stderr; facecap reports every failure itself in
+ * one clear line (from the errno libv4l2 leaves), so its log goes to /dev/null, as FFmpeg does. */
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+
+static void quiet_libv4l2(void) {
+    if (!v4l2_log_file) v4l2_log_file = fopen("/dev/null", "w");
+}
+
+static int system_open(void *context, const char *path, int flags) {
+    (void)context;
+    pthread_once(&quiet_once, quiet_libv4l2);
+    return v4l2_open(path, flags);
+}
+
+static int system_close(void *context, int fd) {
+    (void)context;
+    return v4l2_close(fd);
+}
+
+static int system_ioctl(void *context, int fd, unsigned long request, void *argument) {
+    (void)context;
+    return v4l2_ioctl(fd, request, argument);
+}
+
+static void *system_mmap(void *context, size_t length, int protection, int flags, int fd, int64_t offset) {
+    (void)context;
+    return v4l2_mmap(NULL, length, protection, flags, fd, offset);
+}
+
+static int system_munmap(void *context, void *address, size_t length) {
+    (void)context;
+    return v4l2_munmap(address, length);
+}
+
+static int system_poll(void *context, struct pollfd *fds, nfds_t count, int timeout_ms) {
+    (void)context;
+    return poll(fds, count, timeout_ms);
+}
+
+cv4l2_ops cv4l2_system_ops(void) {
+    cv4l2_ops ops = {
+        .context = NULL,
+        .open = system_open,
+        .close = system_close,
+        .ioctl = system_ioctl,
+        .mmap = system_mmap,
+        .munmap = system_munmap,
+        .poll = system_poll,
+    };
+    return ops;
+}
+
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int number) { stop_signal = number; }
+
+void cv4l2_install_stop_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;    /* no SA_RESTART: a poll in progress returns EINTR at once */
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+int cv4l2_stop_signal(void) { return stop_signal; }
+
+void cv4l2_reset_stop_signal(void) { stop_signal = 0; }

@@ -1,0 +1,148 @@
+/// How the wizard's preview is coloured (`--color`).
+public enum ColorMode: String, Sendable, CaseIterable {
+    case auto, truecolor, _256 = "256", _16 = "16", none
+}
+
+/// Everything the wizard's options ask for, checked: a value of this type is always usable.
+public struct WizardConfiguration: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// A camera: a given node, or nil for the first video-capture node.
+        case camera(path: String?)
+        /// A `.y4m` clip replayed at its own frame rate.
+        case clip(path: String, loop: Bool)
+    }
+
+    public var source: Source = .camera(path: nil)
+    public var outputDirectory = "facecap-out"
+    /// Nil: the built-in validator.
+    public var serverURL: String?
+    public var insecureHTTP = false
+    public var attempts = 3
+    public var manualAfter = 30.0
+    public var showTutorial = true
+    public var mirror = true
+    public var color = ColorMode.auto
+    public var width = 640
+    public var height = 480
+    public var frameRate = 30
+    /// "-" is standard output (only with `plain`).
+    public var eventsPath: String?
+    public var plain = false
+    public var language = "en"
+
+    public init() {}
+
+    /// The wizard's options, as `--help` lists them.
+    public static let options: [OptionSpec] = [
+        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)"),
+        OptionSpec("input", short: "i", value: "FILE.y4m", help: "replay a clip instead of a camera, at its own frame rate"),
+        OptionSpec("loop", help: "with --input: repeat the clip"),
+        OptionSpec("output", short: "o", value: "DIR", help: "where photos and reports go (default ./facecap-out)"),
+        OptionSpec("server", value: "URL", help: "validate by uploading to this endpoint (default: built-in validator)"),
+        OptionSpec("insecure-http", help: "allow --server over plain http to a host that is not loopback"),
+        OptionSpec("attempts", value: "N", help: "validation attempts before manual review (default 3)"),
+        OptionSpec("manual-after", value: "SEC", help: "offer manual capture after this many seconds (default 30)"),
+        OptionSpec("no-tutorial", help: "skip the tutorial and camera-permission screens"),
+        OptionSpec("no-mirror", help: "show the preview unmirrored"),
+        OptionSpec("color", value: "MODE", help: "preview colours: auto, truecolor, 256, 16 or none"),
+        OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
+        OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
+        OptionSpec("events", value: "FILE", help: "write JSON Lines events to FILE (- = stdout, with --plain)"),
+        OptionSpec("plain", help: "no full-screen UI: one line per state or guidance change"),
+        OptionSpec("lang", value: "CODE", help: "message language (default from LANG; available: en)"),
+        OptionSpec("help", short: "h", help: "show this help"),
+        OptionSpec("version", help: "show the version"),
+    ]
+
+    /// Languages with message catalogues.
+    public static let languages = ["en"]
+
+    /// Checks parsed options; `environment` supplies LANG and NO_COLOR.
+    public init(_ parsed: ParsedArguments, environment: [String: String] = [:]) throws(UsageError) {
+        if let extra = parsed.positionals.first {
+            throw UsageError("unexpected argument '\(extra)' (a clip is given with --input FILE.y4m)")
+        }
+        let device = parsed.value("device")
+        if let input = parsed.value("input") {
+            guard device == nil else { throw UsageError("--input and --device exclude each other: replay a clip or use a camera") }
+            source = .clip(path: input, loop: parsed.has("loop"))
+        } else {
+            guard !parsed.has("loop") else { throw UsageError("--loop goes with --input FILE.y4m") }
+            if let device, device.isEmpty { throw UsageError("--device needs a path, e.g. /dev/video0") }
+            source = .camera(path: device)
+        }
+        if let output = parsed.value("output") {
+            guard !output.isEmpty else { throw UsageError("--output needs a directory") }
+            outputDirectory = output
+        }
+        insecureHTTP = parsed.has("insecure-http")
+        if let server = parsed.value("server") {
+            try Self.checkServer(server, insecure: insecureHTTP)
+            serverURL = server
+        }
+        attempts = try parsed.int("attempts", in: 1...10) ?? attempts
+        manualAfter = try parsed.double("manual-after", in: 1...3600) ?? manualAfter
+        showTutorial = !parsed.has("no-tutorial")
+        mirror = !parsed.has("no-mirror")
+        if let text = parsed.value("color") {
+            guard let mode = ColorMode(rawValue: text) else {
+                throw UsageError("--color takes auto, truecolor, 256, 16 or none, not '\(text)'")
+            }
+            color = mode
+        } else if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
+            color = .none
+        }
+        if let size = try parsed.size("size") { (width, height) = size }
+        frameRate = try parsed.int("fps", in: 1...240) ?? frameRate
+        plain = parsed.has("plain")
+        if let events = parsed.value("events") {
+            guard !events.isEmpty else { throw UsageError("--events needs a file, or - for standard output with --plain") }
+            guard events != "-" || plain else {
+                throw UsageError("--events - (standard output) needs --plain: the full-screen UI owns standard output")
+            }
+            eventsPath = events
+        }
+        if let lang = parsed.value("lang") {
+            let code = Self.languageCode(lang)
+            guard Self.languages.contains(code) else {
+                throw UsageError("--lang \(lang): no messages in that language yet (available: \(Self.languages.joined(separator: ", ")))")
+            }
+            language = code
+        } else if let lang = environment["LANG"], Self.languages.contains(Self.languageCode(lang)) {
+            language = Self.languageCode(lang)
+        }
+    }
+
+    /// "de_DE.UTF-8" → "de".
+    static func languageCode(_ text: String) -> String {
+        String(text.prefix { $0.isLetter }).lowercased()
+    }
+
+    /// HTTPS is required, except for loopback hosts or with --insecure-http.
+    static func checkServer(_ url: String, insecure: Bool) throws(UsageError) {
+        let lower = url.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = lower.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = lower.dropFirst(7)
+        } else {
+            throw UsageError("--server needs an http(s) URL, e.g. https://example.org/selfie, not '\(url)'")
+        }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPort = authority.split(separator: "@").last ?? ""
+        let host: Substring
+        if hostPort.hasPrefix("[") {
+            host = hostPort.dropFirst().prefix { $0 != "]" }
+        } else {
+            host = hostPort.prefix { $0 != ":" }
+        }
+        guard !host.isEmpty else { throw UsageError("--server URL has no host: '\(url)'") }
+        if lower.hasPrefix("http://") && !insecure {
+            let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            guard loopback else {
+                throw UsageError("--server must use https:// for a host that is not this machine (or add --insecure-http)")
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// MediaPipe FaceMesh (468 landmarks) around the inference engine: rotated square ROI, 192×192 crop in
+// [0, 1], projection of the landmarks back to frame pixels, face-presence flag
+// (../reference/mediapipe-models.md §1.8–1.11).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A rotated square region of a frame, in pixels: what the landmark model looks at.
+public struct FaceROI: Sendable, Equatable {
+    public var centre: Point2
+    /// Side of the square (pixels).
+    public var side: Float
+    /// Clockwise rotation in radians (y down), in [-π, π).
+    public var rotation: Float
+
+    public init(centre: Point2, side: Float, rotation: Float) {
+        self.centre = centre; self.side = side; self.rotation = rotation
+    }
+
+    /// NormalizeRadians: a − 2π·⌊(a + π) / 2π⌋.
+    static func normalise(_ angle: Float) -> Float {
+        angle - 2 * Float.pi * ((angle + Float.pi) / (2 * Float.pi)).rounded(FloatingPointRoundingRule.down)
+    }
+
+    /// The square MediaPipe derives from an axis-aligned box and two reference points: centred on the
+    /// box, side = `scale` × the box's longer side, rotated so that `from → to` is horizontal.
+    public init(box: Rect, from: Point2, to: Point2, scale: Float = 1.5) {
+        let angle = atan2f(to.y - from.y, to.x - from.x)
+        self.init(centre: box.centre, side: scale * max(box.width, box.height), rotation: Self.normalise(angle))
+    }
+
+    /// From a detection: box centre, eye keypoints 0 → 1 for the rotation, scale 1.5
+    /// (face_detection_front_detection_to_roi.pbtxt).
+    public init(detection: FaceDetection) {
+        self.init(box: detection.box, from: detection.keypoints[0], to: detection.keypoints[1])
+    }
+
+    /// From the previous frame's landmarks: their bounding box, rotation from landmark 33 to 263, scale 1.5
+    /// (face_landmark_landmarks_to_roi.pbtxt).
+    public init(landmarks points: [SIMD3<Float>]) {
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for p in points {
+            lo = pointwiseMin(lo, SIMD2(p.x, p.y))
+            hi = pointwiseMax(hi, SIMD2(p.x, p.y))
+        }
+        let box = Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+        self.init(box: box, from: Point2(x: points[33].x, y: points[33].y), to: Point2(x: points[263].x, y: points[263].y))
+    }
+}
+
+/// The FaceMesh landmark model.
+public final class FaceLandmarker {
+    /// Input side of the model (pixels).
+    public static let inputSize = 192
+    /// Number of landmarks.
+    public static let count = 468
+    /// Presence logits below this mean "no face" (raw ≥ 0 ⇔ sigmoid ≥ 0.5, MediaPipe's rule).
+    public var minPresence: Float = 0
+
+    let interpreter: Interpreter
+
+    public init(model: TFLiteModel) throws(ModelError) {
+        interpreter = try Interpreter(model: model)
+        let n = Self.inputSize
+        guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
+              interpreter.outputShapes[0].reduce(1, *) == Self.count * 3,
+              interpreter.outputShapes[1].reduce(1, *) == 1 else {
+            throw ModelError(file: model.name, problem: "not the FaceMesh landmark model (input "
+                + "\(interpreter.inputShapes), outputs \(interpreter.outputShapes))")
+        }
+    }
+
+    /// Runs the model on `roi` of `frame` and writes the 468 landmarks (frame pixels; z in the same
+    /// scale) into `points`, which must already hold 468 elements. Returns the presence logit, or nil
+    /// when the frame's data is too short for its format.
+    public func landmarks(in frame: Frame, roi: FaceROI, into points: inout [SIMD3<Float>]) -> Float? {
+        let n = Self.inputSize
+        let map = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
+        guard points.count == Self.count,
+              fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
+                         scale: 1 / 255, offset: 0) else { return nil }
+        interpreter.run()
+        let raw = interpreter.output(0)
+        let c = cosf(roi.rotation), s = sinf(roi.rotation)
+        let scale = roi.side / Float(n)
+        for i in 0..<Self.count {
+            // LandmarkProjectionCalculator: offset from the crop centre, rotated back into the frame.
+            let dx = raw[3 * i] / Float(n) - 0.5, dy = raw[3 * i + 1] / Float(n) - 0.5
+            points[i] = SIMD3(roi.centre.x + (c * dx - s * dy) * roi.side,
+                              roi.centre.y + (s * dx + c * dy) * roi.side,
+                              raw[3 * i + 2] * scale)
+        }
+        return interpreter.output(1)[0]
+    }
+}

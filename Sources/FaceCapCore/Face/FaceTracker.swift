@@ -1,0 +1,113 @@
+/// Face detection plus landmarks for a stream of frames, the way MediaPipe's face mesh graph runs them.
+///
+/// While a face is tracked, the landmark model runs on the square derived from the previous frame's
+/// landmarks and the detector does not run at all; only when the landmark model reports no face (or no
+/// face was tracked yet) does the detector run again. One tracker owns its models' tensors and scratch
+/// memory, so it is not thread-safe; use one per stream.
+///
+/// ```swift
+/// let tracker = try FaceTracker(detector: detectorModel, landmarks: meshModel)
+/// for frame in frames { let faces = tracker.process(frame) }   // best face first
+/// ```
+public final class FaceTracker {
+    public let detector: FaceDetector
+    public let landmarker: FaceLandmarker
+    /// Run the detector every this many frames even while tracking, so a second face entering the frame
+    /// is noticed (0: only when the tracked face is lost, as MediaPipe does).
+    public var detectionInterval = 0
+    /// Whether the last `process` call ran the detector.
+    public private(set) var detectorRan = false
+
+    private var tracked: FaceROI?
+    private var trackedScore: Float = 0
+    private var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
+    private var framesSinceDetection = 0
+    private var faces: [Face] = []
+
+    public init(detector: TFLiteModel, landmarks: TFLiteModel) throws(ModelError) {
+        self.detector = try FaceDetector(model: detector)
+        self.landmarker = try FaceLandmarker(model: landmarks)
+        faces.reserveCapacity(8)
+    }
+
+    /// Forgets the tracked face: the next frame starts with the detector (use between unrelated images).
+    public func reset() {
+        tracked = nil
+        framesSinceDetection = 0
+    }
+
+    /// Faces in `frame`, best first, in frame pixels. The first face carries landmarks when the landmark
+    /// model confirmed it; a face that is tracked (not re-detected this frame) has `isTracked` set and
+    /// a detection derived from its landmarks.
+    public func process(_ frame: Frame) -> [Face] {
+        faces.removeAll(keepingCapacity: true)
+        detectorRan = false
+        framesSinceDetection += 1
+        if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
+           presence >= landmarker.minPresence {
+            tracked = FaceROI(landmarks: points)
+            let face = Face(detection: Self.detection(fromLandmarks: points, score: trackedScore),
+                            landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true)
+            faces.append(face)
+            if detectionInterval > 0, framesSinceDetection >= detectionInterval {
+                framesSinceDetection = 0
+                detectorRan = true
+                for other in detector.detect(frame) where iou(other.box, face.detection.box) < 0.3 {
+                    faces.append(Face(detection: other, landmarks: nil))
+                }
+            }
+            return faces
+        }
+        tracked = nil
+        detectorRan = true
+        framesSinceDetection = 0
+        let detections = detector.detect(frame)
+        for (index, detection) in detections.enumerated() {
+            var landmarks: FaceLandmarks?
+            if index == 0, let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection),
+                                                                into: &points),
+               presence >= landmarker.minPresence {
+                landmarks = FaceLandmarks(points: points, presence: presence)
+                tracked = FaceROI(landmarks: points)
+                trackedScore = detection.score
+            }
+            faces.append(Face(detection: detection, landmarks: landmarks))
+        }
+        return faces
+    }
+
+    /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks
+    /// on the best detection or, on a frame without a face, on the centred square.
+    public func processFullPipeline(_ frame: Frame) -> Float? {
+        let detections = detector.detect(frame)
+        let side = Float(min(frame.width, frame.height))
+        let roi = detections.first.map { FaceROI(detection: $0) }
+            ?? FaceROI(centre: Point2(x: Float(frame.width) / 2, y: Float(frame.height) / 2), side: side, rotation: 0)
+        return landmarker.landmarks(in: frame, roi: roi, into: &points)
+    }
+
+    /// The six detector keypoints rebuilt from landmarks (eye centres from the eye corners, nose tip 1,
+    /// mouth centre from the inner lips, ear tragions ≈ face edges 234/454), box = landmark bounds.
+    static func detection(fromLandmarks p: [SIMD3<Float>], score: Float) -> FaceDetection {
+        func point(_ v: SIMD3<Float>) -> Point2 { Point2(x: v.x, y: v.y) }
+        func mid(_ a: Int, _ b: Int) -> Point2 { point((p[a] + p[b]) / 2) }
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for v in p {
+            lo = pointwiseMin(lo, SIMD2(v.x, v.y))
+            hi = pointwiseMax(hi, SIMD2(v.x, v.y))
+        }
+        return FaceDetection(score: score, box: Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y),
+                             keypoints: [mid(33, 133), mid(362, 263), point(p[1]), mid(13, 14), point(p[234]),
+                                         point(p[454])])
+    }
+}
+
+/// Intersection over union of two boxes (0 when they do not overlap).
+public func iou(_ a: Rect, _ b: Rect) -> Float {
+    let ix = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
+    let iy = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+    guard ix > 0, iy > 0 else { return 0 }
+    let intersection = ix * iy
+    let union = a.width * a.height + b.width * b.height - intersection
+    return union > 0 ? intersection / union : 0
+}

@@ -1,0 +1,55 @@
+/// What is wrong with the bytes of an image or a clip, independent of where they came from.
+///
+/// The parsers in FaceCapCore throw this; FaceCapIO wraps it with the file's path into a
+/// `UserFacingError` (`InputFileError`).
+public enum MediaDataError: Error, Equatable, Sendable {
+    /// There are no bytes at all.
+    case empty
+    /// The content is none of the formats facecap reads.
+    case unknownFormat
+    /// The data ends before the picture (or the named part of it) does.
+    case truncated(String)
+    /// The data breaks the format's rules; the text says which.
+    case malformed(String)
+    /// The declared size is beyond what facecap is willing to allocate.
+    case tooLarge(width: Int, height: Int)
+    /// Valid data that uses a feature facecap does not handle; the text names it.
+    case unsupported(String)
+
+    /// One phrase (no path, no trailing period) that describes the problem and, where it helps, the fix.
+    public var summary: String {
+        switch self {
+        case .empty: return "the file is empty"
+        case .unknownFormat: return "not a JPEG, PNG, PPM/PGM or Y4M file (unrecognised content)"
+        case .truncated(let what): return "truncated: \(what); the file is incomplete, copy or export it again"
+        case .malformed(let what): return "malformed: \(what)"
+        case .tooLarge(let width, let height):
+            return "\(width)×\(height) pixels is too large (at most \(ImageLimits.default.maxSide) pixels a side "
+                + "and \(ImageLimits.default.maxPixels / 1_000_000) megapixels); scale it down"
+        case .unsupported(let what): return "unsupported: \(what)"
+        }
+    }
+}
+
+/// The largest picture facecap decodes; checked against a header before anything image-sized is allocated.
+public struct ImageLimits: Sendable, Equatable {
+    public var maxSide: Int
+    public var maxPixels: Int
+
+    public init(maxSide: Int, maxPixels: Int) {
+        self.maxSide = maxSide
+        self.maxPixels = maxPixels
+    }
+
+    /// 16384 pixels a side and 268 megapixels (16384²): beyond any camera, yet the RGB buffer (≤ 805 MB)
+    /// is still allocatable on a laptop.
+    public static let `default` = ImageLimits(maxSide: 16384, maxPixels: 16384 * 16384)
+
+    /// Throws `tooLarge` unless `width`×`height` is positive and within the limits.
+    public func check(width: Int, height: Int) throws(MediaDataError) {
+        guard width > 0, height > 0 else { throw .malformed("zero width or height (\(width)×\(height))") }
+        guard width <= maxSide, height <= maxSide, width.multipliedReportingOverflow(by: height).partialValue
+            <= maxPixels
+        else { throw .tooLarge(width: width, height: height) }
+    }
+}

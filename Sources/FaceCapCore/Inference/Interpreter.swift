@@ -1,0 +1,593 @@
+/// Runs a `TFLiteModel` on the CPU: NHWC float32, batch 1, one thread.
+///
+/// Everything is decided once at load: FP16 weights are converted, weights are packed for the kernels,
+/// operators are fused (a convolution absorbs the residual ADD that follows it, a channel-only PAD on
+/// the residual path, and the RELU/PRELU after that), RESHAPEs become aliases, and all activations are
+/// laid out in one arena by lifetime. `run()` then allocates nothing.
+public final class Interpreter {
+    /// The model's name (its file), for messages.
+    public let name: String
+    /// Shapes of the graph inputs and outputs, in the model's order.
+    public let inputShapes: [[Int]]
+    public let outputShapes: [[Int]]
+
+    private var steps: [Step] = []
+    private let arena: UnsafeMutableRawPointer
+    private let arenaFloats: Int
+    private var constants: [UnsafeMutableRawPointer] = []
+    private var inputPointers: [UnsafeMutablePointer<Float>] = []
+    private var outputPointers: [UnsafeMutablePointer<Float>] = []
+
+    /// Number of floats of activation memory the plan uses (all tensors, reused by lifetime).
+    public var arenaSize: Int { arenaFloats }
+    /// Number of kernel calls per `run()` after fusion.
+    public var stepCount: Int { steps.count }
+
+    deinit {
+        arena.deallocate()
+        for pointer in constants { pointer.deallocate() }
+    }
+
+    /// Pointer to input `index` (elements in NHWC order); write the input here before `run()`.
+    public func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: inputPointers[index], count: inputShapes[index].reduce(1, *))
+    }
+
+    /// Output `index` of the last `run()`, valid until the next one.
+    public func output(_ index: Int) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
+    }
+
+    /// Runs the graph once on the current inputs.
+    public func run() {
+        for step in steps { step.execute() }
+    }
+
+    /// Runs the graph `runs` times and returns, per step, its label and median time in milliseconds
+    /// measured with `clock` (for `facecap bench --profile`, to see where the time goes).
+    public func profile(runs: Int, clock: () -> Double) -> [(label: String, milliseconds: Double)] {
+        var times = [[Double]](repeating: [], count: steps.count)
+        for _ in 0..<runs {
+            for (index, step) in steps.enumerated() {
+                let start = clock()
+                step.execute()
+                times[index].append(clock() - start)
+            }
+        }
+        return zip(steps, times).map { step, samples in (step.label, samples.sorted()[samples.count / 2]) }
+    }
+
+    public init(model: TFLiteModel) throws(ModelError) {
+        name = model.name
+        var builder = PlanBuilder(model: model)
+        do {
+            try builder.build()
+        } catch let error as PlanError {
+            throw ModelError(file: model.name, problem: error.text)
+        } catch {
+            throw ModelError(file: model.name, problem: "\(error)")
+        }
+        inputShapes = model.inputs.map { model.tensors[$0].shape }
+        outputShapes = model.outputs.map { model.tensors[$0].shape }
+        arenaFloats = builder.arenaFloats
+        arena = UnsafeMutableRawPointer.allocate(byteCount: max(64, arenaFloats * 4), alignment: 64)
+        arena.initializeMemory(as: Float.self, repeating: 0, count: arenaFloats)
+        let base = arena.assumingMemoryBound(to: Float.self)
+        constants = builder.constantPool.pointers
+        steps = builder.plans.map { $0.makeStep(base) }
+        inputPointers = model.inputs.map { base + builder.offset(of: $0) }
+        outputPointers = model.outputs.map { base + builder.offset(of: $0) }
+    }
+}
+
+struct PlanError: Error { var text: String }
+
+/// Owns the constant buffers (packed weights, biases, slopes) for the interpreter's lifetime.
+struct ConstantPool {
+    var pointers: [UnsafeMutableRawPointer] = []
+
+    mutating func store(_ values: [Float]) -> UnsafePointer<Float> {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(64, values.count * 4 + 64), alignment: 64)
+        let typed = raw.bindMemory(to: Float.self, capacity: values.count + 16)
+        typed.initialize(repeating: 0, count: values.count + 16)
+        values.withUnsafeBufferPointer { typed.update(from: $0.baseAddress!, count: values.count) }
+        pointers.append(raw)
+        return UnsafePointer(typed)
+    }
+}
+
+/// One executable kernel call with all pointers resolved.
+struct Step {
+    let label: String
+    let execute: () -> Void
+}
+
+/// Arena-relative description of a step; becomes a `Step` once the arena exists.
+struct StepPlan {
+    var reads: [Int]
+    var writes: [Int]
+    var make: (_ address: (Int) -> UnsafeMutablePointer<Float>) -> () -> Void
+    var resolver: ((Int) -> Int)?
+    var label = ""
+
+    func makeStep(_ base: UnsafeMutablePointer<Float>) -> Step {
+        let resolve = resolver!
+        return Step(label: label, execute: make { base + resolve($0) })
+    }
+}
+
+/// Turns the operator list into fused, memory-planned steps.
+struct PlanBuilder {
+    let model: TFLiteModel
+    var constantPool = ConstantPool()
+    var plans: [StepPlan] = []
+    var arenaFloats = 0
+
+    /// Float values of constant tensors (FP16 converted, DEQUANTIZE folded).
+    private var constantValues: [Int: [Float]] = [:]
+    private var int32Values: [Int: [Int32]] = [:]
+    /// Storage owner of every tensor (RESHAPE outputs alias their input).
+    private var root: [Int] = []
+    private var offsets: [Int: Int] = [:]
+    /// Scratch "tensors" (im2col buffers) get ids past the model's tensors.
+    private var scratchSizes: [Int: Int] = [:]
+
+    init(model: TFLiteModel) {
+        self.model = model
+        root = Array(0..<model.tensors.count)
+    }
+
+    func offset(of tensor: Int) -> Int { offsets[root[tensor]]! }
+
+    private func shape(_ t: Int) -> [Int] { model.tensors[t].shape }
+
+    private func floats(_ t: Int) throws -> [Float] {
+        guard let values = constantValues[t] else {
+            throw PlanError(text: "tensor \(t) ('\(model.tensors[t].name)') must be a constant float tensor")
+        }
+        return values
+    }
+
+    /// Spatial dims of a 4-D NHWC activation with batch 1.
+    private func nhwc(_ t: Int) throws -> (h: Int, w: Int, c: Int) {
+        let s = shape(t)
+        guard s.count == 4, s[0] == 1 else {
+            throw PlanError(text: "tensor \(t) has shape \(s); only NHWC tensors with batch 1 are supported")
+        }
+        return (s[1], s[2], s[3])
+    }
+
+    mutating func build() throws {
+        let tensors = model.tensors
+        for (index, tensor) in tensors.enumerated() {
+            guard let data = tensor.data else { continue }
+            switch tensor.type {
+            case .float32:
+                constantValues[index] = littleEndianWords(data).map { Float(bitPattern: $0) }
+            case .float16:
+                constantValues[index] = stride(from: 0, to: data.count, by: 2).map { i in
+                    floatFromHalfBits(UInt16(data[i]) | UInt16(data[i + 1]) << 8)
+                }
+            case .int32:
+                int32Values[index] = littleEndianWords(data).map { Int32(bitPattern: $0) }
+            }
+        }
+        for input in model.inputs {
+            guard tensors[input].type == .float32, tensors[input].data == nil else {
+                throw PlanError(text: "the graph input must be a float32 activation")
+            }
+        }
+
+        // Consumers of every tensor (graph outputs count as a consumer that must see the value).
+        var consumers = [[Int]](repeating: [], count: tensors.count)
+        var producer = [Int](repeating: -1, count: tensors.count)
+        for (index, op) in model.operators.enumerated() {
+            for input in op.inputs { consumers[input].append(index) }
+            for output in op.outputs { producer[output] = index }
+        }
+        var isGraphOutput = [Bool](repeating: false, count: tensors.count)
+        for output in model.outputs { isGraphOutput[output] = true }
+        func soleConsumer(_ t: Int) -> Int? {
+            consumers[t].count == 1 && !isGraphOutput[t] ? consumers[t][0] : nil
+        }
+
+        var skipped = Set<Int>()
+        for (index, op) in model.operators.enumerated() where !skipped.contains(index) {
+            guard op.outputs.count == 1 else { throw PlanError(text: "operator \(index) must have one output") }
+            let output = op.outputs[0]
+            guard tensors[output].type == .float32 else {
+                throw PlanError(text: "operator \(index) produces a non-float32 tensor")
+            }
+            switch op.code {
+            case .dequantize:
+                guard op.inputs.count == 1, let values = constantValues[op.inputs[0]] else {
+                    throw PlanError(text: "DEQUANTIZE (operator \(index)) of a non-constant tensor is not supported")
+                }
+                constantValues[output] = values
+            case .reshape:
+                guard let input = op.inputs.first, tensors[input].elementCount == tensors[output].elementCount else {
+                    throw PlanError(text: "RESHAPE (operator \(index)) changes the element count")
+                }
+                if let values = constantValues[input] { constantValues[output] = values } else { root[output] = root[input] }
+            case .conv2D, .depthwiseConv2D:
+                try planConvolution(index, op, soleConsumer: soleConsumer, producer: producer, skipped: &skipped)
+            case .maxPool2D:
+                try planPool(index, op)
+            case .add:
+                try planAdd(index, op)
+            case .relu, .prelu:
+                try planActivation(index, op)
+            case .pad:
+                try planPad(index, op)
+            case .concatenation:
+                try planConcatenation(index, op)
+            }
+            if let last = plans.indices.last, plans[last].label.isEmpty { plans[last].label = "\(op.code)" }
+        }
+        for output in model.outputs where constantValues[output] != nil {
+            throw PlanError(text: "graph output \(output) is a constant")
+        }
+        planMemory()
+    }
+
+    /// A short description of the step just appended, for profiles.
+    private mutating func label(_ text: String) { plans[plans.count - 1].label = text }
+
+    private func littleEndianWords(_ data: [UInt8]) -> [UInt32] {
+        var words = [UInt32](repeating: 0, count: data.count / 4)
+        for i in words.indices {
+            let b0 = UInt32(data[4 * i]), b1 = UInt32(data[4 * i + 1])
+            let b2 = UInt32(data[4 * i + 2]), b3 = UInt32(data[4 * i + 3])
+            words[i] = b0 | b1 << 8 | b2 << 16 | b3 << 24
+        }
+        return words
+    }
+
+    // MARK: convolutions with fused residual and activation
+
+    private mutating func planConvolution(_ index: Int, _ op: TFLiteOperator, soleConsumer: (Int) -> Int?,
+                                          producer: [Int], skipped: inout Set<Int>) throws {
+        guard op.inputs.count >= 2 else { throw PlanError(text: "operator \(index) lacks weights") }
+        let input = op.inputs[0]
+        let (inH, inW, inC) = try nhwc(input)
+        var (outH, outW, outC) = try nhwc(op.outputs[0])
+        let weights = try floats(op.inputs[1])
+        let wShape = shape(op.inputs[1])
+        let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? try floats(op.inputs[2]) : [Float](repeating: 0, count: outC)
+        guard wShape.count == 4, bias.count == outC else {
+            throw PlanError(text: "operator \(index) has weights \(wShape) for \(outC) output channels")
+        }
+        let window: TFLiteWindow
+        let depthwise = op.code == .depthwiseConv2D
+        switch op.options {
+        case .conv(let w) where !depthwise: window = w
+        case .depthwise(let w) where depthwise: window = w
+        default: throw PlanError(text: "operator \(index) has the wrong options")
+        }
+        let kh = wShape[1], kw = wShape[2]
+        if depthwise {
+            guard wShape[0] == 1, wShape[3] == inC, outC == inC else {
+                throw PlanError(text: "depthwise operator \(index) has weights \(wShape) for \(inC) channels")
+            }
+        } else {
+            guard wShape[0] == outC, wShape[3] == inC else {
+                throw PlanError(text: "operator \(index) has weights \(wShape) for \(inC) → \(outC) channels")
+            }
+        }
+        let g = WindowGeometry(inH: inH, inW: inW, kh: kh, kw: kw, sh: window.strideH, sw: window.strideW,
+                               padding: window.padding)
+        guard g.outH == outH, g.outW == outW else {
+            throw PlanError(text: "operator \(index) declares output \(outH)×\(outW), the window gives \(g.outH)×\(g.outW)")
+        }
+
+        // Fusion: conv → ADD(residual) → RELU/PRELU, when each intermediate has no other reader.
+        var finalOutput = op.outputs[0]
+        var residualTensor: Int?
+        var residualChannels = 0
+        var activation = window.activation
+        var prelu: [Float]?
+        if !depthwise, window.activation == .none, let addIndex = soleConsumer(finalOutput),
+           model.operators[addIndex].code == .add, case .add(let addActivation) = model.operators[addIndex].options {
+            let add = model.operators[addIndex]
+            let other = add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]
+            if add.inputs.count == 2, shape(other) == shape(finalOutput), constantValues[other] == nil {
+                var source = other, channels = outC, padIndex: Int?
+                if producer[other] >= 0, model.operators[producer[other]].code == .pad, soleConsumer(other) == addIndex,
+                   let padded = channelOnlyPad(model.operators[producer[other]]) {
+                    source = padded.source
+                    channels = padded.channels
+                    padIndex = producer[other]
+                }
+                if producer[source] < index {
+                    residualTensor = source
+                    residualChannels = channels
+                    activation = addActivation
+                    skipped.insert(addIndex)
+                    if let padIndex { skipped.insert(padIndex) }
+                    finalOutput = add.outputs[0]
+                }
+            }
+        }
+        if activation == .none, let next = soleConsumer(finalOutput) {
+            let nextOp = model.operators[next]
+            if nextOp.code == .relu {
+                activation = .relu
+                skipped.insert(next)
+                finalOutput = nextOp.outputs[0]
+            } else if nextOp.code == .prelu, nextOp.inputs.count == 2, let alpha = constantValues[nextOp.inputs[1]],
+                      alpha.count == outC {
+                prelu = alpha
+                skipped.insert(next)
+                finalOutput = nextOp.outputs[0]
+            }
+        }
+        (outH, outW, outC) = try nhwc(finalOutput)
+
+        let blocks = channelBlocks(outC, residualChannels: residualChannels)
+        var packedBias = [Float](repeating: 0, count: blocks.count * 8)
+        var packedAlpha = [Float](repeating: 0, count: blocks.count * 8)
+        for (b, block) in blocks.enumerated() {
+            for lane in 0..<block.lanes {
+                packedBias[b * 8 + lane] = bias[block.start + lane]
+                packedAlpha[b * 8 + lane] = prelu?[block.start + lane] ?? 0
+            }
+        }
+        let biasPointer = constantPool.store(packedBias)
+        let kernelActivation: KernelActivation
+        if prelu != nil {
+            kernelActivation = .prelu(constantPool.store(packedAlpha))
+        } else {
+            switch activation {
+            case .none: kernelActivation = .none
+            case .relu: kernelActivation = .relu
+            case .relu6: kernelActivation = .relu6
+            case .reluN1To1: kernelActivation = .reluN1To1
+            }
+        }
+
+        let out = finalOutput
+        if depthwise {
+            let taps = kh * kw
+            var packed = [Float](repeating: 0, count: blocks.count * taps * 8)
+            for (b, block) in blocks.enumerated() {
+                for t in 0..<taps {
+                    for lane in 0..<block.lanes {
+                        packed[(b * taps + t) * 8 + lane] = weights[t * inC + block.start + lane]
+                    }
+                }
+            }
+            let w = constantPool.store(packed)
+            plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+                let src = address(input), dst = address(out)
+                return { FaceCapCore.depthwise(input: src, channels: inC, g: g, blocks: blocks, weights: w,
+                                               bias: biasPointer, activation: kernelActivation, output: dst) }
+            }))
+            label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
+            return
+        }
+
+        let k = kh * kw * inC
+        var panels: [(block: Int, blocks: Int, offset: Int)] = []
+        var packed: [Float] = []
+        var b = 0
+        for width in panelWidths(blocks: blocks.count) {
+            panels.append((b, width, packed.count))
+            for kk in 0..<k {
+                for j in 0..<width {
+                    let block = blocks[b + j]
+                    for lane in 0..<8 {
+                        packed.append(lane < block.lanes ? weights[(block.start + lane) * k + kk] : 0)
+                    }
+                }
+            }
+            b += width
+        }
+        let gemmWeights = PackedGemm(panels: panels, blocks: blocks, weights: constantPool.store(packed),
+                                     bias: biasPointer, k: k, n: outC)
+        let pointwise = kh == 1 && kw == 1 && g.sh == 1 && g.sw == 1 && g.padTop == 0 && g.padLeft == 0
+        let m = outH * outW
+        var reads = [input]
+        var scratch: Int?
+        if !pointwise {
+            let id = model.tensors.count + scratchSizes.count
+            scratchSizes[id] = m * k
+            root.append(id)
+            scratch = id
+            reads.append(id)
+        }
+        let residual = residualTensor
+        if let residual { reads.append(residual) }
+        plans.append(StepPlan(reads: reads, writes: [out] + (scratch.map { [$0] } ?? []), make: { address in
+            let src = address(input), dst = address(out)
+            let residualValue = residual.map { Residual(pointer: address($0), stride: residualChannels,
+                                                        channels: residualChannels) }
+            if let scratch {
+                let columns = address(scratch)
+                return {
+                    im2col(input: src, channels: inC, g: g, output: columns)
+                    gemm(a: columns, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
+                         activation: kernelActivation)
+                }
+            }
+            return {
+                gemm(a: src, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
+                     activation: kernelActivation)
+            }
+        }))
+        label("CONV \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)->\(outC)\(residual != nil ? "+res" : "")")
+    }
+
+    /// For PAD that only appends zero channels: its input and that input's channel count.
+    private func channelOnlyPad(_ op: TFLiteOperator) -> (source: Int, channels: Int)? {
+        guard op.inputs.count == 2, let paddings = int32Values[op.inputs[1]], paddings.count == 8,
+              paddings[0...6].allSatisfy({ $0 == 0 }), shape(op.inputs[0]).count == 4 else { return nil }
+        return (op.inputs[0], shape(op.inputs[0])[3])
+    }
+
+    // MARK: other operators
+
+    private mutating func planPool(_ index: Int, _ op: TFLiteOperator) throws {
+        guard case .pool(let window) = op.options, let input = op.inputs.first else {
+            throw PlanError(text: "MAX_POOL_2D (operator \(index)) has no pooling options")
+        }
+        let (inH, inW, c) = try nhwc(input)
+        let (outH, outW, outC) = try nhwc(op.outputs[0])
+        let g = WindowGeometry(inH: inH, inW: inW, kh: window.filterH, kw: window.filterW, sh: window.strideH,
+                               sw: window.strideW, padding: window.padding)
+        guard g.outH == outH, g.outW == outW, outC == c else {
+            throw PlanError(text: "MAX_POOL_2D (operator \(index)) has an inconsistent output shape")
+        }
+        let blocks = channelBlocks(c)
+        let activation: KernelActivation = window.activation == .relu ? .relu
+            : window.activation == .relu6 ? .relu6 : window.activation == .reluN1To1 ? .reluN1To1 : .none
+        let out = op.outputs[0]
+        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+            let src = address(input), dst = address(out)
+            return { maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst) }
+        }))
+        label("POOL \(inH)x\(inW)x\(c)")
+    }
+
+    private mutating func planAdd(_ index: Int, _ op: TFLiteOperator) throws {
+        guard op.inputs.count == 2, case .add(let activation) = op.options else {
+            throw PlanError(text: "ADD (operator \(index)) needs two inputs")
+        }
+        let a = op.inputs[0], b = op.inputs[1], out = op.outputs[0]
+        guard shape(a) == shape(b), shape(a) == shape(out), constantValues[a] == nil, constantValues[b] == nil else {
+            throw PlanError(text: "ADD (operator \(index)) with broadcasting or constants is not supported")
+        }
+        let count = model.tensors[out].elementCount
+        plans.append(StepPlan(reads: [a, b], writes: [out], make: { address in
+            let x = address(a), y = address(b), dst = address(out)
+            return { addElementwise(x, y, count: count, activation: activation, output: dst) }
+        }))
+    }
+
+    private mutating func planActivation(_ index: Int, _ op: TFLiteOperator) throws {
+        guard let input = op.inputs.first, constantValues[input] == nil else {
+            throw PlanError(text: "operator \(index) needs an activation input")
+        }
+        let out = op.outputs[0]
+        let s = shape(input)
+        let channels = s.last ?? 1
+        let pixels = model.tensors[input].elementCount / max(channels, 1)
+        var alphaPointer: UnsafePointer<Float>?
+        if op.code == .prelu {
+            guard op.inputs.count == 2, let alpha = constantValues[op.inputs[1]], alpha.count == channels else {
+                throw PlanError(text: "PRELU (operator \(index)) needs one constant slope per channel")
+            }
+            alphaPointer = constantPool.store(alpha)
+        }
+        let alpha = alphaPointer
+        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+            let src = address(input), dst = address(out)
+            return { activationLayer(src, pixels: pixels, channels: channels, alpha: alpha, output: dst) }
+        }))
+    }
+
+    private mutating func planPad(_ index: Int, _ op: TFLiteOperator) throws {
+        guard op.inputs.count == 2, let paddings = int32Values[op.inputs[1]] else {
+            throw PlanError(text: "PAD (operator \(index)) needs constant int32 paddings")
+        }
+        let input = op.inputs[0], out = op.outputs[0]
+        let (h, w, c) = try nhwc(input)
+        let (outH, outW, outC) = try nhwc(out)
+        guard paddings.count == 8, paddings.allSatisfy({ $0 >= 0 }), paddings[0] == 0, paddings[1] == 0,
+              outH == h + Int(paddings[2] + paddings[3]), outW == w + Int(paddings[4] + paddings[5]),
+              outC == c + Int(paddings[6] + paddings[7]) else {
+            throw PlanError(text: "PAD (operator \(index)) has paddings \(paddings) that do not match its shapes")
+        }
+        let top = Int(paddings[2]), left = Int(paddings[4]), front = Int(paddings[6])
+        let total = outH * outW * outC
+        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+            let src = address(input), dst = address(out)
+            return {
+                dst.update(repeating: 0, count: total)
+                for y in 0..<h {
+                    for x in 0..<w {
+                        (dst + ((y + top) * outW + x + left) * outC + front).update(from: src + (y * w + x) * c, count: c)
+                    }
+                }
+            }
+        }))
+    }
+
+    private mutating func planConcatenation(_ index: Int, _ op: TFLiteOperator) throws {
+        guard case .concatenation(var axis, let activation) = op.options, activation == .none else {
+            throw PlanError(text: "CONCATENATION (operator \(index)) with a fused activation is not supported")
+        }
+        let out = op.outputs[0]
+        let outShape = shape(out)
+        if axis < 0 { axis += outShape.count }
+        guard axis >= 0, axis < outShape.count else {
+            throw PlanError(text: "CONCATENATION (operator \(index)) has axis \(axis) for rank \(outShape.count)")
+        }
+        let outer = outShape[..<axis].reduce(1, *)
+        var chunks: [Int] = []
+        for input in op.inputs {
+            let s = shape(input)
+            guard s.count == outShape.count, constantValues[input] == nil,
+                  s.enumerated().allSatisfy({ $0.offset == axis || $0.element == outShape[$0.offset] }) else {
+                throw PlanError(text: "CONCATENATION (operator \(index)) has inputs of mismatched shapes")
+            }
+            chunks.append(s[axis...].reduce(1, *))
+        }
+        guard chunks.reduce(0, +) * outer == model.tensors[out].elementCount else {
+            throw PlanError(text: "CONCATENATION (operator \(index)) output size does not add up")
+        }
+        let inputs = op.inputs
+        let outChunk = chunks.reduce(0, +)
+        plans.append(StepPlan(reads: inputs, writes: [out], make: { address in
+            let sources = inputs.map { UnsafePointer(address($0)) }, dst = address(out)
+            return {
+                for o in 0..<outer {
+                    var position = o * outChunk
+                    for (source, chunk) in zip(sources, chunks) {
+                        (dst + position).update(from: source + o * chunk, count: chunk)
+                        position += chunk
+                    }
+                }
+            }
+        }))
+    }
+
+    // MARK: memory planning
+
+    /// Places every activation in one arena: tensors whose lifetimes (first write … last read, in steps)
+    /// overlap never share memory; graph inputs and outputs live for the whole run.
+    private mutating func planMemory() {
+        var first: [Int: Int] = [:], last: [Int: Int] = [:]
+        let end = plans.count
+        func touch(_ tensor: Int, _ step: Int) {
+            let r = root[tensor]
+            first[r] = min(first[r] ?? step, step)
+            last[r] = max(last[r] ?? step, step)
+        }
+        for input in model.inputs { touch(input, 0); touch(input, end) }
+        for (step, plan) in plans.enumerated() {
+            for t in plan.reads + plan.writes { touch(t, step) }
+        }
+        for output in model.outputs { touch(output, end) }
+        func size(_ r: Int) -> Int {
+            let floats = r < model.tensors.count ? model.tensors[r].elementCount : scratchSizes[r]!
+            return (floats + 16 + 15) & ~15          // room for one over-wide SIMD load, 64-byte aligned
+        }
+        let order = first.keys.sorted { size($0) != size($1) ? size($0) > size($1) : $0 < $1 }
+        var placed: [(offset: Int, size: Int, first: Int, last: Int)] = []
+        for r in order {
+            let s = size(r), f = first[r]!, l = last[r]!
+            let conflicts = placed.filter { $0.first <= l && f <= $0.last }.sorted { $0.offset < $1.offset }
+            var offset = 0
+            for c in conflicts where offset + s > c.offset {
+                offset = max(offset, c.offset + c.size)
+            }
+            placed.append((offset, s, f, l))
+            offsets[r] = offset
+            arenaFloats = max(arenaFloats, offset + s)
+        }
+        let resolvedOffsets = offsets, resolvedRoot = root
+        for i in plans.indices {
+            plans[i].resolver = { resolvedOffsets[resolvedRoot[$0]]! }
+        }
+    }
+}

@@ -1,0 +1,571 @@
+// The numeric kernels of the inference engine: NHWC float32, batch 1.
+//
+// Layout conventions shared with `Interpreter`, which packs the weights once at load:
+// - Channels are processed in blocks of 8 (one `SIMD8<Float>`, one AVX register). When a channel count
+//   C ≥ 8 is not a multiple of 8, the last block starts at C − 8 and overlaps the one before it: the
+//   overlapping lanes are computed twice with the same result, so no masked loads or stores are needed.
+//   Only C < 8 (the FaceMesh presence head, 1 channel) takes a partial-store path.
+// - GEMM weights are packed in panels of two blocks (16 output channels) or one (8): for every k the
+//   panel holds 16 (or 8) contiguous floats, so the micro-kernel streams them with unit stride.
+// The release build targets Haswell (AVX2 + FMA), so `addProduct` is one vfmadd per 8 lanes.
+
+typealias V8 = SIMD8<Float>
+
+@inline(__always)
+func load8(_ p: UnsafePointer<Float>) -> V8 {
+    UnsafeRawPointer(p).loadUnaligned(as: V8.self)
+}
+
+/// Lane-wise maximum written as a compare and blend, which compiles to vmaxps/vblendvps
+/// (the generic `pointwiseMax` does not vectorise here).
+@inline(__always)
+func max8(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: a .< b) }
+
+@inline(__always)
+func min8(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: b .< a) }
+
+@inline(__always)
+func store8(_ v: V8, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
+}
+
+/// What happens to a value after bias (and residual) are added.
+enum KernelActivation {
+    case none
+    case relu
+    case relu6
+    case reluN1To1
+    /// Per-channel PReLU; the slopes are packed like the bias (8 per block).
+    case prelu(UnsafePointer<Float>)
+}
+
+@inline(__always)
+func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
+    switch activation {
+    case .none: return v
+    case .relu: return v.replacing(with: 0, where: v .< 0)
+    case .relu6: return min8(max8(v, V8(repeating: 0)), V8(repeating: 6))
+    case .reluN1To1: return min8(max8(v, V8(repeating: -1)), V8(repeating: 1))
+    case .prelu(let alpha):
+        let a = load8(alpha + block * 8)
+        return v.replacing(with: v * a, where: v .< 0)
+    }
+}
+
+/// An output block of 8 channels: where it starts, and how many lanes are real (8 except when C < 8).
+struct ChannelBlock {
+    var start: Int
+    var lanes: Int
+    /// Residual lanes that exist for this block (a residual narrower than the output is zero-padded).
+    var residualLanes: Int
+}
+
+/// Blocks of 8 covering `channels`, the last one overlapping its neighbour (see the file comment).
+func channelBlocks(_ channels: Int, residualChannels: Int = 0) -> [ChannelBlock] {
+    if channels < 8 {
+        return [ChannelBlock(start: 0, lanes: channels, residualLanes: min(residualChannels, channels))]
+    }
+    let count = (channels + 7) / 8
+    return (0..<count).map { index in
+        let start = min(index * 8, channels - 8)
+        return ChannelBlock(start: start, lanes: 8, residualLanes: max(0, min(8, residualChannels - start)))
+    }
+}
+
+/// The residual added before the activation: `pointer[p * stride + c]` for channels c < `channels`.
+struct Residual {
+    var pointer: UnsafePointer<Float>
+    var stride: Int
+    var channels: Int
+}
+
+@inline(__always)
+func loadPartial(_ p: UnsafePointer<Float>, _ lanes: Int) -> V8 {
+    var v = V8(repeating: 0)
+    for i in 0..<lanes { v[i] = p[i] }
+    return v
+}
+
+@inline(__always)
+func storePartial(_ v: V8, _ p: UnsafeMutablePointer<Float>, _ lanes: Int) {
+    for i in 0..<lanes { p[i] = v[i] }
+}
+
+/// Finishes one 8-channel result for pixel row `row` and stores it.
+@inline(__always)
+func finish(_ value: V8, row: Int, block: ChannelBlock, blockIndex: Int, residual: Residual?,
+            activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    var v = value
+    if let residual, block.residualLanes > 0 {
+        let r = residual.pointer + row * residual.stride + block.start
+        v += block.residualLanes == 8 ? load8(r) : loadPartial(r, block.residualLanes)
+    }
+    v = activate(v, activation, blockIndex)
+    let out = c + row * ldc + block.start
+    if block.lanes == 8 { store8(v, out) } else { storePartial(v, out, block.lanes) }
+}
+
+/// Packed GEMM weights: panels of 16 or 8 output channels, each `k × width` floats, plus bias.
+struct PackedGemm {
+    /// Panel p: (first block index, number of blocks 1 or 2, float offset into `weights`).
+    var panels: [(block: Int, blocks: Int, offset: Int)]
+    var blocks: [ChannelBlock]
+    var weights: UnsafePointer<Float>
+    /// 8 floats per block.
+    var bias: UnsafePointer<Float>
+    var k: Int
+    var n: Int
+}
+
+/// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart.
+func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: UnsafeMutablePointer<Float>,
+          ldc: Int, residual: Residual?, activation: KernelActivation) {
+    // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
+    let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
+    let k = packed.k
+    var m0 = 0
+    while m0 < m {
+        let m1 = min(m, m0 + chunk)
+        for panel in packed.panels {
+            let w = packed.weights + panel.offset
+            let bias = packed.bias + panel.block * 8
+            let bi = panel.block
+            let b0 = packed.blocks[bi]
+            var row = m0
+            switch panel.blocks {
+            case 3:
+                let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
+                while row + 4 <= m1 {
+                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 4
+                }
+                while row < m1 {
+                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 1
+                }
+            case 2:
+                let b1 = packed.blocks[bi + 1]
+                while row + 6 <= m1 {
+                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 6
+                }
+                while row < m1 {
+                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 1
+                }
+            default:
+                while row + 4 <= m1 {
+                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0,
+                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 4
+                }
+                while row < m1 {
+                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0,
+                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    row += 1
+                }
+            }
+        }
+        m0 = m1
+    }
+}
+
+/// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
+/// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
+func panelWidths(blocks: Int) -> [Int] {
+    var widths: [Int] = []
+    var left = blocks
+    while left > 0 {
+        let width = left == 4 || left == 2 ? 2 : left == 1 ? 1 : 3
+        widths.append(width)
+        left -= width
+    }
+    return widths
+}
+
+@inline(__always)
+func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    let bias0 = load8(bias), bias1 = load8(bias + 8)
+    var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
+    var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
+    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda, a4 = a + 4 * lda, a5 = a + 5 * lda
+    var wp = w
+    for kk in 0..<k {
+        let w0 = load8(wp), w1 = load8(wp + 8)
+        wp += 16
+        var x = V8(repeating: a0[kk])
+        c00.addProduct(x, w0); c01.addProduct(x, w1)
+        x = V8(repeating: a1[kk])
+        c10.addProduct(x, w0); c11.addProduct(x, w1)
+        x = V8(repeating: a2[kk])
+        c20.addProduct(x, w0); c21.addProduct(x, w1)
+        x = V8(repeating: a3[kk])
+        c30.addProduct(x, w0); c31.addProduct(x, w1)
+        x = V8(repeating: a4[kk])
+        c40.addProduct(x, w0); c41.addProduct(x, w1)
+        x = V8(repeating: a5[kk])
+        c50.addProduct(x, w0); c51.addProduct(x, w1)
+    }
+    let i0 = blockIndex, i1 = blockIndex + 1
+    let r = residual, f = activation
+    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c40, row: row + 4, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c41, row: row + 4, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c50, row: row + 5, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c51, row: row + 5, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
+    var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
+    var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
+    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    var wp = w
+    for kk in 0..<k {
+        let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
+        wp += 24
+        var x = V8(repeating: a0[kk])
+        c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
+        x = V8(repeating: a1[kk])
+        c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
+        x = V8(repeating: a2[kk])
+        c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
+        x = V8(repeating: a3[kk])
+        c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+    }
+    let i0 = blockIndex, i1 = blockIndex + 1, i2 = blockIndex + 2
+    let r = residual, f = activation
+    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c02, row: row, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c12, row: row + 1, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c22, row: row + 2, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c32, row: row + 3, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel1x24(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
+    var wp = w
+    for kk in 0..<k {
+        let x = V8(repeating: a[kk])
+        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
+        wp += 24
+    }
+    let r = residual, f = activation
+    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: r, activation: f, c: c, ldc: ldc)
+    finish(c2, row: row, block: b2, blockIndex: blockIndex + 2, residual: r, activation: f, c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel1x16(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
+                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    var c0 = load8(bias), c1 = load8(bias + 8)
+    var wp = w
+    for kk in 0..<k {
+        let x = V8(repeating: a[kk])
+        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
+        wp += 16
+    }
+    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
+    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: residual, activation: activation,
+           c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel4x8(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
+               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    let bias0 = load8(bias)
+    var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
+    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    var wp = w
+    for kk in 0..<k {
+        let w0 = load8(wp)
+        wp += 8
+        c0.addProduct(V8(repeating: a0[kk]), w0)
+        c1.addProduct(V8(repeating: a1[kk]), w0)
+        c2.addProduct(V8(repeating: a2[kk]), w0)
+        c3.addProduct(V8(repeating: a3[kk]), w0)
+    }
+    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
+    finish(c1, row: row + 1, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
+           c: c, ldc: ldc)
+    finish(c2, row: row + 2, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
+           c: c, ldc: ldc)
+    finish(c3, row: row + 3, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
+           c: c, ldc: ldc)
+}
+
+@inline(__always)
+func kernel1x8(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
+               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+    var c0 = load8(bias)
+    var wp = w
+    for kk in 0..<k {
+        c0.addProduct(V8(repeating: a[kk]), load8(wp))
+        wp += 8
+    }
+    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
+}
+
+/// Spatial geometry of a windowed op: input size, output size, kernel, strides and leading padding.
+struct WindowGeometry {
+    var inH: Int, inW: Int, outH: Int, outW: Int
+    var kh: Int, kw: Int, sh: Int, sw: Int
+    var padTop: Int, padLeft: Int
+
+    /// TFLite's rule (kernels/padding.h): SAME → out = ceil(in/stride), total = max((out−1)·s + k − in, 0),
+    /// before = ⌊total/2⌋ and the odd pixel goes after; VALID → out = (in − k)/s + 1, no padding.
+    init(inH: Int, inW: Int, kh: Int, kw: Int, sh: Int, sw: Int, padding: TFLitePadding) {
+        self.inH = inH; self.inW = inW; self.kh = kh; self.kw = kw; self.sh = sh; self.sw = sw
+        switch padding {
+        case .same:
+            outH = (inH + sh - 1) / sh
+            outW = (inW + sw - 1) / sw
+            padTop = max((outH - 1) * sh + kh - inH, 0) / 2
+            padLeft = max((outW - 1) * sw + kw - inW, 0) / 2
+        case .valid:
+            outH = inH >= kh ? (inH - kh) / sh + 1 : 0
+            outW = inW >= kw ? (inW - kw) / sw + 1 : 0
+            padTop = 0
+            padLeft = 0
+        }
+    }
+}
+
+/// Gathers the k×k patches of `input` (zero outside) into rows of `g.kh·g.kw·channels` floats.
+func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, output: UnsafeMutablePointer<Float>) {
+    let rowLength = g.kh * g.kw * channels
+    for oy in 0..<g.outH {
+        for ox in 0..<g.outW {
+            var dst = output + (oy * g.outW + ox) * rowLength
+            let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
+            let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
+            for ky in 0..<g.kh {
+                let iy = iy0 + ky
+                if inside {
+                    // One contiguous run of kw·channels floats per kernel row.
+                    let src = input + (iy * g.inW + ix0) * channels
+                    for i in 0..<(g.kw * channels) { dst[i] = src[i] }
+                    dst += g.kw * channels
+                    continue
+                }
+                for kx in 0..<g.kw {
+                    let ix = ix0 + kx
+                    if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
+                        let src = input + (iy * g.inW + ix) * channels
+                        for ch in 0..<channels { dst[ch] = src[ch] }
+                    } else {
+                        for ch in 0..<channels { dst[ch] = 0 }
+                    }
+                    dst += channels
+                }
+            }
+        }
+    }
+}
+
+/// Depthwise convolution (multiplier 1). Weights packed per block as [kh·kw][8], bias [8] per block.
+func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+               weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
+               output: UnsafeMutablePointer<Float>) {
+    let taps = g.kh * g.kw
+    if g.kh == 3, g.kw == 3, channels >= 8 {
+        depthwise3x3(input: input, channels: channels, g: g, blocks: blocks, weights: weights, bias: bias,
+                     activation: activation, output: output)
+        return
+    }
+    for oy in 0..<g.outH {
+        let iy0 = oy * g.sh - g.padTop
+        let kyLo = max(0, -iy0), kyHi = min(g.kh, g.inH - iy0)
+        for ox in 0..<g.outW {
+            let ix0 = ox * g.sw - g.padLeft
+            let kxLo = max(0, -ix0), kxHi = min(g.kw, g.inW - ix0)
+            let out = output + (oy * g.outW + ox) * channels
+            for (b, block) in blocks.enumerated() {
+                var acc = load8(bias + b * 8)
+                let wb = weights + b * taps * 8
+                for ky in kyLo..<max(kyLo, kyHi) {
+                    for kx in kxLo..<max(kxLo, kxHi) {
+                        let p = input + ((iy0 + ky) * g.inW + ix0 + kx) * channels + block.start
+                        let x = block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes)
+                        acc.addProduct(x, load8(wb + (ky * g.kw + kx) * 8))
+                    }
+                }
+                acc = activate(acc, activation, b)
+                if block.lanes == 8 { store8(acc, out + block.start) } else { storePartial(acc, out + block.start, block.lanes) }
+            }
+        }
+    }
+}
+
+/// The common 3×3 case: interior pixels without bounds checks, weights of a block held in registers.
+private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+                          weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
+                          output: UnsafeMutablePointer<Float>) {
+    let c = channels
+    let rowStride = g.inW * c
+    // Output columns whose 3 input columns are all inside the image.
+    let oxLo = min(g.outW, (g.padLeft + g.sw - 1) / g.sw)
+    var oxHi = g.outW
+    while oxHi > oxLo, (oxHi - 1) * g.sw - g.padLeft + 2 >= g.inW { oxHi -= 1 }
+    for oy in 0..<g.outH {
+        let iy0 = oy * g.sh - g.padTop
+        let rowInside = iy0 >= 0 && iy0 + 2 < g.inH
+        for (b, block) in blocks.enumerated() {
+            let wb = weights + b * 72
+            let w0 = load8(wb), w1 = load8(wb + 8), w2 = load8(wb + 16)
+            let w3 = load8(wb + 24), w4 = load8(wb + 32), w5 = load8(wb + 40)
+            let w6 = load8(wb + 48), w7 = load8(wb + 56), w8 = load8(wb + 64)
+            let bv = load8(bias + b * 8)
+            var ox = 0
+            while ox < g.outW {
+                let ix0 = ox * g.sw - g.padLeft
+                let out = output + (oy * g.outW + ox) * c + block.start
+                var acc = bv
+                if rowInside, ox >= oxLo, ox < oxHi {
+                    let p = input + iy0 * rowStride + ix0 * c + block.start
+                    acc.addProduct(load8(p), w0)
+                    acc.addProduct(load8(p + c), w1)
+                    acc.addProduct(load8(p + 2 * c), w2)
+                    let q = p + rowStride
+                    acc.addProduct(load8(q), w3)
+                    acc.addProduct(load8(q + c), w4)
+                    acc.addProduct(load8(q + 2 * c), w5)
+                    let r = q + rowStride
+                    acc.addProduct(load8(r), w6)
+                    acc.addProduct(load8(r + c), w7)
+                    acc.addProduct(load8(r + 2 * c), w8)
+                } else {
+                    for ky in 0..<3 {
+                        let iy = iy0 + ky
+                        if iy < 0 || iy >= g.inH { continue }
+                        for kx in 0..<3 {
+                            let ix = ix0 + kx
+                            if ix < 0 || ix >= g.inW { continue }
+                            acc.addProduct(load8(input + (iy * g.inW + ix) * c + block.start),
+                                           load8(wb + (ky * 3 + kx) * 8))
+                        }
+                    }
+                }
+                store8(activate(acc, activation, b), out)
+                ox += 1
+            }
+        }
+    }
+}
+
+/// Max pooling; cells outside the input are ignored (TFLite treats padding as −∞).
+func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+             activation: KernelActivation, output: UnsafeMutablePointer<Float>) {
+    if g.kh == 2, g.kw == 2, g.sh == 2, g.sw == 2, g.padTop == 0, g.padLeft == 0, 2 * g.outH <= g.inH,
+       2 * g.outW <= g.inW, channels >= 8, case .none = activation {
+        maxPool2x2(input: input, channels: channels, g: g, output: output)
+        return
+    }
+    for oy in 0..<g.outH {
+        let iy0 = oy * g.sh - g.padTop
+        let kyLo = max(0, -iy0), kyHi = max(kyLo, min(g.kh, g.inH - iy0))
+        for ox in 0..<g.outW {
+            let ix0 = ox * g.sw - g.padLeft
+            let kxLo = max(0, -ix0), kxHi = max(kxLo, min(g.kw, g.inW - ix0))
+            let out = output + (oy * g.outW + ox) * channels
+            for (b, block) in blocks.enumerated() {
+                var acc = V8(repeating: -.infinity)
+                for ky in kyLo..<kyHi {
+                    for kx in kxLo..<kxHi {
+                        let p = input + ((iy0 + ky) * g.inW + ix0 + kx) * channels + block.start
+                        acc = max8(acc, block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes))
+                    }
+                }
+                acc = activate(acc, activation, b)
+                if block.lanes == 8 { store8(acc, out + block.start) } else { storePartial(acc, out + block.start, block.lanes) }
+            }
+        }
+    }
+}
+
+/// The 2×2/2 pooling of these models, every window inside the input.
+private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowGeometry,
+                        output: UnsafeMutablePointer<Float>) {
+    let rowStride = g.inW * c
+    for oy in 0..<g.outH {
+        var out = output + oy * g.outW * c
+        var p = input + 2 * oy * rowStride
+        for _ in 0..<g.outW {
+            var ch = 0
+            while true {
+                let start = min(ch, c - 8)
+                let top = max8(load8(p + start), load8(p + c + start))
+                let bottom = max8(load8(p + rowStride + start), load8(p + rowStride + c + start))
+                store8(max8(top, bottom), out + start)
+                ch += 8
+                if ch >= c { break }
+            }
+            p += 2 * c
+            out += c
+        }
+    }
+}
+
+/// out = activation(a + b) elementwise (same shapes).
+func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+                    activation: TFLiteActivation, output: UnsafeMutablePointer<Float>) {
+    let kernelActivation: KernelActivation
+    switch activation {
+    case .none: kernelActivation = .none
+    case .relu: kernelActivation = .relu
+    case .relu6: kernelActivation = .relu6
+    case .reluN1To1: kernelActivation = .reluN1To1
+    }
+    var i = 0
+    while i + 8 <= count {
+        store8(activate(load8(a + i) + load8(b + i), kernelActivation, 0), output + i)
+        i += 8
+    }
+    while i < count {
+        let v = a[i] + b[i]
+        output[i] = activate(V8(repeating: v), kernelActivation, 0)[0]
+        i += 1
+    }
+}
+
+/// ReLU or per-channel PReLU over `pixels × channels` values (slopes unpacked, one per channel).
+func activationLayer(_ input: UnsafePointer<Float>, pixels: Int, channels: Int, alpha: UnsafePointer<Float>?,
+                     output: UnsafeMutablePointer<Float>) {
+    for p in 0..<pixels {
+        let src = input + p * channels, dst = output + p * channels
+        for ch in 0..<channels {
+            let v = src[ch]
+            if let alpha { dst[ch] = v >= 0 ? v : v * alpha[ch] } else { dst[ch] = max(v, 0) }
+        }
+    }
+}

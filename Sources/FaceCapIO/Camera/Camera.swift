@@ -1,0 +1,289 @@
+import CV4L2
+import FaceCapCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to ask the camera for, and how patient to be with it.
+public struct CameraConfiguration: Equatable, Sendable {
+    /// Requested size; the driver may adjust it (the camera reports what it chose).
+    public var width: Int = 640
+    public var height: Int = 480
+    public var frameRate: Int = 30
+    /// mmap buffers to stream with.
+    public var bufferCount: Int = 4
+    /// No frame for this many seconds (from opening, or since the last frame) → `CameraError.stalled`.
+    public var stallTimeout: Double = 5
+    /// Frames in the first this-many seconds are marked `isWarmUp` (auto exposure still settling).
+    public var warmUpDuration: Double = 0.5
+    /// DQBUF failing with EIO this many times in a row → `CameraError.ioError`.
+    public var maxConsecutiveIOErrors: Int = 5
+    /// Where to look for the processes holding a busy camera (tests point it elsewhere).
+    public var procRoot: String = "/proc"
+
+    public init(width: Int = 640, height: Int = 480, frameRate: Int = 30) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
+}
+
+/// Counters of one stream: what was delivered, and what was dropped and why.
+public struct CameraStatistics: Equatable, Sendable {
+    public var framesDelivered = 0
+    /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR.
+    public var droppedErrorFlag = 0
+    /// Buffers whose bytesused could not hold a whole frame.
+    public var droppedBadSize = 0
+    /// Frames the driver skipped (gaps in its sequence numbers).
+    public var skippedByDriver = 0
+    /// DQBUF failures with EIO (each retried).
+    public var ioErrors = 0
+    /// Buffers found outside the queue after an EIO and queued again.
+    public var recoveredBuffers = 0
+    /// Waits interrupted by a signal (EINTR), DQBUF saying "not yet" (EAGAIN), and poll timeouts.
+    public var interrupted = 0
+    public var wouldBlock = 0
+    public var pollTimeouts = 0
+
+    /// Frames received but not passed on.
+    public var dropped: Int { droppedErrorFlag + droppedBadSize }
+
+    public init() {}
+}
+
+/// A V4L2 camera streaming YUYV (or RGB24 converted by libv4l2) through mmap buffers.
+///
+/// Opening negotiates the format, size and rate and starts streaming; `close()` (or deinit) stops it,
+/// unmaps the buffers and closes the device, in that order. After a fatal error the camera closes itself
+/// and every later `nextFrame` throws the same error.
+public final class Camera: FrameSource {
+    public let path: String
+    /// The camera's name (V4L2 card), driver and bus.
+    public let card: String
+    public let driver: String
+    public let bus: String
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public let colorRange: ColorRange
+    public let frameRate: Double
+    /// True when libv4l2 converts the camera's own format (e.g. MJPEG) to RGB24.
+    public let isConverted: Bool
+    /// What was asked for; differs from width × height when the driver adjusted the size.
+    public let requestedWidth: Int
+    public let requestedHeight: Int
+    public let configuration: CameraConfiguration
+
+    private var device: OpaquePointer?
+    private var failure: CameraError?
+    private var lastFrameTime: Double
+    private var consecutiveIOErrors = 0
+
+    /// Opens `path` and starts streaming.
+    public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
+                ops: CameraOps = .system) throws(CameraError) {
+        self.path = path
+        self.configuration = configuration
+        requestedWidth = configuration.width
+        requestedHeight = configuration.height
+
+        // A regular file or a directory is refused before it is opened read-write.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFCHR {
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a device node"
+            throw CameraError.notCaptureDevice(path: path, reason: what)
+        }
+
+        var request = cv4l2_request(width: UInt32(clamping: configuration.width),
+                                    height: UInt32(clamping: configuration.height),
+                                    fps: UInt32(clamping: configuration.frameRate),
+                                    buffer_count: UInt32(clamping: configuration.bufferCount))
+        var table = ops.table
+        var stream = cv4l2_stream_info()
+        var failed = cv4l2_failure()
+        guard let device = cv4l2_start(&table, path, &request, &stream, &failed) else {
+            if failed.stage == CV4L2_STAGE_NO_FORMAT {
+                let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
+                throw CameraError.unsupportedFormat(path: path, offered: offered)
+            }
+            throw cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
+                              procRoot: configuration.procRoot)
+        }
+        self.device = device
+        card = cString(stream.card)
+        driver = cString(stream.driver)
+        bus = cString(stream.bus)
+        width = Int(stream.width)
+        height = Int(stream.height)
+        isConverted = stream.pixel_format == CV4L2_PIX_FMT_RGB24
+        format = isConverted ? .rgb24 : .yuyv
+        colorRange = isConverted || stream.full_range != 0 ? .full : .limited
+        frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
+            ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
+            : Double(configuration.frameRate)
+        lastFrameTime = monotonicNow()
+    }
+
+    /// Opens the first video-capture node under `directory` (metadata nodes are skipped).
+    public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
+                                 directory: String = "/dev", ops: CameraOps = .system) throws(CameraError) -> Camera {
+        let scan = CameraDevice.scan(directory: directory, ops: ops)
+        guard let first = scan.devices.first else {
+            throw scan.problems.first ?? CameraError.noCamera(directory: directory)
+        }
+        return try Camera(path: first.path, configuration: configuration, ops: ops)
+    }
+
+    deinit { close() }
+
+    /// True once the driver changed the requested size.
+    public var wasSizeAdjusted: Bool { width != requestedWidth || height != requestedHeight }
+
+    public var label: String {
+        let mode = isConverted ? "RGB24 via libv4l2" : "YUYV"
+        let name = card.isEmpty ? "" : "\(card), "
+        return "\(path) (\(name)\(mode) \(width)×\(height) @ \(formatRate(frameRate)) fps)"
+    }
+
+    /// The stream's counters so far (kept after close).
+    public private(set) var statistics = CameraStatistics()
+
+    public func nextFrame(into frame: inout Frame, timeout: Double) throws -> FrameReadResult {
+        try readFrame(into: &frame, timeout: timeout)
+    }
+
+    /// `nextFrame` with a typed error.
+    public func readFrame(into frame: inout Frame, timeout: Double) throws(CameraError) -> FrameReadResult {
+        if let failure { throw failure }
+        guard let device else { throw CameraError.closed(path: path) }
+        let byteCount = format.byteCount(width: width, height: height) ?? 0
+        if frame.data.count != byteCount {
+            // Only the first frame (or a new size) allocates; later frames reuse this storage.
+            frame.data = [UInt8](repeating: 0, count: byteCount)
+        }
+        let deadline = monotonicNow() + max(0, timeout)
+        while true {
+            let remaining = deadline - monotonicNow()
+            let milliseconds = Int32(clamping: Int((max(0, remaining) * 1000).rounded(.up)))
+            var info = cv4l2_frame_info()
+            var failed = cv4l2_failure()
+            let interruptedBefore = statistics.interrupted
+            let result = frame.data.withUnsafeMutableBytes { bytes in
+                cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
+            }
+            updateStatistics(device)
+            let now = monotonicNow()
+            switch result {
+            case CV4L2_READ_FRAME:
+                consecutiveIOErrors = 0
+                lastFrameTime = now
+                frame.format = format
+                frame.width = width
+                frame.height = height
+                frame.colorRange = colorRange
+                frame.timestamp = info.timestamp
+                frame.isWarmUp = info.timestamp < configuration.warmUpDuration
+                return .frame
+            case CV4L2_READ_IO_ERROR:
+                consecutiveIOErrors += 1
+                if consecutiveIOErrors >= configuration.maxConsecutiveIOErrors {
+                    throw fail(.ioError(path: path, attempts: consecutiveIOErrors))
+                }
+            case CV4L2_READ_FAILED:
+                throw fail(cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
+                                       procRoot: configuration.procRoot))
+            default:
+                break   // nothing yet, or a dropped buffer (already re-queued and counted)
+            }
+            if now - lastFrameTime >= configuration.stallTimeout {
+                throw fail(.stalled(path: path, seconds: configuration.stallTimeout))
+            }
+            // A signal interrupted the wait: hand control back so the caller can check why.
+            if now >= deadline || statistics.interrupted != interruptedBefore { return .noFrameYet }
+        }
+    }
+
+    /// Stops streaming, unmaps the buffers and closes the device; safe to call twice.
+    public func close() {
+        guard let device else { return }
+        updateStatistics(device)
+        cv4l2_stop(device)
+        self.device = nil
+    }
+
+    private func fail(_ error: CameraError) -> CameraError {
+        close()
+        failure = error
+        return error
+    }
+
+    private func updateStatistics(_ device: OpaquePointer) {
+        let counters = cv4l2_get_stats(device)
+        statistics.framesDelivered = Int(counters.frames)
+        statistics.droppedErrorFlag = Int(counters.dropped_error_flag)
+        statistics.droppedBadSize = Int(counters.dropped_bad_size)
+        statistics.skippedByDriver = Int(counters.sequence_gaps)
+        statistics.ioErrors = Int(counters.eio)
+        statistics.recoveredBuffers = Int(counters.recovered_buffers)
+        statistics.interrupted = Int(counters.eintr)
+        statistics.wouldBlock = Int(counters.eagain)
+        statistics.pollTimeouts = Int(counters.poll_timeouts)
+    }
+}
+
+/// The user-facing error for a device call that failed with `code` at `stage`.
+func cameraError(stage: cv4l2_stage, code: Int32, path: String, procRoot: String) -> CameraError {
+    switch (stage, code) {
+    case (_, EACCES), (_, EPERM):
+        return .permissionDenied(path: path, access: DeviceAccess.inspect(path))
+    case (_, EBUSY):
+        return .busy(path: path, holders: DeviceHolder.find(path: path, procRoot: procRoot))
+    case (CV4L2_STAGE_OPEN, ENOENT):
+        return .noSuchDevice(path: path)
+    case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
+        return .notCaptureDevice(path: path, reason: "no driver answers for it")
+    case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
+         (CV4L2_STAGE_QUERYCAP, EINVAL):
+        return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
+    case (CV4L2_STAGE_OPEN, EISDIR):
+        return .notCaptureDevice(path: path, reason: "it is a directory")
+    case (CV4L2_STAGE_NOT_CAPTURE, _):
+        return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
+    case (_, ENODEV):
+        return .disconnected(path: path)
+    default:
+        return .system(path: path, operation: stageName(stage), errno: code)
+    }
+}
+
+private func stageName(_ stage: cv4l2_stage) -> String {
+    switch stage {
+    case CV4L2_STAGE_OPEN: return "open"
+    case CV4L2_STAGE_QUERYCAP: return "VIDIOC_QUERYCAP"
+    case CV4L2_STAGE_ENUM_FMT: return "VIDIOC_ENUM_FMT"
+    case CV4L2_STAGE_S_FMT: return "VIDIOC_S_FMT"
+    case CV4L2_STAGE_REQBUFS: return "VIDIOC_REQBUFS"
+    case CV4L2_STAGE_QUERYBUF: return "VIDIOC_QUERYBUF"
+    case CV4L2_STAGE_MMAP: return "mmap"
+    case CV4L2_STAGE_QBUF: return "VIDIOC_QBUF"
+    case CV4L2_STAGE_STREAMON: return "VIDIOC_STREAMON"
+    case CV4L2_STAGE_POLL: return "poll"
+    case CV4L2_STAGE_DQBUF: return "VIDIOC_DQBUF"
+    default: return "setup"
+    }
+}
+
+func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// 30 → "30", 7.5 → "7.5", 29.97 → "29.97".
+public func formatRate(_ rate: Double) -> String {
+    if rate == rate.rounded() { return String(Int(rate)) }
+    let hundredths = (rate * 100).rounded() / 100
+    return String(hundredths)
+}

@@ -1,0 +1,235 @@
+import CV4L2
+import FaceCapCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The device calls the camera code makes: the real libv4l2 ones, or a test fake's.
+public struct CameraOps {
+    public var table: cv4l2_ops
+
+    public init(_ table: cv4l2_ops) { self.table = table }
+
+    /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2).
+    public static var system: CameraOps { CameraOps(cv4l2_system_ops()) }
+}
+
+/// One picture format a camera offers, with its sizes and frame rates.
+public struct CameraFormat: Equatable, Sendable {
+    /// Four-character code, e.g. "YUYV", "MJPG", "RGB3".
+    public var fourcc: String
+    /// The driver's description, e.g. "YUYV 4:2:2".
+    public var description: String
+    public var isCompressed: Bool
+    /// Produced by libv4l2 converting another format, not by the camera itself.
+    public var isEmulated: Bool
+    public var sizes: [CameraFrameSize]
+
+    public init(fourcc: String, description: String, isCompressed: Bool, isEmulated: Bool, sizes: [CameraFrameSize]) {
+        self.fourcc = fourcc
+        self.description = description
+        self.isCompressed = isCompressed
+        self.isEmulated = isEmulated
+        self.sizes = sizes
+    }
+}
+
+/// A frame size a format offers: one discrete size, or a stepwise/continuous range summarised by its bounds.
+public struct CameraFrameSize: Equatable, Sendable {
+    public enum Kind: String, Sendable { case discrete, stepwise, continuous }
+    public var kind: Kind
+    /// The size (discrete), or the largest size (stepwise/continuous).
+    public var width: Int
+    public var height: Int
+    /// The smallest size and the steps; equal to width/height and 0 for a discrete size.
+    public var minWidth: Int
+    public var minHeight: Int
+    public var stepWidth: Int
+    public var stepHeight: Int
+    /// Discrete frame rates in frames per second, fastest first (for a range: the rates at the largest size).
+    public var frameRates: [Double]
+    /// When the driver gives the frame interval as a range instead of a list.
+    public var frameRateRange: ClosedRange<Double>?
+
+    public init(kind: Kind, width: Int, height: Int, minWidth: Int, minHeight: Int, stepWidth: Int, stepHeight: Int,
+                frameRates: [Double], frameRateRange: ClosedRange<Double>?) {
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.minWidth = minWidth
+        self.minHeight = minHeight
+        self.stepWidth = stepWidth
+        self.stepHeight = stepHeight
+        self.frameRates = frameRates
+        self.frameRateRange = frameRateRange
+    }
+}
+
+/// What scanning /dev found: the usable capture devices, and the nodes that could not be inspected.
+public struct CameraScan: Sendable {
+    public var devices: [CameraDevice]
+    /// E.g. permission denied on a node: shown to the user, since it hides a camera.
+    public var problems: [CameraError]
+}
+
+/// A V4L2 video-capture node: its names and what it can stream.
+public struct CameraDevice: Equatable, Sendable {
+    public var path: String
+    /// The camera's name (V4L2 `card`), e.g. "Integrated Camera: Integrated C".
+    public var card: String
+    public var driver: String
+    /// Where it is attached (V4L2 `bus_info`), e.g. "usb-0000:00:14.0-8".
+    public var bus: String
+    public var formats: [CameraFormat]
+
+    public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat]) {
+        self.path = path
+        self.card = card
+        self.driver = driver
+        self.bus = bus
+        self.formats = formats
+    }
+
+    /// The video-capture nodes under `directory` (/dev/video*, in number order); metadata nodes and
+    /// nodes that cannot be opened are left out.
+    public static func list(directory: String = "/dev", ops: CameraOps = .system) -> [CameraDevice] {
+        scan(directory: directory, ops: ops).devices
+    }
+
+    /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why.
+    public static func scan(directory: String = "/dev", ops: CameraOps = .system) -> CameraScan {
+        var result = CameraScan(devices: [], problems: [])
+        for path in videoNodePaths(in: directory) {
+            do {
+                if let device = try query(path: path, ops: ops) { result.devices.append(device) }
+            } catch {
+                switch error {
+                case .noSuchDevice, .notCaptureDevice, .disconnected: continue  // gone, or not V4L2 capture
+                default: result.problems.append(error)
+                }
+            }
+        }
+        return result
+    }
+
+    /// /dev/videoN paths under `directory`, sorted by N.
+    public static func videoNodePaths(in directory: String) -> [String] {
+        let numbered: [(Int, String)] = directoryEntries(directory).compactMap { name in
+            guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)), number >= 0 else { return nil }
+            return (number, name)
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return numbered.sorted { $0.0 < $1.0 }.map { base + $0.1 }
+    }
+
+    /// Opens `path` and reads its names, formats, sizes and frame rates. Returns nil when the node is a
+    /// V4L2 device without video capture (e.g. a UVC metadata node).
+    public static func query(path: String, ops: CameraOps = .system) throws(CameraError) -> CameraDevice? {
+        var table = ops.table
+        let fd = table.open(table.context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            throw cameraError(stage: CV4L2_STAGE_OPEN, code: errno, path: path, procRoot: "/proc")
+        }
+        defer { _ = table.close(table.context, fd) }
+        var cap = v4l2_capability()
+        let status = cv4l2_xioctl(&table, fd, CV4L2_VIDIOC_QUERYCAP, &cap)
+        if status != 0 {
+            throw cameraError(stage: CV4L2_STAGE_QUERYCAP, code: status, path: path, procRoot: "/proc")
+        }
+        let caps = cv4l2_node_caps(&cap)
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else { return nil }
+        return CameraDevice(path: path, card: cString(cap.card), driver: cString(cap.driver), bus: cString(cap.bus_info),
+                            formats: enumerateFormats(&table, fd))
+    }
+}
+
+// MARK: - Enumeration
+
+/// Upper bound on any one list the driver hands out, so a buggy driver (or fake) cannot loop forever.
+private let maxEntries: UInt32 = 256
+
+private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32) -> [CameraFormat] {
+    var formats: [CameraFormat] = []
+    for index in 0..<maxEntries {
+        var description = v4l2_fmtdesc()
+        description.index = index
+        description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
+        formats.append(CameraFormat(
+            fourcc: fourccString(description.pixelformat),
+            description: cString(description.description),
+            isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+            isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
+            sizes: enumerateSizes(&ops, fd, pixelFormat: description.pixelformat)))
+    }
+    return formats
+}
+
+private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32) -> [CameraFrameSize] {
+    var sizes: [CameraFrameSize] = []
+    for index in 0..<maxEntries {
+        var size = v4l2_frmsizeenum()
+        size.index = index
+        size.pixel_format = pixelFormat
+        guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMESIZES, &size) == 0 else { break }
+        if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+            let width = Int(size.discrete.width), height = Int(size.discrete.height)
+            let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
+            sizes.append(CameraFrameSize(kind: .discrete, width: width, height: height, minWidth: width,
+                                         minHeight: height, stepWidth: 0, stepHeight: 0, frameRates: rates,
+                                         frameRateRange: range))
+            continue
+        }
+        // Stepwise or continuous: one entry describes the whole range.
+        let step = size.stepwise
+        let width = Int(step.max_width), height = Int(step.max_height)
+        let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
+        let kind: CameraFrameSize.Kind = size.type == V4L2_FRMSIZE_TYPE_CONTINUOUS.rawValue ? .continuous : .stepwise
+        sizes.append(CameraFrameSize(kind: kind, width: width, height: height, minWidth: Int(step.min_width),
+                                     minHeight: Int(step.min_height), stepWidth: Int(step.step_width),
+                                     stepHeight: Int(step.step_height), frameRates: rates, frameRateRange: range))
+        break
+    }
+    return sizes
+}
+
+private func enumerateRates(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32, width: Int,
+                            height: Int) -> ([Double], ClosedRange<Double>?) {
+    var rates: [Double] = []
+    for index in 0..<maxEntries {
+        var interval = v4l2_frmivalenum()
+        interval.index = index
+        interval.pixel_format = pixelFormat
+        interval.width = UInt32(width)
+        interval.height = UInt32(height)
+        guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0 else { break }
+        if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+            if let rate = framesPerSecond(interval.discrete) { rates.append(rate) }
+            continue
+        }
+        // A range of intervals: the shortest interval is the fastest rate.
+        if let fastest = framesPerSecond(interval.stepwise.min), let slowest = framesPerSecond(interval.stepwise.max) {
+            return (rates, min(fastest, slowest)...max(fastest, slowest))
+        }
+        break
+    }
+    return (rates.sorted(by: >), nil)
+}
+
+private func framesPerSecond(_ interval: v4l2_fract) -> Double? {
+    guard interval.numerator > 0, interval.denominator > 0 else { return nil }
+    return Double(interval.denominator) / Double(interval.numerator)
+}
+
+/// "YUYV" from its little-endian code; trailing spaces trimmed.
+func fourccString(_ code: UInt32) -> String {
+    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
+    let text = String(decoding: bytes.map { (32...126).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    return trimmedWhitespace(text)
+}
+
+/// A NUL-terminated string stored in a fixed-size C array (imported as a tuple).
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
+}

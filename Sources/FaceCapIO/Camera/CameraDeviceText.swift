@@ -1,0 +1,111 @@
+/// How `facecap devices` shows capture devices: lines for people, and one JSON document for scripts.
+///
+/// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range):
+/// ```
+/// {"devices":[{"path":"/dev/video0","card":"…","driver":"uvcvideo","bus":"usb-…",
+///   "formats":[{"fourcc":"YUYV","description":"YUYV 4:2:2","compressed":false,"emulated":false,
+///     "sizes":[{"type":"discrete","width":640,"height":480,"fps":[30,15]},
+///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
+///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}]}],
+///  "problems":["cannot open /dev/video2: permission denied …"]}
+/// ```
+public enum CameraDeviceText {
+    /// Human-readable lines for `devices`, one block per device.
+    public static func human(_ devices: [CameraDevice]) -> String {
+        var lines: [String] = []
+        for device in devices {
+            lines.append("\(device.path): \(device.card.isEmpty ? "(unnamed camera)" : device.card)"
+                         + " (driver \(device.driver), bus \(device.bus))")
+            let native = device.formats.filter { !$0.isEmulated }
+            let converted = device.formats.filter(\.isEmulated)
+            for format in native {
+                let compressed = format.isCompressed ? ", compressed" : ""
+                lines.append("  \(format.fourcc) (\(format.description)\(compressed))")
+                for size in format.sizes { lines.append("    " + describe(size)) }
+                if format.sizes.isEmpty { lines.append("    (no sizes listed)") }
+            }
+            if native.isEmpty { lines.append("  (no formats listed)") }
+            if !converted.isEmpty {
+                lines.append("  also converted by libv4l2: " + converted.map(\.fourcc).joined(separator: ", "))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "640x480 @ 30, 15 fps" or "48x32 to 1920x1080, steps 16x8 @ 1–30 fps".
+    public static func describe(_ size: CameraFrameSize) -> String {
+        var rates: [String] = []
+        if !size.frameRates.isEmpty { rates.append(size.frameRates.map(formatRate).joined(separator: ", ")) }
+        if let range = size.frameRateRange { rates.append("\(formatRate(range.lowerBound))–\(formatRate(range.upperBound))") }
+        let rate = rates.isEmpty ? "" : " @ " + rates.joined(separator: ", ") + " fps"
+        switch size.kind {
+        case .discrete:
+            return "\(size.width)x\(size.height)\(rate)"
+        case .stepwise, .continuous:
+            let steps = size.kind == .continuous ? "any size" : "steps \(size.stepWidth)x\(size.stepHeight)"
+            return "\(size.minWidth)x\(size.minHeight) to \(size.width)x\(size.height), \(steps)\(rate)"
+        }
+    }
+
+    /// The JSON document described above, on one line.
+    public static func json(_ devices: [CameraDevice], problems: [String]) -> String {
+        let items = devices.map { device in
+            object([
+                ("path", string(device.path)), ("card", string(device.card)), ("driver", string(device.driver)),
+                ("bus", string(device.bus)), ("formats", array(device.formats.map(json))),
+            ])
+        }
+        return object([("devices", array(items)), ("problems", array(problems.map(string)))])
+    }
+
+    private static func json(_ format: CameraFormat) -> String {
+        object([
+            ("fourcc", string(format.fourcc)), ("description", string(format.description)),
+            ("compressed", String(format.isCompressed)), ("emulated", String(format.isEmulated)),
+            ("sizes", array(format.sizes.map(json))),
+        ])
+    }
+
+    private static func json(_ size: CameraFrameSize) -> String {
+        var fields: [(String, String)] = [("type", string(size.kind.rawValue))]
+        switch size.kind {
+        case .discrete:
+            fields += [("width", String(size.width)), ("height", String(size.height))]
+        case .stepwise, .continuous:
+            fields += [("minWidth", String(size.minWidth)), ("minHeight", String(size.minHeight)),
+                       ("maxWidth", String(size.width)), ("maxHeight", String(size.height)),
+                       ("stepWidth", String(size.stepWidth)), ("stepHeight", String(size.stepHeight))]
+        }
+        fields.append(("fps", array(size.frameRates.map(formatRate))))
+        if let range = size.frameRateRange {
+            fields.append(("fpsRange", object([("min", formatRate(range.lowerBound)),
+                                               ("max", formatRate(range.upperBound))])))
+        }
+        return object(fields)
+    }
+
+    private static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    /// A JSON string literal.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

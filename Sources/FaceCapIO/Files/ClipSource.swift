@@ -1,0 +1,151 @@
+import FaceCapCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The time source that paces clip replay; tests substitute one that only advances when told.
+public protocol ReplayClock: AnyObject {
+    /// Seconds on a monotonic clock (any origin).
+    func now() -> Double
+    /// Waits `seconds` (≤ 0 returns at once).
+    func sleep(_ seconds: Double)
+}
+
+/// CLOCK_MONOTONIC and nanosleep: unaffected by changes of the wall clock.
+public final class MonotonicReplayClock: ReplayClock {
+    public init() {}
+
+    public func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    public func sleep(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+}
+
+/// The end of a replayed clip (without `--loop`): the wizard shows it like a camera that stopped.
+public struct ClipEndedError: UserFacingError, Equatable {
+    public var path: String
+    public var framesPlayed: Int
+    /// The clip's last frame was cut short (the frames before it were played).
+    public var lastFrameTruncated: Bool
+
+    public init(path: String, framesPlayed: Int, lastFrameTruncated: Bool) {
+        self.path = path
+        self.framesPlayed = framesPlayed
+        self.lastFrameTruncated = lastFrameTruncated
+    }
+
+    public var message: String {
+        let cut = lastFrameTruncated ? " (its last frame is incomplete)" : ""
+        return "\(path): the clip ended after \(framesPlayed) frames\(cut); use --loop to replay it continuously"
+    }
+
+    public var exitCode: ExitCode { .failure }
+}
+
+/// Replays a `.y4m` clip as a `FrameSource`, at the clip's own frame rate (or as fast as asked).
+///
+/// Frames come out in the clip's planar format (yuv420p, yuv422p, yuv444p or gray) and are read
+/// straight into the caller's `Frame`, so replay allocates nothing per frame. Timestamps are clip time
+/// (frame number ÷ frame rate), still increasing across loops.
+public final class ClipSource: FrameSource {
+    public enum Pacing {
+        /// Each frame waits for its time on `clock`; if the consumer falls behind, the schedule restarts
+        /// from the late frame instead of bursting to catch up (replay slows down, as a loaded camera would).
+        case realTime(ReplayClock)
+        /// Every call delivers the next frame at once (analysis, tests).
+        case unpaced
+    }
+
+    public let path: String
+    public let loop: Bool
+    public var width: Int { reader.header.width }
+    public var height: Int { reader.header.height }
+    public var format: PixelFormat { reader.header.pixelFormat }
+    public var frameRate: Double { reader.header.frameRate.value }
+    public var label: String {
+        let rate = reader.header.frameRate
+        let fps = rate.denominator == 1 ? "\(rate.numerator)" : "\((rate.value * 100).rounded() / 100)"
+        return "\(path) (clip, C\(reader.header.colorSpace.rawValue) \(width)×\(height) @ \(fps) fps\(loop ? ", looped" : ""))"
+    }
+    /// The stream header of the clip.
+    public var header: Y4MHeader { reader.header }
+    /// Frames delivered so far, over all loops.
+    public private(set) var framesDelivered = 0
+
+    private let reader: Y4MFileReader
+    private let pacing: Pacing
+    private var scheduleStart: Double?
+    private var scheduleFrame = 0
+    private var framesThisPass = 0
+
+    /// Opens the clip; throws `InputFileError` (exit 66) when it is missing or its header is bad.
+    public init(path: String, loop: Bool = false, pacing: Pacing = .realTime(MonotonicReplayClock()),
+                limits: ImageLimits = .default) throws(InputFileError) {
+        self.path = path
+        self.loop = loop
+        self.pacing = pacing
+        reader = try Y4MFileReader(path: path, limits: limits)
+    }
+
+    /// Waits until the next frame is due (at most `timeout` seconds) and reads it into `frame`.
+    /// Throws `ClipEndedError` at the end without `loop`, `InputFileError` for a broken clip.
+    public func nextFrame(into frame: inout Frame, timeout: Double) throws -> FrameReadResult {
+        if case .realTime(let clock) = pacing {
+            let now = clock.now()
+            let period = 1 / frameRate
+            if let start = scheduleStart {
+                let due = start + Double(framesDelivered - scheduleFrame) * period
+                if due - now > timeout {
+                    clock.sleep(timeout)
+                    return .noFrameYet
+                }
+                if due > now {
+                    clock.sleep(due - now)
+                } else if now - due > period {
+                    scheduleStart = now
+                    scheduleFrame = framesDelivered
+                }
+            } else {
+                scheduleStart = now
+                scheduleFrame = framesDelivered
+            }
+        }
+        try read(into: &frame)
+        frame.timestamp = Double(framesDelivered) / frameRate
+        framesDelivered += 1
+        framesThisPass += 1
+        return .frame
+    }
+
+    private func read(into frame: inout Frame) throws {
+        var truncated = false
+        do {
+            if try reader.readFrame(into: &frame) { return }
+        } catch {
+            // A clip cut short (a recording that was killed) still plays up to its last whole frame.
+            guard framesThisPass > 0, case .data(.truncated) = error.problem else { throw error }
+            truncated = true
+        }
+        guard framesThisPass > 0 else {
+            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+        }
+        guard loop else {
+            throw ClipEndedError(path: path, framesPlayed: framesDelivered, lastFrameTruncated: truncated)
+        }
+        try reader.rewind()
+        framesThisPass = 0
+        guard try reader.readFrame(into: &frame) else {
+            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+        }
+    }
+
+    public func close() { reader.close() }
+}

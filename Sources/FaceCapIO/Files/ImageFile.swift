@@ -1,0 +1,122 @@
+import CImageCodecs
+import FaceCapCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a file holds, told by its first bytes (never by its extension).
+public enum MediaKind: String, Sendable, Equatable {
+    case jpeg, png, pnm, y4m
+
+    /// The kind of `bytes`, or nil when they start like none of the formats facecap reads.
+    public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> MediaKind? where C.Index == Int {
+        let head = Array(bytes.prefix(10))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.starts(with: Array("YUV4MPEG2".utf8)) { return .y4m }
+        if PNM.matches(head) { return .pnm }
+        return nil
+    }
+
+    /// The kind of the file at `path`, judged from its first bytes.
+    public static func sniff(path: String) throws(InputFileError) -> MediaKind? {
+        let fd: Int32
+        switch POSIXFile.openForReading(path) {
+        case .success(let value): fd = value
+        case .failure(let error): throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
+        }
+        defer { _ = close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let result = head.withUnsafeMutableBytes { POSIXFile.read(fd, into: $0) }
+        switch result {
+        case .success(let n):
+            guard n > 0 else { throw InputFileError(path: path, problem: .data(.empty)) }
+            return sniff(head[0..<n])
+        case .failure(let error):
+            throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
+        }
+    }
+}
+
+/// Photos on disk: JPEG, PNG and PPM/PGM in; JPEG out (see `JPEGFile`).
+public enum ImageFile {
+    /// Files larger than this are refused before they are read (the largest legal 16-bit PPM at the
+    /// default limits would be 1.5 GiB, but no photo facecap analyses comes near 512 MiB).
+    public static let maxFileBytes = 512 * 1_048_576
+
+    /// Reads and decodes the image at `path`, whatever its extension: colour images become `.rgb24`,
+    /// greyscale ones `.gray`, full range, timestamp 0.
+    public static func read(path: String, limits: ImageLimits = .default) throws(InputFileError) -> Frame {
+        let bytes = try POSIXFile.readAll(path, limit: maxFileBytes)
+        do {
+            return try decode(bytes, limits: limits)
+        } catch {
+            throw InputFileError(path: path, problem: .data(error))
+        }
+    }
+
+    /// Decodes JPEG, PNG or PPM/PGM bytes (told apart by their signature).
+    public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(MediaDataError) -> Frame {
+        guard !bytes.isEmpty else { throw .empty }
+        switch MediaKind.sniff(bytes) {
+        case .jpeg: return try decodeJPEG(bytes, limits: limits)
+        case .png: return try decodePNG(bytes, limits: limits)
+        case .pnm: return try PNM.decode(bytes, limits: limits)
+        case .y4m: throw .unsupported("a Y4M clip, not a photo (open it as a clip)")
+        case nil: throw .unknownFormat
+        }
+    }
+
+    static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
+            var info = cic_image_info()
+            guard let decoder = cic_jpeg_open(buffer.baseAddress, buffer.count, &info) else {
+                throw .unsupported("not enough memory to decode the JPEG")
+            }
+            defer { cic_jpeg_close(decoder) }
+            return try decodeImage(info: &info, kind: "JPEG", limits: limits) { pixels, stride, info in
+                cic_jpeg_read(decoder, pixels, stride, &info)
+            }
+        }
+    }
+
+    static func decodePNG(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
+            var info = cic_image_info()
+            guard let decoder = cic_png_open(buffer.baseAddress, buffer.count, &info) else {
+                throw .unsupported("not enough memory to decode the PNG")
+            }
+            defer { cic_png_close(decoder) }
+            return try decodeImage(info: &info, kind: "PNG", limits: limits) { pixels, stride, info in
+                cic_png_read(decoder, pixels, stride, &info)
+            }
+        }
+    }
+
+    /// The part both codecs share: check the header's verdict and size, allocate, decode, map errors.
+    private static func decodeImage(
+        info: inout cic_image_info, kind: String, limits: ImageLimits,
+        read: (UnsafeMutablePointer<UInt8>, Int, inout cic_image_info) -> Int32
+    ) throws(MediaDataError) -> Frame {
+        guard info.status == Int32(CIC_OK) else { throw error(info, kind: kind) }
+        let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+        try limits.check(width: width, height: height)
+        let format: PixelFormat = channels == 1 ? .gray : .rgb24
+        var data = [UInt8](repeating: 0, count: width * height * channels)
+        let status = data.withUnsafeMutableBufferPointer { read($0.baseAddress!, width * channels, &info) }
+        guard status == Int32(CIC_OK) else { throw error(info, kind: kind) }
+        return Frame(format: format, width: width, height: height, colorRange: .full, data: data)
+    }
+
+    private static func error(_ info: cic_image_info, kind: String) -> MediaDataError {
+        let text = withUnsafeBytes(of: info.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        switch info.status {
+        case Int32(CIC_ERROR_TRUNCATED): return .truncated("the \(kind) data ends before the image does")
+        case Int32(CIC_ERROR_NO_MEMORY): return .unsupported("not enough memory to decode the \(kind)")
+        case Int32(CIC_ERROR_UNSUPPORTED): return .unsupported("\(kind): \(text)")
+        default: return .malformed("not a valid \(kind) (\(text))")
+        }
+    }
+}

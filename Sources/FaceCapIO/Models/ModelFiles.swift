@@ -1,0 +1,97 @@
+import FaceCapCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds and loads the face models that `make models` fetched and verified.
+///
+/// Search order: `$FACECAP_MODEL_DIR`, then `<binary dir>/../share/facecap/models` (where `make install`
+/// puts them), then `<binary dir>/../../models` (the build tree: `.build/release/facecap`), then
+/// `./models`.
+public enum ModelFiles {
+    /// The BlazeFace short-range detector file name.
+    public static let detector = "face_detection_short_range.tflite"
+    /// The FaceMesh landmark model file name.
+    public static let landmarks = "face_landmark.tflite"
+
+    /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
+    public static func searchDirectories(environment: [String: String] = currentEnvironment(),
+                                         executablePath: String? = currentExecutablePath()) -> [String] {
+        var directories: [String] = []
+        if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty { directories.append(dir) }
+        if let executablePath, let slash = executablePath.lastIndex(of: "/") {
+            let binDir = String(executablePath[..<slash])
+            directories.append(binDir + "/../share/facecap/models")
+            directories.append(binDir + "/../../models")
+        }
+        directories.append("models")
+        return directories
+    }
+
+    /// Path of model `file`, or a `ModelError` that lists where it looked and says to run `make models`.
+    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError) -> String {
+        for directory in directories {
+            let path = directory + "/" + file
+            if access(path, R_OK) == 0 { return path }
+        }
+        throw ModelError(missing: file, searched: directories)
+    }
+
+    /// Reads and parses a model file.
+    public static func load(path: String) throws(ModelError) -> TFLiteModel {
+        guard let bytes = readWholeFile(path) else {
+            throw ModelError(file: path, problem: "cannot read it (\(String(cString: strerror(errno))))")
+        }
+        return try TFLiteModel(bytes: bytes, name: path)
+    }
+
+    /// Locates, reads and parses model `file`.
+    public static func load(_ file: String, directories: [String] = searchDirectories()) throws(ModelError)
+        -> TFLiteModel {
+        try load(path: try locate(file, directories: directories))
+    }
+
+    /// The detector and landmark models, ready for `FaceTracker`.
+    public static func loadFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
+        -> (detector: TFLiteModel, landmarks: TFLiteModel) {
+        (try load(detector, directories: directories), try load(landmarks, directories: directories))
+    }
+
+    public static func currentEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        if let value = getenv("FACECAP_MODEL_DIR") { result["FACECAP_MODEL_DIR"] = String(cString: value) }
+        return result
+    }
+
+    public static func currentExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func readWholeFile(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
+            if count < chunk.count {
+                if ferror(file) != 0 { return nil }
+                break
+            }
+            if bytes.count > 64 << 20 { return nil }
+        }
+        return bytes
+    }
+}
+
+extension ModelError {
+    /// A model that is not in any searched directory.
+    public init(missing file: String, searched: [String]) {
+        self.init(file: file, problem: "not found (looked in \(searched.joined(separator: ", ")))")
+    }
+}

@@ -1,0 +1,79 @@
+import XCTest
+@testable import FaceCapCore
+
+final class WizardConfigurationTests: XCTestCase {
+    func configuration(_ arguments: [String], environment: [String: String] = [:]) throws -> WizardConfiguration {
+        try WizardConfiguration(parseArguments(arguments, options: WizardConfiguration.options), environment: environment)
+    }
+
+    func usageMessage(_ arguments: [String]) -> String? {
+        do {
+            _ = try configuration(arguments)
+            return nil
+        } catch {
+            return (error as? UsageError)?.message
+        }
+    }
+
+    func testDefaultsFollowTheContract() throws {
+        let defaults = try configuration([])
+        XCTAssertEqual(defaults.source, .camera(path: nil))
+        XCTAssertEqual(defaults.outputDirectory, "facecap-out")
+        XCTAssertEqual(defaults.attempts, 3)
+        XCTAssertEqual(defaults.manualAfter, 30)
+        XCTAssertEqual(defaults.width, 640)
+        XCTAssertEqual(defaults.height, 480)
+        XCTAssertEqual(defaults.frameRate, 30)
+        XCTAssertTrue(defaults.mirror)
+        XCTAssertTrue(defaults.showTutorial)
+        XCTAssertNil(defaults.serverURL)
+    }
+
+    func testOptionsAreApplied() throws {
+        let c = try configuration(["-i", "clip.y4m", "--loop", "-o", "out", "--attempts=5", "--manual-after", "12.5",
+                                   "--no-tutorial", "--no-mirror", "--color", "256", "--size", "1280x720",
+                                   "--fps", "15", "--plain", "--events", "-", "--server", "http://127.0.0.1:8080/v"])
+        XCTAssertEqual(c.source, .clip(path: "clip.y4m", loop: true))
+        XCTAssertEqual(c.outputDirectory, "out")
+        XCTAssertEqual(c.attempts, 5)
+        XCTAssertEqual(c.manualAfter, 12.5)
+        XCTAssertFalse(c.showTutorial)
+        XCTAssertFalse(c.mirror)
+        XCTAssertEqual(c.color, ._256)
+        XCTAssertEqual(c.width, 1280)
+        XCTAssertEqual(c.frameRate, 15)
+        XCTAssertEqual(c.eventsPath, "-")
+        XCTAssertEqual(c.serverURL, "http://127.0.0.1:8080/v")
+    }
+
+    func testNoColorAndLangFromTheEnvironment() throws {
+        XCTAssertEqual(try configuration([], environment: ["NO_COLOR": "1"]).color, ColorMode.none)
+        XCTAssertEqual(try configuration(["--color", "truecolor"], environment: ["NO_COLOR": "1"]).color, .truecolor)
+        XCTAssertEqual(try configuration([], environment: ["LANG": "en_GB.UTF-8"]).language, "en")
+        XCTAssertEqual(try configuration([], environment: ["LANG": "de_DE.UTF-8"]).language, "en")
+    }
+
+    func testBadCombinationsAndValuesSayWhatIsWrong() {
+        XCTAssertEqual(usageMessage(["--loop"]), "--loop goes with --input FILE.y4m")
+        XCTAssertEqual(usageMessage(["-i", "a.y4m", "-d", "/dev/video0"]),
+                       "--input and --device exclude each other: replay a clip or use a camera")
+        XCTAssertEqual(usageMessage(["--events", "-"]),
+                       "--events - (standard output) needs --plain: the full-screen UI owns standard output")
+        XCTAssertEqual(usageMessage(["--color", "rainbow"]), "--color takes auto, truecolor, 256, 16 or none, not 'rainbow'")
+        XCTAssertEqual(usageMessage(["--attempts", "0"]), "--attempts takes a whole number from 1 to 10, not '0'")
+        XCTAssertEqual(usageMessage(["--lang", "xx"]), "--lang xx: no messages in that language yet (available: en)")
+        XCTAssertNotNil(usageMessage(["clip.y4m"]))
+        XCTAssertNotNil(usageMessage(["--size", "0x0"]))
+    }
+
+    func testServerNeedsHTTPSUnlessLoopbackOrInsecure() {
+        XCTAssertNil(usageMessage(["--server", "https://id.example.org/selfie"]))
+        XCTAssertNil(usageMessage(["--server", "http://localhost:9000/"]))
+        XCTAssertNil(usageMessage(["--server", "http://[::1]:9000/"]))
+        XCTAssertNil(usageMessage(["--server", "http://10.1.2.3/", "--insecure-http"]))
+        XCTAssertEqual(usageMessage(["--server", "http://id.example.org/"]),
+                       "--server must use https:// for a host that is not this machine (or add --insecure-http)")
+        XCTAssertNotNil(usageMessage(["--server", "ftp://x"]))
+        XCTAssertNotNil(usageMessage(["--server", "https:///path"]))
+    }
+}

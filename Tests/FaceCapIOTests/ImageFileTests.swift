@@ -1,0 +1,249 @@
+import Foundation
+import XCTest
+import FaceCapCore
+@testable import FaceCapIO
+
+/// Decoding photos: the shared fixtures, crafted files covering each format's variants (their formulas
+/// are in Tests/Fixtures/crafted/make_crafted.py), and broken files that must fail with a clear error.
+final class ImageFileTests: XCTestCase {
+    var temp: TemporaryDirectory!
+
+    override func setUpWithError() throws { temp = try TemporaryDirectory() }
+    override func tearDown() { temp.remove() }
+
+    // The formulas of make_crafted.py.
+    let width = 16, height = 12
+    func colour(_ x: Int, _ y: Int) -> [UInt8] { [UInt8(x * 16 % 256), UInt8(y * 20 % 256), UInt8((x + y) * 8 % 256)] }
+    func grey(_ x: Int, _ y: Int) -> UInt8 { UInt8((x * 16 + y) % 256) }
+    let quadrants: [[UInt8]] = [[200, 30, 40], [20, 180, 60], [30, 40, 220], [240, 240, 20]]
+    let greyQuadrants: [UInt8] = [30, 90, 160, 230]
+    func quadrant(_ x: Int, _ y: Int) -> Int { (x >= 8 ? 1 : 0) + (y >= 6 ? 2 : 0) }
+
+    func crafted(_ name: String) throws -> Frame { try ImageFile.read(path: fixturePath("crafted/" + name)) }
+
+    func assertFormula(_ frame: Frame, _ expected: (Int, Int) -> [UInt8], file: StaticString = #filePath,
+                       line: UInt = #line) {
+        XCTAssertEqual(frame.width, width, file: file, line: line)
+        XCTAssertEqual(frame.height, height, file: file, line: line)
+        XCTAssertEqual(frame.colorRange, .full, file: file, line: line)
+        for y in 0..<height {
+            for x in 0..<width where pixel(frame, x, y) != expected(x, y) {
+                XCTFail("pixel (\(x), \(y)) is \(pixel(frame, x, y)), expected \(expected(x, y))", file: file, line: line)
+                return
+            }
+        }
+    }
+
+    /// Lossy images: every pixel away from the quadrant borders within `tolerance` of its quadrant colour.
+    func assertQuadrants(_ frame: Frame, _ expected: (Int) -> [UInt8], tolerance: Int,
+                         file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(frame.width, width, file: file, line: line)
+        XCTAssertEqual(frame.height, height, file: file, line: line)
+        for y in 0..<height where y != 5 && y != 6 {
+            for x in 0..<width where x != 7 && x != 8 {
+                let got = pixel(frame, x, y), want = expected(quadrant(x, y))
+                if zip(got, want).contains(where: { abs(Int($0) - Int($1)) > tolerance }) {
+                    XCTFail("pixel (\(x), \(y)) is \(got), expected \(want) ±\(tolerance)", file: file, line: line)
+                    return
+                }
+            }
+        }
+    }
+
+    func testSharedFixturesDecodeAtTheirSize() throws {
+        let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
+        XCTAssertEqual([sergey.width, sergey.height], [600, 600])
+        XCTAssertEqual(sergey.format, .rgb24)
+        XCTAssertEqual(sergey.data.count, 600 * 600 * 3)
+        let dino = try ImageFile.read(path: fixturePath("dino.jpg"))
+        XCTAssertEqual([dino.width, dino.height], [2876, 1699])
+        XCTAssertEqual(dino.format, .rgb24)
+        XCTAssertEqual(dino.data.count, 2876 * 1699 * 3)
+        // Not a constant image: the decoder really produced pixels.
+        XCTAssertGreaterThan(Set(sergey.data).count, 200)
+        XCTAssertGreaterThan(Set(dino.data).count, 200)
+    }
+
+    func testPNGVariants() throws {
+        let rgb16 = try crafted("rgb16.png")
+        XCTAssertEqual(rgb16.format, .rgb24)
+        assertFormula(rgb16, colour)
+        let gray16 = try crafted("gray16.png")
+        XCTAssertEqual(gray16.format, .gray)
+        assertFormula(gray16) { [self.grey($0, $1)] }
+        let rgba = try crafted("rgba8.png")
+        XCTAssertEqual(rgba.format, .rgb24)
+        assertFormula(rgba, colour)
+        let graya = try crafted("graya8.png")
+        XCTAssertEqual(graya.format, .gray)
+        assertFormula(graya) { [self.grey($0, $1)] }
+        let gray1 = try crafted("gray1.png")
+        XCTAssertEqual(gray1.format, .gray)
+        assertFormula(gray1) { x, y in [(x + y) % 2 == 0 ? 0 : 255] }
+        let interlaced = try crafted("interlaced.png")
+        XCTAssertEqual(interlaced.format, .rgb24)
+        assertFormula(interlaced, colour)
+        let palette = try crafted("palette.png")
+        XCTAssertEqual(palette.format, .rgb24)
+        assertFormula(palette) { self.quadrants[self.quadrant($0, $1)] }
+    }
+
+    func testJPEGVariants() throws {
+        let baseline = try crafted("quadrants.jpg")
+        XCTAssertEqual(baseline.format, .rgb24)
+        assertQuadrants(baseline, { self.quadrants[$0] }, tolerance: 6)
+        let progressive = try crafted("quadrants-progressive.jpg")
+        assertQuadrants(progressive, { self.quadrants[$0] }, tolerance: 6)
+        let gray = try crafted("quadrants-gray.jpg")
+        XCTAssertEqual(gray.format, .gray)
+        assertQuadrants(gray, { [self.greyQuadrants[$0]] }, tolerance: 3)
+        let cmyk = try crafted("quadrants-cmyk.jpg")
+        XCTAssertEqual(cmyk.format, .rgb24)
+        assertQuadrants(cmyk, { self.quadrants[$0] }, tolerance: 8)
+    }
+
+    func testFormatIsSniffedNotTakenFromTheExtension() throws {
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/rgb16.png")))
+        let path = try temp.write("actually-a-png.jpg", Array(png))
+        XCTAssertEqual(try MediaKind.sniff(path: path), .png)
+        assertFormula(try ImageFile.read(path: path), colour)
+    }
+
+    func testBinaryPPMAndPGM() throws {
+        let rgb = Frame(format: .rgb24, width: 3, height: 2, colorRange: .full, data: Array(0..<18))
+        let ppm = Array("P6\n# a comment\n3 2 # trailing comment\n255\n".utf8) + rgb.data
+        let decoded = try ImageFile.read(path: try temp.write("a.ppm", ppm))
+        XCTAssertEqual(decoded.format, .rgb24)
+        XCTAssertEqual(decoded.data, rgb.data)
+        let pgm = Array("P5 2 2 255 ".utf8) + [0, 100, 200, 255]
+        let gray = try ImageFile.read(path: try temp.write("a.pgm", pgm))
+        XCTAssertEqual(gray.format, .gray)
+        XCTAssertEqual(gray.data, [0, 100, 200, 255])
+        XCTAssertEqual(try ImageFile.decode(try XCTUnwrap(PNM.encode(rgb))).data, rgb.data)
+    }
+
+    func testPPMWithOtherMaxvals() throws {
+        // 16-bit big-endian samples: 0, 65535, 32768 (→ 128), 257 (→ 1).
+        let wide = Array("P5\n4 1\n65535\n".utf8) + [0, 0, 0xFF, 0xFF, 0x80, 0x00, 0x01, 0x01]
+        XCTAssertEqual(try ImageFile.decode(wide).data, [0, 255, 128, 1])
+        // maxval 15: 15 → 255, 1 → 17.
+        let small = Array("P5 3 1 15\n".utf8) + [0, 1, 15]
+        XCTAssertEqual(try ImageFile.decode(small).data, [0, 17, 255])
+    }
+
+    func testASCIIPPMAndPGM() throws {
+        let p3 = Array("P3\n# ascii\n2 1\n255\n255 0 0\n 0 0 255\n".utf8)
+        let colour = try ImageFile.decode(p3)
+        XCTAssertEqual(colour.format, .rgb24)
+        XCTAssertEqual(colour.data, [255, 0, 0, 0, 0, 255])
+        let p2 = Array("P2 3 1 1000\n0 500 1000".utf8)
+        let gray = try ImageFile.decode(p2)
+        XCTAssertEqual(gray.format, .gray)
+        XCTAssertEqual(gray.data, [0, 128, 255])
+    }
+
+    func testMalformedPNMIsAnErrorNotACrash() {
+        let cases: [(String, [UInt8], MediaDataError)] = [
+            ("truncated header", Array("P6\n3 ".utf8), .truncated("the header ends before its height")),
+            ("truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3], .truncated("12 bytes of pixels expected, 3 present")),
+            ("zero width", Array("P5 0 2 255\n".utf8), .malformed("zero width or height (0×2)")),
+            ("huge", Array("P6 100000 100000 255\n".utf8), .tooLarge(width: 100000, height: 100000)),
+            ("bad maxval", Array("P5 1 1 70000\n".utf8) + [0], .malformed("maxval 70000 is outside 1…65535")),
+            ("sample above maxval", Array("P2 2 1 10 3 11".utf8), .malformed("sample 1 is 11, above maxval 10")),
+            ("letters", Array("P6 x 2 255\n".utf8), .malformed("the header's width is not a number")),
+            ("missing samples", Array("P2 4 1 255 1 2 3  ".utf8), .truncated("sample 3 of 4 is missing")),
+            ("bitmap", Array("P4 8 1\n".utf8) + [0xFF], .unsupported(
+                "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")),
+        ]
+        for (name, bytes, expected) in cases {
+            XCTAssertThrowsError(try ImageFile.decode(bytes), name) { error in
+                XCTAssertEqual(error as? MediaDataError, expected, name)
+            }
+        }
+    }
+
+    func testBrokenFilesGiveOneClearLineAndExit66() throws {
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixturePath("sergey.png")))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: fixturePath("dino.jpg")))
+        var garbled = Array(jpeg.prefix(2000))
+        for i in stride(from: 400, to: garbled.count, by: 7) { garbled[i] = 0xFF }
+        let cases: [(String, [UInt8])] = [
+            ("empty.png", []),
+            ("truncated.png", Array(png.prefix(png.count / 2))),
+            ("header-only.png", Array(png.prefix(20))),
+            ("truncated.jpg", Array(jpeg.prefix(jpeg.count / 2))),
+            ("header-only.jpg", Array(jpeg.prefix(3))),
+            ("garbled.jpg", garbled),
+            ("garbage.bin", Array("hello, this is not an image at all".utf8)),
+        ]
+        for (name, bytes) in cases {
+            let path = try temp.write(name, bytes)
+            XCTAssertThrowsError(try ImageFile.read(path: path), name) { error in
+                guard let error = error as? InputFileError else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual(error.exitCode, .noInput, name)
+                XCTAssertTrue(error.message.hasPrefix(path + ": "), error.message)
+                XCTAssertFalse(error.message.contains("\n"), error.message)
+                if case .data = error.problem {} else { XCTFail("\(name): \(error.problem)") }
+            }
+        }
+        XCTAssertEqual(try errorProblem(temp.path("empty.png")), .data(.empty))
+        XCTAssertEqual(try errorProblem(temp.path("truncated.png")),
+                       .data(.truncated("the PNG data ends before the image does")))
+        XCTAssertEqual(try errorProblem(temp.path("truncated.jpg")),
+                       .data(.truncated("the JPEG data ends before the image does")))
+        XCTAssertEqual(try errorProblem(temp.path("garbage.bin")), .data(.unknownFormat))
+    }
+
+    func testHugeDeclaredDimensionsAreRefusedBeforeAllocating() throws {
+        // A PNG header declaring 100000×100000 (IHDR only; libpng's own limit would stop at 1000000).
+        var ihdr: [UInt8] = Array("IHDR".utf8) + bigEndian(100_000) + bigEndian(100_000) + [8, 2, 0, 0, 0]
+        ihdr += bigEndian(crc32(ihdr))
+        // libpng reads the header up to the first IDAT: give it an empty one, no pixels behind it.
+        let idat: [UInt8] = bigEndian(0) + Array("IDAT".utf8) + bigEndian(crc32(Array("IDAT".utf8)))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat
+        XCTAssertEqual(try errorProblem(try temp.write("huge.png", png)), .data(.tooLarge(width: 100_000, height: 100_000)))
+        // A JPEG whose SOF0 declares 60000×60000 (within JPEG's 65500 limit, beyond ours).
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))
+        var bytes = Array(jpeg)
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0xEA, 0x60, 0xEA, 0x60])
+        XCTAssertEqual(try errorProblem(try temp.write("huge.jpg", bytes)), .data(.tooLarge(width: 60000, height: 60000)))
+        // Smaller limits apply too.
+        let limits = ImageLimits(maxSide: 500, maxPixels: 1_000_000)
+        XCTAssertThrowsError(try ImageFile.read(path: fixturePath("sergey.png"), limits: limits)) { error in
+            XCTAssertEqual((error as? InputFileError)?.problem, .data(.tooLarge(width: 600, height: 600)))
+        }
+    }
+
+    func testMissingDirectoryAndUnreadableFiles() throws {
+        XCTAssertEqual(try errorProblem(temp.path("nope.jpg")), .missing)
+        XCTAssertEqual(try errorProblem(temp.url.path), .isDirectory)
+        let missing = InputFileError(path: "x.jpg", problem: .missing)
+        XCTAssertEqual(missing.message, "x.jpg: no such file; check the path")
+        if getuid() != 0 {
+            let path = try temp.write("secret.png", [1, 2, 3])
+            chmod(path, 0)
+            XCTAssertEqual(try errorProblem(path), .permissionDenied)
+        }
+    }
+
+    func errorProblem(_ path: String) throws -> InputFileError.Problem? {
+        do {
+            _ = try ImageFile.read(path: path)
+            return nil
+        } catch {
+            return error.problem
+        }
+    }
+}
+
+func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+
+func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
