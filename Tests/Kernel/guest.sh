@@ -212,10 +212,16 @@ clip_info() { $python "$here/y4mcheck.py" "$1"; }
 # The sizes (WxH) facecap printed on stdout or stderr.
 reported_sizes() { cat "$work/$1.out" "$work/$1.err" | grep -Eo '[0-9]{2,5} ?[x×] ?[0-9]{2,5}' | tr -d ' ' | sed 's/×/x/'; }
 
-# The largest number facecap printed on a line about dropped or skipped frames or buffers.
+# The count facecap gave for dropped (or skipped, discarded, bad) frames: the number right before
+# or after that word, as in "3 dropped", "3 frames dropped", "dropped: 3", "bad frames 3".
 reported_drops() {
-    cat "$work/$1.out" "$work/$1.err" | grep -Ei 'drop|skip|discard|bad (frame|buffer)' |
-        grep -Eo '[0-9]+' | sort -n | tail -n 1
+    cat "$work/$1.out" "$work/$1.err" | $python -c '
+import re, sys
+words = r"(?:dropped|skipped|discarded|bad|lost)"
+text = sys.stdin.read()
+counts = [int(n) for n in re.findall(r"(\d+)\s+(?:[a-z-]+\s+){0,2}" + words, text, re.I)]
+counts += [int(n) for n in re.findall(words + r"(?:\s+(?:frames?|buffers?))?\s*[:=]?\s*(\d+)", text, re.I)]
+print(max(counts) if counts else "")'
 }
 
 # --- Infrastructure checks with v4l2-ctl (prove the guest and the driver, independently of facecap) --
