@@ -5,14 +5,14 @@ import FaceCapIO
 import Glibc
 #endif
 
-/// `facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP…`: the analyzer on photos and recorded clips.
-///
-/// A photo is analysed on its own (plain thresholds, no motion). A `.y4m` clip is analysed frame by frame
-/// with the wizard's memory — hysteresis, message persistence, stability window, auto capture and the
-/// manual-capture fallback — at the clip's own timestamps, so it shows what the wizard would have shown.
+/// `facecap analyze [--json] [--thresholds FILE] IMAGE…`: the faces in photos (JPEG, PNG, PPM/PGM) and in
+/// every frame of `.y4m` clips, their quality measures and the guidance facecap gives. Photos are analysed
+/// independently (plain thresholds, no motion); a clip's frames are tracked like camera frames and go
+/// through the wizard's analyzer — hysteresis, message persistence, stability window, auto capture and
+/// the manual-capture fallback — at the clip's own timestamps, so it shows what the wizard would show.
 enum AnalyzeCommand {
-    static let options: [OptionSpec] = [
-        OptionSpec("json", help: "print one JSON object per photo or clip frame (shape in the README)"),
+    static let options = [
+        OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
         OptionSpec("thresholds", value: "FILE",
                    help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
         OptionSpec("help", short: "h", help: "show this help"),
@@ -26,44 +26,39 @@ enum AnalyzeCommand {
         if parsed.has("help") {
             printOut("Usage: facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…\n\n"
                      + "Finds faces and prints the quality measures and the guidance facecap would give: for a photo"
-                     + " on its own, for a .y4m clip frame by frame as the wizard would show it.\n\n"
+                     + " on its own, for a .y4m clip one line per frame as the wizard would show it.\n\n"
                      + formatOptions(options))
             return .success
         }
         guard !parsed.positionals.isEmpty else {
-            throw UsageError("give at least one photo (JPEG, PNG, PPM/PGM) or .y4m clip to analyse")
+            throw UsageError("'facecap analyze' needs at least one image or .y4m file")
         }
+        let json = parsed.has("json")
         let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
             ?? AnalyzerThresholds()
         let models = try ModelFiles.loadFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
-        let json = parsed.has("json")
-
-        // Every input is tried; the first failure decides the exit code once the others are done.
-        var firstFailure: UserFacingError?
+        var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {
                 if try MediaKind.sniff(path: path) == .y4m {
                     try analyzeClip(path, tracker: tracker, thresholds: thresholds, json: json)
                 } else {
-                    try analyzePhoto(path, tracker: tracker, thresholds: thresholds, json: json)
+                    let frame = try ImageFile.read(path: path)
+                    tracker.reset()
+                    let faces = tracker.process(frame)
+                    report(AnalysisRecord(path: path, frameIndex: nil, frame: frame, faces: faces,
+                                          analysis: AnalysisReport.photo(frame: frame, faces: faces,
+                                                                         thresholds: thresholds),
+                                          thresholds: thresholds), json: json)
                 }
             } catch let error as UserFacingError {
+                // One bad file does not stop the others; the exit code still says something failed.
                 printError(error.message)
-                firstFailure = firstFailure ?? error
+                if exitCode == .success { exitCode = error.exitCode }
             }
         }
-        return firstFailure?.exitCode ?? .success
-    }
-
-    private static func analyzePhoto(_ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,
-                                     json: Bool) throws {
-        let frame = try ImageFile.read(path: path)
-        tracker.reset()
-        let entry = AnalysisReport.photo(file: path, frame: frame, faces: tracker.process(frame),
-                                         thresholds: thresholds)
-        printOut(json ? AnalysisReport.json(entry, thresholds: thresholds)
-                      : AnalysisReport.summary(entry, thresholds: thresholds))
+        return exitCode
     }
 
     private static func analyzeClip(_ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,
@@ -72,33 +67,30 @@ enum AnalyzeCommand {
         defer { reader.close() }
         tracker.reset()
         var analyzer = Analyzer(thresholds: thresholds)
-        var frame = Frame.empty()
+        var frame = Frame(format: .gray, width: 1, height: 1, data: [])
         if !json {
             let header = reader.header
-            printOut("\(path): \(header.width)×\(header.height) at \(header.frameRate.value) fps, "
+            printOut("\(path): \(header.width)x\(header.height) at \(header.frameRate.value) fps, "
                      + "stability window \(thresholds.stabilityWindow) s")
         }
         var index = 0
         var captured = false
-        var fallback: ManualFallbackReason?
         while try reader.readFrame(into: &frame) {
             let faces = tracker.process(frame)
             let output = analyzer.process(frame, faces: faces)
-            let entry = AnalysisReport.clipFrame(file: path, index: index, faces: faces, output: output)
-            if json {
-                printOut(AnalysisReport.json(entry, thresholds: thresholds))
-            } else if index == 0 || output.guidanceChanged || output.capture != nil
-                        || output.manualFallback != fallback || index % 30 == 0 {
-                // Readable output shows what changes (and a heartbeat each 30 frames), not every frame.
-                printOut(AnalysisReport.clipLine(entry))
-            }
+            report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces,
+                                  analysis: AnalysisReport.clipFrame(index: index, output: output),
+                                  thresholds: thresholds), json: json)
             captured = captured || output.capture != nil
-            fallback = output.manualFallback
             index += 1
         }
         if !json {
             printOut("\(path): \(index) frames, " + (captured ? "auto-captured" : "no auto capture"))
         }
+    }
+
+    private static func report(_ record: AnalysisRecord, json: Bool) {
+        printOut(json ? record.json() : record.text())
     }
 
     /// The text of a small file, or the `InputFileError` (exit 66) that says why it cannot be read.
@@ -132,5 +124,125 @@ enum AnalyzeCommand {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// What `analyze` reports for one image or clip frame, and its two renderings. Every field of the JSON
+/// output is built in `jsonFields()`: extend the output there.
+struct AnalysisRecord {
+    var path: String
+    /// Index of the frame in a clip; nil for a photo.
+    var frameIndex: Int?
+    var frame: Frame
+    var faces: [Face]
+    /// The analyzer's measures and guidance (for a clip frame, with the wizard's state).
+    var analysis: AnalysisReport.Entry
+    var thresholds: AnalyzerThresholds
+
+    static let keypointNames = ["right_eye", "left_eye", "nose_tip", "mouth_centre", "right_ear", "left_ear"]
+
+    /// The JSON object's fields in order: file, frame (0 for a photo), timestamp (clips), width, height,
+    /// faces, then the analyzer's metrics, guidance, primary (and for clips its state: `AnalysisReport`).
+    func jsonFields() -> [(String, String)] {
+        var fields: [(String, String)] = [("file", JSON.string(path)), ("frame", String(frameIndex ?? 0))]
+        if frameIndex != nil {
+            fields.append(("timestamp", JSON.number(frame.timestamp, decimals: 3)))
+        }
+        fields += [("width", String(frame.width)), ("height", String(frame.height)),
+                   ("faces", JSON.array(faces.map { Self.jsonFace($0, thresholds: thresholds) }))]
+        return fields + AnalysisReport.fields(analysis)
+    }
+
+    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, the landmark
+    /// model's presence logit (null when the landmark model did not confirm the face), head pose and eyes.
+    static func jsonFace(_ face: Face, thresholds: AnalyzerThresholds) -> String {
+        let d = face.detection
+        let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSON.number(Double($0), decimals: 1) }
+        let keypoints = zip(keypointNames, d.keypoints).map { name, point in
+            (name, JSON.array([JSON.number(Double(point.x), decimals: 1), JSON.number(Double(point.y), decimals: 1)]))
+        }
+        return JSON.object([
+            ("score", JSON.number(Double(d.score), decimals: 4)),
+            ("box", JSON.array(box)),
+            ("keypoints", JSON.object(keypoints)),
+            ("tracked", String(face.isTracked)),
+            ("landmarks", face.landmarks.map { String($0.points.count) } ?? "0"),
+            ("presence", face.landmarks.map { JSON.number(Double($0.presence), decimals: 2) } ?? "null"),
+        ] + AnalysisReport.faceFields(face, thresholds: thresholds))
+    }
+
+    func json() -> String { JSON.object(jsonFields()) }
+
+    /// A photo: a heading, a line or two per face, the measures and the guidance. A clip frame: one line
+    /// with the guidance as the wizard shows it.
+    func text() -> String {
+        if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
+        var where_ = path
+        if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSON.number(frame.timestamp, decimals: 3)) s)" }
+        let count = faces.isEmpty ? "no face" : faces.count == 1 ? "1 face" : "\(faces.count) faces"
+        var lines = ["\(where_) (\(frame.width)x\(frame.height)): \(count)"]
+        for (n, face) in faces.enumerated() {
+            let d = face.detection
+            func f(_ v: Float) -> String { JSON.number(Double(v), decimals: 1) }
+            lines.append("  face \(n + 1): score \(JSON.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
+                + "y=\(f(d.box.y)) w=\(f(d.box.width)) h=\(f(d.box.height))\(face.isTracked ? "  (tracked)" : "")")
+            let points = zip(Self.keypointNames, d.keypoints).map { "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))" }
+            lines.append("    keypoints: " + points.joined(separator: "  "))
+            if let landmarks = face.landmarks {
+                lines.append("    landmarks: \(landmarks.points.count) (presence \(JSON.number(Double(landmarks.presence), decimals: 1)))")
+            }
+        }
+        lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)
+        return lines.joined(separator: "\n")
+    }
+}
+
+private extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}
+
+/// Minimal JSON text building (one line, no Foundation).
+enum JSON {
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    /// A number rounded to `decimals` places; null for NaN or infinity, which JSON cannot hold.
+    static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return String(value) }
+        let whole = Int(scaled) / Int(scale), fraction = Int(scaled) % Int(scale)
+        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+        if decimals > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }

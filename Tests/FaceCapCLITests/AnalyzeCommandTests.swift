@@ -41,7 +41,7 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(sergey["frame"] as? Int, 0)
         let face = try XCTUnwrap((sergey["faces"] as? [[String: Any]])?.first)
         XCTAssertEqual((face["box"] as? [Double])?.count, 4)
-        XCTAssertEqual((face["keypoints"] as? [[Double]])?.count, 6)
+        XCTAssertEqual((face["keypoints"] as? [String: [Double]])?.count, 6)
         XCTAssertEqual(try XCTUnwrap(face["yaw"] as? Double), 0, accuracy: 5)
         XCTAssertEqual(try XCTUnwrap(face["roll"] as? Double), 0, accuracy: 5)
         XCTAssertNotNil(face["pitch"] as? Double)
@@ -65,8 +65,9 @@ final class AnalyzeCommandTests: XCTestCase {
     func testReadableSummary() throws {
         let result = try runFacecap(["analyze", fixture("images/grace_hopper.jpg")])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let heading = fixture("images/grace_hopper.jpg") + ": 512×600, 1 face — "
+        let heading = fixture("images/grace_hopper.jpg") + " (512x600): 1 face"
         XCTAssertTrue(result.stdout.hasPrefix(heading), result.stdout)
+        XCTAssertTrue(result.stdout.contains("measured: width"), result.stdout)
         XCTAssertTrue(result.stdout.contains("pose: yaw"), result.stdout)
         XCTAssertTrue(result.stdout.contains("guidance: "), result.stdout)
     }
@@ -110,7 +111,7 @@ final class AnalyzeCommandTests: XCTestCase {
         let frames = try jsonLines(result.stdout)
         XCTAssertEqual(frames.count, 75)
         XCTAssertEqual(frames[2]["primary"] as? String, "moveCloser")
-        XCTAssertEqual(try XCTUnwrap(frames[40]["t"] as? Double), 40.0 / 30, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(frames[40]["timestamp"] as? Double), 40.0 / 30, accuracy: 0.001)
         let captures = frames.indices.filter { !(frames[$0]["capture"] is NSNull) }
         XCTAssertEqual(captures.count, 1, "one auto capture")
         let capture = try XCTUnwrap(captures.first)
@@ -125,7 +126,9 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(text.stdout.contains("AUTO CAPTURE of the frame at"), text.stdout)
         XCTAssertTrue(text.stdout.contains("75 frames, auto-captured"), text.stdout)
-        XCTAssertTrue(text.stdout.contains("frame 0 t 0s: moveCloser"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("frame 0 t 0s, 1 face: moveCloser"), text.stdout)
+        // One line per frame, as the wizard would show it.
+        XCTAssertEqual(text.stdout.split(separator: "\n").filter { $0.hasPrefix("frame ") }.count, 75)
     }
 
     func testADarkOrMovingClipIsNotCaptured() throws {
@@ -189,7 +192,7 @@ final class AnalyzeCommandTests: XCTestCase {
     func testUsage() throws {
         let none = try runFacecap(["analyze"])
         XCTAssertEqual(none.status, 64)
-        XCTAssertTrue(none.stderr.contains("give at least one photo"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("needs at least one image or .y4m file"), none.stderr)
         let help = try runFacecap(["analyze", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("--thresholds FILE"))

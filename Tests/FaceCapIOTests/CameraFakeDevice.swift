@@ -390,7 +390,8 @@ final class FakeV4L2Device {
             buffer.pointee.index = UInt32(index)
             buffer.pointee.bytesused = UInt32(used)
             buffer.pointee.length = UInt32(buffers[index].length)
-            buffer.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) | (spec.errorFlag ? UInt32(V4L2_BUF_FLAG_ERROR) : 0)
+            buffer.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+                | (spec.errorFlag ? UInt32(V4L2_BUF_FLAG_ERROR) : 0)
             let when = streamOnTime + (spec.time ?? (monotonic() - streamOnTime))
             buffer.pointee.timestamp = timeval(tv_sec: Int(when), tv_usec: Int((when - when.rounded(.down)) * 1e6))
             buffer.pointee.sequence = spec.sequence ?? sequence

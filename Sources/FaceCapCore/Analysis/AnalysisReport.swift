@@ -1,66 +1,68 @@
-/// How `facecap analyze` shows an analysed photo or clip frame: one JSON object per line for scripts,
-/// or a few readable lines for people.
+/// The analyzer's part of what `facecap analyze` prints for a photo or a clip frame: JSON fields for
+/// scripts and readable lines for people (the command adds the file, size and faces around them).
 ///
-/// JSON shape (stable keys; numbers rounded; `null` where a measure could not be taken):
+/// JSON fields (stable keys; numbers rounded; `null` where a measure could not be taken):
 /// ```
-/// {"file": "a.jpg", "frame": 0, "width": 640, "height": 480,
-///  "faces": [{"score", "box": [x, y, w, h], "keypoints": [[x, y] ×6], "landmarks": true|false,
-///             "yaw", "pitch", "roll", "eyesOpen"}],            (pose and eyes null without landmarks)
-///  "metrics": {"frameLuma", "faceCount", "faceWidths", "faceWidth", "offsetX", "offsetY", "edgeMargin",
-///              "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening", "faceLuma",
-///              "darkFraction", "brightFraction", "lightBalance", "sharpness", "secondFaceScore",
-///              "secondFaceRelativeWidth", "centreSpeed", "sizeChange"},
-///  "guidance": ["moveCloser", …] (priority order, ["ready"] when nothing is wrong), "primary": "moveCloser"}
+/// per face:  "yaw", "pitch", "roll" (degrees), "eyesOpen"           (null without landmarks)
+/// per image: "metrics": {"frameLuma", "faceCount", "faceWidths", "faceWidth", "offsetX", "offsetY",
+///              "edgeMargin", "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening",
+///              "faceLuma", "darkFraction", "brightFraction", "lightBalance", "sharpness",
+///              "secondFaceScore", "secondFaceRelativeWidth", "centreSpeed", "sizeChange"},
+///            "guidance": ["moveCloser", …] (priority order, ["ready"] when nothing is wrong),
+///            "primary": "moveCloser"
 /// ```
-/// Clip frames add `"t"` (seconds), `"hints"`, `"stability"` (0…1), `"keepFrame"`, `"capture"`
-/// (`{"frameTimestamp", "sharpness"}` on the frame the auto capture happens, else null) and
-/// `"manualFallback"` (`"timeout"`, `"noConfidentFace"` or null); their `guidance` is after hysteresis
-/// and `primary` is the message the wizard shows.
+/// Clip frames add `"hints"`, `"stability"` (0…1), `"keepFrame"`, `"capture"` (`{"frameTimestamp",
+/// "sharpness"}` on the frame the auto capture happens, else null) and `"manualFallback"` (`"timeout"`,
+/// `"noConfidentFace"` or null); their `guidance` is after hysteresis and `primary` is the message the
+/// wizard shows.
 public enum AnalysisReport {
-    /// Everything about one analysed picture.
-    public struct Entry {
-        public var file: String
+    /// The analysis of one picture.
+    public struct Entry: Sendable {
         public var frameIndex: Int
-        public var faces: [Face]
         public var metrics: FrameMetrics
         public var guidance: [GuidanceCode]
         public var primary: GuidanceCode
         /// Set for clip frames: the wizard's view (hints, stability, capture, fallback).
         public var clip: AnalyzerOutput?
 
-        public init(file: String, frameIndex: Int, faces: [Face], metrics: FrameMetrics, guidance: [GuidanceCode],
-                    primary: GuidanceCode, clip: AnalyzerOutput? = nil) {
-            self.file = file; self.frameIndex = frameIndex; self.faces = faces; self.metrics = metrics
-            self.guidance = guidance; self.primary = primary; self.clip = clip
+        public init(frameIndex: Int, metrics: FrameMetrics, guidance: [GuidanceCode], primary: GuidanceCode,
+                    clip: AnalyzerOutput? = nil) {
+            self.frameIndex = frameIndex; self.metrics = metrics; self.guidance = guidance; self.primary = primary
+            self.clip = clip
         }
     }
 
     /// A photo analysed on its own: no history, so plain thresholds and no motion.
-    public static func photo(file: String, frame: Frame, faces: [Face], thresholds: AnalyzerThresholds) -> Entry {
+    public static func photo(frame: Frame, faces: [Face], thresholds: AnalyzerThresholds) -> Entry {
         let metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
         let codes = GuidanceRules.activeCodes(metrics, thresholds: thresholds)
         let guidance = codes.isEmpty ? [GuidanceCode.ready] : codes
-        return Entry(file: file, frameIndex: 0, faces: faces, metrics: metrics, guidance: guidance,
-                     primary: guidance[0])
+        return Entry(frameIndex: 0, metrics: metrics, guidance: guidance, primary: guidance[0])
     }
 
     /// A clip frame as the wizard saw it.
-    public static func clipFrame(file: String, index: Int, faces: [Face], output: AnalyzerOutput) -> Entry {
-        Entry(file: file, frameIndex: index, faces: faces, metrics: output.metrics, guidance: output.active,
-              primary: output.primary, clip: output)
+    public static func clipFrame(index: Int, output: AnalyzerOutput) -> Entry {
+        Entry(frameIndex: index, metrics: output.metrics, guidance: output.active, primary: output.primary,
+              clip: output)
     }
 
     // MARK: JSON
 
-    /// The entry as one line of JSON.
-    public static func json(_ entry: Entry, thresholds: AnalyzerThresholds) -> String {
-        let m = entry.metrics
-        var fields: [(String, String)] = [("file", string(entry.file)), ("frame", String(entry.frameIndex))]
-        if let clip = entry.clip { fields.append(("t", number(clip.metrics.timestamp, 3))) }
-        fields += [
-            ("width", String(m.frameWidth)), ("height", String(m.frameHeight)),
-            ("faces", array(entry.faces.map { faceJSON($0, thresholds: thresholds) })),
-            ("metrics", metricsJSON(m)),
+    /// Pose and eyes of one face, as (key, JSON value) pairs.
+    public static func faceFields(_ face: Face, thresholds: AnalyzerThresholds) -> [(String, String)] {
+        let points = face.landmarks?.points ?? []
+        let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
+        let features = LandmarkGeometry.features(points)
+        return [
+            ("yaw", number(pose?.yaw, 1)), ("pitch", number(pose?.pitch, 1)), ("roll", number(pose?.roll, 1)),
+            ("eyesOpen", features.map { String(GuidanceRules.eyesOpen($0, thresholds: thresholds)) } ?? "null"),
+        ]
+    }
+
+    /// Measures, guidance and (for clip frames) the wizard's state, as (key, JSON value) pairs.
+    public static func fields(_ entry: Entry) -> [(String, String)] {
+        var fields: [(String, String)] = [
+            ("metrics", metricsJSON(entry.metrics)),
             ("guidance", array(entry.guidance.map { string($0.rawValue) })),
             ("primary", string(entry.primary.rawValue)),
         ]
@@ -75,24 +77,7 @@ public enum AnalysisReport {
                 ("manualFallback", clip.manualFallback.map { string($0.rawValue) } ?? "null"),
             ]
         }
-        return object(fields)
-    }
-
-    static func faceJSON(_ face: Face, thresholds: AnalyzerThresholds) -> String {
-        let box = face.detection.box
-        let points = face.landmarks?.points ?? []
-        let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
-        let features = LandmarkGeometry.features(points)
-        return object([
-            ("score", number(Double(face.detection.score), 4)),
-            ("box", array([box.x, box.y, box.width, box.height].map { number(Double($0), 1) })),
-            ("keypoints", array(face.detection.keypoints.map {
-                array([number(Double($0.x), 1), number(Double($0.y), 1)])
-            })),
-            ("landmarks", String(points.count >= 468)),
-            ("yaw", number(pose?.yaw, 1)), ("pitch", number(pose?.pitch, 1)), ("roll", number(pose?.roll, 1)),
-            ("eyesOpen", features.map { String(GuidanceRules.eyesOpen($0, thresholds: thresholds)) } ?? "null"),
-        ])
+        return fields
     }
 
     static func metricsJSON(_ m: FrameMetrics) -> String {
@@ -123,16 +108,13 @@ public enum AnalysisReport {
 
     // MARK: Text
 
-    /// A few lines for a person reading a photo's analysis.
-    public static func summary(_ entry: Entry, thresholds: AnalyzerThresholds) -> String {
+    /// Readable lines (indented, to follow the command's heading) on the measured face and the guidance.
+    public static func summaryLines(_ entry: Entry, thresholds: AnalyzerThresholds) -> [String] {
         let m = entry.metrics
-        let faces = m.faceCount == 1 ? "1 face" : "\(m.faceCount) faces"
-        var lines = ["\(entry.file): \(m.frameWidth)×\(m.frameHeight), \(faces) — \(entry.primary.englishText)"]
+        var lines: [String] = []
         if let f = m.face {
-            let b = f.box
-            var face = "  face: score \(fixed(f.score, 2)), box \(Int(b.x.rounded())),\(Int(b.y.rounded())) "
-                + "\(Int(b.width.rounded()))×\(Int(b.height.rounded())), width \(percent(f.widthRatio)) of the frame, "
-                + "centre offset x \(signed(f.offsetX * 100, 0)) % y \(signed(f.offsetY * 100, 0)) %"
+            var face = "  measured: width \(percent(f.widthRatio)) of the frame, centre offset x "
+                + "\(signed(f.offsetX * 100, 0)) % y \(signed(f.offsetY * 100, 0)) %"
             if f.edgeMargin < 0 { face += ", cut by the frame edge" }
             lines.append(face)
             if let pose = f.pose, let features = f.features {
@@ -153,13 +135,15 @@ public enum AnalysisReport {
         }
         let advice = entry.guidance.map { "\($0.rawValue) (\($0.englishText))" }.joined(separator: ", ")
         lines.append("  guidance: \(advice)")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// One line per clip frame: what the wizard would show and do.
     public static func clipLine(_ entry: Entry) -> String {
-        guard let clip = entry.clip else { return summary(entry, thresholds: AnalyzerThresholds()) }
-        var line = "frame \(entry.frameIndex) t \(fixed(clip.metrics.timestamp, 2))s: \(clip.primary.rawValue)"
+        guard let clip = entry.clip else { return "frame \(entry.frameIndex): \(entry.primary.rawValue)" }
+        let faces = entry.metrics.faceCount == 1 ? "1 face" : "\(entry.metrics.faceCount) faces"
+        var line = "frame \(entry.frameIndex) t \(fixed(clip.metrics.timestamp, 2))s, \(faces): "
+            + clip.primary.rawValue
         if !clip.hints.isEmpty { line += " [" + clip.hints.map(\.rawValue).joined(separator: ", ") + "]" }
         if clip.active != [clip.primary] {
             line += " (now: " + clip.active.map(\.rawValue).joined(separator: ", ") + ")"
@@ -197,10 +181,10 @@ public enum AnalysisReport {
     }
 
     static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
 
     /// A JSON number rounded to `decimals` places; null for nil, NaN or infinity.
     static func number(_ value: Double?, _ decimals: Int) -> String {
