@@ -161,6 +161,31 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(looped.firstIndex { $0.capture != nil }, 30)
     }
 
+    func testASecondFaceSeenEveryFewFramesStaysCounted() throws {
+        // While tracking, the detector (and so the second face) shows up only every 10th frame.
+        var analyzer = Analyzer()
+        let (frame, face) = AnalysisFixtures.frame(.init(faceWidth: 0.3, centreX: 0.3))
+        var other = face
+        other.landmarks = nil
+        other.detection.box.x += 250
+        other.detection.score = 0.9
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<60 {
+            var current = frame
+            current.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(current, faces: i % 10 == 0 ? [face, other] : [face]))
+        }
+        XCTAssertTrue(outputs.allSatisfy { $0.active.first == .multipleFaces })
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces)
+        // Gone for longer than `secondFaceMemory`: no longer counted.
+        for i in 60..<100 {
+            var current = frame
+            current.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(current, faces: [face]))
+        }
+        XCTAssertFalse(try XCTUnwrap(outputs.last).active.contains(.multipleFaces))
+    }
+
     func testAFaceScoreWobblingAroundTheCutKeepsTheFace() {
         var thresholds = AnalyzerThresholds()
         thresholds.minFaceScore = 0.8

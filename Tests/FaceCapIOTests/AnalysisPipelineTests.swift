@@ -243,6 +243,22 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertTrue(outputs.dropFirst(15).contains { $0.active.contains(.holdStill) })
     }
 
+    func testASecondPersonIsNoticedWhileTheFirstIsTracked() throws {
+        let tracker = try tracker()
+        tracker.detectionInterval = 10
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        let pair = try scene([Subject(width: 0.3, x: 0.27),
+                              Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        for i in 0..<45 {
+            var frame = pair
+            frame.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
+        }
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces, "\(outputs.map(\.active))")
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
+    }
+
     func testADarkClipIsNotCaptured() throws {
         let outputs = try play(2.5, { _ in [Subject()] }, gain: 0.25)
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })

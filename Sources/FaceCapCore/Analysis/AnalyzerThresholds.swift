@@ -110,6 +110,10 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var noFaceFallbackAfter = 10.0
     /// Motion is measured over at least this look-back (SPEC's "per 100 ms").
     public var motionLookBack = 0.1
+    /// A second face seen this recently still counts. While a face is tracked the detector runs only
+    /// every few frames (`FaceTracker.detectionInterval`), so a second person is seen intermittently;
+    /// 1 s spans an interval of up to 30 frames at 30 fps.
+    public var secondFaceMemory = 1.0
 
     public init() {}
 }
@@ -167,6 +171,7 @@ extension AnalyzerThresholds {
         Field(name: "manualAfter", keyPath: \.manualAfter, range: 0...3600),
         Field(name: "noFaceFallbackAfter", keyPath: \.noFaceFallbackAfter, range: 0...3600),
         Field(name: "motionLookBack", keyPath: \.motionLookBack, range: 0.02...1),
+        Field(name: "secondFaceMemory", keyPath: \.secondFaceMemory, range: 0...10),
     ]
 
     /// The defaults with the numbers of a flat JSON object laid over them, e.g. the contents of a
