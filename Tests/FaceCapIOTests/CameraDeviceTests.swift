@@ -160,6 +160,12 @@ final class CameraDeviceTests: XCTestCase {
             .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
             .ioError(path: "/dev/video0", attempts: 5),
         ])
+        // Added to the group, but this session predates it: only a new login (or newgrp) helps.
+        var pending = access
+        pending.membershipPending = true
+        let stale = CameraError.permissionDenied(path: "/dev/video0", access: pending).message
+        XCTAssertTrue(stale.contains("you were added to group 'video' after this login session started"))
+        XCTAssertFalse(stale.contains("usermod"))
         // A device group other than "video" is the one to join.
         let other = DeviceAccess(owner: "root", group: "plugdev", mode: "crw-rw----", userGroups: ["alice"])
         XCTAssertTrue(CameraError.permissionDenied(path: "/dev/video0", access: other).message
