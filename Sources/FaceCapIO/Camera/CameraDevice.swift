@@ -139,8 +139,8 @@ public struct CameraDevice: Equatable, Sendable {
         }
         let caps = cv4l2_node_caps(&cap)
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else { return nil }
-        return CameraDevice(path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
-                            bus: CameraSupport.cString(cap.bus_info),
+        return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
+                            driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
                             formats: enumerateFormats(&table, fd))
     }
 }
