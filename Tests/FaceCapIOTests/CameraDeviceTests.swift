@@ -66,6 +66,16 @@ final class CameraDeviceTests: XCTestCase {
         camera.close()
     }
 
+    func testACaptureNodeWithoutStreamingIsSkippedLikeTheCameraWouldRefuseIt() throws {
+        var readOnly = FakeV4L2Device.Node.webcam
+        readOnly.deviceCaps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE)
+        let fake = try makeDev(["video0", "video1"], nodes: ["video0": readOnly, "video1": .webcam])
+        XCTAssertEqual(CameraDevice.list(directory: directory, ops: fake.ops).map(\.path), ["\(directory)/video1"])
+        XCTAssertThrowsError(try Camera(path: "\(directory)/video0", ops: fake.ops)) { error in
+            guard case .notCaptureDevice = error as? CameraError else { return XCTFail("\(error)") }
+        }
+    }
+
     func testSummarisesStepwiseSizes() throws {
         var format = FakeV4L2Device.Format.yuyv
         format.sizes = []
