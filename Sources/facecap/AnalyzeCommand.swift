@@ -1,8 +1,167 @@
 import FaceCapCore
+import FaceCapIO
 
-/// `facecap analyze`.
+/// `facecap analyze [--json] IMAGE…`: the faces in photos (JPEG, PNG, PPM/PGM) and in every frame of
+/// `.y4m` clips. Photos are analysed independently; a clip's frames are tracked like camera frames.
 enum AnalyzeCommand {
+    static let options = [
+        OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
+    ]
+
     static func run(_ arguments: [String]) throws -> ExitCode {
-        throw UsageError("'facecap analyze' is not built yet")
+        let parsed = try parseArguments(arguments, options: options)
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError("'facecap analyze' needs at least one image or .y4m file")
+        }
+        let json = parsed.has("json")
+        let models = try ModelFiles.loadFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        var exitCode = ExitCode.success
+        for path in parsed.positionals {
+            do {
+                if try MediaKind.sniff(path: path) == .y4m {
+                    try analyzeClip(path, tracker: tracker, json: json)
+                } else {
+                    let frame = try ImageFile.read(path: path)
+                    tracker.reset()
+                    report(AnalysisRecord(path: path, frameIndex: nil, frame: frame, faces: tracker.process(frame)),
+                           json: json)
+                }
+            } catch let error as UserFacingError {
+                // One bad file does not stop the others; the exit code still says something failed.
+                printError(error.message)
+                if exitCode == .success { exitCode = error.exitCode }
+            }
+        }
+        return exitCode
+    }
+
+    private static func analyzeClip(_ path: String, tracker: FaceTracker, json: Bool) throws {
+        let reader = try Y4MFileReader(path: path)
+        defer { reader.close() }
+        tracker.reset()
+        var frame = Frame(format: .gray, width: 1, height: 1, data: [])
+        var index = 0
+        while try reader.readFrame(into: &frame) {
+            report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: tracker.process(frame)), json: json)
+            index += 1
+        }
+    }
+
+    private static func report(_ record: AnalysisRecord, json: Bool) {
+        printOut(json ? record.json() : record.text())
+    }
+}
+
+/// What `analyze` reports for one image or clip frame, and its two renderings. Every field of the JSON
+/// output is built in `jsonFields()`: extend the output there.
+struct AnalysisRecord {
+    var path: String
+    /// Index of the frame in a clip; nil for a photo.
+    var frameIndex: Int?
+    var frame: Frame
+    var faces: [Face]
+
+    static let keypointNames = ["right_eye", "left_eye", "nose_tip", "mouth_centre", "right_ear", "left_ear"]
+
+    /// The JSON object's fields in order: path, frame (clips), timestamp (clips), width, height, faces.
+    func jsonFields() -> [(String, String)] {
+        var fields: [(String, String)] = [("path", JSON.string(path))]
+        if let frameIndex {
+            fields.append(("frame", String(frameIndex)))
+            fields.append(("timestamp", JSON.number(frame.timestamp, decimals: 3)))
+        }
+        fields += [("width", String(frame.width)), ("height", String(frame.height)),
+                   ("faces", JSON.array(faces.map(Self.jsonFace)))]
+        return fields
+    }
+
+    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, and the
+    /// landmark model's presence logit (null when the landmark model did not confirm the face).
+    static func jsonFace(_ face: Face) -> String {
+        let d = face.detection
+        let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSON.number(Double($0), decimals: 1) }
+        let keypoints = zip(keypointNames, d.keypoints).map { name, point in
+            (name, JSON.array([JSON.number(Double(point.x), decimals: 1), JSON.number(Double(point.y), decimals: 1)]))
+        }
+        return JSON.object([
+            ("score", JSON.number(Double(d.score), decimals: 4)),
+            ("box", JSON.array(box)),
+            ("keypoints", JSON.object(keypoints)),
+            ("tracked", String(face.isTracked)),
+            ("landmarks", face.landmarks.map { String($0.points.count) } ?? "0"),
+            ("presence", face.landmarks.map { JSON.number(Double($0.presence), decimals: 2) } ?? "null"),
+        ])
+    }
+
+    func json() -> String { JSON.object(jsonFields()) }
+
+    func text() -> String {
+        var where_ = path
+        if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSON.number(frame.timestamp, decimals: 3)) s)" }
+        let count = faces.isEmpty ? "no face" : faces.count == 1 ? "1 face" : "\(faces.count) faces"
+        var lines = ["\(where_) (\(frame.width)x\(frame.height)): \(count)"]
+        for (n, face) in faces.enumerated() {
+            let d = face.detection
+            func f(_ v: Float) -> String { JSON.number(Double(v), decimals: 1) }
+            lines.append("  face \(n + 1): score \(JSON.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
+                + "y=\(f(d.box.y)) w=\(f(d.box.width)) h=\(f(d.box.height))\(face.isTracked ? "  (tracked)" : "")")
+            let points = zip(Self.keypointNames, d.keypoints).map { "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))" }
+            lines.append("    keypoints: " + points.joined(separator: "  "))
+            if let landmarks = face.landmarks {
+                lines.append("    landmarks: \(landmarks.points.count) (presence \(JSON.number(Double(landmarks.presence), decimals: 1)))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+private extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}
+
+/// Minimal JSON text building (one line, no Foundation).
+enum JSON {
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    /// A number rounded to `decimals` places; null for NaN or infinity, which JSON cannot hold.
+    static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return String(value) }
+        let whole = Int(scaled) / Int(scale), fraction = Int(scaled) % Int(scale)
+        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+        if decimals > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }

@@ -42,6 +42,30 @@ enum BenchCommand {
             }
         }
 
+        if parsed.has("profile") {
+            let detectorMap = FaceDetector.letterbox(width: frame.width, height: frame.height).map
+            let meshMap = SamplingMap(centre: Point2(x: 320, y: 240), width: 300, height: 300, rotation: 0.2)
+            let toDetector = medianMilliseconds(runs: runs) {
+                fillTensor(detector.input(), width: 128, height: 128, from: frame, map: detectorMap, border: .zero,
+                           scale: 2 / 255, offset: -1)
+            }
+            let toLandmarks = medianMilliseconds(runs: runs) {
+                fillTensor(landmarks.input(), width: 192, height: 192, from: frame, map: meshMap, border: .replicate,
+                           scale: 1 / 255, offset: 0)
+            }
+            let detectOnly = medianMilliseconds(runs: runs) { _ = tracker.detector.detect(frame) }
+            var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
+            let roi = FaceROI(centre: Point2(x: 320, y: 240), side: 480, rotation: 0)
+            let landmarksOnly = medianMilliseconds(runs: runs) { _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points) }
+            let pair = medianMilliseconds(runs: runs) { detector.run(); landmarks.run() }
+            let pairFrame = medianMilliseconds(runs: runs) {
+                _ = tracker.detector.detect(frame); _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
+            }
+            printOut("alternating detector+landmarks runs \(format(pair)) ms; on the frame \(format(pairFrame)) ms")
+            printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms (both with conversion)")
+            printOut("yuyv 640x480 -> detector tensor \(format(toDetector)) ms, -> landmark tensor \(format(toLandmarks)) ms")
+        }
+
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
                                            ("frame_ms", frameMs)]
         if parsed.has("json") {

@@ -36,8 +36,8 @@ public final class FaceDetector {
     let interpreter: Interpreter
     /// Anchor centres (x, y) in tensor-normalised units, in the network's output order.
     static let anchors: [SIMD2<Float>] = makeAnchors()
-    private var candidates: [RawDetection] = []
-    private var merged: [RawDetection] = []
+    var candidates: [RawDetection] = []
+    var merged: [RawDetection] = []
 
     public init(model: TFLiteModel) throws(ModelError) {
         interpreter = try Interpreter(model: model)
@@ -69,7 +69,7 @@ public final class FaceDetector {
 
     /// The letterbox: the centred square of side max(W, H) that is resampled to the tensor, and the
     /// padding fractions it adds (MediaPipe PadRoi with keep_aspect_ratio).
-    static func letterbox(width: Int, height: Int) -> (map: SamplingMap, padX: Float, padY: Float) {
+    public static func letterbox(width: Int, height: Int) -> (map: SamplingMap, padX: Float, padY: Float) {
         let w = Float(width), h = Float(height), side = max(w, h)
         let map = SamplingMap(centre: Point2(x: w / 2, y: h / 2), width: side, height: side)
         return (map, (1 - w / side) / 2, (1 - h / side) / 2)
@@ -77,15 +77,22 @@ public final class FaceDetector {
 
     /// Faces in `frame`, best first, in frame pixels.
     public func detect(_ frame: Frame) -> [FaceDetection] {
-        let (map, padX, padY) = Self.letterbox(width: frame.width, height: frame.height)
+        let (map, _, _) = Self.letterbox(width: frame.width, height: frame.height)
         let n = Self.inputSize
         guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
                          scale: 2 / 255, offset: -1) else { return [] }
+        return detectFromInput(frameWidth: frame.width, frameHeight: frame.height)
+    }
+
+    /// Runs the model on the tensor already in its input (the letterboxed `frameWidth × frameHeight`
+    /// frame) and returns the faces in frame pixels.
+    func detectFromInput(frameWidth: Int, frameHeight: Int) -> [FaceDetection] {
+        let (_, padX, padY) = Self.letterbox(width: frameWidth, height: frameHeight)
         interpreter.run()
         decode(regressors: interpreter.output(0), scores: interpreter.output(1))
         weightedNonMaxSuppression()
         let sx = 1 - 2 * padX, sy = 1 - 2 * padY
-        let fw = Float(frame.width), fh = Float(frame.height)
+        let fw = Float(frameWidth), fh = Float(frameHeight)
         return merged.map { raw in
             var v = raw.values
             for i in stride(from: 0, to: 16, by: 2) {

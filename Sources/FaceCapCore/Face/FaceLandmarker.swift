@@ -80,7 +80,13 @@ public final class FaceLandmarker {
         guard points.count == Self.count,
               fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
                          scale: 1 / 255, offset: 0) else { return nil }
+        return landmarksFromInput(roi: roi, into: &points)
+    }
+
+    /// Runs the model on the crop already in its input and projects the landmarks through `roi`.
+    func landmarksFromInput(roi: FaceROI, into points: inout [SIMD3<Float>]) -> Float {
         interpreter.run()
+        let n = Self.inputSize
         let raw = interpreter.output(0)
         let c = cosf(roi.rotation), s = sinf(roi.rotation)
         let scale = roi.side / Float(n)

@@ -200,7 +200,8 @@ struct PlanBuilder {
             }
             switch op.code {
             case .dequantize:
-                guard op.inputs.count == 1, let values = constantValues[op.inputs[0]] else {
+                guard op.inputs.count == 1, let values = constantValues[op.inputs[0]],
+                      values.count == tensors[output].elementCount else {
                     throw PlanError(text: "DEQUANTIZE (operator \(index)) of a non-constant tensor is not supported")
                 }
                 constantValues[output] = values
@@ -390,7 +391,7 @@ struct PlanBuilder {
         var scratch: Int?
         if !pointwise {
             let id = model.tensors.count + scratchSizes.count
-            scratchSizes[id] = m * k
+            scratchSizes[id] = outW * k
             root.append(id)
             scratch = id
             reads.append(id)
@@ -403,10 +404,15 @@ struct PlanBuilder {
                                                         channels: residualChannels) }
             if let scratch {
                 let columns = address(scratch)
+                // One output row at a time, so the gathered patches stay in L1 for the GEMM that reads them.
                 return {
-                    im2col(input: src, channels: inC, g: g, output: columns)
-                    gemm(a: columns, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
-                         activation: kernelActivation)
+                    for oy in 0..<outH {
+                        im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), output: columns)
+                        var rowResidual = residualValue
+                        rowResidual?.pointer += oy * outW * residualChannels
+                        gemm(a: columns, lda: k, m: outW, packed: gemmWeights, c: dst + oy * outW * outC, ldc: outC,
+                             residual: rowResidual, activation: kernelActivation)
+                    }
                 }
             }
             return {
@@ -420,7 +426,9 @@ struct PlanBuilder {
     /// For PAD that only appends zero channels: its input and that input's channel count.
     private func channelOnlyPad(_ op: TFLiteOperator) -> (source: Int, channels: Int)? {
         guard op.inputs.count == 2, let paddings = int32Values[op.inputs[1]], paddings.count == 8,
-              paddings[0...6].allSatisfy({ $0 == 0 }), shape(op.inputs[0]).count == 4 else { return nil }
+              paddings[0...6].allSatisfy({ $0 == 0 }), shape(op.inputs[0]).count == 4,
+              shape(op.outputs[0]).count == 4, Array(shape(op.inputs[0])[0..<3]) == Array(shape(op.outputs[0])[0..<3]),
+              shape(op.inputs[0])[3] + Int(paddings[7]) == shape(op.outputs[0])[3] else { return nil }
         return (op.inputs[0], shape(op.inputs[0])[3])
     }
 
@@ -464,8 +472,9 @@ struct PlanBuilder {
     }
 
     private mutating func planActivation(_ index: Int, _ op: TFLiteOperator) throws {
-        guard let input = op.inputs.first, constantValues[input] == nil else {
-            throw PlanError(text: "operator \(index) needs an activation input")
+        guard let input = op.inputs.first, constantValues[input] == nil,
+              model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount else {
+            throw PlanError(text: "operator \(index) needs an activation input of its output's size")
         }
         let out = op.outputs[0]
         let s = shape(input)

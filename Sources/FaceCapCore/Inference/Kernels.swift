@@ -361,12 +361,14 @@ struct WindowGeometry {
     }
 }
 
-/// Gathers the k×k patches of `input` (zero outside) into rows of `g.kh·g.kw·channels` floats.
-func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, output: UnsafeMutablePointer<Float>) {
+/// Gathers the k×k patches of output rows `rows` of `input` (zero outside) into rows of
+/// `g.kh·g.kw·channels` floats, starting at `output`.
+func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>,
+            output: UnsafeMutablePointer<Float>) {
     let rowLength = g.kh * g.kw * channels
-    for oy in 0..<g.outH {
+    for oy in rows {
         for ox in 0..<g.outW {
-            var dst = output + (oy * g.outW + ox) * rowLength
+            var dst = output + ((oy - rows.lowerBound) * g.outW + ox) * rowLength
             let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
             let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
             for ky in 0..<g.kh {
@@ -427,58 +429,75 @@ func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bl
     }
 }
 
-/// The common 3×3 case: interior pixels without bounds checks, weights of a block held in registers.
+/// The common 3×3 case: weights of a block held in registers, interior pixels in a tight loop without
+/// bounds checks, the (at most two) border columns and rows through the checked path.
 private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
                           weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
                           output: UnsafeMutablePointer<Float>) {
     let c = channels
     let rowStride = g.inW * c
+    let blockCount = (c + 7) / 8
+    let noActivation: Bool
+    if case .none = activation { noActivation = true } else { noActivation = false }
     // Output columns whose 3 input columns are all inside the image.
     let oxLo = min(g.outW, (g.padLeft + g.sw - 1) / g.sw)
     var oxHi = g.outW
     while oxHi > oxLo, (oxHi - 1) * g.sw - g.padLeft + 2 >= g.inW { oxHi -= 1 }
+    let step = g.sw * c
+
+    @inline(__always) func border(_ oy: Int, _ ox: Int, _ b: Int, _ start: Int) {
+        let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
+        let wb = weights + b * 72
+        var acc = load8(bias + b * 8)
+        for ky in 0..<3 {
+            let iy = iy0 + ky
+            if iy < 0 || iy >= g.inH { continue }
+            for kx in 0..<3 {
+                let ix = ix0 + kx
+                if ix < 0 || ix >= g.inW { continue }
+                acc.addProduct(load8(input + (iy * g.inW + ix) * c + start), load8(wb + (ky * 3 + kx) * 8))
+            }
+        }
+        store8(noActivation ? acc : activate(acc, activation, b), output + (oy * g.outW + ox) * c + start)
+    }
+
     for oy in 0..<g.outH {
         let iy0 = oy * g.sh - g.padTop
         let rowInside = iy0 >= 0 && iy0 + 2 < g.inH
-        for (b, block) in blocks.enumerated() {
+        for b in 0..<blockCount {
+            let start = min(b * 8, c - 8)
+            if !rowInside {
+                for ox in 0..<g.outW { border(oy, ox, b, start) }
+                continue
+            }
+            for ox in 0..<oxLo { border(oy, ox, b, start) }
             let wb = weights + b * 72
             let w0 = load8(wb), w1 = load8(wb + 8), w2 = load8(wb + 16)
             let w3 = load8(wb + 24), w4 = load8(wb + 32), w5 = load8(wb + 40)
             let w6 = load8(wb + 48), w7 = load8(wb + 56), w8 = load8(wb + 64)
             let bv = load8(bias + b * 8)
-            var ox = 0
-            while ox < g.outW {
-                let ix0 = ox * g.sw - g.padLeft
-                let out = output + (oy * g.outW + ox) * c + block.start
+            var p = input + iy0 * rowStride + (oxLo * g.sw - g.padLeft) * c + start
+            var out = output + (oy * g.outW + oxLo) * c + start
+            var n = oxHi - oxLo
+            while n > 0 {
                 var acc = bv
-                if rowInside, ox >= oxLo, ox < oxHi {
-                    let p = input + iy0 * rowStride + ix0 * c + block.start
-                    acc.addProduct(load8(p), w0)
-                    acc.addProduct(load8(p + c), w1)
-                    acc.addProduct(load8(p + 2 * c), w2)
-                    let q = p + rowStride
-                    acc.addProduct(load8(q), w3)
-                    acc.addProduct(load8(q + c), w4)
-                    acc.addProduct(load8(q + 2 * c), w5)
-                    let r = q + rowStride
-                    acc.addProduct(load8(r), w6)
-                    acc.addProduct(load8(r + c), w7)
-                    acc.addProduct(load8(r + 2 * c), w8)
-                } else {
-                    for ky in 0..<3 {
-                        let iy = iy0 + ky
-                        if iy < 0 || iy >= g.inH { continue }
-                        for kx in 0..<3 {
-                            let ix = ix0 + kx
-                            if ix < 0 || ix >= g.inW { continue }
-                            acc.addProduct(load8(input + (iy * g.inW + ix) * c + block.start),
-                                           load8(wb + (ky * 3 + kx) * 8))
-                        }
-                    }
-                }
-                store8(activate(acc, activation, b), out)
-                ox += 1
+                acc.addProduct(load8(p), w0)
+                acc.addProduct(load8(p + c), w1)
+                acc.addProduct(load8(p + 2 * c), w2)
+                let q = p + rowStride
+                acc.addProduct(load8(q), w3)
+                acc.addProduct(load8(q + c), w4)
+                acc.addProduct(load8(q + 2 * c), w5)
+                let r = q + rowStride
+                acc.addProduct(load8(r), w6)
+                acc.addProduct(load8(r + c), w7)
+                acc.addProduct(load8(r + 2 * c), w8)
+                store8(noActivation ? acc : activate(acc, activation, b), out)
+                p += step
+                out += c
+                n -= 1
             }
+            for ox in oxHi..<g.outW { border(oy, ox, b, start) }
         }
     }
 }

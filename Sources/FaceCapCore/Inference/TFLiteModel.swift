@@ -145,7 +145,9 @@ public struct TFLiteModel: Sendable {
             guard let type = TFLiteTensorType(rawValue: rawType) else {
                 throw ModelProblem(text: "tensor \(index) has unsupported type \(rawType)")
             }
-            guard shape.allSatisfy({ $0 >= 1 && $0 <= 1 << 20 }), shape.count <= 5 else {
+            // Saturating product: each step is at most 2^40 · 2^20, so a hostile shape cannot overflow.
+            let elements = shape.reduce(1) { min($0 * min(max($1, 0), 1 << 20), 1 << 40) }
+            guard shape.allSatisfy({ $0 >= 1 && $0 <= 1 << 20 }), shape.count <= 5, elements <= 1 << 26 else {
                 throw ModelProblem(text: "tensor \(index) has an invalid shape \(shape)")
             }
             let bufferIndex = Int(try t.u32(2))

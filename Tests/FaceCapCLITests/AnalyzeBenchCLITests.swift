@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// `facecap analyze` and `facecap bench` run as a user would.
+final class AnalyzeBenchCLITests: XCTestCase {
+    private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    func testAnalyzeJSONLinesPerImageAndClipFrame() throws {
+        let result = try runFacecap(["analyze", "--json", fixtures.appendingPathComponent("sergey.png").path,
+                                     fixtures.appendingPathComponent("dino.jpg").path,
+                                     fixtures.appendingPathComponent("clips/ffmpeg-420.y4m").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 5)                                     // 2 photos + 3 clip frames
+        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let faces = try XCTUnwrap(objects[0]["faces"] as? [[String: Any]])
+        XCTAssertEqual(faces.count, 1)
+        let box = try XCTUnwrap(faces[0]["box"] as? [Double])
+        XCTAssertEqual(box[0], 121.4, accuracy: 1.5)
+        XCTAssertEqual(box[2], 342.6, accuracy: 3)
+        XCTAssertEqual((faces[0]["keypoints"] as? [String: [Double]])?.count, 6)
+        XCTAssertEqual((objects[1]["faces"] as? [Any])?.count, 0)
+        XCTAssertEqual(objects[4]["frame"] as? Int, 2)
+    }
+
+    func testAnalyzeTextAndAMissingFile() throws {
+        let result = try runFacecap(["analyze", fixtures.appendingPathComponent("sergey.png").path, "/nonexistent.png"])
+        XCTAssertEqual(result.status, 66)
+        XCTAssertTrue(result.stdout.contains("sergey.png (600x600): 1 face"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("/nonexistent.png"), result.stderr)
+    }
+
+    func testBenchJSON() throws {
+        let result = try runFacecap(["bench", "--json", "--runs", "5"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        for key in ["detector_ms", "landmarks_ms", "frame_ms"] {
+            XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import FaceCapCore
+import FaceCapIO
+import Foundation
+import XCTest
+
+/// The whole pipeline on real photos: sergey.png against the reference results, dino.jpg without a face.
+final class ModelFaceTrackerTests: XCTestCase {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    private struct Expected {
+        var box: Rect
+        var keypoints: [Point2]
+        var landmarks: [SIMD2<Float>]
+    }
+
+    private func expected() throws -> Expected {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("golden/sergey_expected.json"))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let detection = try XCTUnwrap((json["detections"] as? [[String: Any]])?.first)
+        let b = try XCTUnwrap(detection["box_xyxy"] as? [Double]).map { Float($0) * 600 }
+        let keypoints = try XCTUnwrap(detection["keypoints"] as? [[Double]])
+        let landmarks = try XCTUnwrap(json["landmarks_normalized"] as? [[Double]])
+        return Expected(box: Rect(x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1]),
+                        keypoints: keypoints.map { Point2(x: Float($0[0]) * 600, y: Float($0[1]) * 600) },
+                        landmarks: landmarks.map { SIMD2(Float($0[0]) * 600, Float($0[1]) * 600) })
+    }
+
+    private func tracker() throws -> FaceTracker {
+        let models = try ModelFiles.loadFaceModels()
+        return try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+    }
+
+    private func sergey() throws -> Frame {
+        try ImageFile.read(path: Self.fixtures.appendingPathComponent("sergey.png").path)
+    }
+
+    private func checkSergey(_ faces: [Face], _ reference: Expected, landmarkTolerance: Float,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(faces.count, 1, file: file, line: line)
+        let face = try XCTUnwrap(faces.first)
+        XCTAssertGreaterThanOrEqual(iou(face.detection.box, reference.box), 0.95, file: file, line: line)
+        for (a, b) in zip(face.detection.keypoints, reference.keypoints) {
+            XCTAssertLessThan(hypot(a.x - b.x, a.y - b.y), 3, "keypoint", file: file, line: line)
+        }
+        let landmarks = try XCTUnwrap(face.landmarks, file: file, line: line)
+        XCTAssertGreaterThan(landmarks.presence, 0, file: file, line: line)
+        let errors = zip(landmarks.points, reference.landmarks).map { hypot($0.x - $1.x, $0.y - $1.y) }
+        let mean = errors.reduce(0, +) / Float(errors.count)
+        print("sergey: box IoU \(iou(face.detection.box, reference.box)), mean landmark error \(mean) px")
+        XCTAssertLessThan(mean, landmarkTolerance, "mean landmark error in pixels", file: file, line: line)
+    }
+
+    func testSergeyMatchesTheReferencePipeline() throws {
+        let tracker = try tracker()
+        let faces = tracker.process(try sergey())
+        XCTAssertTrue(tracker.detectorRan)
+        try checkSergey(faces, try expected(), landmarkTolerance: 0.05)
+    }
+
+    func testSecondFrameIsTrackedWithoutTheDetector() throws {
+        let tracker = try tracker()
+        let frame = try sergey()
+        _ = tracker.process(frame)
+        let faces = tracker.process(frame)
+        XCTAssertFalse(tracker.detectorRan)
+        XCTAssertTrue(faces.first?.isTracked ?? false)
+        let reference = try expected()
+        let landmarks = try XCTUnwrap(faces.first?.landmarks)
+        let errors = zip(landmarks.points, reference.landmarks).map { hypot($0.x - $1.x, $0.y - $1.y) }
+        XCTAssertLessThan(errors.reduce(0, +) / Float(errors.count), 3)
+        // A frame without the face loses the track and runs the detector again.
+        let blank = Frame(format: .gray, width: 600, height: 600, data: [UInt8](repeating: 128, count: 360_000))
+        XCTAssertEqual(tracker.process(blank), [])
+        XCTAssertEqual(tracker.process(blank), [])
+        XCTAssertTrue(tracker.detectorRan)
+    }
+
+    func testSergeyAsACameraYUYVFrame() throws {
+        // The same picture as a limited-range YUYV frame (BT.601), as a webcam would deliver it.
+        let rgb = try sergey()
+        var yuyv = [UInt8](repeating: 0, count: 600 * 600 * 2)
+        for y in 0..<600 {
+            for x in stride(from: 0, to: 600, by: 2) {
+                func yuv(_ i: Int) -> (Float, Float, Float) {
+                    let r = Float(rgb.data[i * 3]), g = Float(rgb.data[i * 3 + 1]), b = Float(rgb.data[i * 3 + 2])
+                    return (16 + 0.257 * r + 0.504 * g + 0.098 * b, 128 - 0.148 * r - 0.291 * g + 0.439 * b,
+                            128 + 0.439 * r - 0.368 * g - 0.071 * b)
+                }
+                let a = yuv(y * 600 + x), b = yuv(y * 600 + x + 1)
+                let o = (y * 600 + x) * 2
+                yuyv[o] = UInt8(a.0.rounded()); yuyv[o + 2] = UInt8(b.0.rounded())
+                yuyv[o + 1] = UInt8(((a.1 + b.1) / 2).rounded()); yuyv[o + 3] = UInt8(((a.2 + b.2) / 2).rounded())
+            }
+        }
+        let frame = Frame(format: .yuyv, width: 600, height: 600, colorRange: .limited, data: yuyv)
+        try checkSergey(try tracker().process(frame), try expected(), landmarkTolerance: 1)
+    }
+
+    func testDinoHasNoFace() throws {
+        let frame = try ImageFile.read(path: Self.fixtures.appendingPathComponent("dino.jpg").path)
+        XCTAssertEqual(try tracker().process(frame), [])
+    }
+}
