@@ -64,7 +64,8 @@ final class CameraRecordingTests: XCTestCase {
         XCTAssertEqual(recorded.count, 5)
         XCTAssertEqual(recorded.map { $0.data[0] }, [16, 17, 18, 19, 20], "each frame's own pixels, in order")
         XCTAssertEqual(summary.report(camera: camera, output: "clip.y4m"), "wrote 5 frames (0.2 s at 30 fps,"
-                       + " 640x480 YUYV) to clip.y4m; dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0")
+                       + " 640x480 YUYV) to clip.y4m; dropped 0 damaged frames (0 flagged, 0 short),"
+                       + " the driver skipped 0")
         var info = stat()
         XCTAssertEqual(stat(output, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "a clip of a face is private")
