@@ -117,12 +117,13 @@ struct PackedGemm {
     var n: Int
 }
 
-/// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart.
-func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: UnsafeMutablePointer<Float>,
-          ldc: Int, residual: Residual?, activation: KernelActivation) {
+/// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart; `segments`
+/// describes a row when it is not contiguous (direct convolution).
+func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, packed: PackedGemm,
+          c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation) {
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
-    let k = packed.k
+    let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
     var m0 = 0
     while m0 < m {
         let m1 = min(m, m0 + chunk)
@@ -174,6 +175,15 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: Unsa
     }
 }
 
+/// How one row of A is laid out: `count` runs of `length` floats, `stride` apart. A plain matrix row
+/// is one run; a convolution reads its k×k patches straight from the NHWC input as `kh` runs of
+/// `kw·channels` floats one input row apart, with no im2col copy.
+struct Segments {
+    var count: Int
+    var length: Int
+    var stride: Int
+}
+
 /// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
 /// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
 func panelWidths(blocks: Int) -> [Int] {
@@ -188,7 +198,7 @@ func panelWidths(blocks: Int) -> [Int] {
 }
 
 @inline(__always)
-func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                 row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
                 activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8)
@@ -196,21 +206,24 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Floa
     var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda, a4 = a + 4 * lda, a5 = a + 5 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp), w1 = load8(wp + 8)
-        wp += 16
-        var x = V8(repeating: a0[kk])
-        c00.addProduct(x, w0); c01.addProduct(x, w1)
-        x = V8(repeating: a1[kk])
-        c10.addProduct(x, w0); c11.addProduct(x, w1)
-        x = V8(repeating: a2[kk])
-        c20.addProduct(x, w0); c21.addProduct(x, w1)
-        x = V8(repeating: a3[kk])
-        c30.addProduct(x, w0); c31.addProduct(x, w1)
-        x = V8(repeating: a4[kk])
-        c40.addProduct(x, w0); c41.addProduct(x, w1)
-        x = V8(repeating: a5[kk])
-        c50.addProduct(x, w0); c51.addProduct(x, w1)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp), w1 = load8(wp + 8)
+            wp += 16
+            var x = V8(repeating: a0[kk])
+            c00.addProduct(x, w0); c01.addProduct(x, w1)
+            x = V8(repeating: a1[kk])
+            c10.addProduct(x, w0); c11.addProduct(x, w1)
+            x = V8(repeating: a2[kk])
+            c20.addProduct(x, w0); c21.addProduct(x, w1)
+            x = V8(repeating: a3[kk])
+            c30.addProduct(x, w0); c31.addProduct(x, w1)
+            x = V8(repeating: a4[kk])
+            c40.addProduct(x, w0); c41.addProduct(x, w1)
+            x = V8(repeating: a5[kk])
+            c50.addProduct(x, w0); c51.addProduct(x, w1)
+        }
     }
     let i0 = blockIndex, i1 = blockIndex + 1
     let r = residual, f = activation
@@ -229,7 +242,7 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Floa
 }
 
 @inline(__always)
-func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                 row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
                 activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
@@ -237,17 +250,20 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Floa
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
-        wp += 24
-        var x = V8(repeating: a0[kk])
-        c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
-        x = V8(repeating: a1[kk])
-        c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
-        x = V8(repeating: a2[kk])
-        c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
-        x = V8(repeating: a3[kk])
-        c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
+            wp += 24
+            var x = V8(repeating: a0[kk])
+            c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
+            x = V8(repeating: a1[kk])
+            c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
+            x = V8(repeating: a2[kk])
+            c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
+            x = V8(repeating: a3[kk])
+            c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+        }
     }
     let i0 = blockIndex, i1 = blockIndex + 1, i2 = blockIndex + 2
     let r = residual, f = activation
@@ -266,15 +282,18 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Floa
 }
 
 @inline(__always)
-func kernel1x24(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                 row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
                 activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
-    for kk in 0..<k {
-        let x = V8(repeating: a[kk])
-        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
-        wp += 24
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let x = V8(repeating: a[kk])
+            c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
+            wp += 24
+        }
     }
     let r = residual, f = activation
     finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: r, activation: f, c: c, ldc: ldc)
@@ -283,15 +302,18 @@ func kernel1x24(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: 
 }
 
 @inline(__always)
-func kernel1x16(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                 row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
                 activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8)
     var wp = w
-    for kk in 0..<k {
-        let x = V8(repeating: a[kk])
-        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
-        wp += 16
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let x = V8(repeating: a[kk])
+            c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
+            wp += 16
+        }
     }
     finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
     finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: residual, activation: activation,
@@ -299,20 +321,23 @@ func kernel1x16(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: 
 }
 
 @inline(__always)
-func kernel4x8(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias)
     var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp)
-        wp += 8
-        c0.addProduct(V8(repeating: a0[kk]), w0)
-        c1.addProduct(V8(repeating: a1[kk]), w0)
-        c2.addProduct(V8(repeating: a2[kk]), w0)
-        c3.addProduct(V8(repeating: a3[kk]), w0)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp)
+            wp += 8
+            c0.addProduct(V8(repeating: a0[kk]), w0)
+            c1.addProduct(V8(repeating: a1[kk]), w0)
+            c2.addProduct(V8(repeating: a2[kk]), w0)
+            c3.addProduct(V8(repeating: a3[kk]), w0)
+        }
     }
     finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
     finish(c1, row: row + 1, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
@@ -324,14 +349,17 @@ func kernel4x8(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float
 }
 
 @inline(__always)
-func kernel1x8(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias)
     var wp = w
-    for kk in 0..<k {
-        c0.addProduct(V8(repeating: a[kk]), load8(wp))
-        wp += 8
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            c0.addProduct(V8(repeating: a[kk]), load8(wp))
+            wp += 8
+        }
     }
     finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
 }
@@ -363,12 +391,12 @@ struct WindowGeometry {
 
 /// Gathers the k×k patches of output rows `rows` of `input` (zero outside) into rows of
 /// `g.kh·g.kw·channels` floats, starting at `output`.
-func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>,
+func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>, columns: Range<Int>,
             output: UnsafeMutablePointer<Float>) {
     let rowLength = g.kh * g.kw * channels
     for oy in rows {
-        for ox in 0..<g.outW {
-            var dst = output + ((oy - rows.lowerBound) * g.outW + ox) * rowLength
+        for ox in columns {
+            var dst = output + ((oy - rows.lowerBound) * columns.count + ox - columns.lowerBound) * rowLength
             let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
             let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
             for ky in 0..<g.kh {
