@@ -499,27 +499,47 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
                 continue
             }
             for ox in 0..<oxLo { border(oy, ox, b, start) }
+            // Weights are re-read from L1 inside the loops: held in nine named SIMD8 values across the loop,
+            // the compiler splits them into 128-bit halves and the kernel runs at half width.
             let wb = weights + b * 72
-            let w0 = load8(wb), w1 = load8(wb + 8), w2 = load8(wb + 16)
-            let w3 = load8(wb + 24), w4 = load8(wb + 32), w5 = load8(wb + 40)
-            let w6 = load8(wb + 48), w7 = load8(wb + 56), w8 = load8(wb + 64)
             let bv = load8(bias + b * 8)
             var p = input + iy0 * rowStride + (oxLo * g.sw - g.padLeft) * c + start
             var out = output + (oy * g.outW + oxLo) * c + start
             var n = oxHi - oxLo
+            if g.sw == 1 {
+                // Four outputs per step share six input columns per kernel row: 18 loads for 36 FMAs.
+                while n >= 4 {
+                    var a0 = bv, a1 = bv, a2 = bv, a3 = bv
+                    for ky in 0..<3 {
+                        let row = p + ky * rowStride
+                        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 * c)
+                        let x3 = load8(row + 3 * c), x4 = load8(row + 4 * c), x5 = load8(row + 5 * c)
+                        let k0 = load8(wb + ky * 24), k1 = load8(wb + ky * 24 + 8), k2 = load8(wb + ky * 24 + 16)
+                        a0.addProduct(x0, k0); a1.addProduct(x1, k0); a2.addProduct(x2, k0); a3.addProduct(x3, k0)
+                        a0.addProduct(x1, k1); a1.addProduct(x2, k1); a2.addProduct(x3, k1); a3.addProduct(x4, k1)
+                        a0.addProduct(x2, k2); a1.addProduct(x3, k2); a2.addProduct(x4, k2); a3.addProduct(x5, k2)
+                    }
+                    if noActivation {
+                        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 * c); store8(a3, out + 3 * c)
+                    } else {
+                        store8(activate(a0, activation, b), out)
+                        store8(activate(a1, activation, b), out + c)
+                        store8(activate(a2, activation, b), out + 2 * c)
+                        store8(activate(a3, activation, b), out + 3 * c)
+                    }
+                    p += 4 * c
+                    out += 4 * c
+                    n -= 4
+                }
+            }
             while n > 0 {
                 var acc = bv
-                acc.addProduct(load8(p), w0)
-                acc.addProduct(load8(p + c), w1)
-                acc.addProduct(load8(p + 2 * c), w2)
-                let q = p + rowStride
-                acc.addProduct(load8(q), w3)
-                acc.addProduct(load8(q + c), w4)
-                acc.addProduct(load8(q + 2 * c), w5)
-                let r = q + rowStride
-                acc.addProduct(load8(r), w6)
-                acc.addProduct(load8(r + c), w7)
-                acc.addProduct(load8(r + 2 * c), w8)
+                for ky in 0..<3 {
+                    let row = p + ky * rowStride
+                    acc.addProduct(load8(row), load8(wb + ky * 24))
+                    acc.addProduct(load8(row + c), load8(wb + ky * 24 + 8))
+                    acc.addProduct(load8(row + 2 * c), load8(wb + ky * 24 + 16))
+                }
                 store8(noActivation ? acc : activate(acc, activation, b), out)
                 p += step
                 out += c
