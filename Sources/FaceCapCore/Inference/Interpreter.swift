@@ -335,8 +335,9 @@ struct PlanBuilder {
         }
         let biasPointer = constantPool.store(packedBias)
         let kernelActivation: KernelActivation
-        if prelu != nil {
-            kernelActivation = .prelu(constantPool.store(packedAlpha))
+        if let prelu {
+            // Depthwise kernels read slopes per packed block, the GEMM epilogue per channel.
+            kernelActivation = .prelu(constantPool.store(depthwise ? packedAlpha : prelu))
         } else {
             switch activation {
             case .none: kernelActivation = .none

@@ -91,18 +91,59 @@ func storePartial(_ v: V8, _ p: UnsafeMutablePointer<Float>, _ lanes: Int) {
     for i in 0..<lanes { p[i] = v[i] }
 }
 
-/// Finishes one 8-channel result for pixel row `row` and stores it.
+/// Stores one 8-channel result of pixel row `row` (only the real lanes when the output is narrower).
+/// Residual and activation are applied afterwards by `gemmEpilogue`: done here, per vector, they made
+/// the compiler outline the epilogue into a call that spilled every accumulator.
 @inline(__always)
-func finish(_ value: V8, row: Int, block: ChannelBlock, blockIndex: Int, residual: Residual?,
-            activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
-    var v = value
-    if let residual, block.residualLanes > 0 {
-        let r = residual.pointer + row * residual.stride + block.start
-        v += block.residualLanes == 8 ? load8(r) : loadPartial(r, block.residualLanes)
-    }
-    v = activate(v, activation, blockIndex)
+func put(_ v: V8, row: Int, block: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let out = c + row * ldc + block.start
     if block.lanes == 8 { store8(v, out) } else { storePartial(v, out, block.lanes) }
+}
+
+/// Adds the residual and applies the activation in place to rows `rows` of C (n channels each), in
+/// plain channel order (the overlapping blocks of the kernels would apply them twice). For PReLU,
+/// `activation` holds one slope per channel.
+func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<Int>, residual: Residual?,
+                  activation: KernelActivation) {
+    if residual == nil, case .none = activation { return }
+    let vectorEnd = n & ~7
+    for row in rows {
+        let out = c + row * ldc
+        let res = residual.map { UnsafePointer($0.pointer + row * $0.stride) }
+        let resChannels = residual?.channels ?? 0
+        var ch = 0
+        while ch < vectorEnd {
+            var v = load8(out + ch)
+            if let res, ch < resChannels {
+                v += ch + 8 <= resChannels ? load8(res + ch) : loadPartial(res + ch, resChannels - ch)
+            }
+            store8(applyActivation(v, activation, ch), out + ch)
+            ch += 8
+        }
+        while ch < n {
+            var v = out[ch]
+            if let res, ch < resChannels { v += res[ch] }
+            switch activation {
+            case .none: break
+            case .relu: v = max(v, 0)
+            case .relu6: v = min(max(v, 0), 6)
+            case .reluN1To1: v = min(max(v, -1), 1)
+            case .prelu(let alpha): v = v >= 0 ? v : v * alpha[ch]
+            }
+            out[ch] = v
+            ch += 1
+        }
+    }
+}
+
+/// `activate` with the PReLU slopes indexed by channel instead of by packed block.
+@inline(__always)
+func applyActivation(_ v: V8, _ activation: KernelActivation, _ channel: Int) -> V8 {
+    if case .prelu(let alpha) = activation {
+        let a = load8(alpha + channel)
+        return v.replacing(with: v * a, where: v .< 0)
+    }
+    return activate(v, activation, 0)
 }
 
 /// Packed GEMM weights: panels of 16 or 8 output channels, each `k × width` floats, plus bias.
@@ -137,40 +178,35 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
                     row += 1
                 }
             case 2:
                 let b1 = packed.blocks[bi + 1]
                 while row + 6 <= m1 {
-                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
                     row += 6
                 }
                 while row < m1 {
-                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
                     row += 1
                 }
             default:
                 while row + 4 <= m1 {
-                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0,
-                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0,
-                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
                     row += 1
                 }
             }
         }
+        gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
         m0 = m1
     }
 }
@@ -199,8 +235,7 @@ func panelWidths(blocks: Int) -> [Int] {
 
 @inline(__always)
 func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8)
     var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
     var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
@@ -225,26 +260,23 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
             c50.addProduct(x, w0); c51.addProduct(x, w1)
         }
     }
-    let i0 = blockIndex, i1 = blockIndex + 1
-    let r = residual, f = activation
-    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c40, row: row + 4, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c41, row: row + 4, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c50, row: row + 5, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c51, row: row + 5, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    put(c00, row: row, block: b0, c: c, ldc: ldc)
+    put(c01, row: row, block: b1, c: c, ldc: ldc)
+    put(c10, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c11, row: row + 1, block: b1, c: c, ldc: ldc)
+    put(c20, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c21, row: row + 2, block: b1, c: c, ldc: ldc)
+    put(c30, row: row + 3, block: b0, c: c, ldc: ldc)
+    put(c31, row: row + 3, block: b1, c: c, ldc: ldc)
+    put(c40, row: row + 4, block: b0, c: c, ldc: ldc)
+    put(c41, row: row + 4, block: b1, c: c, ldc: ldc)
+    put(c50, row: row + 5, block: b0, c: c, ldc: ldc)
+    put(c51, row: row + 5, block: b1, c: c, ldc: ldc)
 }
 
 @inline(__always)
 func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
     var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
@@ -265,26 +297,23 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
             c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
         }
     }
-    let i0 = blockIndex, i1 = blockIndex + 1, i2 = blockIndex + 2
-    let r = residual, f = activation
-    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c02, row: row, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c12, row: row + 1, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c22, row: row + 2, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c32, row: row + 3, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    put(c00, row: row, block: b0, c: c, ldc: ldc)
+    put(c01, row: row, block: b1, c: c, ldc: ldc)
+    put(c02, row: row, block: b2, c: c, ldc: ldc)
+    put(c10, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c11, row: row + 1, block: b1, c: c, ldc: ldc)
+    put(c12, row: row + 1, block: b2, c: c, ldc: ldc)
+    put(c20, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c21, row: row + 2, block: b1, c: c, ldc: ldc)
+    put(c22, row: row + 2, block: b2, c: c, ldc: ldc)
+    put(c30, row: row + 3, block: b0, c: c, ldc: ldc)
+    put(c31, row: row + 3, block: b1, c: c, ldc: ldc)
+    put(c32, row: row + 3, block: b2, c: c, ldc: ldc)
 }
 
 @inline(__always)
 func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
     for segment in 0..<seg.count {
@@ -295,16 +324,14 @@ func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
             wp += 24
         }
     }
-    let r = residual, f = activation
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c2, row: row, block: b2, blockIndex: blockIndex + 2, residual: r, activation: f, c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row, block: b1, c: c, ldc: ldc)
+    put(c2, row: row, block: b2, c: c, ldc: ldc)
 }
 
 @inline(__always)
 func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8)
     var wp = w
     for segment in 0..<seg.count {
@@ -315,15 +342,13 @@ func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
             wp += 16
         }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: residual, activation: activation,
-           c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row, block: b1, c: c, ldc: ldc)
 }
 
 @inline(__always)
 func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
-               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias)
     var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
@@ -339,19 +364,15 @@ func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoin
             c3.addProduct(V8(repeating: a3[kk]), w0)
         }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c1, row: row + 1, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
-    finish(c2, row: row + 2, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
-    finish(c3, row: row + 3, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c2, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c3, row: row + 3, block: b0, c: c, ldc: ldc)
 }
 
 @inline(__always)
 func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
-               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias)
     var wp = w
     for segment in 0..<seg.count {
@@ -361,7 +382,7 @@ func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>
             wp += 8
         }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
 }
 
 /// Spatial geometry of a windowed op: input size, output size, kernel, strides and leading padding.
