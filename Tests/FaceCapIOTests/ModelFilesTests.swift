@@ -7,7 +7,7 @@ final class ModelFilesTests: XCTestCase {
         let dirs = ModelFiles.searchDirectories(environment: ["FACECAP_MODEL_DIR": "/m"],
                                                 executablePath: "/opt/x/bin/facecap")
         XCTAssertEqual(dirs, ["/m", "/opt/x/bin/../share/facecap/models", "/opt/x/bin/../../models",
-                              "/opt/x/bin/../../../models", "models"]))
+                              "/opt/x/bin/../../../models", "models"])
     }
 
     func testMissingModelSaysToRunMakeModels() {
