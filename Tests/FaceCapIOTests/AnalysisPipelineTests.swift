@@ -51,8 +51,11 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     /// A YUYV frame (limited range, as webcams send) of the subjects on mid-grey, exposure × `gain` +
-    /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ).
+    /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ), the
+    /// image's left half × `leftShade` (light from one side), plus sensor noise of about `noise` levels
+    /// (uniform, from `seed`, so a clip gets fresh noise every frame and the same on every run).
     private func scene(_ subjects: [Subject], gain: Double = 1, offset: Double = 0, blur: Int = 0,
+                       leftShade: Double = 1, noise: Double = 0, seed: UInt64 = 1,
                        timestamp: Double = 0, width: Int = 640, height: Int = 480) throws -> Frame {
         var rgb = [Double](repeating: 128, count: width * height * 3)
         for subject in subjects {
@@ -86,12 +89,23 @@ final class AnalysisPipelineTests: XCTestCase {
         if blur > 0 { rgb = boxBlur(rgb, width: width, height: height, radius: blur) }
         let toYUV = RGBToYUV(range: .limited)
         var data = [UInt8](repeating: 0, count: PixelFormat.yuyv.byteCount(width: width, height: height)!)
-        let clamp = { (v: Double) -> UInt8 in UInt8(max(0, min(255, (v * gain + offset).rounded()))) }
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        func grain() -> Double {
+            guard noise > 0 else { return 0 }
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            // Uniform on ±√3·noise has a standard deviation of `noise`.
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * 1.732 * noise
+        }
         for y in 0..<height {
             for pair in 0..<(width / 2) {
                 var u = 0, v = 0
                 for k in 0..<2 {
                     let i = (y * width + pair * 2 + k) * 3
+                    let shade = pair * 2 + k < width / 2 ? leftShade : 1
+                    let n = grain()
+                    let clamp = { (v: Double) -> UInt8 in
+                        UInt8(max(0, min(255, (v * gain * shade + offset + n).rounded())))
+                    }
                     let yuv = toYUV.yuv(r: clamp(rgb[i]), g: clamp(rgb[i + 1]), b: clamp(rgb[i + 2]))
                     data[y * width * 2 + pair * 4 + k * 2] = yuv.y
                     u += Int(yuv.u)
@@ -182,6 +196,13 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertFalse(codes.contains(.noFace))
     }
 
+    func testLightFromOneSide() throws {
+        try assertCalls(for: try scene([Subject()], leftShade: 0.35), .unevenLight, notFor: nil, "left in shade")
+        try assertCalls(for: try scene([Subject()], gain: 0.35, leftShade: 1 / 0.35), .unevenLight,
+                        notFor: nil, "right in shade")
+        XCTAssertFalse(try guidance(try scene([Subject()], leftShade: 0.8)).codes.contains(.unevenLight))
+    }
+
     func testBlurTiltAndCut() throws {
         try assertCalls(for: try scene([Subject()], blur: 4), .blurry, notFor: nil, "blurred")
         let sharp = try guidance(try scene([Subject()]))
@@ -208,14 +229,14 @@ final class AnalysisPipelineTests: XCTestCase {
 
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
 
-    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject],
-                      gain: Double = 1) throws -> [AnalyzerOutput] {
+    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1,
+                      noise: Double = 0) throws -> [AnalyzerOutput] {
         let tracker = try tracker()
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []
         for i in 0..<Int(seconds * 30) {
             let t = Double(i) / 30
-            let frame = try scene(subjects(t), gain: gain, timestamp: t)
+            let frame = try scene(subjects(t), gain: gain, noise: noise, seed: UInt64(i + 1), timestamp: t)
             outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
         }
         return outputs
@@ -234,6 +255,15 @@ final class AnalysisPipelineTests: XCTestCase {
         let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= captureTime })
         XCTAssertEqual(kept.metrics.timestamp, chosen.frameTimestamp, "the capture is the last frame asked to keep")
         XCTAssertEqual(outputs[capture].primary, .ready)
+    }
+
+    func testAStillFaceInSensorNoiseIsCaptured() throws {
+        // Fresh noise (σ 3 levels) every frame makes the landmarks jitter; that is not movement.
+        let outputs = try play(1.8, { _ in [Subject()] }, noise: 3)
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
+        XCTAssertLessThanOrEqual(capture, 45, "ready from the start, captured after about 1 s")
+        XCTAssertFalse(outputs.contains { $0.active.contains(.holdStill) || $0.active.contains(.blurry) })
+        XCTAssertTrue(outputs.contains { ($0.metrics.motion?.centreSpeed ?? 0) > 0 }, "the noise does move the face")
     }
 
     func testAFaceThatKeepsMovingIsNotCaptured() throws {
