@@ -50,7 +50,8 @@ public final class FaceTracker {
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
-            let face = Face(detection: FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints),
+            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints)
+            let face = Face(detection: detection,
                             landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true)
             faces.append(face)
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {

@@ -209,7 +209,11 @@ struct PlanBuilder {
                 guard let input = op.inputs.first, tensors[input].elementCount == tensors[output].elementCount else {
                     throw PlanError(text: "RESHAPE (operator \(index)) changes the element count")
                 }
-                if let values = constantValues[input] { constantValues[output] = values } else { root[output] = root[input] }
+                if let values = constantValues[input] {
+                    constantValues[output] = values
+                } else {
+                    root[output] = root[input]
+                }
             case .conv2D, .depthwiseConv2D:
                 try planConvolution(index, op, soleConsumer: soleConsumer, producer: producer, skipped: &skipped)
             case .maxPool2D:
@@ -254,7 +258,8 @@ struct PlanBuilder {
         var (outH, outW, outC) = try nhwc(op.outputs[0])
         let weights = try floats(op.inputs[1])
         let wShape = shape(op.inputs[1])
-        let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? try floats(op.inputs[2]) : [Float](repeating: 0, count: outC)
+        let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? try floats(op.inputs[2])
+            : [Float](repeating: 0, count: outC)
         guard wShape.count == 4, bias.count == outC else {
             throw PlanError(text: "operator \(index) has weights \(wShape) for \(outC) output channels")
         }
@@ -278,7 +283,8 @@ struct PlanBuilder {
         let g = WindowGeometry(inH: inH, inW: inW, kh: kh, kw: kw, sh: window.strideH, sw: window.strideW,
                                padding: window.padding)
         guard g.outH == outH, g.outW == outW else {
-            throw PlanError(text: "operator \(index) declares output \(outH)×\(outW), the window gives \(g.outH)×\(g.outW)")
+            throw PlanError(text: "operator \(index) declares output \(outH)×\(outW), "
+                + "the window gives \(g.outH)×\(g.outW)")
         }
 
         // Fusion: conv → ADD(residual) → RELU/PRELU, when each intermediate has no other reader.
@@ -540,7 +546,8 @@ struct PlanBuilder {
                 dst.update(repeating: 0, count: total)
                 for y in 0..<h {
                     for x in 0..<w {
-                        (dst + ((y + top) * outW + x + left) * outC + front).update(from: src + (y * w + x) * c, count: c)
+                        let target = dst + ((y + top) * outW + x + left) * outC + front
+                        target.update(from: src + (y * w + x) * c, count: c)
                     }
                 }
             }

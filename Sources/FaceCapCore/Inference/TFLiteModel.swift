@@ -244,7 +244,8 @@ public struct TFLiteModel: Sendable {
             }
             let multiplier = try t.i32(3)
             guard multiplier == 1 || multiplier == 0 else {
-                throw ModelProblem(text: "operator \(index) uses depth multiplier \(multiplier), which is not supported")
+                throw ModelProblem(text: "operator \(index) uses depth multiplier \(multiplier), "
+                    + "which is not supported")
             }
             return .depthwise(try window(t, index, pool: false, activationField: 4))
         case .maxPool2D:

@@ -30,7 +30,8 @@ public enum ModelFiles {
     }
 
     /// Path of model `file`, or a `ModelError` that lists where it looked and says to run `make models`.
-    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError) -> String {
+    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError)
+        -> String {
         for directory in directories {
             let path = directory + "/" + file
             if access(path, R_OK) == 0 { return path }
