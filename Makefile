@@ -18,13 +18,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build deps models run test bench install uninstall clean help
+.PHONY: all build deps models run test test-kernel bench install uninstall clean help
 all: build
 
 help:
 	@echo "make            build $(BIN)"
 	@echo "make run ARGS=… set up, build and run facecap with ARGS"
 	@echo "make test       set up, build and run the whole test suite"
+	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 
@@ -67,6 +68,11 @@ run: build
 test: build
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
+
+# Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
+# against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel.
+test-kernel: build
+	Tests/Kernel/run.sh --binary $(BIN)
 
 # facecap's own benchmark, then LiteRT's on the same models when ai-edge-litert is importable, with ratios.
 bench: build

@@ -3,24 +3,44 @@
  */
 #include "cv4l2.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <libv4l2.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* libv4l2 prints its own "libv4l2: error …" lines to stderr; facecap reports every failure itself in
- * one clear line (from the errno libv4l2 leaves), so its log goes to /dev/null, as FFmpeg does. */
+ * one clear line (from the errno libv4l2 leaves), so its log goes to /dev/null, as FFmpeg does. (With a log
+ * file set, libv4l2 also traces each ioctl there: a few microseconds per frame.) */
 static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 
 static void quiet_libv4l2(void) {
     if (!v4l2_log_file) v4l2_log_file = fopen("/dev/null", "w");
 }
 
+/* v4l2_open is open() then v4l2_fd_open(); the two steps are split so that a path which is not a V4L2
+ * device (/dev/null, a tty) is refused by one plain QUERYCAP, before libv4l2's plugins see it: the
+ * multi-planar plugin perror()s "Failed to query video capabilities" to stderr otherwise. */
 static int system_open(void *context, const char *path, int flags) {
     (void)context;
     pthread_once(&quiet_once, quiet_libv4l2);
-    return v4l2_open(path, flags);
+    int fd = open(path, flags);
+    if (fd < 0) return -1;
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof cap);
+    int status;
+    do status = ioctl(fd, VIDIOC_QUERYCAP, &cap); while (status < 0 && errno == EINTR);
+    if (status < 0 || v4l2_fd_open(fd, 0) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }
 
 static int system_close(void *context, int fd) {

@@ -1,8 +1,80 @@
 import FaceCapCore
+import FaceCapIO
 
-/// `facecap record`.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m`: a clip from the
+/// camera, for replay with --input and for bug reports.
 enum RecordCommand {
+    static let options: [OptionSpec] = [
+        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)"),
+        OptionSpec("seconds", value: "N", help: "how long to record (default 10)"),
+        OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
+        OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
+        OptionSpec("help", short: "h", help: "show this help"),
+    ]
+
     static func run(_ arguments: [String]) throws -> ExitCode {
-        throw UsageError("'facecap record' is not built yet")
+        // First thing: from here on Ctrl-C/SIGTERM stop the recording cleanly instead of killing the process.
+        StopSignals.install()
+        let parsed = try parseArguments(arguments, options: options)
+        if parsed.has("help") {
+            printOut("Usage: facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m\n\n"
+                     + "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the"
+                     + " clip.\n\n" + formatOptions(options))
+            return .success
+        }
+        guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
+            throw UsageError(parsed.positionals.isEmpty ? "record needs an output file, e.g. facecap record clip.y4m"
+                             : "record takes one output file, not \(parsed.positionals.count)")
+        }
+        let seconds = try parsed.double("seconds", in: 0.1...3600) ?? 10
+        var configuration = CameraConfiguration()
+        if let size = try parsed.size("size") {
+            configuration.width = size.width
+            configuration.height = size.height
+        }
+        configuration.frameRate = try parsed.int("fps", in: 1...240) ?? 30
+
+        let camera: Camera
+        if let device = parsed.value("device") {
+            camera = try Camera(path: device, configuration: configuration)
+        } else {
+            camera = try Camera.openFirst(configuration: configuration)
+        }
+        defer { camera.close() }
+        if StopSignals.received != 0 { return .cancelled }
+
+        let writer = try Y4MFileWriter(path: output, width: camera.width, height: camera.height,
+                                       format: camera.format, frameRate: camera.frameRate,
+                                       colorRange: camera.colorRange)
+        let adjusted = camera.wasSizeAdjusted
+            ? " (asked for \(camera.requestedWidth)x\(camera.requestedHeight); the camera chose this size)" : ""
+        printError("recording \(CameraDeviceText.rate(seconds)) s from \(camera.label)\(adjusted) to \(output);"
+                   + " Ctrl-C stops early")
+
+        let summary: RecordingSummary
+        do {
+            summary = try recordClip(from: camera, to: writer, seconds: seconds)
+        } catch {
+            camera.close()
+            try? writer.close()
+            throw error
+        }
+        camera.close()
+        try writer.close()
+        if summary.framesWritten == 0 {
+            unlink(output)    // a header without frames is no use to anyone
+        }
+        printOut(summary.report(camera: camera, output: output))
+        switch summary.stop {
+        case .finished: return .success
+        case .signal: return .cancelled
+        case .sourceFailed:
+            if let error = summary.error as? UserFacingError { throw error }
+            throw CameraError.disconnected(path: camera.path)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// Format conversions into reused buffers, checked against known BT.601 values and against ffmpeg.
@@ -21,8 +22,9 @@ final class FrameConversionTests: XCTestCase {
 
     func testLimitedRangeLumaStretchesToFull() {
         // Y = 16 → black, 235 → white, 126 → mid-grey, chroma neutral.
-        let yuv444 = Frame(format: .yuv444p, width: 3, height: 1, colorRange: .limited,
-                           data: [16, 235, 126, 128, 128, 128, 128, 128, 128])
+        let yuv444 = Frame(
+            format: .yuv444p, width: 3, height: 1, colorRange: .limited,
+            data: [16, 235, 126, 128, 128, 128, 128, 128, 128])
         XCTAssertEqual(rgb(of: yuv444), [0, 0, 0, 255, 255, 255, 128, 128, 128])
         XCTAssertEqual(gray(of: yuv444), [0, 255, 128])
         // Codes outside 16…235 clamp.
@@ -35,7 +37,9 @@ final class FrameConversionTests: XCTestCase {
     }
 
     func testPureColoursRoundTripThroughYUV() {
-        let colours: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 255, 255], [255, 0, 255]]
+        let colours: [[UInt8]] = [
+            [255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 255, 255], [255, 0, 255],
+        ]
         for range in [ColorRange.limited, .full] {
             let toYUV = RGBToYUV(range: range)
             let codes = colours.map { toYUV.yuv(r: $0[0], g: $0[1], b: $0[2]) }
@@ -57,8 +61,10 @@ final class FrameConversionTests: XCTestCase {
     func testEveryFormatAgreesForTheSamePicture() {
         // A 4×2 picture in each layout, built from the same Y/U/V samples (chroma constant per 2×2 block).
         let ys: [UInt8] = [16, 60, 100, 235, 50, 90, 130, 200]
-        let u: [UInt8] = [110, 150], v: [UInt8] = [150, 115]
-        let u444 = (0..<8).map { u[($0 % 4) / 2] }, v444 = (0..<8).map { v[($0 % 4) / 2] }
+        let u: [UInt8] = [110, 150]
+        let v: [UInt8] = [150, 115]
+        let u444 = (0..<8).map { u[($0 % 4) / 2] }
+        let v444 = (0..<8).map { v[($0 % 4) / 2] }
         let p444 = Frame(format: .yuv444p, width: 4, height: 2, data: ys + u444 + v444)
         let p422 = Frame(format: .yuv422p, width: 4, height: 2, data: ys + u + u + v + v)
         let p420 = Frame(format: .yuv420p, width: 4, height: 2, data: ys + u + v)
@@ -86,8 +92,9 @@ final class FrameConversionTests: XCTestCase {
 
     func testOddSizesUseRoundedUpChroma() {
         // 3×3 4:2:0: chroma planes are 2×2.
-        let frame = Frame(format: .yuv420p, width: 3, height: 3, colorRange: .full,
-                          data: [UInt8](repeating: 128, count: 9) + [128, 128, 128, 255] + [128, 128, 128, 255])
+        let frame = Frame(
+            format: .yuv420p, width: 3, height: 3, colorRange: .full,
+            data: [UInt8](repeating: 128, count: 9) + [128, 128, 128, 255] + [128, 128, 128, 255])
         let out = rgb(of: frame)
         XCTAssertEqual(out.count, 27)
         // The bottom-right pixel takes the last chroma sample (strong Cb and Cr), the top-left stays grey.
@@ -107,14 +114,16 @@ final class FrameConversionTests: XCTestCase {
     }
 
     func testOutputBufferIsReused() {
-        let frame = Frame(format: .yuv420p, width: 64, height: 48, data: [UInt8](repeating: 100, count: 64 * 48 * 3 / 2))
+        let frame = Frame(
+            format: .yuv420p, width: 64, height: 48, data: [UInt8](repeating: 100, count: 64 * 48 * 3 / 2))
         var out = Frame.empty()
         frame.convertToRGB24(into: &out)
         let first = out.data.withUnsafeBufferPointer { $0.baseAddress }
         frame.convertToRGB24(into: &out)
         XCTAssertEqual(out.data.withUnsafeBufferPointer { $0.baseAddress }, first)
         // A smaller picture fits in the same storage.
-        Frame(format: .gray, width: 32, height: 24, data: [UInt8](repeating: 1, count: 32 * 24)).convertToRGB24(into: &out)
+        Frame(format: .gray, width: 32, height: 24, data: [UInt8](repeating: 1, count: 32 * 24)).convertToRGB24(
+            into: &out)
         XCTAssertEqual(out.data.count, 32 * 24 * 3)
         XCTAssertEqual(out.data.withUnsafeBufferPointer { $0.baseAddress }, first)
     }

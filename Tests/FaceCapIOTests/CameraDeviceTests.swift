@@ -28,7 +28,8 @@ final class CameraDeviceTests: XCTestCase {
         for name in names {
             try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(name)", withDestinationPath: "/dev/null")
         }
-        let fake = FakeV4L2Device(nodes: Dictionary(uniqueKeysWithValues: nodes.map { ("\(directory)/\($0.key)", $0.value) }))
+        let paths = Dictionary(uniqueKeysWithValues: nodes.map { ("\(directory)/\($0.key)", $0.value) })
+        let fake = FakeV4L2Device(nodes: paths)
         fakes.append(fake)
         return fake
     }
@@ -63,6 +64,16 @@ final class CameraDeviceTests: XCTestCase {
         let camera = try Camera.openFirst(directory: directory, ops: fake.ops)
         XCTAssertEqual(camera.path, "\(directory)/video0")
         camera.close()
+    }
+
+    func testACaptureNodeWithoutStreamingIsSkippedLikeTheCameraWouldRefuseIt() throws {
+        var readOnly = FakeV4L2Device.Node.webcam
+        readOnly.deviceCaps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE)
+        let fake = try makeDev(["video0", "video1"], nodes: ["video0": readOnly, "video1": .webcam])
+        XCTAssertEqual(CameraDevice.list(directory: directory, ops: fake.ops).map(\.path), ["\(directory)/video1"])
+        XCTAssertThrowsError(try Camera(path: "\(directory)/video0", ops: fake.ops)) { error in
+            guard case .notCaptureDevice = error as? CameraError else { return XCTFail("\(error)") }
+        }
     }
 
     func testSummarisesStepwiseSizes() throws {
@@ -117,8 +128,10 @@ final class CameraDeviceTests: XCTestCase {
         XCTAssertEqual(DeviceHolder.find(path: "/dev/video5", procRoot: proc), [])
         XCTAssertEqual(DeviceHolder.find(path: "/dev/video0", procRoot: proc + "/nowhere"), [])
 
-        let busy = CameraError.busy(path: "/dev/video0", holders: DeviceHolder.find(path: "/dev/video0", procRoot: proc))
-        XCTAssertEqual(busy.message, "/dev/video0 is busy: in use by cheese (pid 77), zoom (pid 321) — close them and try again")
+        let busy = CameraError.busy(path: "/dev/video0",
+                                    holders: DeviceHolder.find(path: "/dev/video0", procRoot: proc))
+        XCTAssertEqual(busy.message,
+                       "/dev/video0 is busy: in use by cheese (pid 77), zoom (pid 321) — close them and try again")
         let hidden = CameraError.busy(path: "/dev/video0", holders: [])
         XCTAssertTrue(hidden.message.contains("sudo fuser /dev/video0"))
     }
@@ -142,6 +155,7 @@ final class CameraDeviceTests: XCTestCase {
             (.unsupportedFormat(path: "/dev/video0", offered: ["H264"]), .noCamera, "it offers H264"),
             (.disconnected(path: "/dev/video0"), .failure, "reconnect it"),
             (.stalled(path: "/dev/video0", seconds: 5), .failure, "for 5 s"),
+            (.noBandwidth(path: "/dev/video0"), .failure, "not enough USB bandwidth"),
             (.ioError(path: "/dev/video0", attempts: 5), .failure, "5 times in a row"),
             (.system(path: "/dev/video0", operation: "VIDIOC_REQBUFS", errno: ENOMEM), .failure,
              "VIDIOC_REQBUFS failed: Cannot allocate memory"),
@@ -152,6 +166,16 @@ final class CameraDeviceTests: XCTestCase {
             XCTAssertTrue(error.message.contains(text), "\(error.message) should contain \(text)")
             XCTAssertFalse(error.message.contains("\n"))
         }
+        XCTAssertEqual(cases.filter { $0.0.isStreamLoss }.map { $0.0 }, [
+            .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
+            .ioError(path: "/dev/video0", attempts: 5),
+        ])
+        // Added to the group, but this session predates it: only a new login (or newgrp) helps.
+        var pending = access
+        pending.membershipPending = true
+        let stale = CameraError.permissionDenied(path: "/dev/video0", access: pending).message
+        XCTAssertTrue(stale.contains("you were added to group 'video' after this login session started"))
+        XCTAssertFalse(stale.contains("usermod"))
         // A device group other than "video" is the one to join.
         let other = DeviceAccess(owner: "root", group: "plugdev", mode: "crw-rw----", userGroups: ["alice"])
         XCTAssertTrue(CameraError.permissionDenied(path: "/dev/video0", access: other).message
@@ -202,11 +226,11 @@ final class CameraDeviceTests: XCTestCase {
     }
 
     func testFourccAndRateFormatting() {
-        XCTAssertEqual(fourccString(CV4L2_PIX_FMT_YUYV), "YUYV")
-        XCTAssertEqual(fourccString(CV4L2_PIX_FMT_MJPEG), "MJPG")
-        XCTAssertEqual(fourccString(CV4L2_PIX_FMT_RGB24), "RGB3")
-        XCTAssertEqual(formatRate(30), "30")
-        XCTAssertEqual(formatRate(7.5), "7.5")
-        XCTAssertEqual(formatRate(30000.0 / 1001.0), "29.97")
+        XCTAssertEqual(CameraSupport.fourccString(CV4L2_PIX_FMT_YUYV), "YUYV")
+        XCTAssertEqual(CameraSupport.fourccString(CV4L2_PIX_FMT_MJPEG), "MJPG")
+        XCTAssertEqual(CameraSupport.fourccString(CV4L2_PIX_FMT_RGB24), "RGB3")
+        XCTAssertEqual(CameraDeviceText.rate(30), "30")
+        XCTAssertEqual(CameraDeviceText.rate(7.5), "7.5")
+        XCTAssertEqual(CameraDeviceText.rate(30000.0 / 1001.0), "29.97")
     }
 }

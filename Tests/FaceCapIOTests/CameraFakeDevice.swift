@@ -103,7 +103,8 @@ final class FakeV4L2Device {
         for buffer in buffers { buffer.memory.deallocate() }
     }
 
-    var userOwned: Int { buffers.filter { $0.state == .user }.count }
+    /// Buffers dequeued and not yet queued again (counted without allocating, like the code under test).
+    var userOwned: Int { buffers.reduce(0) { $0 + ($1.state == .user ? 1 : 0) } }
 
     var ops: CameraOps {
         var table = cv4l2_ops()
@@ -390,7 +391,8 @@ final class FakeV4L2Device {
             buffer.pointee.index = UInt32(index)
             buffer.pointee.bytesused = UInt32(used)
             buffer.pointee.length = UInt32(buffers[index].length)
-            buffer.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) | (spec.errorFlag ? UInt32(V4L2_BUF_FLAG_ERROR) : 0)
+            buffer.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+                | (spec.errorFlag ? UInt32(V4L2_BUF_FLAG_ERROR) : 0)
             let when = streamOnTime + (spec.time ?? (monotonic() - streamOnTime))
             buffer.pointee.timestamp = timeval(tv_sec: Int(when), tv_usec: Int((when - when.rounded(.down)) * 1e6))
             buffer.pointee.sequence = spec.sequence ?? sequence

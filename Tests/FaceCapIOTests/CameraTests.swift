@@ -34,7 +34,8 @@ final class CameraTests: XCTestCase {
     func assertReleasedInOrder(_ fake: FakeV4L2Device, streamed: Bool, mapped: Int,
                                file: StaticString = #filePath, line: UInt = #line) {
         let lastOpen = fake.log.lastIndex { $0.hasPrefix("open ") } ?? 0
-        let closing = fake.log[lastOpen...].filter { $0.hasPrefix("STREAMOFF") || $0.hasPrefix("munmap") || $0 == "close" }
+        let closing = fake.log[lastOpen...]
+            .filter { $0.hasPrefix("STREAMOFF") || $0.hasPrefix("munmap") || $0 == "close" }
         var expected = streamed ? ["STREAMOFF"] : []
         expected += Array(repeating: "munmap", count: mapped) + ["close"]
         XCTAssertEqual(closing.map { $0.components(separatedBy: " ")[0] }, expected, file: file, line: line)
@@ -81,6 +82,15 @@ final class CameraTests: XCTestCase {
         }
     }
 
+    func testOddTimeoutsDoNotCrash() throws {
+        let fake = makeFake(script: frames(3))
+        let camera = try Camera(path: path, ops: fake.ops)
+        var frame = emptyFrame()
+        for timeout in [Double.nan, -1, .infinity] {
+            XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: timeout), .frame)
+        }
+    }
+
     func testReusesTheCallersFrameStorage() throws {
         let fake = makeFake(script: frames(4))
         let camera = try Camera(path: path, ops: fake.ops)
@@ -90,6 +100,35 @@ final class CameraTests: XCTestCase {
         for _ in 0..<3 {
             _ = try camera.nextFrame(into: &frame, timeout: 1)
             XCTAssertEqual(frame.data.withUnsafeBufferPointer { $0.baseAddress }, first)
+        }
+    }
+
+    func testSkipStaleFramesDeliversTheNewestWaitingFrame() throws {
+        let waiting: [FakeV4L2Device.Event] = [1, 2, 3].map {
+            .frame(FakeV4L2Device.FrameSpec(fill: $0, time: 0.1 * Double($0)))
+        }
+        var configuration = CameraConfiguration()
+        configuration.skipStaleFrames = true
+        let fake = makeFake(script: waiting + [.pollTimeout] + frames(1, fill: 9))
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertTrue(frame.data.allSatisfy { $0 == 3 }, "the newest of the three waiting frames")
+        XCTAssertEqual(frame.timestamp, 0.3, accuracy: 0.02)
+        XCTAssertEqual(camera.statistics.staleFramesSkipped, 2)
+        XCTAssertEqual(camera.statistics.framesDelivered, 3)
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertTrue(frame.data.allSatisfy { $0 == 9 })
+        camera.close()
+        XCTAssertEqual(fake.userOwnedAtStreamOff, 0)
+        XCTAssertEqual(fake.requeued, fake.dequeued)
+
+        // Without it, every frame comes in order.
+        let inOrder = makeFake(script: waiting)
+        let recorder = try Camera(path: path, ops: inOrder.ops)
+        for fill: UInt8 in [1, 2, 3] {
+            XCTAssertEqual(try recorder.nextFrame(into: &frame, timeout: 1), .frame)
+            XCTAssertEqual(frame.data[0], fill)
         }
     }
 
@@ -208,12 +247,18 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(fake.userOwnedAtStreamOff, 0)
     }
 
-    func testDriverSkippedFramesAreCounted() throws {
-        let fake = makeFake(script: [0, 1, 5].map { .frame(FakeV4L2Device.FrameSpec(sequence: $0)) })
+    func testDriverSkippedFramesAreCountedApartFromDamagedOnes() throws {
+        let fake = makeFake(script: [
+            .frame(FakeV4L2Device.FrameSpec(sequence: 0)), .frame(FakeV4L2Device.FrameSpec(sequence: 1)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true, sequence: 2)),
+            .frame(FakeV4L2Device.FrameSpec(sequence: 3)),
+            .frame(FakeV4L2Device.FrameSpec(sequence: 7)),
+        ])
         let camera = try Camera(path: path, ops: fake.ops)
         var frame = emptyFrame()
-        for _ in 0..<3 { _ = try camera.nextFrame(into: &frame, timeout: 1) }
-        XCTAssertEqual(camera.statistics.skippedByDriver, 3)
+        for _ in 0..<4 { _ = try camera.nextFrame(into: &frame, timeout: 1) }
+        XCTAssertEqual(camera.statistics.skippedByDriver, 3, "4, 5 and 6 never came")
+        XCTAssertEqual(camera.statistics.droppedErrorFlag, 1, "2 came damaged: dropped, not skipped")
     }
 
     func testEAGAINIsNoFrameYetAndEINTRIsRetried() throws {
@@ -223,10 +268,10 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, ops: fake.ops)
         XCTAssertEqual(fake.events("S_FMT").count, 2, "S_FMT retried after EINTR")
         var frame = emptyFrame()
-        let start = monotonicNow()
+        let start = CameraSupport.monotonicNow()
         // EAGAIN: keep waiting; a signal (EINTR at poll) hands control back at once so callers can check flags.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 5), .noFrameYet)
-        XCTAssertLessThan(monotonicNow() - start, 1)
+        XCTAssertLessThan(CameraSupport.monotonicNow() - start, 1)
         XCTAssertEqual(camera.statistics.wouldBlock, 1)
         XCTAssertEqual(camera.statistics.interrupted, 1)
         // EINTR at DQBUF: retried within the same call.
@@ -290,8 +335,8 @@ final class CameraTests: XCTestCase {
         // Now nothing more arrives: short waits report "not yet", then the stall becomes an error.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0.02), .noFrameYet)
         var stalled: CameraError?
-        let start = monotonicNow()
-        while stalled == nil, monotonicNow() - start < 3 {
+        let start = CameraSupport.monotonicNow()
+        while stalled == nil, CameraSupport.monotonicNow() - start < 3 {
             do { _ = try camera.readFrame(into: &frame, timeout: 0.05) } catch { stalled = error }
         }
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.3))
@@ -335,13 +380,24 @@ final class CameraTests: XCTestCase {
             var configuration = CameraConfiguration()
             configuration.procRoot = proc
             XCTAssertThrowsError(try Camera(path: path, configuration: configuration, ops: fake.ops)) { error in
-                XCTAssertEqual(error as? CameraError, .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
+                XCTAssertEqual(error as? CameraError,
+                               .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
                 XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
                 XCTAssertTrue((error as? CameraError)?.message.contains("in use by cheese (pid 4242)") ?? false)
             }
             assertReleasedInOrder(fake, streamed: streamed, mapped: mapped)
             XCTAssertEqual(fake.userOwnedAtStreamOff ?? 0, 0)
         }
+    }
+
+    func testNoUSBBandwidthAtSTREAMONSaysToLowerTheMode() {
+        let fake = makeFake()
+        fake.ioctlErrors[CV4L2_VIDIOC_STREAMON] = [ENOSPC]
+        XCTAssertThrowsError(try Camera(path: path, ops: fake.ops)) { error in
+            XCTAssertEqual(error as? CameraError, .noBandwidth(path: path))
+            XCTAssertTrue((error as? CameraError)?.message.contains("try a smaller --size or --fps") ?? false)
+        }
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
 
     func testMmapFailureReleasesWhatWasMapped() {

@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// A clock that only moves when the code under test sleeps or the test advances it.
@@ -24,10 +25,13 @@ final class ClipSourceTests: XCTestCase {
     /// A 4×2 grey clip at `fps` whose frame i is filled with the value i + 1.
     func makeClip(frames: Int, fps: Double = 10, cutLastFrameBy cut: Int = 0) throws -> String {
         let path = temp.path("clip.y4m")
-        let writer = try Y4MFileWriter(path: path, width: 4, height: 2, format: .gray, frameRate: fps, colorRange: .full)
+        let writer = try Y4MFileWriter(
+            path: path, width: 4, height: 2, format: .gray, frameRate: fps, colorRange: .full)
         for i in 0..<frames {
-            try writer.write(Frame(format: .gray, width: 4, height: 2, colorRange: .full,
-                                   data: [UInt8](repeating: UInt8(i + 1), count: 8)))
+            try writer.write(
+                Frame(
+                    format: .gray, width: 4, height: 2, colorRange: .full,
+                    data: [UInt8](repeating: UInt8(i + 1), count: 8)))
         }
         try writer.close()
         if cut > 0 {
@@ -54,7 +58,8 @@ final class ClipSourceTests: XCTestCase {
             guard let ended = error as? ClipEndedError else { return XCTFail("\(error)") }
             XCTAssertEqual(ended, ClipEndedError(path: path, framesPlayed: 3, lastFrameTruncated: false))
             XCTAssertEqual(ended.exitCode, .failure)
-            XCTAssertEqual(ended.message, "\(path): the clip ended after 3 frames; use --loop to replay it continuously")
+            XCTAssertEqual(
+                ended.message, "\(path): the clip ended after 3 frames; use --loop to replay it continuously")
         }
         source.close()
         source.close()
@@ -113,7 +118,8 @@ final class ClipSourceTests: XCTestCase {
         XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
         XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
         XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual(error as? ClipEndedError, ClipEndedError(path: path, framesPlayed: 2, lastFrameTruncated: true))
+            XCTAssertEqual(
+                error as? ClipEndedError, ClipEndedError(path: path, framesPlayed: 2, lastFrameTruncated: true))
             XCTAssertTrue((error as? ClipEndedError)?.message.contains("its last frame is incomplete") ?? false)
         }
         let looped = try ClipSource(path: path, loop: true, pacing: .unpaced)
@@ -130,8 +136,9 @@ final class ClipSourceTests: XCTestCase {
             let source = try ClipSource(path: empty, loop: loop, pacing: .unpaced)
             var frame = Frame.empty()
             XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-                XCTAssertEqual((error as? InputFileError)?.problem,
-                               .data(.malformed("the clip has a header but no frames")))
+                XCTAssertEqual(
+                    (error as? InputFileError)?.problem,
+                    .data(.malformed("the clip has a header but no frames")))
             }
         }
         let cutFirst = try makeClip(frames: 1, cutLastFrameBy: 2)
@@ -147,11 +154,14 @@ final class ClipSourceTests: XCTestCase {
 
     func testFrameStorageIsReusedFromFrameToFrame() throws {
         let path = temp.path("big.y4m")
-        let writer = try Y4MFileWriter(path: path, width: 320, height: 240, format: .yuv420p, frameRate: 30,
-                                       colorRange: .limited)
+        let writer = try Y4MFileWriter(
+            path: path, width: 320, height: 240, format: .yuv420p, frameRate: 30,
+            colorRange: .limited)
         for i in 0..<3 {
-            try writer.write(Frame(format: .yuv420p, width: 320, height: 240,
-                                   data: [UInt8](repeating: UInt8(i), count: 320 * 240 * 3 / 2)))
+            try writer.write(
+                Frame(
+                    format: .yuv420p, width: 320, height: 240,
+                    data: [UInt8](repeating: UInt8(i), count: 320 * 240 * 3 / 2)))
         }
         try writer.close()
         let source = try ClipSource(path: path, loop: true, pacing: .unpaced)

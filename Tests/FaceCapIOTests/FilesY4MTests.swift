@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// `.y4m` files on disk: the writer `facecap record` uses and the streaming reader behind replay/analyze.
@@ -12,8 +13,9 @@ final class FilesY4MTests: XCTestCase {
 
     func patterned(_ format: PixelFormat, _ width: Int, _ height: Int, seed: Int) -> Frame {
         let count = format.byteCount(width: width, height: height)!
-        return Frame(format: format, width: width, height: height,
-                     data: (0..<count).map { UInt8(truncatingIfNeeded: $0 * 13 + seed * 7 + $0 / 3) })
+        return Frame(
+            format: format, width: width, height: height,
+            data: (0..<count).map { UInt8(truncatingIfNeeded: $0 * 13 + seed * 7 + $0 / 3) })
     }
 
     func readAll(_ path: String) throws -> (Y4MHeader, [Frame]) {
@@ -26,11 +28,14 @@ final class FilesY4MTests: XCTestCase {
 
     func testWriteThenReadEveryFormat() throws {
         // 640×480 4:2:0 frames are larger than the reader's 64 KiB read-ahead, so both paths are used.
-        for (format, width, height) in [(PixelFormat.yuv420p, 640, 480), (.yuv422p, 33, 25), (.yuv444p, 16, 12),
-                                         (.gray, 7, 5), (.yuyv, 10, 4)] {
+        for (format, width, height) in [
+            (PixelFormat.yuv420p, 640, 480), (.yuv422p, 33, 25), (.yuv444p, 16, 12),
+            (.gray, 7, 5), (.yuyv, 10, 4),
+        ] {
             let path = temp.path("\(format).y4m")
-            let writer = try Y4MFileWriter(path: path, width: width, height: height, format: format, frameRate: 30,
-                                           colorRange: .limited)
+            let writer = try Y4MFileWriter(
+                path: path, width: width, height: height, format: format, frameRate: 30,
+                colorRange: .limited)
             let frames = (0..<4).map { patterned(format, width, height, seed: $0) }
             for frame in frames { try writer.write(frame) }
             try writer.close()
@@ -63,7 +68,8 @@ final class FilesY4MTests: XCTestCase {
 
     func testRGBIsWrittenAs444() throws {
         let path = temp.path("rgb.y4m")
-        let writer = try Y4MFileWriter(path: path, width: 2, height: 1, format: .rgb24, frameRate: 29.97, colorRange: .full)
+        let writer = try Y4MFileWriter(
+            path: path, width: 2, height: 1, format: .rgb24, frameRate: 29.97, colorRange: .full)
         try writer.write(Frame(format: .rgb24, width: 2, height: 1, colorRange: .full, data: [255, 0, 0, 20, 40, 60]))
         try writer.close()
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)).prefix(80), as: UTF8.self)
@@ -89,25 +95,36 @@ final class FilesY4MTests: XCTestCase {
     }
 
     func testWriterErrors() throws {
-        XCTAssertThrowsError(try Y4MFileWriter(path: temp.path("no/such/dir/x.y4m"), width: 2, height: 2, format: .gray,
-                                               frameRate: 30, colorRange: .full)) { error in
+        XCTAssertThrowsError(
+            try Y4MFileWriter(
+                path: temp.path("no/such/dir/x.y4m"), width: 2, height: 2, format: .gray,
+                frameRate: 30, colorRange: .full)
+        ) { error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .directoryMissing)
             XCTAssertEqual((error as? OutputFileError)?.exitCode, .failure)
         }
-        XCTAssertThrowsError(try Y4MFileWriter(path: temp.url.path, width: 2, height: 2, format: .gray, frameRate: 30,
-                                               colorRange: .full)) { error in
+        XCTAssertThrowsError(
+            try Y4MFileWriter(
+                path: temp.url.path, width: 2, height: 2, format: .gray, frameRate: 30,
+                colorRange: .full)
+        ) { error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .isDirectory)
         }
         // /dev/full accepts the open and fails every write with ENOSPC.
-        XCTAssertThrowsError(try Y4MFileWriter(path: "/dev/full", width: 2, height: 2, format: .gray, frameRate: 30,
-                                               colorRange: .full)) { error in
+        XCTAssertThrowsError(
+            try Y4MFileWriter(
+                path: "/dev/full", width: 2, height: 2, format: .gray, frameRate: 30,
+                colorRange: .full)
+        ) { error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .diskFull)
-            XCTAssertEqual((error as? OutputFileError)?.message,
-                           "/dev/full: the disk is full (or over quota); free some space and try again")
+            XCTAssertEqual(
+                (error as? OutputFileError)?.message,
+                "/dev/full: the disk is full (or over quota); free some space and try again")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: "/dev/full"))
-        let writer = try Y4MFileWriter(path: temp.path("a.y4m"), width: 4, height: 4, format: .yuv420p, frameRate: 30,
-                                       colorRange: .limited)
+        let writer = try Y4MFileWriter(
+            path: temp.path("a.y4m"), width: 4, height: 4, format: .yuv420p, frameRate: 30,
+            colorRange: .limited)
         XCTAssertThrowsError(try writer.write(patterned(.yuv420p, 4, 2, seed: 0))) { error in
             guard case .frameMismatch = (error as? OutputFileError)?.problem else { return XCTFail("\(error)") }
         }
@@ -117,8 +134,9 @@ final class FilesY4MTests: XCTestCase {
     func testDiskFullMidRecordingLeavesWholeFrames() throws {
         let path = temp.path("full.y4m")
         let frameBytes = 64 * 48 * 3 / 2
-        let writer = try Y4MFileWriter(path: path, width: 64, height: 48, format: .yuv420p, frameRate: 30,
-                                       colorRange: .limited)
+        let writer = try Y4MFileWriter(
+            path: path, width: 64, height: 48, format: .yuv420p, frameRate: 30,
+            colorRange: .limited)
         let headerBytes = writer.header.serialized().count
         // A file-size limit (EFBIG, as a full disk would give ENOSPC) halfway through the third frame.
         try withFileSizeLimit(headerBytes + 2 * (frameBytes + 6) + frameBytes / 2) {
@@ -131,13 +149,15 @@ final class FilesY4MTests: XCTestCase {
         try writer.close()
         XCTAssertEqual(writer.framesWritten, 2)
         let (_, frames) = try readAll(path)
-        XCTAssertEqual(frames.map(\.data), [patterned(.yuv420p, 64, 48, seed: 0).data, patterned(.yuv420p, 64, 48, seed: 1).data])
+        XCTAssertEqual(
+            frames.map(\.data), [patterned(.yuv420p, 64, 48, seed: 0).data, patterned(.yuv420p, 64, 48, seed: 1).data])
     }
 
     func testTruncatedLastFrameIsReportedAfterTheWholeOnes() throws {
         let path = temp.path("cut.y4m")
-        let writer = try Y4MFileWriter(path: path, width: 320, height: 240, format: .yuv420p, frameRate: 25,
-                                       colorRange: .limited)
+        let writer = try Y4MFileWriter(
+            path: path, width: 320, height: 240, format: .yuv420p, frameRate: 25,
+            colorRange: .limited)
         for seed in 0..<3 { try writer.write(patterned(.yuv420p, 320, 240, seed: seed)) }
         try writer.close()
         let full = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -152,8 +172,10 @@ final class FilesY4MTests: XCTestCase {
             guard let error = error as? InputFileError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.problem, .data(.truncated("frame 2 has 114200 of its 115200 bytes")))
             XCTAssertEqual(error.exitCode, .noInput)
-            XCTAssertEqual(error.message, "\(path): truncated: frame 2 has 114200 of its 115200 bytes; the file is "
-                + "incomplete, copy or export it again")
+            XCTAssertEqual(
+                error.message,
+                "\(path): truncated: frame 2 has 114200 of its 115200 bytes; the file is "
+                    + "incomplete, copy or export it again")
         }
         try reader.rewind()
         XCTAssertTrue(try reader.readFrame(into: &frame))
@@ -163,11 +185,18 @@ final class FilesY4MTests: XCTestCase {
     func testBrokenClipFiles() throws {
         let cases: [(String, [UInt8], InputFileError.Problem)] = [
             ("empty.y4m", [], .data(.empty)),
-            ("photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
-             .data(.unsupported("not a Y4M clip (a photo? give clips as .y4m)"))),
+            (
+                "photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
+                .data(.wrongKind("a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
+                    + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'"))
+            ),
             ("garbage.y4m", Array("garbage".utf8), .data(.unknownFormat)),
-            ("huge.y4m", Array("YUV4MPEG2 W100000 H100000 F30:1\nFRAME\n".utf8), .data(.tooLarge(width: 100000, height: 100000))),
+            (
+                "huge.y4m", Array("YUV4MPEG2 W100000 H100000 F30:1\nFRAME\n".utf8),
+                .data(.tooLarge(width: 100000, height: 100000))
+            ),
             ("header.y4m", Array("YUV4MPEG2 W4 H4".utf8), .data(.truncated("the header line has no end"))),
+            ("wide.y4m", Array("YUV4MPEG2 W9000 H16 F30:1\n".utf8), .data(.tooLarge(width: 9000, height: 16))),
         ]
         for (name, bytes, problem) in cases {
             let path = try temp.write(name, bytes)
@@ -184,6 +213,18 @@ final class FilesY4MTests: XCTestCase {
         XCTAssertThrowsError(try reader.readFrame(into: &frame)) { error in
             XCTAssertEqual((error as? InputFileError)?.problem, .data(.malformed("frame 0 does not start with FRAME")))
         }
+    }
+
+    func testAHeaderPromisingHugeFramesIsCaughtBeforeAllocatingOne() throws {
+        // 8192×4320 4:4:4 frames of 106 MB each, in a file of a few bytes.
+        let path = try temp.write("promise.y4m", Array("YUV4MPEG2 W8192 H4320 F30:1 C444\nFRAME\n".utf8) + [1, 2, 3])
+        let reader = try Y4MFileReader(path: path)
+        var frame = Frame.empty()
+        XCTAssertThrowsError(try reader.readFrame(into: &frame)) { error in
+            XCTAssertEqual(
+                (error as? InputFileError)?.problem, .data(.truncated("frame 0 has 3 of its 106168320 bytes")))
+        }
+        XCTAssertEqual(frame.data.count, 0, "nothing was allocated for the frame")
     }
 
     func testFFmpegClipStreamsLikeInMemory() throws {
@@ -211,6 +252,6 @@ func withFileSizeLimit(_ bytes: Int, _ body: () throws -> Void) throws {
 }
 
 #if canImport(Glibc)
-import Glibc
-let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    import Glibc
+    let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 #endif

@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// Decoding photos: the shared fixtures, crafted files covering each format's variants (their formulas
@@ -21,27 +22,33 @@ final class ImageFileTests: XCTestCase {
 
     func crafted(_ name: String) throws -> Frame { try ImageFile.read(path: fixturePath("crafted/" + name)) }
 
-    func assertFormula(_ frame: Frame, _ expected: (Int, Int) -> [UInt8], file: StaticString = #filePath,
-                       line: UInt = #line) {
+    func assertFormula(
+        _ frame: Frame, _ expected: (Int, Int) -> [UInt8], file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(frame.width, width, file: file, line: line)
         XCTAssertEqual(frame.height, height, file: file, line: line)
         XCTAssertEqual(frame.colorRange, .full, file: file, line: line)
         for y in 0..<height {
             for x in 0..<width where pixel(frame, x, y) != expected(x, y) {
-                XCTFail("pixel (\(x), \(y)) is \(pixel(frame, x, y)), expected \(expected(x, y))", file: file, line: line)
+                XCTFail(
+                    "pixel (\(x), \(y)) is \(pixel(frame, x, y)), expected \(expected(x, y))", file: file, line: line)
                 return
             }
         }
     }
 
     /// Lossy images: every pixel away from the quadrant borders within `tolerance` of its quadrant colour.
-    func assertQuadrants(_ frame: Frame, _ expected: (Int) -> [UInt8], tolerance: Int,
-                         file: StaticString = #filePath, line: UInt = #line) {
+    func assertQuadrants(
+        _ frame: Frame, _ expected: (Int) -> [UInt8], tolerance: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(frame.width, width, file: file, line: line)
         XCTAssertEqual(frame.height, height, file: file, line: line)
         for y in 0..<height where y != 5 && y != 6 {
             for x in 0..<width where x != 7 && x != 8 {
-                let got = pixel(frame, x, y), want = expected(quadrant(x, y))
+                let got = pixel(frame, x, y)
+                let want = expected(quadrant(x, y))
                 if zip(got, want).contains(where: { abs(Int($0) - Int($1)) > tolerance }) {
                     XCTFail("pixel (\(x), \(y)) is \(got), expected \(want) ±\(tolerance)", file: file, line: line)
                     return
@@ -109,6 +116,23 @@ final class ImageFileTests: XCTestCase {
         assertFormula(try ImageFile.read(path: path), colour)
     }
 
+    func testAPipeIsReadToItsEnd() throws {
+        // `facecap analyze <(curl …)` hands over a pipe: no size up front, read in chunks.
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixturePath("sergey.png")))
+        let path = temp.path("pipe")
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: path) {
+                handle.write(png)
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let frame = try ImageFile.read(path: path)
+        XCTAssertEqual([frame.width, frame.height], [600, 600])
+        XCTAssertEqual(frame.data, try ImageFile.read(path: fixturePath("sergey.png")).data)
+    }
+
     func testBinaryPPMAndPGM() throws {
         let rgb = Frame(format: .rgb24, width: 3, height: 2, colorRange: .full, data: Array(0..<18))
         let ppm = Array("P6\n# a comment\n3 2 # trailing comment\n255\n".utf8) + rgb.data
@@ -145,15 +169,21 @@ final class ImageFileTests: XCTestCase {
     func testMalformedPNMIsAnErrorNotACrash() {
         let cases: [(String, [UInt8], MediaDataError)] = [
             ("truncated header", Array("P6\n3 ".utf8), .truncated("the header ends before its height")),
-            ("truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3], .truncated("12 bytes of pixels expected, 3 present")),
+            (
+                "truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3],
+                .truncated("12 bytes of pixels expected, 3 present")
+            ),
             ("zero width", Array("P5 0 2 255\n".utf8), .malformed("zero width or height (0×2)")),
             ("huge", Array("P6 100000 100000 255\n".utf8), .tooLarge(width: 100000, height: 100000)),
             ("bad maxval", Array("P5 1 1 70000\n".utf8) + [0], .malformed("maxval 70000 is outside 1…65535")),
             ("sample above maxval", Array("P2 2 1 10 3 11".utf8), .malformed("sample 1 is 11, above maxval 10")),
             ("letters", Array("P6 x 2 255\n".utf8), .malformed("the header's width is not a number")),
             ("missing samples", Array("P2 4 1 255 1 2 3  ".utf8), .truncated("sample 3 of 4 is missing")),
-            ("bitmap", Array("P4 8 1\n".utf8) + [0xFF], .unsupported(
-                "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")),
+            (
+                "bitmap", Array("P4 8 1\n".utf8) + [0xFF],
+                .unsupported(
+                    "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")
+            ),
         ]
         for (name, bytes, expected) in cases {
             XCTAssertThrowsError(try ImageFile.decode(bytes), name) { error in
@@ -187,11 +217,16 @@ final class ImageFileTests: XCTestCase {
             }
         }
         XCTAssertEqual(try errorProblem(temp.path("empty.png")), .data(.empty))
-        XCTAssertEqual(try errorProblem(temp.path("truncated.png")),
-                       .data(.truncated("the PNG data ends before the image does")))
-        XCTAssertEqual(try errorProblem(temp.path("truncated.jpg")),
-                       .data(.truncated("the JPEG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(temp.path("truncated.png")),
+            .data(.truncated("the PNG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(temp.path("truncated.jpg")),
+            .data(.truncated("the JPEG data ends before the image does")))
         XCTAssertEqual(try errorProblem(temp.path("garbage.bin")), .data(.unknownFormat))
+        let clip = try XCTUnwrap(errorProblem(fixturePath("clips/ffmpeg-420.y4m")))
+        guard case .data(.wrongKind(let text)) = clip else { return XCTFail("\(clip)") }
+        XCTAssertTrue(text.hasPrefix("a .y4m clip, not a photo"), text)
     }
 
     func testHugeDeclaredDimensionsAreRefusedBeforeAllocating() throws {
@@ -201,13 +236,15 @@ final class ImageFileTests: XCTestCase {
         // libpng reads the header up to the first IDAT: give it an empty one, no pixels behind it.
         let idat: [UInt8] = bigEndian(0) + Array("IDAT".utf8) + bigEndian(crc32(Array("IDAT".utf8)))
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat
-        XCTAssertEqual(try errorProblem(try temp.write("huge.png", png)), .data(.tooLarge(width: 100_000, height: 100_000)))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("huge.png", png)), .data(.tooLarge(width: 100_000, height: 100_000)))
         // A JPEG whose SOF0 declares 60000×60000 (within JPEG's 65500 limit, beyond ours).
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))
         var bytes = Array(jpeg)
         let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0xEA, 0x60, 0xEA, 0x60])
-        XCTAssertEqual(try errorProblem(try temp.write("huge.jpg", bytes)), .data(.tooLarge(width: 60000, height: 60000)))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("huge.jpg", bytes)), .data(.tooLarge(width: 60000, height: 60000)))
         // Smaller limits apply too.
         let limits = ImageLimits(maxSide: 500, maxPixels: 1_000_000)
         XCTAssertThrowsError(try ImageFile.read(path: fixturePath("sergey.png"), limits: limits)) { error in
@@ -218,6 +255,7 @@ final class ImageFileTests: XCTestCase {
     func testMissingDirectoryAndUnreadableFiles() throws {
         XCTAssertEqual(try errorProblem(temp.path("nope.jpg")), .missing)
         XCTAssertEqual(try errorProblem(temp.url.path), .isDirectory)
+        XCTAssertEqual(try errorProblem("/dev/zero"), .notARegularFile)
         let missing = InputFileError(path: "x.jpg", problem: .missing)
         XCTAssertEqual(missing.message, "x.jpg: no such file; check the path")
         if getuid() != 0 {
@@ -237,7 +275,9 @@ final class ImageFileTests: XCTestCase {
     }
 }
 
-func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+}
 
 func crc32(_ bytes: [UInt8]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
@@ -246,4 +286,96 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
         for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
     }
     return ~crc
+}
+
+/// EXIF orientation: phone photos are stored sideways with a tag that says how to turn them.
+final class ImageOrientationTests: XCTestCase {
+    let quadrants: [[UInt8]] = [[200, 30, 40], [20, 180, 60], [30, 40, 220], [240, 240, 20]]
+    /// Which quadrant colour each corner shows (top-left, top-right, bottom-left, bottom-right) for
+    /// orientations 1…8, as Pillow's ImageOps.exif_transpose shows them.
+    let cornersByOrientation: [[Int]] = [
+        [0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0], [2, 3, 0, 1], [0, 2, 1, 3], [2, 0, 3, 1], [3, 1, 2, 0], [1, 3, 0, 2],
+    ]
+
+    func corners(_ frame: Frame) -> [Int] {
+        let points = [(1, 1), (frame.width - 2, 1), (1, frame.height - 2), (frame.width - 2, frame.height - 2)]
+        return points.map { point in
+            let p = pixel(frame, point.0, point.1)
+            let distances: [Int] = quadrants.map { colour in
+                var sum = 0
+                for (a, b) in zip(p, colour) { sum += abs(Int(a) - Int(b)) }
+                return sum
+            }
+            return distances.firstIndex(of: distances.min()!)!
+        }
+    }
+
+    /// `jpeg` with an APP1 EXIF block holding only Orientation, inserted after SOI.
+    func withOrientation(_ jpeg: [UInt8], _ orientation: Int, littleEndian: Bool) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] {
+            littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
+        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+        // A decoy tag before the orientation, as real files have many.
+        let tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(2)
+            + u16(0x010F) + u16(2) + u32(4) + Array("Cam\0".utf8)
+            + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
+        let body = Array("Exif\0\0".utf8) + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
+    }
+
+    func testEveryOrientationInBothByteOrders() throws {
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        XCTAssertNil(ExifOrientation.find(inJPEG: jpeg))
+        for orientation in 1...8 {
+            for little in [true, false] {
+                let bytes = withOrientation(jpeg, orientation, littleEndian: little)
+                XCTAssertEqual(ExifOrientation.find(inJPEG: bytes), orientation)
+                let frame = try ImageFile.decode(bytes)
+                let turned = orientation >= 5
+                XCTAssertEqual([frame.width, frame.height], turned ? [12, 16] : [16, 12], "orientation \(orientation)")
+                XCTAssertEqual(corners(frame), cornersByOrientation[orientation - 1], "orientation \(orientation)")
+            }
+        }
+    }
+
+    func testAPhoneStyleFileWrittenByPillow() throws {
+        let frame = try ImageFile.read(path: fixturePath("crafted/quadrants-exif6.jpg"))
+        XCTAssertEqual([frame.width, frame.height], [12, 16])
+        XCTAssertEqual(corners(frame), cornersByOrientation[5])
+        // The shared fixture carries EXIF with Orientation 1: left as stored.
+        let dino = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("dino.jpg"))))
+        XCTAssertEqual(ExifOrientation.find(inJPEG: dino), 1)
+    }
+
+    func testDamagedEXIFIsIgnored() throws {
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        let good = withOrientation(jpeg, 6, littleEndian: true)
+        // The TIFF block starts at byte 12 (SOI, APP1 marker and length, "Exif\0\0").
+        // An IFD pointing outside the block, or a bad byte order: no orientation, the pixels as stored.
+        var farIFD = good
+        farIFD[12 + 4] = 0xF0  // IFD offset 240
+        var badOrder = good
+        badOrder[12] = 0x58
+        for bytes in [farIFD, badOrder] {
+            XCTAssertNil(ExifOrientation.find(inJPEG: bytes))
+            XCTAssertEqual(try ImageFile.decode(bytes).width, 16)
+        }
+        // A segment length that ends the block before the orientation entry: the entry is not read.
+        var short = good
+        short[5] = UInt8(2 + 6 + 8 + 2 + 12)
+        XCTAssertNil(ExifOrientation.find(inJPEG: short))
+        // An entry count far beyond the block: the entries inside it still count, the rest are not read.
+        var manyEntries = good
+        manyEntries[12 + 8] = 0xFF
+        XCTAssertEqual(ExifOrientation.find(inJPEG: manyEntries), 6)
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<2000 {
+            var bytes = good
+            let at = Int.random(in: 2..<60, using: &rng)
+            bytes[at] = UInt8.random(in: 0...255, using: &rng)
+            if let found = ExifOrientation.find(inJPEG: bytes) { XCTAssertTrue((1...8).contains(found)) }
+        }
+    }
 }

@@ -28,7 +28,8 @@ typedef struct cv4l2_ops {
     int (*poll)(void *context, struct pollfd *fds, nfds_t count, int timeout_ms);
 } cv4l2_ops;
 
-/** The real device calls: v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2). */
+/** The real device calls: v4l2_open (as open + QUERYCAP + v4l2_fd_open)/v4l2_close/v4l2_ioctl/v4l2_mmap/
+    v4l2_munmap and poll(2). */
 cv4l2_ops cv4l2_system_ops(void);
 
 /** ioctl through `ops`, retried while it fails with EINTR. Returns 0 or the errno of the failure. */
@@ -57,15 +58,12 @@ static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
 
-/** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities` and only the per-node `device_caps` tell them apart. */
+/** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
     return (cap->capabilities & V4L2_CAP_DEVICE_CAPS) ? cap->device_caps : cap->capabilities;
 }
 
-/** Why: v4l2_buffer's `m` is an anonymous-member union that is awkward to read from Swift. */
-static inline uint32_t cv4l2_buffer_offset(const struct v4l2_buffer *buffer) { return buffer->m.offset; }
-
-/** Why: the same union is awkward to write from Swift; the test fake sets the mmap offset here. */
+/** Why: v4l2_buffer's `m` union is awkward to write from Swift; the test fake sets the mmap offset here. */
 static inline void cv4l2_set_buffer_offset(struct v4l2_buffer *buffer, uint32_t offset) { buffer->m.offset = offset; }
 
 /* ---- Streaming ------------------------------------------------------------------------------ */

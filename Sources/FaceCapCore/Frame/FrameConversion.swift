@@ -57,27 +57,32 @@ extension Frame {
                 case .yuyv:
                     for y in 0..<h {
                         let row = s + y * cw * 4, out = d + y * w * 3
-                        for x in 0..<w {
-                            let pair = row + (x >> 1) * 4
-                            let p = converter.rgb(y: pair[(x & 1) * 2], u: pair[1], v: pair[3])
-                            out[3 * x] = p.r
-                            out[3 * x + 1] = p.g
-                            out[3 * x + 2] = p.b
+                        for pair in 0..<(w / 2) {
+                            let q = row + 4 * pair
+                            converter.writePair(y0: q[0], y1: q[2], u: q[1], v: q[3], to: out + 6 * pair)
+                        }
+                        if w % 2 == 1 {
+                            let q = row + 4 * (w / 2)
+                            converter.writeOne(y: q[0], u: q[1], v: q[3], to: out + 3 * (w - 1))
                         }
                     }
-                case .yuv420p, .yuv422p, .yuv444p:
-                    let (chromaW, chromaRows, yShift, xShift) = chromaLayout
+                case .yuv420p, .yuv422p:
+                    let (chromaW, chromaRows, yShift, _) = chromaLayout
                     let u = s + w * h, v = u + chromaW * chromaRows
                     for y in 0..<h {
                         let luma = s + y * w, out = d + y * w * 3
                         let cu = u + (y >> yShift) * chromaW, cv = v + (y >> yShift) * chromaW
-                        for x in 0..<w {
-                            let p = converter.rgb(y: luma[x], u: cu[x >> xShift], v: cv[x >> xShift])
-                            out[3 * x] = p.r
-                            out[3 * x + 1] = p.g
-                            out[3 * x + 2] = p.b
+                        for pair in 0..<(w / 2) {
+                            converter.writePair(y0: luma[2 * pair], y1: luma[2 * pair + 1], u: cu[pair], v: cv[pair],
+                                                to: out + 6 * pair)
+                        }
+                        if w % 2 == 1 {
+                            converter.writeOne(y: luma[w - 1], u: cu[w / 2], v: cv[w / 2], to: out + 3 * (w - 1))
                         }
                     }
+                case .yuv444p:
+                    let u = s + w * h, v = u + w * h
+                    for i in 0..<(w * h) { converter.writeOne(y: s[i], u: u[i], v: v[i], to: d + 3 * i) }
                 }
             }
         }
@@ -163,10 +168,12 @@ public struct RGBToYUV: Sendable {
                 UInt8(truncatingIfNeeded: min(max(v, 0), 255)))
     }
 
-    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each.
+    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each (nothing
+    /// when a buffer is too small).
     public func rgbToYUV444p(_ rgb: UnsafeBufferPointer<UInt8>, pixelCount: Int,
                              into planes: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(rgb.count >= pixelCount * 3 && planes.count >= pixelCount * 3)
+        // FaceCapCore is built with -Ounchecked, where a precondition would not be checked: refuse instead.
+        guard pixelCount > 0, rgb.count >= pixelCount * 3, planes.count >= pixelCount * 3 else { return }
         let s = rgb.baseAddress!, y = planes.baseAddress!, u = y + pixelCount, v = u + pixelCount
         for i in 0..<pixelCount {
             let p = yuv(r: s[3 * i], g: s[3 * i + 1], b: s[3 * i + 2])
@@ -179,11 +186,13 @@ public struct RGBToYUV: Sendable {
 
 /// Repacking between packed and planar YUV.
 public enum PlanarPacking {
-    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up).
+    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up). Does nothing
+    /// when a buffer is too small.
     public static func yuyvToYUV422p(_ yuyv: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into planes: UnsafeMutableBufferPointer<UInt8>) {
         let cw = (width + 1) / 2
-        precondition(yuyv.count >= cw * 4 * height && planes.count >= width * height + 2 * cw * height)
+        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
+        else { return }
         let s = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = s + y * cw * 4
@@ -195,11 +204,13 @@ public enum PlanarPacking {
         }
     }
 
-    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0).
+    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0). Does
+    /// nothing when a buffer is too small.
     public static func yuv422pToYUYV(_ planes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into yuyv: UnsafeMutableBufferPointer<UInt8>) {
         let cw = (width + 1) / 2
-        precondition(yuyv.count >= cw * 4 * height && planes.count >= width * height + 2 * cw * height)
+        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
+        else { return }
         let d = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = d + y * cw * 4
@@ -211,5 +222,31 @@ public enum PlanarPacking {
                 row[4 * c + 3] = vp[y * cw + c]
             }
         }
+    }
+}
+
+extension YUVToRGB {
+    /// Two horizontally adjacent pixels sharing one chroma sample (4:2:2 and 4:2:0), written as 6 bytes of
+    /// RGB: the chroma terms are computed once for both.
+    @inline(__always)
+    func writePair(y0: UInt8, y1: UInt8, u: UInt8, v: UInt8, to out: UnsafeMutablePointer<UInt8>) {
+        let d = Int32(u) - 128, e = Int32(v) - 128
+        let red = rv * e, green = gu * d + gv * e, blue = bu * d
+        let c0 = (Int32(y0) - yOffset) * yScale + 128, c1 = (Int32(y1) - yOffset) * yScale + 128
+        out[0] = Self.clamp((c0 + red) >> 8)
+        out[1] = Self.clamp((c0 - green) >> 8)
+        out[2] = Self.clamp((c0 + blue) >> 8)
+        out[3] = Self.clamp((c1 + red) >> 8)
+        out[4] = Self.clamp((c1 - green) >> 8)
+        out[5] = Self.clamp((c1 + blue) >> 8)
+    }
+
+    /// One pixel written as 3 bytes of RGB.
+    @inline(__always)
+    func writeOne(y: UInt8, u: UInt8, v: UInt8, to out: UnsafeMutablePointer<UInt8>) {
+        let p = rgb(y: y, u: u, v: v)
+        out[0] = p.r
+        out[1] = p.g
+        out[2] = p.b
     }
 }

@@ -15,6 +15,8 @@ public enum MediaDataError: Error, Equatable, Sendable {
     case tooLarge(width: Int, height: Int)
     /// Valid data that uses a feature facecap does not handle; the text names it.
     case unsupported(String)
+    /// A file of another kind than expected (a photo where a clip belongs); the text is the whole summary.
+    case wrongKind(String)
 
     /// One phrase (no path, no trailing period) that describes the problem and, where it helps, the fix.
     public var summary: String {
@@ -22,11 +24,12 @@ public enum MediaDataError: Error, Equatable, Sendable {
         case .empty: return "the file is empty"
         case .unknownFormat: return "not a JPEG, PNG, PPM/PGM or Y4M file (unrecognised content)"
         case .truncated(let what): return "truncated: \(what); the file is incomplete, copy or export it again"
-        case .malformed(let what): return "malformed: \(what)"
+        case .malformed(let what): return "damaged or invalid (\(what)); export or record it again"
         case .tooLarge(let width, let height):
-            return "\(width)×\(height) pixels is too large (at most \(ImageLimits.default.maxSide) pixels a side "
-                + "and \(ImageLimits.default.maxPixels / 1_000_000) megapixels); scale it down"
+            return "\(width)×\(height) pixels is too large (photos: at most 16384 a side; clips: at most 8192 a "
+                + "side and 35 megapixels); scale it down"
         case .unsupported(let what): return "unsupported: \(what)"
+        case .wrongKind(let what): return what
         }
     }
 }
@@ -44,6 +47,10 @@ public struct ImageLimits: Sendable, Equatable {
     /// 16384 pixels a side and 268 megapixels (16384²): beyond any camera, yet the RGB buffer (≤ 805 MB)
     /// is still allocatable on a laptop.
     public static let `default` = ImageLimits(maxSide: 16384, maxPixels: 16384 * 16384)
+
+    /// 8192 pixels a side and 8K UHD's 35 megapixels (8192×4320) for clip frames: a frame is allocated
+    /// before the file is known to hold it, and no webcam clip comes near this.
+    public static let clip = ImageLimits(maxSide: 8192, maxPixels: 8192 * 4320)
 
     /// Throws `tooLarge` unless `width`×`height` is positive and within the limits.
     public func check(width: Int, height: Int) throws(MediaDataError) {

@@ -32,7 +32,8 @@ public enum PNM {
         try limits.check(width: width, height: height)
         // Exactly one whitespace byte separates the header from binary samples.
         guard reader.position < bytes.count, isSpace(bytes[reader.position]) else {
-            throw reader.position >= bytes.count ? .truncated("no pixel data after the header")
+            throw reader.position >= bytes.count
+                ? .truncated("no pixel data after the header")
                 : .malformed("no whitespace after maxval")
         }
         reader.position += 1
@@ -71,7 +72,8 @@ public enum PNM {
                 }
             } else {
                 for i in 0..<samples {
-                    let value = wide ? Int(bytes[start + 2 * i]) << 8 | Int(bytes[start + 2 * i + 1]) : Int(bytes[start + i])
+                    let value =
+                        wide ? Int(bytes[start + 2 * i]) << 8 | Int(bytes[start + 2 * i + 1]) : Int(bytes[start + i])
                     // Out-of-range binary samples are clamped rather than refused, as netpbm tools do.
                     data[i] = scale(min(value, maxval))
                 }
@@ -89,7 +91,8 @@ public enum PNM {
         default: return nil
         }
         guard let count = frame.format.byteCount(width: frame.width, height: frame.height),
-              frame.data.count >= count else { return nil }
+            frame.data.count >= count
+        else { return nil }
         return Array("\(magic)\n\(frame.width) \(frame.height)\n255\n".utf8) + frame.data[0..<count]
     }
 
@@ -135,7 +138,8 @@ public enum PNM {
 
         mutating func header(_ field: String) throws(MediaDataError) -> Int {
             guard let value = number() else {
-                throw position >= bytes.count ? .truncated("the header ends before its \(field)")
+                throw position >= bytes.count
+                    ? .truncated("the header ends before its \(field)")
                     : .malformed("the header's \(field) is not a number")
             }
             return value

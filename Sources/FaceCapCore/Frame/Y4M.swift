@@ -24,9 +24,18 @@ public struct Y4MRatio: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The ratio for a frame rate: exact for whole numbers and the NTSC rates (24000/1001, 30000/1001,
-    /// 60000/1001), otherwise in thousandths.
+    /// 60000/1001), otherwise in thousandths. Rates that are not positive and finite give 30:1 and rates
+    /// are capped at 1000000:1, so any Double is safe to pass.
     public init(frameRate: Double) {
-        if frameRate.rounded() == frameRate, frameRate >= 1, frameRate < 1_000_000 {
+        guard frameRate.isFinite, frameRate > 0 else {
+            self.init(30, 1)
+            return
+        }
+        guard frameRate < 1_000_000 else {
+            self.init(1_000_000, 1)
+            return
+        }
+        if frameRate.rounded() == frameRate, frameRate >= 1 {
             self.init(Int(frameRate), 1)
             return
         }
@@ -95,9 +104,11 @@ public struct Y4MHeader: Sendable, Equatable {
     /// Tags facecap does not interpret (e.g. `XYSCSS=420JPEG`), kept verbatim without their separator.
     public var otherTags: [String]
 
-    public init(width: Int, height: Int, frameRate: Y4MRatio, colorSpace: Y4MColorSpace,
-                colorRange: ColorRange = .limited, interlacing: Character = "p",
-                aspectRatio: Y4MRatio = Y4MRatio(1, 1), otherTags: [String] = []) {
+    public init(
+        width: Int, height: Int, frameRate: Y4MRatio, colorSpace: Y4MColorSpace,
+        colorRange: ColorRange = .limited, interlacing: Character = "p",
+        aspectRatio: Y4MRatio = Y4MRatio(1, 1), otherTags: [String] = []
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -118,16 +129,20 @@ public struct Y4MHeader: Sendable, Equatable {
     /// Rules: `W` and `H` are required and positive and within `limits`; `F` defaults to 25:1 when absent
     /// (as ffmpeg does) but must be a positive ratio when given; `C` defaults to 420jpeg; unknown tags
     /// are kept and otherwise ignored, as the format asks of readers.
-    public static func parse<C: Collection<UInt8>>(line: C, limits: ImageLimits = .default)
+    public static func parse<C: Collection<UInt8>>(
+        line: C, limits: ImageLimits = .clip
+    )
         throws(MediaDataError) -> Y4MHeader
     {
         let bytes = Array(line)
         guard bytes.starts(with: Y4M.signature),
-              bytes.count == Y4M.signature.count || bytes[Y4M.signature.count] == UInt8(ascii: " ")
+            bytes.count == Y4M.signature.count || bytes[Y4M.signature.count] == UInt8(ascii: " ")
         else { throw .malformed("not a YUV4MPEG2 header") }
-        var width: Int?, height: Int?
-        var header = Y4MHeader(width: 0, height: 0, frameRate: Y4MRatio(25, 1), colorSpace: .c420jpeg,
-                               aspectRatio: Y4MRatio(0, 0))
+        var width: Int?
+        var height: Int?
+        var header = Y4MHeader(
+            width: 0, height: 0, frameRate: Y4MRatio(25, 1), colorSpace: .c420jpeg,
+            aspectRatio: Y4MRatio(0, 0))
         for token in bytes[Y4M.signature.count...].split(separator: UInt8(ascii: " ")) {
             let tag = Character(UnicodeScalar(token[token.startIndex]))
             let value = String(decoding: token.dropFirst(), as: UTF8.self)
@@ -148,8 +163,9 @@ public struct Y4MHeader: Sendable, Equatable {
             case "C":
                 let name = value == "mono" || value == "mono8" ? "mono" : value
                 guard let space = Y4MColorSpace(rawValue: name) else {
-                    throw .unsupported("colour space C\(value) (facecap reads 8-bit C420jpeg, C420mpeg2, "
-                        + "C420paldv, C420, C422, C444 and Cmono; convert with ffmpeg -pix_fmt yuv420p)")
+                    throw .unsupported(
+                        "colour space C\(value) (facecap reads 8-bit C420jpeg, C420mpeg2, "
+                            + "C420paldv, C420, C422, C444 and Cmono; convert with ffmpeg -pix_fmt yuv420p)")
                 }
                 header.colorSpace = space
             case "X" where value.hasPrefix("COLORRANGE="):
@@ -178,7 +194,9 @@ public struct Y4MHeader: Sendable, Equatable {
 
     /// The error for a `FRAME` line without a newline: truncated when the data ends inside what may be a
     /// FRAME line, malformed otherwise.
-    public static func unterminatedFrameLine<C: Collection<UInt8>>(_ partial: C, atEnd: Bool, index: Int)
+    public static func unterminatedFrameLine<C: Collection<UInt8>>(
+        _ partial: C, atEnd: Bool, index: Int
+    )
         -> MediaDataError
     {
         let word = Array("FRAME".utf8)
@@ -191,14 +209,16 @@ public struct Y4MHeader: Sendable, Equatable {
 
     /// The header line, newline included. Always writes F, C and XCOLORRANGE so readers need not guess.
     public func serialized() -> [UInt8] {
-        var text = "YUV4MPEG2 W\(width) H\(height) F\(frameRate) I\(interlacing) A\(aspectRatio) C\(colorSpace.rawValue)"
+        var text =
+            "YUV4MPEG2 W\(width) H\(height) F\(frameRate) I\(interlacing) A\(aspectRatio) C\(colorSpace.rawValue)"
         text += " XCOLORRANGE=\(colorRange == .full ? "FULL" : "LIMITED")"
         for tag in otherTags { text += " " + tag }
         return Array((text + "\n").utf8)
     }
 
     static func number(_ text: String, tag: String) throws(MediaDataError) -> Int {
-        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else {
+        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text)
+        else {
             throw .malformed("\(tag) is \"\(text)\", not a positive number")
         }
         return value
@@ -221,11 +241,12 @@ public struct Y4MReader: Sendable {
     /// Frames read so far.
     public private(set) var frameIndex = 0
 
-    public init(bytes: [UInt8], limits: ImageLimits = .default) throws(MediaDataError) {
+    public init(bytes: [UInt8], limits: ImageLimits = .clip) throws(MediaDataError) {
         guard !bytes.isEmpty else { throw .empty }
         let end = bytes.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A)
         guard let end else {
-            throw bytes.count <= Y4M.maxHeaderLength ? .truncated("the header line has no end")
+            throw bytes.count <= Y4M.maxHeaderLength
+                ? .truncated("the header line has no end")
                 : .malformed("the header line is longer than \(Y4M.maxHeaderLength) bytes")
         }
         header = try Y4MHeader.parse(line: bytes[..<end], limits: limits)
@@ -240,8 +261,9 @@ public struct Y4MReader: Sendable {
         guard position < bytes.count else { return false }
         let window = bytes[position..<min(bytes.count, position + Y4M.maxFrameLineLength + 1)]
         guard let end = window.firstIndex(of: 0x0A) else {
-            throw Y4MHeader.unterminatedFrameLine(window, atEnd: bytes.count - position <= Y4M.maxFrameLineLength,
-                                                  index: frameIndex)
+            throw Y4MHeader.unterminatedFrameLine(
+                window, atEnd: bytes.count - position <= Y4M.maxFrameLineLength,
+                index: frameIndex)
         }
         try Y4MHeader.checkFrameLine(bytes[position..<end], index: frameIndex)
         let count = header.frameByteCount
@@ -249,8 +271,9 @@ public struct Y4MReader: Sendable {
         guard bytes.count - start >= count else {
             throw .truncated("frame \(frameIndex) has \(bytes.count - start) of its \(count) bytes")
         }
-        frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
-                      colorRange: header.colorRange)
+        frame.prepare(
+            format: header.pixelFormat, width: header.width, height: header.height,
+            colorRange: header.colorRange)
         frame.data.withUnsafeMutableBufferPointer { out in
             bytes.withUnsafeBufferPointer { src in _ = out.initialize(fromContentsOf: src[start..<(start + count)]) }
         }
@@ -268,7 +291,9 @@ public struct Y4MReader: Sendable {
     }
 
     /// Every frame of `bytes`; throws at the first problem.
-    public static func decodeAll(_ bytes: [UInt8], limits: ImageLimits = .default)
+    public static func decodeAll(
+        _ bytes: [UInt8], limits: ImageLimits = .clip
+    )
         throws(MediaDataError) -> (header: Y4MHeader, frames: [Frame])
     {
         var reader = try Y4MReader(bytes: bytes, limits: limits)
@@ -299,21 +324,25 @@ public struct Y4MEncoder: Sendable {
 
     /// A header for frames of `format`: YUYV is stored as C422 planar, RGB24 as C444 (converted with the
     /// BT.601 matrix in `colorRange`), planar formats and grey as they are.
-    public static func header(width: Int, height: Int, format: PixelFormat, frameRate: Y4MRatio,
-                              colorRange: ColorRange) -> Y4MHeader {
-        Y4MHeader(width: width, height: height, frameRate: frameRate, colorSpace: Y4MColorSpace(storing: format),
-                  colorRange: colorRange)
+    public static func header(
+        width: Int, height: Int, format: PixelFormat, frameRate: Y4MRatio,
+        colorRange: ColorRange
+    ) -> Y4MHeader {
+        Y4MHeader(
+            width: width, height: height, frameRate: frameRate, colorSpace: Y4MColorSpace(storing: format),
+            colorRange: colorRange)
     }
 
     /// Appends `FRAME\n` and the planes of `frame` to `output` (which the caller reuses), or throws when the
     /// frame's format or size is not the encoder's.
     public func append(_ frame: Frame, to output: inout [UInt8]) throws(MediaDataError) {
         guard frame.format == inputFormat, frame.width == header.width, frame.height == header.height,
-              let inputCount = frame.format.byteCount(width: frame.width, height: frame.height),
-              frame.data.count >= inputCount
+            let inputCount = frame.format.byteCount(width: frame.width, height: frame.height),
+            frame.data.count >= inputCount
         else {
-            throw .malformed("a \(frame.format.rawValue) \(frame.width)×\(frame.height) frame cannot go into a "
-                + "\(inputFormat.rawValue) \(header.width)×\(header.height) clip")
+            throw .malformed(
+                "a \(frame.format.rawValue) \(frame.width)×\(frame.height) frame cannot go into a "
+                    + "\(inputFormat.rawValue) \(header.width)×\(header.height) clip")
         }
         output.append(contentsOf: Y4M.frameLine)
         let start = output.count
@@ -323,16 +352,18 @@ public struct Y4MEncoder: Sendable {
             output.append(contentsOf: repeatElement(0, count: count))
             output.withUnsafeMutableBufferPointer { out in
                 frame.data.withUnsafeBufferPointer { src in
-                    PlanarPacking.yuyvToYUV422p(src, width: header.width, height: header.height,
-                                                into: UnsafeMutableBufferPointer(rebasing: out[start...]))
+                    PlanarPacking.yuyvToYUV422p(
+                        src, width: header.width, height: header.height,
+                        into: UnsafeMutableBufferPointer(rebasing: out[start...]))
                 }
             }
         case .rgb24:
             output.append(contentsOf: repeatElement(0, count: count))
             output.withUnsafeMutableBufferPointer { out in
                 frame.data.withUnsafeBufferPointer { src in
-                    rgbToYUV.rgbToYUV444p(src, pixelCount: header.width * header.height,
-                                          into: UnsafeMutableBufferPointer(rebasing: out[start...]))
+                    rgbToYUV.rgbToYUV444p(
+                        src, pixelCount: header.width * header.height,
+                        into: UnsafeMutableBufferPointer(rebasing: out[start...]))
                 }
             }
         default:

@@ -21,6 +21,9 @@ public struct CameraConfiguration: Equatable, Sendable {
     public var maxConsecutiveIOErrors: Int = 5
     /// Where to look for the processes holding a busy camera (tests point it elsewhere).
     public var procRoot: String = "/proc"
+    /// Deliver only the newest frame the driver holds, skipping older ones that queued up while the caller
+    /// was busy: a live preview stays current. Off for recording, which wants every frame.
+    public var skipStaleFrames = false
 
     public init(width: Int = 640, height: Int = 480, frameRate: Int = 30) {
         self.width = width
@@ -46,6 +49,8 @@ public struct CameraStatistics: Equatable, Sendable {
     public var interrupted = 0
     public var wouldBlock = 0
     public var pollTimeouts = 0
+    /// Older frames passed over for a newer one (`skipStaleFrames`).
+    public var staleFramesSkipped = 0
 
     /// Frames received but not passed on.
     public var dropped: Int { droppedErrorFlag + droppedBadSize }
@@ -108,13 +113,13 @@ public final class Camera: FrameSource {
                 let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
                 throw CameraError.unsupportedFormat(path: path, offered: offered)
             }
-            throw cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
-                              procRoot: configuration.procRoot)
+            throw CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
+                                   procRoot: configuration.procRoot)
         }
         self.device = device
-        card = cString(stream.card)
-        driver = cString(stream.driver)
-        bus = cString(stream.bus)
+        card = CameraSupport.cString(stream.card)
+        driver = CameraSupport.cString(stream.driver)
+        bus = CameraSupport.cString(stream.bus)
         width = Int(stream.width)
         height = Int(stream.height)
         isConverted = stream.pixel_format == CV4L2_PIX_FMT_RGB24
@@ -123,7 +128,7 @@ public final class Camera: FrameSource {
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
-        lastFrameTime = monotonicNow()
+        lastFrameTime = CameraSupport.monotonicNow()
     }
 
     /// Opens the first video-capture node under `directory` (metadata nodes are skipped).
@@ -144,7 +149,7 @@ public final class Camera: FrameSource {
     public var label: String {
         let mode = isConverted ? "RGB24 via libv4l2" : "YUYV"
         let name = card.isEmpty ? "" : "\(card), "
-        return "\(path) (\(name)\(mode) \(width)×\(height) @ \(formatRate(frameRate)) fps)"
+        return "\(path) (\(name)\(mode) \(width)×\(height) @ \(CameraDeviceText.rate(frameRate)) fps)"
     }
 
     /// The stream's counters so far (kept after close).
@@ -163,10 +168,12 @@ public final class Camera: FrameSource {
             // Only the first frame (or a new size) allocates; later frames reuse this storage.
             frame.data = [UInt8](repeating: 0, count: byteCount)
         }
-        let deadline = monotonicNow() + max(0, timeout)
+        // NaN or negative waits not at all; an infinite wait is an hour at a time (the stall check still runs).
+        let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
+        let deadline = CameraSupport.monotonicNow() + wait
         while true {
-            let remaining = deadline - monotonicNow()
-            let milliseconds = Int32(clamping: Int((max(0, remaining) * 1000).rounded(.up)))
+            let remaining = min(max(0, deadline - CameraSupport.monotonicNow()), 3600)
+            let milliseconds = Int32((remaining * 1000).rounded(.up))
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
             let interruptedBefore = statistics.interrupted
@@ -174,11 +181,12 @@ public final class Camera: FrameSource {
                 cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
             }
             updateStatistics(device)
-            let now = monotonicNow()
+            let now = CameraSupport.monotonicNow()
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
                 lastFrameTime = now
+                if configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
                 frame.format = format
                 frame.width = width
                 frame.height = height
@@ -192,8 +200,8 @@ public final class Camera: FrameSource {
                     throw fail(.ioError(path: path, attempts: consecutiveIOErrors))
                 }
             case CV4L2_READ_FAILED:
-                throw fail(cameraError(stage: failed.stage, code: Int32(failed.error), path: path,
-                                       procRoot: configuration.procRoot))
+                throw fail(CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
+                                            procRoot: configuration.procRoot))
             default:
                 break   // nothing yet, or a dropped buffer (already re-queued and counted)
             }
@@ -202,6 +210,28 @@ public final class Camera: FrameSource {
             }
             // A signal interrupted the wait: hand control back so the caller can check why.
             if now >= deadline || statistics.interrupted != interruptedBefore { return .noFrameYet }
+        }
+    }
+
+    /// Reads whatever is already waiting (without blocking) into `frame`, so it ends up holding the newest.
+    /// Anything other than another frame stops the catch-up; an error shows again on the next read.
+    private func skipToNewest(_ device: OpaquePointer, _ frame: inout Frame, _ info: inout cv4l2_frame_info) {
+        while true {
+            var newer = cv4l2_frame_info()
+            var failed = cv4l2_failure()
+            let result = frame.data.withUnsafeMutableBytes { bytes in
+                cv4l2_read(device, bytes.baseAddress, bytes.count, 0, &newer, &failed)
+            }
+            switch result {
+            case CV4L2_READ_FRAME:
+                info = newer
+                statistics.staleFramesSkipped += 1
+            case CV4L2_READ_DROPPED:
+                continue
+            default:
+                updateStatistics(device)
+                return
+            }
         }
     }
 
@@ -233,57 +263,48 @@ public final class Camera: FrameSource {
     }
 }
 
-/// The user-facing error for a device call that failed with `code` at `stage`.
-func cameraError(stage: cv4l2_stage, code: Int32, path: String, procRoot: String) -> CameraError {
-    switch (stage, code) {
-    case (_, EACCES), (_, EPERM):
-        return .permissionDenied(path: path, access: DeviceAccess.inspect(path))
-    case (_, EBUSY):
-        return .busy(path: path, holders: DeviceHolder.find(path: path, procRoot: procRoot))
-    case (CV4L2_STAGE_OPEN, ENOENT):
-        return .noSuchDevice(path: path)
-    case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
-        return .notCaptureDevice(path: path, reason: "no driver answers for it")
-    case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
-         (CV4L2_STAGE_QUERYCAP, EINVAL):
-        return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
-    case (CV4L2_STAGE_OPEN, EISDIR):
-        return .notCaptureDevice(path: path, reason: "it is a directory")
-    case (CV4L2_STAGE_NOT_CAPTURE, _):
-        return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
-    case (_, ENODEV):
-        return .disconnected(path: path)
-    default:
-        return .system(path: path, operation: stageName(stage), errno: code)
+extension CameraError {
+    /// The user-facing error for a device call that failed with `code` at `stage`.
+    static func from(stage: cv4l2_stage, code: Int32, path: String, procRoot: String) -> CameraError {
+        switch (stage, code) {
+        case (_, EACCES), (_, EPERM):
+            return .permissionDenied(path: path, access: DeviceAccess.inspect(path))
+        case (_, EBUSY):
+            return .busy(path: path, holders: DeviceHolder.find(path: path, procRoot: procRoot))
+        case (CV4L2_STAGE_OPEN, ENOENT):
+            return .noSuchDevice(path: path)
+        case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
+            return .notCaptureDevice(path: path, reason: "no driver answers for it")
+        case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
+             (CV4L2_STAGE_QUERYCAP, EINVAL):
+            return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
+        case (CV4L2_STAGE_OPEN, EISDIR):
+            return .notCaptureDevice(path: path, reason: "it is a directory")
+        case (CV4L2_STAGE_NOT_CAPTURE, _):
+            return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
+        case (_, ENODEV):
+            return .disconnected(path: path)
+        case (CV4L2_STAGE_STREAMON, ENOSPC):
+            return .noBandwidth(path: path)
+        default:
+            return .system(path: path, operation: stageName(stage), errno: code)
+        }
     }
-}
 
-private func stageName(_ stage: cv4l2_stage) -> String {
-    switch stage {
-    case CV4L2_STAGE_OPEN: return "open"
-    case CV4L2_STAGE_QUERYCAP: return "VIDIOC_QUERYCAP"
-    case CV4L2_STAGE_ENUM_FMT: return "VIDIOC_ENUM_FMT"
-    case CV4L2_STAGE_S_FMT: return "VIDIOC_S_FMT"
-    case CV4L2_STAGE_REQBUFS: return "VIDIOC_REQBUFS"
-    case CV4L2_STAGE_QUERYBUF: return "VIDIOC_QUERYBUF"
-    case CV4L2_STAGE_MMAP: return "mmap"
-    case CV4L2_STAGE_QBUF: return "VIDIOC_QBUF"
-    case CV4L2_STAGE_STREAMON: return "VIDIOC_STREAMON"
-    case CV4L2_STAGE_POLL: return "poll"
-    case CV4L2_STAGE_DQBUF: return "VIDIOC_DQBUF"
-    default: return "setup"
+    static func stageName(_ stage: cv4l2_stage) -> String {
+        switch stage {
+        case CV4L2_STAGE_OPEN: return "open"
+        case CV4L2_STAGE_QUERYCAP: return "VIDIOC_QUERYCAP"
+        case CV4L2_STAGE_ENUM_FMT: return "VIDIOC_ENUM_FMT"
+        case CV4L2_STAGE_S_FMT: return "VIDIOC_S_FMT"
+        case CV4L2_STAGE_REQBUFS: return "VIDIOC_REQBUFS"
+        case CV4L2_STAGE_QUERYBUF: return "VIDIOC_QUERYBUF"
+        case CV4L2_STAGE_MMAP: return "mmap"
+        case CV4L2_STAGE_QBUF: return "VIDIOC_QBUF"
+        case CV4L2_STAGE_STREAMON: return "VIDIOC_STREAMON"
+        case CV4L2_STAGE_POLL: return "poll"
+        case CV4L2_STAGE_DQBUF: return "VIDIOC_DQBUF"
+        default: return "setup"
+        }
     }
-}
-
-func monotonicNow() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// 30 → "30", 7.5 → "7.5", 29.97 → "29.97".
-public func formatRate(_ rate: Double) -> String {
-    if rate == rate.rounded() { return String(Int(rate)) }
-    let hundredths = (rate * 100).rounded() / 100
-    return String(hundredths)
 }

@@ -115,7 +115,7 @@ public struct CameraDevice: Equatable, Sendable {
 
     /// /dev/videoN paths under `directory`, sorted by N.
     public static func videoNodePaths(in directory: String) -> [String] {
-        let numbered: [(Int, String)] = directoryEntries(directory).compactMap { name in
+        let numbered: [(Int, String)] = CameraSupport.directoryEntries(directory).compactMap { name in
             guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)), number >= 0 else { return nil }
             return (number, name)
         }
@@ -124,22 +124,25 @@ public struct CameraDevice: Equatable, Sendable {
     }
 
     /// Opens `path` and reads its names, formats, sizes and frame rates. Returns nil when the node is a
-    /// V4L2 device without video capture (e.g. a UVC metadata node).
+    /// V4L2 device without streaming video capture (e.g. a UVC metadata node).
     public static func query(path: String, ops: CameraOps = .system) throws(CameraError) -> CameraDevice? {
         var table = ops.table
         let fd = table.open(table.context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
-            throw cameraError(stage: CV4L2_STAGE_OPEN, code: errno, path: path, procRoot: "/proc")
+            throw CameraError.from(stage: CV4L2_STAGE_OPEN, code: errno, path: path, procRoot: "/proc")
         }
         defer { _ = table.close(table.context, fd) }
         var cap = v4l2_capability()
         let status = cv4l2_xioctl(&table, fd, CV4L2_VIDIOC_QUERYCAP, &cap)
         if status != 0 {
-            throw cameraError(stage: CV4L2_STAGE_QUERYCAP, code: status, path: path, procRoot: "/proc")
+            throw CameraError.from(stage: CV4L2_STAGE_QUERYCAP, code: status, path: path, procRoot: "/proc")
         }
         let caps = cv4l2_node_caps(&cap)
-        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else { return nil }
-        return CameraDevice(path: path, card: cString(cap.card), driver: cString(cap.driver), bus: cString(cap.bus_info),
+        // The same test the camera applies when it opens a node: video capture with streaming I/O.
+        let needed = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
+        guard caps & needed == needed else { return nil }
+        return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
+                            driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
                             formats: enumerateFormats(&table, fd))
     }
 }
@@ -157,8 +160,8 @@ private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32) -> [CameraFor
         description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
         formats.append(CameraFormat(
-            fourcc: fourccString(description.pixelformat),
-            description: cString(description.description),
+            fourcc: CameraSupport.fourccString(description.pixelformat),
+            description: CameraSupport.cString(description.description),
             isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
             isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
             sizes: enumerateSizes(&ops, fd, pixelFormat: description.pixelformat)))
@@ -220,16 +223,4 @@ private func enumerateRates(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UI
 private func framesPerSecond(_ interval: v4l2_fract) -> Double? {
     guard interval.numerator > 0, interval.denominator > 0 else { return nil }
     return Double(interval.denominator) / Double(interval.numerator)
-}
-
-/// "YUYV" from its little-endian code; trailing spaces trimmed.
-func fourccString(_ code: UInt32) -> String {
-    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
-    let text = String(decoding: bytes.map { (32...126).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-    return trimmedWhitespace(text)
-}
-
-/// A NUL-terminated string stored in a fixed-size C array (imported as a tuple).
-func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
 }

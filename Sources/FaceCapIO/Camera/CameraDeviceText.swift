@@ -10,6 +10,12 @@
 ///  "problems":["cannot open /dev/video2: permission denied …"]}
 /// ```
 public enum CameraDeviceText {
+    /// A frame rate as people write it: 30 → "30", 7.5 → "7.5", 30000/1001 → "29.97".
+    public static func rate(_ rate: Double) -> String {
+        if rate == rate.rounded() { return String(Int(rate)) }
+        return String((rate * 100).rounded() / 100)
+    }
+
     /// Human-readable lines for `devices`, one block per device.
     public static func human(_ devices: [CameraDevice]) -> String {
         var lines: [String] = []
@@ -35,8 +41,8 @@ public enum CameraDeviceText {
     /// "640x480 @ 30, 15 fps" or "48x32 to 1920x1080, steps 16x8 @ 1–30 fps".
     public static func describe(_ size: CameraFrameSize) -> String {
         var rates: [String] = []
-        if !size.frameRates.isEmpty { rates.append(size.frameRates.map(formatRate).joined(separator: ", ")) }
-        if let range = size.frameRateRange { rates.append("\(formatRate(range.lowerBound))–\(formatRate(range.upperBound))") }
+        if !size.frameRates.isEmpty { rates.append(size.frameRates.map(CameraDeviceText.rate).joined(separator: ", ")) }
+        if let range = size.frameRateRange { rates.append("\(rate(range.lowerBound))–\(rate(range.upperBound))") }
         let rate = rates.isEmpty ? "" : " @ " + rates.joined(separator: ", ") + " fps"
         switch size.kind {
         case .discrete:
@@ -76,10 +82,10 @@ public enum CameraDeviceText {
                        ("maxWidth", String(size.width)), ("maxHeight", String(size.height)),
                        ("stepWidth", String(size.stepWidth)), ("stepHeight", String(size.stepHeight))]
         }
-        fields.append(("fps", array(size.frameRates.map(formatRate))))
+        fields.append(("fps", array(size.frameRates.map(CameraDeviceText.rate))))
         if let range = size.frameRateRange {
-            fields.append(("fpsRange", object([("min", formatRate(range.lowerBound)),
-                                               ("max", formatRate(range.upperBound))])))
+            fields.append(("fpsRange", object([("min", CameraDeviceText.rate(range.lowerBound)),
+                                               ("max", CameraDeviceText.rate(range.upperBound))])))
         }
         return object(fields)
     }

@@ -22,6 +22,8 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     case disconnected(path: String)
     /// No frame arrived for `seconds`.
     case stalled(path: String, seconds: Double)
+    /// STREAMON failed with ENOSPC: the USB bus cannot carry this size and rate (uvcvideo's answer).
+    case noBandwidth(path: String)
     /// DQBUF failed with EIO `attempts` times in a row.
     case ioError(path: String, attempts: Int)
     /// Any other failure of a device call, with the call's name and errno.
@@ -29,25 +31,38 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     /// The camera was already closed.
     case closed(path: String)
 
+    /// True for a camera that was streaming and stopped (unplugged, stalled, failing): the wizard's
+    /// "connection error" with recovery, as opposed to a camera that could not be opened at all.
+    public var isStreamLoss: Bool {
+        switch self {
+        case .disconnected, .stalled, .ioError: return true
+        default: return false
+        }
+    }
+
     public var exitCode: ExitCode {
         switch self {
         case .noCamera, .noSuchDevice, .notCaptureDevice, .busy, .unsupportedFormat: return .noCamera
         case .permissionDenied: return .permissionDenied
-        case .disconnected, .stalled, .ioError, .system, .closed: return .failure
+        case .disconnected, .stalled, .noBandwidth, .ioError, .system, .closed: return .failure
         }
     }
 
     public var message: String {
         switch self {
         case .noCamera(let directory):
-            return "no camera found: no video-capture device in \(directory) — connect a webcam (check `ls /dev/video*`),"
-                + " pass one through to this VM or container, or replay a clip with --input FILE.y4m"
+            return "no camera found: no video-capture device in \(directory) — connect a webcam (check"
+                + " `ls /dev/video*`), pass one through to this VM or container, or replay a clip with --input FILE.y4m"
         case .noSuchDevice(let path):
             return "no camera at \(path): no such file — run 'facecap devices' to list cameras"
         case .notCaptureDevice(let path, let reason):
             return "\(path) is not a video capture device (\(reason)) — run 'facecap devices' to list cameras"
         case .permissionDenied(let path, let access):
             let group = access.group.flatMap { $0 == "root" ? nil : $0 } ?? "video"
+            if access.membershipPending {
+                return "cannot open \(path): permission denied (\(access.summary)) — you were added to group '\(group)'"
+                    + " after this login session started: log out and back in (or run 'newgrp \(group)')"
+            }
             return "cannot open \(path): permission denied (\(access.summary)) — fix: sudo usermod -aG \(group) $USER,"
                 + " then log out and back in (or run 'newgrp \(group)'); over SSH or in a container the device must be"
                 + " passed through; also check the camera's privacy switch or shutter"
@@ -65,14 +80,17 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         case .disconnected(let path):
             return "camera disconnected: \(path) stopped answering (unplugged?) — reconnect it and try again"
         case .stalled(let path, let seconds):
-            return "camera stalled: no frame from \(path) for \(formatSeconds(seconds)) s — check the privacy shutter"
-                + " or switch, then reconnect the camera and try again"
+            return "camera stalled: no frame from \(path) for \(CameraSupport.formatSeconds(seconds)) s — check the"
+                + " privacy shutter or switch, then reconnect the camera and try again"
+        case .noBandwidth(let path):
+            return "\(path) cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size"
+                + " or --fps, or plug the camera (or other USB devices) into another port"
         case .ioError(let path, let attempts):
             return "camera error: \(path) failed to deliver a frame (I/O error \(attempts) times in a row) — reconnect"
                 + " the camera and try again"
         case .system(let path, let operation, let code):
-            return "camera error on \(path): \(operation) failed: \(errorText(code)) — reconnect the camera or try"
-                + " another one (see 'facecap devices')"
+            return "camera error on \(path): \(operation) failed: \(CameraSupport.errorText(code)) — reconnect the"
+                + " camera or try another one (see 'facecap devices')"
         case .closed(let path):
             return "camera \(path) was already closed — open it again"
         }
@@ -86,22 +104,29 @@ public struct DeviceAccess: Equatable, Sendable {
     /// `ls -l` style, e.g. "crw-rw----".
     public var mode: String?
     public var userGroups: [String]
+    /// The group database lists the user in the device's group, but this process does not have it yet:
+    /// the login session started before the user was added.
+    public var membershipPending: Bool
 
-    public init(owner: String?, group: String?, mode: String?, userGroups: [String]) {
+    public init(owner: String?, group: String?, mode: String?, userGroups: [String], membershipPending: Bool = false) {
         self.owner = owner
         self.group = group
         self.mode = mode
         self.userGroups = userGroups
+        self.membershipPending = membershipPending
     }
 
     /// Looks up the node's owner, group and mode (stat) and the calling user's groups.
     public static func inspect(_ path: String) -> DeviceAccess {
         var info = stat()
-        var access = DeviceAccess(owner: nil, group: nil, mode: nil, userGroups: currentUserGroups())
+        var access = DeviceAccess(owner: nil, group: nil, mode: nil, userGroups: CameraSupport.currentUserGroups())
         if stat(path, &info) == 0 {
-            access.owner = userName(info.st_uid) ?? String(info.st_uid)
-            access.group = groupName(info.st_gid) ?? String(info.st_gid)
-            access.mode = modeString(info.st_mode)
+            access.owner = CameraSupport.userName(info.st_uid) ?? String(info.st_uid)
+            access.group = CameraSupport.groupName(info.st_gid) ?? String(info.st_gid)
+            access.mode = CameraSupport.modeString(info.st_mode)
+            if let group = access.group, group != "root", !access.userGroups.contains(group) {
+                access.membershipPending = CameraSupport.groupListsCurrentUser(group)
+            }
         }
         return access
     }
@@ -137,14 +162,15 @@ public struct DeviceHolder: Equatable, Sendable {
         }
         let ownPid = Int(getpid())
         var holders: [DeviceHolder] = []
-        for entry in directoryEntries(procRoot) {
+        for entry in CameraSupport.directoryEntries(procRoot) {
             guard let pid = Int(entry), pid > 0, pid != ownPid else { continue }
             let fdDirectory = "\(procRoot)/\(entry)/fd"
-            let holds = directoryEntries(fdDirectory).contains { fd in
-                readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
+            let holds = CameraSupport.directoryEntries(fdDirectory).contains { fd in
+                CameraSupport.readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
             }
             if holds {
-                let command = readSmallFile("\(procRoot)/\(entry)/comm").map(trimmedWhitespace) ?? "?"
+                let command = CameraSupport.readSmallFile("\(procRoot)/\(entry)/comm")
+                    .map(CameraSupport.trimmedWhitespace) ?? "?"
                 holders.append(DeviceHolder(pid: pid, command: command.isEmpty ? "?" : command))
             }
         }
@@ -152,90 +178,3 @@ public struct DeviceHolder: Equatable, Sendable {
     }
 }
 
-// MARK: - Small POSIX helpers
-
-func errorText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
-}
-
-private func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-}
-
-func directoryEntries(_ path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-}
-
-private func readLink(_ path: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink(path, &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-private func readSmallFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { Glibc.close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
-}
-
-private func userName(_ uid: uid_t) -> String? {
-    guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
-    return String(cString: name)
-}
-
-private func groupName(_ gid: gid_t) -> String? {
-    guard let entry = getgrgid(gid), let name = entry.pointee.gr_name else { return nil }
-    return String(cString: name)
-}
-
-private func currentUserGroups() -> [String] {
-    let count = getgroups(0, nil)
-    var ids = [gid_t](repeating: 0, count: Int(max(count, 0)))
-    if count > 0 { _ = getgroups(count, &ids) }
-    var names: [String] = []
-    for id in [getgid()] + ids {
-        let name = groupName(id) ?? String(id)
-        if !names.contains(name) { names.append(name) }
-    }
-    return names
-}
-
-private func modeString(_ mode: mode_t) -> String {
-    let kind: Character
-    switch mode & S_IFMT {
-    case S_IFCHR: kind = "c"
-    case S_IFBLK: kind = "b"
-    case S_IFDIR: kind = "d"
-    case S_IFLNK: kind = "l"
-    default: kind = "-"
-    }
-    let letters: [Character] = ["r", "w", "x"]
-    var text = String(kind)
-    for bit in 0..<9 {
-        text.append(mode & (mode_t(1) << mode_t(8 - bit)) != 0 ? letters[bit % 3] : "-")
-    }
-    return text
-}
-
-/// `text` without leading and trailing whitespace (Foundation-free, for /proc text).
-func trimmedWhitespace(_ text: String) -> String {
-    var rest = Substring(text)
-    while let first = rest.first, first.isWhitespace { rest = rest.dropFirst() }
-    while let last = rest.last, last.isWhitespace { rest = rest.dropLast() }
-    return String(rest)
-}

@@ -1,6 +1,7 @@
 import FaceCapCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The time source that paces clip replay; tests substitute one that only advances when told.
@@ -73,7 +74,8 @@ public final class ClipSource: FrameSource {
     public var label: String {
         let rate = reader.header.frameRate
         let fps = rate.denominator == 1 ? "\(rate.numerator)" : "\((rate.value * 100).rounded() / 100)"
-        return "\(path) (clip, C\(reader.header.colorSpace.rawValue) \(width)×\(height) @ \(fps) fps\(loop ? ", looped" : ""))"
+        let space = reader.header.colorSpace.rawValue
+        return "\(path) (clip, C\(space) \(width)×\(height) @ \(fps) fps\(loop ? ", looped" : ""))"
     }
     /// The stream header of the clip.
     public var header: Y4MHeader { reader.header }
@@ -87,8 +89,10 @@ public final class ClipSource: FrameSource {
     private var framesThisPass = 0
 
     /// Opens the clip; throws `InputFileError` (exit 66) when it is missing or its header is bad.
-    public init(path: String, loop: Bool = false, pacing: Pacing = .realTime(MonotonicReplayClock()),
-                limits: ImageLimits = .default) throws(InputFileError) {
+    public init(
+        path: String, loop: Bool = false, pacing: Pacing = .realTime(MonotonicReplayClock()),
+        limits: ImageLimits = .clip
+    ) throws(InputFileError) {
         self.path = path
         self.loop = loop
         self.pacing = pacing

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Thin POSIX helpers shared by the file readers and writers: EINTR retried, errno returned as a value.
@@ -77,6 +77,11 @@ enum POSIXFile {
         case .failure(let error): throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
         }
         defer { _ = Glibc.close(fd) }
+        // Devices such as /dev/zero never end: only regular files and pipes (`<(command)`) are read.
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
+            throw InputFileError(path: path, problem: .notARegularFile)
+        }
         let expected = size(fd)
         guard expected <= limit else {
             throw InputFileError(path: path, problem: .fileTooLarge(bytes: expected, limit: limit))
@@ -89,7 +94,9 @@ enum POSIXFile {
                 throw InputFileError(path: path, problem: .fileTooLarge(bytes: start + chunk, limit: limit))
             }
             bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let result = bytes.withUnsafeMutableBytes { read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+            let result = bytes.withUnsafeMutableBytes {
+                read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            }
             switch result {
             case .success(let n):
                 if n < chunk {

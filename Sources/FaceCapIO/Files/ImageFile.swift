@@ -8,6 +8,16 @@ import Glibc
 public enum MediaKind: String, Sendable, Equatable {
     case jpeg, png, pnm, y4m
 
+    /// How people call the format.
+    public var name: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .pnm: return "PPM/PGM"
+        case .y4m: return "Y4M"
+        }
+    }
+
     /// The kind of `bytes`, or nil when they start like none of the formats facecap reads.
     public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> MediaKind? where C.Index == Int {
         let head = Array(bytes.prefix(10))
@@ -45,7 +55,7 @@ public enum ImageFile {
     public static let maxFileBytes = 512 * 1_048_576
 
     /// Reads and decodes the image at `path`, whatever its extension: colour images become `.rgb24`,
-    /// greyscale ones `.gray`, full range, timestamp 0.
+    /// greyscale ones `.gray`, full range, timestamp 0. JPEGs are turned upright per their EXIF Orientation.
     public static func read(path: String, limits: ImageLimits = .default) throws(InputFileError) -> Frame {
         let bytes = try POSIXFile.readAll(path, limit: maxFileBytes)
         do {
@@ -62,12 +72,23 @@ public enum ImageFile {
         case .jpeg: return try decodeJPEG(bytes, limits: limits)
         case .png: return try decodePNG(bytes, limits: limits)
         case .pnm: return try PNM.decode(bytes, limits: limits)
-        case .y4m: throw .unsupported("a Y4M clip, not a photo (open it as a clip)")
+        case .y4m:
+            throw .wrongKind("a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
+                + "'facecap --input' replays it")
         case nil: throw .unknownFormat
         }
     }
 
+    /// Decodes a JPEG and turns it upright when its EXIF Orientation says so (phone photos).
     static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
+        let stored = try decodeJPEGPixels(bytes, limits: limits)
+        guard let orientation = ExifOrientation.find(inJPEG: bytes), orientation != 1 else { return stored }
+        var upright = Frame.empty()
+        stored.applyingOrientation(orientation, into: &upright)
+        return upright
+    }
+
+    static func decodeJPEGPixels(_ bytes: [UInt8], limits: ImageLimits) throws(MediaDataError) -> Frame {
         try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
             var info = cic_image_info()
             guard let decoder = cic_jpeg_open(buffer.baseAddress, buffer.count, &info) else {
@@ -116,7 +137,7 @@ public enum ImageFile {
         case Int32(CIC_ERROR_TRUNCATED): return .truncated("the \(kind) data ends before the image does")
         case Int32(CIC_ERROR_NO_MEMORY): return .unsupported("not enough memory to decode the \(kind)")
         case Int32(CIC_ERROR_UNSUPPORTED): return .unsupported("\(kind): \(text)")
-        default: return .malformed("not a valid \(kind) (\(text))")
+        default: return .malformed("\(kind) decoder: \(text)")
         }
     }
 }

@@ -12,6 +12,8 @@ public struct InputFileError: UserFacingError, Equatable {
         case missing
         case permissionDenied
         case isDirectory
+        /// A device or socket rather than a file.
+        case notARegularFile
         /// The file is larger than facecap will read into memory.
         case fileTooLarge(bytes: Int, limit: Int)
         /// Another failure of open/read; the text is strerror's.
@@ -35,6 +37,7 @@ public struct InputFileError: UserFacingError, Equatable {
         case .missing: what = "no such file; check the path"
         case .permissionDenied: what = "permission denied; check the file's permissions (ls -l) or run as its owner"
         case .isDirectory: what = "is a directory; give the path of an image or .y4m file"
+        case .notARegularFile: what = "is not a regular file; give the path of an image or .y4m file"
         case .fileTooLarge(let bytes, let limit):
             what = "the file is too large (\(bytes / 1_048_576) MiB, at most \(limit / 1_048_576) MiB); scale it down"
         case .unreadable(let reason): what = "cannot be read (\(reason))"

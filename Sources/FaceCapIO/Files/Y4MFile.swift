@@ -18,24 +18,31 @@ public final class Y4MFileReader {
     private var atEndOfFile = false
     /// File offset of the first FRAME line.
     private let dataOffset: Int
+    /// Size of the file when opened (0 when it is not a regular file, e.g. a pipe).
+    private let fileSize: Int
 
     /// Opens `path` and parses its header; throws `InputFileError` (exit 66) for a missing, unreadable or
     /// malformed file.
-    public init(path: String, limits: ImageLimits = .default) throws(InputFileError) {
+    public init(path: String, limits: ImageLimits = .clip) throws(InputFileError) {
         self.path = path
         switch POSIXFile.openForReading(path) {
         case .success(let value): fd = value
         case .failure(let error): throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
         }
         buffer = [UInt8](repeating: 0, count: 65536)
+        fileSize = POSIXFile.size(fd)
         do throws(InputFileError) {
             try Self.fill(fd: fd, buffer: &buffer, start: &bufferStart, end: &bufferEnd, eof: &atEndOfFile,
                           path: path, minimum: Y4M.maxHeaderLength + 1)
             let data = buffer[0..<bufferEnd]
             guard !data.isEmpty else { throw InputFileError(path: path, problem: .data(.empty)) }
             guard data.starts(with: Y4M.signature) else {
-                throw InputFileError(path: path, problem: .data(MediaKind.sniff(data) == nil ? .unknownFormat
-                    : .unsupported("not a Y4M clip (a photo? give clips as .y4m)")))
+                guard let kind = MediaKind.sniff(data) else {
+                    throw InputFileError(path: path, problem: .data(.unknownFormat))
+                }
+                throw InputFileError(path: path, problem: .data(.wrongKind(
+                    "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
+                        + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'")))
             }
             guard let newline = data.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A) else {
                 throw InputFileError(path: path, problem: .data(atEndOfFile ? .truncated("the header line has no end")
@@ -77,6 +84,16 @@ public final class Y4MFileReader {
         }
         bufferStart = newline + 1
         let count = header.frameByteCount
+        // A header may promise frames far larger than the file: check before allocating one.
+        let position = lseek(fd, 0, SEEK_CUR)
+        if fileSize > 0, position >= 0 {
+            let available = fileSize - (Int(position) - (bufferEnd - bufferStart))
+            if available < count {
+                atEndOfFile = true
+                throw InputFileError(path: path, problem: .data(.truncated(
+                    "frame \(frameIndex) has \(max(0, available)) of its \(count) bytes")))
+            }
+        }
         frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
                       colorRange: header.colorRange)
         let buffered = min(count, bufferEnd - bufferStart)

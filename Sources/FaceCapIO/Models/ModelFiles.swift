@@ -7,7 +7,7 @@ import Glibc
 /// Finds and loads the face models that `make models` fetched and verified.
 ///
 /// Search order: `$FACECAP_MODEL_DIR`, then `<binary dir>/../share/facecap/models` (where `make install`
-/// puts them), then `<binary dir>/../../models` (the build tree: `.build/release/facecap`), then
+/// puts them), then `<binary dir>/../../models` and `<binary dir>/../../../models` (the build tree: `.build/release/facecap`, resolved or not), then
 /// `./models`.
 public enum ModelFiles {
     /// The BlazeFace short-range detector file name.
@@ -24,6 +24,8 @@ public enum ModelFiles {
             let binDir = String(executablePath[..<slash])
             directories.append(binDir + "/../share/facecap/models")
             directories.append(binDir + "/../../models")
+            // /proc/self/exe resolves .build/release to .build/<target triple>/release.
+            directories.append(binDir + "/../../../models")
         }
         directories.append("models")
         return directories

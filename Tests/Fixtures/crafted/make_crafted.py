@@ -75,3 +75,8 @@ quads.convert("CMYK").save("quadrants-cmyk.jpg", quality=95)
 greyq = Image.new("L", (W, H))
 greyq.putdata([GREY_QUADRANTS[quadrant(x, y)] for y in range(H) for x in range(W)])
 greyq.save("quadrants-gray.jpg", quality=95)
+
+# A phone-style JPEG: stored landscape with EXIF Orientation 6 (display rotated 90° clockwise).
+exif = Image.Exif()
+exif[0x0112] = 6
+quads.save("quadrants-exif6.jpg", quality=95, exif=exif.tobytes())

@@ -1,0 +1,166 @@
+/// Why the wizard should offer manual capture (SPEC §3, Manual capture).
+public enum ManualFallbackReason: String, Sendable, Equatable {
+    /// No auto capture within `manualAfter` seconds.
+    case timeout
+    /// No confident face for `noFaceFallbackAfter` seconds.
+    case noConfidentFace
+}
+
+/// The auto capture: which frame of the stability window to keep.
+public struct AutoCapture: Sendable, Equatable {
+    /// Timestamp of the sharpest frame of the window: the frame the analyzer last asked to keep.
+    public var frameTimestamp: Double
+    public var sharpness: Double
+}
+
+/// What the person sees and what the wizard should do, after one frame.
+public struct AnalyzerOutput: Sendable, Equatable {
+    public var metrics: FrameMetrics
+    /// Codes active in this frame (after hysteresis), in priority order; `[.ready]` when none.
+    public var active: [GuidanceCode]
+    /// The message on screen: changes only after `primaryPersistence` and `minimumDisplay`.
+    public var primary: GuidanceCode
+    /// Up to two further codes that have persisted, in priority order.
+    public var hints: [GuidanceCode]
+    /// True when `primary` or `hints` differ from the previous frame's (for change-only events).
+    public var guidanceChanged: Bool
+    /// How much of the stability window `ready` has held, 0...1 (the progress ring).
+    public var stability: Double
+    /// This frame is the sharpest of the current `ready` run: keep a copy of it (at full camera
+    /// resolution) in case the run completes.
+    public var keepFrame: Bool
+    /// Set on the one frame where the run completes: capture the frame kept last.
+    public var capture: AutoCapture?
+    /// Set (and stays set) once manual capture should be offered.
+    public var manualFallback: ManualFallbackReason?
+}
+
+/// The per-frame analysis with memory: measures → hysteresis → persistent primary message and hints
+/// → auto-capture decision and manual-fallback signals.
+///
+/// A value type with no clock, no I/O and no randomness: time comes from the frames' timestamps, so a
+/// replayed clip gives the same decisions as the live camera did.
+///
+/// ```
+/// var analyzer = Analyzer(thresholds: thresholds)
+/// for each frame: let faces = tracker.track(frame)          // the face models
+///                 let out = analyzer.process(frame, faces: faces)
+///                 if out.keepFrame { kept = frame }          // swap buffers, no copy per frame
+///                 if out.capture != nil { save(kept) }
+/// ```
+public struct Analyzer: Sendable {
+    public var thresholds: AnalyzerThresholds
+
+    private var motion = MotionTracker()
+    private var previousActive: Set<GuidanceCode> = []
+    /// When each currently active code (and `ready`) became active.
+    private var activeSince: [GuidanceCode: Double] = [:]
+    private var shown: GuidanceCode?
+    private var shownSince = 0.0
+    private var shownHints: [GuidanceCode] = []
+    private var sessionStart: Double?
+    private var lastConfidentFace: Double?
+    private var readySince: Double?
+    private var bestSharpness = -Double.infinity
+    private var bestTimestamp = 0.0
+    private var captured = false
+    private var fallback: ManualFallbackReason?
+
+    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds()) {
+        self.thresholds = thresholds
+    }
+
+    /// Starts a new capture session (e.g. after a retry): timers, stability and messages start over.
+    public mutating func reset() {
+        self = Analyzer(thresholds: thresholds)
+    }
+
+    /// Analyses one frame and the faces the models found in it.
+    public mutating func process(_ frame: Frame, faces: [Face]) -> AnalyzerOutput {
+        var metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
+        let t = frame.timestamp
+        if let face = metrics.face {
+            let box = face.box
+            metrics.motion = motion.update(
+                time: t, centreX: Double(box.centre.x) / Double(frame.width),
+                centreY: Double(box.centre.y) / Double(frame.height), width: face.widthRatio,
+                frameAspect: Double(frame.width) / Double(max(frame.height, 1)), lookBack: thresholds.motionLookBack)
+        } else {
+            motion.reset()
+        }
+        return decide(metrics, isWarmUp: frame.isWarmUp)
+    }
+
+    /// The stateful half of `process`, on measures already taken (tests drive it with made-up measures).
+    public mutating func decide(_ metrics: FrameMetrics, isWarmUp: Bool = false) -> AnalyzerOutput {
+        let t = metrics.timestamp
+        if let start = sessionStart, t < start {
+            // Time went backwards (a looped clip): a new session rather than negative durations.
+            reset()
+        }
+        if sessionStart == nil { sessionStart = t }
+        let codes = GuidanceRules.activeCodes(metrics, previous: previousActive, thresholds: thresholds)
+        previousActive = Set(codes)
+        let active = codes.isEmpty ? [GuidanceCode.ready] : codes
+        for code in active where activeSince[code] == nil { activeSince[code] = t }
+        for code in activeSince.keys where !active.contains(code) { activeSince[code] = nil }
+
+        // The primary message: the highest-priority code that has held for `primaryPersistence`,
+        // switched to only once the current one has been up for `minimumDisplay`.
+        let settled = active.filter { t - activeSince[$0]! >= thresholds.primaryPersistence }
+        if shown == nil {
+            shown = active[0]
+            shownSince = t
+        } else if let candidate = settled.first, candidate != shown,
+                  t - shownSince >= thresholds.minimumDisplay {
+            shown = candidate
+            shownSince = t
+        }
+        let primary = shown!
+        let hints = Array(settled.filter { $0 != primary && $0 != .ready }.prefix(2))
+        let changed = hints != shownHints || (shownSince == t)
+        shownHints = hints
+
+        // Auto capture: `ready` without a break for the stability window; keep the sharpest frame.
+        var keep = false
+        var capture: AutoCapture?
+        if codes.isEmpty, !isWarmUp, !captured {
+            if readySince == nil {
+                readySince = t
+                bestSharpness = -Double.infinity
+            }
+            let sharpness = metrics.face?.sharpness ?? 0
+            if sharpness > bestSharpness {
+                bestSharpness = sharpness
+                bestTimestamp = t
+                keep = true
+            }
+            if t - readySince! >= thresholds.stabilityWindow {
+                capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
+                captured = true
+            }
+        } else {
+            readySince = nil
+        }
+        let stability: Double
+        if captured {
+            stability = 1
+        } else if let since = readySince {
+            stability = thresholds.stabilityWindow > 0 ? min(1, (t - since) / thresholds.stabilityWindow) : 1
+        } else {
+            stability = 0
+        }
+
+        if metrics.face != nil { lastConfidentFace = t }
+        if fallback == nil, !captured {
+            if t - sessionStart! >= thresholds.manualAfter {
+                fallback = .timeout
+            } else if t - (lastConfidentFace ?? sessionStart!) >= thresholds.noFaceFallbackAfter {
+                fallback = .noConfidentFace
+            }
+        }
+        return AnalyzerOutput(metrics: metrics, active: active, primary: primary, hints: hints,
+                              guidanceChanged: changed, stability: stability, keepFrame: keep,
+                              capture: capture, manualFallback: captured ? nil : fallback)
+    }
+}

@@ -1,0 +1,259 @@
+/// Every number the analyzer decides with, in one place, each with the reason for its value.
+///
+/// The defaults are SPEC §4's conditions; the ones the spec leaves to calibration (eye aspect ratio,
+/// sharpness, pose offsets, hysteresis margins) were measured on real photos with
+/// `tools/calibrate.py` — docs/calibration.md records the photos and the numbers. Fractions of the
+/// frame are of its width for x and sizes, of its height for y. Luma is on the full 0...255 scale.
+///
+/// Any field can be overridden from a flat JSON object (`AnalyzerThresholds(json:)`), e.g.
+/// `{"minFaceWidth": 0.25, "stabilityWindow": 1.5}`; `AnalyzerThresholds.fields` lists the names.
+public struct AnalyzerThresholds: Sendable, Equatable {
+    // MARK: Faces
+    /// A face counts only with a detector score at least this (SPEC `noFace`; MediaPipe's own cut).
+    public var minFaceScore = 0.5
+    /// With no face and a whole-frame mean luma below this, say `tooDark` instead of `noFace`.
+    public var darkFrameLuma = 50.0
+    /// A second face counts with this score (SPEC `multipleFaces`)…
+    public var secondFaceMinScore = 0.6
+    /// …and a width at least this fraction of the largest face's (SPEC `multipleFaces`).
+    public var secondFaceMinRelativeWidth = 0.4
+
+    // MARK: Geometry
+    /// Oval target centre as a fraction of the frame (the front end draws the oval here).
+    public var ovalCentreX = 0.5
+    public var ovalCentreY = 0.5
+    /// Face box width below this fraction of the frame width → `moveCloser` (SPEC).
+    public var minFaceWidth = 0.28
+    /// Face box width above this fraction → `moveBack` (SPEC).
+    public var maxFaceWidth = 0.52
+    /// Face centre further than this from the oval centre, in frame widths → `moveLeft`/`moveRight`.
+    public var maxCentreOffsetX = 0.10
+    /// Face centre further than this from the oval centre, in frame heights → `moveUp`/`moveDown`.
+    public var maxCentreOffsetY = 0.10
+
+    // MARK: Light
+    /// Mean face luma below this → `tooDark` (SPEC).
+    public var minFaceLuma = 60.0
+    /// Face pixels at or below this luma are under-exposed (ISO/IEC 29794-5 / OFIQ uses 0...25).
+    public var darkPixelLuma = 25.0
+    /// More than this fraction of under-exposed face pixels → `tooDark` (SPEC).
+    public var maxDarkFraction = 0.40
+    /// Mean face luma above this → `tooBright` (SPEC).
+    public var maxFaceLuma = 205.0
+    /// Face pixels at or above this luma are over-exposed (SPEC).
+    public var brightPixelLuma = 250.0
+    /// More than this fraction of over-exposed face pixels → `tooBright` (SPEC).
+    public var maxBrightFraction = 0.05
+    /// Darker/brighter face-half mean luma ratio below this → `unevenLight` (SPEC).
+    public var minLightBalance = 0.55
+
+    // MARK: Pose and eyes
+    /// |yaw| above this many degrees → `lookStraight` (SPEC).
+    public var maxYaw = 15.0
+    /// |pitch| above this many degrees → `lookStraight` (SPEC).
+    public var maxPitch = 15.0
+    /// |roll| above this many degrees → `keepHeadLevel` (SPEC).
+    public var maxRoll = 12.0
+    /// Added to the fitted pitch so that people looking straight into the camera read 0°: fitted to
+    /// the canonical face model, frontal portraits read −2…−10° (median −4.8°, docs/calibration.md).
+    public var pitchOffset = 5.0
+    /// Eye aspect ratio below this on both eyes → `eyesClosed`. Open eyes measured 0.18–0.28 on the
+    /// calibration photos (lowest: a smile looking down); 0.15 stays clear of every open eye.
+    public var minEyeAspectRatio = 0.15
+
+    // MARK: Sharpness and motion
+    /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
+    /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 164; 87 % at σ = 3 px
+    /// and all at σ = 4 px did (docs/calibration.md).
+    public var minSharpness = 130.0
+    /// Face centre moving more than this many frame widths per 100 ms → `holdStill` (SPEC).
+    public var maxCentreSpeed = 0.02
+    /// Face size changing by more than this fraction per 100 ms → `holdStill` (SPEC).
+    public var maxSizeChange = 0.03
+
+    // MARK: Hysteresis (a condition that is on needs to clear its threshold by this much to turn off)
+    /// Margin on face width and centre offsets, in frame fractions.
+    public var geometryHysteresis = 0.02
+    /// Margin on the cut-by-the-edge test: the face must come this far inside, in frame widths.
+    public var edgeHysteresis = 0.01
+    /// Margin on mean luma levels.
+    public var lumaHysteresis = 8.0
+    /// Margin on the under/over-exposed fractions, relative to their limits (0.2 = 20 %).
+    public var fractionHysteresis = 0.2
+    /// Margin on the half-to-half light balance ratio.
+    public var balanceHysteresis = 0.05
+    /// Margin on yaw, pitch and roll, in degrees.
+    public var angleHysteresis = 3.0
+    /// Margin on the eye aspect ratio (clears at 0.17, below the lowest open eye measured, 0.179).
+    public var eyeHysteresis = 0.02
+    /// A blurry face must become this many times sharper than `minSharpness` to clear (156: still
+    /// below the least sharp σ = 1 px frame, so a sharp-enough face always clears).
+    public var sharpnessHysteresis = 1.2
+    /// Motion must fall below this fraction of its limits to clear `holdStill`.
+    public var motionHysteresis = 0.7
+    /// Margin on the second face's relative width and score.
+    public var secondFaceHysteresis = 0.05
+
+    // MARK: Timing (seconds)
+    /// A new primary message must be wanted this long before it is shown (SPEC).
+    public var primaryPersistence = 0.5
+    /// A shown message stays at least this long (SPEC).
+    public var minimumDisplay = 0.8
+    /// `ready` must hold this long before the auto capture (SPEC, `--stability`).
+    public var stabilityWindow = 1.0
+    /// Offer manual capture when no auto capture happened within this time (SPEC `--manual-after`).
+    public var manualAfter = 30.0
+    /// Offer manual capture when no confident face was seen for this long (SPEC).
+    public var noFaceFallbackAfter = 10.0
+    /// Motion is measured over at least this look-back (SPEC's "per 100 ms").
+    public var motionLookBack = 0.1
+
+    public init() {}
+}
+
+extension AnalyzerThresholds {
+    /// One tunable: its name in a config file, where it lives, and why it has its default.
+    public struct Field: Sendable {
+        public let name: String
+        public let keyPath: WritableKeyPath<AnalyzerThresholds, Double> & Sendable
+        /// Values outside this range are refused when read from a config file.
+        public let range: ClosedRange<Double>
+    }
+
+    /// Every tunable, in the order of the struct, for config files and `--help` style listings.
+    public static let fields: [Field] = [
+        Field(name: "minFaceScore", keyPath: \.minFaceScore, range: 0...1),
+        Field(name: "darkFrameLuma", keyPath: \.darkFrameLuma, range: 0...255),
+        Field(name: "secondFaceMinScore", keyPath: \.secondFaceMinScore, range: 0...1),
+        Field(name: "secondFaceMinRelativeWidth", keyPath: \.secondFaceMinRelativeWidth, range: 0...1),
+        Field(name: "ovalCentreX", keyPath: \.ovalCentreX, range: 0...1),
+        Field(name: "ovalCentreY", keyPath: \.ovalCentreY, range: 0...1),
+        Field(name: "minFaceWidth", keyPath: \.minFaceWidth, range: 0...1),
+        Field(name: "maxFaceWidth", keyPath: \.maxFaceWidth, range: 0...2),
+        Field(name: "maxCentreOffsetX", keyPath: \.maxCentreOffsetX, range: 0...1),
+        Field(name: "maxCentreOffsetY", keyPath: \.maxCentreOffsetY, range: 0...1),
+        Field(name: "minFaceLuma", keyPath: \.minFaceLuma, range: 0...255),
+        Field(name: "darkPixelLuma", keyPath: \.darkPixelLuma, range: 0...255),
+        Field(name: "maxDarkFraction", keyPath: \.maxDarkFraction, range: 0...1),
+        Field(name: "maxFaceLuma", keyPath: \.maxFaceLuma, range: 0...255),
+        Field(name: "brightPixelLuma", keyPath: \.brightPixelLuma, range: 0...255),
+        Field(name: "maxBrightFraction", keyPath: \.maxBrightFraction, range: 0...1),
+        Field(name: "minLightBalance", keyPath: \.minLightBalance, range: 0...1),
+        Field(name: "maxYaw", keyPath: \.maxYaw, range: 0...90),
+        Field(name: "maxPitch", keyPath: \.maxPitch, range: 0...90),
+        Field(name: "maxRoll", keyPath: \.maxRoll, range: 0...90),
+        Field(name: "pitchOffset", keyPath: \.pitchOffset, range: -45...45),
+        Field(name: "minEyeAspectRatio", keyPath: \.minEyeAspectRatio, range: 0...1),
+        Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
+        Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),
+        Field(name: "maxSizeChange", keyPath: \.maxSizeChange, range: 0...10),
+        Field(name: "geometryHysteresis", keyPath: \.geometryHysteresis, range: 0...0.5),
+        Field(name: "edgeHysteresis", keyPath: \.edgeHysteresis, range: 0...0.5),
+        Field(name: "lumaHysteresis", keyPath: \.lumaHysteresis, range: 0...100),
+        Field(name: "fractionHysteresis", keyPath: \.fractionHysteresis, range: 0...0.9),
+        Field(name: "balanceHysteresis", keyPath: \.balanceHysteresis, range: 0...0.5),
+        Field(name: "angleHysteresis", keyPath: \.angleHysteresis, range: 0...30),
+        Field(name: "eyeHysteresis", keyPath: \.eyeHysteresis, range: 0...0.5),
+        Field(name: "sharpnessHysteresis", keyPath: \.sharpnessHysteresis, range: 1...10),
+        Field(name: "motionHysteresis", keyPath: \.motionHysteresis, range: 0.1...1),
+        Field(name: "secondFaceHysteresis", keyPath: \.secondFaceHysteresis, range: 0...0.5),
+        Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
+        Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
+        Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),
+        Field(name: "manualAfter", keyPath: \.manualAfter, range: 0...3600),
+        Field(name: "noFaceFallbackAfter", keyPath: \.noFaceFallbackAfter, range: 0...3600),
+        Field(name: "motionLookBack", keyPath: \.motionLookBack, range: 0.02...1),
+    ]
+
+    /// The defaults with the numbers of a flat JSON object laid over them, e.g. the contents of a
+    /// config file. Unknown names, non-numbers and out-of-range values are refused with one line that
+    /// names the field, so a typo never silently falls back to a default.
+    public init(json text: String) throws(ThresholdsError) {
+        self.init()
+        let pairs = try FlatJSONNumbers.parse(text)
+        for (name, value) in pairs {
+            guard let field = Self.fields.first(where: { $0.name == name }) else {
+                throw ThresholdsError("unknown threshold '\(name)' (known: \(Self.fields.map(\.name).joined(separator: ", ")))")
+            }
+            guard field.range.contains(value) else {
+                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(field.range.lowerBound)...\(field.range.upperBound)")
+            }
+            self[keyPath: field.keyPath] = value
+        }
+    }
+}
+
+/// A thresholds config that cannot be used; the message names the field or the place in the text.
+public struct ThresholdsError: Error, Equatable, UserFacingError {
+    public var detail: String
+    public init(_ detail: String) { self.detail = detail }
+    public var message: String { "thresholds config: \(detail); fix the file or remove the entry to use the default" }
+    public var exitCode: ExitCode { .usage }
+}
+
+/// Reads `{"name": number, …}`: the one shape a thresholds file has. Written here rather than taken from
+/// Foundation so FaceCapCore stays free of it; anything else (nesting, strings as values) is refused.
+enum FlatJSONNumbers {
+    static func parse(_ text: String) throws(ThresholdsError) -> [(String, Double)] {
+        let bytes = Array(text.utf8)
+        var index = 0
+        var result: [(String, Double)] = []
+
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+        func fail(_ what: String) -> ThresholdsError {
+            ThresholdsError("expected \(what) at byte \(index + 1)")
+        }
+        func expect(_ byte: UInt8, _ what: String) throws(ThresholdsError) {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == byte else { throw fail(what) }
+            index += 1
+        }
+        func readString() throws(ThresholdsError) -> String {
+            try expect(0x22, "a quoted name")
+            let start = index
+            while index < bytes.count, bytes[index] != 0x22 {
+                // Names are plain identifiers; an escape means this is not a thresholds file.
+                guard bytes[index] != 0x5C else { throw fail("a name without escapes") }
+                index += 1
+            }
+            guard index < bytes.count else { throw fail("a closing quote") }
+            let name = String(decoding: bytes[start..<index], as: UTF8.self)
+            index += 1
+            return name
+        }
+        func readNumber() throws(ThresholdsError) -> Double {
+            skipSpace()
+            let start = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
+                index += 1
+            }
+            guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)),
+                  value.isFinite else { throw fail("a number") }
+            return value
+        }
+
+        try expect(0x7B, "'{'")
+        skipSpace()
+        if index < bytes.count, bytes[index] == 0x7D {
+            index += 1
+        } else {
+            while true {
+                let name = try readString()
+                try expect(0x3A, "':'")
+                let value = try readNumber()
+                if result.contains(where: { $0.0 == name }) { throw ThresholdsError("'\(name)' appears twice") }
+                result.append((name, value))
+                skipSpace()
+                guard index < bytes.count else { throw fail("',' or '}'") }
+                if bytes[index] == 0x2C { index += 1; continue }
+                if bytes[index] == 0x7D { index += 1; break }
+                throw fail("',' or '}'")
+            }
+        }
+        skipSpace()
+        guard index == bytes.count else { throw fail("the end of the file") }
+        return result
+    }
+}

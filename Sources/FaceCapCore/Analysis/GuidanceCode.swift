@@ -1,0 +1,55 @@
+/// What the person needs to hear, as stable identifiers (events, JSON output, server replies).
+///
+/// The cases are declared in priority order (SPEC §4): the first active one is the primary message.
+/// Directions are the person's own, as in a mirror: in the unmirrored camera image a face left of the
+/// oval yields `moveLeft`, a face above it `moveDown`.
+public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
+    case noFace
+    case multipleFaces
+    case faceNotVisible
+    case tooDark
+    case tooBright
+    case moveCloser
+    case moveBack
+    case moveLeft
+    case moveRight
+    case moveUp
+    case moveDown
+    case lookStraight
+    case keepHeadLevel
+    case unevenLight
+    case eyesClosed
+    case blurry
+    case holdStill
+    /// Nothing is wrong.
+    case ready
+
+    /// Position in the priority order; lower wins.
+    public var priority: Int { Self.allCases.firstIndex(of: self)! }
+
+    public static func < (lhs: GuidanceCode, rhs: GuidanceCode) -> Bool { lhs.priority < rhs.priority }
+
+    /// The English message (the wizard localises by code).
+    public var englishText: String {
+        switch self {
+        case .noFace: "Position your face in the oval"
+        case .multipleFaces: "Only one face, please"
+        case .faceNotVisible: "Move your whole face into view"
+        case .moveCloser: "Move closer"
+        case .moveBack: "Move back"
+        case .moveLeft: "Move left"
+        case .moveRight: "Move right"
+        case .moveUp: "Move up"
+        case .moveDown: "Move down"
+        case .tooDark: "Too dark — find more light"
+        case .tooBright: "Too bright — avoid direct light"
+        case .unevenLight: "Light your face evenly"
+        case .lookStraight: "Look straight at the camera"
+        case .keepHeadLevel: "Keep your head level"
+        case .eyesClosed: "Keep your eyes open"
+        case .blurry: "Hold still — image is blurry / clean the lens"
+        case .holdStill: "Hold still"
+        case .ready: "Perfect — hold still"
+        }
+    }
+}

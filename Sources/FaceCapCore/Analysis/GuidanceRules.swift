@@ -1,0 +1,86 @@
+/// SPEC §4's conditions: which guidance codes a frame's measures call for.
+///
+/// Every threshold has hysteresis: a code that was active in the previous frame stays active until its
+/// measure clears the threshold by the margin in `AnalyzerThresholds`, so a measure wobbling around a
+/// threshold does not switch the code on and off. With an empty `previous` (a single photo) the plain
+/// thresholds apply.
+public enum GuidanceRules {
+    /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
+    public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
+                                   thresholds t: AnalyzerThresholds) -> [GuidanceCode] {
+        let was = { (code: GuidanceCode) in previous.contains(code) }
+        /// `value` below `limit`; once on, it needs to reach `limit + margin` to turn off.
+        func below(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            guard let value else { return false }
+            return value < (was(code) ? limit + margin : limit)
+        }
+        /// `value` above `limit`; once on, it needs to fall to `limit - margin` to turn off.
+        func above(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            guard let value else { return false }
+            return value > (was(code) ? limit - margin : limit)
+        }
+
+        guard let face = m.face else {
+            // A frame too dark to find a face in: say what to fix, not that there is no face.
+            let dark = below(m.frameLuma, t.darkFrameLuma, t.lumaHysteresis, .tooDark)
+            return [dark ? .tooDark : .noFace]
+        }
+        var codes: [GuidanceCode] = []
+        if let score = m.secondFaceScore, let relative = m.secondFaceRelativeWidth,
+           !below(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
+           !below(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
+            codes.append(.multipleFaces)
+        }
+        if below(face.edgeMargin, 0, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        if let light = face.light {
+            if below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
+                || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark) {
+                codes.append(.tooDark)
+            }
+            if above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
+                || above(light.brightFraction, t.maxBrightFraction, t.maxBrightFraction * t.fractionHysteresis, .tooBright) {
+                codes.append(.tooBright)
+            }
+        }
+        if below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser) { codes.append(.moveCloser) }
+        if above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }
+        // Mirror convention: a face on the image's left is on the person's right, so they move left.
+        if below(face.offsetX, -t.maxCentreOffsetX, t.geometryHysteresis, .moveLeft) { codes.append(.moveLeft) }
+        if above(face.offsetX, t.maxCentreOffsetX, t.geometryHysteresis, .moveRight) { codes.append(.moveRight) }
+        // A face above the oval (image y smaller) must come down.
+        if above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
+        if below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
+        if let pose = face.pose {
+            if above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
+                || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) {
+                codes.append(.lookStraight)
+            }
+            if above(abs(pose.roll), t.maxRoll, t.angleHysteresis, .keepHeadLevel) { codes.append(.keepHeadLevel) }
+        }
+        if let light = face.light, below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
+            codes.append(.unevenLight)
+        }
+        if let features = face.features,
+           below(max(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
+                 t.eyeHysteresis, .eyesClosed) {
+            codes.append(.eyesClosed)
+        }
+        if let sharpness = face.sharpness,
+           below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry) {
+            codes.append(.blurry)
+        }
+        if let motion = m.motion {
+            let factor = 1 - t.motionHysteresis
+            if above(motion.centreSpeed, t.maxCentreSpeed, t.maxCentreSpeed * factor, .holdStill)
+                || above(motion.sizeChange, t.maxSizeChange, t.maxSizeChange * factor, .holdStill) {
+                codes.append(.holdStill)
+            }
+        }
+        return codes
+    }
+
+    /// Whether the eyes count as open (`eyesOpen` in JSON): at least one eye above the threshold.
+    public static func eyesOpen(_ features: FacialFeatures, thresholds t: AnalyzerThresholds) -> Bool {
+        max(features.leftEyeAspectRatio, features.rightEyeAspectRatio) >= t.minEyeAspectRatio
+    }
+}

@@ -1,0 +1,131 @@
+/// Cropping, resizing and mirroring of packed frames (`.rgb24`, `.gray`) into caller-provided frames.
+///
+/// YUV frames are converted first with `convertToRGB24(into:)` or `convertToGray(into:)`; given another
+/// format, these helpers leave `output` empty (0×0) rather than trap, since FaceCapCore is built with
+/// -Ounchecked, where a failed precondition would be undefined behaviour.
+extension Frame {
+    /// Bytes per pixel of a packed format, nil for the others.
+    var packedChannels: Int? {
+        switch format {
+        case .rgb24: return 3
+        case .gray: return 1
+        default: return nil
+        }
+    }
+
+    /// Copies the part of this frame inside the rectangle (clamped to the frame) into `output`.
+    /// Returns false, leaving `output` empty, when the rectangle misses the frame entirely (or the frame
+    /// is not packed).
+    @discardableResult
+    public func crop(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int, into output: inout Frame) -> Bool {
+        let x0 = max(0, x)
+        let y0 = max(0, y)
+        let x1 = min(width, x + cropWidth)
+        let y1 = min(height, y + cropHeight)
+        guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return false
+        }
+        output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange)
+        output.timestamp = timestamp
+        output.isWarmUp = isWarmUp
+        let rowBytes = (x1 - x0) * channels
+        data.withUnsafeBufferPointer { src in
+            output.data.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<(y1 - y0) {
+                    (dst.baseAddress! + row * rowBytes).update(
+                        from: src.baseAddress! + ((y0 + row) * width + x0) * channels, count: rowBytes)
+                }
+            }
+        }
+        return true
+    }
+
+    /// Scales this frame to `newWidth`×`newHeight` into `output`: the average of the covered source
+    /// pixels when shrinking (no aliasing), bilinear interpolation when enlarging.
+    public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) {
+        guard let channels = packedChannels else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return
+        }
+        output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange)
+        output.timestamp = timestamp
+        output.isWarmUp = isWarmUp
+        guard newWidth > 0, newHeight > 0, isWellFormed, width > 0, height > 0 else { return }
+        let (w, h) = (width, height)
+        data.withUnsafeBufferPointer { srcBuffer in
+            output.data.withUnsafeMutableBufferPointer { dstBuffer in
+                let src = srcBuffer.baseAddress!
+                let dst = dstBuffer.baseAddress!
+                if newWidth <= w && newHeight <= h {
+                    // Box filter: output pixel i covers source columns [i·w/newWidth, (i+1)·w/newWidth).
+                    for oy in 0..<newHeight {
+                        let sy0 = oy * h / newHeight
+                        let sy1 = max(sy0 + 1, (oy + 1) * h / newHeight)
+                        for ox in 0..<newWidth {
+                            let sx0 = ox * w / newWidth
+                            let sx1 = max(sx0 + 1, (ox + 1) * w / newWidth)
+                            let count = (sx1 - sx0) * (sy1 - sy0)
+                            for c in 0..<channels {
+                                var sum = 0
+                                for sy in sy0..<sy1 {
+                                    let row = src + (sy * w) * channels + c
+                                    for sx in sx0..<sx1 { sum += Int(row[sx * channels]) }
+                                }
+                                dst[(oy * newWidth + ox) * channels + c] = UInt8((sum + count / 2) / count)
+                            }
+                        }
+                    }
+                } else {
+                    // Bilinear, sampling at pixel centres, in 8-bit fixed-point weights.
+                    for oy in 0..<newHeight {
+                        let fy = max(0, (Double(oy) + 0.5) * Double(h) / Double(newHeight) - 0.5)
+                        let y0 = min(Int(fy), h - 1)
+                        let y1 = min(y0 + 1, h - 1)
+                        let wy = Int((fy - Double(y0)) * 256)
+                        for ox in 0..<newWidth {
+                            let fx = max(0, (Double(ox) + 0.5) * Double(w) / Double(newWidth) - 0.5)
+                            let x0 = min(Int(fx), w - 1)
+                            let x1 = min(x0 + 1, w - 1)
+                            let wx = Int((fx - Double(x0)) * 256)
+                            for c in 0..<channels {
+                                let a = Int(src[(y0 * w + x0) * channels + c])
+                                let b = Int(src[(y0 * w + x1) * channels + c])
+                                let d = Int(src[(y1 * w + x0) * channels + c])
+                                let e = Int(src[(y1 * w + x1) * channels + c])
+                                let top = a * (256 - wx) + b * wx
+                                let bottom = d * (256 - wx) + e * wx
+                                dst[(oy * newWidth + ox) * channels + c] =
+                                    UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Mirrors this frame left to right into `output` (the preview is shown as a mirror; photos are not).
+    public func mirror(into output: inout Frame) {
+        guard let channels = packedChannels else {
+            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+            return
+        }
+        output.prepare(format: format, width: width, height: height, colorRange: colorRange)
+        output.timestamp = timestamp
+        output.isWarmUp = isWarmUp
+        guard isWellFormed else { return }
+        let (w, h) = (width, height)
+        data.withUnsafeBufferPointer { src in
+            output.data.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        for c in 0..<channels {
+                            dst[(y * w + x) * channels + c] = src[(y * w + (w - 1 - x)) * channels + c]
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CV4L2
+import FaceCapCore
+
+/// SIGINT/SIGTERM as a flag: the capture loop checks it between frames, so the camera is released and
+/// the clip closed on whole frames, instead of the process dying mid-write.
+public enum StopSignals {
+    /// Installs the handlers (without SA_RESTART, so a camera wait returns at once) and clears the flag.
+    public static func install() {
+        cv4l2_reset_stop_signal()
+        cv4l2_install_stop_signals()
+    }
+
+    /// The signal that asked to stop (SIGINT or SIGTERM), or 0.
+    public static var received: Int32 { cv4l2_stop_signal() }
+
+    /// Clears the flag.
+    public static func reset() { cv4l2_reset_stop_signal() }
+}
+
+/// How a recording ended and what it left in the file.
+public struct RecordingSummary {
+    public enum Stop: Equatable {
+        /// The requested duration was reached.
+        case finished
+        /// SIGINT or SIGTERM asked to stop.
+        case signal(Int32)
+        /// The source failed (e.g. the camera was unplugged); `error` says how.
+        case sourceFailed
+    }
+
+    public var framesWritten: Int
+    public var stop: Stop
+    /// The source's error when `stop` is `.sourceFailed`.
+    public var error: Error?
+
+    /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
+    /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".
+    public func report(camera: Camera, output: String) -> String {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let stats = camera.statistics
+        let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
+        let mode = "\(camera.width)x\(camera.height) \(camera.isConverted ? "RGB24" : "YUYV")"
+        var text = framesWritten == 0
+            ? "no frames recorded; \(output) not written"
+            : "wrote \(count(framesWritten, "frame")) (\(CameraDeviceText.rate(length)) s at"
+                + " \(CameraDeviceText.rate(camera.frameRate)) fps, \(mode)) to \(output)"
+        text += "; dropped \(count(stats.dropped, "damaged frame")) (\(stats.droppedErrorFlag) flagged,"
+            + " \(stats.droppedBadSize) short), the driver skipped \(stats.skippedByDriver)"
+        if case .signal = stop { text += "; stopped early" }
+        return text
+    }
+}
+
+/// Records frames from a source into a Y4M writer for `seconds` of source time, counted from the first frame.
+///
+/// A source error ends the recording without throwing (the frames so far are whole and stay in the
+/// clip); only a failing write throws, and the writer has then cut the file back to its last whole frame.
+/// The writer is not closed here.
+public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, seconds: Double,
+                       frameTimeout: Double = 0.25,
+                       stopRequested: () -> Int32 = { StopSignals.received }) throws(OutputFileError)
+    -> RecordingSummary {
+    var frame = Frame(format: source.format, width: source.width, height: source.height, data: [])
+    // The clip's length counts from its first frame: cameras take a while to deliver one after starting.
+    var start: (source: Double, wall: Double)?
+    while true {
+        let signal = stopRequested()
+        if signal != 0 { return RecordingSummary(framesWritten: writer.framesWritten, stop: .signal(signal)) }
+        let result: FrameReadResult
+        do {
+            result = try source.nextFrame(into: &frame, timeout: frameTimeout)
+        } catch {
+            return RecordingSummary(framesWritten: writer.framesWritten, stop: .sourceFailed, error: error)
+        }
+        if result == .frame {
+            let first = start ?? (frame.timestamp, CameraSupport.monotonicNow())
+            start = first
+            if frame.timestamp - first.source >= seconds { break }
+            try writer.write(frame)
+        }
+        // Source time decides the length; the wall clock only guards against a source whose clock stands still.
+        if let start, CameraSupport.monotonicNow() - start.wall >= seconds + 2 { break }
+    }
+    return RecordingSummary(framesWritten: writer.framesWritten, stop: .finished)
+}

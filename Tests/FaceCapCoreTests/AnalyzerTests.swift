@@ -1,0 +1,181 @@
+import XCTest
+@testable import FaceCapCore
+
+/// The stateful part: persistence of messages, stability window, sharpest frame, manual fallback.
+final class AnalyzerTests: XCTestCase {
+    /// Feeds 30 fps measures from `start` for `seconds`, changed per frame by `change`.
+    private func feed(_ analyzer: inout Analyzer, from start: Double, seconds: Double, warmUp: Bool = false,
+                      _ change: (Int, inout FrameMetrics) -> Void = { _, _ in }) -> [AnalyzerOutput] {
+        var outputs: [AnalyzerOutput] = []
+        let frames = Int((seconds * 30).rounded())
+        for i in 0..<frames {
+            var metrics = AnalysisFixtures.goodMetrics(at: start + Double(i) / 30)
+            change(i, &metrics)
+            outputs.append(analyzer.decide(metrics, isWarmUp: warmUp))
+        }
+        return outputs
+    }
+
+    private func primaryChanges(_ outputs: [AnalyzerOutput]) -> Int {
+        zip(outputs, outputs.dropFirst()).filter { $0.primary != $1.primary }.count
+    }
+
+    func testAutoCaptureAfterTheStabilityWindowWithTheSharpestFrame() throws {
+        var analyzer = Analyzer()
+        let outputs = feed(&analyzer, from: 10, seconds: 2) { i, m in
+            m.face!.sharpness = i == 12 ? 900 : 400 + Double(i)
+        }
+        let captureIndex = try XCTUnwrap(outputs.firstIndex { $0.capture != nil })
+        XCTAssertEqual(captureIndex, 30, "ready from frame 0, window 1.0 s at 30 fps")
+        XCTAssertEqual(outputs[captureIndex].capture?.frameTimestamp ?? 0, 10 + 12.0 / 30, accuracy: 1e-9)
+        XCTAssertEqual(outputs[captureIndex].capture?.sharpness, 900)
+        XCTAssertTrue(outputs[12].keepFrame)
+        XCTAssertFalse(outputs[13].keepFrame, "a less sharp frame after the best is not kept")
+        XCTAssertEqual(outputs[15].stability, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(outputs.filter { $0.capture != nil }.count, 1, "one capture per session")
+        XCTAssertEqual(outputs.last?.primary, .ready)
+    }
+
+    func testAnInterruptionRestartsTheWindow() throws {
+        var analyzer = Analyzer()
+        let outputs = feed(&analyzer, from: 0, seconds: 3) { i, m in
+            if i == 25 { m.motion!.centreSpeed = 0.08 }
+        }
+        let captureIndex = try XCTUnwrap(outputs.firstIndex { $0.capture != nil })
+        // The jolt at frame 25 switches holdStill on; it clears from frame 26, then 1.0 s more.
+        XCTAssertEqual(captureIndex, 56)
+        XCTAssertEqual(outputs[25].stability, 0)
+    }
+
+    func testAFaceThatKeepsMovingIsNotCaptured() {
+        var analyzer = Analyzer()
+        let outputs = feed(&analyzer, from: 0, seconds: 5) { _, m in m.motion!.centreSpeed = 0.03 }
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
+        XCTAssertEqual(outputs.last?.primary, .holdStill)
+    }
+
+    func testWarmUpFramesDoNotCount() {
+        var analyzer = Analyzer()
+        let warm = feed(&analyzer, from: 0, seconds: 1.5, warmUp: true)
+        XCTAssertTrue(warm.allSatisfy { $0.capture == nil && $0.stability == 0 })
+        let live = feed(&analyzer, from: 1.5, seconds: 1.1)
+        XCTAssertEqual(live.firstIndex { $0.capture != nil }, 30)
+    }
+
+    func testANewMessageNeedsToPersist() {
+        var analyzer = Analyzer()
+        _ = feed(&analyzer, from: 0, seconds: 2)
+        // One frame of moveCloser does not change the message…
+        let blip = feed(&analyzer, from: 2, seconds: 1) { i, m in if i == 0 { m.face!.widthRatio = 0.2 } }
+        XCTAssertTrue(blip.allSatisfy { $0.primary == .ready })
+        XCTAssertEqual(blip[0].active, [.moveCloser])
+        // …a lasting one does, after 0.5 s and not before.
+        let lasting = feed(&analyzer, from: 3, seconds: 1) { _, m in m.face!.widthRatio = 0.2 }
+        let switchIndex = lasting.firstIndex { $0.primary == .moveCloser }
+        XCTAssertEqual(switchIndex, 15)
+        XCTAssertTrue(lasting[15].guidanceChanged)
+        XCTAssertFalse(lasting[16].guidanceChanged)
+    }
+
+    func testAShownMessageStaysAtLeast800Milliseconds() {
+        var analyzer = Analyzer()
+        // moveCloser from the start (shown at once, nothing was shown before), then tooDark from 0.1 s.
+        let outputs = feed(&analyzer, from: 0, seconds: 2) { i, m in
+            m.face!.widthRatio = 0.2
+            if i >= 3 { m.face!.light!.meanLuma = 40 }
+        }
+        XCTAssertEqual(outputs[0].primary, .moveCloser)
+        // tooDark has persisted 0.5 s at frame 18, but moveCloser has only been up 0.6 s: wait to 0.8 s.
+        XCTAssertEqual(outputs.firstIndex { $0.primary == .tooDark }, 24)
+        XCTAssertEqual(outputs[30].hints, [.moveCloser])
+    }
+
+    func testHintsAreTheNextTwoSettledCodesInPriorityOrder() {
+        var analyzer = Analyzer()
+        let outputs = feed(&analyzer, from: 0, seconds: 1) { _, m in
+            m.face!.widthRatio = 0.2
+            m.face!.pose!.roll = 20
+            m.face!.sharpness = 20
+            m.motion!.centreSpeed = 0.1
+        }
+        XCTAssertEqual(outputs.last?.primary, .moveCloser)
+        XCTAssertEqual(outputs.last?.hints, [.keepHeadLevel, .blurry])
+        XCTAssertEqual(outputs.last?.active, [.moveCloser, .keepHeadLevel, .blurry, .holdStill])
+    }
+
+    func testAMeasureOscillatingAroundAThresholdDoesNotFlicker() {
+        for seed in 0..<3 {
+            var analyzer = Analyzer()
+            // Face width alternating 0.27 / 0.29 around the 0.28 threshold, every frame or every few.
+            let period = [1, 2, 5][seed]
+            let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
+                m.face!.widthRatio = (i / period) % 2 == 0 ? 0.27 : 0.29
+            }
+            XCTAssertLessThanOrEqual(primaryChanges(outputs), 1, "period \(period)")
+            XCTAssertEqual(Set(outputs.dropFirst(2).map(\.active)), [[.moveCloser]], "period \(period)")
+            XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
+        }
+        // Light wobbling around 60 and sharpness around its threshold: the same.
+        var analyzer = Analyzer()
+        let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
+            m.face!.light!.meanLuma = i % 2 == 0 ? 58 : 63
+            m.face!.sharpness = i % 3 == 0 ? 125 : 140
+        }
+        XCTAssertLessThanOrEqual(primaryChanges(outputs), 1)
+        XCTAssertEqual(outputs.last?.primary, .tooDark)
+        XCTAssertEqual(outputs.last?.hints, [.blurry])
+    }
+
+    func testManualFallbackAfterTimeoutOrWithoutAFace() {
+        var thresholds = AnalyzerThresholds()
+        thresholds.manualAfter = 4
+        var analyzer = Analyzer(thresholds: thresholds)
+        let moving = feed(&analyzer, from: 100, seconds: 5) { _, m in m.motion!.centreSpeed = 0.05 }
+        XCTAssertNil(moving[118].manualFallback)
+        XCTAssertEqual(moving[120].manualFallback, .timeout)
+        XCTAssertEqual(moving.last?.manualFallback, .timeout)
+
+        var lonely = Analyzer()
+        let empty = feed(&lonely, from: 0, seconds: 12) { _, m in m.face = nil }
+        XCTAssertNil(empty[298].manualFallback)
+        XCTAssertEqual(empty[300].manualFallback, .noConfidentFace)
+        XCTAssertEqual(empty.last?.primary, .noFace)
+
+        // A face seen now and then resets the no-face clock; the timeout still applies.
+        var sometimes = Analyzer()
+        let flickering = feed(&sometimes, from: 0, seconds: 12) { i, m in
+            if i % 150 != 0 { m.face = nil }
+        }
+        XCTAssertTrue(flickering.allSatisfy { $0.manualFallback == nil })
+    }
+
+    func testResetStartsANewSessionAndTimeGoingBackwardsToo() throws {
+        var analyzer = Analyzer()
+        let first = feed(&analyzer, from: 0, seconds: 1.2)
+        XCTAssertNotNil(first.first { $0.capture != nil })
+        analyzer.reset()
+        let second = feed(&analyzer, from: 5, seconds: 1.2)
+        XCTAssertEqual(second.firstIndex { $0.capture != nil }, 30)
+        // A looped clip starts again at 0: a fresh session, not negative durations.
+        let looped = feed(&analyzer, from: 0, seconds: 1.2)
+        XCTAssertEqual(looped.firstIndex { $0.capture != nil }, 30)
+    }
+
+    func testProcessMeasuresRealPixelsAndTracksMotion() throws {
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        // Sergey approaches (face 0.22 → 0.38 of the width over 1 s), then holds still for 1.5 s.
+        for i in 0..<75 {
+            let t = Double(i) / 30
+            let width = i < 30 ? 0.22 + 0.16 * Double(i) / 30 : 0.38
+            let (frame, face) = AnalysisFixtures.frame(.init(faceWidth: width), format: .yuyv, timestamp: t)
+            outputs.append(analyzer.process(frame, faces: [face]))
+        }
+        XCTAssertEqual(outputs[5].active.first, .moveCloser)
+        XCTAssertTrue(outputs[20].active.contains(.holdStill), "growing ~2 % per frame is movement")
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil })
+        XCTAssertGreaterThan(capture, 30 + 29, "not before the face has held still for the window")
+        XCTAssertLessThan(capture, 75)
+        XCTAssertEqual(outputs[capture].primary, .ready)
+    }
+}

@@ -1,0 +1,98 @@
+import XCTest
+@testable import FaceCapCore
+
+final class GuidanceTests: XCTestCase {
+    let thresholds = AnalyzerThresholds()
+
+    private func codes(_ change: (inout FrameMetrics) -> Void, previous: Set<GuidanceCode> = []) -> [GuidanceCode] {
+        var metrics = AnalysisFixtures.goodMetrics(at: 0)
+        change(&metrics)
+        return GuidanceRules.activeCodes(metrics, previous: previous, thresholds: thresholds)
+    }
+
+    func testGoodMeasuresCallForNothing() {
+        XCTAssertEqual(codes { _ in }, [])
+    }
+
+    func testEachConditionAndItsOpposite() {
+        let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode, GuidanceCode?)] = [
+            ("far", { $0.face!.widthRatio = 0.2 }, .moveCloser, .moveBack),
+            ("close", { $0.face!.widthRatio = 0.6 }, .moveBack, .moveCloser),
+            // Mirror convention: a face on the image's left must move to the person's left.
+            ("image-left", { $0.face!.offsetX = -0.15 }, .moveLeft, .moveRight),
+            ("image-right", { $0.face!.offsetX = 0.15 }, .moveRight, .moveLeft),
+            ("high", { $0.face!.offsetY = -0.15 }, .moveDown, .moveUp),
+            ("low", { $0.face!.offsetY = 0.15 }, .moveUp, .moveDown),
+            ("dark mean", { $0.face!.light!.meanLuma = 50 }, .tooDark, .tooBright),
+            ("dark pixels", { $0.face!.light!.darkFraction = 0.45 }, .tooDark, .tooBright),
+            ("bright mean", { $0.face!.light!.meanLuma = 215 }, .tooBright, .tooDark),
+            ("bright pixels", { $0.face!.light!.brightFraction = 0.08 }, .tooBright, .tooDark),
+            ("side light", { $0.face!.light!.leftLuma = 50; $0.face!.light!.rightLuma = 150 }, .unevenLight, nil),
+            ("turned", { $0.face!.pose!.yaw = -22 }, .lookStraight, .keepHeadLevel),
+            ("looking up", { $0.face!.pose!.pitch = 20 }, .lookStraight, nil),
+            ("tilted", { $0.face!.pose!.roll = 16 }, .keepHeadLevel, .lookStraight),
+            ("eyes closed", { $0.face!.features!.leftEyeAspectRatio = 0.08; $0.face!.features!.rightEyeAspectRatio = 0.1 },
+             .eyesClosed, nil),
+            ("blurred", { $0.face!.sharpness = 60 }, .blurry, .holdStill),
+            ("moving", { $0.motion!.centreSpeed = 0.05 }, .holdStill, .blurry),
+            ("growing", { $0.motion!.sizeChange = 0.05 }, .holdStill, nil),
+            ("cut", { $0.face!.edgeMargin = -0.01 }, .faceNotVisible, nil),
+            ("two faces", { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.8 }, .multipleFaces, nil),
+        ]
+        for (name, change, expected, opposite) in cases {
+            let active = codes(change)
+            XCTAssertEqual(active, [expected], name)
+            if let opposite { XCTAssertFalse(active.contains(opposite), name) }
+        }
+    }
+
+    func testOneEyeOpenIsNotEyesClosed() {
+        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
+    }
+
+    func testSmallOrWeakSecondFacesAreIgnored() {
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.3 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.55; $0.secondFaceRelativeWidth = 0.9 }, [])
+    }
+
+    func testNoFaceAndTooDarkToFindOne() {
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 120 }, [.noFace])
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 30 }, [.tooDark])
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = nil }, [.noFace])
+    }
+
+    func testPriorityOrder() {
+        let active = codes {
+            $0.motion!.centreSpeed = 0.1
+            $0.face!.sharpness = 10
+            $0.face!.pose!.roll = 30
+            $0.face!.widthRatio = 0.1
+            $0.face!.light!.meanLuma = 40
+            $0.face!.edgeMargin = -0.1
+        }
+        XCTAssertEqual(active, [.faceNotVisible, .tooDark, .moveCloser, .keepHeadLevel, .blurry, .holdStill])
+        XCTAssertEqual(active, active.sorted())
+        XCTAssertEqual(GuidanceCode.allCases.first, .noFace)
+        XCTAssertEqual(GuidanceCode.allCases.last, .ready)
+    }
+
+    func testHysteresisKeepsAConditionUntilItClearsTheMargin() {
+        // Width 0.285: above the 0.28 threshold, but within the 0.02 margin of an active moveCloser.
+        XCTAssertEqual(codes { $0.face!.widthRatio = 0.285 }, [])
+        XCTAssertEqual(codes({ $0.face!.widthRatio = 0.285 }, previous: [.moveCloser]), [.moveCloser])
+        XCTAssertEqual(codes({ $0.face!.widthRatio = 0.305 }, previous: [.moveCloser]), [])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 140 }, previous: [.blurry]), [.blurry])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 160 }, previous: [.blurry]), [])
+        XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.016 }, previous: [.holdStill]), [.holdStill])
+        XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.012 }, previous: [.holdStill]), [])
+        XCTAssertEqual(codes({ $0.face!.pose!.roll = -10 }, previous: [.keepHeadLevel]), [.keepHeadLevel])
+        XCTAssertEqual(codes({ $0.face = nil; $0.frameLuma = 55 }, previous: [.tooDark]), [.tooDark])
+        XCTAssertEqual(codes({ $0.face = nil; $0.frameLuma = 55 }), [.noFace])
+    }
+
+    func testTextsAndCodesAreStable() {
+        XCTAssertEqual(GuidanceCode.moveCloser.rawValue, "moveCloser")
+        XCTAssertEqual(GuidanceCode.ready.englishText, "Perfect — hold still")
+        XCTAssertEqual(Set(GuidanceCode.allCases.map(\.englishText)).count, GuidanceCode.allCases.count)
+    }
+}

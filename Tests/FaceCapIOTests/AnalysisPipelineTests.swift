@@ -1,0 +1,243 @@
+import Foundation
+import XCTest
+import FaceCapCore
+import FaceCapIO
+
+/// The analyzer through the real pipeline: webcam-like 640×480 YUYV frames built from the fixture
+/// photos by construction (scaled, moved, darkened, blurred, tilted…), the face models, the measures
+/// and the guidance. Directions follow SPEC §4: the person's own, as in a mirror.
+final class AnalysisPipelineTests: XCTestCase {
+    /// A decoded photo and its face box (landmark bounds) found by the real pipeline.
+    struct Photo {
+        var frame: Frame
+        var faceBox: Rect
+    }
+
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel)?
+    nonisolated(unsafe) static var photos: [String: Photo] = [:]
+
+    override class func setUp() {
+        super.setUp()
+        guard let loaded = try? ModelFiles.loadFaceModels() else { return }
+        models = loaded
+        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] {
+            guard let frame = try? ImageFile.read(path: fixturePath(name)),
+                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else { continue }
+            let face = tracker.process(frame).first
+            photos[name] = Photo(frame: frame, faceBox: face.map { FaceMeasures.faceBox($0) } ?? Rect(x: 0, y: 0,
+                width: Float(frame.width), height: Float(frame.height)))
+        }
+    }
+
+    private func tracker() throws -> FaceTracker {
+        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        return try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+    }
+
+    private func photo(_ name: String) throws -> Photo {
+        try XCTUnwrap(Self.photos[name], "fixture \(name) could not be read")
+    }
+
+    /// Where one photo goes: its face box `width` of the frame wide, centred at (`x`, `y`) (fractions),
+    /// turned `degrees` clockwise about the face centre.
+    struct Subject {
+        var photo: String = "sergey.png"
+        var width = 0.38
+        var x = 0.5
+        var y = 0.5
+        var degrees = 0.0
+    }
+
+    /// A YUYV frame (limited range, as webcams send) of the subjects on mid-grey, exposure × `gain` +
+    /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ).
+    private func scene(_ subjects: [Subject], gain: Double = 1, offset: Double = 0, blur: Int = 0,
+                       timestamp: Double = 0, width: Int = 640, height: Int = 480) throws -> Frame {
+        var rgb = [Double](repeating: 128, count: width * height * 3)
+        for subject in subjects {
+            let photo = try photo(subject.photo)
+            let source = photo.frame
+            XCTAssertEqual(source.format, .rgb24)
+            let scale = subject.width * Double(width) / Double(photo.faceBox.width)
+            let cx = Double(photo.faceBox.centre.x), cy = Double(photo.faceBox.centre.y)
+            let tx = subject.x * Double(width), ty = subject.y * Double(height)
+            let angle = subject.degrees * .pi / 180
+            let (c, s) = (cos(angle), sin(angle))
+            source.data.withUnsafeBufferPointer { pixels in
+                for fy in 0..<height {
+                    for fx in 0..<width {
+                        let dx = Double(fx) + 0.5 - tx, dy = Double(fy) + 0.5 - ty
+                        let x = (c * dx + s * dy) / scale + cx - 0.5, y = (-s * dx + c * dy) / scale + cy - 0.5
+                        guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else { continue }
+                        let x0 = Int(x), y0 = Int(y), ax = x - Double(x0), ay = y - Double(y0)
+                        for k in 0..<3 {
+                            func p(_ xx: Int, _ yy: Int) -> Double { Double(pixels[(yy * source.width + xx) * 3 + k]) }
+                            let top = p(x0, y0) * (1 - ax) + p(x0 + 1, y0) * ax
+                            let bottom = p(x0, y0 + 1) * (1 - ax) + p(x0 + 1, y0 + 1) * ax
+                            rgb[(fy * width + fx) * 3 + k] = top * (1 - ay) + bottom * ay
+                        }
+                    }
+                }
+            }
+        }
+        if blur > 0 { rgb = boxBlur(rgb, width: width, height: height, radius: blur) }
+        let toYUV = RGBToYUV(range: .limited)
+        var data = [UInt8](repeating: 0, count: PixelFormat.yuyv.byteCount(width: width, height: height)!)
+        let clamp = { (v: Double) -> UInt8 in UInt8(max(0, min(255, (v * gain + offset).rounded()))) }
+        for y in 0..<height {
+            for pair in 0..<(width / 2) {
+                var u = 0, v = 0
+                for k in 0..<2 {
+                    let i = (y * width + pair * 2 + k) * 3
+                    let yuv = toYUV.yuv(r: clamp(rgb[i]), g: clamp(rgb[i + 1]), b: clamp(rgb[i + 2]))
+                    data[y * width * 2 + pair * 4 + k * 2] = yuv.y
+                    u += Int(yuv.u)
+                    v += Int(yuv.v)
+                }
+                data[y * width * 2 + pair * 4 + 1] = UInt8(u / 2)
+                data[y * width * 2 + pair * 4 + 3] = UInt8(v / 2)
+            }
+        }
+        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp, data: data)
+    }
+
+    private func boxBlur(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
+        var a = values, b = values
+        let n = Double(2 * radius + 1)
+        for _ in 0..<3 {
+            for y in 0..<height {
+                for x in 0..<width {
+                    for k in 0..<3 {
+                        var sum = 0.0
+                        for d in -radius...radius { sum += a[(y * width + min(max(x + d, 0), width - 1)) * 3 + k] }
+                        b[(y * width + x) * 3 + k] = sum / n
+                    }
+                }
+            }
+            for y in 0..<height {
+                for x in 0..<width {
+                    for k in 0..<3 {
+                        var sum = 0.0
+                        for d in -radius...radius { sum += b[(min(max(y + d, 0), height - 1) * width + x) * 3 + k] }
+                        a[(y * width + x) * 3 + k] = sum / n
+                    }
+                }
+            }
+        }
+        return a
+    }
+
+    /// The guidance a single frame calls for (no history: plain thresholds), and its measures.
+    private func guidance(_ frame: Frame) throws -> (codes: [GuidanceCode], metrics: FrameMetrics) {
+        let faces = try tracker().process(frame)
+        let thresholds = AnalyzerThresholds()
+        let metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
+        return (GuidanceRules.activeCodes(metrics, thresholds: thresholds), metrics)
+    }
+
+    private func assertCalls(for frame: Frame, _ expected: GuidanceCode, notFor opposite: GuidanceCode?,
+                             _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (codes, metrics) = try guidance(frame)
+        XCTAssertTrue(codes.contains(expected), "\(what): \(codes), face \(String(describing: metrics.face))",
+                      file: file, line: line)
+        if let opposite {
+            XCTAssertFalse(codes.contains(opposite), "\(what): \(codes)", file: file, line: line)
+        }
+    }
+
+    func testAGoodFrameIsReady() throws {
+        for name in ["sergey.png", "images/grace_hopper.jpg"] {
+            let (codes, metrics) = try guidance(try scene([Subject(photo: name)]))
+            XCTAssertEqual(codes, [], "\(name): \(String(describing: metrics.face))")
+            let face = try XCTUnwrap(metrics.face)
+            XCTAssertEqual(face.widthRatio, 0.38, accuracy: 0.03, name)
+            XCTAssertLessThan(abs(try XCTUnwrap(face.pose).roll), 5, name)
+        }
+    }
+
+    func testDistance() throws {
+        try assertCalls(for: try scene([Subject(width: 0.2)]), .moveCloser, notFor: .moveBack, "far")
+        try assertCalls(for: try scene([Subject(width: 0.58)]), .moveBack, notFor: .moveCloser, "close")
+    }
+
+    func testDirectionsAreThePersonsOwnAsInAMirror() throws {
+        // Unmirrored camera image: a face on the image's left is on the person's right; they move left.
+        try assertCalls(for: try scene([Subject(width: 0.32, x: 0.3)]), .moveLeft, notFor: .moveRight, "image-left")
+        try assertCalls(for: try scene([Subject(width: 0.32, x: 0.7)]), .moveRight, notFor: .moveLeft, "image-right")
+        // A face above the oval comes down; below it goes up.
+        try assertCalls(for: try scene([Subject(width: 0.32, y: 0.32)]), .moveDown, notFor: .moveUp, "high")
+        try assertCalls(for: try scene([Subject(width: 0.32, y: 0.68)]), .moveUp, notFor: .moveDown, "low")
+    }
+
+    func testLight() throws {
+        try assertCalls(for: try scene([Subject()], gain: 0.3), .tooDark, notFor: .tooBright, "dark")
+        try assertCalls(for: try scene([Subject()], gain: 1.9, offset: 30), .tooBright, notFor: .tooDark, "bright")
+        // So dark the face may not be found: still "too dark", never "no face".
+        let (codes, _) = try guidance(try scene([Subject()], gain: 0.04))
+        XCTAssertEqual(codes.first, .tooDark, "\(codes)")
+        XCTAssertFalse(codes.contains(.noFace))
+    }
+
+    func testBlurTiltAndCut() throws {
+        try assertCalls(for: try scene([Subject()], blur: 4), .blurry, notFor: nil, "blurred")
+        let sharp = try guidance(try scene([Subject()]))
+        XCTAssertFalse(sharp.codes.contains(.blurry))
+        try assertCalls(for: try scene([Subject(degrees: 25)]), .keepHeadLevel, notFor: nil, "tilted clockwise")
+        try assertCalls(for: try scene([Subject(degrees: -25)]), .keepHeadLevel, notFor: nil, "tilted anticlockwise")
+        try assertCalls(for: try scene([Subject(width: 0.4, x: 0.86)]), .faceNotVisible, notFor: nil, "cut right")
+        try assertCalls(for: try scene([Subject(width: 0.4, y: 0.1)]), .faceNotVisible, notFor: nil, "cut top")
+    }
+
+    func testTwoFacesAndNoFace() throws {
+        let two = try scene([Subject(width: 0.3, x: 0.27), Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        let (codes, metrics) = try guidance(two)
+        XCTAssertEqual(codes.first, .multipleFaces, "\(codes)")
+        XCTAssertEqual(metrics.faceCount, 2)
+        let (alone, _) = try guidance(try scene([Subject(width: 0.3, x: 0.27)]))
+        XCTAssertFalse(alone.contains(.multipleFaces))
+
+        let empty = try scene([Subject(photo: "dino.jpg", width: 1.2)])
+        XCTAssertEqual(try guidance(empty).codes, [.noFace])
+        XCTAssertEqual(try guidance(try scene([])).codes, [.noFace])
+    }
+
+    // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
+
+    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1) throws -> [AnalyzerOutput] {
+        let tracker = try tracker()
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<Int(seconds * 30) {
+            let t = Double(i) / 30
+            let frame = try scene(subjects(t), gain: gain, timestamp: t)
+            outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
+        }
+        return outputs
+    }
+
+    func testAFaceThatApproachesAndHoldsStillIsCaptured() throws {
+        // Approaches from 0.2 to 0.38 of the width in 1 s, then holds still for 1.6 s.
+        let outputs = try play(2.6) { t in [Subject(width: t < 1 ? 0.2 + 0.18 * t : 0.38)] }
+        XCTAssertEqual(outputs[3].active.first, .moveCloser)
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
+        let stillSince = 30
+        XCTAssertGreaterThanOrEqual(capture, stillSince + 30, "only after a whole stability window of stillness")
+        let chosen = try XCTUnwrap(outputs[capture].capture)
+        XCTAssertGreaterThanOrEqual(chosen.frameTimestamp, outputs[capture].metrics.timestamp - 1.0 - 1e-9)
+        let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= outputs[capture].metrics.timestamp })
+        XCTAssertEqual(kept.metrics.timestamp, chosen.frameTimestamp, "the capture is the last frame asked to keep")
+        XCTAssertEqual(outputs[capture].primary, .ready)
+    }
+
+    func testAFaceThatKeepsMovingIsNotCaptured() throws {
+        // Swaying left and right by ±8 % of the width once a second.
+        let outputs = try play(3) { t in [Subject(x: 0.5 + 0.08 * sin(2 * .pi * t))] }
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
+        XCTAssertTrue(outputs.dropFirst(15).contains { $0.active.contains(.holdStill) })
+    }
+
+    func testADarkClipIsNotCaptured() throws {
+        let outputs = try play(2.5, { _ in [Subject()] }, gain: 0.25)
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
+        XCTAssertEqual(outputs.last?.primary, .tooDark)
+    }
+}
