@@ -57,6 +57,8 @@ public final class Interpreter {
         return zip(steps, times).map { step, samples in (step.label, samples.sorted()[samples.count / 2]) }
     }
 
+    /// Plans the whole graph: converts and packs weights, fuses operators, lays out the arena. An operator
+    /// or shape the engine cannot run is a `ModelError` naming the model file.
     public init(model: TFLiteModel) throws(ModelError) {
         name = model.name
         var builder = PlanBuilder(model: model)

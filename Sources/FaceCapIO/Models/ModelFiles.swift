@@ -61,12 +61,14 @@ public enum ModelFiles {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
     }
 
+    /// The part of the process environment model lookup reads.
     public static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         if let value = getenv("FACECAP_MODEL_DIR") { result["FACECAP_MODEL_DIR"] = String(cString: value) }
         return result
     }
 
+    /// This executable's path (from /proc/self/exe), or nil when it cannot be read.
     public static func currentExecutablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
