@@ -437,7 +437,10 @@ struct PlanBuilder {
                         gemm(a: src + (iy0 * inW + oxLo * g.sw - g.padLeft) * inC, lda: g.sw * inC, m: oxHi - oxLo,
                              segments: direct, packed: gemmWeights, c: out + oxLo * outC, ldc: outC,
                              residual: interiorResidual, activation: kernelActivation)
-                        for range in [0..<oxLo, oxHi..<outW] where !range.isEmpty {
+                        // Left and right border columns (no array literal: run() must not allocate).
+                        for side in 0..<2 {
+                            let range = side == 0 ? 0..<oxLo : oxHi..<outW
+                            if range.isEmpty { continue }
                             var edgeResidual = rowResidual
                             edgeResidual?.pointer += range.lowerBound * residualChannels
                             im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: range,
