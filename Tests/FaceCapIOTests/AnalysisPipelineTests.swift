@@ -22,7 +22,9 @@ final class AnalysisPipelineTests: XCTestCase {
         models = loaded
         for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
-                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else { continue }
+                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
+                continue
+            }
             let face = tracker.process(frame).first
             photos[name] = Photo(frame: frame, faceBox: face.map { FaceMeasures.faceBox($0) } ?? Rect(x: 0, y: 0,
                 width: Float(frame.width), height: Float(frame.height)))
@@ -67,7 +69,9 @@ final class AnalysisPipelineTests: XCTestCase {
                     for fx in 0..<width {
                         let dx = Double(fx) + 0.5 - tx, dy = Double(fy) + 0.5 - ty
                         let x = (c * dx + s * dy) / scale + cx - 0.5, y = (-s * dx + c * dy) / scale + cy - 0.5
-                        guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else { continue }
+                        guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else {
+                            continue
+                        }
                         let x0 = Int(x), y0 = Int(y), ax = x - Double(x0), ay = y - Double(y0)
                         for k in 0..<3 {
                             func p(_ xx: Int, _ yy: Int) -> Double { Double(pixels[(yy * source.width + xx) * 3 + k]) }
@@ -97,7 +101,8 @@ final class AnalysisPipelineTests: XCTestCase {
                 data[y * width * 2 + pair * 4 + 3] = UInt8(v / 2)
             }
         }
-        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp, data: data)
+        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp,
+                     data: data)
     }
 
     private func boxBlur(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
@@ -188,7 +193,8 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     func testTwoFacesAndNoFace() throws {
-        let two = try scene([Subject(width: 0.3, x: 0.27), Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        let two = try scene([Subject(width: 0.3, x: 0.27),
+                             Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
         let (codes, metrics) = try guidance(two)
         XCTAssertEqual(codes.first, .multipleFaces, "\(codes)")
         XCTAssertEqual(metrics.faceCount, 2)
@@ -202,7 +208,8 @@ final class AnalysisPipelineTests: XCTestCase {
 
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
 
-    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1) throws -> [AnalyzerOutput] {
+    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject],
+                      gain: Double = 1) throws -> [AnalyzerOutput] {
         let tracker = try tracker()
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []
@@ -223,7 +230,8 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(capture, stillSince + 30, "only after a whole stability window of stillness")
         let chosen = try XCTUnwrap(outputs[capture].capture)
         XCTAssertGreaterThanOrEqual(chosen.frameTimestamp, outputs[capture].metrics.timestamp - 1.0 - 1e-9)
-        let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= outputs[capture].metrics.timestamp })
+        let captureTime = outputs[capture].metrics.timestamp
+        let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= captureTime })
         XCTAssertEqual(kept.metrics.timestamp, chosen.frameTimestamp, "the capture is the last frame asked to keep")
         XCTAssertEqual(outputs[capture].primary, .ready)
     }
@@ -233,6 +241,22 @@ final class AnalysisPipelineTests: XCTestCase {
         let outputs = try play(3) { t in [Subject(x: 0.5 + 0.08 * sin(2 * .pi * t))] }
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
         XCTAssertTrue(outputs.dropFirst(15).contains { $0.active.contains(.holdStill) })
+    }
+
+    func testASecondPersonIsNoticedWhileTheFirstIsTracked() throws {
+        let tracker = try tracker()
+        tracker.detectionInterval = 10
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        let pair = try scene([Subject(width: 0.3, x: 0.27),
+                              Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        for i in 0..<45 {
+            var frame = pair
+            frame.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
+        }
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces, "\(outputs.map(\.active))")
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
     }
 
     func testADarkClipIsNotCaptured() throws {
