@@ -149,7 +149,7 @@ start_facecap() {
     fc_strace=$!
     fc_pid=""
     local _
-    for _ in $(seq 100); do
+    for _ in $(seq 400); do
         fc_pid=$(awk 'NR == 1 { print $1; exit }' "$work/$name.trace" 2>/dev/null)
         [ -n "$fc_pid" ] && break
         sleep 0.05
