@@ -304,6 +304,13 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
     if (error) return read_failed(failure, CV4L2_STAGE_DQBUF, error);
     if (buffer.index >= device->buffer_count) return read_failed(failure, CV4L2_STAGE_DQBUF, EINVAL);
 
+    /* Sequence gaps are frames the driver never handed over; damaged buffers it did hand over are counted
+     * apart, below, so every buffer moves the sequence on. */
+    if (device->have_sequence && buffer.sequence > device->last_sequence + 1)
+        device->stats.sequence_gaps += buffer.sequence - device->last_sequence - 1;
+    device->have_sequence = true;
+    device->last_sequence = buffer.sequence;
+
     cv4l2_read_result result = CV4L2_READ_FRAME;
     if (buffer.flags & V4L2_BUF_FLAG_ERROR) {
         device->stats.dropped_error_flag++;
@@ -316,10 +323,6 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
         frame->bytes = device->row_bytes * device->info.height;
         frame->timestamp = buffer_time(device, &buffer);
         frame->sequence = buffer.sequence;
-        if (device->have_sequence && buffer.sequence > device->last_sequence + 1)
-            device->stats.sequence_gaps += buffer.sequence - device->last_sequence - 1;
-        device->have_sequence = true;
-        device->last_sequence = buffer.sequence;
         device->stats.frames++;
     }
     /* The buffer goes back to the driver before anything else happens, whatever its content was. */

@@ -68,7 +68,7 @@ enum RecordCommand {
         if summary.framesWritten == 0 {
             unlink(output)    // a header without frames is no use to anyone
         }
-        printOut(report(summary, camera: camera, output: output))
+        printOut(summary.report(camera: camera, output: output))
         switch summary.stop {
         case .finished: return .success
         case .signal: return .cancelled
@@ -76,20 +76,5 @@ enum RecordCommand {
             if let error = summary.error as? UserFacingError { throw error }
             throw CameraError.disconnected(path: camera.path)
         }
-    }
-
-    /// "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m; dropped 0 damaged frames, the driver skipped 0".
-    static func report(_ summary: RecordingSummary, camera: Camera, output: String) -> String {
-        let stats = camera.statistics
-        let length = Double(summary.framesWritten) / max(camera.frameRate, 1)
-        let written = summary.framesWritten == 0
-            ? "no frames recorded; \(output) not written"
-            : "wrote \(summary.framesWritten) frames (\(CameraDeviceText.rate((length * 10).rounded() / 10)) s at"
-                + " \(CameraDeviceText.rate(camera.frameRate)) fps, \(camera.width)x\(camera.height)"
-                + " \(camera.isConverted ? "RGB24" : "YUYV")) to \(output)"
-        var text = written + "; dropped \(stats.dropped) damaged frames (\(stats.droppedErrorFlag) flagged,"
-            + " \(stats.droppedBadSize) short), the driver skipped \(stats.skippedByDriver)"
-        if case .signal = summary.stop { text += "; stopped early" }
-        return text
     }
 }

@@ -90,7 +90,9 @@ final class InferenceOpTests: XCTestCase {
 
     func testConvolutionsMatchTheReferenceAcrossBlockings() throws {
         let cases: [(h: Int, w: Int, c: Int, outC: Int, k: Int, stride: Int, same: Bool, depthwise: Bool)] = [
-            (5, 7, 3, 24, 5, 2, true, false),      // first-layer shape: im2col, 3 blocks
+            (5, 7, 3, 24, 5, 2, true, false),      // first-layer shape, too small for an interior: im2col only
+            (12, 14, 3, 24, 5, 2, true, false),    // detector's first layer: direct interior, padded borders
+            (13, 12, 3, 16, 3, 2, true, false),    // FaceMesh's first layer, odd height
             (7, 5, 12, 28, 1, 1, false, false),    // 1×1 with an overlapping last block and 35 rows
             (3, 3, 32, 1, 3, 3, false, false),     // presence head: one output channel
             (6, 6, 16, 40, 1, 1, true, false),     // 5 blocks: panels of 3 and 2

@@ -66,6 +66,16 @@ final class CameraDeviceTests: XCTestCase {
         camera.close()
     }
 
+    func testACaptureNodeWithoutStreamingIsSkippedLikeTheCameraWouldRefuseIt() throws {
+        var readOnly = FakeV4L2Device.Node.webcam
+        readOnly.deviceCaps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE)
+        let fake = try makeDev(["video0", "video1"], nodes: ["video0": readOnly, "video1": .webcam])
+        XCTAssertEqual(CameraDevice.list(directory: directory, ops: fake.ops).map(\.path), ["\(directory)/video1"])
+        XCTAssertThrowsError(try Camera(path: "\(directory)/video0", ops: fake.ops)) { error in
+            guard case .notCaptureDevice = error as? CameraError else { return XCTFail("\(error)") }
+        }
+    }
+
     func testSummarisesStepwiseSizes() throws {
         var format = FakeV4L2Device.Format.yuyv
         format.sizes = []
@@ -160,6 +170,12 @@ final class CameraDeviceTests: XCTestCase {
             .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
             .ioError(path: "/dev/video0", attempts: 5),
         ])
+        // Added to the group, but this session predates it: only a new login (or newgrp) helps.
+        var pending = access
+        pending.membershipPending = true
+        let stale = CameraError.permissionDenied(path: "/dev/video0", access: pending).message
+        XCTAssertTrue(stale.contains("you were added to group 'video' after this login session started"))
+        XCTAssertFalse(stale.contains("usermod"))
         // A device group other than "video" is the one to join.
         let other = DeviceAccess(owner: "root", group: "plugdev", mode: "crw-rw----", userGroups: ["alice"])
         XCTAssertTrue(CameraError.permissionDenied(path: "/dev/video0", access: other).message

@@ -103,7 +103,8 @@ final class FakeV4L2Device {
         for buffer in buffers { buffer.memory.deallocate() }
     }
 
-    var userOwned: Int { buffers.filter { $0.state == .user }.count }
+    /// Buffers dequeued and not yet queued again (counted without allocating, like the code under test).
+    var userOwned: Int { buffers.reduce(0) { $0 + ($1.state == .user ? 1 : 0) } }
 
     var ops: CameraOps {
         var table = cv4l2_ops()

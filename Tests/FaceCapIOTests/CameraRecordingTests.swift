@@ -63,6 +63,9 @@ final class CameraRecordingTests: XCTestCase {
         XCTAssertEqual(header.frameRate.value, 30)
         XCTAssertEqual(recorded.count, 5)
         XCTAssertEqual(recorded.map { $0.data[0] }, [16, 17, 18, 19, 20], "each frame's own pixels, in order")
+        XCTAssertEqual(summary.report(camera: camera, output: "clip.y4m"), "wrote 5 frames (0.2 s at 30 fps,"
+                       + " 640x480 YUYV) to clip.y4m; dropped 0 damaged frames (0 flagged, 0 short),"
+                       + " the driver skipped 0")
         var info = stat()
         XCTAssertEqual(stat(output, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "a clip of a face is private")
@@ -75,6 +78,22 @@ final class CameraRecordingTests: XCTestCase {
         try clip.close()
         XCTAssertEqual(summary.stop, .finished)
         XCTAssertEqual(summary.framesWritten, 3)
+    }
+
+    func testTheReportCountsDamagedAndSkippedFrames() throws {
+        let (camera, _) = try camera([
+            .frame(FakeV4L2Device.FrameSpec(time: 0.05, sequence: 0)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true, time: 0.08, sequence: 1)),
+            .frame(FakeV4L2Device.FrameSpec(time: 0.1, sequence: 4)),
+            .frame(FakeV4L2Device.FrameSpec(time: 0.9, sequence: 5)),
+        ])
+        let clip = try writer(for: camera)
+        let summary = try recordClip(from: camera, to: clip, seconds: 0.5, stopRequested: { 0 })
+        try clip.close()
+        XCTAssertEqual(summary.report(camera: camera, output: "c.y4m"), "wrote 2 frames (0.1 s at 30 fps, 640x480"
+                       + " YUYV) to c.y4m; dropped 1 damaged frame (1 flagged, 0 short), the driver skipped 2")
+        let none = RecordingSummary(framesWritten: 0, stop: .finished)
+        XCTAssertTrue(none.report(camera: camera, output: "c.y4m").hasPrefix("no frames recorded; c.y4m not written"))
     }
 
     func testAnUnplugMidRecordingKeepsTheWholeFramesSoFar() throws {
@@ -101,6 +120,7 @@ final class CameraRecordingTests: XCTestCase {
         try clip.close()
         XCTAssertEqual(summary.stop, .signal(SIGINT))
         XCTAssertEqual(summary.framesWritten, 2)
+        XCTAssertTrue(summary.report(camera: camera, output: "x").hasSuffix("; stopped early"))
         XCTAssertEqual(try readBack().1.count, 2)
     }
 

@@ -247,12 +247,18 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(fake.userOwnedAtStreamOff, 0)
     }
 
-    func testDriverSkippedFramesAreCounted() throws {
-        let fake = makeFake(script: [0, 1, 5].map { .frame(FakeV4L2Device.FrameSpec(sequence: $0)) })
+    func testDriverSkippedFramesAreCountedApartFromDamagedOnes() throws {
+        let fake = makeFake(script: [
+            .frame(FakeV4L2Device.FrameSpec(sequence: 0)), .frame(FakeV4L2Device.FrameSpec(sequence: 1)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true, sequence: 2)),
+            .frame(FakeV4L2Device.FrameSpec(sequence: 3)),
+            .frame(FakeV4L2Device.FrameSpec(sequence: 7)),
+        ])
         let camera = try Camera(path: path, ops: fake.ops)
         var frame = emptyFrame()
-        for _ in 0..<3 { _ = try camera.nextFrame(into: &frame, timeout: 1) }
-        XCTAssertEqual(camera.statistics.skippedByDriver, 3)
+        for _ in 0..<4 { _ = try camera.nextFrame(into: &frame, timeout: 1) }
+        XCTAssertEqual(camera.statistics.skippedByDriver, 3, "4, 5 and 6 never came")
+        XCTAssertEqual(camera.statistics.droppedErrorFlag, 1, "2 came damaged: dropped, not skipped")
     }
 
     func testEAGAINIsNoFrameYetAndEINTRIsRetried() throws {

@@ -76,6 +76,37 @@ final class ModelFaceTrackerTests: XCTestCase {
         XCTAssertTrue(tracker.detectorRan)
     }
 
+    func testTrackingFollowsAMovingFace() throws {
+        let tracker = try tracker()
+        let frame = try sergey()
+        let first = try XCTUnwrap(tracker.process(frame).first?.landmarks)
+        // The same picture moved 15 px right and 9 px down (grey fills the uncovered edge).
+        var moved = frame
+        moved.data = [UInt8](repeating: 128, count: frame.data.count)
+        for y in 9..<600 {
+            for x in 15..<600 {
+                for ch in 0..<3 { moved.data[(y * 600 + x) * 3 + ch] = frame.data[((y - 9) * 600 + x - 15) * 3 + ch] }
+            }
+        }
+        let second = try XCTUnwrap(tracker.process(moved).first)
+        XCTAssertFalse(tracker.detectorRan)
+        XCTAssertTrue(second.isTracked)
+        let tracked = try XCTUnwrap(second.landmarks).points
+        // Against the detector-seeded result on the moved picture, and the first result moved by (15, 9).
+        let detected = try XCTUnwrap(try self.tracker().process(moved).first?.landmarks).points
+        func meanDistance(_ a: [SIMD3<Float>], _ b: [SIMD3<Float>], shift: SIMD2<Float> = .zero) -> Float {
+            zip(a, b).map { hypot($0.x - $1.x - shift.x, $0.y - $1.y - shift.y) }.reduce(0, +) / Float(a.count)
+        }
+        print("moved face: tracked vs detected \(meanDistance(tracked, detected)) px, "
+            + "tracked vs first + shift \(meanDistance(tracked, first.points, shift: SIMD2(15, 9))) px, "
+            + "detected vs first + shift \(meanDistance(detected, first.points, shift: SIMD2(15, 9))) px")
+        XCTAssertLessThan(meanDistance(tracked, detected), 3)
+        XCTAssertLessThan(meanDistance(tracked, first.points, shift: SIMD2(15, 9)), 4)
+        // The detection rebuilt from landmarks keeps the detector's keypoint order (right eye image-left).
+        XCTAssertLessThan(second.detection.keypoints[0].x, second.detection.keypoints[1].x)
+        XCTAssertGreaterThan(second.detection.score, 0.5)
+    }
+
     func testSergeyAsACameraYUYVFrame() throws {
         // The same picture as a limited-range YUYV frame (BT.601), as a webcam would deliver it.
         let rgb = try sergey()

@@ -39,13 +39,7 @@ public struct FaceROI: Sendable, Equatable {
     /// From the previous frame's landmarks: their bounding box, rotation from landmark 33 to 263, scale 1.5
     /// (face_landmark_landmarks_to_roi.pbtxt).
     public init(landmarks points: [SIMD3<Float>]) {
-        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
-        for p in points {
-            lo = pointwiseMin(lo, SIMD2(p.x, p.y))
-            hi = pointwiseMax(hi, SIMD2(p.x, p.y))
-        }
-        let box = Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
-        self.init(box: box, from: Point2(x: points[33].x, y: points[33].y), to: Point2(x: points[263].x, y: points[263].y))
+        self.init(box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y), to: Point2(x: points[263].x, y: points[263].y))
     }
 }
 

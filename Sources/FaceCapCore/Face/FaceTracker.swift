@@ -23,6 +23,9 @@ public final class FaceTracker {
     private var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
     private var framesSinceDetection = 0
     private var faces: [Face] = []
+    /// Reused for the tracked face's keypoints, so a tracked frame allocates nothing once the caller has
+    /// let go of the previous frame's result.
+    private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
     public init(detector: TFLiteModel, landmarks: TFLiteModel) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
@@ -46,7 +49,8 @@ public final class FaceTracker {
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
-            let face = Face(detection: Self.detection(fromLandmarks: points, score: trackedScore),
+            Self.keypoints(fromLandmarks: points, into: &keypoints)
+            let face = Face(detection: FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints),
                             landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true)
             faces.append(face)
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
@@ -86,19 +90,27 @@ public final class FaceTracker {
         return landmarker.landmarks(in: frame, roi: roi, into: &points)
     }
 
-    /// The six detector keypoints rebuilt from landmarks (eye centres from the eye corners, nose tip 1,
-    /// mouth centre from the inner lips, ear tragions ≈ face edges 234/454), box = landmark bounds.
-    static func detection(fromLandmarks p: [SIMD3<Float>], score: Float) -> FaceDetection {
+    /// The six detector keypoints rebuilt from landmarks: eye centres from the eye corners, nose tip 1,
+    /// mouth centre from the inner lips, ear tragions ≈ the face edges 234/454.
+    static func keypoints(fromLandmarks p: [SIMD3<Float>], into keypoints: inout [Point2]) {
         func point(_ v: SIMD3<Float>) -> Point2 { Point2(x: v.x, y: v.y) }
         func mid(_ a: Int, _ b: Int) -> Point2 { point((p[a] + p[b]) / 2) }
+        keypoints[0] = mid(33, 133)
+        keypoints[1] = mid(362, 263)
+        keypoints[2] = point(p[1])
+        keypoints[3] = mid(13, 14)
+        keypoints[4] = point(p[234])
+        keypoints[5] = point(p[454])
+    }
+
+    /// The bounding box of the landmarks (what a tracked face reports as its box).
+    static func bounds(_ points: [SIMD3<Float>]) -> Rect {
         var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
-        for v in p {
-            lo = pointwiseMin(lo, SIMD2(v.x, v.y))
-            hi = pointwiseMax(hi, SIMD2(v.x, v.y))
+        for v in points {
+            lo = SIMD2(min(lo.x, v.x), min(lo.y, v.y))
+            hi = SIMD2(max(hi.x, v.x), max(hi.y, v.y))
         }
-        return FaceDetection(score: score, box: Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y),
-                             keypoints: [mid(33, 133), mid(362, 263), point(p[1]), mid(13, 14), point(p[234]),
-                                         point(p[454])])
+        return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 }
 

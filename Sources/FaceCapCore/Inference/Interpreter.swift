@@ -335,8 +335,9 @@ struct PlanBuilder {
         }
         let biasPointer = constantPool.store(packedBias)
         let kernelActivation: KernelActivation
-        if prelu != nil {
-            kernelActivation = .prelu(constantPool.store(packedAlpha))
+        if let prelu {
+            // Depthwise kernels read slopes per packed block, the GEMM epilogue per channel.
+            kernelActivation = .prelu(constantPool.store(depthwise ? packedAlpha : prelu))
         } else {
             switch activation {
             case .none: kernelActivation = .none
@@ -404,14 +405,39 @@ struct PlanBuilder {
                                                         channels: residualChannels) }
             if let scratch {
                 let columns = address(scratch)
-                // One output row at a time, so the gathered patches stay in L1 for the GEMM that reads them.
+                // Pixels whose whole window lies inside the input read it in place (kh runs of kw·C floats);
+                // the few border pixels are gathered with zero padding first, one output row at a time.
+                let oxLo = min(outW, (g.padLeft + g.sw - 1) / g.sw)
+                var oxHi = outW
+                while oxHi > oxLo, (oxHi - 1) * g.sw - g.padLeft + kw > inW { oxHi -= 1 }
+                let direct = Segments(count: kh, length: kw * inC, stride: inW * inC)
                 return {
                     for oy in 0..<outH {
-                        im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), output: columns)
                         var rowResidual = residualValue
                         rowResidual?.pointer += oy * outW * residualChannels
-                        gemm(a: columns, lda: k, m: outW, packed: gemmWeights, c: dst + oy * outW * outC, ldc: outC,
-                             residual: rowResidual, activation: kernelActivation)
+                        let iy0 = oy * g.sh - g.padTop
+                        let out = dst + oy * outW * outC
+                        guard iy0 >= 0, iy0 + kh <= inH, oxHi > oxLo else {
+                            im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: 0..<outW,
+                                   output: columns)
+                            gemm(a: columns, lda: k, m: outW, packed: gemmWeights, c: out, ldc: outC,
+                                 residual: rowResidual, activation: kernelActivation)
+                            continue
+                        }
+                        var interiorResidual = rowResidual
+                        interiorResidual?.pointer += oxLo * residualChannels
+                        gemm(a: src + (iy0 * inW + oxLo * g.sw - g.padLeft) * inC, lda: g.sw * inC, m: oxHi - oxLo,
+                             segments: direct, packed: gemmWeights, c: out + oxLo * outC, ldc: outC,
+                             residual: interiorResidual, activation: kernelActivation)
+                        for range in [0..<oxLo, oxHi..<outW] where !range.isEmpty {
+                            var edgeResidual = rowResidual
+                            edgeResidual?.pointer += range.lowerBound * residualChannels
+                            im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: range,
+                                   output: columns)
+                            gemm(a: columns, lda: k, m: range.count, packed: gemmWeights,
+                                 c: out + range.lowerBound * outC, ldc: outC, residual: edgeResidual,
+                                 activation: kernelActivation)
+                        }
                     }
                 }
             }

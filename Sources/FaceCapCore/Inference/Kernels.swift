@@ -91,18 +91,59 @@ func storePartial(_ v: V8, _ p: UnsafeMutablePointer<Float>, _ lanes: Int) {
     for i in 0..<lanes { p[i] = v[i] }
 }
 
-/// Finishes one 8-channel result for pixel row `row` and stores it.
+/// Stores one 8-channel result of pixel row `row` (only the real lanes when the output is narrower).
+/// Residual and activation are applied afterwards by `gemmEpilogue`: done here, per vector, they made
+/// the compiler outline the epilogue into a call that spilled every accumulator.
 @inline(__always)
-func finish(_ value: V8, row: Int, block: ChannelBlock, blockIndex: Int, residual: Residual?,
-            activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
-    var v = value
-    if let residual, block.residualLanes > 0 {
-        let r = residual.pointer + row * residual.stride + block.start
-        v += block.residualLanes == 8 ? load8(r) : loadPartial(r, block.residualLanes)
-    }
-    v = activate(v, activation, blockIndex)
+func put(_ v: V8, row: Int, block: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let out = c + row * ldc + block.start
     if block.lanes == 8 { store8(v, out) } else { storePartial(v, out, block.lanes) }
+}
+
+/// Adds the residual and applies the activation in place to rows `rows` of C (n channels each), in
+/// plain channel order (the overlapping blocks of the kernels would apply them twice). For PReLU,
+/// `activation` holds one slope per channel.
+func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<Int>, residual: Residual?,
+                  activation: KernelActivation) {
+    if residual == nil, case .none = activation { return }
+    let vectorEnd = n & ~7
+    for row in rows {
+        let out = c + row * ldc
+        let res = residual.map { UnsafePointer($0.pointer + row * $0.stride) }
+        let resChannels = residual?.channels ?? 0
+        var ch = 0
+        while ch < vectorEnd {
+            var v = load8(out + ch)
+            if let res, ch < resChannels {
+                v += ch + 8 <= resChannels ? load8(res + ch) : loadPartial(res + ch, resChannels - ch)
+            }
+            store8(applyActivation(v, activation, ch), out + ch)
+            ch += 8
+        }
+        while ch < n {
+            var v = out[ch]
+            if let res, ch < resChannels { v += res[ch] }
+            switch activation {
+            case .none: break
+            case .relu: v = max(v, 0)
+            case .relu6: v = min(max(v, 0), 6)
+            case .reluN1To1: v = min(max(v, -1), 1)
+            case .prelu(let alpha): v = v >= 0 ? v : v * alpha[ch]
+            }
+            out[ch] = v
+            ch += 1
+        }
+    }
+}
+
+/// `activate` with the PReLU slopes indexed by channel instead of by packed block.
+@inline(__always)
+func applyActivation(_ v: V8, _ activation: KernelActivation, _ channel: Int) -> V8 {
+    if case .prelu(let alpha) = activation {
+        let a = load8(alpha + channel)
+        return v.replacing(with: v * a, where: v .< 0)
+    }
+    return activate(v, activation, 0)
 }
 
 /// Packed GEMM weights: panels of 16 or 8 output channels, each `k × width` floats, plus bias.
@@ -117,12 +158,13 @@ struct PackedGemm {
     var n: Int
 }
 
-/// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart.
-func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: UnsafeMutablePointer<Float>,
-          ldc: Int, residual: Residual?, activation: KernelActivation) {
+/// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart; `segments`
+/// describes a row when it is not contiguous (direct convolution).
+func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, packed: PackedGemm,
+          c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation) {
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
-    let k = packed.k
+    let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
     var m0 = 0
     while m0 < m {
         let m1 = min(m, m0 + chunk)
@@ -136,42 +178,46 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, packed: PackedGemm, c: Unsa
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
                     row += 1
                 }
             case 2:
                 let b1 = packed.blocks[bi + 1]
                 while row + 6 <= m1 {
-                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
                     row += 6
                 }
                 while row < m1 {
-                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
-                               blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
                     row += 1
                 }
             default:
                 while row + 4 <= m1 {
-                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0,
-                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0,
-                              blockIndex: bi, residual: residual, activation: activation, c: c, ldc: ldc)
+                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
                     row += 1
                 }
             }
         }
+        gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
         m0 = m1
     }
+}
+
+/// How one row of A is laid out: `count` runs of `length` floats, `stride` apart. A plain matrix row
+/// is one run; a convolution reads its k×k patches straight from the NHWC input as `kh` runs of
+/// `kw·channels` floats one input row apart, with no im2col copy.
+struct Segments {
+    var count: Int
+    var length: Int
+    var stride: Int
 }
 
 /// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
@@ -188,152 +234,155 @@ func panelWidths(blocks: Int) -> [Int] {
 }
 
 @inline(__always)
-func kernel6x16(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8)
     var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
     var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda, a4 = a + 4 * lda, a5 = a + 5 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp), w1 = load8(wp + 8)
-        wp += 16
-        var x = V8(repeating: a0[kk])
-        c00.addProduct(x, w0); c01.addProduct(x, w1)
-        x = V8(repeating: a1[kk])
-        c10.addProduct(x, w0); c11.addProduct(x, w1)
-        x = V8(repeating: a2[kk])
-        c20.addProduct(x, w0); c21.addProduct(x, w1)
-        x = V8(repeating: a3[kk])
-        c30.addProduct(x, w0); c31.addProduct(x, w1)
-        x = V8(repeating: a4[kk])
-        c40.addProduct(x, w0); c41.addProduct(x, w1)
-        x = V8(repeating: a5[kk])
-        c50.addProduct(x, w0); c51.addProduct(x, w1)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp), w1 = load8(wp + 8)
+            wp += 16
+            var x = V8(repeating: a0[kk])
+            c00.addProduct(x, w0); c01.addProduct(x, w1)
+            x = V8(repeating: a1[kk])
+            c10.addProduct(x, w0); c11.addProduct(x, w1)
+            x = V8(repeating: a2[kk])
+            c20.addProduct(x, w0); c21.addProduct(x, w1)
+            x = V8(repeating: a3[kk])
+            c30.addProduct(x, w0); c31.addProduct(x, w1)
+            x = V8(repeating: a4[kk])
+            c40.addProduct(x, w0); c41.addProduct(x, w1)
+            x = V8(repeating: a5[kk])
+            c50.addProduct(x, w0); c51.addProduct(x, w1)
+        }
     }
-    let i0 = blockIndex, i1 = blockIndex + 1
-    let r = residual, f = activation
-    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c40, row: row + 4, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c41, row: row + 4, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c50, row: row + 5, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c51, row: row + 5, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
+    put(c00, row: row, block: b0, c: c, ldc: ldc)
+    put(c01, row: row, block: b1, c: c, ldc: ldc)
+    put(c10, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c11, row: row + 1, block: b1, c: c, ldc: ldc)
+    put(c20, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c21, row: row + 2, block: b1, c: c, ldc: ldc)
+    put(c30, row: row + 3, block: b0, c: c, ldc: ldc)
+    put(c31, row: row + 3, block: b1, c: c, ldc: ldc)
+    put(c40, row: row + 4, block: b0, c: c, ldc: ldc)
+    put(c41, row: row + 4, block: b1, c: c, ldc: ldc)
+    put(c50, row: row + 5, block: b0, c: c, ldc: ldc)
+    put(c51, row: row + 5, block: b1, c: c, ldc: ldc)
 }
 
 @inline(__always)
-func kernel4x24(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
     var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
-        wp += 24
-        var x = V8(repeating: a0[kk])
-        c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
-        x = V8(repeating: a1[kk])
-        c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
-        x = V8(repeating: a2[kk])
-        c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
-        x = V8(repeating: a3[kk])
-        c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
+            wp += 24
+            var x = V8(repeating: a0[kk])
+            c00.addProduct(x, w0); c01.addProduct(x, w1); c02.addProduct(x, w2)
+            x = V8(repeating: a1[kk])
+            c10.addProduct(x, w0); c11.addProduct(x, w1); c12.addProduct(x, w2)
+            x = V8(repeating: a2[kk])
+            c20.addProduct(x, w0); c21.addProduct(x, w1); c22.addProduct(x, w2)
+            x = V8(repeating: a3[kk])
+            c30.addProduct(x, w0); c31.addProduct(x, w1); c32.addProduct(x, w2)
+        }
     }
-    let i0 = blockIndex, i1 = blockIndex + 1, i2 = blockIndex + 2
-    let r = residual, f = activation
-    finish(c00, row: row, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c01, row: row, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c02, row: row, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c10, row: row + 1, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c11, row: row + 1, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c12, row: row + 1, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c20, row: row + 2, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c21, row: row + 2, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c22, row: row + 2, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c30, row: row + 3, block: b0, blockIndex: i0, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c31, row: row + 3, block: b1, blockIndex: i1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c32, row: row + 3, block: b2, blockIndex: i2, residual: r, activation: f, c: c, ldc: ldc)
+    put(c00, row: row, block: b0, c: c, ldc: ldc)
+    put(c01, row: row, block: b1, c: c, ldc: ldc)
+    put(c02, row: row, block: b2, c: c, ldc: ldc)
+    put(c10, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c11, row: row + 1, block: b1, c: c, ldc: ldc)
+    put(c12, row: row + 1, block: b2, c: c, ldc: ldc)
+    put(c20, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c21, row: row + 2, block: b1, c: c, ldc: ldc)
+    put(c22, row: row + 2, block: b2, c: c, ldc: ldc)
+    put(c30, row: row + 3, block: b0, c: c, ldc: ldc)
+    put(c31, row: row + 3, block: b1, c: c, ldc: ldc)
+    put(c32, row: row + 3, block: b2, c: c, ldc: ldc)
 }
 
 @inline(__always)
-func kernel1x24(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
-    for kk in 0..<k {
-        let x = V8(repeating: a[kk])
-        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
-        wp += 24
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let x = V8(repeating: a[kk])
+            c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
+            wp += 24
+        }
     }
-    let r = residual, f = activation
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: r, activation: f, c: c, ldc: ldc)
-    finish(c2, row: row, block: b2, blockIndex: blockIndex + 2, residual: r, activation: f, c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row, block: b1, c: c, ldc: ldc)
+    put(c2, row: row, block: b2, c: c, ldc: ldc)
 }
 
 @inline(__always)
-func kernel1x16(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, blockIndex: Int, residual: Residual?,
-                activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8)
     var wp = w
-    for kk in 0..<k {
-        let x = V8(repeating: a[kk])
-        c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
-        wp += 16
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let x = V8(repeating: a[kk])
+            c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
+            wp += 16
+        }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c1, row: row, block: b1, blockIndex: blockIndex + 1, residual: residual, activation: activation,
-           c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row, block: b1, c: c, ldc: ldc)
 }
 
 @inline(__always)
-func kernel4x8(a: UnsafePointer<Float>, lda: Int, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
-               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias)
     var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
     let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
     var wp = w
-    for kk in 0..<k {
-        let w0 = load8(wp)
-        wp += 8
-        c0.addProduct(V8(repeating: a0[kk]), w0)
-        c1.addProduct(V8(repeating: a1[kk]), w0)
-        c2.addProduct(V8(repeating: a2[kk]), w0)
-        c3.addProduct(V8(repeating: a3[kk]), w0)
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            let w0 = load8(wp)
+            wp += 8
+            c0.addProduct(V8(repeating: a0[kk]), w0)
+            c1.addProduct(V8(repeating: a1[kk]), w0)
+            c2.addProduct(V8(repeating: a2[kk]), w0)
+            c3.addProduct(V8(repeating: a3[kk]), w0)
+        }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
-    finish(c1, row: row + 1, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
-    finish(c2, row: row + 2, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
-    finish(c3, row: row + 3, block: b0, blockIndex: blockIndex, residual: residual, activation: activation,
-           c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
+    put(c1, row: row + 1, block: b0, c: c, ldc: ldc)
+    put(c2, row: row + 2, block: b0, c: c, ldc: ldc)
+    put(c3, row: row + 3, block: b0, c: c, ldc: ldc)
 }
 
 @inline(__always)
-func kernel1x8(a: UnsafePointer<Float>, k: Int, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, blockIndex: Int, residual: Residual?,
-               activation: KernelActivation, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     var c0 = load8(bias)
     var wp = w
-    for kk in 0..<k {
-        c0.addProduct(V8(repeating: a[kk]), load8(wp))
-        wp += 8
+    for segment in 0..<seg.count {
+        let first = segment * seg.stride
+        for kk in first..<(first + seg.length) {
+            c0.addProduct(V8(repeating: a[kk]), load8(wp))
+            wp += 8
+        }
     }
-    finish(c0, row: row, block: b0, blockIndex: blockIndex, residual: residual, activation: activation, c: c, ldc: ldc)
+    put(c0, row: row, block: b0, c: c, ldc: ldc)
 }
 
 /// Spatial geometry of a windowed op: input size, output size, kernel, strides and leading padding.
@@ -363,12 +412,12 @@ struct WindowGeometry {
 
 /// Gathers the k×k patches of output rows `rows` of `input` (zero outside) into rows of
 /// `g.kh·g.kw·channels` floats, starting at `output`.
-func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>,
+func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>, columns: Range<Int>,
             output: UnsafeMutablePointer<Float>) {
     let rowLength = g.kh * g.kw * channels
     for oy in rows {
-        for ox in 0..<g.outW {
-            var dst = output + ((oy - rows.lowerBound) * g.outW + ox) * rowLength
+        for ox in columns {
+            var dst = output + ((oy - rows.lowerBound) * columns.count + ox - columns.lowerBound) * rowLength
             let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
             let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
             for ky in 0..<g.kh {
@@ -471,27 +520,47 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
                 continue
             }
             for ox in 0..<oxLo { border(oy, ox, b, start) }
+            // Weights are re-read from L1 inside the loops: held in nine named SIMD8 values across the loop,
+            // the compiler splits them into 128-bit halves and the kernel runs at half width.
             let wb = weights + b * 72
-            let w0 = load8(wb), w1 = load8(wb + 8), w2 = load8(wb + 16)
-            let w3 = load8(wb + 24), w4 = load8(wb + 32), w5 = load8(wb + 40)
-            let w6 = load8(wb + 48), w7 = load8(wb + 56), w8 = load8(wb + 64)
             let bv = load8(bias + b * 8)
             var p = input + iy0 * rowStride + (oxLo * g.sw - g.padLeft) * c + start
             var out = output + (oy * g.outW + oxLo) * c + start
             var n = oxHi - oxLo
+            if g.sw == 1 {
+                // Four outputs per step share six input columns per kernel row: 18 loads for 36 FMAs.
+                while n >= 4 {
+                    var a0 = bv, a1 = bv, a2 = bv, a3 = bv
+                    for ky in 0..<3 {
+                        let row = p + ky * rowStride
+                        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 * c)
+                        let x3 = load8(row + 3 * c), x4 = load8(row + 4 * c), x5 = load8(row + 5 * c)
+                        let k0 = load8(wb + ky * 24), k1 = load8(wb + ky * 24 + 8), k2 = load8(wb + ky * 24 + 16)
+                        a0.addProduct(x0, k0); a1.addProduct(x1, k0); a2.addProduct(x2, k0); a3.addProduct(x3, k0)
+                        a0.addProduct(x1, k1); a1.addProduct(x2, k1); a2.addProduct(x3, k1); a3.addProduct(x4, k1)
+                        a0.addProduct(x2, k2); a1.addProduct(x3, k2); a2.addProduct(x4, k2); a3.addProduct(x5, k2)
+                    }
+                    if noActivation {
+                        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 * c); store8(a3, out + 3 * c)
+                    } else {
+                        store8(activate(a0, activation, b), out)
+                        store8(activate(a1, activation, b), out + c)
+                        store8(activate(a2, activation, b), out + 2 * c)
+                        store8(activate(a3, activation, b), out + 3 * c)
+                    }
+                    p += 4 * c
+                    out += 4 * c
+                    n -= 4
+                }
+            }
             while n > 0 {
                 var acc = bv
-                acc.addProduct(load8(p), w0)
-                acc.addProduct(load8(p + c), w1)
-                acc.addProduct(load8(p + 2 * c), w2)
-                let q = p + rowStride
-                acc.addProduct(load8(q), w3)
-                acc.addProduct(load8(q + c), w4)
-                acc.addProduct(load8(q + 2 * c), w5)
-                let r = q + rowStride
-                acc.addProduct(load8(r), w6)
-                acc.addProduct(load8(r + c), w7)
-                acc.addProduct(load8(r + 2 * c), w8)
+                for ky in 0..<3 {
+                    let row = p + ky * rowStride
+                    acc.addProduct(load8(row), load8(wb + ky * 24))
+                    acc.addProduct(load8(row + c), load8(wb + ky * 24 + 8))
+                    acc.addProduct(load8(row + 2 * c), load8(wb + ky * 24 + 16))
+                }
                 store8(noActivation ? acc : activate(acc, activation, b), out)
                 p += step
                 out += c

@@ -124,7 +124,7 @@ public struct CameraDevice: Equatable, Sendable {
     }
 
     /// Opens `path` and reads its names, formats, sizes and frame rates. Returns nil when the node is a
-    /// V4L2 device without video capture (e.g. a UVC metadata node).
+    /// V4L2 device without streaming video capture (e.g. a UVC metadata node).
     public static func query(path: String, ops: CameraOps = .system) throws(CameraError) -> CameraDevice? {
         var table = ops.table
         let fd = table.open(table.context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
@@ -138,9 +138,11 @@ public struct CameraDevice: Equatable, Sendable {
             throw CameraError.from(stage: CV4L2_STAGE_QUERYCAP, code: status, path: path, procRoot: "/proc")
         }
         let caps = cv4l2_node_caps(&cap)
-        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else { return nil }
-        return CameraDevice(path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
-                            bus: CameraSupport.cString(cap.bus_info),
+        // The same test the camera applies when it opens a node: video capture with streaming I/O.
+        let needed = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
+        guard caps & needed == needed else { return nil }
+        return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
+                            driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
                             formats: enumerateFormats(&table, fd))
     }
 }

@@ -51,14 +51,18 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .noCamera(let directory):
-            return "no camera found: no video-capture device in \(directory) — connect a webcam"
-                + " (check `ls /dev/video*`), pass one through to this VM or container, or replay a clip with --input FILE.y4m"
+            return "no camera found: no video-capture device in \(directory) — connect a webcam (check"
+                + " `ls /dev/video*`), pass one through to this VM or container, or replay a clip with --input FILE.y4m"
         case .noSuchDevice(let path):
             return "no camera at \(path): no such file — run 'facecap devices' to list cameras"
         case .notCaptureDevice(let path, let reason):
             return "\(path) is not a video capture device (\(reason)) — run 'facecap devices' to list cameras"
         case .permissionDenied(let path, let access):
             let group = access.group.flatMap { $0 == "root" ? nil : $0 } ?? "video"
+            if access.membershipPending {
+                return "cannot open \(path): permission denied (\(access.summary)) — you were added to group '\(group)'"
+                    + " after this login session started: log out and back in (or run 'newgrp \(group)')"
+            }
             return "cannot open \(path): permission denied (\(access.summary)) — fix: sudo usermod -aG \(group) $USER,"
                 + " then log out and back in (or run 'newgrp \(group)'); over SSH or in a container the device must be"
                 + " passed through; also check the camera's privacy switch or shutter"
@@ -100,12 +104,16 @@ public struct DeviceAccess: Equatable, Sendable {
     /// `ls -l` style, e.g. "crw-rw----".
     public var mode: String?
     public var userGroups: [String]
+    /// The group database lists the user in the device's group, but this process does not have it yet:
+    /// the login session started before the user was added.
+    public var membershipPending: Bool
 
-    public init(owner: String?, group: String?, mode: String?, userGroups: [String]) {
+    public init(owner: String?, group: String?, mode: String?, userGroups: [String], membershipPending: Bool = false) {
         self.owner = owner
         self.group = group
         self.mode = mode
         self.userGroups = userGroups
+        self.membershipPending = membershipPending
     }
 
     /// Looks up the node's owner, group and mode (stat) and the calling user's groups.
@@ -116,6 +124,9 @@ public struct DeviceAccess: Equatable, Sendable {
             access.owner = CameraSupport.userName(info.st_uid) ?? String(info.st_uid)
             access.group = CameraSupport.groupName(info.st_gid) ?? String(info.st_gid)
             access.mode = CameraSupport.modeString(info.st_mode)
+            if let group = access.group, group != "root", !access.userGroups.contains(group) {
+                access.membershipPending = CameraSupport.groupListsCurrentUser(group)
+            }
         }
         return access
     }

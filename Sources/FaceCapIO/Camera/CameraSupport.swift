@@ -92,6 +92,17 @@ enum CameraSupport {
         return String(rest)
     }
 
+    /// Whether /etc/group (or NSS) names the calling user as a member of `group`.
+    static func groupListsCurrentUser(_ group: String) -> Bool {
+        guard let user = userName(getuid()), let entry = getgrnam(group) else { return false }
+        var member = entry.pointee.gr_mem
+        while let name = member?.pointee {
+            if String(cString: name) == user { return true }
+            member = member?.advanced(by: 1)
+        }
+        return false
+    }
+
     static func monotonicNow() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

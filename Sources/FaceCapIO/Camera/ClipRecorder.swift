@@ -32,6 +32,23 @@ public struct RecordingSummary {
     public var stop: Stop
     /// The source's error when `stop` is `.sourceFailed`.
     public var error: Error?
+
+    /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
+    /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".
+    public func report(camera: Camera, output: String) -> String {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let stats = camera.statistics
+        let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
+        let mode = "\(camera.width)x\(camera.height) \(camera.isConverted ? "RGB24" : "YUYV")"
+        var text = framesWritten == 0
+            ? "no frames recorded; \(output) not written"
+            : "wrote \(count(framesWritten, "frame")) (\(CameraDeviceText.rate(length)) s at"
+                + " \(CameraDeviceText.rate(camera.frameRate)) fps, \(mode)) to \(output)"
+        text += "; dropped \(count(stats.dropped, "damaged frame")) (\(stats.droppedErrorFlag) flagged,"
+            + " \(stats.droppedBadSize) short), the driver skipped \(stats.skippedByDriver)"
+        if case .signal = stop { text += "; stopped early" }
+        return text
+    }
 }
 
 /// Records frames from a source into a Y4M writer for `seconds` of source time, counted from the first frame.
