@@ -186,10 +186,13 @@ struct AnalysisRecord {
             func f(_ v: Float) -> String { JSON.number(Double(v), decimals: 1) }
             lines.append("  face \(n + 1): score \(JSON.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
                 + "y=\(f(d.box.y)) w=\(f(d.box.width)) h=\(f(d.box.height))\(face.isTracked ? "  (tracked)" : "")")
-            let points = zip(Self.keypointNames, d.keypoints).map { "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))" }
+            let points = zip(Self.keypointNames, d.keypoints).map {
+                "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))"
+            }
             lines.append("    keypoints: " + points.joined(separator: "  "))
             if let landmarks = face.landmarks {
-                lines.append("    landmarks: \(landmarks.points.count) (presence \(JSON.number(Double(landmarks.presence), decimals: 1)))")
+                let presence = JSON.number(Double(landmarks.presence), decimals: 1)
+                lines.append("    landmarks: \(landmarks.points.count) (presence \(presence))")
             }
         }
         lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)

@@ -68,14 +68,18 @@ enum BenchCommand {
             let detectOnly = medianMilliseconds(runs: runs) { _ = tracker.detector.detect(frame) }
             var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
             let roi = FaceROI(centre: Point2(x: 320, y: 240), side: 480, rotation: 0)
-            let landmarksOnly = medianMilliseconds(runs: runs) { _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points) }
+            let landmarksOnly = medianMilliseconds(runs: runs) {
+                _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
+            }
             let pair = medianMilliseconds(runs: runs) { detector.run(); landmarks.run() }
             let pairFrame = medianMilliseconds(runs: runs) {
                 _ = tracker.detector.detect(frame); _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
             }
             printOut("alternating detector+landmarks runs \(format(pair)) ms; on the frame \(format(pairFrame)) ms")
-            printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms (both with conversion)")
-            printOut("yuyv 640x480 -> detector tensor \(format(toDetector)) ms, -> landmark tensor \(format(toLandmarks)) ms")
+            printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms "
+                + "(both with conversion)")
+            printOut("yuyv 640x480 -> detector tensor \(format(toDetector)) ms, "
+                + "-> landmark tensor \(format(toLandmarks)) ms")
         }
 
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),

@@ -13,7 +13,9 @@ final class AnalyzeBenchCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 5)                                     // 2 photos + 3 clip frames
-        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         let faces = try XCTUnwrap(objects[0]["faces"] as? [[String: Any]])
         XCTAssertEqual(faces.count, 1)
         let box = try XCTUnwrap(faces[0]["box"] as? [Double])

@@ -7,7 +7,8 @@ final class FaceTensorInputTests: XCTestCase {
                         scale: Float = 1, offset: Float = 0) -> [Float] {
         var out = [Float](repeating: .nan, count: size * size * 3)
         let ok = out.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: size, height: size, from: frame, map: map, border: border, scale: scale, offset: offset)
+            fillTensor($0, width: size, height: size, from: frame, map: map, border: border, scale: scale,
+                       offset: offset)
         }
         XCTAssertTrue(ok)
         return out
@@ -62,7 +63,8 @@ final class FaceTensorInputTests: XCTestCase {
         func run(_ format: PixelFormat, _ data: [UInt8]) -> [Float] {
             var out = [Float](repeating: 0, count: 4 * 2 * 3)
             _ = out.withUnsafeMutableBufferPointer {
-                fillTensor($0, width: 4, height: 2, from: Frame(format: format, width: width, height: height, data: data),
+                fillTensor($0, width: 4, height: 2,
+                           from: Frame(format: format, width: width, height: height, data: data),
                            map: map, border: .zero, scale: 1, offset: 0)
             }
             return out
@@ -84,7 +86,8 @@ final class FaceTensorInputTests: XCTestCase {
         let frame = Frame(format: .yuyv, width: 8, height: 8, data: [UInt8](repeating: 0, count: 10))
         var out = [Float](repeating: 7, count: 4 * 4 * 3)
         let ok = out.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: 4, height: 4, from: frame, map: SamplingMap(centre: Point2(x: 4, y: 4), width: 8, height: 8),
+            fillTensor($0, width: 4, height: 4, from: frame,
+                       map: SamplingMap(centre: Point2(x: 4, y: 4), width: 8, height: 8),
                        border: .zero, scale: 1, offset: 0)
         }
         XCTAssertFalse(ok)

@@ -53,7 +53,8 @@ final class InferenceOpTests: XCTestCase {
         let b = g.constant([outC], bias)
         let y = g.activation([1, outH, outW, outC])
         if depthwise {
-            g.op(Op.depthwise, [x, wt, b], [y], optionsType: 2, options: Op.depthwiseOptions(same: same, stride: stride))
+            g.op(Op.depthwise, [x, wt, b], [y], optionsType: 2,
+                 options: Op.depthwiseOptions(same: same, stride: stride))
         } else {
             g.op(Op.conv, [x, wt, b], [y], optionsType: 1, options: Op.convOptions(same: same, stride: stride))
         }

@@ -24,7 +24,8 @@ final class LandmarkTests: XCTestCase {
         let expected = try SergeyExpected.load()
         let landmarker = try FaceLandmarker(model: try TestData.landmarks)
         _ = landmarker.interpreter.input().update(fromContentsOf: try TestData.golden("mesh_input_1x192x192x3.f32"))
-        let roi = FaceROI(centre: Point2(x: expected.roi.cx * 600, y: expected.roi.cy * 600), side: expected.roi.w * 600,
+        let roi = FaceROI(centre: Point2(x: expected.roi.cx * 600, y: expected.roi.cy * 600),
+                          side: expected.roi.w * 600,
                           rotation: expected.roi.rotation)
         var points = [SIMD3<Float>](repeating: .zero, count: 468)
         let presence = landmarker.landmarksFromInput(roi: roi, into: &points)

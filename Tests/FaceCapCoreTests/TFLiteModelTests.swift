@@ -23,7 +23,8 @@ final class TFLiteModelTests: XCTestCase {
         XCTAssertEqual(model.operators.count, 164)
         XCTAssertEqual(model.operators.filter { $0.code == .dequantize }.count, 74)
         let firstConv = try XCTUnwrap(model.operators.first { $0.code == .conv2D })
-        XCTAssertEqual(firstConv.options, .conv(TFLiteWindow(padding: .same, strideW: 2, strideH: 2, activation: .none)))
+        XCTAssertEqual(firstConv.options,
+                       .conv(TFLiteWindow(padding: .same, strideW: 2, strideH: 2, activation: .none)))
     }
 
     func testWrongMagic() throws {
@@ -105,7 +106,8 @@ final class TFLiteModelTests: XCTestCase {
         for _ in 0..<150 {
             var bytes = original
             for _ in 0..<4 { bytes[structure[next() % structure.count]] = UInt8(truncatingIfNeeded: next()) }
-            if let model = try? TFLiteModel(bytes: bytes, name: "fuzz"), let interpreter = try? Interpreter(model: model) {
+            if let model = try? TFLiteModel(bytes: bytes, name: "fuzz"),
+               let interpreter = try? Interpreter(model: model) {
                 interpreter.run()       // must not crash or read out of bounds whatever the numbers
                 accepted += 1
             }

@@ -105,7 +105,10 @@ struct FBWriter {
 /// A graph under construction: tensors (constant or not), operators, inputs and outputs.
 struct GraphBuilder {
     struct TensorSpec { var shape: [Int]; var type: Int8; var data: [UInt8] }
-    struct OpSpec { var code: Int32; var inputs: [Int]; var outputs: [Int]; var optionsType: UInt8; var options: [(Int, FBWriter.Value)]? }
+    struct OpSpec {
+        var code: Int32, inputs: [Int], outputs: [Int], optionsType: UInt8
+        var options: [(Int, FBWriter.Value)]?
+    }
 
     var tensors: [TensorSpec] = []
     var ops: [OpSpec] = []
@@ -131,7 +134,9 @@ struct GraphBuilder {
     }
 
     mutating func constantInt32(_ shape: [Int], _ values: [Int32]) -> Int {
-        let data = values.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32($0))) } }
+        let data = values.flatMap { v in
+            (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32($0))) }
+        }
         tensors.append(TensorSpec(shape: shape, type: 2, data: data))
         return tensors.count - 1
     }
@@ -165,7 +170,9 @@ struct GraphBuilder {
             }
             return .table(fields)
         }
-        let codeTables: [FBWriter.Value] = codes.map { .table([(0, .u8(UInt8(truncatingIfNeeded: min($0, 127)))), (3, .i32($0))]) }
+        let codeTables: [FBWriter.Value] = codes.map {
+            .table([(0, .u8(UInt8(truncatingIfNeeded: min($0, 127)))), (3, .i32($0))])
+        }
         let subgraph: FBWriter.Value = .table([(0, .tables(tensorTables)), (1, .int32s(inputs.map(Int32.init))),
                                                (2, .int32s(outputs.map(Int32.init))), (3, .tables(opTables))])
         return FBWriter.file(root: [(0, .i32(version)), (1, .tables(codeTables)), (2, .tables([subgraph])),

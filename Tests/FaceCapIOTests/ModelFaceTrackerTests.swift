@@ -5,7 +5,8 @@ import XCTest
 
 /// The whole pipeline on real photos: sergey.png against the reference results, dino.jpg without a face.
 final class ModelFaceTrackerTests: XCTestCase {
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
     private struct Expected {

@@ -39,6 +39,7 @@ public final class FaceDetector {
     var candidates: [RawDetection] = []
     var merged: [RawDetection] = []
 
+    /// Prepares the BlazeFace short-range model; a model of another shape is a `ModelError`.
     public init(model: TFLiteModel) throws(ModelError) {
         interpreter = try Interpreter(model: model)
         let n = Self.inputSize

@@ -8,12 +8,14 @@ import Glibc
 
 /// A rotated square region of a frame, in pixels: what the landmark model looks at.
 public struct FaceROI: Sendable, Equatable {
+    /// Centre of the square (pixels).
     public var centre: Point2
     /// Side of the square (pixels).
     public var side: Float
     /// Clockwise rotation in radians (y down), in [-π, π).
     public var rotation: Float
 
+    /// A square of `side` pixels around `centre`, turned clockwise by `rotation` radians.
     public init(centre: Point2, side: Float, rotation: Float) {
         self.centre = centre; self.side = side; self.rotation = rotation
     }
@@ -39,7 +41,8 @@ public struct FaceROI: Sendable, Equatable {
     /// From the previous frame's landmarks: their bounding box, rotation from landmark 33 to 263, scale 1.5
     /// (face_landmark_landmarks_to_roi.pbtxt).
     public init(landmarks points: [SIMD3<Float>]) {
-        self.init(box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y), to: Point2(x: points[263].x, y: points[263].y))
+        self.init(box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y),
+                  to: Point2(x: points[263].x, y: points[263].y))
     }
 }
 
@@ -54,6 +57,7 @@ public final class FaceLandmarker {
 
     let interpreter: Interpreter
 
+    /// Prepares the FaceMesh model; a model of another shape is a `ModelError`.
     public init(model: TFLiteModel) throws(ModelError) {
         interpreter = try Interpreter(model: model)
         let n = Self.inputSize

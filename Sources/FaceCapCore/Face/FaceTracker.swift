@@ -10,7 +10,9 @@
 /// for frame in frames { let faces = tracker.process(frame) }   // best face first
 /// ```
 public final class FaceTracker {
+    /// The detector (its thresholds can be tuned).
     public let detector: FaceDetector
+    /// The landmark model (its presence threshold can be tuned).
     public let landmarker: FaceLandmarker
     /// Run the detector every this many frames even while tracking, so a second face entering the frame
     /// is noticed (0: only when the tracked face is lost, as MediaPipe does).
@@ -27,6 +29,7 @@ public final class FaceTracker {
     /// let go of the previous frame's result.
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
+    /// Builds both models' interpreters (all tensor memory is planned and allocated here).
     public init(detector: TFLiteModel, landmarks: TFLiteModel) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
@@ -50,7 +53,8 @@ public final class FaceTracker {
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
-            let face = Face(detection: FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints),
+            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints)
+            let face = Face(detection: detection,
                             landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true)
             faces.append(face)
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {

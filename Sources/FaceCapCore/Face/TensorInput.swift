@@ -18,6 +18,7 @@ public struct SamplingMap: Sendable, Equatable {
     /// Clockwise rotation (radians, y down) of the sampled rectangle.
     public var rotation: Float
 
+    /// The rectangle `width × height` around `centre`, turned clockwise by `rotation` radians.
     public init(centre: Point2, width: Float, height: Float, rotation: Float = 0) {
         self.centre = centre; self.width = width; self.height = height; self.rotation = rotation
     }

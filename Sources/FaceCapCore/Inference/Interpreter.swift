@@ -57,6 +57,8 @@ public final class Interpreter {
         return zip(steps, times).map { step, samples in (step.label, samples.sorted()[samples.count / 2]) }
     }
 
+    /// Plans the whole graph: converts and packs weights, fuses operators, lays out the arena. An operator
+    /// or shape the engine cannot run is a `ModelError` naming the model file.
     public init(model: TFLiteModel) throws(ModelError) {
         name = model.name
         var builder = PlanBuilder(model: model)
@@ -209,7 +211,11 @@ struct PlanBuilder {
                 guard let input = op.inputs.first, tensors[input].elementCount == tensors[output].elementCount else {
                     throw PlanError(text: "RESHAPE (operator \(index)) changes the element count")
                 }
-                if let values = constantValues[input] { constantValues[output] = values } else { root[output] = root[input] }
+                if let values = constantValues[input] {
+                    constantValues[output] = values
+                } else {
+                    root[output] = root[input]
+                }
             case .conv2D, .depthwiseConv2D:
                 try planConvolution(index, op, soleConsumer: soleConsumer, producer: producer, skipped: &skipped)
             case .maxPool2D:
@@ -254,7 +260,8 @@ struct PlanBuilder {
         var (outH, outW, outC) = try nhwc(op.outputs[0])
         let weights = try floats(op.inputs[1])
         let wShape = shape(op.inputs[1])
-        let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? try floats(op.inputs[2]) : [Float](repeating: 0, count: outC)
+        let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? try floats(op.inputs[2])
+            : [Float](repeating: 0, count: outC)
         guard wShape.count == 4, bias.count == outC else {
             throw PlanError(text: "operator \(index) has weights \(wShape) for \(outC) output channels")
         }
@@ -278,7 +285,8 @@ struct PlanBuilder {
         let g = WindowGeometry(inH: inH, inW: inW, kh: kh, kw: kw, sh: window.strideH, sw: window.strideW,
                                padding: window.padding)
         guard g.outH == outH, g.outW == outW else {
-            throw PlanError(text: "operator \(index) declares output \(outH)×\(outW), the window gives \(g.outH)×\(g.outW)")
+            throw PlanError(text: "operator \(index) declares output \(outH)×\(outW), "
+                + "the window gives \(g.outH)×\(g.outW)")
         }
 
         // Fusion: conv → ADD(residual) → RELU/PRELU, when each intermediate has no other reader.
@@ -429,7 +437,10 @@ struct PlanBuilder {
                         gemm(a: src + (iy0 * inW + oxLo * g.sw - g.padLeft) * inC, lda: g.sw * inC, m: oxHi - oxLo,
                              segments: direct, packed: gemmWeights, c: out + oxLo * outC, ldc: outC,
                              residual: interiorResidual, activation: kernelActivation)
-                        for range in [0..<oxLo, oxHi..<outW] where !range.isEmpty {
+                        // Left and right border columns (no array literal: run() must not allocate).
+                        for side in 0..<2 {
+                            let range = side == 0 ? 0..<oxLo : oxHi..<outW
+                            if range.isEmpty { continue }
                             var edgeResidual = rowResidual
                             edgeResidual?.pointer += range.lowerBound * residualChannels
                             im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: range,
@@ -540,7 +551,8 @@ struct PlanBuilder {
                 dst.update(repeating: 0, count: total)
                 for y in 0..<h {
                     for x in 0..<w {
-                        (dst + ((y + top) * outW + x + left) * outC + front).update(from: src + (y * w + x) * c, count: c)
+                        let target = dst + ((y + top) * outW + x + left) * outC + front
+                        target.update(from: src + (y * w + x) * c, count: c)
                     }
                 }
             }

@@ -178,17 +178,20 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
+                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               c: c, ldc: ldc)
                     row += 4
                 }
                 while row < m1 {
-                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2, c: c, ldc: ldc)
+                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                               c: c, ldc: ldc)
                     row += 1
                 }
             case 2:
                 let b1 = packed.blocks[bi + 1]
                 while row + 6 <= m1 {
-                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
+                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                               c: c, ldc: ldc)
                     row += 6
                 }
                 while row < m1 {
@@ -276,7 +279,8 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
 
 @inline(__always)
 func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
+                ldc: Int) {
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
     var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
@@ -313,7 +317,8 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
 
 @inline(__always)
 func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
+                ldc: Int) {
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
     for segment in 0..<seg.count {
@@ -472,7 +477,11 @@ func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bl
                     }
                 }
                 acc = activate(acc, activation, b)
-                if block.lanes == 8 { store8(acc, out + block.start) } else { storePartial(acc, out + block.start, block.lanes) }
+                if block.lanes == 8 {
+                    store8(acc, out + block.start)
+                } else {
+                    storePartial(acc, out + block.start, block.lanes)
+                }
             }
         }
     }
@@ -595,7 +604,11 @@ func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bloc
                     }
                 }
                 acc = activate(acc, activation, b)
-                if block.lanes == 8 { store8(acc, out + block.start) } else { storePartial(acc, out + block.start, block.lanes) }
+                if block.lanes == 8 {
+                    store8(acc, out + block.start)
+                } else {
+                    storePartial(acc, out + block.start, block.lanes)
+                }
             }
         }
     }

@@ -5,11 +5,13 @@ public struct ModelError: UserFacingError, Equatable, CustomStringConvertible {
     /// What is wrong, e.g. "truncated: ...".
     public var problem: String
 
+    /// An error about `file`; `problem` is a lowercase phrase without a final full stop.
     public init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
 
+    /// The sentence a person reads: the file, the problem, and to run `make models`.
     public var message: String {
         "cannot use the face model \(file): \(problem). Run 'make models' to fetch and verify the models again."
     }
@@ -244,7 +246,8 @@ public struct TFLiteModel: Sendable {
             }
             let multiplier = try t.i32(3)
             guard multiplier == 1 || multiplier == 0 else {
-                throw ModelProblem(text: "operator \(index) uses depth multiplier \(multiplier), which is not supported")
+                throw ModelProblem(text: "operator \(index) uses depth multiplier \(multiplier), "
+                    + "which is not supported")
             }
             return .depthwise(try window(t, index, pool: false, activationField: 4))
         case .maxPool2D:

@@ -32,7 +32,8 @@ public enum ModelFiles {
     }
 
     /// Path of model `file`, or a `ModelError` that lists where it looked and says to run `make models`.
-    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError) -> String {
+    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError)
+        -> String {
         for directory in directories {
             let path = directory + "/" + file
             if access(path, R_OK) == 0 { return path }
@@ -60,12 +61,14 @@ public enum ModelFiles {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
     }
 
+    /// The part of the process environment model lookup reads.
     public static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         if let value = getenv("FACECAP_MODEL_DIR") { result["FACECAP_MODEL_DIR"] = String(cString: value) }
         return result
     }
 
+    /// This executable's path (from /proc/self/exe), or nil when it cannot be read.
     public static func currentExecutablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
