@@ -144,12 +144,12 @@ struct AnalysisRecord {
     /// The JSON object's fields in order: file, frame (0 for a photo), timestamp (clips), width, height,
     /// faces, then the analyzer's metrics, guidance, primary (and for clips its state: `AnalysisReport`).
     func jsonFields() -> [(String, String)] {
-        var fields: [(String, String)] = [("file", JSON.string(path)), ("frame", String(frameIndex ?? 0))]
+        var fields: [(String, String)] = [("file", JSONText.string(path)), ("frame", String(frameIndex ?? 0))]
         if frameIndex != nil {
-            fields.append(("timestamp", JSON.number(frame.timestamp, decimals: 3)))
+            fields.append(("timestamp", JSONText.number(frame.timestamp, decimals: 3)))
         }
         fields += [("width", String(frame.width)), ("height", String(frame.height)),
-                   ("faces", JSON.array(faces.map { Self.jsonFace($0, thresholds: thresholds) }))]
+                   ("faces", JSONText.array(faces.map { Self.jsonFace($0, thresholds: thresholds) }))]
         return fields + AnalysisReport.fields(analysis)
     }
 
@@ -157,41 +157,41 @@ struct AnalysisRecord {
     /// model's presence logit (null when the landmark model did not confirm the face), head pose and eyes.
     static func jsonFace(_ face: Face, thresholds: AnalyzerThresholds) -> String {
         let d = face.detection
-        let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSON.number(Double($0), decimals: 1) }
+        let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSONText.number(Double($0), decimals: 1) }
         let keypoints = zip(keypointNames, d.keypoints).map { name, point in
-            (name, JSON.array([JSON.number(Double(point.x), decimals: 1), JSON.number(Double(point.y), decimals: 1)]))
+            (name, JSONText.array([JSONText.number(Double(point.x), decimals: 1), JSONText.number(Double(point.y), decimals: 1)]))
         }
-        return JSON.object([
-            ("score", JSON.number(Double(d.score), decimals: 4)),
-            ("box", JSON.array(box)),
-            ("keypoints", JSON.object(keypoints)),
+        return JSONText.object([
+            ("score", JSONText.number(Double(d.score), decimals: 4)),
+            ("box", JSONText.array(box)),
+            ("keypoints", JSONText.object(keypoints)),
             ("tracked", String(face.isTracked)),
             ("landmarks", face.landmarks.map { String($0.points.count) } ?? "0"),
-            ("presence", face.landmarks.map { JSON.number(Double($0.presence), decimals: 2) } ?? "null"),
+            ("presence", face.landmarks.map { JSONText.number(Double($0.presence), decimals: 2) } ?? "null"),
         ] + AnalysisReport.faceFields(face, thresholds: thresholds))
     }
 
-    func json() -> String { JSON.object(jsonFields()) }
+    func json() -> String { JSONText.object(jsonFields()) }
 
     /// A photo: a heading, a line or two per face, the measures and the guidance. A clip frame: one line
     /// with the guidance as the wizard shows it.
     func text() -> String {
         if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
         var where_ = path
-        if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSON.number(frame.timestamp, decimals: 3)) s)" }
+        if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSONText.number(frame.timestamp, decimals: 3)) s)" }
         let count = faces.isEmpty ? "no face" : faces.count == 1 ? "1 face" : "\(faces.count) faces"
         var lines = ["\(where_) (\(frame.width)x\(frame.height)): \(count)"]
         for (n, face) in faces.enumerated() {
             let d = face.detection
-            func f(_ v: Float) -> String { JSON.number(Double(v), decimals: 1) }
-            lines.append("  face \(n + 1): score \(JSON.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
+            func f(_ v: Float) -> String { JSONText.number(Double(v), decimals: 1) }
+            lines.append("  face \(n + 1): score \(JSONText.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
                 + "y=\(f(d.box.y)) w=\(f(d.box.width)) h=\(f(d.box.height))\(face.isTracked ? "  (tracked)" : "")")
             let points = zip(Self.keypointNames, d.keypoints).map {
                 "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))"
             }
             lines.append("    keypoints: " + points.joined(separator: "  "))
             if let landmarks = face.landmarks {
-                let presence = JSON.number(Double(landmarks.presence), decimals: 1)
+                let presence = JSONText.number(Double(landmarks.presence), decimals: 1)
                 lines.append("    landmarks: \(landmarks.points.count) (presence \(presence))")
             }
         }
@@ -202,50 +202,4 @@ struct AnalysisRecord {
 
 private extension String {
     var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
-}
-
-/// Minimal JSON text building (one line, no Foundation).
-enum JSON {
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-
-    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-
-    /// A number rounded to `decimals` places; null for NaN or infinity, which JSON cannot hold.
-    static func number(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 1e15 else { return String(value) }
-        let whole = Int(scaled) / Int(scale), fraction = Int(scaled) % Int(scale)
-        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
-        if decimals > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return text
-    }
-
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }

@@ -162,51 +162,11 @@ public enum AnalysisReport {
 
     // MARK: Formatting helpers
 
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-    }
-
-    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-
-    /// A JSON number rounded to `decimals` places; null for nil, NaN or infinity.
-    static func number(_ value: Double?, _ decimals: Int) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return fixed(value, decimals)
-    }
-
-    /// Fixed-point text without Foundation: "-0.125", "3", "12.5".
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard scaled.magnitude < 9e15 else { return String(value) }
-        let units = Int(scaled)
-        let sign = units < 0 ? "-" : ""
-        let whole = abs(units) / Int(scale), fraction = abs(units) % Int(scale)
-        guard decimals > 0 else { return sign + String(whole) }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: decimals - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return sign + String(whole) + (digits.isEmpty ? "" : "." + digits)
-    }
+    static func string(_ text: String) -> String { JSONText.string(text) }
+    static func object(_ fields: [(String, String)]) -> String { JSONText.object(fields) }
+    static func array(_ items: [String]) -> String { JSONText.array(items) }
+    static func number(_ value: Double?, _ decimals: Int) -> String { JSONText.number(value, decimals: decimals) }
+    static func fixed(_ value: Double, _ decimals: Int) -> String { JSONText.fixed(value, decimals: decimals) }
 
     static func signed(_ value: Double, _ decimals: Int) -> String {
         let text = fixed(value, decimals)

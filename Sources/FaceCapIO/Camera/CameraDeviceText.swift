@@ -1,3 +1,5 @@
+import FaceCapCore
+
 /// How `facecap devices` shows capture devices: lines for people, and one JSON document for scripts.
 ///
 /// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range):
@@ -90,28 +92,7 @@ public enum CameraDeviceText {
         return object(fields)
     }
 
-    private static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-
-    private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-
-    /// A JSON string literal.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    private static func object(_ fields: [(String, String)]) -> String { JSONText.object(fields) }
+    private static func array(_ items: [String]) -> String { JSONText.array(items) }
+    static func string(_ text: String) -> String { JSONText.string(text) }
 }
