@@ -6,7 +6,8 @@ final class ModelFilesTests: XCTestCase {
     func testSearchOrderPutsTheEnvironmentFirstThenInstallThenBuildTree() {
         let dirs = ModelFiles.searchDirectories(environment: ["FACECAP_MODEL_DIR": "/m"],
                                                 executablePath: "/opt/x/bin/facecap")
-        XCTAssertEqual(dirs, ["/m", "/opt/x/bin/../share/facecap/models", "/opt/x/bin/../../models", "models"])
+        XCTAssertEqual(dirs, ["/m", "/opt/x/bin/../share/facecap/models", "/opt/x/bin/../../models",
+                              "/opt/x/bin/../../../models", "models"])
     }
 
     func testMissingModelSaysToRunMakeModels() {
