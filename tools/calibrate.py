@@ -284,6 +284,26 @@ def main():
             row.append(f'gain {gain}: ' + ('lost' if m is None else '%.0f' % m['sharpness']))
         print(f'{name} exposure (blur 0.7, noise 2.5): ' + ', '.join(row))
 
+    print('\n== stillness: 10 frames of one still scene, fresh sensor noise (sigma 2.5) each, 30 fps')
+    print('   (the jitter the motion and geometry thresholds must sit above)')
+    for name in photos:
+        rgb, face = photos[name]
+        boxes = []
+        for k in range(10):
+            frame = make_frame(rgb, face, noise=2.5, seed=100 + k)
+            found = find_faces(rp, frame)
+            if found and found[0]['lms'] is not None:
+                boxes.append(face_box(found[0]))
+        if len(boxes) < 4:
+            continue
+        b = np.array(boxes)
+        cx, cy, w = (b[:, 0] + b[:, 2] / 2) / FRAME_W, (b[:, 1] + b[:, 3] / 2) / FRAME_H, b[:, 2] / FRAME_W
+        # Over 3 frames (100 ms at 30 fps), as the Swift MotionTracker measures it.
+        speed = np.hypot(cx[3:] - cx[:-3], (cy[3:] - cy[:-3]) * FRAME_H / FRAME_W)
+        size = np.abs(w[3:] / w[:-3] - 1)
+        print(f'{name}: width sd {w.std():.4f}, centre speed per 100 ms max {speed.max():.4f}, '
+              f'size change per 100 ms max {size.max():.4f}')
+
     print('\n== closed eyes by construction: each eye painted over with lid skin and a lash line')
     for name in photos:
         rgb, face = photos[name]

@@ -1,31 +1,56 @@
 import FaceCapCore
 import FaceCapIO
 
-/// `facecap analyze [--json] IMAGE…`: the faces in photos (JPEG, PNG, PPM/PGM) and in every frame of
-/// `.y4m` clips. Photos are analysed independently; a clip's frames are tracked like camera frames.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `facecap analyze [--json] [--thresholds FILE] IMAGE…`: the faces in photos (JPEG, PNG, PPM/PGM) and in
+/// every frame of `.y4m` clips, their quality measures and the guidance facecap gives. Photos are analysed
+/// independently (plain thresholds, no motion); a clip's frames are tracked like camera frames and go
+/// through the wizard's analyzer — hysteresis, message persistence, stability window, auto capture and
+/// the manual-capture fallback — at the clip's own timestamps, so it shows what the wizard would show.
 enum AnalyzeCommand {
     static let options = [
         OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
+        OptionSpec("thresholds", value: "FILE",
+                   help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
+        OptionSpec("help", short: "h", help: "show this help"),
     ]
+
+    /// Config files are a few hundred bytes; anything near this is not one.
+    static let maxThresholdsBytes = 1 << 20
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         let parsed = try parseArguments(arguments, options: options)
+        if parsed.has("help") {
+            printOut("Usage: facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…\n\n"
+                     + "Finds faces and prints the quality measures and the guidance facecap would give: for a photo"
+                     + " on its own, for a .y4m clip one line per frame as the wizard would show it.\n\n"
+                     + formatOptions(options))
+            return .success
+        }
         guard !parsed.positionals.isEmpty else {
             throw UsageError("'facecap analyze' needs at least one image or .y4m file")
         }
         let json = parsed.has("json")
+        let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
+            ?? AnalyzerThresholds()
         let models = try ModelFiles.loadFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {
                 if try MediaKind.sniff(path: path) == .y4m {
-                    try analyzeClip(path, tracker: tracker, json: json)
+                    try analyzeClip(path, tracker: tracker, thresholds: thresholds, json: json)
                 } else {
                     let frame = try ImageFile.read(path: path)
                     tracker.reset()
-                    report(AnalysisRecord(path: path, frameIndex: nil, frame: frame, faces: tracker.process(frame)),
-                           json: json)
+                    let faces = tracker.process(frame)
+                    report(AnalysisRecord(path: path, frameIndex: nil, frame: frame, faces: faces,
+                                          analysis: AnalysisReport.photo(frame: frame, faces: faces,
+                                                                         thresholds: thresholds),
+                                          thresholds: thresholds), json: json)
                 }
             } catch let error as UserFacingError {
                 // One bad file does not stop the others; the exit code still says something failed.
@@ -36,21 +61,69 @@ enum AnalyzeCommand {
         return exitCode
     }
 
-    private static func analyzeClip(_ path: String, tracker: FaceTracker, json: Bool) throws {
+    private static func analyzeClip(_ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,
+                                    json: Bool) throws {
         let reader = try Y4MFileReader(path: path)
         defer { reader.close() }
         tracker.reset()
+        var analyzer = Analyzer(thresholds: thresholds)
         var frame = Frame(format: .gray, width: 1, height: 1, data: [])
+        if !json {
+            let header = reader.header
+            printOut("\(path): \(header.width)x\(header.height) at \(header.frameRate.value) fps, "
+                     + "stability window \(thresholds.stabilityWindow) s")
+        }
         var index = 0
+        var captured = false
         while try reader.readFrame(into: &frame) {
             let faces = tracker.process(frame)
-            report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces), json: json)
+            let output = analyzer.process(frame, faces: faces)
+            report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces,
+                                  analysis: AnalysisReport.clipFrame(index: index, output: output),
+                                  thresholds: thresholds), json: json)
+            captured = captured || output.capture != nil
             index += 1
+        }
+        if !json {
+            printOut("\(path): \(index) frames, " + (captured ? "auto-captured" : "no auto capture"))
         }
     }
 
     private static func report(_ record: AnalysisRecord, json: Bool) {
         printOut(json ? record.json() : record.text())
+    }
+
+    /// The text of a small file, or the `InputFileError` (exit 66) that says why it cannot be read.
+    private static func readText(_ path: String) throws -> String {
+        guard let file = fopen(path, "rb") else {
+            let code = errno
+            let problem: InputFileError.Problem
+            switch code {
+            case ENOENT: problem = .missing
+            case EACCES, EPERM: problem = .permissionDenied
+            case EISDIR: problem = .isDirectory
+            default: problem = .unreadable(String(cString: strerror(code)))
+            }
+            throw InputFileError(path: path, problem: problem)
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n > 0 { bytes += chunk[0..<n] }
+            if bytes.count > maxThresholdsBytes {
+                throw InputFileError(path: path, problem: .fileTooLarge(bytes: bytes.count, limit: maxThresholdsBytes))
+            }
+            if n < chunk.count {
+                if ferror(file) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    throw InputFileError(path: path, problem: .unreadable(reason))
+                }
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -62,24 +135,27 @@ struct AnalysisRecord {
     var frameIndex: Int?
     var frame: Frame
     var faces: [Face]
+    /// The analyzer's measures and guidance (for a clip frame, with the wizard's state).
+    var analysis: AnalysisReport.Entry
+    var thresholds: AnalyzerThresholds
 
     static let keypointNames = ["right_eye", "left_eye", "nose_tip", "mouth_centre", "right_ear", "left_ear"]
 
-    /// The JSON object's fields in order: path, frame (clips), timestamp (clips), width, height, faces.
+    /// The JSON object's fields in order: file, frame (0 for a photo), timestamp (clips), width, height,
+    /// faces, then the analyzer's metrics, guidance, primary (and for clips its state: `AnalysisReport`).
     func jsonFields() -> [(String, String)] {
-        var fields: [(String, String)] = [("path", JSON.string(path))]
-        if let frameIndex {
-            fields.append(("frame", String(frameIndex)))
+        var fields: [(String, String)] = [("file", JSON.string(path)), ("frame", String(frameIndex ?? 0))]
+        if frameIndex != nil {
             fields.append(("timestamp", JSON.number(frame.timestamp, decimals: 3)))
         }
         fields += [("width", String(frame.width)), ("height", String(frame.height)),
-                   ("faces", JSON.array(faces.map(Self.jsonFace)))]
-        return fields
+                   ("faces", JSON.array(faces.map { Self.jsonFace($0, thresholds: thresholds) }))]
+        return fields + AnalysisReport.fields(analysis)
     }
 
-    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, and the
-    /// landmark model's presence logit (null when the landmark model did not confirm the face).
-    static func jsonFace(_ face: Face) -> String {
+    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, the landmark
+    /// model's presence logit (null when the landmark model did not confirm the face), head pose and eyes.
+    static func jsonFace(_ face: Face, thresholds: AnalyzerThresholds) -> String {
         let d = face.detection
         let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSON.number(Double($0), decimals: 1) }
         let keypoints = zip(keypointNames, d.keypoints).map { name, point in
@@ -92,12 +168,15 @@ struct AnalysisRecord {
             ("tracked", String(face.isTracked)),
             ("landmarks", face.landmarks.map { String($0.points.count) } ?? "0"),
             ("presence", face.landmarks.map { JSON.number(Double($0.presence), decimals: 2) } ?? "null"),
-        ])
+        ] + AnalysisReport.faceFields(face, thresholds: thresholds))
     }
 
     func json() -> String { JSON.object(jsonFields()) }
 
+    /// A photo: a heading, a line or two per face, the measures and the guidance. A clip frame: one line
+    /// with the guidance as the wizard shows it.
     func text() -> String {
+        if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
         var where_ = path
         if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSON.number(frame.timestamp, decimals: 3)) s)" }
         let count = faces.isEmpty ? "no face" : faces.count == 1 ? "1 face" : "\(faces.count) faces"
@@ -116,6 +195,7 @@ struct AnalysisRecord {
                 lines.append("    landmarks: \(landmarks.points.count) (presence \(presence))")
             }
         }
+        lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)
         return lines.joined(separator: "\n")
     }
 }

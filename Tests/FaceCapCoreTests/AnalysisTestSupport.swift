@@ -27,12 +27,15 @@ enum AnalysisFixtures {
             with: Data(contentsOf: fixtures.appendingPathComponent("golden/sergey_expected.json"))) as! [String: Any]
         let detection = (json["detections"] as! [[String: Any]])[0]
         let box = (detection["box_xyxy"] as! [Double]).map { Float($0 * 600) }
-        let keypoints = (detection["keypoints"] as! [[Double]]).map { Point2(x: Float($0[0] * 600), y: Float($0[1] * 600)) }
+        let keypoints = (detection["keypoints"] as! [[Double]]).map {
+            Point2(x: Float($0[0] * 600), y: Float($0[1] * 600))
+        }
         let landmarks = (json["landmarks_normalized"] as! [[Double]]).map {
             SIMD3<Float>(Float($0[0] * 600), Float($0[1] * 600), Float($0[2] * 600))
         }
         let face = Face(detection: FaceDetection(score: Float(detection["score"] as! Double),
-                                                 box: Rect(x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1]),
+                                                 box: Rect(x: box[0], y: box[1], width: box[2] - box[0],
+                                                           height: box[3] - box[1]),
                                                  keypoints: keypoints),
                         landmarks: FaceLandmarks(points: landmarks, presence: Float(json["face_flag_raw"] as! Double)))
         return (image, face)

@@ -119,7 +119,7 @@ final class AnalyzerTests: XCTestCase {
         var analyzer = Analyzer()
         let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
             m.face!.light!.meanLuma = i % 2 == 0 ? 58 : 63
-            m.face!.sharpness = i % 3 == 0 ? 125 : 140
+            m.face!.sharpness = i % 3 == 0 ? 145 : 160
         }
         XCTAssertLessThanOrEqual(primaryChanges(outputs), 1)
         XCTAssertEqual(outputs.last?.primary, .tooDark)
@@ -159,6 +159,52 @@ final class AnalyzerTests: XCTestCase {
         // A looped clip starts again at 0: a fresh session, not negative durations.
         let looped = feed(&analyzer, from: 0, seconds: 1.2)
         XCTAssertEqual(looped.firstIndex { $0.capture != nil }, 30)
+    }
+
+    func testASecondFaceSeenEveryFewFramesStaysCounted() throws {
+        // While tracking, the detector (and so the second face) shows up only every 10th frame.
+        var analyzer = Analyzer()
+        let (frame, face) = AnalysisFixtures.frame(.init(faceWidth: 0.3, centreX: 0.3))
+        var other = face
+        other.landmarks = nil
+        other.detection.box.x += 250
+        other.detection.score = 0.9
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<60 {
+            var current = frame
+            current.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(current, faces: i % 10 == 0 ? [face, other] : [face]))
+        }
+        XCTAssertTrue(outputs.allSatisfy { $0.active.first == .multipleFaces })
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces)
+        // Gone for longer than `secondFaceMemory`: no longer counted.
+        for i in 60..<100 {
+            var current = frame
+            current.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(current, faces: [face]))
+        }
+        XCTAssertFalse(try XCTUnwrap(outputs.last).active.contains(.multipleFaces))
+    }
+
+    func testAFaceScoreWobblingAroundTheCutKeepsTheFace() {
+        var thresholds = AnalyzerThresholds()
+        thresholds.minFaceScore = 0.8
+        var analyzer = Analyzer(thresholds: thresholds)
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<90 {
+            let (frame, found) = AnalysisFixtures.frame(.init(), timestamp: Double(i) / 30)
+            var face = found
+            face.detection.score = i == 0 ? 0.9 : (i % 2 == 0 ? 0.82 : 0.77)
+            outputs.append(analyzer.process(frame, faces: [face]))
+        }
+        XCTAssertTrue(outputs.allSatisfy { $0.metrics.face != nil })
+        XCTAssertFalse(outputs.contains { $0.active.contains(.noFace) })
+        // A fresh analyzer (no face seen yet) applies the plain cut.
+        var fresh = Analyzer(thresholds: thresholds)
+        let (frame, found) = AnalysisFixtures.frame(.init())
+        var face = found
+        face.detection.score = 0.77
+        XCTAssertEqual(fresh.process(frame, faces: [face]).active, [.noFace])
     }
 
     func testProcessMeasuresRealPixelsAndTracksMotion() throws {

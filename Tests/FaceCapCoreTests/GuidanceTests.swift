@@ -31,7 +31,8 @@ final class GuidanceTests: XCTestCase {
             ("turned", { $0.face!.pose!.yaw = -22 }, .lookStraight, .keepHeadLevel),
             ("looking up", { $0.face!.pose!.pitch = 20 }, .lookStraight, nil),
             ("tilted", { $0.face!.pose!.roll = 16 }, .keepHeadLevel, .lookStraight),
-            ("eyes closed", { $0.face!.features!.leftEyeAspectRatio = 0.08; $0.face!.features!.rightEyeAspectRatio = 0.1 },
+            ("eyes closed", { $0.face!.features!.leftEyeAspectRatio = 0.08
+                              $0.face!.features!.rightEyeAspectRatio = 0.1 },
              .eyesClosed, nil),
             ("blurred", { $0.face!.sharpness = 60 }, .blurry, .holdStill),
             ("moving", { $0.motion!.centreSpeed = 0.05 }, .holdStill, .blurry),
@@ -81,8 +82,8 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(codes { $0.face!.widthRatio = 0.285 }, [])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.285 }, previous: [.moveCloser]), [.moveCloser])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.305 }, previous: [.moveCloser]), [])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 140 }, previous: [.blurry]), [.blurry])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 160 }, previous: [.blurry]), [])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 170 }, previous: [.blurry]), [.blurry])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 185 }, previous: [.blurry]), [])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.016 }, previous: [.holdStill]), [.holdStill])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.012 }, previous: [.holdStill]), [])
         XCTAssertEqual(codes({ $0.face!.pose!.roll = -10 }, previous: [.keepHeadLevel]), [.keepHeadLevel])

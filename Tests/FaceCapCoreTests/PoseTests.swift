@@ -20,7 +20,8 @@ final class PoseTests: XCTestCase {
     }
 
     func testRecoversKnownRotations() throws {
-        for (yaw, pitch, roll) in [(0.0, 0.0, 0.0), (20, 0, 0), (-25, 10, 0), (0, -18, 7), (12, 14, -30), (-40, -5, 15)] {
+        let cases = [(0.0, 0.0, 0.0), (20, 0, 0), (-25, 10, 0), (0, -18, 7), (12, 14, -30), (-40, -5, 15)]
+        for (yaw, pitch, roll) in cases {
             let pose = try XCTUnwrap(LandmarkGeometry.headPose(posed(yaw: yaw, pitch: pitch, roll: roll)))
             XCTAssertEqual(pose.yaw, yaw, accuracy: 0.05, "yaw of \((yaw, pitch, roll))")
             XCTAssertEqual(pose.pitch, pitch, accuracy: 0.05, "pitch of \((yaw, pitch, roll))")

@@ -22,7 +22,9 @@ final class AnalysisPipelineTests: XCTestCase {
         models = loaded
         for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
-                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else { continue }
+                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
+                continue
+            }
             let face = tracker.process(frame).first
             photos[name] = Photo(frame: frame, faceBox: face.map { FaceMeasures.faceBox($0) } ?? Rect(x: 0, y: 0,
                 width: Float(frame.width), height: Float(frame.height)))
@@ -49,8 +51,11 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     /// A YUYV frame (limited range, as webcams send) of the subjects on mid-grey, exposure × `gain` +
-    /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ).
+    /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ), the
+    /// image's left half × `leftShade` (light from one side), plus sensor noise of about `noise` levels
+    /// (uniform, from `seed`, so a clip gets fresh noise every frame and the same on every run).
     private func scene(_ subjects: [Subject], gain: Double = 1, offset: Double = 0, blur: Int = 0,
+                       leftShade: Double = 1, noise: Double = 0, seed: UInt64 = 1,
                        timestamp: Double = 0, width: Int = 640, height: Int = 480) throws -> Frame {
         var rgb = [Double](repeating: 128, count: width * height * 3)
         for subject in subjects {
@@ -67,7 +72,9 @@ final class AnalysisPipelineTests: XCTestCase {
                     for fx in 0..<width {
                         let dx = Double(fx) + 0.5 - tx, dy = Double(fy) + 0.5 - ty
                         let x = (c * dx + s * dy) / scale + cx - 0.5, y = (-s * dx + c * dy) / scale + cy - 0.5
-                        guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else { continue }
+                        guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else {
+                            continue
+                        }
                         let x0 = Int(x), y0 = Int(y), ax = x - Double(x0), ay = y - Double(y0)
                         for k in 0..<3 {
                             func p(_ xx: Int, _ yy: Int) -> Double { Double(pixels[(yy * source.width + xx) * 3 + k]) }
@@ -82,12 +89,23 @@ final class AnalysisPipelineTests: XCTestCase {
         if blur > 0 { rgb = boxBlur(rgb, width: width, height: height, radius: blur) }
         let toYUV = RGBToYUV(range: .limited)
         var data = [UInt8](repeating: 0, count: PixelFormat.yuyv.byteCount(width: width, height: height)!)
-        let clamp = { (v: Double) -> UInt8 in UInt8(max(0, min(255, (v * gain + offset).rounded()))) }
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        func grain() -> Double {
+            guard noise > 0 else { return 0 }
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            // Uniform on ±√3·noise has a standard deviation of `noise`.
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * 1.732 * noise
+        }
         for y in 0..<height {
             for pair in 0..<(width / 2) {
                 var u = 0, v = 0
                 for k in 0..<2 {
                     let i = (y * width + pair * 2 + k) * 3
+                    let shade = pair * 2 + k < width / 2 ? leftShade : 1
+                    let n = grain()
+                    let clamp = { (v: Double) -> UInt8 in
+                        UInt8(max(0, min(255, (v * gain * shade + offset + n).rounded())))
+                    }
                     let yuv = toYUV.yuv(r: clamp(rgb[i]), g: clamp(rgb[i + 1]), b: clamp(rgb[i + 2]))
                     data[y * width * 2 + pair * 4 + k * 2] = yuv.y
                     u += Int(yuv.u)
@@ -97,7 +115,8 @@ final class AnalysisPipelineTests: XCTestCase {
                 data[y * width * 2 + pair * 4 + 3] = UInt8(v / 2)
             }
         }
-        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp, data: data)
+        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp,
+                     data: data)
     }
 
     private func boxBlur(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
@@ -177,6 +196,13 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertFalse(codes.contains(.noFace))
     }
 
+    func testLightFromOneSide() throws {
+        try assertCalls(for: try scene([Subject()], leftShade: 0.35), .unevenLight, notFor: nil, "left in shade")
+        try assertCalls(for: try scene([Subject()], gain: 0.35, leftShade: 1 / 0.35), .unevenLight,
+                        notFor: nil, "right in shade")
+        XCTAssertFalse(try guidance(try scene([Subject()], leftShade: 0.8)).codes.contains(.unevenLight))
+    }
+
     func testBlurTiltAndCut() throws {
         try assertCalls(for: try scene([Subject()], blur: 4), .blurry, notFor: nil, "blurred")
         let sharp = try guidance(try scene([Subject()]))
@@ -188,7 +214,8 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     func testTwoFacesAndNoFace() throws {
-        let two = try scene([Subject(width: 0.3, x: 0.27), Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        let two = try scene([Subject(width: 0.3, x: 0.27),
+                             Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
         let (codes, metrics) = try guidance(two)
         XCTAssertEqual(codes.first, .multipleFaces, "\(codes)")
         XCTAssertEqual(metrics.faceCount, 2)
@@ -202,13 +229,14 @@ final class AnalysisPipelineTests: XCTestCase {
 
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
 
-    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1) throws -> [AnalyzerOutput] {
+    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1,
+                      noise: Double = 0) throws -> [AnalyzerOutput] {
         let tracker = try tracker()
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []
         for i in 0..<Int(seconds * 30) {
             let t = Double(i) / 30
-            let frame = try scene(subjects(t), gain: gain, timestamp: t)
+            let frame = try scene(subjects(t), gain: gain, noise: noise, seed: UInt64(i + 1), timestamp: t)
             outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
         }
         return outputs
@@ -223,9 +251,19 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(capture, stillSince + 30, "only after a whole stability window of stillness")
         let chosen = try XCTUnwrap(outputs[capture].capture)
         XCTAssertGreaterThanOrEqual(chosen.frameTimestamp, outputs[capture].metrics.timestamp - 1.0 - 1e-9)
-        let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= outputs[capture].metrics.timestamp })
+        let captureTime = outputs[capture].metrics.timestamp
+        let kept = try XCTUnwrap(outputs.last { $0.keepFrame && $0.metrics.timestamp <= captureTime })
         XCTAssertEqual(kept.metrics.timestamp, chosen.frameTimestamp, "the capture is the last frame asked to keep")
         XCTAssertEqual(outputs[capture].primary, .ready)
+    }
+
+    func testAStillFaceInSensorNoiseIsCaptured() throws {
+        // Fresh noise (σ 3 levels) every frame makes the landmarks jitter; that is not movement.
+        let outputs = try play(1.8, { _ in [Subject()] }, noise: 3)
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
+        XCTAssertLessThanOrEqual(capture, 45, "ready from the start, captured after about 1 s")
+        XCTAssertFalse(outputs.contains { $0.active.contains(.holdStill) || $0.active.contains(.blurry) })
+        XCTAssertTrue(outputs.contains { ($0.metrics.motion?.centreSpeed ?? 0) > 0 }, "the noise does move the face")
     }
 
     func testAFaceThatKeepsMovingIsNotCaptured() throws {
@@ -233,6 +271,22 @@ final class AnalysisPipelineTests: XCTestCase {
         let outputs = try play(3) { t in [Subject(x: 0.5 + 0.08 * sin(2 * .pi * t))] }
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
         XCTAssertTrue(outputs.dropFirst(15).contains { $0.active.contains(.holdStill) })
+    }
+
+    func testASecondPersonIsNoticedWhileTheFirstIsTracked() throws {
+        let tracker = try tracker()
+        tracker.detectionInterval = 10
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        let pair = try scene([Subject(width: 0.3, x: 0.27),
+                              Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        for i in 0..<45 {
+            var frame = pair
+            frame.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
+        }
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces, "\(outputs.map(\.active))")
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
     }
 
     func testADarkClipIsNotCaptured() throws {

@@ -35,6 +35,12 @@ mkdir -p /root
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /root ||
     fail "could not mount the host's root over 9p (is qemu's -virtfs hostroot given?)"
 
+[ -f "/root$FACECAP_REPO/$FACECAP_GUEST" ] ||
+    fail "guest script $FACECAP_REPO/$FACECAP_GUEST not found through the 9p share"
+# A clone under /tmp (or /run) would vanish under the tmpfs mounted there below: keep a handle on it.
+mkdir -p /repo
+mount --bind "/root$FACECAP_REPO" /repo
+
 # The host's root is read-only: the kernel file systems and every writable place are mounted over it.
 mount --bind /dev /root/dev
 mount -t proc proc /root/proc
@@ -42,9 +48,10 @@ mount -t sysfs sys /root/sys
 for dir in /tmp /run /var/tmp; do
     mount -t tmpfs -o mode=1777 tmpfs "/root$dir"
 done
-
-[ -f "/root$FACECAP_REPO/$FACECAP_GUEST" ] ||
-    fail "guest script $FACECAP_REPO/$FACECAP_GUEST not found through the 9p share"
+if [ ! -f "/root$FACECAP_REPO/$FACECAP_GUEST" ]; then
+    mkdir -p "/root$FACECAP_REPO" && mount --bind /repo "/root$FACECAP_REPO" ||
+        fail "could not show the repository at $FACECAP_REPO again over the guest's tmpfs"
+fi
 
 args=$(echo "$FACECAP_ARGS" | tr ',' ' ')
 # The host's environment, not the initramfs's: a plain login-like PATH and a writable HOME.

@@ -61,7 +61,10 @@ fi
 # The kernel is the one Debian's linux-image-amd64 depends on today; when that moves on, the new
 # package is fetched and the old one is dropped from the cache.
 mkdir -p "$cache"
-kernel_package() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'; }
+# (awk reads to the end: leaving early could kill apt-cache with SIGPIPE, which pipefail would report.)
+kernel_package() {
+    apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ && !found { print $2; found = 1 }'
+}
 package=$(kernel_package)
 if [ -z "$package" ]; then
     $sudo apt-get update -qq || true

@@ -65,6 +65,9 @@ public struct Analyzer: Sendable {
     private var bestTimestamp = 0.0
     private var captured = false
     private var fallback: ManualFallbackReason?
+    private var hadFace = false
+    /// The last qualifying second face: when, its score and its width relative to the largest.
+    private var secondFace: (time: Double, score: Double, relativeWidth: Double)?
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds()) {
         self.thresholds = thresholds
@@ -77,8 +80,19 @@ public struct Analyzer: Sendable {
 
     /// Analyses one frame and the faces the models found in it.
     public mutating func process(_ frame: Frame, faces: [Face]) -> AnalyzerOutput {
-        var metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
+        // Hysteresis on the face score too: a face already seen may dip a little below the cut.
+        let minScore = thresholds.minFaceScore - (hadFace ? thresholds.faceScoreHysteresis : 0)
+        var metrics = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds, minScore: minScore)
+        hadFace = metrics.face != nil
         let t = frame.timestamp
+        if let score = metrics.secondFaceScore, let relative = metrics.secondFaceRelativeWidth {
+            secondFace = (t, score, relative)
+        } else if metrics.face != nil, let seen = secondFace, t - seen.time >= 0,
+                  t - seen.time <= thresholds.secondFaceMemory {
+            // Not looked for in this frame (tracking), or missed once: the person is still there.
+            metrics.secondFaceScore = seen.score
+            metrics.secondFaceRelativeWidth = seen.relativeWidth
+        }
         if let face = metrics.face {
             let box = face.box
             metrics.motion = motion.update(

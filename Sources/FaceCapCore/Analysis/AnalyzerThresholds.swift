@@ -55,7 +55,7 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// |roll| above this many degrees → `keepHeadLevel` (SPEC).
     public var maxRoll = 12.0
     /// Added to the fitted pitch so that people looking straight into the camera read 0°: fitted to
-    /// the canonical face model, frontal portraits read −2…−10° (median −4.8°, docs/calibration.md).
+    /// the canonical face model, frontal portraits read −8…+2° (median −5.0°, docs/calibration.md).
     public var pitchOffset = 5.0
     /// Eye aspect ratio below this on both eyes → `eyesClosed`. Open eyes measured 0.18–0.28 on the
     /// calibration photos (lowest: a smile looking down); 0.15 stays clear of every open eye.
@@ -63,9 +63,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
 
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
-    /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 164; 87 % at σ = 3 px
-    /// and all at σ = 4 px did (docs/calibration.md).
-    public var minSharpness = 130.0
+    /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 226; 86 % of them at
+    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md).
+    public var minSharpness = 150.0
     /// Face centre moving more than this many frame widths per 100 ms → `holdStill` (SPEC).
     public var maxCentreSpeed = 0.02
     /// Face size changing by more than this fraction per 100 ms → `holdStill` (SPEC).
@@ -86,13 +86,16 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var angleHysteresis = 3.0
     /// Margin on the eye aspect ratio (clears at 0.17, below the lowest open eye measured, 0.179).
     public var eyeHysteresis = 0.02
-    /// A blurry face must become this many times sharper than `minSharpness` to clear (156: still
-    /// below the least sharp σ = 1 px frame, so a sharp-enough face always clears).
+    /// A blurry face must become this many times sharper than `minSharpness` to clear (180: still
+    /// below the least sharp σ = 1 px frame, 226, so a sharp-enough face always clears).
     public var sharpnessHysteresis = 1.2
     /// Motion must fall below this fraction of its limits to clear `holdStill`.
     public var motionHysteresis = 0.7
     /// Margin on the second face's relative width and score.
     public var secondFaceHysteresis = 0.05
+    /// Margin on `minFaceScore` for a face that was already confident in the previous frame (only
+    /// matters when `minFaceScore` is set above the detector's own 0.5 cut).
+    public var faceScoreHysteresis = 0.05
 
     // MARK: Timing (seconds)
     /// A new primary message must be wanted this long before it is shown (SPEC).
@@ -107,6 +110,10 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var noFaceFallbackAfter = 10.0
     /// Motion is measured over at least this look-back (SPEC's "per 100 ms").
     public var motionLookBack = 0.1
+    /// A second face seen this recently still counts. While a face is tracked the detector runs only
+    /// every few frames (`FaceTracker.detectionInterval`), so a second person is seen intermittently;
+    /// 1 s spans an interval of up to 30 frames at 30 fps.
+    public var secondFaceMemory = 1.0
 
     public init() {}
 }
@@ -157,12 +164,14 @@ extension AnalyzerThresholds {
         Field(name: "sharpnessHysteresis", keyPath: \.sharpnessHysteresis, range: 1...10),
         Field(name: "motionHysteresis", keyPath: \.motionHysteresis, range: 0.1...1),
         Field(name: "secondFaceHysteresis", keyPath: \.secondFaceHysteresis, range: 0...0.5),
+        Field(name: "faceScoreHysteresis", keyPath: \.faceScoreHysteresis, range: 0...0.5),
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),
         Field(name: "manualAfter", keyPath: \.manualAfter, range: 0...3600),
         Field(name: "noFaceFallbackAfter", keyPath: \.noFaceFallbackAfter, range: 0...3600),
         Field(name: "motionLookBack", keyPath: \.motionLookBack, range: 0.02...1),
+        Field(name: "secondFaceMemory", keyPath: \.secondFaceMemory, range: 0...10),
     ]
 
     /// The defaults with the numbers of a flat JSON object laid over them, e.g. the contents of a
@@ -173,10 +182,12 @@ extension AnalyzerThresholds {
         let pairs = try FlatJSONNumbers.parse(text)
         for (name, value) in pairs {
             guard let field = Self.fields.first(where: { $0.name == name }) else {
-                throw ThresholdsError("unknown threshold '\(name)' (known: \(Self.fields.map(\.name).joined(separator: ", ")))")
+                let known = Self.fields.map(\.name).joined(separator: ", ")
+                throw ThresholdsError("unknown threshold '\(name)' (known: \(known))")
             }
             guard field.range.contains(value) else {
-                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(field.range.lowerBound)...\(field.range.upperBound)")
+                let range = "\(field.range.lowerBound)...\(field.range.upperBound)"
+                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(range)")
             }
             self[keyPath: field.keyPath] = value
         }
@@ -226,7 +237,9 @@ enum FlatJSONNumbers {
         func readNumber() throws(ThresholdsError) -> Double {
             skipSpace()
             let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
+            // Digits, signs, the decimal point and exponents; Double() then judges the whole.
+            while index < bytes.count,
+                  (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
                 index += 1
             }
             guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)),

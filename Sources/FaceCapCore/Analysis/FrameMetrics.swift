@@ -58,10 +58,13 @@ public enum FaceMeasures {
     static let keyLandmarks = [10, 152, 234, 454, 33, 263, 1, 61, 291]
 
     /// Measures `faces` (in `frame`'s pixels) on `frame`. Pure: the same inputs give the same numbers.
-    public static func measure(frame: Frame, faces: [Face], thresholds: AnalyzerThresholds) -> FrameMetrics {
+    /// Faces count from `minScore` (default `thresholds.minFaceScore`; lower while a face is tracked).
+    public static func measure(frame: Frame, faces: [Face], thresholds: AnalyzerThresholds,
+                               minScore: Double? = nil) -> FrameMetrics {
         let width = Double(max(frame.width, 1)), height = Double(max(frame.height, 1))
+        let scoreCut = minScore ?? thresholds.minFaceScore
         let confident = faces.indices
-            .filter { Double(faces[$0].detection.score) >= thresholds.minFaceScore }
+            .filter { Double(faces[$0].detection.score) >= scoreCut }
             .sorted { faceBox(faces[$0]).width > faceBox(faces[$1]).width }
         var metrics = FrameMetrics(timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
                                    frameLuma: nil, faceCount: confident.count,
@@ -71,7 +74,7 @@ public enum FaceMeasures {
             // The strongest competitor: the widest other face that is confident enough to count.
             let largest = Double(faceBox(faces[confident[0]]).width)
             let second = confident.dropFirst().max {
-                secondFaceRank(faces[$0], largest: largest, thresholds) < secondFaceRank(faces[$1], largest: largest, thresholds)
+                secondFaceRank(faces[$0], thresholds) < secondFaceRank(faces[$1], thresholds)
             }!
             metrics.secondFaceScore = Double(faces[second].detection.score)
             metrics.secondFaceRelativeWidth = largest > 0 ? Double(faceBox(faces[second]).width) / largest : 0
@@ -93,7 +96,7 @@ public enum FaceMeasures {
     }
 
     /// Orders competing second faces: ones that would trigger `multipleFaces` first, then by width.
-    private static func secondFaceRank(_ face: Face, largest: Double, _ t: AnalyzerThresholds) -> Double {
+    private static func secondFaceRank(_ face: Face, _ t: AnalyzerThresholds) -> Double {
         let qualifies = Double(face.detection.score) >= t.secondFaceMinScore
         return (qualifies ? 1e6 : 0) + Double(faceBox(face).width)
     }

@@ -37,8 +37,9 @@ public enum GuidanceRules {
                 || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark) {
                 codes.append(.tooDark)
             }
+            let brightMargin = t.maxBrightFraction * t.fractionHysteresis
             if above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
-                || above(light.brightFraction, t.maxBrightFraction, t.maxBrightFraction * t.fractionHysteresis, .tooBright) {
+                || above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright) {
                 codes.append(.tooBright)
             }
         }

@@ -56,7 +56,10 @@ public struct LightMetrics: Sendable, Equatable {
     public var leftLuma: Double
     public var rightLuma: Double
     /// Darker half over brighter half, 1 = even.
-    public var balance: Double { max(leftLuma, rightLuma) < 1 ? 1 : min(leftLuma, rightLuma) / max(leftLuma, rightLuma) }
+    public var balance: Double {
+        let brighter = max(leftLuma, rightLuma)
+        return brighter < 1 ? 1 : min(leftLuma, rightLuma) / brighter
+    }
 }
 
 enum LumaStatistics {
@@ -78,7 +81,8 @@ enum LumaStatistics {
     }
 
     /// Light statistics over `region` (frame pixels, clipped to the frame), split into halves at `midX`.
-    static func light(_ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int, brightLevel: Int) -> LightMetrics? {
+    static func light(_ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int,
+                      brightLevel: Int) -> LightMetrics? {
         let x0 = max(0, Int(region.x.rounded(.down))), y0 = max(0, Int(region.y.rounded(.down)))
         let x1 = min(reader.width, Int((region.x + region.width).rounded(.up)))
         let y1 = min(reader.height, Int((region.y + region.height).rounded(.up)))

@@ -1,0 +1,200 @@
+import Foundation
+import XCTest
+
+/// `facecap analyze` as a user and a script see it: photos, clips, JSON fields, bad input.
+final class AnalyzeCommandTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("facecap-analyze-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func fixture(_ name: String) -> String { Self.fixtures.appendingPathComponent(name).path }
+
+    private func write(_ name: String, _ data: Data) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    private func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+        }
+    }
+
+    func testPhotoJSONHasTheContractFields() throws {
+        let result = try runFacecap(["analyze", "--json", fixture("sergey.png"), fixture("dino.jpg")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = try jsonLines(result.stdout)
+        XCTAssertEqual(lines.count, 2)
+        let sergey = lines[0]
+        XCTAssertEqual(sergey["file"] as? String, fixture("sergey.png"))
+        XCTAssertEqual(sergey["frame"] as? Int, 0)
+        let face = try XCTUnwrap((sergey["faces"] as? [[String: Any]])?.first)
+        XCTAssertEqual((face["box"] as? [Double])?.count, 4)
+        XCTAssertEqual((face["keypoints"] as? [String: [Double]])?.count, 6)
+        XCTAssertEqual(try XCTUnwrap(face["yaw"] as? Double), 0, accuracy: 5)
+        XCTAssertEqual(try XCTUnwrap(face["roll"] as? Double), 0, accuracy: 5)
+        XCTAssertNotNil(face["pitch"] as? Double)
+        XCTAssertEqual(face["eyesOpen"] as? Bool, true)
+        let metrics = try XCTUnwrap(sergey["metrics"] as? [String: Any])
+        for key in ["faceWidth", "offsetX", "offsetY", "edgeMargin", "faceLuma", "darkFraction", "brightFraction",
+                    "lightBalance", "sharpness", "frameLuma", "eyeAspectRatio", "mouthOpening"] {
+            XCTAssertNotNil(metrics[key], key)
+            XCTAssertFalse(metrics[key] is NSNull, key)
+        }
+        // sergey.png's face fills 53 % of its width: too close for the 0.52 limit.
+        XCTAssertEqual(sergey["guidance"] as? [String], ["moveBack"])
+        XCTAssertEqual(sergey["primary"] as? String, "moveBack")
+
+        let dino = lines[1]
+        XCTAssertEqual((dino["faces"] as? [Any])?.count, 0)
+        XCTAssertEqual(dino["guidance"] as? [String], ["noFace"])
+        XCTAssertEqual(dino["primary"] as? String, "noFace")
+    }
+
+    func testReadableSummary() throws {
+        let result = try runFacecap(["analyze", fixture("images/grace_hopper.jpg")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let heading = fixture("images/grace_hopper.jpg") + " (512x600): 1 face"
+        XCTAssertTrue(result.stdout.hasPrefix(heading), result.stdout)
+        XCTAssertTrue(result.stdout.contains("measured: width"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("pose: yaw"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("guidance: "), result.stdout)
+    }
+
+    // MARK: clips
+
+    /// sergey's luma and its face box (landmark bounds, from Tests/Fixtures/golden/sergey_expected.json).
+    static let sergey: (pixels: [UInt8], box: (x: Double, y: Double, width: Double, height: Double)) = {
+        let data = try! Data(contentsOf: fixtures.appendingPathComponent("images/sergey_luma.pgm"))
+        return (Array(data.dropFirst(15)), (136.0, 141.5, 320.0, 367.0))
+    }()
+
+    /// A mono 640×480 clip at 30 fps: sergey with his face `width(i)` of the frame at `x(i)`, × `gain`.
+    private func clip(frames: Int, gain: Double = 1, width: (Int) -> Double,
+                      x: (Int) -> Double = { _ in 0.5 }) -> Data {
+        var data = Data("YUV4MPEG2 W640 H480 F30:1 Ip A1:1 Cmono XCOLORRANGE=FULL\n".utf8)
+        let (pixels, box) = Self.sergey
+        for i in 0..<frames {
+            let scale = width(i) * 640 / box.width
+            let cx = box.x + box.width / 2, cy = box.y + box.height / 2
+            var frame = [UInt8](repeating: 128, count: 640 * 480)
+            for y in 0..<480 {
+                let sy = Int(((Double(y) + 0.5 - 240) / scale + cy).rounded(.down))
+                guard sy >= 0, sy < 600 else { continue }
+                for px in 0..<640 {
+                    let sx = Int(((Double(px) + 0.5 - x(i) * 640) / scale + cx).rounded(.down))
+                    guard sx >= 0, sx < 600 else { continue }
+                    frame[y * 640 + px] = UInt8(min(255, (Double(pixels[sy * 600 + sx]) * gain).rounded()))
+                }
+            }
+            data += Data("FRAME\n".utf8) + Data(frame)
+        }
+        return data
+    }
+
+    func testAClipThatApproachesAndHoldsIsAutoCaptured() throws {
+        // 1 s approaching from 0.2 to 0.38 of the width, then 1.5 s still.
+        let path = try write("approach.y4m", clip(frames: 75) { i in i < 30 ? 0.2 + 0.18 * Double(i) / 30 : 0.38 })
+        let result = try runFacecap(["analyze", "--json", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let frames = try jsonLines(result.stdout)
+        XCTAssertEqual(frames.count, 75)
+        XCTAssertEqual(frames[2]["primary"] as? String, "moveCloser")
+        XCTAssertEqual(try XCTUnwrap(frames[40]["timestamp"] as? Double), 40.0 / 30, accuracy: 0.001)
+        let captures = frames.indices.filter { !(frames[$0]["capture"] is NSNull) }
+        XCTAssertEqual(captures.count, 1, "one auto capture")
+        let capture = try XCTUnwrap(captures.first)
+        XCTAssertGreaterThanOrEqual(capture, 60, "a whole stability window after the face stopped")
+        XCTAssertEqual(frames[capture]["primary"] as? String, "ready")
+        XCTAssertEqual(frames[capture]["stability"] as? Double, 1)
+        for key in ["hints", "keepFrame", "manualFallback", "guidance", "metrics", "faces"] {
+            XCTAssertNotNil(frames[capture][key], key)
+        }
+
+        let text = try runFacecap(["analyze", path])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("AUTO CAPTURE of the frame at"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("75 frames, auto-captured"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("frame 0 t 0s, 1 face: moveCloser"), text.stdout)
+        // One line per frame, as the wizard would show it.
+        XCTAssertEqual(text.stdout.split(separator: "\n").filter { $0.hasPrefix("frame ") }.count, 75)
+    }
+
+    func testADarkOrMovingClipIsNotCaptured() throws {
+        let dark = try write("dark.y4m", clip(frames: 45, gain: 0.2) { _ in 0.38 })
+        let moving = try write("moving.y4m", clip(frames: 60, width: { _ in 0.38 },
+                                                  x: { 0.5 + 0.08 * sin(2 * .pi * Double($0) / 30) }))
+        let result = try runFacecap(["analyze", "--json", dark, moving])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let frames = try jsonLines(result.stdout)
+        XCTAssertEqual(frames.count, 105)
+        XCTAssertTrue(frames.allSatisfy { $0["capture"] is NSNull })
+        XCTAssertEqual(frames[44]["primary"] as? String, "tooDark")
+        XCTAssertTrue(frames[50...].contains { ($0["guidance"] as? [String])?.contains("holdStill") == true })
+    }
+
+    func testThresholdsFromAConfigFile() throws {
+        let loose = try write("loose.json", Data(#"{"maxFaceWidth": 0.6}"#.utf8))
+        let result = try runFacecap(["analyze", "--json", "--thresholds", loose, fixture("sergey.png")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try jsonLines(result.stdout).first?["primary"] as? String, "ready")
+
+        let typo = try write("typo.json", Data(#"{"maxFaceWidht": 0.6}"#.utf8))
+        let bad = try runFacecap(["analyze", "--thresholds", typo, fixture("sergey.png")])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown threshold 'maxFaceWidht'"), bad.stderr)
+        let missing = try runFacecap(["analyze", "--thresholds", directory.appendingPathComponent("no.json").path,
+                                      fixture("sergey.png")])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+    }
+
+    // MARK: bad input
+
+    func testBadInputIsOneClearLineNeverACrash() throws {
+        let png = try Data(contentsOf: Self.fixtures.appendingPathComponent("sergey.png"))
+        var huge = Data("P5\n200000 200000\n255\n".utf8)
+        huge += Data(repeating: 0, count: 100)
+        let cases: [(String, String)] = [
+            ("missing", directory.appendingPathComponent("nothing-here.jpg").path),
+            ("empty", try write("empty.jpg", Data())),
+            ("garbage", try write("garbage.png", Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))),
+            ("truncated PNG", try write("cut.png", png.prefix(2000))),
+            ("truncated clip", try write("cut.y4m", clip(frames: 2) { _ in 0.38 }.dropLast(1000))),
+            ("huge dimensions", try write("huge.pgm", huge)),
+            ("directory", directory.path),
+        ]
+        for (what, path) in cases {
+            let result = try runFacecap(["analyze", "--json", path])
+            XCTAssertTrue([66, 1].contains(result.status), "\(what): status \(result.status) \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "\(what): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("facecap: "), "\(what): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(path), "\(what) names the file: \(result.stderr)")
+        }
+        // The good file next to a bad one is still analysed; the exit code reports the bad one.
+        let mixed = try runFacecap(["analyze", "--json", try write("empty2.png", Data()), fixture("sergey.png")])
+        XCTAssertEqual(mixed.status, 66)
+        XCTAssertEqual(try jsonLines(mixed.stdout).count, 1)
+    }
+
+    func testUsage() throws {
+        let none = try runFacecap(["analyze"])
+        XCTAssertEqual(none.status, 64)
+        XCTAssertTrue(none.stderr.contains("needs at least one image or .y4m file"), none.stderr)
+        let help = try runFacecap(["analyze", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--thresholds FILE"))
+    }
+}
