@@ -7,8 +7,8 @@ import Glibc
 /// Finds and loads the face models that `make models` fetched and verified.
 ///
 /// Search order: `$FACECAP_MODEL_DIR`, then `<binary dir>/../share/facecap/models` (where `make install`
-/// puts them), then `<binary dir>/../../models` and `<binary dir>/../../../models` (the build tree: `.build/release/facecap`, resolved or not), then
-/// `./models`.
+/// puts them), then `<binary dir>/../../models` and `<binary dir>/../../../models` (the build tree:
+/// `.build/release/facecap`, symlink resolved or not), then `./models`.
 public enum ModelFiles {
     /// The BlazeFace short-range detector file name.
     public static let detector = "face_detection_short_range.tflite"
