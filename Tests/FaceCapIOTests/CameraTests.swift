@@ -344,6 +344,22 @@ final class CameraTests: XCTestCase {
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
 
+    func testALongWaitStillEndsAtTheStallTimeout() throws {
+        // A caller may wait long for a frame; a camera that goes silent must still be reported after the
+        // stall timeout, so no single poll may wait past it.
+        let fake = makeFake(script: [.frame(FakeV4L2Device.FrameSpec())])
+        var configuration = CameraConfiguration()
+        configuration.stallTimeout = 0.3
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertThrowsError(try camera.readFrame(into: &frame, timeout: 60)) { error in
+            XCTAssertEqual(error as? CameraError, .stalled(path: path, seconds: 0.3))
+        }
+        XCTAssertLessThanOrEqual(fake.longestPollTimeout, 301, "a poll waited past the stall timeout")
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
+    }
+
     func testPermissionDeniedNamesOwnerGroupsAndTheFix() {
         // /dev/null exists on every Linux machine, so stat has an owner and group to report.
         let fake = keep(FakeV4L2Device(nodes: ["/dev/null": .webcam]))

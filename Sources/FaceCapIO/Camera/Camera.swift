@@ -172,7 +172,11 @@ public final class Camera: FrameSource {
         let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
         let deadline = CameraSupport.monotonicNow() + wait
         while true {
-            let remaining = min(max(0, deadline - CameraSupport.monotonicNow()), 3600)
+            // No single wait outlasts the stall deadline, so a silent camera is reported on time however long
+            // the caller is prepared to wait.
+            let before = CameraSupport.monotonicNow()
+            let untilStall = lastFrameTime + configuration.stallTimeout - before
+            let remaining = min(max(0, min(deadline - before, untilStall)), 3600)
             let milliseconds = Int32((remaining * 1000).rounded(.up))
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
