@@ -85,6 +85,8 @@ public final class Camera: FrameSource {
     private var failure: CameraError?
     private var lastFrameTime: Double
     private var consecutiveIOErrors = 0
+    /// The timestamp of the last frame delivered (seconds since STREAMON).
+    private var lastTimestamp = 0.0
 
     /// Opens `path` and starts streaming.
     public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
@@ -195,8 +197,11 @@ public final class Camera: FrameSource {
                 frame.width = width
                 frame.height = height
                 frame.colorRange = colorRange
-                frame.timestamp = info.timestamp
-                frame.isWarmUp = info.timestamp < configuration.warmUpDuration
+                // Driver clocks can step back (or mix stamped and unstamped buffers); time never runs backwards
+                // for the caller, whose motion measures divide by the step.
+                lastTimestamp = max(lastTimestamp, info.timestamp)
+                frame.timestamp = lastTimestamp
+                frame.isWarmUp = lastTimestamp < configuration.warmUpDuration
                 return .frame
             case CV4L2_READ_IO_ERROR:
                 consecutiveIOErrors += 1
