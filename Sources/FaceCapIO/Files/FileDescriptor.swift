@@ -5,16 +5,10 @@
 /// Thin POSIX helpers shared by the file readers and writers: EINTR retried, errno returned as a value.
 enum POSIXFile {
     /// Opens `path` read-only; on failure returns the errno.
-    ///
-    /// The open itself never blocks: a named pipe with no writer (or a tty waiting for carrier) would
-    /// otherwise hang `open` forever. Reads block as usual afterwards, so `<(command)` still streams, and
-    /// a pipe nobody writes to reads as empty.
     static func openForReading(_ path: String) -> Result<Int32, Errno> {
         while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             if fd >= 0 {
-                let flags = fcntl(fd, F_GETFL)
-                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
                 // open(2) succeeds on a directory; reading it fails later with a less clear EISDIR.
                 var info = stat()
                 if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
