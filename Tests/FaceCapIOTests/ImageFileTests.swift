@@ -252,6 +252,27 @@ final class ImageFileTests: XCTestCase {
         }
     }
 
+    func testATinyPNGDeclaringAHugeImageIsTruncatedBeforeAllocating() throws {
+        // 16384×16384 RGB is within the limits, but its 805 MB of pixels cannot come out of a few bytes of
+        // deflate data (at most 1032:1): refused as cut short, without first allocating the picture.
+        var ihdr: [UInt8] = Array("IHDR".utf8) + bigEndian(16384) + bigEndian(16384) + [8, 2, 0, 0, 0]
+        ihdr += bigEndian(crc32(ihdr))
+        let zlib: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
+        var idat: [UInt8] = Array("IDAT".utf8) + zlib
+        idat = bigEndian(UInt32(zlib.count)) + idat + bigEndian(crc32(idat))
+        let iend: [UInt8] = bigEndian(0) + Array("IEND".utf8) + bigEndian(crc32(Array("IEND".utf8)))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat + iend
+        XCTAssertEqual(try errorProblem(try temp.write("promise.png", png)),
+                       .data(.truncated("the PNG data ends before the image does")))
+        // A small image over the same data is not refused by this check: a 1-bit grey 64×64 image needs
+        // 512 bytes of pixels, which 8 bytes of deflate could in principle carry.
+        var small: [UInt8] = Array("IHDR".utf8) + bigEndian(64) + bigEndian(64) + [1, 0, 0, 0, 0]
+        small += bigEndian(crc32(small))
+        let tiny: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + small + idat + iend
+        let problem = try errorProblem(try temp.write("tiny.png", tiny))
+        XCTAssertNotEqual(problem, .data(.truncated("the PNG data ends before the image does")))
+    }
+
     func testMissingDirectoryAndUnreadableFiles() throws {
         XCTAssertEqual(try errorProblem(temp.path("nope.jpg")), .missing)
         XCTAssertEqual(try errorProblem(temp.url.path), .isDirectory)
