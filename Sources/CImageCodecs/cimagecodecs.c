@@ -17,8 +17,9 @@ static void copy_message(char *destination, size_t size, const char *text) {
 /* ---- libjpeg error handling ------------------------------------------------------------------------
  * libjpeg reports fatal errors through error_exit, which must not return: we longjmp back to the
  * setjmp of the C function that called into libjpeg. Warnings are silenced (libjpeg would print them
- * to stderr, under the wizard's full-screen UI), except "premature end of file": libjpeg would fill
- * the rest of a truncated file with grey and call it a success, and facecap must report it instead. */
+ * to stderr, under the wizard's full-screen UI), except "premature end of file" and "premature end of
+ * data segment" (the scan stops at a marker, e.g. EOI, before the image is complete): libjpeg would fill
+ * the rest with grey and call it a success, and facecap must report it instead. */
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -42,7 +43,7 @@ static void jpeg_error_exit(j_common_ptr common) {
 
 static void jpeg_emit_message(j_common_ptr common, int level) {
     if (level >= 0) return; /* trace messages */
-    if (common->err->msg_code == JWRN_JPEG_EOF) {
+    if (common->err->msg_code == JWRN_JPEG_EOF || common->err->msg_code == JWRN_HIT_MARKER) {
         ((cic_jpeg_error *)common->err)->status = CIC_ERROR_TRUNCATED;
         jpeg_error_exit(common);
     }

@@ -273,6 +273,18 @@ final class ImageFileTests: XCTestCase {
         XCTAssertNotEqual(problem, .data(.truncated("the PNG data ends before the image does")))
     }
 
+    func testAJPEGWhoseScanEndsEarlyIsTruncatedNotGrey() throws {
+        // The 16×12 fixture's header patched to 64×64: its scan data ends (at the EOI marker) long before
+        // the image does. libjpeg only warns and fills the rest with grey; that is a damaged photo.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x00, 0x40, 0x00, 0x40])
+        XCTAssertEqual(try errorProblem(try temp.write("short-scan.jpg", bytes)),
+                       .data(.truncated("the JPEG data ends before the image does")))
+        // The unpatched file still decodes.
+        XCTAssertNil(try errorProblem(fixturePath("crafted/quadrants.jpg")))
+    }
+
     func testMissingDirectoryAndUnreadableFiles() throws {
         XCTAssertEqual(try errorProblem(temp.path("nope.jpg")), .missing)
         XCTAssertEqual(try errorProblem(temp.url.path), .isDirectory)
