@@ -109,6 +109,11 @@ cic_jpeg_decoder *cic_jpeg_open(const uint8_t *data, size_t size, cic_image_info
     }
     info->width = (int)decoder->cinfo.image_width;
     info->height = (int)decoder->cinfo.image_height;
+    /* Sequential Huffman coding spends at least two bits per 8×8 block (a one-bit DC code and a one-bit
+     * end-of-block), and there are at least (width/8)×(height/8) blocks. Progressive scans (end-of-band
+     * runs) and arithmetic coding can go far lower, so they get no bound. */
+    if (!decoder->cinfo.progressive_mode && !decoder->cinfo.arith_code)
+        info->min_data_bytes = (uint64_t)(info->width / 8) * (uint64_t)(info->height / 8) / 4;
     info->status = CIC_OK;
     return decoder;
 }

@@ -1,3 +1,4 @@
+import CImageCodecs
 import FaceCapCore
 import Foundation
 import XCTest
@@ -280,6 +281,15 @@ final class ImageFileTests: XCTestCase {
         let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x00, 0x40, 0x00, 0x40])
         XCTAssertEqual(try errorProblem(try temp.write("short-scan.jpg", bytes)),
+                       .data(.truncated("the JPEG data ends before the image does")))
+        // Patched to 16000×16000 instead, it could not hold the image even with the smallest possible
+        // coding: refused from its header, before 768 MB of pixels are allocated.
+        bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
+        var info = cic_image_info()
+        let decoder = try XCTUnwrap(bytes.withUnsafeBufferPointer { cic_jpeg_open($0.baseAddress, $0.count, &info) })
+        cic_jpeg_close(decoder)
+        XCTAssertEqual(info.min_data_bytes, 2000 * 2000 / 4)
+        XCTAssertEqual(try errorProblem(try temp.write("promise.jpg", bytes)),
                        .data(.truncated("the JPEG data ends before the image does")))
         // The unpatched file still decodes.
         XCTAssertNil(try errorProblem(fixturePath("crafted/quadrants.jpg")))

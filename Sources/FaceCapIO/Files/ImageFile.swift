@@ -95,6 +95,10 @@ public enum ImageFile {
                 throw .unsupported("not enough memory to decode the JPEG")
             }
             defer { cic_jpeg_close(decoder) }
+            let withinLimits = (try? limits.check(width: Int(info.width), height: Int(info.height))) != nil
+            if info.status == Int32(CIC_OK), withinLimits, info.min_data_bytes > UInt64(buffer.count) {
+                throw .truncated("the JPEG data ends before the image does")
+            }
             return try decodeImage(info: &info, kind: "JPEG", limits: limits) { pixels, stride, info in
                 cic_jpeg_read(decoder, pixels, stride, &info)
             }
