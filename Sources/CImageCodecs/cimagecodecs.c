@@ -17,8 +17,9 @@ static void copy_message(char *destination, size_t size, const char *text) {
 /* ---- libjpeg error handling ------------------------------------------------------------------------
  * libjpeg reports fatal errors through error_exit, which must not return: we longjmp back to the
  * setjmp of the C function that called into libjpeg. Warnings are silenced (libjpeg would print them
- * to stderr, under the wizard's full-screen UI), except "premature end of file": libjpeg would fill
- * the rest of a truncated file with grey and call it a success, and facecap must report it instead. */
+ * to stderr, under the wizard's full-screen UI), except "premature end of file" and "premature end of
+ * data segment" (the scan stops at a marker, e.g. EOI, before the image is complete): libjpeg would fill
+ * the rest with grey and call it a success, and facecap must report it instead. */
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -42,7 +43,7 @@ static void jpeg_error_exit(j_common_ptr common) {
 
 static void jpeg_emit_message(j_common_ptr common, int level) {
     if (level >= 0) return; /* trace messages */
-    if (common->err->msg_code == JWRN_JPEG_EOF) {
+    if (common->err->msg_code == JWRN_JPEG_EOF || common->err->msg_code == JWRN_HIT_MARKER) {
         ((cic_jpeg_error *)common->err)->status = CIC_ERROR_TRUNCATED;
         jpeg_error_exit(common);
     }
@@ -108,6 +109,11 @@ cic_jpeg_decoder *cic_jpeg_open(const uint8_t *data, size_t size, cic_image_info
     }
     info->width = (int)decoder->cinfo.image_width;
     info->height = (int)decoder->cinfo.image_height;
+    /* Sequential Huffman coding spends at least two bits per 8×8 block (a one-bit DC code and a one-bit
+     * end-of-block), and there are at least (width/8)×(height/8) blocks. Progressive scans (end-of-band
+     * runs) and arithmetic coding can go far lower, so they get no bound. */
+    if (!decoder->cinfo.progressive_mode && !decoder->cinfo.arith_code)
+        info->min_data_bytes = (uint64_t)(info->width / 8) * (uint64_t)(info->height / 8) / 4;
     info->status = CIC_OK;
     return decoder;
 }

@@ -90,6 +90,22 @@ final class FrameConversionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(compared, 3)
     }
 
+    func testByteCountIsNilWhenTheSizeOverflows() {
+        // The product of the sides fits, but the bytes for it do not: every format must say so rather than
+        // wrap (FaceCapCore is built with -Ounchecked, where overflow is not trapped).
+        let side = 1 << 31
+        for format in [PixelFormat.yuyv, .rgb24, .yuv422p, .yuv444p] {
+            XCTAssertNil(format.byteCount(width: side, height: side), "\(format)")
+        }
+        XCTAssertEqual(PixelFormat.gray.byteCount(width: side, height: side), 1 << 62)
+        XCTAssertEqual(PixelFormat.yuv420p.byteCount(width: side, height: side), 3 << 61)
+        XCTAssertNil(PixelFormat.yuyv.byteCount(width: 3, height: Int.max / 3))
+        XCTAssertNil(PixelFormat.yuv420p.byteCount(width: 1, height: Int.max))
+        XCTAssertEqual(PixelFormat.gray.byteCount(width: 1, height: Int.max), Int.max)
+        XCTAssertEqual(PixelFormat.yuv420p.byteCount(width: 3, height: 3), 9 + 2 * 2 * 2)
+        XCTAssertEqual(PixelFormat.yuyv.byteCount(width: 3, height: 2), 2 * 4 * 2)
+    }
+
     func testOddSizesUseRoundedUpChroma() {
         // 3×3 4:2:0: chroma planes are 2×2.
         let frame = Frame(

@@ -89,6 +89,8 @@ final class FakeV4L2Device {
     private(set) var lastRequestedSize: (width: Int, height: Int)?
     private(set) var lastRequestedFourcc: UInt32?
     private(set) var lastTimePerFrame: (numerator: UInt32, denominator: UInt32)?
+    /// The longest wait any poll call asked for, in milliseconds.
+    private(set) var longestPollTimeout: Int32 = 0
     private var nextFd: Int32 = 100
     private var current: (node: Node, format: Format, width: Int, height: Int, stride: Int, size: Int)?
     private var streamOnTime = 0.0
@@ -182,6 +184,7 @@ final class FakeV4L2Device {
 
     private func poll(_ fds: UnsafeMutablePointer<pollfd>, timeout: Int32) -> Int32 {
         fds.pointee.revents = 0
+        longestPollTimeout = max(longestPollTimeout, timeout)
         if disconnected {
             fds.pointee.revents = Int16(POLLERR | POLLHUP)
             return 1

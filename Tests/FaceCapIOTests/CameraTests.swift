@@ -226,6 +226,25 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(seen.map(\.1), [true, true, false, false])
     }
 
+    func testTimestampsNeverGoBackwards() throws {
+        // A driver whose clock steps back (or that mixes stamped and unstamped buffers) must not hand the
+        // analysis a negative time step.
+        let times = [0.3, 0.2, 0.25, 0.6]
+        let fake = makeFake(script: times.map { .frame(FakeV4L2Device.FrameSpec(time: $0)) })
+        let camera = try Camera(path: path, ops: fake.ops)
+        var frame = emptyFrame()
+        var seen: [Double] = []
+        for _ in times {
+            XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+            seen.append(frame.timestamp)
+        }
+        XCTAssertEqual(seen[0], 0.3, accuracy: 0.02)
+        XCTAssertEqual(seen[3], 0.6, accuracy: 0.02)
+        for index in 1..<seen.count {
+            XCTAssertGreaterThanOrEqual(seen[index], seen[index - 1], "frame \(index) went back in time: \(seen)")
+        }
+    }
+
     func testFlaggedAndShortBuffersAreDroppedCountedAndRequeued() throws {
         let fake = makeFake(script: [
             .frame(FakeV4L2Device.FrameSpec(fill: 1, errorFlag: true)),
@@ -341,6 +360,22 @@ final class CameraTests: XCTestCase {
         }
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.3))
         XCTAssertTrue(stalled?.message.contains("no frame from \(path) for 0.3 s") ?? false)
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
+    }
+
+    func testALongWaitStillEndsAtTheStallTimeout() throws {
+        // A caller may wait long for a frame; a camera that goes silent must still be reported after the
+        // stall timeout, so no single poll may wait past it.
+        let fake = makeFake(script: [.frame(FakeV4L2Device.FrameSpec())])
+        var configuration = CameraConfiguration()
+        configuration.stallTimeout = 0.3
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertThrowsError(try camera.readFrame(into: &frame, timeout: 60)) { error in
+            XCTAssertEqual(error as? CameraError, .stalled(path: path, seconds: 0.3))
+        }
+        XCTAssertLessThanOrEqual(fake.longestPollTimeout, 301, "a poll waited past the stall timeout")
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
 

@@ -1,3 +1,4 @@
+import CImageCodecs
 import FaceCapCore
 import Foundation
 import XCTest
@@ -250,6 +251,48 @@ final class ImageFileTests: XCTestCase {
         XCTAssertThrowsError(try ImageFile.read(path: fixturePath("sergey.png"), limits: limits)) { error in
             XCTAssertEqual((error as? InputFileError)?.problem, .data(.tooLarge(width: 600, height: 600)))
         }
+    }
+
+    func testATinyPNGDeclaringAHugeImageIsTruncatedBeforeAllocating() throws {
+        // 16384×16384 RGB is within the limits, but its 805 MB of pixels cannot come out of a few bytes of
+        // deflate data (at most 1032:1): refused as cut short, without first allocating the picture.
+        var ihdr: [UInt8] = Array("IHDR".utf8) + bigEndian(16384) + bigEndian(16384) + [8, 2, 0, 0, 0]
+        ihdr += bigEndian(crc32(ihdr))
+        let zlib: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
+        var idat: [UInt8] = Array("IDAT".utf8) + zlib
+        idat = bigEndian(UInt32(zlib.count)) + idat + bigEndian(crc32(idat))
+        let iend: [UInt8] = bigEndian(0) + Array("IEND".utf8) + bigEndian(crc32(Array("IEND".utf8)))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat + iend
+        XCTAssertEqual(try errorProblem(try temp.write("promise.png", png)),
+                       .data(.truncated("the PNG data ends before the image does")))
+        // A small image over the same data is not refused by this check: a 1-bit grey 64×64 image needs
+        // 512 bytes of pixels, which 8 bytes of deflate could in principle carry.
+        var small: [UInt8] = Array("IHDR".utf8) + bigEndian(64) + bigEndian(64) + [1, 0, 0, 0, 0]
+        small += bigEndian(crc32(small))
+        let tiny: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + small + idat + iend
+        let problem = try errorProblem(try temp.write("tiny.png", tiny))
+        XCTAssertNotEqual(problem, .data(.truncated("the PNG data ends before the image does")))
+    }
+
+    func testAJPEGWhoseScanEndsEarlyIsTruncatedNotGrey() throws {
+        // The 16×12 fixture's header patched to 64×64: its scan data ends (at the EOI marker) long before
+        // the image does. libjpeg only warns and fills the rest with grey; that is a damaged photo.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x00, 0x40, 0x00, 0x40])
+        XCTAssertEqual(try errorProblem(try temp.write("short-scan.jpg", bytes)),
+                       .data(.truncated("the JPEG data ends before the image does")))
+        // Patched to 16000×16000 instead, it could not hold the image even with the smallest possible
+        // coding: refused from its header, before 768 MB of pixels are allocated.
+        bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
+        var info = cic_image_info()
+        let decoder = try XCTUnwrap(bytes.withUnsafeBufferPointer { cic_jpeg_open($0.baseAddress, $0.count, &info) })
+        cic_jpeg_close(decoder)
+        XCTAssertEqual(info.min_data_bytes, 2000 * 2000 / 4)
+        XCTAssertEqual(try errorProblem(try temp.write("promise.jpg", bytes)),
+                       .data(.truncated("the JPEG data ends before the image does")))
+        // The unpatched file still decodes.
+        XCTAssertNil(try errorProblem(fixturePath("crafted/quadrants.jpg")))
     }
 
     func testMissingDirectoryAndUnreadableFiles() throws {

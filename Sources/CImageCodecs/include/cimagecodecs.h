@@ -36,6 +36,9 @@ typedef struct {
     int channels;
     int status;
     char message[CIC_MESSAGE_LENGTH];
+    /* The fewest bytes of compressed data that can hold the declared image, 0 when there is no useful
+       bound: lets the caller refuse a tiny file declaring a huge image before allocating its pixels. */
+    uint64_t min_data_bytes;
 } cic_image_info;
 
 typedef struct cic_jpeg_decoder cic_jpeg_decoder;

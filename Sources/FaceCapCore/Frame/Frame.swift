@@ -14,18 +14,27 @@ public enum PixelFormat: String, Sendable, Equatable, CaseIterable {
     case gray
 
     /// Bytes a frame of this format and size occupies, or nil when the size is not representable.
+    ///
+    /// Every product and sum is checked: this module is built with -Ounchecked, where an overflow would
+    /// wrap silently instead of trapping.
     public func byteCount(width: Int, height: Int) -> Int? {
         guard width > 0, height > 0 else { return nil }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow else { return nil }
-        let chromaW = (width + 1) / 2
-        let chromaH = (height + 1) / 2
+        func product(_ a: Int, _ b: Int) -> Int? {
+            let (value, overflow) = a.multipliedReportingOverflow(by: b)
+            return overflow ? nil : value
+        }
+        func sum(_ a: Int, _ b: Int) -> Int? {
+            let (value, overflow) = a.addingReportingOverflow(b)
+            return overflow ? nil : value
+        }
+        guard let pixels = product(width, height) else { return nil }
+        let chromaW = width / 2 + width % 2
+        let chromaH = height / 2 + height % 2
         switch self {
-        case .yuyv: return chromaW * 2 * 2 * height
-        case .rgb24: return pixels * 3
-        case .yuv420p: return pixels + 2 * chromaW * chromaH
-        case .yuv422p: return pixels + 2 * chromaW * height
-        case .yuv444p: return pixels * 3
+        case .yuyv: return product(chromaW, 4).flatMap { product($0, height) }
+        case .rgb24, .yuv444p: return product(pixels, 3)
+        case .yuv420p: return product(chromaW, chromaH).flatMap { product($0, 2) }.flatMap { sum(pixels, $0) }
+        case .yuv422p: return product(chromaW, height).flatMap { product($0, 2) }.flatMap { sum(pixels, $0) }
         case .gray: return pixels
         }
     }

@@ -85,6 +85,8 @@ public final class Camera: FrameSource {
     private var failure: CameraError?
     private var lastFrameTime: Double
     private var consecutiveIOErrors = 0
+    /// The timestamp of the last frame delivered (seconds since STREAMON).
+    private var lastTimestamp = 0.0
 
     /// Opens `path` and starts streaming.
     public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
@@ -172,7 +174,11 @@ public final class Camera: FrameSource {
         let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
         let deadline = CameraSupport.monotonicNow() + wait
         while true {
-            let remaining = min(max(0, deadline - CameraSupport.monotonicNow()), 3600)
+            // No single wait outlasts the stall deadline, so a silent camera is reported on time however long
+            // the caller is prepared to wait.
+            let before = CameraSupport.monotonicNow()
+            let untilStall = lastFrameTime + configuration.stallTimeout - before
+            let remaining = min(max(0, min(deadline - before, untilStall)), 3600)
             let milliseconds = Int32((remaining * 1000).rounded(.up))
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
@@ -191,8 +197,11 @@ public final class Camera: FrameSource {
                 frame.width = width
                 frame.height = height
                 frame.colorRange = colorRange
-                frame.timestamp = info.timestamp
-                frame.isWarmUp = info.timestamp < configuration.warmUpDuration
+                // Driver clocks can step back (or mix stamped and unstamped buffers); time never runs backwards
+                // for the caller, whose motion measures divide by the step.
+                lastTimestamp = max(lastTimestamp, info.timestamp)
+                frame.timestamp = lastTimestamp
+                frame.isWarmUp = lastTimestamp < configuration.warmUpDuration
                 return .frame
             case CV4L2_READ_IO_ERROR:
                 consecutiveIOErrors += 1

@@ -95,6 +95,10 @@ public enum ImageFile {
                 throw .unsupported("not enough memory to decode the JPEG")
             }
             defer { cic_jpeg_close(decoder) }
+            let withinLimits = (try? limits.check(width: Int(info.width), height: Int(info.height))) != nil
+            if info.status == Int32(CIC_OK), withinLimits, info.min_data_bytes > UInt64(buffer.count) {
+                throw .truncated("the JPEG data ends before the image does")
+            }
             return try decodeImage(info: &info, kind: "JPEG", limits: limits) { pixels, stride, info in
                 cic_jpeg_read(decoder, pixels, stride, &info)
             }
@@ -108,10 +112,34 @@ public enum ImageFile {
                 throw .unsupported("not enough memory to decode the PNG")
             }
             defer { cic_png_close(decoder) }
+            let withinLimits = (try? limits.check(width: Int(info.width), height: Int(info.height))) != nil
+            if info.status == Int32(CIC_OK), withinLimits, !pngCanHoldItsPixels(bytes) {
+                throw .truncated("the PNG data ends before the image does")
+            }
             return try decodeImage(info: &info, kind: "PNG", limits: limits) { pixels, stride, info in
                 cic_png_read(decoder, pixels, stride, &info)
             }
         }
+    }
+
+    /// Whether a PNG of this many bytes could hold the pixels its header declares. Deflate expands at most
+    /// 1032:1, so a tiny file declaring a huge image is cut short (or crafted): said so before the picture,
+    /// up to 805 MB, is allocated. `bytes` starts with a valid signature and IHDR (libpng checked both).
+    static func pngCanHoldItsPixels(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 26 else { return true }
+        func word(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let (width, height, depth) = (word(16), word(20), Int(bytes[24]))
+        let samples: Int
+        switch bytes[25] {
+        case 2: samples = 3         // RGB
+        case 4: samples = 2         // grey + alpha
+        case 6: samples = 4         // RGBA
+        default: samples = 1        // grey, palette
+        }
+        // Rows are whole bytes; filter bytes and Adam7 passes only add to this.
+        let rowBytes = (width * samples * depth + 7) / 8
+        let (pixels, overflow) = rowBytes.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= bytes.count * 1032
     }
 
     /// The part both codecs share: check the header's verdict and size, allocate, decode, map errors.
