@@ -47,7 +47,10 @@ enum RecordCommand {
         defer { camera.close() }
         if StopSignals.received != 0 { return .cancelled }
 
-        let writer = try Y4MFileWriter(path: output, width: camera.width, height: camera.height,
+        // Frames go to a hidden file beside OUT that replaces it only once it holds a frame: a recording
+        // that gets nothing (or fails at once) leaves an existing OUT as it was.
+        let partial = RecordingOutput.partialPath(for: output)
+        let writer = try Y4MFileWriter(path: partial, width: camera.width, height: camera.height,
                                        format: camera.format, frameRate: camera.frameRate,
                                        colorRange: camera.colorRange)
         let adjusted = camera.wasSizeAdjusted
@@ -61,13 +64,17 @@ enum RecordCommand {
         } catch {
             camera.close()
             try? writer.close()
+            try? RecordingOutput.publish(partial, as: output, keep: writer.framesWritten > 0)
             throw error
         }
         camera.close()
-        try writer.close()
-        if summary.framesWritten == 0 {
-            unlink(output)    // a header without frames is no use to anyone
+        do {
+            try writer.close()
+        } catch {
+            unlink(partial)
+            throw error
         }
+        try RecordingOutput.publish(partial, as: output, keep: summary.framesWritten > 0)
         printOut(summary.report(camera: camera, output: output))
         switch summary.stop {
         case .finished: return .success

@@ -15,11 +15,16 @@ enum WizardCommand {
             return .success
         }
         let configuration = try WizardConfiguration(parsed, environment: ProcessInfo.processInfo.environment)
+        // Ctrl-C and SIGTERM end the wizard through the normal path, so the camera is released in order.
+        StopSignals.install()
         let source = try openSource(configuration)
         defer { source.close() }
         var frame = Frame(format: source.format, width: 0, height: 0, data: [])
         // The first frame proves the source works end to end (the camera streams, the clip decodes).
-        while try source.nextFrame(into: &frame, timeout: 5) == .noFrameYet {}
+        while try source.nextFrame(into: &frame, timeout: 0.2) == .noFrameYet {
+            if StopSignals.received != 0 { return .cancelled }
+        }
+        if StopSignals.received != 0 { return .cancelled }
         printError("opened \(source.label); the guided capture screens are not part of this build yet — "
                    + "'facecap analyze' and 'facecap record' work today")
         return .failure

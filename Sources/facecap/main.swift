@@ -51,9 +51,11 @@ func runMain() -> ExitCode {
         return .failure
     }
     var arguments = Array(CommandLine.arguments.dropFirst())
+    var helpCommand = "facecap --help"
     do {
         if let first = arguments.first, let command = subcommands.first(where: { $0.name == first }) {
             arguments.removeFirst()
+            helpCommand = "facecap \(command.name) --help"
             return try command.run(arguments)
         }
         if let first = arguments.first, !first.hasPrefix("-") {
@@ -62,7 +64,7 @@ func runMain() -> ExitCode {
         return try WizardCommand.run(arguments)
     } catch let error as UserFacingError {
         printError(error.message)
-        if error.exitCode == .usage { printError("Run 'facecap --help' for more.") }
+        if error.exitCode == .usage { printError("Run '\(helpCommand)' for more.") }
         return error.exitCode
     } catch {
         printError("\(error)")

@@ -17,6 +17,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(unknown.status, 64)
         XCTAssertEqual(unknown.stderr, "facecap: unknown option '--frobnicate'\nfacecap: Run 'facecap --help' for more.\n")
 
+        let subcommand = try runFacecap(["record", "--sec", "3"])
+        XCTAssertEqual(subcommand.status, 64)
+        XCTAssertEqual(subcommand.stderr, "facecap: unknown option '--sec'\nfacecap: Run 'facecap record --help' for more.\n")
+
         let badCommand = try runFacecap(["selfie"])
         XCTAssertEqual(badCommand.status, 64)
         XCTAssertTrue(badCommand.stderr.contains("unknown command 'selfie'"))

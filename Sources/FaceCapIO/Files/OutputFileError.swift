@@ -45,7 +45,7 @@ public struct OutputFileError: UserFacingError, Equatable {
 
     public var exitCode: ExitCode { .failure }
 
-    static func problem(errno code: Int32) -> Problem {
+    public static func problem(errno code: Int32) -> Problem {
         switch code {
         case ENOENT, ENOTDIR: return .directoryMissing
         case EACCES, EPERM: return .permissionDenied
