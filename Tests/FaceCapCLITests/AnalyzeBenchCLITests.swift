@@ -41,4 +41,14 @@ final class AnalyzeBenchCLITests: XCTestCase {
             XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
         }
     }
+
+    func testBenchHelpPrintsUsageWithoutRunningTheModels() throws {
+        for flag in ["--help", "-h"] {
+            let result = try runFacecap(["bench", flag])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stdout.hasPrefix("Usage: facecap bench"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("--runs N"), result.stdout)
+            XCTAssertEqual(result.stderr, "")
+        }
+    }
 }

@@ -103,6 +103,25 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(outputs.last?.active, [.moveCloser, .keepHeadLevel, .blurry, .holdStill])
     }
 
+    func testAShownHintStaysAtLeast800MillisecondsToo() {
+        var analyzer = Analyzer()
+        // moveCloser throughout; a tilted head for the first 0.6 s only. keepHeadLevel settles at 0.5 s
+        // (frame 15) and becomes a hint; its condition clears at frame 18, but the hint stays to 0.8 s.
+        let outputs = feed(&analyzer, from: 0, seconds: 2) { i, m in
+            m.face!.widthRatio = 0.2
+            if i < 18 { m.face!.pose!.roll = 20 }
+        }
+        XCTAssertEqual(outputs[14].hints, [])
+        XCTAssertEqual(outputs[15].hints, [.keepHeadLevel])
+        XCTAssertEqual(outputs[18].active, [.moveCloser])
+        XCTAssertEqual(outputs[18].hints, [.keepHeadLevel])
+        XCTAssertEqual(outputs[38].hints, [.keepHeadLevel])
+        XCTAssertEqual(outputs[40].hints, [])
+        XCTAssertTrue(outputs[15].guidanceChanged)
+        XCTAssertEqual(outputs.dropFirst(16).filter(\.guidanceChanged).count, 1, "only the hint going away")
+        XCTAssertTrue(outputs.allSatisfy { $0.primary == .moveCloser })
+    }
+
     func testAMeasureOscillatingAroundAThresholdDoesNotFlicker() {
         for seed in 0..<3 {
             var analyzer = Analyzer()

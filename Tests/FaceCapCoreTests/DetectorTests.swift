@@ -58,6 +58,28 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(detector.merged[1].values[0], 5)
     }
 
+    func testWeightedNMSKeepsTheOthersWhenTheTopBoxHasNoArea() throws {
+        // A zero-width top box (decode keeps w = 0) has IoU 0 with itself: it used to stay in the list,
+        // the pass removed nothing and stopped, and every other face was dropped.
+        let detector = try FaceDetector(model: try TestData.detector)
+        func box(_ x: Float, _ width: Float, _ score: Float) -> RawDetection {
+            var v = SIMD16<Float>(repeating: 0)
+            v[0] = x; v[1] = 0; v[2] = x + width; v[3] = 1
+            return RawDetection(score: score, values: v)
+        }
+        detector.candidates = [box(2, 0, 0.95), box(0, 1, 0.8), box(0.05, 1, 0.7), box(5, 1, 0.6)]
+        detector.weightedNonMaxSuppression()
+        XCTAssertEqual(detector.merged.map(\.score), [0.95, 0.8, 0.6])
+        XCTAssertEqual(detector.merged[0].values[0], 2)
+        XCTAssertEqual(detector.merged[1].values[0], (0 * 0.8 + 0.05 * 0.7) / 1.5, accuracy: 1e-6)
+        // A NaN box (a model's garbage) ends up alone in its cluster, and the pass still ends.
+        var nan = box(1, 1, 0.99)
+        nan.values[0] = .nan
+        detector.candidates = [nan, box(0, 1, 0.8)]
+        detector.weightedNonMaxSuppression()
+        XCTAssertEqual(detector.merged.map(\.score), [0.99, 0.8])
+    }
+
     func testBlankFrameHasNoFace() throws {
         let detector = try FaceDetector(model: try TestData.detector)
         let frame = Frame(format: .gray, width: 320, height: 240, data: [UInt8](repeating: 90, count: 320 * 240))

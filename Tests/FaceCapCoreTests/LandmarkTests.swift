@@ -20,6 +20,16 @@ final class LandmarkTests: XCTestCase {
         XCTAssertEqual(roi.centre, Point2(x: 5, y: 10))
     }
 
+    func testROIFromTooFewKeypointsOrLandmarksIsUprightNotAnOverread() {
+        // keypoints[1] / points[263] were read unchecked: past the array's end in the -Ounchecked build.
+        let detection = FaceDetection(score: 0.9, box: Rect(x: 10, y: 20, width: 40, height: 60),
+                                      keypoints: [Point2(x: 3, y: 4)])
+        let roi = FaceROI(detection: detection)
+        XCTAssertEqual(roi, FaceROI(centre: Point2(x: 30, y: 50), side: 90, rotation: 0))
+        let few = (0..<10).map { SIMD3<Float>(Float($0) * 4, Float($0) * 2 + 7, 0) }
+        XCTAssertEqual(FaceROI(landmarks: few), FaceROI(centre: Point2(x: 18, y: 16), side: 54, rotation: 0))
+    }
+
     func testGoldenCropGivesTheExpectedLandmarksInPixels() throws {
         let expected = try SergeyExpected.load()
         let landmarker = try FaceLandmarker(model: try TestData.landmarks)

@@ -119,6 +119,29 @@ final class MeasureTests: XCTestCase {
         XCTAssertLessThan(tinyMetrics.face!.edgeMargin, 0)
     }
 
+    func testNonFiniteAndHugeFaceBoxesAreMeasuredWithoutTrapping() {
+        // A model's garbage output: NaN, infinities and numbers far past Int's range reached `Int(_:)` in the
+        // light and sharpness measures and trapped (undefined behaviour in the -Ounchecked release build).
+        let frame = Frame(format: .gray, width: 64, height: 48, colorRange: .full,
+                          data: [UInt8](repeating: 90, count: 64 * 48))
+        let boxes = [Rect(x: .nan, y: 10, width: 20, height: 20), Rect(x: 10, y: 10, width: .infinity, height: 20),
+                     Rect(x: -.infinity, y: 0, width: .infinity, height: 30),
+                     Rect(x: 1e30, y: 1e30, width: 9, height: 9), Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
+                     Rect(x: 5, y: 5, width: 1e25, height: 1e25)]
+        for box in boxes {
+            let face = Face(detection: FaceDetection(score: 0.9, box: box, keypoints: []), landmarks: nil)
+            let metrics = FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+            XCTAssertEqual(metrics.frameLuma, 90, "\(box)")
+            XCTAssertNotNil(metrics.face, "\(box)")
+            if let light = metrics.face?.light { XCTAssertEqual(light.meanLuma, 90, "\(box)") }
+        }
+        // A box that covers the frame is measured on the part inside it.
+        let cover = Face(detection: FaceDetection(score: 0.9, box: Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
+                                                  keypoints: []), landmarks: nil)
+        XCTAssertEqual(FaceMeasures.measure(frame: frame, faces: [cover], thresholds: thresholds).face?.light?.meanLuma,
+                       90)
+    }
+
     func testMotionPer100Milliseconds() throws {
         var tracker = MotionTracker()
         XCTAssertNil(tracker.update(time: 0, centreX: 0.5, centreY: 0.5, width: 0.4, frameAspect: 4 / 3, lookBack: 0.1))

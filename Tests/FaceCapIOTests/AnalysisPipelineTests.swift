@@ -289,6 +289,24 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
     }
 
+    func testASecondPersonWhoWalksInIsNoticedWithTheDefaultTracker() throws {
+        // The tracker as `facecap analyze` and the wizard make it: with the detector run only when the
+        // tracked face is lost, a person entering later was never seen and multipleFaces never came.
+        let tracker = try tracker()
+        var analyzer = Analyzer()
+        var outputs: [AnalyzerOutput] = []
+        let first = Subject(width: 0.3, x: 0.27)
+        let alone = try scene([first])
+        let pair = try scene([first, Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        for i in 0..<60 {
+            var frame = i < 15 ? alone : pair
+            frame.timestamp = Double(i) / 30
+            outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
+        }
+        XCTAssertFalse(outputs[14].active.contains(.multipleFaces))
+        XCTAssertEqual(outputs.last?.primary, .multipleFaces, "\(outputs.map(\.active))")
+    }
+
     func testADarkClipIsNotCaptured() throws {
         let outputs = try play(2.5, { _ in [Subject()] }, gain: 0.25)
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })

@@ -1,3 +1,4 @@
+import Foundation
 import FaceCapCore
 @testable import FaceCapIO
 import XCTest
@@ -22,6 +23,19 @@ final class ModelFilesTests: XCTestCase {
     func testUnreadableFileIsAnErrorNamingIt() {
         XCTAssertThrowsError(try ModelFiles.load(path: "/nonexistent-dir/x.tflite")) {
             XCTAssertTrue(($0 as? ModelError)?.message.contains("/nonexistent-dir/x.tflite") ?? false)
+        }
+    }
+
+    func testAHugeFileIsRefusedWithAReason() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-huge-\(getpid()).tflite").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { unlink(path) }
+        XCTAssertEqual(truncate(path, off_t(65 << 20)), 0)  // sparse: no disk used
+        XCTAssertThrowsError(try ModelFiles.load(path: path)) {
+            let message = ($0 as? ModelError)?.message ?? ""
+            XCTAssertTrue(message.contains(path), message)
+            XCTAssertTrue(message.contains("larger than 64 MB"), message)
+            XCTAssertTrue(message.contains("make models"), message)
         }
     }
 

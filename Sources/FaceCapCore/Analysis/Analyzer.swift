@@ -58,6 +58,8 @@ public struct Analyzer: Sendable {
     private var shown: GuidanceCode?
     private var shownSince = 0.0
     private var shownHints: [GuidanceCode] = []
+    /// When each hint on screen appeared: a hint, too, stays up for `minimumDisplay`.
+    private var hintSince: [GuidanceCode: Double] = [:]
     private var sessionStart: Double?
     private var lastConfidentFace: Double?
     private var readySince: Double?
@@ -131,7 +133,16 @@ public struct Analyzer: Sendable {
             shownSince = t
         }
         let primary = shown!
-        let hints = Array(settled.filter { $0 != primary && $0 != .ready }.prefix(2))
+        // A hint shown less than `minimumDisplay` ago stays even if its condition just cleared (SPEC §4:
+        // each shown message stays ≥ 800 ms), unless it became the primary.
+        var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
+        for code in shownHints where code != primary && !hintCandidates.contains(code)
+            && t - (hintSince[code] ?? t) < thresholds.minimumDisplay {
+            hintCandidates.append(code)
+        }
+        let hints = Array(hintCandidates.sorted().prefix(2))
+        for code in hints where hintSince[code] == nil { hintSince[code] = t }
+        for code in hintSince.keys where !hints.contains(code) { hintSince[code] = nil }
         let changed = hints != shownHints || (shownSince == t)
         shownHints = hints
 

@@ -83,9 +83,11 @@ enum LumaStatistics {
     /// Light statistics over `region` (frame pixels, clipped to the frame), split into halves at `midX`.
     static func light(_ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int,
                       brightLevel: Int) -> LightMetrics? {
-        let x0 = max(0, Int(region.x.rounded(.down))), y0 = max(0, Int(region.y.rounded(.down)))
-        let x1 = min(reader.width, Int((region.x + region.width).rounded(.up)))
-        let y1 = min(reader.height, Int((region.y + region.height).rounded(.up)))
+        // A box from a model can hold NaN, infinities or numbers far beyond Int's range; converting those
+        // to Int traps (undefined under -Ounchecked), so clip in Float first.
+        guard let region = region.clipped(toWidth: reader.width, height: reader.height) else { return nil }
+        let x0 = Int(region.x.rounded(.down)), y0 = Int(region.y.rounded(.down))
+        let x1 = Int((region.x + region.width).rounded(.up)), y1 = Int((region.y + region.height).rounded(.up))
         guard x1 > x0, y1 > y0 else { return nil }
         let stepX = max(1, (x1 - x0) / maxSamplesPerAxis), stepY = max(1, (y1 - y0) / maxSamplesPerAxis)
         let split = Int(midX.rounded())
@@ -126,7 +128,12 @@ enum LumaStatistics {
     /// detail.
     static func sharpness(_ reader: LumaReader, region: Rect) -> Double? {
         let n = sharpnessCrop
-        guard region.width >= 8, region.height >= 8 else { return nil }
+        // Non-finite or absurdly large boxes (a model's garbage) would overflow the Int sample positions;
+        // a face is never much larger than the frame it is in.
+        let limit = 4 * Float(max(reader.width, reader.height))
+        guard region.x.isFinite, region.y.isFinite, region.width.isFinite, region.height.isFinite,
+              abs(region.x) <= limit, abs(region.y) <= limit, region.width <= limit, region.height <= limit,
+              region.width >= 8, region.height >= 8 else { return nil }
         let scaleX = region.width / Float(n), scaleY = region.height / Float(n)
         let tapsX = min(3, max(1, Int(scaleX.rounded()))), tapsY = min(3, max(1, Int(scaleY.rounded())))
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { crop -> Double in
@@ -164,5 +171,17 @@ enum LumaStatistics {
             let gain = 128 / max(cropMean, 16)
             return max(0, sumSquares / count - mean * mean) * gain * gain
         }
+    }
+}
+
+extension Rect {
+    /// The part of this rectangle inside a `width × height` frame, or nil when it has a NaN, an infinity
+    /// or no area there.
+    func clipped(toWidth width: Int, height: Int) -> Rect? {
+        guard x.isFinite, y.isFinite, self.width.isFinite, self.height.isFinite else { return nil }
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(Float(width), x + self.width), y1 = min(Float(height), y + self.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -143,7 +143,9 @@ public final class FaceDetector {
             var kept = 0
             for i in 0..<remaining {
                 let candidate = candidates[i]
-                if candidate.iou(top) > suppressionThreshold {
+                // The top always joins its own cluster: a box without area (or with a NaN) has IoU 0 with
+                // itself, and would otherwise stay at the front and end the loop with the rest unmerged.
+                if i == 0 || candidate.iou(top) > suppressionThreshold {
                     total += candidate.score
                     sum += candidate.values * candidate.score
                 } else {
@@ -152,7 +154,6 @@ public final class FaceDetector {
                 }
             }
             merged.append(RawDetection(score: top.score, values: total > 0 ? sum / total : top.values))
-            if kept == remaining { break }
             remaining = kept
         }
     }

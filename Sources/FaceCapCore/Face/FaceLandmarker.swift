@@ -34,13 +34,25 @@ public struct FaceROI: Sendable, Equatable {
 
     /// From a detection: box centre, eye keypoints 0 → 1 for the rotation, scale 1.5
     /// (face_detection_front_detection_to_roi.pbtxt).
+    /// A detection without both eye keypoints (not one from `FaceDetector`) gets an upright square: the
+    /// indices are checked because the release build (-Ounchecked) would read past the array silently.
     public init(detection: FaceDetection) {
-        self.init(box: detection.box, from: detection.keypoints[0], to: detection.keypoints[1])
+        let k = detection.keypoints
+        guard k.count >= 2 else {
+            self.init(box: detection.box, from: Point2(x: 0, y: 0), to: Point2(x: 1, y: 0))
+            return
+        }
+        self.init(box: detection.box, from: k[0], to: k[1])
     }
 
     /// From the previous frame's landmarks: their bounding box, rotation from landmark 33 to 263, scale 1.5
     /// (face_landmark_landmarks_to_roi.pbtxt).
+    /// Fewer than 468 points (not the landmark model's output) give an upright square around them.
     public init(landmarks points: [SIMD3<Float>]) {
+        guard points.count >= FaceLandmarker.count else {
+            self.init(box: FaceTracker.bounds(points), from: Point2(x: 0, y: 0), to: Point2(x: 1, y: 0))
+            return
+        }
         self.init(box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y),
                   to: Point2(x: points[263].x, y: points[263].y))
     }

@@ -15,8 +15,10 @@ public final class FaceTracker {
     /// The landmark model (its presence threshold can be tuned).
     public let landmarker: FaceLandmarker
     /// Run the detector every this many frames even while tracking, so a second face entering the frame
-    /// is noticed (0: only when the tracked face is lost, as MediaPipe does).
-    public var detectionInterval = 0
+    /// is noticed (0: only when the tracked face is lost, as MediaPipe does). 10 frames (1/3 s at 30 fps)
+    /// fits well inside `AnalyzerThresholds.secondFaceMemory`, so `multipleFaces` holds between runs; it
+    /// costs one detector run (~1 ms) per 10 frames.
+    public var detectionInterval = 10
     /// Whether the last `process` call ran the detector.
     public private(set) var detectorRan = false
 

@@ -43,10 +43,7 @@ public enum ModelFiles {
 
     /// Reads and parses a model file.
     public static func load(path: String) throws(ModelError) -> TFLiteModel {
-        guard let bytes = readWholeFile(path) else {
-            throw ModelError(file: path, problem: "cannot read it (\(String(cString: strerror(errno))))")
-        }
-        return try TFLiteModel(bytes: bytes, name: path)
+        return try TFLiteModel(bytes: try readWholeFile(path), name: path)
     }
 
     /// Locates, reads and parses model `file`.
@@ -76,8 +73,14 @@ public enum ModelFiles {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func readWholeFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
+    /// Larger than any face model by far: a file this big is something else, not read to the end.
+    static let maxModelBytes = 64 << 20
+
+    private static func readWholeFile(_ path: String) throws(ModelError) -> [UInt8] {
+        func unreadable() -> ModelError {
+            ModelError(file: path, problem: "cannot read it (\(String(cString: strerror(errno))))")
+        }
+        guard let file = fopen(path, "rb") else { throw unreadable() }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -85,10 +88,13 @@ public enum ModelFiles {
             let count = fread(&chunk, 1, chunk.count, file)
             if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
             if count < chunk.count {
-                if ferror(file) != 0 { return nil }
+                if ferror(file) != 0 { throw unreadable() }
                 break
             }
-            if bytes.count > 64 << 20 { return nil }
+            // Said "cannot read it (Success)" before: errno is 0 here, the size is the problem.
+            if bytes.count > maxModelBytes {
+                throw ModelError(file: path, problem: "larger than \(maxModelBytes >> 20) MB, so not a face model")
+            }
         }
         return bytes
     }
