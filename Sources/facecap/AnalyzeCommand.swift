@@ -15,21 +15,17 @@ enum AnalyzeCommand {
         OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
         OptionSpec("thresholds", value: "FILE",
                    help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
-        OptionSpec("help", short: "h", help: "show this help"),
     ]
 
     /// Config files are a few hundred bytes; anything near this is not one.
     static let maxThresholdsBytes = 1 << 20
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        let parsed = try parseArguments(arguments, options: options)
-        if parsed.has("help") {
-            printOut("Usage: facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…\n\n"
-                     + "Finds faces and prints the quality measures and the guidance facecap would give: for a photo"
-                     + " on its own, for a .y4m clip one line per frame as the wizard would show it.\n\n"
-                     + formatOptions(options))
-            return .success
-        }
+        guard let parsed = try parseSubcommand(
+            arguments, usage: "facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…",
+            about: "Finds faces and prints the quality measures and the guidance facecap would give: for a "
+                   + "photo on its own, for a .y4m clip one line per frame as the wizard would show it.",
+            options: options) else { return .success }
         guard !parsed.positionals.isEmpty else {
             throw UsageError("'facecap analyze' needs at least one image or .y4m file")
         }
@@ -159,7 +155,8 @@ struct AnalysisRecord {
         let d = face.detection
         let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSONText.number(Double($0), decimals: 1) }
         let keypoints = zip(keypointNames, d.keypoints).map { name, point in
-            (name, JSONText.array([JSONText.number(Double(point.x), decimals: 1), JSONText.number(Double(point.y), decimals: 1)]))
+            (name, JSONText.array([JSONText.number(Double(point.x), decimals: 1),
+                                   JSONText.number(Double(point.y), decimals: 1)]))
         }
         return JSONText.object([
             ("score", JSONText.number(Double(d.score), decimals: 4)),

@@ -11,17 +11,14 @@ enum BenchCommand {
         OptionSpec("json", help: "print the results as one JSON object"),
         OptionSpec("runs", value: "N", help: "timed runs per measure (default 300)"),
         OptionSpec("profile", help: "also print the median time of every kernel call of both models"),
-        OptionSpec("help", short: "h", help: "show this help"),
     ]
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        let parsed = try parseArguments(arguments, options: options)
-        if parsed.has("help") {
-            printOut("Usage: facecap bench [--json] [--runs N] [--profile]\n\n"
-                     + "Times each face model, the whole per-frame path on a 640×480 YUYV frame and the analyzer"
-                     + " (median milliseconds per call).\n\n" + formatOptions(options))
-            return .success
-        }
+        guard let parsed = try parseSubcommand(
+            arguments, usage: "facecap bench [--json] [--runs N] [--profile]",
+            about: "Times each face model, the whole per-frame path on a 640×480 YUYV frame and the analyzer "
+                   + "(median milliseconds per call).",
+            options: options) else { return .success }
         guard parsed.positionals.isEmpty else { throw UsageError("'facecap bench' takes no file arguments") }
         let runs = try parsed.int("runs", in: 5...100_000) ?? 300
         let models = try ModelFiles.loadFaceModels()

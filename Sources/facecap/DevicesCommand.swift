@@ -5,16 +5,14 @@ import FaceCapIO
 enum DevicesCommand {
     static let options: [OptionSpec] = [
         OptionSpec("json", help: "print one JSON document (shape in the README) instead of text"),
-        OptionSpec("help", short: "h", help: "show this help"),
     ]
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        let parsed = try parseArguments(arguments, options: options)
-        if parsed.has("help") {
-            printOut("Usage: facecap devices [--json]\n\nLists video-capture devices (metadata nodes are skipped):"
-                     + " path, name, driver, bus, formats, sizes and frame rates.\n\n" + formatOptions(options))
-            return .success
-        }
+        guard let parsed = try parseSubcommand(
+            arguments, usage: "facecap devices [--json]",
+            about: "Lists video-capture devices (metadata nodes are skipped): path, name, driver, bus, "
+                   + "formats, sizes and frame rates.",
+            options: options) else { return .success }
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
 
         let scan = CameraDevice.scan()

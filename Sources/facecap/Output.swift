@@ -17,3 +17,17 @@ func printOut(_ text: String) {
     fputs(text + "\n", stdout)
     fflush(stdout)
 }
+
+/// `-h, --help`, which every subcommand accepts.
+let helpOption = OptionSpec("help", short: "h", help: "show this help")
+
+/// Parses a subcommand's arguments (its `options` plus `-h, --help`). With `--help` it prints
+/// "Usage: …", `about` and the options, and returns nil: the caller then exits 0.
+func parseSubcommand(_ arguments: [String], usage: String, about: String,
+                     options: [OptionSpec]) throws -> ParsedArguments? {
+    let all = options + [helpOption]
+    let parsed = try parseArguments(arguments, options: all)
+    guard parsed.has("help") else { return parsed }
+    printOut("Usage: \(usage)\n\n\(about)\n\n" + formatOptions(all))
+    return nil
+}

@@ -13,19 +13,16 @@ enum RecordCommand {
         OptionSpec("seconds", value: "N", help: "how long to record (default 10)"),
         OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
         OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
-        OptionSpec("help", short: "h", help: "show this help"),
     ]
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         // First thing: from here on Ctrl-C/SIGTERM stop the recording cleanly instead of killing the process.
         StopSignals.install()
-        let parsed = try parseArguments(arguments, options: options)
-        if parsed.has("help") {
-            printOut("Usage: facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m\n\n"
-                     + "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the"
-                     + " clip.\n\n" + formatOptions(options))
-            return .success
-        }
+        guard let parsed = try parseSubcommand(
+            arguments, usage: "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m",
+            about: "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the "
+                   + "clip.",
+            options: options) else { return .success }
         guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
             throw UsageError(parsed.positionals.isEmpty ? "record needs an output file, e.g. facecap record clip.y4m"
                              : "record takes one output file, not \(parsed.positionals.count)")

@@ -59,7 +59,8 @@ func runMain() -> ExitCode {
             return try command.run(arguments)
         }
         if let first = arguments.first, !first.hasPrefix("-") {
-            throw UsageError("unknown command '\(first)' (commands: \(subcommands.map(\.name).joined(separator: ", ")))")
+            let names = subcommands.map(\.name).joined(separator: ", ")
+            throw UsageError("unknown command '\(first)' (commands: \(names))")
         }
         return try WizardCommand.run(arguments)
     } catch let error as UserFacingError {
