@@ -48,7 +48,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), "
+                             + "not '\(text)'")
         }
         return number
     }
@@ -57,7 +58,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func double(_ long: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = value(long) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw UsageError("--\(long) takes a number from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), not '\(text)'")
+            let low = formatNumber(range.lowerBound), high = formatNumber(range.upperBound)
+            throw UsageError("--\(long) takes a number from \(low) to \(high), not '\(text)'")
         }
         return number
     }

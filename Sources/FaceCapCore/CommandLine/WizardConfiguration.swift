@@ -35,10 +35,12 @@ public struct WizardConfiguration: Sendable, Equatable {
     /// The wizard's options, as `--help` lists them.
     public static let options: [OptionSpec] = [
         OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)"),
-        OptionSpec("input", short: "i", value: "FILE.y4m", help: "replay a clip instead of a camera, at its own frame rate"),
+        OptionSpec("input", short: "i", value: "FILE.y4m",
+                   help: "replay a clip instead of a camera, at its own frame rate"),
         OptionSpec("loop", help: "with --input: repeat the clip"),
         OptionSpec("output", short: "o", value: "DIR", help: "where photos and reports go (default ./facecap-out)"),
-        OptionSpec("server", value: "URL", help: "validate by uploading to this endpoint (default: built-in validator)"),
+        OptionSpec("server", value: "URL",
+                   help: "validate by uploading to this endpoint (default: built-in validator)"),
         OptionSpec("insecure-http", help: "allow --server over plain http to a host that is not loopback"),
         OptionSpec("attempts", value: "N", help: "validation attempts before manual review (default 3)"),
         OptionSpec("manual-after", value: "SEC", help: "offer manual capture after this many seconds (default 30)"),
@@ -64,7 +66,9 @@ public struct WizardConfiguration: Sendable, Equatable {
         }
         let device = parsed.value("device")
         if let input = parsed.value("input") {
-            guard device == nil else { throw UsageError("--input and --device exclude each other: replay a clip or use a camera") }
+            guard device == nil else {
+                throw UsageError("--input and --device exclude each other: replay a clip or use a camera")
+            }
             source = .clip(path: input, loop: parsed.has("loop"))
         } else {
             guard !parsed.has("loop") else { throw UsageError("--loop goes with --input FILE.y4m") }
@@ -96,7 +100,9 @@ public struct WizardConfiguration: Sendable, Equatable {
         frameRate = try parsed.int("fps", in: 1...240) ?? frameRate
         plain = parsed.has("plain")
         if let events = parsed.value("events") {
-            guard !events.isEmpty else { throw UsageError("--events needs a file, or - for standard output with --plain") }
+            guard !events.isEmpty else {
+                throw UsageError("--events needs a file, or - for standard output with --plain")
+            }
             guard events != "-" || plain else {
                 throw UsageError("--events - (standard output) needs --plain: the full-screen UI owns standard output")
             }
@@ -105,7 +111,8 @@ public struct WizardConfiguration: Sendable, Equatable {
         if let lang = parsed.value("lang") {
             let code = Self.languageCode(lang)
             guard Self.languages.contains(code) else {
-                throw UsageError("--lang \(lang): no messages in that language yet (available: \(Self.languages.joined(separator: ", ")))")
+                let available = Self.languages.joined(separator: ", ")
+                throw UsageError("--lang \(lang): no messages in that language yet (available: \(available))")
             }
             language = code
         } else if let lang = environment["LANG"], Self.languages.contains(Self.languageCode(lang)) {
@@ -141,7 +148,8 @@ public struct WizardConfiguration: Sendable, Equatable {
         if lower.hasPrefix("http://") && !insecure {
             let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
             guard loopback else {
-                throw UsageError("--server must use https:// for a host that is not this machine (or add --insecure-http)")
+                throw UsageError("--server must use https:// for a host that is not this machine "
+                                 + "(or add --insecure-http)")
             }
         }
     }
