@@ -533,11 +533,14 @@ check_drops() {
 
 # --- Unplug and Ctrl-C mid-recording ----------------------------------------------------------
 
-# Waits until the clip being written holds at least one whole frame (the camera is streaming).
+# Waits until the clip being written holds at least one whole frame (the camera is streaming). While
+# it records, facecap writes to a hidden ".NAME.partial" beside the clip and renames it at the end.
 wait_for_frames() {
     local clip=$1 deadline=$((SECONDS + 20))
+    local partial
+    partial="$(dirname "$clip")/.$(basename "$clip").partial"
     while [ $SECONDS -lt $deadline ]; do
-        [ "$(stat -c %s "$clip" 2>/dev/null || echo 0)" -gt 100000 ] && return 0
+        [ "$(stat -c %s "$partial" 2>/dev/null || echo 0)" -gt 100000 ] && return 0
         kill -0 "$fc_strace" 2>/dev/null || return 1
         sleep 0.2
     done
