@@ -53,6 +53,16 @@ static void copy_string(char *destination, size_t size, const uint8_t *source, s
     destination[length] = 0;
 }
 
+/* A zeroed capture buffer descriptor for mmap streaming, the argument of QUERYBUF, QBUF and DQBUF. */
+static struct v4l2_buffer mmap_buffer(uint32_t index) {
+    struct v4l2_buffer buffer;
+    memset(&buffer, 0, sizeof buffer);
+    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    buffer.memory = V4L2_MEMORY_MMAP;
+    buffer.index = index;
+    return buffer;
+}
+
 static cv4l2_device *fail(cv4l2_device *device, cv4l2_failure *failure, cv4l2_stage stage, int error) {
     failure->stage = stage;
     failure->error = error;
@@ -184,11 +194,7 @@ cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_re
     device->info.buffer_count = buffers.count;
 
     for (uint32_t index = 0; index < buffers.count; index++) {
-        struct v4l2_buffer buffer;
-        memset(&buffer, 0, sizeof buffer);
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        buffer.memory = V4L2_MEMORY_MMAP;
-        buffer.index = index;
+        struct v4l2_buffer buffer = mmap_buffer(index);
         error = cv4l2_xioctl(ops, device->fd, VIDIOC_QUERYBUF, &buffer);
         if (error) return fail(device, failure, CV4L2_STAGE_QUERYBUF, error);
         void *start = ops->mmap(ops->context, buffer.length, PROT_READ | PROT_WRITE, MAP_SHARED, device->fd,
@@ -199,11 +205,7 @@ cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_re
         device->mapped_count = index + 1;
     }
     for (uint32_t index = 0; index < buffers.count; index++) {
-        struct v4l2_buffer buffer;
-        memset(&buffer, 0, sizeof buffer);
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        buffer.memory = V4L2_MEMORY_MMAP;
-        buffer.index = index;
+        struct v4l2_buffer buffer = mmap_buffer(index);
         error = cv4l2_xioctl(ops, device->fd, VIDIOC_QBUF, &buffer);
         if (error) return fail(device, failure, CV4L2_STAGE_QBUF, error);
     }
@@ -225,11 +227,7 @@ static cv4l2_read_result read_failed(cv4l2_failure *failure, cv4l2_stage stage, 
 /* After an EIO the driver may have dequeued a buffer without handing it over; queue any such buffer again. */
 static int recover_buffers(cv4l2_device *device) {
     for (uint32_t index = 0; index < device->buffer_count; index++) {
-        struct v4l2_buffer buffer;
-        memset(&buffer, 0, sizeof buffer);
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        buffer.memory = V4L2_MEMORY_MMAP;
-        buffer.index = index;
+        struct v4l2_buffer buffer = mmap_buffer(index);
         int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_QUERYBUF, &buffer);
         if (error) return error;
         if (buffer.flags & (V4L2_BUF_FLAG_QUEUED | V4L2_BUF_FLAG_DONE)) continue;
@@ -286,10 +284,7 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
     if (waiting.revents & (POLLERR | POLLHUP | POLLNVAL)) return read_failed(failure, CV4L2_STAGE_POLL, ENODEV);
     if (!(waiting.revents & POLLIN)) return CV4L2_READ_NONE;
 
-    struct v4l2_buffer buffer;
-    memset(&buffer, 0, sizeof buffer);
-    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffer.memory = V4L2_MEMORY_MMAP;
+    struct v4l2_buffer buffer = mmap_buffer(0);
     int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_DQBUF, &buffer);
     if (error == EAGAIN) {
         device->stats.eagain++;
