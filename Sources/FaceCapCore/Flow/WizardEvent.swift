@@ -1,0 +1,199 @@
+/// How a photo was taken.
+public enum CaptureMode: String, Sendable, Equatable, Codable {
+    /// The analyzer's stability window completed.
+    case auto
+    /// The person pressed SPACE once manual capture was offered.
+    case manual
+}
+
+/// Why the camera cannot be used, as the flow needs it: which screen, what to say, how to end.
+///
+/// Built at the edge from the camera layer's errors, so the flow stays free of device calls.
+public struct CameraProblem: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        /// EACCES/EPERM on open: the Permission denied screen.
+        case permissionDenied
+        /// No capture node, or the path is not one.
+        case noCamera
+        /// Another program streams from it.
+        case busy
+        /// It was streaming and stopped: unplugged, stalled, failing, or a replayed clip that ended.
+        case lost
+    }
+
+    public var kind: Kind
+    /// The camera layer's one-line message, which already names the fix.
+    public var message: String
+    /// Further lines for the screen (owner and group, your groups, commands to run, who holds the device).
+    public var details: [String]
+    /// The exit code when the person gives up on this screen.
+    public var exitCode: ExitCode
+    /// False when waiting cannot help (a replayed clip that ended): no automatic retry.
+    public var recoverable: Bool
+
+    public init(kind: Kind, message: String, details: [String] = [], exitCode: ExitCode, recoverable: Bool = true) {
+        self.kind = kind
+        self.message = message
+        self.details = details
+        self.exitCode = exitCode
+        self.recoverable = recoverable
+    }
+}
+
+/// What the analyzer said about one frame, as far as the flow cares.
+public struct FrameGuidance: Sendable, Equatable {
+    /// Frame time in seconds (the analyzer's clock: camera timestamps or clip time).
+    public var time: Double
+    public var primary: GuidanceCode
+    public var hints: [GuidanceCode]
+    /// 0...1: how much of the stability window `ready` has held.
+    public var stability: Double
+    /// A face was found in this frame.
+    public var hasFace: Bool
+    /// The stability window completed on this frame: take the photo (the sharpest frame kept).
+    public var autoCapture: Bool
+    /// Set once manual capture should be offered.
+    public var manualFallback: ManualFallbackReason?
+
+    public init(time: Double, primary: GuidanceCode, hints: [GuidanceCode] = [], stability: Double = 0,
+                hasFace: Bool = true, autoCapture: Bool = false, manualFallback: ManualFallbackReason? = nil) {
+        self.time = time
+        self.primary = primary
+        self.hints = hints
+        self.stability = stability
+        self.hasFace = hasFace
+        self.autoCapture = autoCapture
+        self.manualFallback = manualFallback
+    }
+
+    /// The flow's view of the analyzer's output for one frame.
+    public init(_ output: AnalyzerOutput) {
+        self.init(time: output.metrics.timestamp, primary: output.primary, hints: output.hints,
+                  stability: output.stability, hasFace: output.metrics.face != nil,
+                  autoCapture: output.capture != nil, manualFallback: output.manualFallback)
+    }
+}
+
+/// Where a saved photo and its report went.
+public struct SavedPhoto: Sendable, Equatable {
+    public var photoPath: String
+    public var reportPath: String
+
+    public init(photoPath: String, reportPath: String) {
+        self.photoPath = photoPath
+        self.reportPath = reportPath
+    }
+}
+
+/// A signal that ends the program.
+public enum StopRequest: String, Sendable, Equatable {
+    case interrupt, terminate, hangup
+}
+
+/// Everything that can happen to the wizard. Time arrives with each event (`Wizard.handle(_:at:)`).
+public enum WizardEvent: Sendable, Equatable {
+    /// The program started.
+    case start
+    case key(Key)
+    /// Time passed (the run loop sends this at least every few hundred milliseconds).
+    case tick
+    case resized(columns: Int, rows: Int)
+    /// The camera (or clip) opened after `openCamera`.
+    case cameraOpened
+    /// `openCamera` failed.
+    case cameraFailed(CameraProblem)
+    /// A streaming camera stopped delivering frames, or a clip ended.
+    case cameraLost(CameraProblem)
+    case frameAnalyzed(FrameGuidance)
+    /// The photo asked for by `takePhoto` is encoded and held in memory.
+    case photoTaken(mode: CaptureMode, width: Int, height: Int)
+    /// The photo could not be taken (e.g. no frame yet for a manual capture).
+    case photoFailed(message: String)
+    case validation(ValidationOutcome)
+    case photoSaved(SavedPhoto)
+    case saveFailed(message: String)
+    case stop(StopRequest)
+}
+
+/// What the wizard asks its run loop to do. The run loop answers with events.
+public enum WizardEffect: Sendable, Equatable {
+    /// Open the camera or clip; answer `cameraOpened` or `cameraFailed`.
+    case openCamera
+    /// Switch to the next capture device (key d), then `openCamera` follows.
+    case nextDevice
+    case closeCamera
+    /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame.
+    case startAnalysis
+    /// Stop sending frames (capture is over or paused).
+    case stopAnalysis
+    /// Encode the frame to keep (auto: the one the analyzer kept; manual: the latest) at full resolution;
+    /// answer `photoTaken` or `photoFailed`.
+    case takePhoto(CaptureMode)
+    /// Check the kept photo; answer with `validation` events.
+    case validate(ValidationRequest)
+    /// Abandon a validation in flight.
+    case cancelValidation
+    /// Write the kept photo and its report (with the verdict, when there is one); answer `photoSaved` or
+    /// `saveFailed`.
+    case save(ValidationVerdict?)
+    /// Forget the kept photo (it failed validation; a new one will be taken).
+    case discardPhoto
+    /// Write an event record (JSON Lines) and, in plain mode, what it says.
+    case emit(EventRecord)
+    /// Print a line for people on standard error after the front end is closed (e.g. where the photo is).
+    case report(String)
+    case exit(ExitCode)
+}
+
+/// One line of the `--events` stream (README, "Events"); `t` is added by the writer.
+public enum EventRecord: Sendable, Equatable {
+    case screen(ScreenName)
+    case guidance(primary: GuidanceCode, hints: [GuidanceCode])
+    case captured(mode: CaptureMode, attempt: Int, width: Int, height: Int)
+    case validation(result: ValidationResult, reasons: [String], attemptsLeft: Int)
+    case saved(SavedPhoto)
+    case exit(ExitCode)
+
+    /// The JSON object, with `t` (seconds since start) first.
+    public func json(t: Double) -> String {
+        var fields: [(String, String)] = [("t", JSONText.number(t, decimals: 3))]
+        switch self {
+        case .screen(let name):
+            fields += [("event", JSONText.string("screen")), ("screen", JSONText.string(name.rawValue))]
+        case .guidance(let primary, let hints):
+            fields += [("event", JSONText.string("guidance")), ("primary", JSONText.string(primary.rawValue)),
+                       ("hints", JSONText.array(hints.map { JSONText.string($0.rawValue) }))]
+        case .captured(let mode, let attempt, let width, let height):
+            fields += [("event", JSONText.string("captured")), ("mode", JSONText.string(mode.rawValue)),
+                       ("attempt", String(attempt)), ("width", String(width)), ("height", String(height))]
+        case .validation(let result, let reasons, let attemptsLeft):
+            fields += [("event", JSONText.string("validation")), ("result", JSONText.string(result.rawValue)),
+                       ("reasons", JSONText.array(reasons.map(JSONText.string))),
+                       ("attemptsLeft", String(attemptsLeft))]
+        case .saved(let saved):
+            fields += [("event", JSONText.string("saved")), ("photo", JSONText.string(saved.photoPath)),
+                       ("report", JSONText.string(saved.reportPath))]
+        case .exit(let code):
+            fields += [("event", JSONText.string("exit")), ("code", String(code.rawValue))]
+        }
+        return JSONText.object(fields)
+    }
+}
+
+/// The waits between automatic retries: 1, 2, 4 … seconds, at most `limit`.
+public struct Backoff: Sendable, Equatable {
+    public var first: Double
+    public var limit: Double
+
+    public init(first: Double = 1, limit: Double = 30) {
+        self.first = first
+        self.limit = limit
+    }
+
+    /// The wait before retry number `step` (0-based).
+    public func delay(step: Int) -> Double {
+        var delay = first
+        for _ in 0..<min(max(step, 0), 32) { delay *= 2 }
+        return min(delay, limit)
+    }
+}
