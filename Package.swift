@@ -12,9 +12,10 @@ import PackageDescription
 // `addProduct` becomes a call per lane (~60x slower, ../reference/swift-performance.md), so release
 // builds target Haswell-class CPUs (AVX2 + FMA, every x86-64 laptop since 2013); the binary checks
 // the CPU at start-up and refuses an older one with a clear message.
+// Core is compiled with the ordinary checked -O: its parsers read untrusted files, and the hot loops
+// use wrapping arithmetic (`&+`, `&*`) where overflow is impossible instead of turning checks off.
 let optimisedSwift: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release)),
-    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
 
 let package = Package(
