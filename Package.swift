@@ -1,4 +1,4 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 // facecap — a terminal selfie-capture wizard for Linux.
 //
 // Layers, from the camera to the person:
