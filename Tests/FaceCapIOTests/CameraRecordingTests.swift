@@ -102,7 +102,7 @@ final class CameraRecordingTests: XCTestCase {
         let summary = try recordClip(from: camera, to: clip, seconds: 10, stopRequested: { 0 })
         try clip.close()
         XCTAssertEqual(summary.stop, .sourceFailed)
-        XCTAssertEqual(summary.error as? CameraError, .disconnected(path: path))
+        XCTAssertEqual(summary.error, .camera(.disconnected(path: path)))
         XCTAssertEqual(summary.framesWritten, 3)
         XCTAssertTrue(fake.openFds.isEmpty, "the camera released itself on the error")
         let (_, recorded) = try readBack()

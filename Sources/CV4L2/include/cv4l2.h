@@ -180,6 +180,12 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
 
 cv4l2_stats cv4l2_get_stats(const cv4l2_device *device);
 
+/**
+ * The streaming file descriptor, for a caller's own poll(): POLLIN means a buffer is ready, and a
+ * following cv4l2_read with timeout 0 dequeues it. The device keeps owning it (never close it).
+ */
+int cv4l2_fd(const cv4l2_device *device);
+
 /** STREAMOFF, munmap every buffer, close, free; in that order, whatever state the device is in. */
 void cv4l2_stop(cv4l2_device *device);
 

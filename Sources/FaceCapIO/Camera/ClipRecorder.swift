@@ -31,7 +31,7 @@ public struct RecordingSummary {
     public var framesWritten: Int
     public var stop: Stop
     /// The source's error when `stop` is `.sourceFailed`.
-    public var error: Error?
+    public var error: FrameSourceError?
 
     /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
     /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".
