@@ -3,6 +3,7 @@
 //
 // Layers, from the camera to the person:
 //   CV4L2, CImageCodecs   C shims (libv4l2 behind an ops table; libjpeg/libpng with setjmp error handling)
+//   CSignals              async-signal-safe handlers: a stop flag and a self-pipe for the run loop
 //   FaceCapCore           pure Swift, no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
 //   facecap               thin executable: command line and wiring
@@ -28,6 +29,7 @@ let package = Package(
             name: "CV4L2",
             linkerSettings: [.linkedLibrary("v4l2")]
         ),
+        .target(name: "CSignals"),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
@@ -38,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "FaceCapIO",
-            dependencies: ["CV4L2", "CImageCodecs", "FaceCapCore"]
+            dependencies: ["CV4L2", "CImageCodecs", "CSignals", "FaceCapCore"]
         ),
         .executableTarget(
             name: "facecap",

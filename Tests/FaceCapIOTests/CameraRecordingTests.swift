@@ -139,8 +139,8 @@ final class CameraRecordingTests: XCTestCase {
     func testStopSignalsSetTheFlagAndInterruptAWait() throws {
         StopSignals.install()
         defer {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            Signals.restoreDefaults()
+            _ = Signals.drain()
             StopSignals.reset()
         }
         XCTAssertEqual(StopSignals.received, 0)

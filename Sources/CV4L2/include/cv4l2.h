@@ -189,13 +189,4 @@ int cv4l2_fd(const cv4l2_device *device);
 /** STREAMOFF, munmap every buffer, close, free; in that order, whatever state the device is in. */
 void cv4l2_stop(cv4l2_device *device);
 
-/* ---- Stop requests from signals -------------------------------------------------------------- */
-
-/** Installs SIGINT and SIGTERM handlers (without SA_RESTART, so a waiting poll returns) that set a flag. */
-void cv4l2_install_stop_signals(void);
-/** The signal that asked to stop (SIGINT/SIGTERM), or 0. */
-int cv4l2_stop_signal(void);
-/** Clears the flag (tests, and a new capture session). */
-void cv4l2_reset_stop_signal(void);
-
 #endif

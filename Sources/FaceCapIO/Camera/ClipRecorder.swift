@@ -1,28 +1,11 @@
-import CV4L2
 import FaceCapCore
-
-/// SIGINT/SIGTERM as a flag: the capture loop checks it between frames, so the camera is released and
-/// the clip closed on whole frames, instead of the process dying mid-write.
-public enum StopSignals {
-    /// Installs the handlers (without SA_RESTART, so a camera wait returns at once) and clears the flag.
-    public static func install() {
-        cv4l2_reset_stop_signal()
-        cv4l2_install_stop_signals()
-    }
-
-    /// The signal that asked to stop (SIGINT or SIGTERM), or 0.
-    public static var received: Int32 { cv4l2_stop_signal() }
-
-    /// Clears the flag.
-    public static func reset() { cv4l2_reset_stop_signal() }
-}
 
 /// How a recording ended and what it left in the file.
 public struct RecordingSummary {
     public enum Stop: Equatable {
         /// The requested duration was reached.
         case finished
-        /// SIGINT or SIGTERM asked to stop.
+        /// SIGINT, SIGTERM or SIGHUP asked to stop.
         case signal(Int32)
         /// The source failed (e.g. the camera was unplugged); `error` says how.
         case sourceFailed
