@@ -347,12 +347,7 @@ struct PlanBuilder {
             // Depthwise kernels read slopes per packed block, the GEMM epilogue per channel.
             kernelActivation = .prelu(constantPool.store(depthwise ? packedAlpha : prelu))
         } else {
-            switch activation {
-            case .none: kernelActivation = .none
-            case .relu: kernelActivation = .relu
-            case .relu6: kernelActivation = .relu6
-            case .reluN1To1: kernelActivation = .reluN1To1
-            }
+            kernelActivation = KernelActivation(activation)
         }
 
         let out = finalOutput
@@ -485,8 +480,7 @@ struct PlanBuilder {
             throw PlanError(text: "MAX_POOL_2D (operator \(index)) has an inconsistent output shape")
         }
         let blocks = channelBlocks(c)
-        let activation: KernelActivation = window.activation == .relu ? .relu
-            : window.activation == .relu6 ? .relu6 : window.activation == .reluN1To1 ? .reluN1To1 : .none
+        let activation = KernelActivation(window.activation)
         let out = op.outputs[0]
         plans.append(StepPlan(reads: [input], writes: [out], make: { address in
             let src = address(input), dst = address(out)

@@ -57,6 +57,18 @@ func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
     }
 }
 
+extension KernelActivation {
+    /// The kernel form of a model's fused activation (the one mapping; PReLU has no TFLite code).
+    init(_ activation: TFLiteActivation) {
+        switch activation {
+        case .none: self = .none
+        case .relu: self = .relu
+        case .relu6: self = .relu6
+        case .reluN1To1: self = .reluN1To1
+        }
+    }
+}
+
 /// An output block of 8 channels: where it starts, and how many lanes are real (8 except when C < 8).
 struct ChannelBlock {
     var start: Int
@@ -646,13 +658,7 @@ private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowG
 /// out = activation(a + b) elementwise (same shapes).
 func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
                     activation: TFLiteActivation, output: UnsafeMutablePointer<Float>) {
-    let kernelActivation: KernelActivation
-    switch activation {
-    case .none: kernelActivation = .none
-    case .relu: kernelActivation = .relu
-    case .relu6: kernelActivation = .relu6
-    case .reluN1To1: kernelActivation = .reluN1To1
-    }
+    let kernelActivation = KernelActivation(activation)
     var i = 0
     while i &+ 8 <= count {
         store8(activate(load8(a + i) + load8(b + i), kernelActivation, 0), output + i)
