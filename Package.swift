@@ -1,8 +1,9 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 // facecap — a terminal selfie-capture wizard for Linux.
 //
 // Layers, from the camera to the person:
 //   CV4L2, CImageCodecs   C shims (libv4l2 behind an ops table; libjpeg/libpng with setjmp error handling)
+//   CSignals              async-signal-safe handlers: a stop flag and a self-pipe for the run loop
 //   FaceCapCore           pure Swift, no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
 //   facecap               thin executable: command line and wiring
@@ -12,9 +13,10 @@ import PackageDescription
 // `addProduct` becomes a call per lane (~60x slower, ../reference/swift-performance.md), so release
 // builds target Haswell-class CPUs (AVX2 + FMA, every x86-64 laptop since 2013); the binary checks
 // the CPU at start-up and refuses an older one with a clear message.
+// Core is compiled with the ordinary checked -O: its parsers read untrusted files, and the hot loops
+// use wrapping arithmetic (`&+`, `&*`) where overflow is impossible instead of turning checks off.
 let optimisedSwift: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release)),
-    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -27,6 +29,7 @@ let package = Package(
             name: "CV4L2",
             linkerSettings: [.linkedLibrary("v4l2")]
         ),
+        .target(name: "CSignals"),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
@@ -37,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "FaceCapIO",
-            dependencies: ["CV4L2", "CImageCodecs", "FaceCapCore"]
+            dependencies: ["CV4L2", "CImageCodecs", "CSignals", "FaceCapCore"]
         ),
         .executableTarget(
             name: "facecap",

@@ -328,6 +328,8 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
 
 cv4l2_stats cv4l2_get_stats(const cv4l2_device *device) { return device->stats; }
 
+int cv4l2_fd(const cv4l2_device *device) { return device->fd; }
+
 void cv4l2_stop(cv4l2_device *device) {
     if (!device) return;
     if (device->fd >= 0) {

@@ -1,5 +1,5 @@
 /*
- * The real ops table (libv4l2) and the stop flag that SIGINT/SIGTERM set.
+ * The real ops table (libv4l2).
  */
 #include "cv4l2.h"
 
@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <libv4l2.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -80,21 +79,3 @@ cv4l2_ops cv4l2_system_ops(void) {
     };
     return ops;
 }
-
-static volatile sig_atomic_t stop_signal = 0;
-
-static void on_stop_signal(int number) { stop_signal = number; }
-
-void cv4l2_install_stop_signals(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_stop_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;    /* no SA_RESTART: a poll in progress returns EINTR at once */
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
-
-int cv4l2_stop_signal(void) { return stop_signal; }
-
-void cv4l2_reset_stop_signal(void) { stop_signal = 0; }

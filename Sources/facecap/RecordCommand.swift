@@ -77,7 +77,7 @@ enum RecordCommand {
         case .finished: return .success
         case .signal: return .cancelled
         case .sourceFailed:
-            if let error = summary.error as? UserFacingError { throw error }
+            if let error = summary.error { throw error }
             throw CameraError.disconnected(path: camera.path)
         }
     }

@@ -1,6 +1,9 @@
 import FaceCapCore
 import FaceCapIO
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `facecap [options]`: the capture wizard.
 enum WizardCommand {
@@ -14,7 +17,7 @@ enum WizardCommand {
             printOut("facecap \(facecapVersion)")
             return .success
         }
-        let configuration = try WizardConfiguration(parsed, environment: ProcessInfo.processInfo.environment)
+        let configuration = try WizardConfiguration(parsed, environment: environmentVariables(["LANG", "NO_COLOR"]))
         // Ctrl-C and SIGTERM end the wizard through the normal path, so the camera is released in order.
         StopSignals.install()
         let source = try openSource(configuration)
@@ -42,6 +45,15 @@ enum WizardCommand {
         }
     }
 
+    /// The values of `names` that are set in the process environment (getenv: no Foundation needed).
+    static func environmentVariables(_ names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
     static func helpText() -> String {
         var lines = [
             "facecap — take a good selfie from the terminal, guided live, validated, saved.",
@@ -49,7 +61,7 @@ enum WizardCommand {
             "Usage:",
             "  facecap [options]                run the capture wizard",
         ]
-        for command in subcommands {
+        for command in Subcommand.all {
             let left = "  facecap " + command.synopsis
             lines.append(left + String(repeating: " ", count: max(1, 35 - left.count)) + command.summary)
         }

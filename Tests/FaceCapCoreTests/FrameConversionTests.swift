@@ -92,7 +92,7 @@ final class FrameConversionTests: XCTestCase {
 
     func testByteCountIsNilWhenTheSizeOverflows() {
         // The product of the sides fits, but the bytes for it do not: every format must say so rather than
-        // wrap (FaceCapCore is built with -Ounchecked, where overflow is not trapped).
+        // trap or wrap.
         let side = 1 << 31
         for format in [PixelFormat.yuyv, .rgb24, .yuv422p, .yuv444p] {
             XCTAssertNil(format.byteCount(width: side, height: side), "\(format)")
@@ -104,6 +104,19 @@ final class FrameConversionTests: XCTestCase {
         XCTAssertEqual(PixelFormat.gray.byteCount(width: 1, height: Int.max), Int.max)
         XCTAssertEqual(PixelFormat.yuv420p.byteCount(width: 3, height: 3), 9 + 2 * 2 * 2)
         XCTAssertEqual(PixelFormat.yuyv.byteCount(width: 3, height: 2), 2 * 4 * 2)
+    }
+
+    func testPrepareRefusesAnUnrepresentableSize() {
+        var frame = Frame(format: .gray, width: 2, height: 2, data: [1, 2, 3, 4])
+        // The review's case: 2³¹ × 2³¹ RGB does not fit in an Int; the frame must not claim that size.
+        XCTAssertFalse(frame.prepare(format: .rgb24, width: 1 << 31, height: 1 << 31, colorRange: .full))
+        XCTAssertEqual([frame.width, frame.height, frame.data.count], [0, 0, 0])
+        XCTAssertFalse(frame.prepare(format: .gray, width: -1, height: 5, colorRange: .full))
+        XCTAssertEqual([frame.width, frame.height, frame.data.count], [0, 0, 0])
+        XCTAssertTrue(frame.prepare(format: .gray, width: 0, height: 0, colorRange: .full))
+        XCTAssertTrue(frame.prepare(format: .yuv420p, width: 3, height: 3, colorRange: .limited))
+        XCTAssertEqual([frame.width, frame.height, frame.data.count], [3, 3, 17])
+        XCTAssertTrue(frame.isWellFormed)
     }
 
     func testOddSizesUseRoundedUpChroma() {

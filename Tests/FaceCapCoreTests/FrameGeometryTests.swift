@@ -69,7 +69,22 @@ final class FrameGeometryTests: XCTestCase {
         out = Frame(format: .gray, width: 1, height: 1, data: [9])
         yuv.mirror(into: &out)
         XCTAssertEqual(out.data.count, 0)
-        yuv.applyingOrientation(6, into: &out)
+        XCTAssertFalse(yuv.applyingOrientation(6, into: &out))
         XCTAssertEqual(out.data.count, 0)
+    }
+
+    func testAnUnallocatableOutputSizeIsRefusedNotWrittenPast() {
+        // The output's byte count overflows: resize must refuse before writing through the pointer.
+        var out = Frame(format: .gray, width: 1, height: 1, data: [9])
+        XCTAssertFalse(ramp.resize(width: 1 << 32, height: 1 << 32, into: &out))
+        XCTAssertEqual([out.width, out.height, out.data.count], [0, 0, 0])
+        XCTAssertFalse(ramp.resize(width: -4, height: 3, into: &out))
+        XCTAssertEqual([out.width, out.height, out.data.count], [0, 0, 0])
+        // A frame whose data is shorter than its size says is not read past either.
+        let short = Frame(format: .gray, width: 4, height: 3, data: [1, 2, 3])
+        XCTAssertFalse(short.mirror(into: &out))
+        XCTAssertFalse(short.resize(width: 2, height: 2, into: &out))
+        XCTAssertEqual(out.data.count, 0)
+        XCTAssertTrue(ramp.resize(width: 2, height: 2, into: &out))
     }
 }

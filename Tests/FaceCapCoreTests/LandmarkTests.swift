@@ -21,7 +21,7 @@ final class LandmarkTests: XCTestCase {
     }
 
     func testROIFromTooFewKeypointsOrLandmarksIsUprightNotAnOverread() {
-        // keypoints[1] / points[263] were read unchecked: past the array's end in the -Ounchecked build.
+        // keypoints[1] / points[263] were once read without a count check: past the array's end.
         let detection = FaceDetection(score: 0.9, box: Rect(x: 10, y: 20, width: 40, height: 60),
                                       keypoints: [Point2(x: 3, y: 4)])
         let roi = FaceROI(detection: detection)

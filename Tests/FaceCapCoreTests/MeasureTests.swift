@@ -121,7 +121,7 @@ final class MeasureTests: XCTestCase {
 
     func testNonFiniteAndHugeFaceBoxesAreMeasuredWithoutTrapping() {
         // A model's garbage output: NaN, infinities and numbers far past Int's range reached `Int(_:)` in the
-        // light and sharpness measures and trapped (undefined behaviour in the -Ounchecked release build).
+        // light and sharpness measures and trapped.
         let frame = Frame(format: .gray, width: 64, height: 48, colorRange: .full,
                           data: [UInt8](repeating: 90, count: 64 * 48))
         let boxes = [Rect(x: .nan, y: 10, width: 20, height: 20), Rect(x: 10, y: 10, width: .infinity, height: 20),

@@ -102,7 +102,7 @@ final class CameraRecordingTests: XCTestCase {
         let summary = try recordClip(from: camera, to: clip, seconds: 10, stopRequested: { 0 })
         try clip.close()
         XCTAssertEqual(summary.stop, .sourceFailed)
-        XCTAssertEqual(summary.error as? CameraError, .disconnected(path: path))
+        XCTAssertEqual(summary.error, .camera(.disconnected(path: path)))
         XCTAssertEqual(summary.framesWritten, 3)
         XCTAssertTrue(fake.openFds.isEmpty, "the camera released itself on the error")
         let (_, recorded) = try readBack()
@@ -139,8 +139,8 @@ final class CameraRecordingTests: XCTestCase {
     func testStopSignalsSetTheFlagAndInterruptAWait() throws {
         StopSignals.install()
         defer {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            Signals.restoreDefaults()
+            _ = Signals.drain()
             StopSignals.reset()
         }
         XCTAssertEqual(StopSignals.received, 0)

@@ -78,8 +78,23 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(fake.requeued, 3)
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
         XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 0.1)) { error in
-            XCTAssertEqual(error as? CameraError, .closed(path: path))
+            XCTAssertEqual((error as? FrameSourceError)?.camera, .closed(path: path))
         }
+    }
+
+    func testPollDescriptorIsTheStreamingDescriptorUntilClose() throws {
+        let fake = makeFake(script: frames(1))
+        let camera = try Camera(path: path, ops: fake.ops)
+        let fd = try XCTUnwrap(camera.pollDescriptor)
+        XCTAssertEqual(fake.openFds[fd], path, "the descriptor the device was opened as")
+        XCTAssertEqual(fake.openFds.count, 1)
+        XCTAssertNil(camera.secondsUntilNextFrame, "a camera is paced by its descriptor")
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertEqual(camera.pollDescriptor, fd)
+        camera.close()
+        XCTAssertNil(camera.pollDescriptor, "nothing to poll once closed")
+        XCTAssertTrue(fake.openFds.isEmpty)
     }
 
     func testOddTimeoutsDoNotCrash() throws {
@@ -306,13 +321,13 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame, "two EIOs are retried")
         XCTAssertEqual(camera.statistics.ioErrors, 2)
         XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual(error as? CameraError, .ioError(path: path, attempts: 5))
-            XCTAssertEqual((error as? CameraError)?.exitCode, .failure)
-            XCTAssertTrue((error as? CameraError)?.message.contains("5 times in a row") ?? false)
+            XCTAssertEqual((error as? FrameSourceError)?.camera, .ioError(path: path, attempts: 5))
+            XCTAssertEqual(((error as? FrameSourceError)?.camera)?.exitCode, .failure)
+            XCTAssertTrue(((error as? FrameSourceError)?.camera)?.message.contains("5 times in a row") ?? false)
         }
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
         XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual(error as? CameraError, .ioError(path: path, attempts: 5), "the same error again")
+            XCTAssertEqual((error as? FrameSourceError)?.camera, .ioError(path: path, attempts: 5), "the same error again")
         }
     }
 
@@ -334,9 +349,9 @@ final class CameraTests: XCTestCase {
             XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
             XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
             XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 1)) { error in
-                XCTAssertEqual(error as? CameraError, .disconnected(path: path))
-                XCTAssertEqual((error as? CameraError)?.exitCode, .failure)
-                XCTAssertTrue((error as? CameraError)?.message.hasPrefix("camera disconnected") ?? false)
+                XCTAssertEqual((error as? FrameSourceError)?.camera, .disconnected(path: path))
+                XCTAssertEqual(((error as? FrameSourceError)?.camera)?.exitCode, .failure)
+                XCTAssertTrue(((error as? FrameSourceError)?.camera)?.message.hasPrefix("camera disconnected") ?? false)
             }
             assertReleasedInOrder(fake, streamed: true, mapped: 4)
         }
@@ -356,7 +371,7 @@ final class CameraTests: XCTestCase {
         var stalled: CameraError?
         let start = CameraSupport.monotonicNow()
         while stalled == nil, CameraSupport.monotonicNow() - start < 3 {
-            do { _ = try camera.readFrame(into: &frame, timeout: 0.05) } catch { stalled = error }
+            do { _ = try camera.nextFrame(into: &frame, timeout: 0.05) } catch { stalled = error.camera }
         }
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.3))
         XCTAssertTrue(stalled?.message.contains("no frame from \(path) for 0.3 s") ?? false)
@@ -372,8 +387,8 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
         var frame = emptyFrame()
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
-        XCTAssertThrowsError(try camera.readFrame(into: &frame, timeout: 60)) { error in
-            XCTAssertEqual(error as? CameraError, .stalled(path: path, seconds: 0.3))
+        XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 60)) { error in
+            XCTAssertEqual((error as? FrameSourceError)?.camera, .stalled(path: path, seconds: 0.3))
         }
         XCTAssertLessThanOrEqual(fake.longestPollTimeout, 301, "a poll waited past the stall timeout")
         assertReleasedInOrder(fake, streamed: true, mapped: 4)

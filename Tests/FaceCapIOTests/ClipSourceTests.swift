@@ -55,7 +55,7 @@ final class ClipSourceTests: XCTestCase {
             XCTAssertEqual(frame.timestamp, Double(i) / 10, accuracy: 1e-9)
         }
         XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-            guard let ended = error as? ClipEndedError else { return XCTFail("\(error)") }
+            guard let ended = (error as? FrameSourceError)?.clipEnded else { return XCTFail("\(error)") }
             XCTAssertEqual(ended, ClipEndedError(path: path, framesPlayed: 3, lastFrameTruncated: false))
             XCTAssertEqual(ended.exitCode, .failure)
             XCTAssertEqual(
@@ -98,6 +98,37 @@ final class ClipSourceTests: XCTestCase {
         XCTAssertEqual(clock.time, 100.2, accuracy: 1e-9)
     }
 
+    func testSecondsUntilNextFrameAndAZeroTimeoutNeverSleeps() throws {
+        let clock = ManualClock()
+        let source = try ClipSource(path: try makeClip(frames: 4, fps: 10), pacing: .realTime(clock))
+        XCTAssertNil(source.pollDescriptor, "a clip has nothing to poll")
+        XCTAssertEqual(source.secondsUntilNextFrame, 0, "the first frame is due at once")
+        var frame = Frame.empty()
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertEqual(try XCTUnwrap(source.secondsUntilNextFrame), 0.1, accuracy: 1e-9)
+        clock.time += 0.04
+        XCTAssertEqual(try XCTUnwrap(source.secondsUntilNextFrame), 0.06, accuracy: 1e-9)
+        // A run loop's call: the frame is not due, so it returns at once without touching the clock.
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 0), .noFrameYet)
+        XCTAssertEqual(clock.sleeps, [])
+        XCTAssertEqual(clock.time, 100.04, accuracy: 1e-9)
+        clock.time += 0.06
+        XCTAssertEqual(source.secondsUntilNextFrame, 0)
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertEqual(frame.data[0], 2)
+        XCTAssertEqual(clock.sleeps, [], "a due frame needs no sleep")
+        // Late by more than a period: due now (the schedule restarts from the late frame, no burst).
+        clock.time += 1
+        XCTAssertEqual(source.secondsUntilNextFrame, 0)
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertEqual(try XCTUnwrap(source.secondsUntilNextFrame), 0.1, accuracy: 1e-9)
+
+        let unpaced = try ClipSource(path: try makeClip(frames: 2), pacing: .unpaced)
+        XCTAssertEqual(unpaced.secondsUntilNextFrame, 0)
+        XCTAssertEqual(try unpaced.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertEqual(unpaced.secondsUntilNextFrame, 0)
+    }
+
     func testASlowConsumerGetsNoBurst() throws {
         let clock = ManualClock()
         let source = try ClipSource(path: try makeClip(frames: 4, fps: 10), pacing: .realTime(clock))
@@ -119,8 +150,9 @@ final class ClipSourceTests: XCTestCase {
         XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
         XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
             XCTAssertEqual(
-                error as? ClipEndedError, ClipEndedError(path: path, framesPlayed: 2, lastFrameTruncated: true))
-            XCTAssertTrue((error as? ClipEndedError)?.message.contains("its last frame is incomplete") ?? false)
+                (error as? FrameSourceError)?.clipEnded,
+                ClipEndedError(path: path, framesPlayed: 2, lastFrameTruncated: true))
+            XCTAssertTrue((error as? FrameSourceError)?.message.contains("its last frame is incomplete") ?? false)
         }
         let looped = try ClipSource(path: path, loop: true, pacing: .unpaced)
         let values = try (0..<5).map { _ -> UInt8 in
@@ -136,16 +168,16 @@ final class ClipSourceTests: XCTestCase {
             let source = try ClipSource(path: empty, loop: loop, pacing: .unpaced)
             var frame = Frame.empty()
             XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-                XCTAssertEqual(
-                    (error as? InputFileError)?.problem,
-                    .data(.malformed("the clip has a header but no frames")))
+                let expected = InputFileError(path: empty, problem: .data(.malformed("the clip has a header but no frames")))
+                XCTAssertEqual(error as? FrameSourceError, .unreadable(expected))
             }
         }
         let cutFirst = try makeClip(frames: 1, cutLastFrameBy: 2)
         let source = try ClipSource(path: cutFirst, loop: true, pacing: .unpaced)
         var frame = Frame.empty()
         XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual((error as? InputFileError)?.problem, .data(.truncated("frame 0 has 6 of its 8 bytes")))
+            XCTAssertEqual(error as? FrameSourceError, .unreadable(InputFileError(
+                path: cutFirst, problem: .data(.truncated("frame 0 has 6 of its 8 bytes")))))
         }
         XCTAssertThrowsError(try ClipSource(path: temp.path("none.y4m"))) { error in
             XCTAssertEqual((error as? InputFileError)?.exitCode, .noInput)

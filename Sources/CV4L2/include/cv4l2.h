@@ -180,16 +180,13 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
 
 cv4l2_stats cv4l2_get_stats(const cv4l2_device *device);
 
+/**
+ * The streaming file descriptor, for a caller's own poll(): POLLIN means a buffer is ready, and a
+ * following cv4l2_read with timeout 0 dequeues it. The device keeps owning it (never close it).
+ */
+int cv4l2_fd(const cv4l2_device *device);
+
 /** STREAMOFF, munmap every buffer, close, free; in that order, whatever state the device is in. */
 void cv4l2_stop(cv4l2_device *device);
-
-/* ---- Stop requests from signals -------------------------------------------------------------- */
-
-/** Installs SIGINT and SIGTERM handlers (without SA_RESTART, so a waiting poll returns) that set a flag. */
-void cv4l2_install_stop_signals(void);
-/** The signal that asked to stop (SIGINT/SIGTERM), or 0. */
-int cv4l2_stop_signal(void);
-/** Clears the flag (tests, and a new capture session). */
-void cv4l2_reset_stop_signal(void);
 
 #endif

@@ -114,25 +114,26 @@ public struct Analyzer: Sendable {
             // Time went backwards (a looped clip): a new session rather than negative durations.
             reset()
         }
-        if sessionStart == nil { sessionStart = t }
+        let start = sessionStart ?? t
+        sessionStart = start
         let codes = GuidanceRules.activeCodes(metrics, previous: previousActive, thresholds: thresholds)
         previousActive = Set(codes)
         let active = codes.isEmpty ? [GuidanceCode.ready] : codes
-        for code in active where activeSince[code] == nil { activeSince[code] = t }
-        for code in activeSince.keys where !active.contains(code) { activeSince[code] = nil }
+        // When each active code became active: kept for codes still active, now for new ones.
+        let since = active.map { activeSince[$0] ?? t }
+        activeSince = Dictionary(zip(active, since), uniquingKeysWith: { first, _ in first })
 
         // The primary message: the highest-priority code that has held for `primaryPersistence`,
         // switched to only once the current one has been up for `minimumDisplay`.
-        let settled = active.filter { t - activeSince[$0]! >= thresholds.primaryPersistence }
+        let settled = zip(active, since).filter { t - $0.1 >= thresholds.primaryPersistence }.map(\.0)
+        var primary = shown ?? active[0]
         if shown == nil {
-            shown = active[0]
             shownSince = t
-        } else if let candidate = settled.first, candidate != shown,
-                  t - shownSince >= thresholds.minimumDisplay {
-            shown = candidate
+        } else if let candidate = settled.first, candidate != primary, t - shownSince >= thresholds.minimumDisplay {
+            primary = candidate
             shownSince = t
         }
-        let primary = shown!
+        shown = primary
         // A hint shown less than `minimumDisplay` ago stays even if its condition just cleared (SPEC §4:
         // each shown message stays ≥ 800 ms), unless it became the primary.
         var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
@@ -150,17 +151,16 @@ public struct Analyzer: Sendable {
         var keep = false
         var capture: AutoCapture?
         if codes.isEmpty, !isWarmUp, !captured {
-            if readySince == nil {
-                readySince = t
-                bestSharpness = -Double.infinity
-            }
+            let runStart = readySince ?? t
+            if readySince == nil { bestSharpness = -Double.infinity }
+            readySince = runStart
             let sharpness = metrics.face?.sharpness ?? 0
             if sharpness > bestSharpness {
                 bestSharpness = sharpness
                 bestTimestamp = t
                 keep = true
             }
-            if t - readySince! >= thresholds.stabilityWindow {
+            if t - runStart >= thresholds.stabilityWindow {
                 capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
                 captured = true
             }
@@ -178,9 +178,9 @@ public struct Analyzer: Sendable {
 
         if metrics.face != nil { lastConfidentFace = t }
         if fallback == nil, !captured {
-            if t - sessionStart! >= thresholds.manualAfter {
+            if t - start >= thresholds.manualAfter {
                 fallback = .timeout
-            } else if t - (lastConfidentFace ?? sessionStart!) >= thresholds.noFaceFallbackAfter {
+            } else if t - (lastConfidentFace ?? start) >= thresholds.noFaceFallbackAfter {
                 fallback = .noConfidentFace
             }
         }

@@ -103,13 +103,10 @@ public enum FaceMeasures {
 
     /// The face box the analyzer measures: the bounds of the landmarks, or the detector's box without them.
     public static func faceBox(_ face: Face) -> Rect {
-        guard let points = face.landmarks?.points, points.count >= 468 else { return face.detection.box }
-        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
-        for p in points {
-            lo = pointwiseMin(lo, SIMD2(p.x, p.y))
-            hi = pointwiseMax(hi, SIMD2(p.x, p.y))
+        guard let points = face.landmarks?.points, points.count >= FaceLandmarker.count else {
+            return face.detection.box
         }
-        return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+        return FaceTracker.bounds(points)
     }
 
     private static func faceMetrics(_ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
@@ -146,7 +143,7 @@ public enum FaceMeasures {
         var margin = min(Double(box.x) / width, Double(box.y) / height,
                          1 - Double(box.x + box.width) / width, 1 - Double(box.y + box.height) / height)
         let points = face.landmarks?.points ?? []
-        if points.count >= 468 {
+        if points.count >= FaceLandmarker.count {
             for i in keyLandmarks {
                 let x = Double(points[i].x) / width, y = Double(points[i].y) / height
                 margin = min(margin, x, 1 - x, y, 1 - y)

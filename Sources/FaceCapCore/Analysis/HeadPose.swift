@@ -51,7 +51,7 @@ public enum LandmarkGeometry {
     /// Landmarks are (x right, y down, z away from the camera) in frame pixels; the canonical model is
     /// mapped into that frame by (X, −Y, −Z), a proper rotation. Returns nil for fewer than 468 points.
     public static func headPose(_ points: [SIMD3<Float>], pitchOffset: Double = 0) -> HeadPose? {
-        guard points.count >= 468 else { return nil }
+        guard points.count >= FaceLandmarker.count else { return nil }
         var totalWeight = 0.0
         var modelCentre = SIMD3<Double>.zero, dataCentre = SIMD3<Double>.zero
         for (index, point, weight) in canonical {
@@ -139,7 +139,7 @@ public enum LandmarkGeometry {
     /// Eye aspect ratios and mouth opening, from pixel distances (landmarks are in frame pixels, so a
     /// non-square frame does not distort them).
     public static func features(_ points: [SIMD3<Float>]) -> FacialFeatures? {
-        guard points.count >= 468 else { return nil }
+        guard points.count >= FaceLandmarker.count else { return nil }
         func distance(_ i: Int, _ j: Int) -> Double {
             let d = SIMD2(points[i].x - points[j].x, points[i].y - points[j].y)
             return Double((d * d).sum().squareRoot())

@@ -2,7 +2,9 @@
 /// sharpness measures never build a full-size grey or RGB image.
 ///
 /// Valid only inside `Frame.withLuma`; coordinates are clamped to the frame, so a face box that
-/// sticks out of the picture reads the nearest edge pixel instead of out of bounds.
+/// sticks out of the picture reads the nearest edge pixel instead of out of bounds. `withLuma` has
+/// checked that the frame's byte count fits in an `Int`, so the offset of a clamped pixel cannot
+/// overflow and is computed with wrapping operators (no overflow checks in the per-sample path).
 struct LumaReader {
     let base: UnsafePointer<UInt8>
     let width: Int
@@ -17,10 +19,10 @@ struct LumaReader {
     func luma(_ x: Int, _ y: Int) -> Int {
         let cx = min(max(x, 0), width - 1)
         let cy = min(max(y, 0), height - 1)
-        let p = base + cy * rowStride + cx * pixelStride
+        let p = base + (cy &* rowStride &+ cx &* pixelStride)
         if isRGB {
-            // BT.601 weights in 8.8 fixed point, as the JPEG/JFIF luma.
-            return (77 * Int(p[0]) + 150 * Int(p[1]) + 29 * Int(p[2]) + 128) >> 8
+            // BT.601 weights in 8.8 fixed point, as the JPEG/JFIF luma (at most 256·255 + 128).
+            return (77 &* Int(p[0]) &+ 150 &* Int(p[1]) &+ 29 &* Int(p[2]) &+ 128) >> 8
         }
         return Int(stretch.luma(p[0]))
     }
@@ -70,11 +72,12 @@ enum LumaStatistics {
     /// Mean luma of the whole frame on a coarse grid (every frame, also when no face was found).
     static func frameMean(_ reader: LumaReader) -> Double {
         let stepX = max(1, reader.width / maxSamplesPerAxis), stepY = max(1, reader.height / maxSamplesPerAxis)
+        // At most ~128² samples of ≤ 255, and x + stepX ≤ 2 × width: the loop's sums cannot overflow.
         var sum = 0, count = 0
         var y = stepY / 2
         while y < reader.height {
             var x = stepX / 2
-            while x < reader.width { sum += reader.luma(x, y); count += 1; x += stepX }
+            while x < reader.width { sum &+= reader.luma(x, y); count &+= 1; x &+= stepX }
             y += stepY
         }
         return count == 0 ? 0 : Double(sum) / Double(count)
@@ -84,13 +87,14 @@ enum LumaStatistics {
     static func light(_ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int,
                       brightLevel: Int) -> LightMetrics? {
         // A box from a model can hold NaN, infinities or numbers far beyond Int's range; converting those
-        // to Int traps (undefined under -Ounchecked), so clip in Float first.
+        // to Int traps, so clip in Float first.
         guard let region = region.clipped(toWidth: reader.width, height: reader.height) else { return nil }
         let x0 = Int(region.x.rounded(.down)), y0 = Int(region.y.rounded(.down))
         let x1 = Int((region.x + region.width).rounded(.up)), y1 = Int((region.y + region.height).rounded(.up))
         guard x1 > x0, y1 > y0 else { return nil }
         let stepX = max(1, (x1 - x0) / maxSamplesPerAxis), stepY = max(1, (y1 - y0) / maxSamplesPerAxis)
-        let split = Int(midX.rounded())
+        // The split clamped into the region: a NaN or far-off nose (a model's garbage) must not reach Int().
+        let split = midX.isFinite ? Int(min(max(midX, Float(x0)), Float(x1)).rounded()) : (x0 + x1) / 2
         var leftSum = 0, leftCount = 0, rightSum = 0, rightCount = 0, dark = 0, bright = 0
         var y = y0 + stepY / 2
         while y < y1 {
@@ -136,30 +140,49 @@ enum LumaStatistics {
               region.width >= 8, region.height >= 8 else { return nil }
         let scaleX = region.width / Float(n), scaleY = region.height / Float(n)
         let tapsX = min(3, max(1, Int(scaleX.rounded()))), tapsY = min(3, max(1, Int(scaleY.rounded())))
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: n * (tapsX + tapsY)) { positions in
+            // The sample columns and rows, computed once rather than converted from Float per sample.
+            let xs = positions.baseAddress!, ys = xs + n * tapsX
+            for i in 0..<n {
+                for a in 0..<tapsX {
+                    xs[i * tapsX + a] = Int(region.x + (Float(i) + (Float(a) + 0.5) / Float(tapsX)) * scaleX)
+                }
+            }
+            for j in 0..<n {
+                for b in 0..<tapsY {
+                    ys[j * tapsY + b] = Int(region.y + (Float(j) + (Float(b) + 0.5) / Float(tapsY)) * scaleY)
+                }
+            }
+            return laplacianVariance(reader, xs: xs, tapsX: tapsX, ys: ys, tapsY: tapsY)
+        }
+    }
+
+    /// The variance of `sharpness`, on the crop sampled at columns `xs` and rows `ys` (`taps` per pixel).
+    private static func laplacianVariance(_ reader: LumaReader, xs: UnsafePointer<Int>, tapsX: Int,
+                                          ys: UnsafePointer<Int>, tapsY: Int) -> Double {
+        let n = sharpnessCrop
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { crop -> Double in
             let weight = 1 / Float(tapsX * tapsY)
             for j in 0..<n {
                 for i in 0..<n {
                     var sum = 0
                     for b in 0..<tapsY {
-                        let sy = Int(region.y + (Float(j) + (Float(b) + 0.5) / Float(tapsY)) * scaleY)
-                        for a in 0..<tapsX {
-                            let sx = Int(region.x + (Float(i) + (Float(a) + 0.5) / Float(tapsX)) * scaleX)
-                            sum += reader.luma(sx, sy)
-                        }
+                        let sy = ys[j &* tapsY &+ b]
+                        for a in 0..<tapsX { sum &+= reader.luma(xs[i &* tapsX &+ a], sy) }   // ≤ 9 × 255
                     }
-                    crop[j * n + i] = Float(sum) * weight
+                    crop[j &* n &+ i] = Float(sum) * weight
                 }
             }
             var total: Double = 0
             for k in 0..<(n * n) { total += Double(crop[k]) }
             let cropMean = total / Double(n * n)
             var sum: Double = 0, sumSquares: Double = 0
+            // Indices stay inside the n² crop (n = 64), so they wrap rather than check for overflow.
             for j in 1..<(n - 1) {
                 var rowSum: Float = 0, rowSquares: Float = 0
                 for i in 1..<(n - 1) {
-                    let c = j * n + i
-                    let lap = 4 * crop[c] - crop[c - 1] - crop[c + 1] - crop[c - n] - crop[c + n]
+                    let c = j &* n &+ i
+                    let lap = 4 * crop[c] - crop[c &- 1] - crop[c &+ 1] - crop[c &- n] - crop[c &+ n]
                     rowSum += lap
                     rowSquares += lap * lap
                 }

@@ -34,8 +34,8 @@ public struct FaceROI: Sendable, Equatable {
 
     /// From a detection: box centre, eye keypoints 0 → 1 for the rotation, scale 1.5
     /// (face_detection_front_detection_to_roi.pbtxt).
-    /// A detection without both eye keypoints (not one from `FaceDetector`) gets an upright square: the
-    /// indices are checked because the release build (-Ounchecked) would read past the array silently.
+    /// A detection without both eye keypoints (not one from `FaceDetector`) gets an upright square rather
+    /// than a trap: a detection is a public value anyone can build.
     public init(detection: FaceDetection) {
         let k = detection.keypoints
         guard k.count >= 2 else {

@@ -33,6 +33,10 @@ public enum SamplingBorder: Sendable {
 }
 
 /// Native colour of one pixel, 0…255 per channel: RGB, or (Y, Cb, Cr) for YUV formats.
+///
+/// Taps are only called with 0 ≤ x < width and 0 ≤ y < height of a frame whose byte count `fillTensor`
+/// has checked (it fits in an `Int`), so their index arithmetic cannot overflow and wraps (`&+`, `&*`)
+/// instead of paying for overflow checks four times per tensor pixel.
 @usableFromInline
 protocol PixelTaps {
     func tap(_ x: Int, _ y: Int) -> SIMD4<Float>
@@ -41,7 +45,7 @@ protocol PixelTaps {
 @usableFromInline struct RGBTaps: PixelTaps {
     let p: UnsafePointer<UInt8>, width: Int
     @inline(__always) @usableFromInline func tap(_ x: Int, _ y: Int) -> SIMD4<Float> {
-        let q = p + (y * width + x) * 3
+        let q = p + (y &* width &+ x) &* 3
         return SIMD4(Float(q[0]), Float(q[1]), Float(q[2]), 0)
     }
 }
@@ -49,7 +53,7 @@ protocol PixelTaps {
 @usableFromInline struct GrayTaps: PixelTaps {
     let p: UnsafePointer<UInt8>, width: Int
     @inline(__always) @usableFromInline func tap(_ x: Int, _ y: Int) -> SIMD4<Float> {
-        let v = Float(p[y * width + x])
+        let v = Float(p[y &* width &+ x])
         return SIMD4(v, v, v, 0)
     }
 }
@@ -57,7 +61,7 @@ protocol PixelTaps {
 @usableFromInline struct YUYVTaps: PixelTaps {
     let p: UnsafePointer<UInt8>, rowBytes: Int
     @inline(__always) @usableFromInline func tap(_ x: Int, _ y: Int) -> SIMD4<Float> {
-        let pair = p + y * rowBytes + (x & ~1) * 2
+        let pair = p + (y &* rowBytes &+ (x & ~1) &* 2)
         return SIMD4(Float(pair[(x & 1) * 2]), Float(pair[1]), Float(pair[3]), 0)
     }
 }
@@ -66,8 +70,8 @@ protocol PixelTaps {
     let y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>
     let width: Int, chromaWidth: Int, shiftX: Int, shiftY: Int
     @inline(__always) @usableFromInline func tap(_ x: Int, _ row: Int) -> SIMD4<Float> {
-        let c = (row >> shiftY) * chromaWidth + (x >> shiftX)
-        return SIMD4(Float(y[row * width + x]), Float(u[c]), Float(v[c]), 0)
+        let c = (row >> shiftY) &* chromaWidth &+ (x >> shiftX)
+        return SIMD4(Float(y[row &* width &+ x]), Float(u[c]), Float(v[c]), 0)
     }
 }
 
@@ -165,12 +169,13 @@ private func resample<T: PixelTaps>(_ taps: T, width w: Int, height h: Int, map:
             if fx >= -1e8, fx <= 1e8, fy >= -1e8, fy <= 1e8 {
                 let x0 = Int(fx), y0 = Int(fy)
                 let t00, t10, t01, t11: SIMD4<Float>
+                // |x0|, |y0| ≤ 1e8 (checked above), so the neighbours' `&+ 1` cannot wrap.
                 if x0 >= 0, y0 >= 0, x0 < maxX, y0 < maxY {
-                    t00 = taps.tap(x0, y0); t10 = taps.tap(x0 + 1, y0)
-                    t01 = taps.tap(x0, y0 + 1); t11 = taps.tap(x0 + 1, y0 + 1)
+                    t00 = taps.tap(x0, y0); t10 = taps.tap(x0 &+ 1, y0)
+                    t01 = taps.tap(x0, y0 &+ 1); t11 = taps.tap(x0 &+ 1, y0 &+ 1)
                 } else {
-                    t00 = edgeTap(x0, y0); t10 = edgeTap(x0 + 1, y0)
-                    t01 = edgeTap(x0, y0 + 1); t11 = edgeTap(x0 + 1, y0 + 1)
+                    t00 = edgeTap(x0, y0); t10 = edgeTap(x0 &+ 1, y0)
+                    t01 = edgeTap(x0, y0 &+ 1); t11 = edgeTap(x0 &+ 1, y0 &+ 1)
                 }
                 let top = t00 + (t10 - t00) * ax, bottom = t01 + (t11 - t01) * ax
                 value = colour.rgb(top + (bottom - top) * ay)

@@ -64,18 +64,19 @@ public enum ExifOrientation {
 extension Frame {
     /// Writes this packed frame (`.rgb24` or `.gray`) turned upright for EXIF orientation `orientation`
     /// (2 mirror, 3 rotate 180°, 4 flip, 5 transpose, 6 rotate 90° clockwise, 7 transverse, 8 rotate 90°
-    /// counter-clockwise; 1 or anything else copies) into `output`. Other formats leave `output` empty.
-    public func applyingOrientation(_ orientation: Int, into output: inout Frame) {
-        guard let channels = packedChannels else {
-            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
-            return
-        }
+    /// counter-clockwise; 1 or anything else copies) into `output`. Returns false, leaving `output` empty,
+    /// for other formats or a frame whose data is shorter than its size.
+    @discardableResult
+    public func applyingOrientation(_ orientation: Int, into output: inout Frame) -> Bool {
         let swaps = (5...8).contains(orientation)
         let (w, h) = (width, height)
-        output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
+        guard let channels = packedChannels, isWellFormed,
+              output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
+        else {
+            return clear(&output)
+        }
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
-        guard isWellFormed else { return }
         let outWidth = output.width, outHeight = output.height
         data.withUnsafeBufferPointer { srcBuffer in
             output.data.withUnsafeMutableBufferPointer { dstBuffer in
@@ -99,5 +100,6 @@ extension Frame {
                 }
             }
         }
+        return true
     }
 }

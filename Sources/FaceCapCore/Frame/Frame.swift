@@ -15,8 +15,8 @@ public enum PixelFormat: String, Sendable, Equatable, CaseIterable {
 
     /// Bytes a frame of this format and size occupies, or nil when the size is not representable.
     ///
-    /// Every product and sum is checked: this module is built with -Ounchecked, where an overflow would
-    /// wrap silently instead of trapping.
+    /// Every product and sum reports its overflow: the sizes come from files and cameras, and a size
+    /// that does not fit is an answer (nil) for the caller, not a trap.
     public func byteCount(width: Int, height: Int) -> Int? {
         guard width > 0, height > 0 else { return nil }
         func product(_ a: Int, _ b: Int) -> Int? {

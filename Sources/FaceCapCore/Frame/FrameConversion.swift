@@ -7,9 +7,35 @@ extension Frame {
     public static func empty() -> Frame { Frame(format: .gray, width: 0, height: 0, data: []) }
 
     /// Sets the description and makes `data` exactly the size `format` needs, keeping the array (and its
-    /// storage) when the size is unchanged. The pixel values are unspecified afterwards.
-    public mutating func prepare(format: PixelFormat, width: Int, height: Int, colorRange: ColorRange) {
-        let count = format.byteCount(width: width, height: height) ?? 0
+    /// storage) when the size is unchanged. The pixel values are unspecified afterwards. A zero width or
+    /// height gives an empty frame.
+    ///
+    /// Returns false when the size is negative or its byte count does not fit in an `Int`: the frame is
+    /// then left empty (0×0), never described with a size its data does not have.
+    public mutating func prepare(format: PixelFormat, width: Int, height: Int, colorRange: ColorRange) -> Bool {
+        let count: Int
+        if width == 0 || height == 0, width >= 0, height >= 0 {
+            count = 0
+        } else if let bytes = format.byteCount(width: width, height: height) {
+            count = bytes
+        } else {
+            resize(to: 0)
+            self.format = format
+            self.width = 0
+            self.height = 0
+            self.colorRange = colorRange
+            return false
+        }
+        resize(to: count)
+        self.format = format
+        self.width = width
+        self.height = height
+        self.colorRange = colorRange
+        return true
+    }
+
+    /// Makes `data` exactly `count` bytes, keeping its storage when it is large enough.
+    private mutating func resize(to count: Int) {
         if data.count != count {
             if data.capacity >= count {
                 data.removeAll(keepingCapacity: true)
@@ -18,10 +44,6 @@ extension Frame {
                 data = [UInt8](repeating: 0, count: count)
             }
         }
-        self.format = format
-        self.width = width
-        self.height = height
-        self.colorRange = colorRange
     }
 
     /// Whether `data` holds at least the bytes `format`, `width` and `height` promise.
@@ -33,11 +55,15 @@ extension Frame {
     /// Writes this frame as full-range `.rgb24` into `output`. YUV formats go through BT.601 (`YUVToRGB`)
     /// in the frame's own range, with chroma repeated over the pixels it covers; grey is stretched to full
     /// range when it is limited. Timestamp and warm-up flag are copied.
-    public func convertToRGB24(into output: inout Frame) {
-        output.prepare(format: .rgb24, width: width, height: height, colorRange: .full)
+    /// Returns false, leaving `output` empty, when this frame's data is shorter than its size says.
+    @discardableResult
+    public func convertToRGB24(into output: inout Frame) -> Bool {
+        guard isWellFormed, output.prepare(format: .rgb24, width: width, height: height, colorRange: .full) else {
+            _ = output.prepare(format: .rgb24, width: 0, height: 0, colorRange: .full)
+            return false
+        }
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
-        guard isWellFormed else { return }
         let converter = YUVToRGB(range: colorRange)
         let (w, h) = (width, height)
         let cw = (w + 1) / 2
@@ -86,15 +112,20 @@ extension Frame {
                 }
             }
         }
+        return true
     }
 
     /// Writes the luma of this frame as full-range `.gray` into `output`: Y of YUV formats (stretched when
     /// limited), BT.601 luma (0.299 R + 0.587 G + 0.114 B) of RGB. Timestamp and warm-up flag are copied.
-    public func convertToGray(into output: inout Frame) {
-        output.prepare(format: .gray, width: width, height: height, colorRange: .full)
+    /// Returns false, leaving `output` empty, when this frame's data is shorter than its size says.
+    @discardableResult
+    public func convertToGray(into output: inout Frame) -> Bool {
+        guard isWellFormed, output.prepare(format: .gray, width: width, height: height, colorRange: .full) else {
+            _ = output.prepare(format: .gray, width: 0, height: 0, colorRange: .full)
+            return false
+        }
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
-        guard isWellFormed else { return }
         let converter = YUVToRGB(range: colorRange)
         let (w, h) = (width, height)
         let full = colorRange == .full
@@ -122,6 +153,7 @@ extension Frame {
                 }
             }
         }
+        return true
     }
 
     /// Chroma plane width and rows, and the shifts from a luma row/column to its chroma sample.
@@ -168,12 +200,14 @@ public struct RGBToYUV: Sendable {
                 UInt8(truncatingIfNeeded: min(max(v, 0), 255)))
     }
 
-    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each (nothing
-    /// when a buffer is too small).
+    /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each. Both
+    /// buffers must hold `3 × pixelCount` bytes (a precondition: the caller sized them).
     public func rgbToYUV444p(_ rgb: UnsafeBufferPointer<UInt8>, pixelCount: Int,
                              into planes: UnsafeMutableBufferPointer<UInt8>) {
-        // FaceCapCore is built with -Ounchecked, where a precondition would not be checked: refuse instead.
-        guard pixelCount > 0, rgb.count >= pixelCount * 3, planes.count >= pixelCount * 3 else { return }
+        let (bytes, overflow) = pixelCount.multipliedReportingOverflow(by: 3)
+        precondition(pixelCount >= 0 && !overflow && rgb.count >= bytes && planes.count >= bytes,
+                     "rgbToYUV444p: buffers smaller than \(pixelCount) pixels")
+        guard pixelCount > 0 else { return }
         let s = rgb.baseAddress!, y = planes.baseAddress!, u = y + pixelCount, v = u + pixelCount
         for i in 0..<pixelCount {
             let p = yuv(r: s[3 * i], g: s[3 * i + 1], b: s[3 * i + 2])
@@ -186,13 +220,12 @@ public struct RGBToYUV: Sendable {
 
 /// Repacking between packed and planar YUV.
 public enum PlanarPacking {
-    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up). Does nothing
-    /// when a buffer is too small.
+    /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up). The buffers
+    /// must hold a `width × height` picture in each layout (a precondition: the caller sized them).
     public static func yuyvToYUV422p(_ yuyv: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into planes: UnsafeMutableBufferPointer<UInt8>) {
+        checkSizes(yuyv.count, planes.count, width: width, height: height)
         let cw = (width + 1) / 2
-        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
-        else { return }
         let s = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = s + y * cw * 4
@@ -204,13 +237,12 @@ public enum PlanarPacking {
         }
     }
 
-    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0). Does
-    /// nothing when a buffer is too small.
+    /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0). The
+    /// buffers must hold a `width × height` picture in each layout (a precondition).
     public static func yuv422pToYUYV(_ planes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                      into yuyv: UnsafeMutableBufferPointer<UInt8>) {
+        checkSizes(yuyv.count, planes.count, width: width, height: height)
         let cw = (width + 1) / 2
-        guard width > 0, height > 0, yuyv.count >= cw * 4 * height, planes.count >= width * height + 2 * cw * height
-        else { return }
         let d = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
         for y in 0..<height {
             let row = d + y * cw * 4
@@ -222,6 +254,16 @@ public enum PlanarPacking {
                 row[4 * c + 3] = vp[y * cw + c]
             }
         }
+    }
+
+    /// Traps unless `packed` and `planar` bytes hold a `width × height` picture as YUYV and as 4:2:2.
+    private static func checkSizes(_ packed: Int, _ planar: Int, width: Int, height: Int) {
+        guard let needPacked = PixelFormat.yuyv.byteCount(width: width, height: height),
+              let needPlanar = PixelFormat.yuv422p.byteCount(width: width, height: height) else {
+            preconditionFailure("PlanarPacking: \(width)×\(height) is not a picture size")
+        }
+        precondition(packed >= needPacked && planar >= needPlanar,
+                     "PlanarPacking: buffers smaller than a \(width)×\(height) picture")
     }
 }
 

@@ -1,8 +1,9 @@
 /// Cropping, resizing and mirroring of packed frames (`.rgb24`, `.gray`) into caller-provided frames.
 ///
-/// YUV frames are converted first with `convertToRGB24(into:)` or `convertToGray(into:)`; given another
-/// format, these helpers leave `output` empty (0×0) rather than trap, since FaceCapCore is built with
-/// -Ounchecked, where a failed precondition would be undefined behaviour.
+/// YUV frames are converted first with `convertToRGB24(into:)` or `convertToGray(into:)`. Given another
+/// format, a frame whose data is shorter than its size, or an output size that cannot be allocated,
+/// these helpers return false and leave `output` empty (0×0): the sizes come from files and cameras,
+/// so a bad one is an answer for the caller rather than a trap.
 extension Frame {
     /// Bytes per pixel of a packed format, nil for the others.
     var packedChannels: Int? {
@@ -22,11 +23,10 @@ extension Frame {
         let y0 = max(0, y)
         let x1 = min(width, x + cropWidth)
         let y1 = min(height, y + cropHeight)
-        guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed else {
-            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
-            return false
+        guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed,
+              output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange) else {
+            return clear(&output)
         }
-        output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange)
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
         let rowBytes = (x1 - x0) * channels
@@ -42,16 +42,16 @@ extension Frame {
     }
 
     /// Scales this frame to `newWidth`×`newHeight` into `output`: the average of the covered source
-    /// pixels when shrinking (no aliasing), bilinear interpolation when enlarging.
-    public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) {
-        guard let channels = packedChannels else {
-            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
-            return
+    /// pixels when shrinking (no aliasing), bilinear interpolation when enlarging. Returns false, leaving
+    /// `output` empty, for an empty or malformed frame, a non-packed format or an unallocatable size.
+    @discardableResult
+    public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) -> Bool {
+        guard let channels = packedChannels, newWidth > 0, newHeight > 0, width > 0, height > 0, isWellFormed,
+              output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange) else {
+            return clear(&output)
         }
-        output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange)
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
-        guard newWidth > 0, newHeight > 0, isWellFormed, width > 0, height > 0 else { return }
         let (w, h) = (width, height)
         data.withUnsafeBufferPointer { srcBuffer in
             output.data.withUnsafeMutableBufferPointer { dstBuffer in
@@ -103,18 +103,19 @@ extension Frame {
                 }
             }
         }
+        return true
     }
 
     /// Mirrors this frame left to right into `output` (the preview is shown as a mirror; photos are not).
-    public func mirror(into output: inout Frame) {
-        guard let channels = packedChannels else {
-            output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
-            return
+    /// Returns false, leaving `output` empty, for a malformed frame or a non-packed format.
+    @discardableResult
+    public func mirror(into output: inout Frame) -> Bool {
+        guard let channels = packedChannels, isWellFormed,
+              output.prepare(format: format, width: width, height: height, colorRange: colorRange) else {
+            return clear(&output)
         }
-        output.prepare(format: format, width: width, height: height, colorRange: colorRange)
         output.timestamp = timestamp
         output.isWarmUp = isWarmUp
-        guard isWellFormed else { return }
         let (w, h) = (width, height)
         data.withUnsafeBufferPointer { src in
             output.data.withUnsafeMutableBufferPointer { dst in
@@ -127,5 +128,12 @@ extension Frame {
                 }
             }
         }
+        return true
+    }
+
+    /// Leaves `output` an empty 0×0 frame of this frame's format; returns false for the caller to pass on.
+    func clear(_ output: inout Frame) -> Bool {
+        _ = output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+        return false
     }
 }

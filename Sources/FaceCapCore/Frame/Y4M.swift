@@ -271,9 +271,10 @@ public struct Y4MReader: Sendable {
         guard bytes.count - start >= count else {
             throw .truncated("frame \(frameIndex) has \(bytes.count - start) of its \(count) bytes")
         }
-        frame.prepare(
-            format: header.pixelFormat, width: header.width, height: header.height,
-            colorRange: header.colorRange)
+        guard frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
+                            colorRange: header.colorRange) else {
+            throw .tooLarge(width: header.width, height: header.height)
+        }
         frame.data.withUnsafeMutableBufferPointer { out in
             bytes.withUnsafeBufferPointer { src in _ = out.initialize(fromContentsOf: src[start..<(start + count)]) }
         }

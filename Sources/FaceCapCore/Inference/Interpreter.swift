@@ -347,12 +347,7 @@ struct PlanBuilder {
             // Depthwise kernels read slopes per packed block, the GEMM epilogue per channel.
             kernelActivation = .prelu(constantPool.store(depthwise ? packedAlpha : prelu))
         } else {
-            switch activation {
-            case .none: kernelActivation = .none
-            case .relu: kernelActivation = .relu
-            case .relu6: kernelActivation = .relu6
-            case .reluN1To1: kernelActivation = .reluN1To1
-            }
+            kernelActivation = KernelActivation(activation)
         }
 
         let out = finalOutput
@@ -419,12 +414,14 @@ struct PlanBuilder {
                 var oxHi = outW
                 while oxHi > oxLo, (oxHi - 1) * g.sw - g.padLeft + kw > inW { oxHi -= 1 }
                 let direct = Segments(count: kh, length: kw * inC, stride: inW * inC)
+                // Offsets into tensors planned (and allocated) at load: they fit in an Int, so they wrap
+                // rather than check (see Kernels.swift).
                 return {
                     for oy in 0..<outH {
                         var rowResidual = residualValue
-                        rowResidual?.pointer += oy * outW * residualChannels
-                        let iy0 = oy * g.sh - g.padTop
-                        let out = dst + oy * outW * outC
+                        rowResidual?.pointer += oy &* outW &* residualChannels
+                        let iy0 = oy &* g.sh &- g.padTop
+                        let out = dst + oy &* outW &* outC
                         guard iy0 >= 0, iy0 + kh <= inH, oxHi > oxLo else {
                             im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: 0..<outW,
                                    output: columns)
@@ -433,20 +430,20 @@ struct PlanBuilder {
                             continue
                         }
                         var interiorResidual = rowResidual
-                        interiorResidual?.pointer += oxLo * residualChannels
-                        gemm(a: src + (iy0 * inW + oxLo * g.sw - g.padLeft) * inC, lda: g.sw * inC, m: oxHi - oxLo,
-                             segments: direct, packed: gemmWeights, c: out + oxLo * outC, ldc: outC,
+                        interiorResidual?.pointer += oxLo &* residualChannels
+                        gemm(a: src + (iy0 &* inW &+ oxLo &* g.sw &- g.padLeft) &* inC, lda: g.sw &* inC,
+                             m: oxHi &- oxLo, segments: direct, packed: gemmWeights, c: out + oxLo &* outC, ldc: outC,
                              residual: interiorResidual, activation: kernelActivation)
                         // Left and right border columns (no array literal: run() must not allocate).
                         for side in 0..<2 {
                             let range = side == 0 ? 0..<oxLo : oxHi..<outW
                             if range.isEmpty { continue }
                             var edgeResidual = rowResidual
-                            edgeResidual?.pointer += range.lowerBound * residualChannels
+                            edgeResidual?.pointer += range.lowerBound &* residualChannels
                             im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: range,
                                    output: columns)
                             gemm(a: columns, lda: k, m: range.count, packed: gemmWeights,
-                                 c: out + range.lowerBound * outC, ldc: outC, residual: edgeResidual,
+                                 c: out + range.lowerBound &* outC, ldc: outC, residual: edgeResidual,
                                  activation: kernelActivation)
                         }
                     }
@@ -483,8 +480,7 @@ struct PlanBuilder {
             throw PlanError(text: "MAX_POOL_2D (operator \(index)) has an inconsistent output shape")
         }
         let blocks = channelBlocks(c)
-        let activation: KernelActivation = window.activation == .relu ? .relu
-            : window.activation == .relu6 ? .relu6 : window.activation == .reluN1To1 ? .reluN1To1 : .none
+        let activation = KernelActivation(window.activation)
         let out = op.outputs[0]
         plans.append(StepPlan(reads: [input], writes: [out], make: { address in
             let src = address(input), dst = address(out)
@@ -551,8 +547,8 @@ struct PlanBuilder {
                 dst.update(repeating: 0, count: total)
                 for y in 0..<h {
                     for x in 0..<w {
-                        let target = dst + ((y + top) * outW + x + left) * outC + front
-                        target.update(from: src + (y * w + x) * c, count: c)
+                        let target = dst + (((y &+ top) &* outW &+ x &+ left) &* outC &+ front)
+                        target.update(from: src + (y &* w &+ x) &* c, count: c)
                     }
                 }
             }

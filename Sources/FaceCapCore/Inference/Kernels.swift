@@ -8,6 +8,11 @@
 // - GEMM weights are packed in panels of two blocks (16 output channels) or one (8): for every k the
 //   panel holds 16 (or 8) contiguous floats, so the micro-kernel streams them with unit stride.
 // The release build targets Haswell (AVX2 + FMA), so `addProduct` is one vfmadd per 8 lanes.
+//
+// Index arithmetic: every offset below addresses a tensor or packed-weight buffer the interpreter
+// allocated at load, whose float count (and so every in-range offset) fits in an `Int`. Offsets inside
+// the loops therefore use wrapping operators (`&+`, `&*`): the same machine instructions the compiler
+// emits once it has proven there is no overflow, without the checks it cannot prove away.
 
 typealias V8 = SIMD8<Float>
 
@@ -47,8 +52,20 @@ func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
     case .relu6: return min8(max8(v, V8(repeating: 0)), V8(repeating: 6))
     case .reluN1To1: return min8(max8(v, V8(repeating: -1)), V8(repeating: 1))
     case .prelu(let alpha):
-        let a = load8(alpha + block * 8)
+        let a = load8(alpha + block &* 8)
         return v.replacing(with: v * a, where: v .< 0)
+    }
+}
+
+extension KernelActivation {
+    /// The kernel form of a model's fused activation (the one mapping; PReLU has no TFLite code).
+    init(_ activation: TFLiteActivation) {
+        switch activation {
+        case .none: self = .none
+        case .relu: self = .relu
+        case .relu6: self = .relu6
+        case .reluN1To1: self = .reluN1To1
+        }
     }
 }
 
@@ -96,7 +113,7 @@ func storePartial(_ v: V8, _ p: UnsafeMutablePointer<Float>, _ lanes: Int) {
 /// the compiler outline the epilogue into a call that spilled every accumulator.
 @inline(__always)
 func put(_ v: V8, row: Int, block: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
-    let out = c + row * ldc + block.start
+    let out = c + (row &* ldc &+ block.start)
     if block.lanes == 8 { store8(v, out) } else { storePartial(v, out, block.lanes) }
 }
 
@@ -108,8 +125,8 @@ func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<
     if residual == nil, case .none = activation { return }
     let vectorEnd = n & ~7
     for row in rows {
-        let out = c + row * ldc
-        let res = residual.map { UnsafePointer($0.pointer + row * $0.stride) }
+        let out = c + row &* ldc
+        let res = residual.map { UnsafePointer($0.pointer + row &* $0.stride) }
         let resChannels = residual?.channels ?? 0
         var ch = 0
         while ch < vectorEnd {
@@ -118,7 +135,7 @@ func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<
                 v += ch + 8 <= resChannels ? load8(res + ch) : loadPartial(res + ch, resChannels - ch)
             }
             store8(applyActivation(v, activation, ch), out + ch)
-            ch += 8
+            ch &+= 8
         }
         while ch < n {
             var v = out[ch]
@@ -131,7 +148,7 @@ func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<
             case .prelu(let alpha): v = v >= 0 ? v : v * alpha[ch]
             }
             out[ch] = v
-            ch += 1
+            ch &+= 1
         }
     }
 }
@@ -178,34 +195,34 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x24(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                    kernel4x24(a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
                                c: c, ldc: ldc)
-                    row += 4
+                    row &+= 4
                 }
                 while row < m1 {
-                    kernel1x24(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                    kernel1x24(a: a + row &* lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
                                c: c, ldc: ldc)
-                    row += 1
+                    row &+= 1
                 }
             case 2:
                 let b1 = packed.blocks[bi + 1]
                 while row + 6 <= m1 {
-                    kernel6x16(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                    kernel6x16(a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
                                c: c, ldc: ldc)
-                    row += 6
+                    row &+= 6
                 }
                 while row < m1 {
-                    kernel1x16(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
-                    row += 1
+                    kernel1x16(a: a + row &* lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, c: c, ldc: ldc)
+                    row &+= 1
                 }
             default:
                 while row + 4 <= m1 {
-                    kernel4x8(a: a + row * lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
-                    row += 4
+                    kernel4x8(a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
+                    row &+= 4
                 }
                 while row < m1 {
-                    kernel1x8(a: a + row * lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
-                    row += 1
+                    kernel1x8(a: a + row &* lda, k: k, w: w, bias: bias, row: row, b0: b0, c: c, ldc: ldc)
+                    row &+= 1
                 }
             }
         }
@@ -242,11 +259,11 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
     let bias0 = load8(bias), bias1 = load8(bias + 8)
     var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
     var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
-    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda, a4 = a + 4 * lda, a5 = a + 5 * lda
+    let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda, a4 = a + 4 &* lda, a5 = a + 5 &* lda
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             let w0 = load8(wp), w1 = load8(wp + 8)
             wp += 16
             var x = V8(repeating: a0[kk])
@@ -284,11 +301,11 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
     var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
-    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             let w0 = load8(wp), w1 = load8(wp + 8), w2 = load8(wp + 16)
             wp += 24
             var x = V8(repeating: a0[kk])
@@ -322,8 +339,8 @@ func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             let x = V8(repeating: a[kk])
             c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8)); c2.addProduct(x, load8(wp + 16))
             wp += 24
@@ -340,8 +357,8 @@ func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
     var c0 = load8(bias), c1 = load8(bias + 8)
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             let x = V8(repeating: a[kk])
             c0.addProduct(x, load8(wp)); c1.addProduct(x, load8(wp + 8))
             wp += 16
@@ -356,11 +373,11 @@ func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoin
                row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
     let bias0 = load8(bias)
     var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
-    let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+    let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             let w0 = load8(wp)
             wp += 8
             c0.addProduct(V8(repeating: a0[kk]), w0)
@@ -381,8 +398,8 @@ func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>
     var c0 = load8(bias)
     var wp = w
     for segment in 0..<seg.count {
-        let first = segment * seg.stride
-        for kk in first..<(first + seg.length) {
+        let first = segment &* seg.stride
+        for kk in first..<(first &+ seg.length) {
             c0.addProduct(V8(repeating: a[kk]), load8(wp))
             wp += 8
         }
@@ -422,22 +439,22 @@ func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows:
     let rowLength = g.kh * g.kw * channels
     for oy in rows {
         for ox in columns {
-            var dst = output + ((oy - rows.lowerBound) * columns.count + ox - columns.lowerBound) * rowLength
-            let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
+            var dst = output + ((oy &- rows.lowerBound) &* columns.count &+ ox &- columns.lowerBound) &* rowLength
+            let iy0 = oy &* g.sh &- g.padTop, ix0 = ox &* g.sw &- g.padLeft
             let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
             for ky in 0..<g.kh {
-                let iy = iy0 + ky
+                let iy = iy0 &+ ky
                 if inside {
                     // One contiguous run of kw·channels floats per kernel row.
-                    let src = input + (iy * g.inW + ix0) * channels
-                    for i in 0..<(g.kw * channels) { dst[i] = src[i] }
-                    dst += g.kw * channels
+                    let src = input + (iy &* g.inW &+ ix0) &* channels
+                    for i in 0..<(g.kw &* channels) { dst[i] = src[i] }
+                    dst += g.kw &* channels
                     continue
                 }
                 for kx in 0..<g.kw {
-                    let ix = ix0 + kx
+                    let ix = ix0 &+ kx
                     if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
-                        let src = input + (iy * g.inW + ix) * channels
+                        let src = input + (iy &* g.inW &+ ix) &* channels
                         for ch in 0..<channels { dst[ch] = src[ch] }
                     } else {
                         for ch in 0..<channels { dst[ch] = 0 }
@@ -465,15 +482,15 @@ func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bl
         for ox in 0..<g.outW {
             let ix0 = ox * g.sw - g.padLeft
             let kxLo = max(0, -ix0), kxHi = min(g.kw, g.inW - ix0)
-            let out = output + (oy * g.outW + ox) * channels
+            let out = output + (oy &* g.outW &+ ox) &* channels
             for (b, block) in blocks.enumerated() {
-                var acc = load8(bias + b * 8)
-                let wb = weights + b * taps * 8
+                var acc = load8(bias + b &* 8)
+                let wb = weights + b &* taps &* 8
                 for ky in kyLo..<max(kyLo, kyHi) {
                     for kx in kxLo..<max(kxLo, kxHi) {
-                        let p = input + ((iy0 + ky) * g.inW + ix0 + kx) * channels + block.start
+                        let p = input + (((iy0 &+ ky) &* g.inW &+ ix0 &+ kx) &* channels &+ block.start)
                         let x = block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes)
-                        acc.addProduct(x, load8(wb + (ky * g.kw + kx) * 8))
+                        acc.addProduct(x, load8(wb + (ky &* g.kw &+ kx) &* 8))
                     }
                 }
                 acc = activate(acc, activation, b)
@@ -504,19 +521,19 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
     let step = g.sw * c
 
     @inline(__always) func border(_ oy: Int, _ ox: Int, _ b: Int, _ start: Int) {
-        let iy0 = oy * g.sh - g.padTop, ix0 = ox * g.sw - g.padLeft
-        let wb = weights + b * 72
-        var acc = load8(bias + b * 8)
+        let iy0 = oy &* g.sh &- g.padTop, ix0 = ox &* g.sw &- g.padLeft
+        let wb = weights + b &* 72
+        var acc = load8(bias + b &* 8)
         for ky in 0..<3 {
-            let iy = iy0 + ky
+            let iy = iy0 &+ ky
             if iy < 0 || iy >= g.inH { continue }
             for kx in 0..<3 {
-                let ix = ix0 + kx
+                let ix = ix0 &+ kx
                 if ix < 0 || ix >= g.inW { continue }
-                acc.addProduct(load8(input + (iy * g.inW + ix) * c + start), load8(wb + (ky * 3 + kx) * 8))
+                acc.addProduct(load8(input + ((iy &* g.inW &+ ix) &* c &+ start)), load8(wb + (ky &* 3 &+ kx) &* 8))
             }
         }
-        store8(noActivation ? acc : activate(acc, activation, b), output + (oy * g.outW + ox) * c + start)
+        store8(noActivation ? acc : activate(acc, activation, b), output + ((oy &* g.outW &+ ox) &* c &+ start))
     }
 
     for oy in 0..<g.outH {
@@ -531,49 +548,50 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             for ox in 0..<oxLo { border(oy, ox, b, start) }
             // Weights are re-read from L1 inside the loops: held in nine named SIMD8 values across the loop,
             // the compiler splits them into 128-bit halves and the kernel runs at half width.
-            let wb = weights + b * 72
-            let bv = load8(bias + b * 8)
-            var p = input + iy0 * rowStride + (oxLo * g.sw - g.padLeft) * c + start
-            var out = output + (oy * g.outW + oxLo) * c + start
+            let wb = weights + b &* 72
+            let bv = load8(bias + b &* 8)
+            var p = input + (iy0 &* rowStride &+ (oxLo &* g.sw &- g.padLeft) &* c &+ start)
+            var out = output + ((oy &* g.outW &+ oxLo) &* c &+ start)
             var n = oxHi - oxLo
             if g.sw == 1 {
                 // Four outputs per step share six input columns per kernel row: 18 loads for 36 FMAs.
                 while n >= 4 {
                     var a0 = bv, a1 = bv, a2 = bv, a3 = bv
                     for ky in 0..<3 {
-                        let row = p + ky * rowStride
-                        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 * c)
-                        let x3 = load8(row + 3 * c), x4 = load8(row + 4 * c), x5 = load8(row + 5 * c)
-                        let k0 = load8(wb + ky * 24), k1 = load8(wb + ky * 24 + 8), k2 = load8(wb + ky * 24 + 16)
+                        let row = p + ky &* rowStride
+                        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 &* c)
+                        let x3 = load8(row + 3 &* c), x4 = load8(row + 4 &* c), x5 = load8(row + 5 &* c)
+                        let kw = wb + ky &* 24
+                        let k0 = load8(kw), k1 = load8(kw + 8), k2 = load8(kw + 16)
                         a0.addProduct(x0, k0); a1.addProduct(x1, k0); a2.addProduct(x2, k0); a3.addProduct(x3, k0)
                         a0.addProduct(x1, k1); a1.addProduct(x2, k1); a2.addProduct(x3, k1); a3.addProduct(x4, k1)
                         a0.addProduct(x2, k2); a1.addProduct(x3, k2); a2.addProduct(x4, k2); a3.addProduct(x5, k2)
                     }
                     if noActivation {
-                        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 * c); store8(a3, out + 3 * c)
+                        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 &* c); store8(a3, out + 3 &* c)
                     } else {
                         store8(activate(a0, activation, b), out)
                         store8(activate(a1, activation, b), out + c)
-                        store8(activate(a2, activation, b), out + 2 * c)
-                        store8(activate(a3, activation, b), out + 3 * c)
+                        store8(activate(a2, activation, b), out + 2 &* c)
+                        store8(activate(a3, activation, b), out + 3 &* c)
                     }
-                    p += 4 * c
-                    out += 4 * c
-                    n -= 4
+                    p += 4 &* c
+                    out += 4 &* c
+                    n &-= 4
                 }
             }
             while n > 0 {
                 var acc = bv
                 for ky in 0..<3 {
-                    let row = p + ky * rowStride
-                    acc.addProduct(load8(row), load8(wb + ky * 24))
-                    acc.addProduct(load8(row + c), load8(wb + ky * 24 + 8))
-                    acc.addProduct(load8(row + 2 * c), load8(wb + ky * 24 + 16))
+                    let row = p + ky &* rowStride, kw = wb + ky &* 24
+                    acc.addProduct(load8(row), load8(kw))
+                    acc.addProduct(load8(row + c), load8(kw + 8))
+                    acc.addProduct(load8(row + 2 &* c), load8(kw + 16))
                 }
                 store8(noActivation ? acc : activate(acc, activation, b), out)
                 p += step
                 out += c
-                n -= 1
+                n &-= 1
             }
             for ox in oxHi..<g.outW { border(oy, ox, b, start) }
         }
@@ -594,12 +612,12 @@ func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bloc
         for ox in 0..<g.outW {
             let ix0 = ox * g.sw - g.padLeft
             let kxLo = max(0, -ix0), kxHi = max(kxLo, min(g.kw, g.inW - ix0))
-            let out = output + (oy * g.outW + ox) * channels
+            let out = output + (oy &* g.outW &+ ox) &* channels
             for (b, block) in blocks.enumerated() {
                 var acc = V8(repeating: -.infinity)
                 for ky in kyLo..<kyHi {
                     for kx in kxLo..<kxHi {
-                        let p = input + ((iy0 + ky) * g.inW + ix0 + kx) * channels + block.start
+                        let p = input + (((iy0 &+ ky) &* g.inW &+ ix0 &+ kx) &* channels &+ block.start)
                         acc = max8(acc, block.lanes == 8 ? load8(p) : loadPartial(p, block.lanes))
                     }
                 }
@@ -619,19 +637,19 @@ private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowG
                         output: UnsafeMutablePointer<Float>) {
     let rowStride = g.inW * c
     for oy in 0..<g.outH {
-        var out = output + oy * g.outW * c
-        var p = input + 2 * oy * rowStride
+        var out = output + oy &* g.outW &* c
+        var p = input + 2 &* oy &* rowStride
         for _ in 0..<g.outW {
             var ch = 0
             while true {
-                let start = min(ch, c - 8)
-                let top = max8(load8(p + start), load8(p + c + start))
-                let bottom = max8(load8(p + rowStride + start), load8(p + rowStride + c + start))
+                let start = min(ch, c &- 8)
+                let top = max8(load8(p + start), load8(p + (c &+ start)))
+                let bottom = max8(load8(p + (rowStride &+ start)), load8(p + (rowStride &+ c &+ start)))
                 store8(max8(top, bottom), out + start)
-                ch += 8
+                ch &+= 8
                 if ch >= c { break }
             }
-            p += 2 * c
+            p += 2 &* c
             out += c
         }
     }
@@ -640,22 +658,16 @@ private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowG
 /// out = activation(a + b) elementwise (same shapes).
 func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
                     activation: TFLiteActivation, output: UnsafeMutablePointer<Float>) {
-    let kernelActivation: KernelActivation
-    switch activation {
-    case .none: kernelActivation = .none
-    case .relu: kernelActivation = .relu
-    case .relu6: kernelActivation = .relu6
-    case .reluN1To1: kernelActivation = .reluN1To1
-    }
+    let kernelActivation = KernelActivation(activation)
     var i = 0
-    while i + 8 <= count {
+    while i &+ 8 <= count {
         store8(activate(load8(a + i) + load8(b + i), kernelActivation, 0), output + i)
-        i += 8
+        i &+= 8
     }
     while i < count {
         let v = a[i] + b[i]
         output[i] = activate(V8(repeating: v), kernelActivation, 0)[0]
-        i += 1
+        i &+= 1
     }
 }
 
@@ -663,7 +675,7 @@ func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count:
 func activationLayer(_ input: UnsafePointer<Float>, pixels: Int, channels: Int, alpha: UnsafePointer<Float>?,
                      output: UnsafeMutablePointer<Float>) {
     for p in 0..<pixels {
-        let src = input + p * channels, dst = output + p * channels
+        let src = input + p &* channels, dst = output + p &* channels
         for ch in 0..<channels {
             let v = src[ch]
             if let alpha { dst[ch] = v >= 0 ? v : v * alpha[ch] } else { dst[ch] = max(v, 0) }

@@ -157,12 +157,22 @@ public final class Camera: FrameSource {
     /// The stream's counters so far (kept after close).
     public private(set) var statistics = CameraStatistics()
 
-    public func nextFrame(into frame: inout Frame, timeout: Double) throws -> FrameReadResult {
-        try readFrame(into: &frame, timeout: timeout)
+    /// The V4L2 file descriptor while streaming: it polls readable when a buffer is ready to dequeue.
+    public var pollDescriptor: Int32? { device.map { cv4l2_fd($0) } }
+
+    /// Nil: a camera's frames come when the driver has them.
+    public var secondsUntilNextFrame: Double? { nil }
+
+    /// Waits at most `timeout` seconds for a frame. Every failure is `.camera(CameraError)`.
+    public func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
+        do {
+            return try readFrame(into: &frame, timeout: timeout)
+        } catch {
+            throw .camera(error)
+        }
     }
 
-    /// `nextFrame` with a typed error.
-    public func readFrame(into frame: inout Frame, timeout: Double) throws(CameraError) -> FrameReadResult {
+    private func readFrame(into frame: inout Frame, timeout: Double) throws(CameraError) -> FrameReadResult {
         if let failure { throw failure }
         guard let device else { throw CameraError.closed(path: path) }
         let byteCount = format.byteCount(width: width, height: height) ?? 0

@@ -6,15 +6,6 @@ import Glibc
 
 /// Small POSIX helpers of the camera code, in one namespace so they cannot clash with other parts of FaceCapIO.
 enum CameraSupport {
-    static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
-
-    static func formatSeconds(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
-
     static func directoryEntries(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }

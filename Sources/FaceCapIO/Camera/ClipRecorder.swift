@@ -1,28 +1,11 @@
-import CV4L2
 import FaceCapCore
-
-/// SIGINT/SIGTERM as a flag: the capture loop checks it between frames, so the camera is released and
-/// the clip closed on whole frames, instead of the process dying mid-write.
-public enum StopSignals {
-    /// Installs the handlers (without SA_RESTART, so a camera wait returns at once) and clears the flag.
-    public static func install() {
-        cv4l2_reset_stop_signal()
-        cv4l2_install_stop_signals()
-    }
-
-    /// The signal that asked to stop (SIGINT or SIGTERM), or 0.
-    public static var received: Int32 { cv4l2_stop_signal() }
-
-    /// Clears the flag.
-    public static func reset() { cv4l2_reset_stop_signal() }
-}
 
 /// How a recording ended and what it left in the file.
 public struct RecordingSummary {
     public enum Stop: Equatable {
         /// The requested duration was reached.
         case finished
-        /// SIGINT or SIGTERM asked to stop.
+        /// SIGINT, SIGTERM or SIGHUP asked to stop.
         case signal(Int32)
         /// The source failed (e.g. the camera was unplugged); `error` says how.
         case sourceFailed
@@ -31,7 +14,7 @@ public struct RecordingSummary {
     public var framesWritten: Int
     public var stop: Stop
     /// The source's error when `stop` is `.sourceFailed`.
-    public var error: Error?
+    public var error: FrameSourceError?
 
     /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
     /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".

@@ -30,27 +30,6 @@ public final class MonotonicReplayClock: ReplayClock {
     }
 }
 
-/// The end of a replayed clip (without `--loop`): the wizard shows it like a camera that stopped.
-public struct ClipEndedError: UserFacingError, Equatable {
-    public var path: String
-    public var framesPlayed: Int
-    /// The clip's last frame was cut short (the frames before it were played).
-    public var lastFrameTruncated: Bool
-
-    public init(path: String, framesPlayed: Int, lastFrameTruncated: Bool) {
-        self.path = path
-        self.framesPlayed = framesPlayed
-        self.lastFrameTruncated = lastFrameTruncated
-    }
-
-    public var message: String {
-        let cut = lastFrameTruncated ? " (its last frame is incomplete)" : ""
-        return "\(path): the clip ended after \(framesPlayed) frames\(cut); use --loop to replay it continuously"
-    }
-
-    public var exitCode: ExitCode { .failure }
-}
-
 /// Replays a `.y4m` clip as a `FrameSource`, at the clip's own frame rate (or as fast as asked).
 ///
 /// Frames come out in the clip's planar format (yuv420p, yuv422p, yuv444p or gray) and are read
@@ -99,16 +78,28 @@ public final class ClipSource: FrameSource {
         reader = try Y4MFileReader(path: path, limits: limits)
     }
 
-    /// Waits until the next frame is due (at most `timeout` seconds) and reads it into `frame`.
-    /// Throws `ClipEndedError` at the end without `loop`, `InputFileError` for a broken clip.
-    public func nextFrame(into frame: inout Frame, timeout: Double) throws -> FrameReadResult {
+    /// Nil: a clip has no descriptor to poll; its pace is `secondsUntilNextFrame`.
+    public var pollDescriptor: Int32? { nil }
+
+    /// Seconds until the next frame is due on the replay clock (0 when due now, and always 0 unpaced).
+    public var secondsUntilNextFrame: Double? {
+        guard case .realTime(let clock) = pacing, let start = scheduleStart else { return 0 }
+        let due = start + Double(framesDelivered - scheduleFrame) / frameRate
+        return max(0, due - clock.now())
+    }
+
+    /// Waits until the next frame is due (at most `timeout` seconds; 0 never waits) and reads it into
+    /// `frame`. Throws `.clipEnded` at the end without `loop`, `.unreadable` for a broken clip.
+    public func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
         if case .realTime(let clock) = pacing {
             let now = clock.now()
             let period = 1 / frameRate
+            let wait = timeout.isNaN ? 0 : max(0, timeout)
             if let start = scheduleStart {
                 let due = start + Double(framesDelivered - scheduleFrame) * period
-                if due - now > timeout {
-                    clock.sleep(timeout)
+                if due - now > wait {
+                    // Not due within the wait: a zero wait (a poll loop's call) returns without sleeping.
+                    if wait > 0 { clock.sleep(wait) }
                     return .noFrameYet
                 }
                 if due > now {
@@ -129,26 +120,31 @@ public final class ClipSource: FrameSource {
         return .frame
     }
 
-    private func read(into frame: inout Frame) throws {
+    private func read(into frame: inout Frame) throws(FrameSourceError) {
+        let noFrames = InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
         var truncated = false
         do {
             if try reader.readFrame(into: &frame) { return }
         } catch {
             // A clip cut short (a recording that was killed) still plays up to its last whole frame.
-            guard framesThisPass > 0, case .data(.truncated) = error.problem else { throw error }
+            guard framesThisPass > 0, case .data(.truncated) = error.problem else { throw Self.unreadable(error) }
             truncated = true
         }
-        guard framesThisPass > 0 else {
-            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
-        }
+        guard framesThisPass > 0 else { throw Self.unreadable(noFrames) }
         guard loop else {
-            throw ClipEndedError(path: path, framesPlayed: framesDelivered, lastFrameTruncated: truncated)
+            throw .clipEnded(ClipEndedError(path: path, framesPlayed: framesDelivered, lastFrameTruncated: truncated))
         }
-        try reader.rewind()
-        framesThisPass = 0
-        guard try reader.readFrame(into: &frame) else {
-            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+        do throws(InputFileError) {
+            try reader.rewind()
+            framesThisPass = 0
+            guard try reader.readFrame(into: &frame) else { throw noFrames }
+        } catch {
+            throw Self.unreadable(error)
         }
+    }
+
+    private static func unreadable(_ error: InputFileError) -> FrameSourceError {
+        .unreadable(message: error.message, exitCode: error.exitCode)
     }
 
     public func close() { reader.close() }

@@ -94,8 +94,10 @@ public final class Y4MFileReader {
                     "frame \(frameIndex) has \(max(0, available)) of its \(count) bytes")))
             }
         }
-        frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
-                      colorRange: header.colorRange)
+        guard frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
+                            colorRange: header.colorRange) else {
+            throw InputFileError(path: path, problem: .data(.tooLarge(width: header.width, height: header.height)))
+        }
         let buffered = min(count, bufferEnd - bufferStart)
         let start = bufferStart
         let result: Result<Int, Errno> = frame.data.withUnsafeMutableBufferPointer { out in

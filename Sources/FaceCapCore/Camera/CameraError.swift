@@ -1,4 +1,6 @@
-import FaceCapCore
+// The camera's failures as values: what went wrong and what to do about it, with no I/O. Screens
+// render from these (a permission screen shows `DeviceAccess`, a busy screen the `DeviceHolder`s);
+// FaceCapIO fills them in (stat, /proc) and maps a V4L2 failure to a case.
 
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +82,7 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         case .disconnected(let path):
             return "camera disconnected: \(path) stopped answering (unplugged?) — reconnect it and try again"
         case .stalled(let path, let seconds):
-            return "camera stalled: no frame from \(path) for \(CameraSupport.formatSeconds(seconds)) s — check the"
+            return "camera stalled: no frame from \(path) for \(CameraError.formatSeconds(seconds)) s — check the"
                 + " privacy shutter or switch, then reconnect the camera and try again"
         case .noBandwidth(let path):
             return "\(path) cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size"
@@ -89,11 +91,16 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
             return "camera error: \(path) failed to deliver a frame (I/O error \(attempts) times in a row) — reconnect"
                 + " the camera and try again"
         case .system(let path, let operation, let code):
-            return "camera error on \(path): \(operation) failed: \(CameraSupport.errorText(code)) — reconnect the"
+            return "camera error on \(path): \(operation) failed: \(errnoText(code)) — reconnect the"
                 + " camera or try another one (see 'facecap devices')"
         case .closed(let path):
             return "camera \(path) was already closed — open it again"
         }
+    }
+
+    /// "5" for whole seconds, "2.5" otherwise.
+    static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 
@@ -116,21 +123,6 @@ public struct DeviceAccess: Equatable, Sendable {
         self.membershipPending = membershipPending
     }
 
-    /// Looks up the node's owner, group and mode (stat) and the calling user's groups.
-    public static func inspect(_ path: String) -> DeviceAccess {
-        var info = stat()
-        var access = DeviceAccess(owner: nil, group: nil, mode: nil, userGroups: CameraSupport.currentUserGroups())
-        if stat(path, &info) == 0 {
-            access.owner = CameraSupport.userName(info.st_uid) ?? String(info.st_uid)
-            access.group = CameraSupport.groupName(info.st_gid) ?? String(info.st_gid)
-            access.mode = CameraSupport.modeString(info.st_mode)
-            if let group = access.group, group != "root", !access.userGroups.contains(group) {
-                access.membershipPending = CameraSupport.groupListsCurrentUser(group)
-            }
-        }
-        return access
-    }
-
     /// "owner root, group video, mode crw-rw----; you are in: alice, sudo".
     public var summary: String {
         var parts: [String] = []
@@ -151,30 +143,4 @@ public struct DeviceHolder: Equatable, Sendable {
         self.pid = pid
         self.command = command
     }
-
-    /// Processes other than this one that hold `path` open, found by reading the /proc/PID/fd links
-    /// under `procRoot`. Processes this user may not inspect are skipped.
-    public static func find(path: String, procRoot: String = "/proc") -> [DeviceHolder] {
-        var targets: Set<String> = [path]
-        if let resolved = realpath(path, nil) {
-            targets.insert(String(cString: resolved))
-            free(resolved)
-        }
-        let ownPid = Int(getpid())
-        var holders: [DeviceHolder] = []
-        for entry in CameraSupport.directoryEntries(procRoot) {
-            guard let pid = Int(entry), pid > 0, pid != ownPid else { continue }
-            let fdDirectory = "\(procRoot)/\(entry)/fd"
-            let holds = CameraSupport.directoryEntries(fdDirectory).contains { fd in
-                CameraSupport.readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
-            }
-            if holds {
-                let command = CameraSupport.readSmallFile("\(procRoot)/\(entry)/comm")
-                    .map(CameraSupport.trimmedWhitespace) ?? "?"
-                holders.append(DeviceHolder(pid: pid, command: command.isEmpty ? "?" : command))
-            }
-        }
-        return holders.sorted { $0.pid < $1.pid }
-    }
 }
-

@@ -1,0 +1,40 @@
+/*
+ * Signals as data: handlers that only record what arrived, for a poll() loop to act on.
+ *
+ * Every handler is async-signal-safe: it stores the first stop request in a flag and writes the signal
+ * number as one byte into a self-pipe whose read end the run loop polls next to the terminal and the
+ * camera. Handlers are installed without SA_RESTART, so a blocking poll or read returns EINTR at once.
+ */
+#ifndef CSIGNALS_H
+#define CSIGNALS_H
+
+/**
+ * Handles SIGINT, SIGTERM and SIGHUP (stop requests): what a command without a terminal UI needs, so a
+ * Ctrl-Z still suspends it the default way. Creates the self-pipe on first use. Returns 0, or -1 with
+ * errno when the pipe cannot be made (the stop flag still works then).
+ */
+int csignals_install_stop(void);
+
+/** csignals_install_stop plus SIGWINCH, SIGTSTP and SIGCONT: what a full-screen UI needs. */
+int csignals_install_all(void);
+
+/** The self-pipe's read end (non-blocking, close-on-exec), or -1 before a successful install. */
+int csignals_fd(void);
+
+/** The first stop signal (SIGINT, SIGTERM or SIGHUP) since the last reset, or 0. */
+int csignals_stop_signal(void);
+
+/** Clears the stop flag (tests, and a new session). */
+void csignals_reset_stop_signal(void);
+
+/** Puts every signal handled here back to SIG_DFL (the pipe stays open for a later install). */
+void csignals_restore_defaults(void);
+
+/**
+ * Stops this process the way the terminal's suspend key would: SIGTSTP back to SIG_DFL, unblocked,
+ * raised; returns once the process is continued (SIGCONT) and then handles SIGTSTP again. The caller
+ * restores the terminal before and redraws after.
+ */
+void csignals_suspend_self(void);
+
+#endif

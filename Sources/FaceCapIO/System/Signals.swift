@@ -1,0 +1,67 @@
+import CSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals as data for the wizard's `poll()` loop: SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP and SIGCONT
+/// each arrive as one byte on `descriptor`; the loop drains them and decides what to do (stop, resize,
+/// restore the terminal and suspend, redraw). The handlers themselves only record (CSignals).
+public enum Signals {
+    /// Installs the handlers for all six signals (without SA_RESTART, so a blocking call returns EINTR)
+    /// and creates the self-pipe on first use. Without a pipe (out of descriptors) `descriptor` stays -1
+    /// and only `StopSignals.received` reports stop requests.
+    public static func install() {
+        _ = csignals_install_all()
+    }
+
+    /// The self-pipe's read end to poll for POLLIN (non-blocking, close-on-exec); -1 before `install`.
+    public static var descriptor: Int32 { csignals_fd() }
+
+    /// The signals that arrived since the last drain, in order (a signal repeated while the pipe was
+    /// full may appear fewer times than it was sent). Never blocks.
+    public static func drain() -> [Int32] {
+        let fd = descriptor
+        guard fd >= 0 else { return [] }
+        var numbers: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                numbers += buffer[..<count].map { Int32($0) }
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return numbers   // EAGAIN: the pipe is empty
+            }
+        }
+    }
+
+    /// Suspends the process as Ctrl-Z would (SIGTSTP with its default action) and returns once it is
+    /// continued, handling SIGTSTP again. Restore the terminal before calling; redraw after.
+    public static func suspendSelf() {
+        csignals_suspend_self()
+    }
+
+    /// Puts all six signals back to their default actions (before exiting or exec'ing another program).
+    public static func restoreDefaults() {
+        csignals_restore_defaults()
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP as a flag: a capture loop checks it between frames, so the camera is
+/// released and the clip closed on whole frames, instead of the process dying mid-write.
+public enum StopSignals {
+    /// Installs the stop handlers only (SIGTSTP keeps its default, so Ctrl-Z still suspends `record`)
+    /// and clears the flag.
+    public static func install() {
+        csignals_reset_stop_signal()
+        _ = csignals_install_stop()
+    }
+
+    /// The first signal that asked to stop (SIGINT, SIGTERM or SIGHUP) since the last reset, or 0.
+    public static var received: Int32 { csignals_stop_signal() }
+
+    /// Clears the flag.
+    public static func reset() { csignals_reset_stop_signal() }
+}
