@@ -42,6 +42,10 @@ final class ValidationCoreTests: XCTestCase {
             }
             XCTAssertTrue(reason.hasPrefix("the server's reply is not the JSON the contract asks for ("), reason)
         }
+        XCTAssertEqual(reply(200, #"{"result":"ok"}"#), .unreachable(
+            reason: #"the server's reply is not the JSON the contract asks for ("result" is "ok")"#, retryAfter: nil))
+        XCTAssertEqual(reply(200, ""), .unreachable(
+            reason: "the server's reply is not the JSON the contract asks for (empty body)", retryAfter: nil))
         let huge = [UInt8](repeating: 0x20, count: ServerReply.maxReplyBytes + 1)
         XCTAssertEqual(ServerReply.parse(status: 200, headers: [], body: huge),
                        .unreachable(reason: "the server's reply is larger than 1 MB", retryAfter: nil))

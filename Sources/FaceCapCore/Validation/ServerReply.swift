@@ -35,7 +35,7 @@ public enum ServerReply {
             switch verdict(body) {
             case .success(let verdict): return .verdict(verdict)
             case .failure(let problem):
-                return .unreachable(reason: "the server's reply is not the JSON the contract asks for (\(problem))",
+                return .unreachable(reason: "the server's reply is not the JSON the contract asks for (\(problem.text))",
                                     retryAfter: retryAfter)
             }
         case 429:
