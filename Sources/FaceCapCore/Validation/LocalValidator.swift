@@ -86,7 +86,9 @@ public struct LocalValidator: Sendable {
         }
         if let sharpness = face.sharpness, sharpness < t.minSharpness { codes.append(.blurry) }
         var reasons = codes.sorted().map(\.rawValue)
-        if unclear {
+        // With a second face the photo fails anyway, and the landmark model ran on one face only (the
+        // detector's best, not necessarily the widest): "unclear" would only add noise to "one face only".
+        if unclear, !codes.contains(.multipleFaces) {
             // After framing (what the person fixes first), before light and pose it could not check.
             let framing: Set<GuidanceCode> = [.multipleFaces, .faceNotVisible]
             let at = codes.sorted().firstIndex { !framing.contains($0) } ?? reasons.count
