@@ -21,7 +21,8 @@ final class ValidationCoreTests: XCTestCase {
                        .verdict(ValidationVerdict(result: .manualReview)))
         // Server text is cleaned: no terminal escapes, one line, bounded.
         let long = String(repeating: "x", count: 500)
-        guard case .verdict(let v) = reply(200, #"{"result":"retry","reasons":["a\u001b[31mb"],"message":"line\n\u001b]0;t\u0007two  \#(long)"}"#) else {
+        let body = #"{"result":"retry","reasons":["a\u001b[31mb"],"message":"line\n\u001b]0;t\u0007two  \#(long)"}"#
+        guard case .verdict(let v) = reply(200, body) else {
             return XCTFail("not a verdict")
         }
         XCTAssertEqual(v.reasons, ["a[31mb"])
@@ -77,7 +78,8 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertEqual(reply(401, ""),
                        .refused(status: 401, message: "the server refused the request (HTTP 401); check FACECAP_TOKEN"))
         XCTAssertEqual(reply(404, "<!DOCTYPE html><h1>Not Found</h1>"),
-                       .refused(status: 404, message: "no validation endpoint at this address (HTTP 404); check --server"))
+                       .refused(status: 404,
+                                message: "no validation endpoint at this address (HTTP 404); check --server"))
         XCTAssertEqual(reply(308, "", headers: [("Location", "https://example.org/v2")]),
                        .refused(status: 308, message: "the server redirects to https://example.org/v2; give the final "
                                 + "address with --server"))
@@ -161,7 +163,8 @@ final class ValidationCoreTests: XCTestCase {
         let custom = try ValidatorThresholds(json: #"{"maxYaw": 12, "minInterEyeDistance": 80}"#)
         XCTAssertEqual([custom.maxYaw, custom.minInterEyeDistance, custom.maxRoll], [12, 80, 8])
         XCTAssertThrowsError(try ValidatorThresholds(json: #"{"maxYew": 12}"#)) { error in
-            XCTAssertTrue((error as! ThresholdsError).message.hasPrefix("thresholds config: unknown validator threshold 'maxYew'"))
+            let message = (error as! ThresholdsError).message
+            XCTAssertTrue(message.hasPrefix("thresholds config: unknown validator threshold 'maxYew'"), message)
         }
         XCTAssertThrowsError(try ValidatorThresholds(json: #"{"maxRoll": 100}"#))
     }

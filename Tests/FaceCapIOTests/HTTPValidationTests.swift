@@ -44,7 +44,8 @@ final class HTTPValidationTests: XCTestCase {
         let worker = try worker(server, token: token)
         defer { worker.shutdown() }
         let photo = try ValidationFixtures.photo()
-        let (outcome, progress, _) = ValidationFixtures.run(worker, photo, ValidationRequest(attempt: 1, isFinal: false))
+        let request = ValidationRequest(attempt: 1, isFinal: false)
+        let (outcome, progress, _) = ValidationFixtures.run(worker, photo, request)
         XCTAssertEqual(outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         XCTAssertEqual(progress.last, 1, "upload progress ends at 1: \(progress)")
         XCTAssertEqual(progress, progress.sorted())
@@ -153,7 +154,8 @@ final class HTTPValidationTests: XCTestCase {
         var results: [ValidationOutcome?] = []
         for attempt in 1...3 {
             let request = ValidationRequest(attempt: attempt, isFinal: attempt == 3)
-            results.append(ValidationFixtures.run(worker, try ValidationFixtures.photo(attempt: attempt), request).outcome)
+            let photo = try ValidationFixtures.photo(attempt: attempt)
+            results.append(ValidationFixtures.run(worker, photo, request).outcome)
         }
         XCTAssertEqual(results, [
             .verdict(ValidationVerdict(result: .retry, reasons: ["eyesClosed"])),

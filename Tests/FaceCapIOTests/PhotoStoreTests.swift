@@ -174,8 +174,8 @@ final class PhotoStoreTests: XCTestCase {
             XCTAssertThrowsError(try store.save(jpeg: big.jpeg, report: big.reportJSON, time: time)) {
                 let error = $0 as? OutputFileError
                 XCTAssertEqual(error?.problem, .diskFull)
-                XCTAssertTrue(error?.message.hasSuffix("the disk is full (or over quota); free some space and try again")
-                              ?? false)
+                let fix = "the disk is full (or over quota); free some space and try again"
+                XCTAssertTrue(error?.message.hasSuffix(fix) ?? false)
             }
         }
         XCTAssertEqual(listing(directory), [], "no partial photo, no temporary file")

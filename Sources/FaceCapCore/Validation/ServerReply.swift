@@ -35,8 +35,8 @@ public enum ServerReply {
             switch verdict(body) {
             case .success(let verdict): return .verdict(verdict)
             case .failure(let problem):
-                return .unreachable(reason: "the server's reply is not the JSON the contract asks for (\(problem.text))",
-                                    retryAfter: retryAfter)
+                let reason = "the server's reply is not the JSON the contract asks for (\(problem.text))"
+                return .unreachable(reason: reason, retryAfter: retryAfter)
             }
         case 429:
             return .unreachable(reason: "the server is busy (HTTP 429 Too Many Requests)", retryAfter: retryAfter)

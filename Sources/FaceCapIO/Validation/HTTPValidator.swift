@@ -80,8 +80,8 @@ public final class HTTPValidator: PhotoChecker {
         return post(body.bytes, headers: headers, cancellation: cancellation, progress: progress)
     }
 
-    /// One POST of `body` with `headers`, mapped to an outcome. Internal: tests call it to send odd bodies.
-    func post(_ body: [UInt8], headers: [String], cancellation: Cancellation,
+    /// One POST of `body` with `headers`, mapped to an outcome.
+    private func post(_ body: [UInt8], headers: [String], cancellation: Cancellation,
               progress: (Double) -> Void) -> ValidationOutcome {
         guard ccurl_global_init_once() == CURLE_OK, let handle = curl_easy_init() else {
             return .unreachable(reason: "libcurl could not start (out of memory?)", retryAfter: nil)
