@@ -44,8 +44,8 @@ final class HTTPValidationTests: XCTestCase {
         let worker = try worker(server, token: token)
         defer { worker.shutdown() }
         let photo = try ValidationFixtures.photo()
-        let request = ValidationRequest(attempt: 1, isFinal: false)
-        let (outcome, progress, _) = ValidationFixtures.run(worker, photo, request)
+        let first = ValidationRequest(attempt: 1, isFinal: false)
+        let (outcome, progress, _) = ValidationFixtures.run(worker, photo, first)
         XCTAssertEqual(outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         XCTAssertEqual(progress.last, 1, "upload progress ends at 1: \(progress)")
         XCTAssertEqual(progress, progress.sorted())

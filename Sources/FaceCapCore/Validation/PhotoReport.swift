@@ -19,11 +19,6 @@
 /// (right eye, left eye, nose tip, mouth centre, right ear, left ear, the person's own sides);
 /// `validation` is absent until there is a verdict (the copy sent to a server has none).
 public struct PhotoReport: Sendable, Equatable {
-    /// How the photo was taken.
-    public enum CaptureMode: String, Sendable, Equatable {
-        case auto, manual
-    }
-
     /// Where the frames came from.
     public enum Source: Sendable, Equatable {
         /// A camera in the mode it was streaming (frame rate and pixel format when known).
@@ -50,6 +45,7 @@ public struct PhotoReport: Sendable, Equatable {
     public var version: String
     /// Local time of the capture, ISO 8601 with offset (the caller formats it: this module has no clock).
     public var capturedAt: String
+    /// How the photo was taken (the flow's `CaptureMode`).
     public var captureMode: CaptureMode
     /// 1-based attempt this photo was taken for.
     public var attempt: Int

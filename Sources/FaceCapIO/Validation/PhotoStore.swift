@@ -4,12 +4,6 @@ import FaceCapCore
 import Glibc
 #endif
 
-/// Where a photo and its report were saved.
-public struct SavedPhoto: Sendable, Equatable {
-    public var photoPath: String
-    public var reportPath: String
-}
-
 /// Saves the kept photo and its report side by side (SPEC §7): `facecap-YYYYMMDD-HHMMSS.jpg` and `.json`
 /// of the same stem in the output directory, local time, `-2`, `-3`… when that stem is taken.
 ///
@@ -45,7 +39,8 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Saves `jpeg` and `report` under the next free stem for `time` (seconds since 1970, local time).
+    /// Saves `jpeg` and `report` under the next free stem for `time` (seconds since 1970, local time);
+    /// returns the flow's `SavedPhoto` (the `saved` event's paths).
     public func save(jpeg: [UInt8], report: [UInt8], time: Int = Int(Glibc.time(nil))) throws(OutputFileError)
         -> SavedPhoto {
         try prepare()
