@@ -285,6 +285,23 @@ final class HTTPValidationTests: XCTestCase {
                        .refused(status: 413, message: "Photo[2J too large"))
     }
 
+    func testPlainHTTPToAnotherHostIsRefusedBeforeAnyConnection() throws {
+        let validator = HTTPValidator(.init(url: "http://validator.invalid:9/x", token: try BearerToken(token),
+                                            version: "t"))
+        let worker = try ValidationWorker(checker: validator)
+        defer { worker.shutdown() }
+        let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
+                                            ValidationRequest(attempt: 1, isFinal: false))
+        // Not a DNS failure: nothing was looked up or sent.
+        XCTAssertEqual(result.outcome, .refused(status: 0, message: "plain http:// to validator.invalid would send "
+                                                + "the photo unencrypted; use https:// (or --insecure-http)"))
+        XCTAssertEqual(result.progress, [])
+        // (Allowed with --insecure-http; not exercised here, since that would send a DNS query off this machine.)
+        XCTAssertTrue(["localhost", "::1", "127.0.0.1", "127.1.2.3"].allSatisfy(HTTPValidator.isLoopback))
+        XCTAssertFalse(["127.example.org", "127.0.0.1.nip.io", "10.0.0.1", "128.0.0.1", "127.0.0.256", "127.٠.0.1", "127..0.1", ""]
+                        .contains(where: HTTPValidator.isLoopback))
+    }
+
     // MARK: TLS
 
     func testHTTPSVerifiesTheCertificate() throws {

@@ -33,10 +33,12 @@ public final class HTTPValidator: PhotoChecker {
         public var maxReplyBytes: Int
         /// A CA bundle to trust instead of the system store (tests with their own certificate authority).
         public var caBundlePath: String?
+        /// `--insecure-http`: plain http to a host that is not this machine.
+        public var allowInsecureHTTP: Bool
 
         public init(url: String, token: BearerToken?, version: String, connectTimeout: Double = 10,
                     totalTimeout: Double = 30, maxReplyBytes: Int = ServerReply.maxReplyBytes,
-                    caBundlePath: String? = nil) {
+                    caBundlePath: String? = nil, allowInsecureHTTP: Bool = false) {
             self.url = url
             self.token = token
             self.version = version
@@ -44,6 +46,7 @@ public final class HTTPValidator: PhotoChecker {
             self.totalTimeout = totalTimeout
             self.maxReplyBytes = maxReplyBytes
             self.caBundlePath = caBundlePath
+            self.allowInsecureHTTP = allowInsecureHTTP
         }
     }
 
@@ -57,6 +60,14 @@ public final class HTTPValidator: PhotoChecker {
     /// `.unreachable` with a reason a person can read ("connection refused by 127.0.0.1:8080").
     public func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
                       progress: (Double) -> Void) -> ValidationOutcome {
+        // The command line refuses this at start-up; checked again here so that no caller can send the
+        // photo and the token in clear text across a network by mistake.
+        let address = Self.hostAndPort(configuration.url)
+        if configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host),
+           !configuration.allowInsecureHTTP {
+            return .refused(status: 0, message: "plain http:// to \(address.host) would send the photo unencrypted; "
+                            + "use https:// (or --insecure-http)")
+        }
         // A boundary that happens to occur inside the photo would split it: draw again (bounded).
         var body: MultipartBody?
         for _ in 0..<8 where body == nil {
@@ -210,6 +221,14 @@ public final class HTTPValidator: PhotoChecker {
             let name = String(cString: curl_easy_strerror(code))
             return unreachable("the upload to \(place) failed (\(detail.isEmpty ? name : detail))")
         }
+    }
+
+    /// localhost, ::1 or a numeric 127.x.y.z (a name such as "127.example.org" is not loopback).
+    static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255 }
     }
 
     /// Host (without brackets) and port of an http(s) URL, the scheme's port when none is given.
