@@ -222,3 +222,29 @@ final class BuiltInValidatorTests: XCTestCase {
         return values
     }
 }
+
+/// The report's model digests: SHA-256 against known vectors and the sums `make models` checks.
+final class ModelDigestTests: XCTestCase {
+    func testSHA256MatchesKnownDigests() {
+        XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hex(Array("abc".utf8)),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Two blocks, and a length where the padding spills into a block of its own.
+        XCTAssertEqual(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func testTheModelDigestsAreTheVerifiedOnes() throws {
+        let sums = try String(contentsOf: fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources/models.sha256"), encoding: .utf8)
+        let expected = Dictionary(uniqueKeysWithValues: sums.split(separator: "\n").map {
+            let fields = $0.split(separator: " ", omittingEmptySubsequences: true)
+            return (String(fields[1]), String(fields[0]))
+        })
+        let digests = try ModelFiles.digests()
+        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks])
+        for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
+    }
+}
