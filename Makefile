@@ -13,6 +13,8 @@ BIN         := .build/release/facecap
 
 # Debian packages the build and the tests need (C libraries, and tools the tests drive).
 DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev pkg-config tmux
+# libcurl (OpenSSL flavour, verifies HTTPS against the system CA store) for --server uploads.
+DEB_PACKAGES += libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

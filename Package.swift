@@ -34,13 +34,18 @@ let package = Package(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
+        // libcurl for the validation server's HTTP upload (README, "Validation server contract").
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
         .target(
             name: "FaceCapCore",
             swiftSettings: optimisedSwift
         ),
         .target(
             name: "FaceCapIO",
-            dependencies: ["CV4L2", "CImageCodecs", "CSignals", "FaceCapCore"]
+            dependencies: ["CV4L2", "CImageCodecs", "CSignals", "CCurl", "FaceCapCore"]
         ),
         .executableTarget(
             name: "facecap",

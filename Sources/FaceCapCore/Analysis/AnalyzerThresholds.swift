@@ -119,13 +119,8 @@ public struct AnalyzerThresholds: Sendable, Equatable {
 }
 
 extension AnalyzerThresholds {
-    /// One tunable: its name in a config file, where it lives, and why it has its default.
-    public struct Field: Sendable {
-        public let name: String
-        public let keyPath: WritableKeyPath<AnalyzerThresholds, Double> & Sendable
-        /// Values outside this range are refused when read from a config file.
-        public let range: ClosedRange<Double>
-    }
+    /// One tunable: its name in a config file, where it lives, and the values it accepts.
+    public typealias Field = ThresholdField<AnalyzerThresholds>
 
     /// Every tunable, in the order of the struct, for config files and `--help` style listings.
     public static let fields: [Field] = [
@@ -179,18 +174,7 @@ extension AnalyzerThresholds {
     /// names the field, so a typo never silently falls back to a default.
     public init(json text: String) throws(ThresholdsError) {
         self.init()
-        let pairs = try FlatJSONNumbers.parse(text)
-        for (name, value) in pairs {
-            guard let field = Self.fields.first(where: { $0.name == name }) else {
-                let known = Self.fields.map(\.name).joined(separator: ", ")
-                throw ThresholdsError("unknown threshold '\(name)' (known: \(known))")
-            }
-            guard field.range.contains(value) else {
-                let range = "\(field.range.lowerBound)...\(field.range.upperBound)"
-                throw ThresholdsError("threshold '\(name)' = \(value) is outside \(range)")
-            }
-            self[keyPath: field.keyPath] = value
-        }
+        try ThresholdField.overlay(json: text, on: &self, fields: Self.fields, kind: "threshold")
     }
 }
 
@@ -200,73 +184,4 @@ public struct ThresholdsError: Error, Equatable, UserFacingError {
     public init(_ detail: String) { self.detail = detail }
     public var message: String { "thresholds config: \(detail); fix the file or remove the entry to use the default" }
     public var exitCode: ExitCode { .usage }
-}
-
-/// Reads `{"name": number, …}`: the one shape a thresholds file has. Written here rather than taken from
-/// Foundation so FaceCapCore stays free of it; anything else (nesting, strings as values) is refused.
-enum FlatJSONNumbers {
-    static func parse(_ text: String) throws(ThresholdsError) -> [(String, Double)] {
-        let bytes = Array(text.utf8)
-        var index = 0
-        var result: [(String, Double)] = []
-
-        func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        }
-        func fail(_ what: String) -> ThresholdsError {
-            ThresholdsError("expected \(what) at byte \(index + 1)")
-        }
-        func expect(_ byte: UInt8, _ what: String) throws(ThresholdsError) {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == byte else { throw fail(what) }
-            index += 1
-        }
-        func readString() throws(ThresholdsError) -> String {
-            try expect(0x22, "a quoted name")
-            let start = index
-            while index < bytes.count, bytes[index] != 0x22 {
-                // Names are plain identifiers; an escape means this is not a thresholds file.
-                guard bytes[index] != 0x5C else { throw fail("a name without escapes") }
-                index += 1
-            }
-            guard index < bytes.count else { throw fail("a closing quote") }
-            let name = String(decoding: bytes[start..<index], as: UTF8.self)
-            index += 1
-            return name
-        }
-        func readNumber() throws(ThresholdsError) -> Double {
-            skipSpace()
-            let start = index
-            // Digits, signs, the decimal point and exponents; Double() then judges the whole.
-            while index < bytes.count,
-                  (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
-                index += 1
-            }
-            guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)),
-                  value.isFinite else { throw fail("a number") }
-            return value
-        }
-
-        try expect(0x7B, "'{'")
-        skipSpace()
-        if index < bytes.count, bytes[index] == 0x7D {
-            index += 1
-        } else {
-            while true {
-                let name = try readString()
-                try expect(0x3A, "':'")
-                let value = try readNumber()
-                if result.contains(where: { $0.0 == name }) { throw ThresholdsError("'\(name)' appears twice") }
-                result.append((name, value))
-                skipSpace()
-                guard index < bytes.count else { throw fail("',' or '}'") }
-                if bytes[index] == 0x2C { index += 1; continue }
-                if bytes[index] == 0x7D { index += 1; break }
-                throw fail("',' or '}'")
-            }
-        }
-        skipSpace()
-        guard index == bytes.count else { throw fail("the end of the file") }
-        return result
-    }
 }

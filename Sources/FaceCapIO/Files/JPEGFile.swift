@@ -70,14 +70,20 @@ public enum AtomicFile {
     /// `path` and fsyncs the directory, so `path` holds either its old content or all of the new one.
     /// On failure (missing folder, read-only, disk full) the temporary file is removed and nothing else
     /// changes.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(OutputFileError) {
+    ///
+    /// With `replace` false an existing `path` is left alone and `.alreadyExists` thrown: the file is
+    /// put in place with link(2), which fails rather than overwrite, so two writers can never take the
+    /// same name (on file systems without hard links, such as FAT, a check just before rename(2)).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600,
+                             replace: Bool = true) throws(OutputFileError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard !name.isEmpty else { throw OutputFileError(path: path, problem: .isDirectory) }
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw OutputFileError(path: path, problem: .isDirectory)
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw OutputFileError(path: path, problem: .isDirectory) }
+            if !replace { throw OutputFileError(path: path, problem: .alreadyExists) }
         }
         var fd: Int32 = -1
         var temporary = ""
@@ -101,8 +107,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw OutputFileError(path: path, problem: OutputFileError.problem(errno: code))
         }
-        if rename(temporary, path) != 0 {
-            let code = errno
+        if let code = place(temporary, at: path, replace: replace) {
             unlink(temporary)
             throw OutputFileError(path: path, problem: OutputFileError.problem(errno: code))
         }
@@ -112,5 +117,19 @@ public enum AtomicFile {
             _ = fsync(directoryFD)
             _ = close(directoryFD)
         }
+    }
+
+    /// Moves the finished temporary file to `path`; returns the errno on failure.
+    private static func place(_ temporary: String, at path: String, replace: Bool) -> Int32? {
+        if replace { return rename(temporary, path) == 0 ? nil : errno }
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+            return nil
+        }
+        let code = errno
+        // EPERM/ENOTSUP: a file system without hard links (FAT, some network shares).
+        guard code == EPERM || code == EOPNOTSUPP else { return code }
+        if access(path, F_OK) == 0 { return EEXIST }
+        return rename(temporary, path) == 0 ? nil : errno
     }
 }

@@ -12,6 +12,10 @@ public struct OutputFileError: UserFacingError, Equatable {
         case readOnlyFileSystem
         case diskFull
         case isDirectory
+        /// A file (not a folder) stands where a folder of the path should be.
+        case notADirectory
+        /// The file already exists and was not replaced (writes that must not overwrite).
+        case alreadyExists
         /// The frame handed to a writer does not fit it (format or size); a programming error upstream.
         case frameMismatch(String)
         /// The image cannot be encoded (e.g. larger than JPEG allows); the text says why.
@@ -36,6 +40,8 @@ public struct OutputFileError: UserFacingError, Equatable {
         case .readOnlyFileSystem: what = "the file system is read-only; choose another folder"
         case .diskFull: what = "the disk is full (or over quota); free some space and try again"
         case .isDirectory: what = "is a directory; give a file name"
+        case .notADirectory: what = "is a file, not a folder; move it away or choose another folder with --output"
+        case .alreadyExists: what = "already exists; it was left as it is"
         case .frameMismatch(let detail): what = "cannot write this frame (\(detail))"
         case .encoding(let detail): what = "cannot encode the image (\(detail))"
         case .system(let detail): what = "cannot be written (\(detail))"
@@ -47,7 +53,9 @@ public struct OutputFileError: UserFacingError, Equatable {
 
     public static func problem(errno code: Int32) -> Problem {
         switch code {
-        case ENOENT, ENOTDIR: return .directoryMissing
+        case ENOENT: return .directoryMissing
+        case ENOTDIR: return .notADirectory
+        case EEXIST: return .alreadyExists
         case EACCES, EPERM: return .permissionDenied
         case EROFS: return .readOnlyFileSystem
         case ENOSPC, EDQUOT, EFBIG: return .diskFull

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""A scripted validation server on loopback for facecap's tests (standard library only).
+
+    validation_server.py --script SCRIPT.json --record RECORD.jsonl [--port N] [--tls CERT KEY]
+
+Listens on 127.0.0.1 (port N, 0 = any free one), prints "PORT <n>" once it accepts connections, and
+answers the k-th request with step k of the script (the last step repeats). Each request is appended to
+RECORD as one JSON line (mode 0600: the report inside holds face landmarks): method, path, headers
+(lower-case names), and per multipart part its name, filename, content type, size and SHA-256, plus the
+report part's text.
+
+A step is a JSON object:
+    {"status": 200, "json": {...}}              reply with that JSON body
+    {"status": 503, "body": "text", "headers": {"Retry-After": "3"}}
+    {"final": {...step...}}                     use the inner step when X-Facecap-Final: true was sent
+    {"action": "stall", "sent": 20}             200 announcing 1000 bytes, send `sent`, then hang
+    {"action": "reset", "after": 4096}          read `after` body bytes, then reset the connection (RST)
+    {"action": "close"}                         read the request, close without a reply
+    {"action": "oversize", "bytes": N, "chunked": false}
+                                                a 200 body of N bytes (chunked: without a length)
+"""
+import argparse
+import email.parser
+import email.policy
+import hashlib
+import json
+import os
+import socket
+import ssl
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Server(ThreadingHTTPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+
+    def server_bind(self):
+        # A small receive buffer, so a client uploading a large photo is still sending when the
+        # "reset" step resets the connection.
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        super().server_bind()
+
+
+def parts_of(content_type, body):
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body)
+    parts = []
+    if not message.is_multipart():
+        return parts
+    for part in message.iter_parts():
+        data = part.get_payload(decode=True) or b""
+        entry = {"name": part.get_param("name", header="content-disposition"),
+                 "filename": part.get_filename(), "contentType": part.get_content_type(),
+                 "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        if entry["name"] == "report":
+            entry["text"] = data.decode("utf-8", "replace")
+        parts.append(entry)
+    return parts
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def record(self, body, note=None):
+        entry = {"method": self.command, "path": self.path,
+                 "headers": {k.lower(): v for k, v in self.headers.items()},
+                 "parts": parts_of(self.headers.get("Content-Type", ""), body) if body is not None else None,
+                 "bodySize": None if body is None else len(body), "note": note}
+        with self.server.lock:
+            fd = os.open(self.server.record, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "a") as out:
+                out.write(json.dumps(entry) + "\n")
+
+    def next_step(self):
+        with self.server.lock:
+            index = min(self.server.count, len(self.server.script) - 1)
+            self.server.count += 1
+        step = self.server.script[index]
+        if "final" in step:
+            step = step["final"] if self.headers.get("X-Facecap-Final") == "true" else step.get("else", {})
+        return step
+
+    def do_POST(self):
+        step = self.next_step()
+        length = int(self.headers.get("Content-Length", "0"))
+        action = step.get("action")
+        if action == "reset":
+            body = self.rfile.read(min(step.get("after", 4096), length))
+            self.record(None, note="reset after %d bytes" % len(body))
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        body = self.rfile.read(length)
+        self.record(body)
+        if action == "close":
+            self.close_connection = True
+            return
+        if action == "stall":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b" " * step.get("sent", 20))
+            self.wfile.flush()
+            time.sleep(60)
+            return
+        if action == "oversize":
+            size = step.get("bytes", 2 * 1024 * 1024)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if step.get("chunked"):
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                chunk = b" " * 65536
+                sent = 0
+                try:
+                    while sent < size:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        sent += len(chunk)
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:
+                    pass  # the client stopped reading at its limit, as it should
+            else:
+                self.send_header("Content-Length", str(size))
+                self.end_headers()
+                try:
+                    self.wfile.write(b" " * size)
+                except OSError:
+                    pass
+            self.close_connection = True
+            return
+        if "json" in step:
+            payload = json.dumps(step["json"]).encode()
+        else:
+            payload = step.get("body", "").encode()
+        self.send_response(step.get("status", 200))
+        for name, value in step.get("headers", {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--script", required=True)
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    args = parser.parse_args()
+    server = Server(("127.0.0.1", args.port), Handler)
+    with open(args.script) as f:
+        server.script = json.load(f)
+    server.record = args.record
+    server.count = 0
+    server.lock = threading.Lock()
+    if args.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
