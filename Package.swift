@@ -5,6 +5,7 @@
 //   CV4L2, CImageCodecs   C shims (libv4l2 behind an ops table; libjpeg/libpng with setjmp error handling)
 //   FaceCapCore           pure Swift, no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
+//   CCurses, FaceCapTerminal  the full-screen front end: ncursesw shim; screens, live preview, keys
 //   facecap               thin executable: command line and wiring
 import PackageDescription
 
@@ -32,12 +33,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
         .target(
+            name: "CCurses",
+            // stdscr, LINES and COLS live in libtinfo.so.6 on Debian 12, not in libncursesw.
+            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]
+        ),
+        .target(
             name: "FaceCapCore",
             swiftSettings: optimisedSwift
         ),
         .target(
             name: "FaceCapIO",
             dependencies: ["CV4L2", "CImageCodecs", "FaceCapCore"]
+        ),
+        .target(
+            name: "FaceCapTerminal",
+            dependencies: ["CCurses", "FaceCapCore"]
         ),
         .executableTarget(
             name: "facecap",
@@ -50,6 +60,10 @@ let package = Package(
         .testTarget(
             name: "FaceCapIOTests",
             dependencies: ["FaceCapIO", "FaceCapCore", "CV4L2"]
+        ),
+        .testTarget(
+            name: "FaceCapTerminalTests",
+            dependencies: ["FaceCapTerminal", "FaceCapCore", "FaceCapIO"]
         ),
         .testTarget(
             name: "FaceCapCLITests",
