@@ -166,6 +166,12 @@ public struct PreviewRaster: Sendable {
         }
     }
 
+    /// Where each of the raster's buffers lives, for tests that check nothing is reallocated per frame.
+    var storageAddresses: [UInt] {
+        func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        return [address(cells), address(shown), address(mask), address(xTaps), address(yTaps)]
+    }
+
     // MARK: Geometry
 
     /// Sizes the storage and works out, once per size, which frame pixels each preview pixel averages
