@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FaceCapTerminalTests",
-            dependencies: ["FaceCapTerminal", "FaceCapCore", "FaceCapIO"]
+            dependencies: ["FaceCapTerminal", "FaceCapCore", "FaceCapIO", "CCurses"]
         ),
         .testTarget(
             name: "FaceCapCLITests",
