@@ -85,6 +85,8 @@ public final class CursesFrontEnd {
     private var layoutKey: (model: ScreenModel, columns: Int, rows: Int, width: Int, height: Int)?
     private var photo: Frame?
     private var lastPreviewDraw = -Double.infinity
+    /// The size the last `.resize` input reported.
+    private var reportedSize: (columns: Int, rows: Int)?
     private var updateSeconds = 0.0
 
     /// Starts curses on the controlling terminal (standard input and output).
@@ -397,8 +399,14 @@ public final class CursesFrontEnd {
             let result = wget_wch(ccurses_stdscr(), &character)
             if result == KEY_CODE_YES {
                 if Int32(character) == KEY_RESIZE {
+                    // ncurses queues KEY_RESIZE from its own SIGWINCH handling and from resizeterm, so one
+                    // change can arrive several times: report each new size once.
+                    let before = size
                     refreshSize()
-                    inputs.append(.resize(columns: size.columns, rows: size.rows))
+                    if size != before || reportedSize.map({ $0 != size }) ?? true {
+                        reportedSize = size
+                        inputs.append(.resize(columns: size.columns, rows: size.rows))
+                    }
                 } else if let key = KeyDecoder.key(code: Int32(character)) {
                     inputs.append(.key(key))
                 }
@@ -430,13 +438,17 @@ public final class CursesFrontEnd {
     /// Resizes curses to `columns × rows` and redraws the last screen there (its preview returns with
     /// the next frame).
     func resize(columns: Int, rows: Int) {
-        resizeterm(Int32(rows), Int32(columns))
+        if columns != Int(ccurses_cols()) || rows != Int(ccurses_lines()) {
+            resizeterm(Int32(rows), Int32(columns))
+        }
         refreshSize()
         if let model = lastModel { draw(model, preview: nil, now: Self.monotonicSeconds()) }
     }
 
     private func refreshSize() {
-        size = (Int(ccurses_cols()), Int(ccurses_lines()))
+        let new = (Int(ccurses_cols()), Int(ccurses_lines()))
+        guard new != size || layout == nil else { return }
+        size = new
         layout = nil
         layoutKey = nil
     }

@@ -1,4 +1,5 @@
 import XCTest
+import CCurses
 import FaceCapCore
 @testable import FaceCapTerminal
 #if canImport(Glibc)
@@ -140,5 +141,22 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertTrue(ui.render(next, preview: frame, photo: nil))
         XCTAssertTrue(CursesFrontEnd.differsOnlyInPreview(next, model) == false)
         XCTAssertGreaterThanOrEqual(ui.previewInterval, 1.0 / 30)
+    }
+
+    func testOneResizeIsReportedOnce() throws {
+        let ui = try frontEnd(._256)
+        defer { ui.close() }
+        ui.renderNow(ScreenSamples.model(.capture), preview: nil, photo: nil)
+        ui.resize(columns: 60, rows: 20)
+        // ncurses queues KEY_RESIZE both from its SIGWINCH handling and from resizeterm.
+        for _ in 0..<3 { ungetch(KEY_RESIZE) }
+        XCTAssertEqual(ui.readKeys(), [.resize(columns: 60, rows: 20)])
+        XCTAssertEqual(ui.readKeys(), [])
+        ui.resize(columns: 90, rows: 30)
+        ungetch(KEY_RESIZE)
+        XCTAssertEqual(ui.readKeys(), [.resize(columns: 90, rows: 30)])
+        XCTAssertEqual(ui.size.columns, 90)
+        ungetch(Int32(UInt8(ascii: "q")))
+        XCTAssertEqual(ui.readKeys(), [.key(.character("q"))])
     }
 }
