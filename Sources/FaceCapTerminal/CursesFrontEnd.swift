@@ -12,7 +12,8 @@ public enum TerminalError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .unusableTerminal(let term):
-            let name = term.isEmpty ? "TERM is not set" : "the terminal type '\(term)' cannot draw the full-screen wizard"
+            let name = term.isEmpty
+                ? "TERM is not set" : "the terminal type '\(term)' cannot draw the full-screen wizard"
             return "\(name); set TERM (e.g. TERM=xterm-256color) or use --plain"
         }
     }
@@ -194,7 +195,8 @@ public final class CursesFrontEnd {
         switch mode {
         case .none: return .monochrome
         case .auto, .truecolor, ._256:
-            ladder = colors >= 256 ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
+            ladder = colors >= 256
+                ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
         case ._16:
             ladder = colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
         }
@@ -337,7 +339,8 @@ public final class CursesFrontEnd {
     private func put(_ raster: PreviewRaster, at rect: CellRect, columns: Int, rows: Int) {
         let window = ccurses_stdscr()
         let cells = raster.cells
-        let guideAttributes = capabilities.palette == .monochrome || !capabilities.unicode ? CCURSES_A_BOLD : CCURSES_A_NORMAL
+        let ramp = capabilities.palette == .monochrome || !capabilities.unicode
+        let guideAttributes = ramp ? CCURSES_A_BOLD : CCURSES_A_NORMAL
         for row in 0..<min(raster.rows, rect.height) where rect.y + row < rows {
             for column in 0..<min(raster.columns, rect.width) where rect.x + column < columns {
                 let cell = cells[row * raster.columns + column]

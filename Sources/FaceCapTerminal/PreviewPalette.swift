@@ -86,7 +86,8 @@ struct PaletteTables: Sendable {
         let colours = entries.map { SIMD3<Float>(Float($0.r), Float($0.g), Float($0.b)) }
         var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
         for key in 0..<(32 * 32 * 32) {
-            let c = SIMD3<Float>(Float((key >> 10) << 3 | 4), Float((key >> 5 & 31) << 3 | 4), Float((key & 31) << 3 | 4))
+            let c = SIMD3<Float>(Float((key >> 10) << 3 | 4), Float((key >> 5 & 31) << 3 | 4),
+                                 Float((key & 31) << 3 | 4))
             var best = 0, bestDistance = Float.infinity
             for (i, p) in colours.enumerated() {
                 let d = c - p

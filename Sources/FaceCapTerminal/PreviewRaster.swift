@@ -108,7 +108,9 @@ public struct PreviewRaster: Sendable {
     /// The largest rectangle inside `area` that shows a `frameWidth × frameHeight` picture undistorted,
     /// centred in it.
     public static func fit(frameWidth: Int, frameHeight: Int, in area: CellRect, cellAspect: Double = 2) -> CellRect {
-        guard frameWidth > 0, frameHeight > 0, !area.isEmpty else { return CellRect(x: area.x, y: area.y, width: 0, height: 0) }
+        guard frameWidth > 0, frameHeight > 0, !area.isEmpty else {
+            return CellRect(x: area.x, y: area.y, width: 0, height: 0)
+        }
         let aspect = Double(frameWidth) / Double(frameHeight)
         // A cell is 1 wide and `cellAspect` tall.
         var width = area.width
@@ -269,8 +271,8 @@ public struct PreviewRaster: Sendable {
                                         let average = SIMD3<Float>(sum) / taps
                                         var rgb: SIMD3<Float>
                                         if let convert {
-                                            let c = convert.rgb(y: UInt8(average.x.rounded()), u: UInt8(average.y.rounded()),
-                                                                v: UInt8(average.z.rounded()))
+                                            let q = average.rounded(.toNearestOrAwayFromZero)
+                                            let c = convert.rgb(y: UInt8(q.x), u: UInt8(q.y), v: UInt8(q.z))
                                             rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
                                         } else {
                                             rgb = average

@@ -109,7 +109,8 @@ public struct ScreenLayout: Equatable, Sendable {
         var body: [(String, TextStyle)] = []
         for line in model.lines {
             if line.hasPrefix("$ ") {
-                body += TerminalText.hardWrap(line, width: max(1, width - 2), unicode: unicode).map { ("  " + $0, .command) }
+                body += TerminalText.hardWrap(line, width: max(1, width - 2), unicode: unicode)
+                    .map { ("  " + $0, .command) }
             } else if line.isEmpty {
                 body.append(("", .body))
             } else {
@@ -145,7 +146,10 @@ public struct ScreenLayout: Equatable, Sendable {
         // Blank rows between the groups while there is room, then centre what is left over.
         let groups = [nPicture, nPrimary + nHints, nBody, nProgress + nCountdown].filter { $0 > 0 }.count
         let gaps = take(min(max(0, groups - 1) + 1, budget))
-        var row = 1 + (model.picture.map { if case .livePreview = $0 { return 0 } else { return budget / 2 } } ?? budget / 2)
+        // The live preview starts under the title; other screens are centred in what is left.
+        var isLive = false
+        if case .livePreview? = model.picture { isLive = true }
+        var row = 1 + (isLive ? 0 : budget / 2)
         var gapsLeft = gaps
         if gapsLeft > max(0, groups - 1) { row += 1; gapsLeft -= 1 }
         func gap() { if gapsLeft > 0 { row += 1; gapsLeft -= 1 } }
@@ -154,12 +158,14 @@ public struct ScreenLayout: Equatable, Sendable {
             let area = CellRect(x: margin, y: row, width: width, height: nPicture)
             switch model.picture {
             case .tutorialIllustration?:
-                for (i, line) in art.enumerated() { addCentered(line, row: row + i, style: .illustration, unicode: unicode) }
+                for (i, line) in art.enumerated() {
+                    addCentered(line, row: row + i, style: .illustration, unicode: unicode)
+                }
             case .photo?:
                 let size = pictureSize ?? (4, 3)
-                var small = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height,
-                                              in: CellRect(x: area.x, y: area.y, width: min(area.width, columns / 2 + 1),
-                                                           height: area.height), cellAspect: cellAspect)
+                let half = CellRect(x: area.x, y: area.y, width: min(area.width, columns / 2 + 1), height: area.height)
+                var small = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height, in: half,
+                                              cellAspect: cellAspect)
                 small.x = (columns - small.width) / 2
                 picture = small
             default:
@@ -175,7 +181,8 @@ public struct ScreenLayout: Equatable, Sendable {
             row += 1
         }
         for hint in model.hints.prefix(nHints) {
-            addCentered(TerminalText.fit(hint, width: width, unicode: unicode), row: row, style: .hint, unicode: unicode)
+            addCentered(TerminalText.fit(hint, width: width, unicode: unicode), row: row, style: .hint,
+                        unicode: unicode)
             row += 1
         }
         if nPrimary + nHints > 0 { gap() }
@@ -257,7 +264,9 @@ public struct ScreenLayout: Equatable, Sendable {
         let boxWidth = min(columns, max(widest, title.count) + 4)
         let boxHeight = min(rows, lines.count + 2)
         guard boxWidth >= 4, boxHeight >= 3 else {
-            for (i, line) in lines.prefix(rows).enumerated() { add(line, row: i, column: 0, style: .helpText, unicode: unicode) }
+            for (i, line) in lines.prefix(rows).enumerated() {
+                add(line, row: i, column: 0, style: .helpText, unicode: unicode)
+            }
             return
         }
         let x = (columns - boxWidth) / 2, y = (rows - boxHeight) / 2
@@ -271,7 +280,8 @@ public struct ScreenLayout: Equatable, Sendable {
             let text = TerminalText.fit(lines[i], width: inner - 2, unicode: unicode)
             let pad = inner - 2 - TerminalText.width(of: text, unicode: unicode)
             add(v + " ", row: y + 1 + i, column: x, style: .helpFrame, unicode: unicode)
-            add(text + String(repeating: " ", count: pad), row: y + 1 + i, column: x + 2, style: .helpText, unicode: unicode)
+            add(text + String(repeating: " ", count: pad), row: y + 1 + i, column: x + 2, style: .helpText,
+                unicode: unicode)
             add(" " + v, row: y + 1 + i, column: x + boxWidth - 2, style: .helpFrame, unicode: unicode)
         }
         add(bl + String(repeating: h, count: inner) + br, row: y + boxHeight - 1, column: x, style: .helpFrame,

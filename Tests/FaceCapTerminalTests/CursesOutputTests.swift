@@ -118,7 +118,9 @@ final class CursesOutputTests: XCTestCase {
                     let before = bytesWritten()
                     ui.renderNow(ScreenSamples.model(name, help: name == .capture), preview: frame, photo: frame)
                     // At 1×1 two screens may well look the same, and ncurses then rightly sends nothing.
-                    if columns > 1 { XCTAssertGreaterThan(bytesWritten(), before, "\(mode) \(name) \(columns)×\(rows)") }
+                    if columns > 1 {
+                        XCTAssertGreaterThan(bytesWritten(), before, "\(mode) \(name) \(columns)×\(rows)")
+                    }
                 }
             }
             ui.close()
@@ -158,5 +160,27 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertEqual(ui.size.columns, 90)
         ungetch(Int32(UInt8(ascii: "q")))
         XCTAssertEqual(ui.readKeys(), [.key(.character("q"))])
+    }
+
+    func testSuspendGivesTheTerminalBackAndResumeRepaintsEverything() throws {
+        let ui = try frontEnd(._256)
+        defer { ui.close() }
+        let model = ScreenSamples.model(.retry)
+        let photo = TestFrames.place(sergeyPhoto)
+        ui.renderNow(model, preview: nil, photo: photo)
+        let drawn = bytesWritten()
+        ui.renderNow(model, preview: nil, photo: photo)
+        XCTAssertEqual(bytesWritten(), drawn, "an unchanged screen sends nothing")
+        ui.suspend()
+        let suspended = bytesWritten()
+        XCTAssertGreaterThan(suspended, drawn, "endwin restores the terminal")
+        XCTAssertFalse(ui.render(model, preview: nil, photo: photo))
+        XCTAssertEqual(ui.readKeys(), [])
+        XCTAssertEqual(bytesWritten(), suspended, "nothing is drawn while stopped")
+        ui.resume()
+        // The shell drew over the screen: all of it is sent again, not only what changed.
+        XCTAssertGreaterThan(bytesWritten() - suspended, (drawn * 3) / 4)
+        ui.close()
+        ui.close()
     }
 }

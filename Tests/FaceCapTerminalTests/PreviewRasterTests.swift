@@ -31,7 +31,8 @@ final class PreviewRasterTests: XCTestCase {
         XCTAssertTrue(area.contains(wide))
         let square = PreviewRaster.fit(frameWidth: 600, frameHeight: 600, in: area)
         XCTAssertEqual(square.width, 2 * square.height)
-        let tall = PreviewRaster.fit(frameWidth: 480, frameHeight: 640, in: CellRect(x: 0, y: 0, width: 200, height: 10))
+        let tall = PreviewRaster.fit(frameWidth: 480, frameHeight: 640,
+                                     in: CellRect(x: 0, y: 0, width: 200, height: 10))
         XCTAssertEqual(Double(tall.width) / Double(2 * tall.height), 0.75, accuracy: 0.1)
         for size in [(1, 1), (3, 1), (1, 7), (0, 5)] {
             let r = PreviewRaster.fit(frameWidth: 640, frameHeight: 480,
@@ -51,7 +52,12 @@ final class PreviewRasterTests: XCTestCase {
         var raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: true)
         raster.render(frame, columns: rect.width, rows: rect.height)
         var xs: [Int] = [], ys: [Int] = []
-        for y in 0..<(rect.height * 2) { for x in 0..<rect.width where pixel(raster, x, y) > 0x808080 { xs.append(x); ys.append(y) } }
+        for y in 0..<(rect.height * 2) {
+            for x in 0..<rect.width where pixel(raster, x, y) > 0x808080 {
+                xs.append(x)
+                ys.append(y)
+            }
+        }
         let width = xs.max()! - xs.min()! + 1, height = ys.max()! - ys.min()! + 1
         XCTAssertLessThanOrEqual(abs(width - height), 1, "disc drawn \(width)×\(height) pixels")
     }
@@ -64,7 +70,8 @@ final class PreviewRasterTests: XCTestCase {
         func guidePixels(mirror: Bool, thresholds: AnalyzerThresholds) -> [(x: Int, y: Int)] {
             var raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: mirror)
             raster.render(frame, columns: 80, rows: 30,
-                          overlay: PreviewOverlay(state: .searching, stability: 0, thresholds: thresholds, dimsOutside: false))
+                          overlay: PreviewOverlay(state: .searching, stability: 0, thresholds: thresholds,
+                                                  dimsOutside: false))
             var points: [(Int, Int)] = []
             for y in 0..<60 { for x in 0..<80 where pixel(raster, x, y) != wall { points.append((x, y)) } }
             return points
@@ -160,7 +167,8 @@ final class PreviewRasterTests: XCTestCase {
             if format == .gray {
                 XCTAssertTrue(rgb.0 == rgb.1 && rgb.1 == rgb.2, "\(format): \(rgb)")
             } else {
-                XCTAssertLessThanOrEqual(max(abs(rgb.0 - 200), abs(rgb.1 - 120), abs(rgb.2 - 100)), 12, "\(format): \(rgb)")
+                let error = max(abs(rgb.0 - 200), abs(rgb.1 - 120), abs(rgb.2 - 100))
+                XCTAssertLessThanOrEqual(error, 12, "\(format): \(rgb)")
             }
         }
     }

@@ -17,18 +17,20 @@ final class ScreenLayoutTests: XCTestCase {
                         let screen = CellRect(x: 0, y: 0, width: columns, height: rows)
                         let what = "\(name) help=\(help) unicode=\(unicode) at \(columns)×\(rows)"
                         for item in layout.items {
-                            XCTAssertTrue(screen.contains(CellRect(x: item.column, y: item.row, width: item.width, height: 1)),
-                                          "\(what): \(item)")
+                            let cells = CellRect(x: item.column, y: item.row, width: item.width, height: 1)
+                            XCTAssertTrue(screen.contains(cells), "\(what): \(item)")
                             XCTAssertEqual(item.width, TerminalText.width(of: item.text, unicode: unicode), what)
-                            if !unicode { XCTAssertTrue(item.text.unicodeScalars.allSatisfy(\.isASCII), "\(what): \(item.text)") }
+                            if !unicode {
+                                XCTAssertTrue(item.text.unicodeScalars.allSatisfy(\.isASCII), "\(what): \(item.text)")
+                            }
                         }
                         if let picture = layout.picture {
                             XCTAssertTrue(screen.contains(picture), "\(what): picture \(picture)")
                             // Text never lands on the picture, except the help box drawn over everything.
                             for item in layout.items where !help {
-                                XCTAssertFalse(item.row >= picture.y && item.row < picture.y + picture.height
-                                               && item.column < picture.x + picture.width
-                                               && item.column + item.width > picture.x, "\(what): \(item) on the picture")
+                                let overlaps = item.row >= picture.y && item.row < picture.y + picture.height
+                                    && item.column < picture.x + picture.width && item.column + item.width > picture.x
+                                XCTAssertFalse(overlaps, "\(what): \(item) on the picture")
                             }
                         }
                     }
@@ -59,8 +61,10 @@ final class ScreenLayoutTests: XCTestCase {
 
     func testCommandsAreShownVerbatim() {
         for (columns, rows) in [(80, 24), (200, 60), (60, 20)] {
-            let layout = ScreenLayout(ScreenSamples.model(.permissionDenied), columns: columns, rows: rows, unicode: true)
-            let commands = layout.items.filter { $0.style == .command }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            let layout = ScreenLayout(ScreenSamples.model(.permissionDenied), columns: columns, rows: rows,
+                                      unicode: true)
+            let commands = layout.items.filter { $0.style == .command }
+                .map { $0.text.trimmingCharacters(in: .whitespaces) }
             XCTAssertEqual(commands, ["$ sudo usermod -aG video $USER", "$ newgrp video"], "\(columns)×\(rows)")
         }
         // Too narrow for the command: it is broken across lines, never cut.
@@ -71,8 +75,10 @@ final class ScreenLayoutTests: XCTestCase {
 
     func testTheTutorialShowsItsIllustrationAndTips() {
         let layout = ScreenLayout(ScreenSamples.model(.tutorial), columns: 80, rows: 24, unicode: true)
-        XCTAssertEqual(layout.items.filter { $0.style == .illustration }.count, ScreenLayout.illustration(unicode: true).count)
-        for tip in ["• Face the camera", "• Keep a neutral expression", "• Find even light", "• No hat or sunglasses"] {
+        XCTAssertEqual(layout.items.filter { $0.style == .illustration }.count,
+                       ScreenLayout.illustration(unicode: true).count)
+        let tips = ["• Face the camera", "• Keep a neutral expression", "• Find even light", "• No hat or sunglasses"]
+        for tip in tips {
             XCTAssertTrue(layout.items.contains { $0.text == tip }, tip)
         }
         // Without room for it the drawing goes, the tips stay.

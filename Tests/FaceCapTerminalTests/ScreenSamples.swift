@@ -32,7 +32,8 @@ enum ScreenSamples {
         case .noCamera:
             model = ScreenModel(name: name, title: "No camera", tone: .warning, primary: "No camera found",
                                 lines: ["Plug in a camera; facecap looks again by itself.", "$ ls -l /dev/video*"],
-                                countdown: "Looking again in 2 s", keys: [KeyHelp("r", "retry"), KeyHelp("d", "device"), quit])
+                                countdown: "Looking again in 2 s",
+                                keys: [KeyHelp("r", "retry"), KeyHelp("d", "device"), quit])
         case .cameraBusy:
             model = ScreenModel(name: name, title: "Camera busy", tone: .warning,
                                 primary: "Another program is using the camera",
@@ -41,7 +42,8 @@ enum ScreenSamples {
                                 keys: [KeyHelp("r", "retry"), KeyHelp("d", "device"), quit])
         case .capture:
             model = ScreenModel(name: name, title: "Auto capture", picture: .livePreview(oval: .ready, stability: 0.4),
-                                primary: "Perfect — hold still", hints: ["Light your face evenly", "Keep your eyes open"],
+                                primary: "Perfect — hold still",
+                                hints: ["Light your face evenly", "Keep your eyes open"],
                                 countdown: "Manual capture in 21 s", keys: [quit, helpKey])
         case .manualCapture:
             model = ScreenModel(name: name, title: "Manual capture", tone: .warning,

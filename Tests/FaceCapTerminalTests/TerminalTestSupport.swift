@@ -37,7 +37,9 @@ enum TestFrames {
                 }
                 let n = generator.next(noise)
                 let o = (y * width + x) * 3
-                rgb[o] = UInt8(clamping: c.0 + n); rgb[o + 1] = UInt8(clamping: c.1 + n); rgb[o + 2] = UInt8(clamping: c.2 + n)
+                rgb[o] = UInt8(clamping: c.0 + n)
+                rgb[o + 1] = UInt8(clamping: c.1 + n)
+                rgb[o + 2] = UInt8(clamping: c.2 + n)
             }
         }
         return encode(rgb, width: width, height: height, format: format)
