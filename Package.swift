@@ -6,6 +6,7 @@
 //   CSignals              async-signal-safe handlers: a stop flag and a self-pipe for the run loop
 //   FaceCapCore           pure Swift, no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
+//   CCurses, FaceCapTerminal  the full-screen front end: ncursesw shim; screens, live preview, keys
 //   facecap               thin executable: command line and wiring
 import PackageDescription
 
@@ -40,12 +41,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]
         ),
         .target(
+            name: "CCurses",
+            // stdscr, LINES and COLS live in libtinfo.so.6 on Debian 12, not in libncursesw.
+            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]
+        ),
+        .target(
             name: "FaceCapCore",
             swiftSettings: optimisedSwift
         ),
         .target(
             name: "FaceCapIO",
             dependencies: ["CV4L2", "CImageCodecs", "CSignals", "CCurl", "FaceCapCore"]
+        ),
+        .target(
+            name: "FaceCapTerminal",
+            dependencies: ["CCurses", "FaceCapCore"]
         ),
         .executableTarget(
             name: "facecap",
@@ -58,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "FaceCapIOTests",
             dependencies: ["FaceCapIO", "FaceCapCore", "CV4L2"]
+        ),
+        .testTarget(
+            name: "FaceCapTerminalTests",
+            dependencies: ["FaceCapTerminal", "FaceCapCore", "FaceCapIO", "CCurses"]
         ),
         .testTarget(
             name: "FaceCapCLITests",

@@ -1,0 +1,485 @@
+import CCurses
+import FaceCapCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen UI could not start.
+public enum TerminalError: UserFacingError, Equatable {
+    /// No terminal description for `term` (or none at all), or one that cannot address the cursor.
+    case unusableTerminal(term: String)
+
+    public var message: String {
+        switch self {
+        case .unusableTerminal(let term):
+            let name = term.isEmpty
+                ? "TERM is not set" : "the terminal type '\(term)' cannot draw the full-screen wizard"
+            return "\(name); set TERM (e.g. TERM=xterm-256color) or use --plain"
+        }
+    }
+
+    public var exitCode: ExitCode { .usage }
+}
+
+/// What the terminal turned out to offer, decided once at start-up.
+public struct TerminalCapabilities: Equatable, Sendable {
+    /// The preview's (and the screens') colours.
+    public var palette: PreviewPalette
+    /// The locale is UTF-8: half blocks and line drawing; otherwise ASCII only.
+    public var unicode: Bool
+    /// The terminfo entry in use (a `*-direct` variant of TERM when truecolor needed one).
+    public var terminalType: String
+    /// The terminfo entry takes colour numbers as 0xRRGGBB.
+    public var directColor: Bool
+}
+
+/// The screens' own colour pairs: ANSI colours on the default background, the same in every mode.
+enum UIPairs {
+    static let good: Int32 = 1, warning: Int32 = 2, error: Int32 = 3, accent: Int32 = 4
+    /// The first pair the preview may use.
+    static let previewBase: Int32 = 5
+
+    static func define() {
+        init_extended_pair(good, Int32(COLOR_GREEN), -1)
+        init_extended_pair(warning, Int32(COLOR_YELLOW), -1)
+        init_extended_pair(error, Int32(COLOR_RED), -1)
+        init_extended_pair(accent, Int32(COLOR_CYAN), -1)
+    }
+}
+
+/// The full-screen wizard on ncursesw: draws every `ScreenModel` with the live preview, reads keys,
+/// follows resizes and job control, and always gives the terminal back.
+///
+/// One thread owns it (the run loop's). The run loop polls `inputDescriptor` and calls `readKeys`,
+/// calls `render` after each state change and for each new preview frame (`render` itself drops
+/// preview frames a slow terminal cannot absorb), `handleResize` on SIGWINCH, `suspend`/`resume` around
+/// SIGTSTP/SIGCONT, and `close` on every way out.
+public final class CursesFrontEnd {
+    /// What was chosen at start-up.
+    public let capabilities: TerminalCapabilities
+    /// The terminal's size in cells.
+    public private(set) var size: (columns: Int, rows: Int)
+    /// The descriptor keys arrive on (standard input): poll it for POLLIN, then call `readKeys`.
+    public var inputDescriptor: Int32 { 0 }
+    /// Seconds between preview frames the terminal currently absorbs (1/30 s on a fast terminal).
+    public private(set) var previewInterval = CursesFrontEnd.fastestPreviewInterval
+
+    private static let fastestPreviewInterval = 1.0 / 30
+    private static let slowestPreviewInterval = 1.0
+    private static let cellAspect = 2.0
+
+    private var screen: OpaquePointer?
+    private var state = State.active
+    private enum State { case active, suspended, closed }
+
+    private var preview: PreviewRaster
+    private var photoRaster: PreviewRaster
+    private var directPairs: DirectPairCache?
+    /// Colour number → its index in the static palette (-1 outside it).
+    private var slotOfNumber = [Int32](repeating: -1, count: 256)
+    private var paletteSize: Int32 = 0
+    private var blackSlot: Int32 = 0
+    private var wide: [wchar_t] = []
+
+    private var lastModel: ScreenModel?
+    private var layout: ScreenLayout?
+    private var layoutKey: (model: ScreenModel, columns: Int, rows: Int, width: Int, height: Int)?
+    private var photo: Frame?
+    private var lastPreviewDraw = -Double.infinity
+    /// The size the last `.resize` input reported.
+    private var reportedSize: (columns: Int, rows: Int)?
+    private var updateSeconds = 0.0
+
+    /// Starts curses on the controlling terminal (standard input and output).
+    ///
+    /// - Parameters:
+    ///   - colorMode: `--color`; the caller passes `.none` when NO_COLOR is set.
+    ///   - mirror: show the live preview mirrored (`--no-mirror` turns it off); the photo never is.
+    ///   - environment: the process environment, for TERM and COLORTERM.
+    public convenience init(colorMode: ColorMode, mirror: Bool, environment: [String: String]) throws(TerminalError) {
+        try self.init(colorMode: colorMode, mirror: mirror, environment: environment, output: nil, input: nil)
+    }
+
+    /// Starts curses writing to `output` and reading `input` (nil: standard output and input); tests
+    /// use this to count the bytes a real ncurses sends.
+    init(colorMode: ColorMode, mirror: Bool, environment: [String: String],
+         output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?) throws(TerminalError) {
+        setlocale(LC_ALL, "")
+        let unicode = ccurses_locale_is_utf8() != 0
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
+
+        let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+        let wantsDirect = colorMode == .truecolor
+            || (colorMode == .auto && (colorTerm == "truecolor" || colorTerm == "24bit"))
+        // ncurses only sends 24-bit colours through a terminfo entry that says so (`*-direct`); a
+        // terminal that announces truecolor through COLORTERM gets its family's direct entry.
+        var candidates = [term]
+        if wantsDirect && !term.hasSuffix("-direct") {
+            candidates.insert(Self.directVariant(of: term), at: 0)
+        }
+        // The real window size wins over LINES/COLUMNS a shell may have exported.
+        use_tioctl(true)
+        var chosen = term
+        var opened: OpaquePointer?
+        for name in candidates {
+            opened = ccurses_newterm(name, output, input)
+            if opened != nil {
+                chosen = name
+                break
+            }
+        }
+        guard let opened else { throw .unusableTerminal(term: term) }
+        screen = opened
+        ccurses_mark_active(1)
+        let window = ccurses_stdscr()
+        // A terminal that cannot move the cursor cannot show a screen.
+        if tigetstr("cup").map({ Int(bitPattern: $0) <= 0 }) ?? true {
+            endwin()
+            delscreen(opened)
+            ccurses_mark_active(0)
+            throw .unusableTerminal(term: term)
+        }
+        cbreak()
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)
+        // A lone ESC is a key; an escape sequence arrives within a few milliseconds.
+        set_escdelay(25)
+        curs_set(0)
+        // The cursor is hidden, so ncurses need not move it back after each update.
+        leaveok(window, true)
+
+        var palette = PreviewPalette.monochrome
+        var direct = false
+        if colorMode != .none && has_colors() {
+            start_color()
+            use_default_colors()
+            let colors = Int(ccurses_colors()), pairs = Int(ccurses_color_pairs())
+            direct = colors >= 1 << 24
+            palette = Self.palette(mode: colorMode, wantsDirect: wantsDirect, direct: direct, colors: colors,
+                                   pairs: pairs)
+            UIPairs.define()
+        }
+        capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: chosen,
+                                            directColor: direct)
+        preview = PreviewRaster(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
+        photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
+        size = (Int(ccurses_cols()), Int(ccurses_lines()))
+        definePreviewPairs()
+    }
+
+    deinit { close() }
+
+    // MARK: Colour decisions
+
+    /// `xterm-256color` → `xterm-direct`, `tmux-256color` → `tmux-direct`.
+    static func directVariant(of term: String) -> String {
+        var base = term
+        for suffix in ["-256color", "-88color", "-color", "-truecolor", "-24bit"] where base.hasSuffix(suffix) {
+            base.removeLast(suffix.count)
+        }
+        return base + "-direct"
+    }
+
+    /// The palette for `--color mode` on a terminal with `colors` colours and `pairs` colour pairs.
+    static func palette(mode: ColorMode, wantsDirect: Bool, direct: Bool, colors: Int, pairs: Int) -> PreviewPalette {
+        let usable = pairs - Int(UIPairs.previewBase)
+        func staticFits(_ palette: PreviewPalette) -> Bool {
+            let n = palette.entries.count
+            return n * (n - 1) <= usable
+        }
+        if direct && (wantsDirect || mode == .auto) { return .truecolor }
+        let ladder: [PreviewPalette]
+        switch mode {
+        case .none: return .monochrome
+        case .auto, .truecolor, ._256:
+            ladder = colors >= 256
+                ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
+        case ._16:
+            ladder = colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
+        }
+        guard colors >= 8 else { return .monochrome }
+        return ladder.first(where: staticFits) ?? .monochrome
+    }
+
+    /// The static pair table: one pair for every two different colours of the palette (a cell of one
+    /// colour is a space on that background, so 8-colour terminals with 64 pairs fit too); set once,
+    /// never redefined.
+    private func definePreviewPairs() {
+        let palette = capabilities.palette
+        if palette == .truecolor {
+            directPairs = DirectPairCache(first: UIPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536)))
+            return
+        }
+        let entries = palette.entries
+        paletteSize = Int32(entries.count)
+        for (slot, entry) in entries.enumerated() { slotOfNumber[Int(entry.number)] = Int32(slot) }
+        let colour: (Int) -> Int32 = { [direct = capabilities.directColor] slot in
+            let e = entries[slot]
+            // A direct-colour terminfo takes RGB, except 0...7, which stay its ANSI colours.
+            guard direct, e.number >= 8 else { return e.number }
+            return DirectPairCache.direct(Int32(e.r) << 16 | Int32(e.g) << 8 | Int32(e.b))
+        }
+        let n = entries.count
+        for fg in 0..<n {
+            for bg in 0..<n where bg != fg {
+                init_extended_pair(UIPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
+                                   colour(bg))
+            }
+        }
+        // Ramp characters (no half blocks) stand on black, the palette's darkest colour.
+        blackSlot = entries.firstIndex { $0.r == 0 && $0.g == 0 && $0.b == 0 }.map(Int32.init) ?? 0
+    }
+
+    /// The pair for a preview cell, and whether the cell must be drawn as a space (one colour: the
+    /// static table has no pair of a colour on itself).
+    @inline(__always)
+    private func pair(foreground: Int32, background: Int32) -> (pair: Int32, blank: Bool) {
+        if foreground < 0 && background < 0 { return (0, false) }
+        if directPairs != nil { return (directPairs!.pair(foreground: foreground, background: background), false) }
+        guard paletteSize > 1, foreground >= 0, foreground < 256 else { return (0, false) }
+        let fg = slotOfNumber[Int(foreground)]
+        let bg = background < 0 ? blackSlot : background < 256 ? slotOfNumber[Int(background)] : -1
+        guard fg >= 0, bg >= 0 else { return (0, false) }
+        let n = paletteSize
+        if fg == bg {
+            let other = bg == 0 ? Int32(1) : 0
+            return (UIPairs.previewBase + other * (n - 1) + (bg < other ? bg : bg - 1), true)
+        }
+        return (UIPairs.previewBase + fg * (n - 1) + (bg < fg ? bg : bg - 1), false)
+    }
+
+    // MARK: Drawing
+
+    /// Draws `model`; `preview` is the newest camera frame (for `.livePreview`), `photo` the photo taken
+    /// (for `.photo`). Sends only what changed. Returns false when it skipped a preview frame because the
+    /// terminal is still busy with earlier output (the model is unchanged, so nothing is lost).
+    @discardableResult
+    public func render(_ model: ScreenModel, preview frame: Frame?, photo: Frame?) -> Bool {
+        guard state == .active else {
+            lastModel = model
+            return false
+        }
+        let now = Self.monotonicSeconds()
+        if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < previewInterval {
+            return false
+        }
+        renderNow(model, preview: frame, photo: photo, now: now)
+        return true
+    }
+
+    /// Draws without the preview-rate check (tests measure every frame with it).
+    func renderNow(_ model: ScreenModel, preview frame: Frame?, photo: Frame?, now: Double? = nil) {
+        guard state == .active else { return }
+        lastModel = model
+        if let photo { self.photo = photo }
+        draw(model, preview: frame, now: now ?? Self.monotonicSeconds())
+    }
+
+    /// Whether `model` is `last` with at most a new stability: a preview frame, which may be dropped,
+    /// rather than a change the person must see.
+    static func differsOnlyInPreview(_ model: ScreenModel, _ last: ScreenModel?) -> Bool {
+        guard var last else { return false }
+        if case .livePreview(let oval, _) = model.picture, case .livePreview(oval, _) = last.picture {
+            last.picture = model.picture
+        }
+        return model == last
+    }
+
+    private func draw(_ model: ScreenModel, preview frame: Frame?, now: Double) {
+        let window = ccurses_stdscr()
+        let (columns, rows) = size
+        let pictureFrame: Frame?
+        switch model.picture {
+        case .livePreview?: pictureFrame = frame
+        case .photo?: pictureFrame = photo
+        default: pictureFrame = nil
+        }
+        let width = pictureFrame?.width ?? 4, height = pictureFrame?.height ?? 3
+        if let key = layoutKey, key.model == model, key.columns == columns, key.rows == rows, key.width == width,
+           key.height == height, layout != nil {
+            // The layout of this screen at this size is known: a preview frame only repaints the picture.
+        } else {
+            layout = ScreenLayout(model, columns: columns, rows: rows, unicode: capabilities.unicode,
+                                  pictureSize: (width, height), cellAspect: Self.cellAspect)
+            layoutKey = (model, columns, rows, width, height)
+        }
+        guard let layout else { return }
+        werase(window)
+        if let rect = layout.picture, let pictureFrame {
+            switch model.picture {
+            case .livePreview(let oval, let stability)?:
+                preview.render(pictureFrame, columns: rect.width, rows: rect.height,
+                               overlay: PreviewOverlay(state: oval, stability: stability))
+                put(preview, at: rect, columns: columns, rows: rows)
+                lastPreviewDraw = now
+            case .photo?:
+                photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
+                put(photoRaster, at: rect, columns: columns, rows: rows)
+            default:
+                break
+            }
+        }
+        for item in layout.items where item.row < rows && item.column < columns {
+            let (attributes, pair) = style(item.style)
+            wide.removeAll(keepingCapacity: true)
+            for scalar in item.text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
+            wide.append(0)
+            ccurses_put_text(window, Int32(item.row), Int32(item.column), wide, Int32(wide.count - 1), attributes, pair)
+        }
+        wnoutrefresh(window)
+        let start = Self.monotonicSeconds()
+        doupdate()
+        noteUpdate(seconds: Self.monotonicSeconds() - start)
+    }
+
+    /// Copies a raster's cells to the screen, clipped to it.
+    private func put(_ raster: PreviewRaster, at rect: CellRect, columns: Int, rows: Int) {
+        let window = ccurses_stdscr()
+        let cells = raster.cells
+        let ramp = capabilities.palette == .monochrome || !capabilities.unicode
+        let guideAttributes = ramp ? CCURSES_A_BOLD : CCURSES_A_NORMAL
+        for row in 0..<min(raster.rows, rect.height) where rect.y + row < rows {
+            for column in 0..<min(raster.columns, rect.width) where rect.x + column < columns {
+                let cell = cells[row * raster.columns + column]
+                let (pair, blank) = pair(foreground: cell.foreground, background: cell.background)
+                ccurses_put_cell(window, Int32(rect.y + row), Int32(rect.x + column),
+                                 wchar_t(bitPattern: blank ? 32 : cell.character.value),
+                                 cell.isGuide ? guideAttributes : CCURSES_A_NORMAL, pair)
+            }
+        }
+    }
+
+    private func style(_ style: TextStyle) -> (attr_t, Int32) {
+        let colour = capabilities.palette != .monochrome
+        func tone(_ tone: ScreenTone) -> Int32 {
+            guard colour else { return 0 }
+            switch tone {
+            case .neutral: return 0
+            case .good: return UIPairs.good
+            case .warning: return UIPairs.warning
+            case .error: return UIPairs.error
+            }
+        }
+        switch style {
+        case .title(let t): return (CCURSES_A_BOLD, tone(t))
+        case .primary(let t): return (CCURSES_A_BOLD, tone(t))
+        case .hint, .body, .keyAction, .progressLabel, .helpText: return (CCURSES_A_NORMAL, 0)
+        case .command: return (CCURSES_A_BOLD, colour ? UIPairs.accent : 0)
+        case .countdown: return (CCURSES_A_BOLD, 0)
+        case .keyName: return (CCURSES_A_REVERSE, 0)
+        case .progressFilled: return (CCURSES_A_NORMAL, colour ? UIPairs.good : 0)
+        case .progressEmpty: return (CCURSES_A_DIM, 0)
+        case .illustration: return (CCURSES_A_NORMAL, colour ? UIPairs.good : 0)
+        case .helpFrame: return (CCURSES_A_BOLD, colour ? UIPairs.accent : 0)
+        }
+    }
+
+    /// Adapts the preview rate to the terminal: when sending a frame takes long (a slow link backs up
+    /// and `doupdate` blocks in write), frames come less often, so output never takes more than about a
+    /// third of the time and keys stay responsive.
+    private func noteUpdate(seconds: Double) {
+        updateSeconds = updateSeconds == 0 ? seconds : 0.8 * updateSeconds + 0.2 * seconds
+        previewInterval = min(Self.slowestPreviewInterval, max(Self.fastestPreviewInterval, 3 * updateSeconds))
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    // MARK: Input
+
+    /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change.
+    public func readKeys() -> [TerminalInput] {
+        guard state == .active else { return [] }
+        var inputs: [TerminalInput] = []
+        var character: wint_t = 0
+        for _ in 0..<256 {
+            let result = wget_wch(ccurses_stdscr(), &character)
+            if result == KEY_CODE_YES {
+                if Int32(character) == KEY_RESIZE {
+                    // ncurses queues KEY_RESIZE from its own SIGWINCH handling and from resizeterm, so one
+                    // change can arrive several times: report each new size once.
+                    let before = size
+                    refreshSize()
+                    if size != before || reportedSize.map({ $0 != size }) ?? true {
+                        reportedSize = size
+                        inputs.append(.resize(columns: size.columns, rows: size.rows))
+                    }
+                } else if let key = KeyDecoder.key(code: Int32(character)) {
+                    inputs.append(.key(key))
+                }
+            } else if result == OK {
+                if let key = KeyDecoder.key(character: UInt32(character)) { inputs.append(.key(key)) }
+            } else {
+                break
+            }
+        }
+        return inputs
+    }
+
+    // MARK: Size and job control
+
+    /// Call on SIGWINCH: takes the real size from the terminal (TIOCGWINSZ), resizes curses and redraws
+    /// the last screen at the new size. Returns the new size, which the flow needs as an event.
+    @discardableResult
+    public func handleResize() -> (columns: Int, rows: Int) {
+        guard state == .active else { return size }
+        var rows: Int32 = 0, columns: Int32 = 0
+        if ccurses_terminal_size(1, &rows, &columns) == 0 || ccurses_terminal_size(0, &rows, &columns) == 0 {
+            resize(columns: Int(columns), rows: Int(rows))
+        } else {
+            refreshSize()
+        }
+        return size
+    }
+
+    /// Resizes curses to `columns × rows` and redraws the last screen there (its preview returns with
+    /// the next frame).
+    func resize(columns: Int, rows: Int) {
+        if columns != Int(ccurses_cols()) || rows != Int(ccurses_lines()) {
+            resizeterm(Int32(rows), Int32(columns))
+        }
+        refreshSize()
+        if let model = lastModel { draw(model, preview: nil, now: Self.monotonicSeconds()) }
+    }
+
+    private func refreshSize() {
+        let new = (Int(ccurses_cols()), Int(ccurses_lines()))
+        guard new != size || layout == nil else { return }
+        size = new
+        layout = nil
+        layoutKey = nil
+    }
+
+    /// Call on SIGTSTP, before stopping the process: gives the terminal back to the shell.
+    public func suspend() {
+        guard state == .active else { return }
+        endwin()
+        state = .suspended
+    }
+
+    /// Call on SIGCONT: takes the terminal again and repaints everything (the shell drew over it, and the
+    /// window may have changed size while the process was stopped).
+    public func resume() {
+        guard state == .suspended else { return }
+        state = .active
+        clearok(ccurses_curscr(), true)
+        refresh()
+        handleResize()
+    }
+
+    /// Ends curses and restores the terminal; safe to call more than once and on every path out.
+    public func close() {
+        guard state != .closed else { return }
+        if state == .active { endwin() }
+        state = .closed
+        if let screen { delscreen(screen) }
+        screen = nil
+        ccurses_mark_active(0)
+    }
+}

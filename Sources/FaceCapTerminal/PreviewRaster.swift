@@ -1,0 +1,411 @@
+import FaceCapCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One terminal cell of a picture: a character and its colours.
+public struct PreviewCell: Equatable, Sendable {
+    /// "▀" (foreground = upper pixel, background = lower pixel), or a luminance-ramp character.
+    public var character: Unicode.Scalar
+    /// Terminal colour number (palette index, or 0xRRGGBB in truecolor); -1 is the terminal's default.
+    public var foreground: Int32
+    public var background: Int32
+    /// Part of the oval guide: drawn bold, so that it stands out even without colour.
+    public var isGuide: Bool
+
+    public init(character: Unicode.Scalar, foreground: Int32 = -1, background: Int32 = -1, isGuide: Bool = false) {
+        self.character = character
+        self.foreground = foreground
+        self.background = background
+        self.isGuide = isGuide
+    }
+
+    public static let blank = PreviewCell(character: " ")
+}
+
+/// The oval guide drawn over the live preview, where the analyzer wants the face.
+public struct PreviewOverlay: Equatable, Sendable {
+    public var state: OvalState
+    /// 0...1: how much of the stability window has passed; the outline fills clockwise from the top.
+    public var stability: Double
+    /// Oval centre as a fraction of the (unmirrored) frame; the analyzer's `ovalCentreX`/`ovalCentreY`.
+    public var centreX: Double
+    public var centreY: Double
+    /// Oval width as a fraction of the frame width: the middle of the analyzer's accepted face widths.
+    public var widthFraction: Double
+    /// Oval height over width. The analyzer's face box is the landmarks' bounds, about 1.15 times as
+    /// tall as wide; a little more leaves room for the hairline.
+    public var heightToWidth: Double
+    /// Darken the picture outside the oval, so the eye goes to the oval.
+    public var dimsOutside: Bool
+
+    /// The oval where `thresholds` want the face: centred on their target, as wide as the middle of
+    /// `minFaceWidth...maxFaceWidth` (0.4 of the frame by default).
+    public init(state: OvalState, stability: Double, thresholds: AnalyzerThresholds = AnalyzerThresholds(),
+                dimsOutside: Bool = true) {
+        self.state = state
+        self.stability = stability
+        centreX = thresholds.ovalCentreX
+        centreY = thresholds.ovalCentreY
+        widthFraction = (thresholds.minFaceWidth + thresholds.maxFaceWidth) / 2
+        heightToWidth = 1.25
+        self.dimsOutside = dimsOutside
+    }
+}
+
+/// Turns a camera frame into a grid of terminal cells: half blocks (two square-ish pixels per cell) or,
+/// without colour or UTF-8, a luminance ramp; mirrored on request; with the oval guide drawn over it.
+///
+/// Samples straight from the frame's own pixel format (YUYV, planar YUV, RGB, grey) with an area
+/// average of up to 4×4 taps per pixel, into storage that is reused frame after frame: once the size
+/// settles, `render` allocates nothing. Each cell keeps the colour it showed until a new colour is
+/// clearly closer (hysteresis), so camera noise does not repaint the terminal.
+public struct PreviewRaster: Sendable {
+    public let palette: PreviewPalette
+    public let unicode: Bool
+    public let mirror: Bool
+    /// Cell height over cell width (2 for most terminal fonts).
+    public let cellAspect: Double
+    /// Whether a cell holds two pixels (half blocks) or one (ramp characters).
+    public var halfBlocks: Bool { unicode && palette != .monochrome }
+
+    public private(set) var columns = 0
+    public private(set) var rows = 0
+    /// Row-major, `columns × rows`.
+    public private(set) var cells: [PreviewCell] = []
+
+    private let tables: PaletteTables
+    private var geometry: Geometry?
+    private var xTaps: [Int32] = []
+    private var yTaps: [Int32] = []
+    private var tapsX = 1, tapsY = 1
+    /// Per pixel: -2 outside the oval, -1 inside, 0...1000 on the outline (clockwise position from the top).
+    private var mask: [Int16] = []
+    /// The colour each pixel showed last, for the hysteresis.
+    private var shown: [Int32] = []
+
+    private struct Geometry: Equatable {
+        var frameWidth, frameHeight, columns, rows: Int
+        var oval: OvalShape?
+    }
+
+    private struct OvalShape: Equatable {
+        var centreX, centreY, widthFraction, heightToWidth: Double
+        var dimsOutside: Bool
+    }
+
+    /// Luminance ramp, darkest first, for cells without colour or without half blocks.
+    private static let ramp: [UInt8] = Array(" .:-=+*#%@".utf8)
+
+    public init(palette: PreviewPalette, unicode: Bool, mirror: Bool, cellAspect: Double = 2) {
+        self.palette = palette
+        self.unicode = unicode
+        self.mirror = mirror
+        self.cellAspect = cellAspect
+        tables = PaletteTables.table(palette)
+    }
+
+    /// The largest rectangle inside `area` that shows a `frameWidth × frameHeight` picture undistorted,
+    /// centred in it.
+    public static func fit(frameWidth: Int, frameHeight: Int, in area: CellRect, cellAspect: Double = 2) -> CellRect {
+        guard frameWidth > 0, frameHeight > 0, !area.isEmpty else {
+            return CellRect(x: area.x, y: area.y, width: 0, height: 0)
+        }
+        let aspect = Double(frameWidth) / Double(frameHeight)
+        // A cell is 1 wide and `cellAspect` tall.
+        var width = area.width
+        var height = Int((Double(width) / aspect / cellAspect).rounded())
+        if height > area.height {
+            height = area.height
+            width = min(area.width, Int((Double(height) * cellAspect * aspect).rounded()))
+        }
+        width = max(width, 1)
+        height = max(height, 1)
+        return CellRect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                        width: width, height: height)
+    }
+
+    /// The cell at `column`, `row` of the last render.
+    public subscript(column: Int, row: Int) -> PreviewCell { cells[row * columns + column] }
+
+    /// Draws `frame` into `columns × rows` cells, with `overlay` over it. A frame whose data is shorter
+    /// than its format needs yields blank cells.
+    public mutating func render(_ frame: Frame, columns: Int, rows: Int, overlay: PreviewOverlay? = nil) {
+        let columns = max(0, columns), rows = max(0, rows)
+        let oval = overlay.map {
+            OvalShape(centreX: $0.centreX, centreY: $0.centreY, widthFraction: $0.widthFraction,
+                      heightToWidth: $0.heightToWidth, dimsOutside: $0.dimsOutside)
+        }
+        let wanted = Geometry(frameWidth: frame.width, frameHeight: frame.height, columns: columns, rows: rows,
+                              oval: oval)
+        if geometry != wanted { prepare(wanted, overlay: overlay) }
+        guard columns > 0, rows > 0 else { return }
+        guard frame.width > 0, frame.height > 0,
+              let needed = frame.format.byteCount(width: frame.width, height: frame.height),
+              frame.data.count >= needed else {
+            for i in cells.indices { cells[i] = .blank }
+            return
+        }
+        let w = frame.width, h = frame.height
+        let convert = YUVToRGB(range: frame.colorRange)
+        frame.data.withUnsafeBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            let chromaW = (w + 1) / 2, chromaH = (h + 1) / 2
+            switch frame.format {
+            case .rgb24: fill(RGBSource(p: p, width: w), convert: nil, overlay: overlay)
+            case .gray: fill(GraySource(p: p, width: w), convert: convert, overlay: overlay)
+            case .yuyv: fill(YUYVSource(p: p, rowBytes: chromaW * 4), convert: convert, overlay: overlay)
+            case .yuv420p:
+                fill(PlanarSource(y: p, u: p + w * h, v: p + w * h + chromaW * chromaH, width: w,
+                                  chromaWidth: chromaW, shiftX: 1, shiftY: 1), convert: convert, overlay: overlay)
+            case .yuv422p:
+                fill(PlanarSource(y: p, u: p + w * h, v: p + w * h + chromaW * h, width: w, chromaWidth: chromaW,
+                                  shiftX: 1, shiftY: 0), convert: convert, overlay: overlay)
+            case .yuv444p:
+                fill(PlanarSource(y: p, u: p + w * h, v: p + 2 * w * h, width: w, chromaWidth: w, shiftX: 0,
+                                  shiftY: 0), convert: convert, overlay: overlay)
+            }
+        }
+    }
+
+    /// Where each of the raster's buffers lives, for tests that check nothing is reallocated per frame.
+    var storageAddresses: [UInt] {
+        func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        return [address(cells), address(shown), address(mask), address(xTaps), address(yTaps)]
+    }
+
+    // MARK: Geometry
+
+    /// Sizes the storage and works out, once per size, which frame pixels each preview pixel averages
+    /// and where the oval lies.
+    private mutating func prepare(_ g: Geometry, overlay: PreviewOverlay?) {
+        geometry = g
+        columns = g.columns
+        rows = g.rows
+        let pixelsWide = g.columns, pixelsHigh = g.rows * (halfBlocks ? 2 : 1)
+        cells = [PreviewCell](repeating: .blank, count: g.columns * g.rows)
+        shown = [Int32](repeating: -1, count: pixelsWide * pixelsHigh)
+        guard pixelsWide > 0, pixelsHigh > 0, g.frameWidth > 0, g.frameHeight > 0 else {
+            xTaps = []; yTaps = []; mask = []
+            return
+        }
+        tapsX = min(4, max(1, g.frameWidth / pixelsWide))
+        tapsY = min(4, max(1, g.frameHeight / pixelsHigh))
+        xTaps = [Int32](repeating: 0, count: pixelsWide * tapsX)
+        for i in 0..<pixelsWide {
+            let source = mirror ? pixelsWide - 1 - i : i
+            for k in 0..<tapsX {
+                let x = (Double(source) + (Double(k) + 0.5) / Double(tapsX)) * Double(g.frameWidth) / Double(pixelsWide)
+                xTaps[i * tapsX + k] = Int32(min(g.frameWidth - 1, max(0, Int(x))))
+            }
+        }
+        yTaps = [Int32](repeating: 0, count: pixelsHigh * tapsY)
+        for j in 0..<pixelsHigh {
+            for k in 0..<tapsY {
+                let y = (Double(j) + (Double(k) + 0.5) / Double(tapsY)) * Double(g.frameHeight) / Double(pixelsHigh)
+                yTaps[j * tapsY + k] = Int32(min(g.frameHeight - 1, max(0, Int(y))))
+            }
+        }
+        mask = [Int16](repeating: -1, count: pixelsWide * pixelsHigh)
+        guard let overlay else { return }
+        // The oval in preview pixels. Preview pixels are square (the fit keeps the aspect), so one scale
+        // from frame pixels serves both axes; the mirror moves the centre, not the shape.
+        let scaleX = Double(pixelsWide) / Double(g.frameWidth), scaleY = Double(pixelsHigh) / Double(g.frameHeight)
+        let centreFrameX = mirror ? 1 - overlay.centreX : overlay.centreX
+        let cx = centreFrameX * Double(pixelsWide), cy = overlay.centreY * Double(pixelsHigh)
+        let a = overlay.widthFraction * Double(g.frameWidth) / 2 * scaleX
+        let b = overlay.widthFraction * Double(g.frameWidth) * overlay.heightToWidth / 2 * scaleY
+        guard a > 0, b > 0 else { return }
+        @inline(__always) func inside(_ x: Double, _ y: Double) -> Bool {
+            let u = (x - cx) / a, v = (y - cy) / b
+            return u * u + v * v <= 1
+        }
+        for j in 0..<pixelsHigh {
+            for i in 0..<pixelsWide {
+                let x = Double(i), y = Double(j)
+                let cornersInside = (inside(x, y) ? 1 : 0) + (inside(x + 1, y) ? 1 : 0) + (inside(x, y + 1) ? 1 : 0)
+                    + (inside(x + 1, y + 1) ? 1 : 0)
+                let index = j * pixelsWide + i
+                if cornersInside > 0 && cornersInside < 4 {
+                    // Clockwise from the top, on screen: atan2 of (right, down).
+                    var angle = atan2(x + 0.5 - cx, -(y + 0.5 - cy) * a / b)
+                    if angle < 0 { angle += 2 * Double.pi }
+                    mask[index] = Int16(min(1000, Int(angle / (2 * Double.pi) * 1000)))
+                } else if cornersInside == 0 {
+                    mask[index] = overlay.dimsOutside ? -2 : -1
+                }
+            }
+        }
+    }
+
+    // MARK: Per frame
+
+    private mutating func fill<S: PixelSource>(_ source: S, convert: YUVToRGB?, overlay: PreviewOverlay?) {
+        let pixelsWide = columns
+        let perCell = halfBlocks ? 2 : 1
+        let guide = overlay.map { Self.guideColours($0.state) }
+        // Outline positions below `filled` are drawn as filled; a full window fills all of it.
+        let stability = overlay?.stability ?? 0
+        let filled = stability >= 1 ? 1001 : Int(max(0, stability.isFinite ? stability : 0) * 1000)
+        let ramp = Self.ramp
+        let quantiser = Quantiser(palette: palette, tables: tables)
+        xTaps.withUnsafeBufferPointer { xs in
+            yTaps.withUnsafeBufferPointer { ys in
+                mask.withUnsafeBufferPointer { mask in
+                    shown.withUnsafeMutableBufferPointer { shown in
+                        cells.withUnsafeMutableBufferPointer { cells in
+                            let taps = Float(tapsX * tapsY)
+                            for row in 0..<rows {
+                                for column in 0..<pixelsWide {
+                                    var colours = (Int32(-1), Int32(-1))
+                                    var guideCell = false
+                                    var luma: Float = 0
+                                    for half in 0..<perCell {
+                                        let py = row * perCell + half
+                                        let index = py * pixelsWide + column
+                                        var sum = SIMD3<Int32>.zero
+                                        for ty in 0..<tapsY {
+                                            let y = Int(ys[py * tapsY + ty])
+                                            for tx in 0..<tapsX { sum &+= source.tap(Int(xs[column * tapsX + tx]), y) }
+                                        }
+                                        let average = SIMD3<Float>(sum) / taps
+                                        var rgb: SIMD3<Float>
+                                        if let convert {
+                                            let q = average.rounded(.toNearestOrAwayFromZero)
+                                            let c = convert.rgb(y: UInt8(q.x), u: UInt8(q.y), v: UInt8(q.z))
+                                            rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
+                                        } else {
+                                            rgb = average
+                                        }
+                                        let m = mask[index]
+                                        var colour: Int32
+                                        if m >= 0, let guide {
+                                            let g = Int(m) < filled ? guide.filled : guide.open
+                                            rgb = g
+                                            colour = quantiser.quantise(g, previous: -1)
+                                            guideCell = true
+                                        } else {
+                                            if m == -2 { rgb *= 0.6 }
+                                            colour = quantiser.quantise(rgb, previous: shown[index])
+                                        }
+                                        shown[index] = colour
+                                        luma += (0.299 * rgb.x + 0.587 * rgb.y + 0.114 * rgb.z) / Float(perCell)
+                                        if half == 0 { colours.0 = colour } else { colours.1 = colour }
+                                    }
+                                    let cellIndex = row * pixelsWide + column
+                                    if perCell == 2 {
+                                        cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
+                                                                       background: colours.1, isGuide: guideCell)
+                                    } else {
+                                        let character: Unicode.Scalar
+                                        if guideCell {
+                                            character = "o"
+                                        } else {
+                                            let level = min(ramp.count - 1, Int(luma / 256 * Float(ramp.count)))
+                                            character = Unicode.Scalar(ramp[level])
+                                        }
+                                        let foreground = palette == .monochrome ? -1 : colours.0
+                                        cells[cellIndex] = PreviewCell(character: character, foreground: foreground,
+                                                                       background: -1, isGuide: guideCell)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The oval's colours: the part the stability window has filled, and the rest.
+    static func guideColours(_ state: OvalState) -> (filled: SIMD3<Float>, open: SIMD3<Float>) {
+        switch state {
+        case .searching: return (SIMD3(200, 200, 200), SIMD3(200, 200, 200))
+        case .adjusting: return (SIMD3(255, 175, 0), SIMD3(255, 175, 0))
+        case .ready: return (SIMD3(95, 255, 95), SIMD3(0, 135, 0))
+        case .capturing: return (SIMD3(255, 255, 255), SIMD3(255, 255, 255))
+        }
+    }
+}
+
+/// Nearest palette colour with hysteresis; a value copy so the per-frame loop can use it while it
+/// writes the raster's own storage.
+private struct Quantiser {
+    let palette: PreviewPalette
+    let tables: PaletteTables
+
+    /// The palette colour for `rgb`, keeping `previous` while it is nearly as close (hysteresis).
+    @inline(__always)
+    func quantise(_ rgb: SIMD3<Float>, previous: Int32) -> Int32 {
+        let c = rgb.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+        let best: Int32
+        let bestRGB: SIMD3<Float>
+        switch palette {
+        case .monochrome:
+            // A luminance level (0...9) stands in for the colour, for the hysteresis only.
+            let luma = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
+            let level = min(9, Int(luma / 25.6))
+            guard previous >= 0 else { return Int32(level) }
+            let centre = (Float(previous) + 0.5) * 25.6
+            return abs(luma - centre) <= 12.8 + palette.hysteresis ? previous : Int32(level)
+        case .truecolor:
+            let q = (c * (31 / 255) + 0.5).rounded(.down)
+            bestRGB = (q * (255 / 31)).rounded(.toNearestOrAwayFromZero)
+            let v = SIMD3<Int32>(bestRGB)
+            best = v.x << 16 | v.y << 8 | v.z
+            guard previous >= 0, previous != best else { return best }
+            let p = SIMD3<Float>(Float(previous >> 16 & 255), Float(previous >> 8 & 255), Float(previous & 255))
+            return distance(c, p) <= distance(c, bestRGB) + palette.hysteresis ? previous : best
+        default:
+            let key = (Int(c.x) >> 3) << 10 | (Int(c.y) >> 3) << 5 | Int(c.z) >> 3
+            let entry = tables.entries[Int(tables.nearest[key])]
+            best = entry.number
+            guard previous >= 0, previous != best else { return best }
+            bestRGB = SIMD3(Float(entry.r), Float(entry.g), Float(entry.b))
+            let p = tables.rgbOfNumber[Int(previous)]
+            return distance(c, p) <= distance(c, bestRGB) + palette.hysteresis ? previous : best
+        }
+    }
+
+    @inline(__always)
+    func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+        let d = a - b
+        return (d * d).sum().squareRoot()
+    }
+}
+
+// MARK: Pixel sources: one tap's native colour, (R, G, B) or (Y, Cb, Cr)
+
+private protocol PixelSource {
+    func tap(_ x: Int, _ y: Int) -> SIMD3<Int32>
+}
+
+private struct RGBSource: PixelSource {
+    let p: UnsafePointer<UInt8>, width: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> {
+        let q = p + (y * width + x) * 3
+        return SIMD3(Int32(q[0]), Int32(q[1]), Int32(q[2]))
+    }
+}
+
+private struct GraySource: PixelSource {
+    let p: UnsafePointer<UInt8>, width: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> { SIMD3(Int32(p[y * width + x]), 128, 128) }
+}
+
+private struct YUYVSource: PixelSource {
+    let p: UnsafePointer<UInt8>, rowBytes: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> {
+        let pair = p + y * rowBytes + (x & ~1) * 2
+        return SIMD3(Int32(pair[(x & 1) * 2]), Int32(pair[1]), Int32(pair[3]))
+    }
+}
+
+private struct PlanarSource: PixelSource {
+    let y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>
+    let width: Int, chromaWidth: Int, shiftX: Int, shiftY: Int
+    @inline(__always) func tap(_ x: Int, _ row: Int) -> SIMD3<Int32> {
+        let c = (row >> shiftY) * chromaWidth + (x >> shiftX)
+        return SIMD3(Int32(y[row * width + x]), Int32(u[c]), Int32(v[c]))
+    }
+}

@@ -1,0 +1,290 @@
+import FaceCapCore
+
+/// How a piece of text on a screen is drawn; the front end maps each style to attributes and colours.
+public enum TextStyle: Equatable, Sendable {
+    case title(ScreenTone)
+    /// The main message: bold, in the colour of its tone.
+    case primary(ScreenTone)
+    case hint
+    case body
+    /// A command to type, shown verbatim.
+    case command
+    case countdown
+    case keyName
+    case keyAction
+    case progressLabel
+    case progressFilled
+    case progressEmpty
+    /// The tutorial's drawing.
+    case illustration
+    /// The border and background of the help overlay.
+    case helpFrame
+    case helpText
+}
+
+/// One run of text at a cell position, already cut to fit the screen.
+public struct TextItem: Equatable, Sendable {
+    public var row: Int
+    public var column: Int
+    public var text: String
+    public var style: TextStyle
+    /// Cells the text occupies.
+    public var width: Int
+}
+
+/// Where everything of one screen goes at one terminal size: computed from the `ScreenModel` alone,
+/// with no terminal, so every screen can be checked at every size. Every item and the picture lie
+/// inside `columns × rows`, whatever the size (down to 1×1) and however long the texts are.
+public struct ScreenLayout: Equatable, Sendable {
+    public let columns: Int
+    public let rows: Int
+    /// Drawn in order, after the picture: later items cover earlier ones (the help overlay comes last).
+    public private(set) var items: [TextItem] = []
+    /// The cells the picture (live preview or photo) fills, aspect-correct; nil when there is none or no room.
+    public private(set) var picture: CellRect?
+
+    /// The tutorial's face in an oval, with UTF-8 line drawing or in ASCII.
+    static func illustration(unicode: Bool) -> [String] {
+        unicode ? [
+            "   ╭───────────╮   ",
+            "  ╱             ╲  ",
+            " │   (o)   (o)   │ ",
+            " │               │ ",
+            " │       ╷       │ ",
+            " │      ─╯       │ ",
+            " │    ───────    │ ",
+            "  ╲             ╱  ",
+            "   ╰───────────╯   ",
+        ] : [
+            "   .-----------.   ",
+            "  /             \\  ",
+            " |   (o)   (o)   | ",
+            " |               | ",
+            " |       |       | ",
+            " |      _|       | ",
+            " |    -------    | ",
+            "  \\             /  ",
+            "   '-----------'   ",
+        ]
+    }
+
+    /// Lays out `model` on a `columns × rows` terminal. `pictureSize` is the pixel size of the picture
+    /// (the camera frame or the photo), for its aspect; `cellAspect` is a cell's height over its width.
+    public init(_ model: ScreenModel, columns: Int, rows: Int, unicode: Bool,
+                pictureSize: (width: Int, height: Int)? = nil, cellAspect: Double = 2) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+        guard self.columns > 0, self.rows > 0 else { return }
+        let margin = columns >= 40 ? 2 : (columns >= 10 ? 1 : 0)
+        let width = max(1, columns - 2 * margin)
+
+        // Title on the first row, key help on the last; the rest share what is between.
+        addCentered(model.title, row: 0, style: .title(model.tone), unicode: unicode)
+        var budget = rows - 1
+        if rows >= 3 {
+            addKeys(model.keys, row: rows - 1, unicode: unicode)
+            budget -= 1
+        }
+        func take(_ n: Int) -> Int {
+            let k = max(0, min(n, budget))
+            budget -= k
+            return k
+        }
+
+        var primary = model.primary.map { TerminalText.wrap($0, width: width, unicode: unicode) } ?? []
+        if primary.count > 2 {
+            primary = [primary[0], TerminalText.fit(primary[1] + " " + primary[2...].joined(separator: " "),
+                                                     width: width, unicode: unicode)]
+        }
+        let primaryTone: ScreenTone
+        if case let .livePreview(oval, _) = model.picture {
+            switch oval {
+            case .searching: primaryTone = .neutral
+            case .adjusting: primaryTone = .warning
+            case .ready, .capturing: primaryTone = .good
+            }
+        } else {
+            primaryTone = model.tone
+        }
+        var body: [(String, TextStyle)] = []
+        for line in model.lines {
+            if line.hasPrefix("$ ") {
+                body += TerminalText.hardWrap(line, width: max(1, width - 2), unicode: unicode)
+                    .map { ("  " + $0, .command) }
+            } else if line.isEmpty {
+                body.append(("", .body))
+            } else {
+                body += TerminalText.wrap(line, width: width, unicode: unicode).map { ($0, .body) }
+            }
+        }
+
+        let nPrimary = take(primary.count)
+        let nCountdown = take(model.countdown == nil ? 0 : 1)
+        let nProgress = take(model.progress == nil ? 0 : 1)
+        let nHints = take(min(2, model.hints.count))
+        var nPicture = 0
+        var nBody = 0
+        let art = Self.illustration(unicode: unicode)
+        switch model.picture {
+        case .livePreview?:
+            // The preview is what the person looks at: body text gets at most a third of the room.
+            nBody = take(min(body.count, budget / 3))
+            nPicture = take(budget)
+        case .photo?:
+            nBody = take(body.count)
+            nPicture = take(min(budget, max(3, rows / 3), 12))
+            if nPicture < 3 { budget += nPicture; nPicture = 0 }
+        case .tutorialIllustration?:
+            nBody = take(body.count)
+            if budget >= art.count && width >= TerminalText.width(of: art[0], unicode: unicode) {
+                nPicture = take(art.count)
+            }
+        case nil:
+            nBody = take(body.count)
+        }
+
+        // Blank rows between the groups while there is room, then centre what is left over.
+        let groups = [nPicture, nPrimary + nHints, nBody, nProgress + nCountdown].filter { $0 > 0 }.count
+        let gaps = take(min(max(0, groups - 1) + 1, budget))
+        // The live preview starts under the title; other screens are centred in what is left.
+        var isLive = false
+        if case .livePreview? = model.picture { isLive = true }
+        var row = 1 + (isLive ? 0 : budget / 2)
+        var gapsLeft = gaps
+        if gapsLeft > max(0, groups - 1) { row += 1; gapsLeft -= 1 }
+        func gap() { if gapsLeft > 0 { row += 1; gapsLeft -= 1 } }
+
+        if nPicture > 0 {
+            let area = CellRect(x: margin, y: row, width: width, height: nPicture)
+            switch model.picture {
+            case .tutorialIllustration?:
+                for (i, line) in art.enumerated() {
+                    addCentered(line, row: row + i, style: .illustration, unicode: unicode)
+                }
+            case .photo?:
+                let size = pictureSize ?? (4, 3)
+                let half = CellRect(x: area.x, y: area.y, width: min(area.width, columns / 2 + 1), height: area.height)
+                var small = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height, in: half,
+                                              cellAspect: cellAspect)
+                small.x = (columns - small.width) / 2
+                picture = small
+            default:
+                let size = pictureSize ?? (4, 3)
+                picture = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height, in: area,
+                                            cellAspect: cellAspect)
+            }
+            row += nPicture
+            gap()
+        }
+        for line in primary.prefix(nPrimary) {
+            addCentered(line, row: row, style: .primary(primaryTone), unicode: unicode)
+            row += 1
+        }
+        for hint in model.hints.prefix(nHints) {
+            addCentered(TerminalText.fit(hint, width: width, unicode: unicode), row: row, style: .hint,
+                        unicode: unicode)
+            row += 1
+        }
+        if nPrimary + nHints > 0 { gap() }
+        for (line, style) in body.prefix(nBody) {
+            add(line, row: row, column: margin, style: style, unicode: unicode)
+            row += 1
+        }
+        if nBody > 0 { gap() }
+        if nProgress > 0, let progress = model.progress {
+            addProgress(progress, row: row, margin: margin, width: width, unicode: unicode)
+            row += 1
+        }
+        if nCountdown > 0, let countdown = model.countdown {
+            addCentered(countdown, row: row, style: .countdown, unicode: unicode)
+        }
+        if model.showsHelp { addHelp(model.helpLines, unicode: unicode) }
+    }
+
+    // MARK: Pieces
+
+    private mutating func add(_ text: String, row: Int, column: Int, style: TextStyle, unicode: Bool) {
+        guard row >= 0, row < rows, column >= 0, column < columns else { return }
+        let fitted = TerminalText.fit(text, width: columns - column, unicode: unicode)
+        let width = TerminalText.width(of: fitted, unicode: unicode)
+        guard width > 0 else { return }
+        items.append(TextItem(row: row, column: column, text: fitted, style: style, width: width))
+    }
+
+    private mutating func addCentered(_ text: String, row: Int, style: TextStyle, unicode: Bool) {
+        let fitted = TerminalText.fit(text, width: columns, unicode: unicode)
+        let width = TerminalText.width(of: fitted, unicode: unicode)
+        add(fitted, row: row, column: max(0, (columns - width) / 2), style: style, unicode: unicode)
+    }
+
+    /// "Enter start  q quit  ? help", centred; the keys that do not fit are left off from the end.
+    private mutating func addKeys(_ keys: [KeyHelp], row: Int, unicode: Bool) {
+        var pieces: [(String, TextStyle)] = []
+        var total = 0
+        for (i, key) in keys.enumerated() {
+            let name = " \(key.key) ", action = " \(key.action)" + (i == keys.count - 1 ? "" : "  ")
+            let w = TerminalText.width(of: name + action, unicode: unicode)
+            if total + w > columns { break }
+            pieces += [(name, .keyName), (action, .keyAction)]
+            total += w
+        }
+        var column = max(0, (columns - total) / 2)
+        for (text, style) in pieces {
+            add(text, row: row, column: column, style: style, unicode: unicode)
+            column += TerminalText.width(of: text, unicode: unicode)
+        }
+    }
+
+    /// "Uploading 120 of 340 kB  ████████░░░░  66 %", the bar shrinking first when space is short.
+    private mutating func addProgress(_ progress: ScreenProgress, row: Int, margin: Int, width: Int, unicode: Bool) {
+        let fraction = progress.fraction.isFinite ? min(1, max(0, progress.fraction)) : 0
+        let percent = " \(Int((fraction * 100).rounded())) %"
+        let labelWidth = TerminalText.width(of: progress.label, unicode: unicode)
+        let barWidth = min(40, width - labelWidth - percent.count - 2)
+        guard barWidth >= 5 else {
+            addCentered(progress.label + percent, row: row, style: .progressLabel, unicode: unicode)
+            return
+        }
+        let total = labelWidth + 2 + barWidth + percent.count
+        var column = margin + max(0, (width - total) / 2)
+        add(progress.label, row: row, column: column, style: .progressLabel, unicode: unicode)
+        column += labelWidth + 2
+        let filled = Int((fraction * Double(barWidth)).rounded())
+        let full = unicode ? "█" : "#", empty = unicode ? "░" : "-"
+        add(String(repeating: full, count: filled), row: row, column: column, style: .progressFilled, unicode: unicode)
+        add(String(repeating: empty, count: barWidth - filled), row: row, column: column + filled,
+            style: .progressEmpty, unicode: unicode)
+        add(percent, row: row, column: column + barWidth, style: .progressLabel, unicode: unicode)
+    }
+
+    /// A framed box in the middle of the screen, filled so that it hides what is under it.
+    private mutating func addHelp(_ lines: [String], unicode: Bool) {
+        let title = " Help "
+        let widest = lines.map { TerminalText.width(of: $0, unicode: unicode) }.max() ?? 0
+        let boxWidth = min(columns, max(widest, title.count) + 4)
+        let boxHeight = min(rows, lines.count + 2)
+        guard boxWidth >= 4, boxHeight >= 3 else {
+            for (i, line) in lines.prefix(rows).enumerated() {
+                add(line, row: i, column: 0, style: .helpText, unicode: unicode)
+            }
+            return
+        }
+        let x = (columns - boxWidth) / 2, y = (rows - boxHeight) / 2
+        let (h, v, tl, tr, bl, br) = unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
+        let inner = boxWidth - 2
+        let top = TerminalText.fit(title, width: inner, unicode: unicode)
+        let topWidth = TerminalText.width(of: top, unicode: unicode)
+        add(tl + top + String(repeating: h, count: inner - topWidth) + tr, row: y, column: x, style: .helpFrame,
+            unicode: unicode)
+        for i in 0..<(boxHeight - 2) {
+            let text = TerminalText.fit(lines[i], width: inner - 2, unicode: unicode)
+            let pad = inner - 2 - TerminalText.width(of: text, unicode: unicode)
+            add(v + " ", row: y + 1 + i, column: x, style: .helpFrame, unicode: unicode)
+            add(text + String(repeating: " ", count: pad), row: y + 1 + i, column: x + 2, style: .helpText,
+                unicode: unicode)
+            add(" " + v, row: y + 1 + i, column: x + boxWidth - 2, style: .helpFrame, unicode: unicode)
+        }
+        add(bl + String(repeating: h, count: inner) + br, row: y + boxHeight - 1, column: x, style: .helpFrame,
+            unicode: unicode)
+    }
+}

@@ -1,0 +1,31 @@
+import CCurses
+import FaceCapCore
+
+/// What the terminal reports: a key, or a new size.
+public enum TerminalInput: Equatable, Sendable {
+    case key(Key)
+    case resize(columns: Int, rows: Int)
+}
+
+/// Maps what ncurses' `get_wch` returns to the flow's keys.
+enum KeyDecoder {
+    /// A character `get_wch` returned with `OK`: Enter (CR or LF, since `nonl` passes CR through),
+    /// SPACE, a lone ESC (ESCDELAY separates it from escape sequences), or a printable key; other
+    /// control characters mean nothing to the wizard.
+    static func key(character: UInt32) -> Key? {
+        switch character {
+        case 10, 13: return .enter
+        case 32: return .space
+        case 27: return .escape
+        case 0..<32, 127: return nil
+        default:
+            guard let scalar = Unicode.Scalar(character) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// A function-key code `get_wch` returned with `KEY_CODE_YES`; KEY_RESIZE is handled by the caller.
+    static func key(code: Int32) -> Key? {
+        code == KEY_ENTER ? .enter : nil
+    }
+}

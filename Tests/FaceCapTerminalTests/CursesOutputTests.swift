@@ -1,0 +1,186 @@
+import XCTest
+import CCurses
+import FaceCapCore
+@testable import FaceCapTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real ncurses, writing into a file instead of a terminal: what it sends for each preview frame.
+final class CursesOutputTests: XCTestCase {
+    private var output: UnsafeMutablePointer<FILE>?
+    private var input: UnsafeMutablePointer<FILE>?
+    private var path = ""
+
+    override func setUp() {
+        // Half blocks need a UTF-8 locale; the front end reads it with setlocale(LC_ALL, "").
+        setenv("LC_ALL", "C.UTF-8", 1)
+        path = NSTemporaryDirectory() + "facecap-curses-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        output = fopen(path, "w+")
+        input = fopen("/dev/null", "r")
+    }
+
+    override func tearDown() {
+        if let output { fclose(output) }
+        if let input { fclose(input) }
+        unlink(path)
+        unsetenv("LC_ALL")
+    }
+
+    private func bytesWritten() -> Int {
+        var info = stat()
+        fflush(output)
+        fstat(fileno(output), &info)
+        return Int(info.st_size)
+    }
+
+    private func frontEnd(_ mode: ColorMode, term: String = "xterm-256color",
+                          colorTerm: String? = nil) throws -> CursesFrontEnd {
+        var environment = ["TERM": term]
+        environment["COLORTERM"] = colorTerm
+        return try CursesFrontEnd(colorMode: mode, mirror: true, environment: environment, output: output, input: input)
+    }
+
+    /// A second of a person moving in front of the camera (sideways and closer, with sensor noise), drawn
+    /// frame by frame on the capture screen; the bytes ncurses sent for each frame after the first.
+    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = ._256) throws -> [Int] {
+        let ui = try frontEnd(mode)
+        defer { ui.close() }
+        ui.resize(columns: columns, rows: rows)
+        XCTAssertEqual(ui.size.columns, columns)
+        var sizes: [Int] = []
+        var last = bytesWritten()
+        for i in 0..<31 {
+            let phase = Double(i) / 30 * 2 * Double.pi
+            let frame = TestFrames.place(sergeyPhoto, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)),
+                                         noise: 3, seed: UInt64(i))
+            var model = ScreenSamples.model(.capture)
+            model.picture = .livePreview(oval: .ready, stability: Double(i % 30) / 30)
+            ui.renderNow(model, preview: frame, photo: nil)
+            let now = bytesWritten()
+            if i > 0 { sizes.append(now - last) }
+            last = now
+        }
+        return sizes.sorted()
+    }
+
+    func testAPreviewFrameAt80x24In256ColoursIsUnder16KB() throws {
+        let sizes = try bytesPerFrame(columns: 80, rows: 24)
+        let median = sizes[sizes.count / 2]
+        print("80×24, 256 colours: median \(median) bytes per preview frame, max \(sizes.last!)")
+        XCTAssertLessThanOrEqual(median, 16 * 1024)
+        let large = try bytesPerFrame(columns: 200, rows: 60)
+        print("200×60, 256 colours: median \(large[large.count / 2]) bytes per preview frame, max \(large.last!)")
+    }
+
+    func testColourModesFollowTheTerminalAndTheOption() throws {
+        XCTAssertEqual(try frontEnd(.auto).capabilities.palette, .xterm256)
+        XCTAssertEqual(try frontEnd(._16).capabilities.palette, .ansi16)
+        XCTAssertEqual(try frontEnd(.none).capabilities.palette, .monochrome)
+        XCTAssertEqual(try frontEnd(.auto, term: "xterm-direct").capabilities.palette, .truecolor)
+        XCTAssertEqual(try frontEnd(.auto, term: "vt100").capabilities.palette, .monochrome)
+        XCTAssertEqual(try frontEnd(.auto, term: "xterm").capabilities.palette, .ansi8)
+        // COLORTERM=truecolor (or --color truecolor) moves to the family's direct-colour entry.
+        let direct = try frontEnd(.auto, colorTerm: "truecolor")
+        XCTAssertEqual(direct.capabilities.palette, .truecolor)
+        XCTAssertEqual(direct.capabilities.terminalType, "xterm-direct")
+        XCTAssertEqual(try frontEnd(.truecolor).capabilities.terminalType, "xterm-direct")
+        XCTAssertThrowsError(try frontEnd(.auto, term: "dumb"))
+        XCTAssertThrowsError(try frontEnd(.auto, term: "no-such-terminal-type"))
+        XCTAssertThrowsError(try frontEnd(.auto, term: ""))
+    }
+
+    func testPaletteLadder() {
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: true, colors: 1 << 24,
+                                              pairs: 65536), .truecolor)
+        XCTAssertEqual(CursesFrontEnd.palette(mode: ._256, wantsDirect: false, direct: true, colors: 1 << 24,
+                                              pairs: 65536), .xterm256)
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 256,
+                                              pairs: 32767), .xterm256Reduced)
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 256,
+                                              pairs: 256), .ansi16)
+        // The Linux console and xterm-color: 8 colours, 64 pairs.
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 8,
+                                              pairs: 64), .ansi8)
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 2,
+                                              pairs: 0), .monochrome)
+        XCTAssertEqual(CursesFrontEnd.directVariant(of: "tmux-256color"), "tmux-direct")
+        XCTAssertEqual(CursesFrontEnd.directVariant(of: "xterm"), "xterm-direct")
+    }
+
+    func testEveryScreenDrawsInEveryModeAndSize() throws {
+        let frame = TestFrames.place(sergeyPhoto)
+        for mode in [ColorMode.truecolor, ._256, ._16, .none] {
+            let ui = try frontEnd(mode)
+            for (columns, rows) in [(80, 24), (200, 60), (60, 20), (20, 6), (1, 1)] {
+                ui.resize(columns: columns, rows: rows)
+                for name in ScreenName.allCases {
+                    let before = bytesWritten()
+                    ui.renderNow(ScreenSamples.model(name, help: name == .capture), preview: frame, photo: frame)
+                    // At 1×1 two screens may well look the same, and ncurses then rightly sends nothing.
+                    if columns > 1 {
+                        XCTAssertGreaterThan(bytesWritten(), before, "\(mode) \(name) \(columns)×\(rows)")
+                    }
+                }
+            }
+            ui.close()
+            ui.close()
+        }
+    }
+
+    func testPreviewFramesComeNoFasterThanTheTerminalTakesThem() throws {
+        let ui = try frontEnd(._256)
+        defer { ui.close() }
+        let frame = TestFrames.place(sergeyPhoto)
+        let model = ScreenSamples.model(.capture)
+        XCTAssertTrue(ui.render(model, preview: frame, photo: nil))
+        // The same screen with a newer frame a moment later waits for the next slot...
+        var next = model
+        next.picture = .livePreview(oval: .ready, stability: 0.5)
+        XCTAssertFalse(ui.render(next, preview: frame, photo: nil))
+        // ...but anything the person must see is drawn at once.
+        next.primary = "Hold still"
+        XCTAssertTrue(ui.render(next, preview: frame, photo: nil))
+        XCTAssertTrue(CursesFrontEnd.differsOnlyInPreview(next, model) == false)
+        XCTAssertGreaterThanOrEqual(ui.previewInterval, 1.0 / 30)
+    }
+
+    func testOneResizeIsReportedOnce() throws {
+        let ui = try frontEnd(._256)
+        defer { ui.close() }
+        ui.renderNow(ScreenSamples.model(.capture), preview: nil, photo: nil)
+        ui.resize(columns: 60, rows: 20)
+        // ncurses queues KEY_RESIZE both from its SIGWINCH handling and from resizeterm.
+        for _ in 0..<3 { ungetch(KEY_RESIZE) }
+        XCTAssertEqual(ui.readKeys(), [.resize(columns: 60, rows: 20)])
+        XCTAssertEqual(ui.readKeys(), [])
+        ui.resize(columns: 90, rows: 30)
+        ungetch(KEY_RESIZE)
+        XCTAssertEqual(ui.readKeys(), [.resize(columns: 90, rows: 30)])
+        XCTAssertEqual(ui.size.columns, 90)
+        ungetch(Int32(UInt8(ascii: "q")))
+        XCTAssertEqual(ui.readKeys(), [.key(.character("q"))])
+    }
+
+    func testSuspendGivesTheTerminalBackAndResumeRepaintsEverything() throws {
+        let ui = try frontEnd(._256)
+        defer { ui.close() }
+        let model = ScreenSamples.model(.retry)
+        let photo = TestFrames.place(sergeyPhoto)
+        ui.renderNow(model, preview: nil, photo: photo)
+        let drawn = bytesWritten()
+        ui.renderNow(model, preview: nil, photo: photo)
+        XCTAssertEqual(bytesWritten(), drawn, "an unchanged screen sends nothing")
+        ui.suspend()
+        let suspended = bytesWritten()
+        XCTAssertGreaterThan(suspended, drawn, "endwin restores the terminal")
+        XCTAssertFalse(ui.render(model, preview: nil, photo: photo))
+        XCTAssertEqual(ui.readKeys(), [])
+        XCTAssertEqual(bytesWritten(), suspended, "nothing is drawn while stopped")
+        ui.resume()
+        // The shell drew over the screen: all of it is sent again, not only what changed.
+        XCTAssertGreaterThan(bytesWritten() - suspended, (drawn * 3) / 4)
+        ui.close()
+        ui.close()
+    }
+}
