@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "facecap",
-            dependencies: ["FaceCapCore", "FaceCapIO"]
+            dependencies: ["FaceCapCore", "FaceCapIO", "FaceCapTerminal"]
         ),
         .testTarget(
             name: "FaceCapCoreTests",

@@ -7,7 +7,7 @@ import Glibc
 
 /// `facecap [options]`: the capture wizard.
 enum WizardCommand {
-    static func run(_ arguments: [String]) throws -> ExitCode {
+    static func run(_ arguments: [String], startTime: Double) throws -> ExitCode {
         let parsed = try parseArguments(arguments, options: WizardConfiguration.options)
         if parsed.has("help") {
             printOut(helpText())
@@ -17,41 +17,87 @@ enum WizardCommand {
             printOut("facecap \(facecapVersion)")
             return .success
         }
-        let configuration = try WizardConfiguration(parsed, environment: environmentVariables(["LANG", "NO_COLOR"]))
-        // Ctrl-C and SIGTERM end the wizard through the normal path, so the camera is released in order.
-        StopSignals.install()
-        let source = try openSource(configuration)
-        defer { source.close() }
-        var frame = Frame(format: source.format, width: 0, height: 0, data: [])
-        // The first frame proves the source works end to end (the camera streams, the clip decodes).
-        while try source.nextFrame(into: &frame, timeout: 0.2) == .noFrameYet {
-            if StopSignals.received != 0 { return .cancelled }
+        let environment = ModelFiles.currentEnvironment()
+        let configuration = try WizardConfiguration(parsed, environment: environment)
+        if !configuration.plain { try checkTerminal(environment) }
+        // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
+        // and the terminal restored.
+        Signals.install()
+        // A clip is checked before any screen shows, so a wrong path is one line and exit 66, not a screen.
+        var prepared: FrameSource?
+        if case .clip(let path, let loop) = configuration.source {
+            prepared = try ClipSource(path: path, loop: loop)
         }
-        if StopSignals.received != 0 { return .cancelled }
-        printError("opened \(source.label); the guided capture screens are not part of this build yet — "
-                   + "'facecap analyze' and 'facecap record' work today")
-        return .failure
+        let models = try ModelFiles.loadFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        var thresholds = AnalyzerThresholds()
+        thresholds.manualAfter = configuration.manualAfter
+        let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
+        let photos = try makePhotos(configuration, models: models, environment: environment)
+        let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
+                                         frameRate: configuration.frameRate)
+        let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared)
+        let frontEnd: WizardFrontEnd
+        if configuration.plain {
+            frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1)
+        } else {
+            frontEnd = try CursesWizardFrontEnd(configuration: configuration, environment: environment)
+        }
+        let session = WizardSession(settings: settings(configuration), frontEnd: frontEnd, events: events,
+                                    tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
+                                    startTime: startTime)
+        return session.run()
     }
 
-    static func openSource(_ configuration: WizardConfiguration) throws -> FrameSource {
+    /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
+    /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
+    static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel),
+                           environment: [String: String]) throws -> WizardPhotos {
+        let checker: any PhotoChecker
+        if let url = configuration.serverURL {
+            let token = try BearerToken.from(environment: environment)
+            checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
+                                          allowInsecureHTTP: configuration.insecureHTTP))
+        } else {
+            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks)
+        }
+        let store = PhotoStore(directory: configuration.outputDirectory)
+        try store.prepare()
+        return try WizardPhotos(checker: checker, validator: configuration.serverURL == nil ? .builtIn : .server,
+                                store: store, version: facecapVersion, models: try ModelFiles.digests())
+    }
+
+    /// The flow's settings from the command line.
+    static func settings(_ configuration: WizardConfiguration) -> WizardSettings {
+        var settings = WizardSettings()
+        settings.attempts = configuration.attempts
+        settings.showTutorial = configuration.showTutorial
+        settings.plain = configuration.plain
+        settings.manualAfter = configuration.manualAfter
+        settings.usesServer = configuration.serverURL != nil
+        settings.serverURL = configuration.serverURL
+        settings.outputDirectory = configuration.outputDirectory
         switch configuration.source {
-        case .clip(let path, let loop):
-            return try ClipSource(path: path, loop: loop)
+        case .clip(let path, _):
+            settings.sourceIsClip = true
+            settings.sourceDescription = "the clip \(path)"
         case .camera(let path):
-            let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
-                                             frameRate: configuration.frameRate)
-            if let path { return try Camera(path: path, configuration: camera) }
-            return try Camera.openFirst(configuration: camera)
+            settings.sourceDescription = path.map { "the camera \($0)" } ?? "your camera"
         }
+        return settings
     }
 
-    /// The values of `names` that are set in the process environment (getenv: no Foundation needed).
-    static func environmentVariables(_ names: [String]) -> [String: String] {
-        var values: [String: String] = [:]
-        for name in names {
-            if let value = getenv(name) { values[name] = String(cString: value) }
+    /// The full-screen wizard needs a terminal on both ends and a terminal type that can address the screen.
+    static func checkTerminal(_ environment: [String: String]) throws(UsageError) {
+        let term = environment["TERM"] ?? ""
+        if isatty(0) != 1 || isatty(1) != 1 {
+            throw UsageError("the full-screen wizard needs a terminal on standard input and output; "
+                             + "for pipes, scripts and screen readers use --plain")
         }
-        return values
+        if term.isEmpty || term == "dumb" {
+            throw UsageError("this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot show the full-screen wizard; "
+                             + "use --plain, or set TERM (e.g. TERM=xterm-256color)")
+        }
     }
 
     static func helpText() -> String {
@@ -66,6 +112,7 @@ enum WizardCommand {
             lines.append(left + String(repeating: " ", count: max(1, 35 - left.count)) + command.summary)
         }
         lines += ["  facecap --help | --version", "", "Options:", formatOptions(WizardConfiguration.options), "",
+                  "Keys: SPACE take the photo (once offered), Enter/r continue or retry, q/Esc quit, ? help.",
                   "Exit codes: 0 accepted, 3 manual review, 64 usage, 66 input unreadable, 69 no camera,",
                   "            75 server unreachable, 77 camera permission denied, 1 other error, 130 cancelled.",
                   "Without a camera, try a clip: facecap --input clip.y4m"]

@@ -1,4 +1,5 @@
 import FaceCapCore
+import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +48,8 @@ func checkCPU() -> Bool {
 }
 
 func runMain() -> ExitCode {
+    // Events count time from here (SPEC: `t` = seconds since start).
+    let startTime = MonotonicReplayClock().now()
     guard checkCPU() else {
         printError("this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); "
                    + "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU")
@@ -64,7 +67,7 @@ func runMain() -> ExitCode {
             let names = Subcommand.all.map(\.name).joined(separator: ", ")
             throw UsageError("unknown command '\(first)' (commands: \(names))")
         }
-        return try WizardCommand.run(arguments)
+        return try WizardCommand.run(arguments, startTime: startTime)
     } catch let error as UserFacingError {
         printError(error.message)
         if error.exitCode == .usage { printError("Run '\(helpCommand)' for more.") }

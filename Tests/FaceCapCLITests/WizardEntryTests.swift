@@ -7,7 +7,7 @@ final class WizardEntryTests: XCTestCase {
         // The test machines have no /dev/video* (the kernel tests cover real devices); on a machine with a
         // camera the wizard would open it, so the assertion below is about the camera-less case only.
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("video") } ?? []
-        let result = try runFacecap(["--no-tutorial"])
+        let result = try runFacecap(["--plain", "--no-tutorial"])
         guard nodes.isEmpty else {
             XCTAssertNotEqual(result.stderr, "", "with camera nodes \(nodes) facecap should say what it opened")
             return
@@ -18,11 +18,11 @@ final class WizardEntryTests: XCTestCase {
     }
 
     func testNotAVideoDeviceAndMissingClip() throws {
-        let notDevice = try runFacecap(["--device", "/dev/null"])
+        let notDevice = try runFacecap(["--plain", "--device", "/dev/null"])
         XCTAssertEqual(notDevice.status, 69)
         XCTAssertTrue(notDevice.stderr.contains("not a video capture device"), notDevice.stderr)
 
-        let missing = try runFacecap(["--input", "/nonexistent/clip.y4m"])
+        let missing = try runFacecap(["--plain", "--input", "/nonexistent/clip.y4m"])
         XCTAssertEqual(missing.status, 66)
         XCTAssertEqual(missing.stderr, "facecap: /nonexistent/clip.y4m: no such file; check the path\n")
     }

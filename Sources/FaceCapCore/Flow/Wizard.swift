@@ -41,8 +41,9 @@ public struct Wizard: Sendable, Equatable {
     /// Where the flow is.
     public enum Phase: Sendable, Equatable {
         case notStarted
-        case tutorial
-        case permissionContext
+        /// `until`: plain mode moves on by itself then (it prints the screen and waits for nobody).
+        case tutorial(until: Double?)
+        case permissionContext(until: Double?)
         /// The person declined the context screen.
         case permissionDismissed
         /// The camera is being opened for capture (first time, or after Retry).
@@ -193,13 +194,10 @@ public struct Wizard: Sendable, Equatable {
     private mutating func start() -> [WizardEffect] {
         guard case .notStarted = phase else { return [] }
         guard settings.showTutorial else { return openForCapture() }
-        phase = .tutorial
-        guard settings.plain else { return [] }
-        // Plain mode waits for nobody: the tutorial and the context are printed, running --plain is consent.
-        var effects = announce()
-        phase = .permissionContext
-        effects += announce()
-        return effects + openForCapture()
+        // Plain mode waits for nobody: the tutorial and the context are printed and pass at once (running
+        // --plain is the consent).
+        phase = .tutorial(until: settings.plain ? now : nil)
+        return []
     }
 
     private mutating func openForCapture() -> [WizardEffect] {
@@ -229,7 +227,7 @@ public struct Wizard: Sendable, Equatable {
             return []
         case .tutorial:
             if confirm {
-                phase = .permissionContext
+                phase = .permissionContext(until: nil)
                 return []
             }
             return quit ? finish(.cancelled) : []
@@ -326,6 +324,11 @@ public struct Wizard: Sendable, Equatable {
 
     private mutating func tick() -> [WizardEffect] {
         switch phase {
+        case .tutorial(let until?) where now >= until:
+            phase = .permissionContext(until: now)
+            return []
+        case .permissionContext(let until?) where now >= until:
+            return openForCapture()
         case .success(_, let until) where now >= until:
             return finish(.success)
         case .finalError(_, let until) where now >= until:
@@ -395,7 +398,8 @@ public struct Wizard: Sendable, Equatable {
         case .capture, .opening, .taking:
             awaitingCamera = false
             if settings.plain && !problem.recoverable {
-                return [.report(problem.message)] + finish(problem.exitCode)
+                announcedScreen = .connectionError
+                return [.emit(.screen(.connectionError)), .report(problem.message)] + finish(problem.exitCode)
             }
             phase = .cameraLost(problem, retryStep: 0,
                                 nextTry: problem.recoverable ? now + settings.backoff.delay(step: 0) : nil)
@@ -503,18 +507,14 @@ public struct Wizard: Sendable, Equatable {
     private mutating func photoSaved(_ saved: SavedPhoto) -> [WizardEffect] {
         guard case .saving(_, let then) = phase else { return [] }
         let effects: [WizardEffect] = [.emit(.saved(saved))]
+        // Plain mode shows the ending and ends at once; the full screen lets the person read it first.
         switch then {
         case .success:
-            if settings.plain { return effects + [.report("photo saved: \(saved.photoPath)")] + finish(.success) }
-            phase = .success(saved, until: now + settings.successDelay)
-            return effects
+            phase = .success(saved, until: now + (settings.plain ? 0 : settings.successDelay))
+            return effects + [.report("photo saved: \(saved.photoPath)")]
         case .finalError:
-            if settings.plain {
-                return effects + [.report("photo submitted for manual review: \(saved.photoPath)")]
-                    + finish(.manualReview)
-            }
-            phase = .finalError(saved, until: now + settings.finalErrorDelay)
-            return effects
+            phase = .finalError(saved, until: now + (settings.plain ? 0 : settings.finalErrorDelay))
+            return effects + [.report("photo submitted for manual review, saved: \(saved.photoPath)")]
         case .exit(let code):
             return effects + [.report("the photo was not validated and is saved in \(saved.photoPath)")] + finish(code)
         }
@@ -555,11 +555,25 @@ public struct Wizard: Sendable, Equatable {
 
     /// A `screen` event whenever the screen's name changes.
     private mutating func announce() -> [WizardEffect] {
-        guard !isFinished else { return [] }
+        if isFinished { return [] }
+        if case .notStarted = phase { return [] }
         let name = screenName
         guard name != announcedScreen else { return [] }
         announcedScreen = name
         return [.emit(.screen(name))]
+    }
+
+    /// The earliest time the flow needs a `tick` to move on by itself (a timer, a countdown's end, a retry),
+    /// or nil when only events can move it.
+    public var nextDeadline: Double? {
+        switch phase {
+        case .tutorial(let until), .permissionContext(let until): return until
+        case .success(_, let until), .finalError(_, let until): return until
+        case .retry(_, _, let until): return until
+        case .cameraUnavailable(_, _, let next), .cameraLost(_, _, let next): return awaitingCamera ? nil : next
+        case .serverUnreachable(_, _, _, let next, let sending, _): return sending ? nil : next
+        default: return nil
+        }
     }
 
     /// The name of the screen the current state shows.

@@ -92,9 +92,12 @@ final class WizardTests: XCTestCase {
 
     func testPlainModePrintsTutorialAndContextAndWaitsForNobody() {
         var wizard = Wizard(settings: settings(plain: true))
-        XCTAssertEqual(wizard.handle(.start, at: 0),
-                       [.emit(.screen(.tutorial)), .emit(.screen(.permissionContext)), .openCamera,
-                        .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.start, at: 0), [.emit(.screen(.tutorial))])
+        XCTAssertEqual(wizard.nextDeadline, 0, "shown, then moves on at once")
+        XCTAssertEqual(wizard.handle(.tick, at: 0), [.emit(.screen(.permissionContext))])
+        XCTAssertEqual(wizard.nextDeadline, 0)
+        XCTAssertEqual(wizard.handle(.tick, at: 0), [.openCamera, .emit(.screen(.capture))])
+        XCTAssertNil(wizard.nextDeadline)
     }
 
     func testPermissionDeniedWaitsForTheUserAndQuitsWith77() {
@@ -233,7 +236,9 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.validation(.verdict(verdict)), at: 2),
                        [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(verdict)])
         let saved = SavedPhoto(photoPath: "out/facecap-1.jpg", reportPath: "out/facecap-1.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1), [.emit(.saved(saved)), .emit(.screen(.success))])
+        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1),
+                       [.emit(.saved(saved)), .report("photo saved: out/facecap-1.jpg"), .emit(.screen(.success))])
+        XCTAssertEqual(wizard.nextDeadline, 5.1)
         let screen = wizard.screen(at: 2.1)
         XCTAssertEqual(screen.title, "Selfie accepted")
         XCTAssertEqual(screen.picture, .photo)
@@ -255,8 +260,9 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2)
         let saved = SavedPhoto(photoPath: "a.jpg", reportPath: "a.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2),
-                       [.emit(.saved(saved)), .report("photo saved: a.jpg"), .stopAnalysis, .closeCamera,
-                        .emit(.exit(.success)), .exit(.success)])
+                       [.emit(.saved(saved)), .report("photo saved: a.jpg"), .emit(.screen(.success))])
+        XCTAssertEqual(wizard.nextDeadline, 2, "shown, then the end at once")
+        XCTAssertEqual(wizard.handle(.tick, at: 2), [.stopAnalysis, .closeCamera, .emit(.exit(.success)), .exit(.success)])
     }
 
     func testRetryCountsAttemptsAndReturnsToCaptureOnEnter() {
@@ -309,7 +315,9 @@ final class WizardTests: XCTestCase {
         }
         XCTAssertEqual(requests, [ValidationRequest(attempt: 1, isFinal: false), ValidationRequest(attempt: 2, isFinal: true)])
         let saved = SavedPhoto(photoPath: "b.jpg", reportPath: "b.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 20), [.emit(.saved(saved)), .emit(.screen(.finalError))])
+        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 20),
+                       [.emit(.saved(saved)), .report("photo submitted for manual review, saved: b.jpg"),
+                        .emit(.screen(.finalError))])
         XCTAssertEqual(wizard.screen(at: 20).countdown, "Continuing in 5 s")
         XCTAssertTrue(wizard.screen(at: 20).lines.contains("It was submitted for review by a person: you may continue."))
         XCTAssertEqual(wizard.handle(.tick, at: 24.9), [])
@@ -445,8 +453,8 @@ final class WizardTests: XCTestCase {
     func testPlainModeEndsWhenTheClipEnds() {
         var wizard = capturing(settings(plain: true, tutorial: false))
         XCTAssertEqual(wizard.handle(.cameraLost(clipEnded), at: 3),
-                       [.report(clipEnded.message), .stopAnalysis, .closeCamera, .emit(.exit(.failure)),
-                        .exit(.failure)])
+                       [.emit(.screen(.connectionError)), .report(clipEnded.message), .stopAnalysis, .closeCamera,
+                        .emit(.exit(.failure)), .exit(.failure)])
     }
 
     func testPlainModeRetriesALostCamera() {
@@ -567,5 +575,16 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(EventRecord.saved(SavedPhoto(photoPath: "o/a.jpg", reportPath: "o/a.json")).json(t: 4),
                        #"{"t":4,"event":"saved","photo":"o/a.jpg","report":"o/a.json"}"#)
         XCTAssertEqual(EventRecord.exit(.manualReview).json(t: 5), #"{"t":5,"event":"exit","code":3}"#)
+    }
+}
+
+extension WizardTests {
+    func testASizeGivenBeforeStartAnnouncesNothingUntilTheFlowStarts() {
+        var wizard = Wizard(settings: settings(tutorial: false))
+        XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 0), [])
+        XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
+        var small = Wizard(settings: settings())
+        _ = small.handle(.resized(columns: 30, rows: 10), at: 0)
+        XCTAssertEqual(small.handle(.start, at: 0), [.emit(.screen(.terminalTooSmall))])
     }
 }

@@ -1,0 +1,31 @@
+import FaceCapCore
+
+/// Something the person did at the front end.
+public enum FrontEndInput: Equatable, Sendable {
+    case key(Key)
+    /// The terminal changed size (full-screen front end only).
+    case resized(columns: Int, rows: Int)
+}
+
+/// What draws the wizard's screens and reads the person's keys: the full-screen ncurses front end or the
+/// `--plain` line printer. The session owns the loop; a front end never blocks.
+public protocol WizardFrontEnd: AnyObject {
+    /// The descriptor to poll for input, or nil when there is nothing (more) to read.
+    var inputDescriptor: Int32? { get }
+    /// The terminal size in cells, or nil when there is no screen (plain mode).
+    var size: (columns: Int, rows: Int)? { get }
+    /// Reads what is waiting, without blocking.
+    func readInput() -> [FrontEndInput]
+    /// Shows `model`. `preview` is the newest camera frame (unmirrored; the front end mirrors it), `photo` the
+    /// photo taken; both only when the screen shows them.
+    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?)
+    /// True when a new preview frame should be drawn now: a slow terminal gets fewer frames.
+    func wantsPreviewFrame(at now: Double) -> Bool
+    /// The terminal size changed (SIGWINCH): returns the new size.
+    func resize() -> (columns: Int, rows: Int)?
+    /// Leave the screen before the process stops (SIGTSTP), and take it back after SIGCONT.
+    func suspend()
+    func resume()
+    /// Restores the terminal; safe to call twice.
+    func close()
+}

@@ -1,0 +1,336 @@
+import FaceCapCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the camera or clip the wizard reads from.
+public protocol FrameSourceOpener: AnyObject {
+    /// Opens the current device (or the clip again, from its start).
+    func open() throws(CameraProblem) -> FrameSource
+    /// Moves to the next capture device for the next `open` (key d).
+    func nextDevice()
+}
+
+extension CameraProblem: Error {}
+
+/// The wizard's imperative shell: one `poll()` over the signal pipe, the front end's input, the validation
+/// pipe and the camera; frames go through the face models and the analyzer into the flow, the flow's effects
+/// are performed here, and the front end draws the flow's screen.
+public final class WizardSession {
+    private var wizard: Wizard
+    private let frontEnd: WizardFrontEnd
+    private let events: EventLog?
+    private let tracker: FaceTracker
+    private var analyzer: Analyzer
+    private let photos: WizardPhotos
+    private let opener: FrameSourceOpener
+    private let clock: () -> Double
+    private let startTime: Double
+
+    private var source: FrameSource?
+    private var analysing = false
+    /// The newest frame and the sharpest frame of the current `ready` run; swapped, never copied per frame.
+    private var frame = Frame.empty()
+    private var kept = Frame.empty()
+    private var keptAnalysis: AnalyzerOutput?
+    private var keptFaces: [Face] = []
+    private var latestAnalysis: AnalyzerOutput?
+    private var latestFaces: [Face] = []
+    /// The newest frame is in `kept` (it was swapped there).
+    private var latestIsKept = false
+    private var hasFrame = false
+    private var photo: CapturedPhoto?
+    private var exitCode: ExitCode?
+    private var reports: [String] = []
+    private var lastModel: ScreenModel?
+    private var previewDirty = false
+    /// Frames analysed and when the first was drawn (for the start-up budget).
+    public private(set) var framesAnalysed = 0
+    public private(set) var firstPreviewAt: Double?
+
+    /// The longest the loop sleeps: countdowns on screen move at least this often.
+    private let tickInterval = 0.25
+
+    public init(settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: FaceTracker,
+                thresholds: AnalyzerThresholds, photos: WizardPhotos, opener: FrameSourceOpener,
+                clock: @escaping () -> Double = MonotonicReplayClock().now, startTime: Double? = nil) {
+        wizard = Wizard(settings: settings)
+        self.frontEnd = frontEnd
+        self.events = events
+        self.tracker = tracker
+        analyzer = Analyzer(thresholds: thresholds)
+        self.photos = photos
+        self.opener = opener
+        self.clock = clock
+        // Event times count from the program's start when the caller knows it (models load before the session).
+        self.startTime = startTime ?? clock()
+    }
+
+    /// Runs the wizard to its end and returns the exit code. The front end is closed before it returns, and
+    /// lines for people (where the photo went, what failed) are then printed on standard error.
+    public func run() -> ExitCode {
+        if let size = frontEnd.size { handle(.resized(columns: size.columns, rows: size.rows)) }
+        handle(.start)
+        render()
+        while exitCode == nil {
+            waitAndDispatch()
+            // Drawn before the tick, so a screen that ends at once (plain mode's Success) is still shown.
+            if exitCode == nil { render() }
+            if exitCode == nil { handle(.tick) }
+            if exitCode == nil { render() }
+        }
+        shutdown()
+        for line in reports { writeAll(2, "facecap: " + line + "\n") }
+        return exitCode ?? .failure
+    }
+
+    private var now: Double { clock() - startTime }
+
+    // MARK: - The loop
+
+    private func waitAndDispatch() {
+        var descriptors = [pollfd(fd: Signals.descriptor, events: Int16(POLLIN), revents: 0)]
+        let inputIndex = frontEnd.inputDescriptor.map { fd -> Int in
+            descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+            return descriptors.count - 1
+        }
+        descriptors.append(pollfd(fd: photos.descriptor, events: Int16(POLLIN), revents: 0))
+        let photosIndex = descriptors.count - 1
+        var cameraIndex: Int?
+        var timeout = tickInterval
+        if let deadline = wizard.nextDeadline { timeout = min(timeout, max(0, deadline - now)) }
+        if analysing, let source {
+            if let fd = source.pollDescriptor {
+                descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                cameraIndex = descriptors.count - 1
+            } else if let due = source.secondsUntilNextFrame {
+                timeout = min(timeout, max(0, due))
+            }
+        }
+        let ready = descriptors.withUnsafeMutableBufferPointer { buffer in
+            poll(buffer.baseAddress, nfds_t(buffer.count), Int32((timeout * 1000).rounded(.up)))
+        }
+        if ready < 0 && errno != EINTR { return }
+        // Signals first: a stop must win over anything else that arrived with it.
+        if ready > 0 || ready < 0 { handleSignals() }
+        guard exitCode == nil else { return }
+        if let inputIndex, descriptors[inputIndex].revents != 0 {
+            for input in frontEnd.readInput() {
+                switch input {
+                case .key(let key): handle(.key(key))
+                case .resized(let columns, let rows): handle(.resized(columns: columns, rows: rows))
+                }
+                if exitCode != nil { return }
+            }
+        }
+        if descriptors[photosIndex].revents != 0 {
+            for outcome in photos.outcomes() {
+                handle(.validation(outcome))
+                if exitCode != nil { return }
+            }
+        }
+        let cameraReady: Bool
+        if let cameraIndex {
+            cameraReady = descriptors[cameraIndex].revents != 0
+        } else {
+            cameraReady = (source?.secondsUntilNextFrame ?? 1) <= 0
+        }
+        if analysing, cameraReady || (cameraIndex != nil && ready == 0) {
+            // A camera is also read when poll timed out: its own stall detection runs inside nextFrame.
+            pumpFrame()
+        }
+    }
+
+    private func handleSignals() {
+        for signal in Signals.drain() {
+            switch signal {
+            case SIGINT: handle(.stop(.interrupt))
+            case SIGTERM: handle(.stop(.terminate))
+            case SIGHUP: handle(.stop(.hangup))
+            case SIGWINCH:
+                if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
+                lastModel = nil
+            case SIGTSTP:
+                frontEnd.suspend()
+                Signals.suspendSelf()
+                frontEnd.resume()
+                if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
+                lastModel = nil
+            case SIGCONT:
+                // Continued without our own SIGTSTP (e.g. `kill -STOP`, then `fg`): redraw everything.
+                frontEnd.resume()
+                lastModel = nil
+            default:
+                break
+            }
+            if exitCode != nil { return }
+        }
+    }
+
+    private func pumpFrame() {
+        guard let source else { return }
+        // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
+        let result: FrameReadResult
+        do throws(FrameSourceError) {
+            result = try source.nextFrame(into: &frame, timeout: 0)
+        } catch {
+            handle(.cameraLost(Self.problem(error)))
+            return
+        }
+        guard result == .frame else { return }
+        latestIsKept = false
+        hasFrame = true
+        let faces = tracker.process(frame)
+        let output = analyzer.process(frame, faces: faces)
+        framesAnalysed += 1
+        latestAnalysis = output
+        latestFaces = faces
+        if output.keepFrame {
+            swap(&frame, &kept)
+            keptAnalysis = output
+            keptFaces = faces
+            latestIsKept = true
+        }
+        previewDirty = true
+        handle(.frameAnalyzed(FrameGuidance(output)))
+    }
+
+    // MARK: - The flow
+
+    private func handle(_ event: WizardEvent) {
+        let time = now
+        for effect in wizard.handle(event, at: time) {
+            perform(effect, at: time)
+        }
+    }
+
+    private func perform(_ effect: WizardEffect, at time: Double) {
+        switch effect {
+        case .openCamera:
+            closeSource()
+            do throws(CameraProblem) {
+                source = try opener.open()
+                handle(.cameraOpened)
+            } catch {
+                handle(.cameraFailed(error))
+            }
+        case .nextDevice:
+            opener.nextDevice()
+        case .closeCamera:
+            closeSource()
+        case .startAnalysis:
+            analyzer.reset()
+            tracker.reset()
+            analysing = true
+            hasFrame = false
+            latestIsKept = false
+            keptAnalysis = nil
+            latestAnalysis = nil
+        case .stopAnalysis:
+            analysing = false
+        case .takePhoto(let mode):
+            takePhoto(mode)
+        case .validate(let request):
+            guard let photo else { return }
+            photos.startValidation(of: photo, request: request)
+        case .cancelValidation:
+            photos.cancelValidation()
+        case .save(let verdict):
+            guard let photo else { return }
+            do throws(OutputFileError) {
+                handle(.photoSaved(try photos.save(photo, verdict: verdict)))
+            } catch {
+                handle(.saveFailed(message: error.message))
+            }
+        case .discardPhoto:
+            photo = nil
+        case .emit(let record):
+            events?.write(record, t: time)
+        case .report(let line):
+            reports.append(line)
+        case .exit(let code):
+            exitCode = code
+        }
+    }
+
+    private func takePhoto(_ mode: CaptureMode) {
+        let chosen: Frame
+        let analysis: AnalyzerOutput
+        let faces: [Face]
+        if mode == .auto, let keptAnalysis {
+            (chosen, analysis, faces) = (kept, keptAnalysis, keptFaces)
+        } else if let latestAnalysis {
+            (chosen, analysis, faces) = (latestIsKept ? kept : frame, latestAnalysis, latestFaces)
+        } else {
+            handle(.photoFailed(message: "no frame from the camera yet"))
+            return
+        }
+        do throws(JPEGEncodingError) {
+            photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: wizard.attempt,
+                                    isFinal: wizard.attempt >= wizard.settings.attempts, source: source)
+        } catch {
+            handle(.photoFailed(message: error.reason))
+            return
+        }
+        handle(.photoTaken(mode: mode, width: chosen.width, height: chosen.height))
+    }
+
+    private func closeSource() {
+        source?.close()
+        source = nil
+    }
+
+    private func render() {
+        let time = now
+        let model = wizard.screen(at: time)
+        // What the person reads changed: draw now. Only the picture moved (a new frame, the stability ring):
+        // draw when the front end can take another frame.
+        let textChanged = lastModel.map { !Self.sameText($0, model) } ?? true
+        var preview: Frame?
+        if case .livePreview = model.picture, hasFrame,
+           textChanged || ((previewDirty || model != lastModel) && frontEnd.wantsPreviewFrame(at: time)) {
+            preview = latestIsKept ? kept : frame
+        }
+        guard textChanged || preview != nil || (model != lastModel && model.picture == lastModel?.picture) else {
+            return
+        }
+        frontEnd.render(model, preview: preview, photo: model.picture == .photo ? photo?.frame : nil)
+        if preview != nil {
+            previewDirty = false
+            if firstPreviewAt == nil { firstPreviewAt = time }
+        }
+        lastModel = model
+    }
+
+    /// Equal but for the live picture and its stability bar.
+    private static func sameText(_ a: ScreenModel, _ b: ScreenModel) -> Bool {
+        var a = a, b = b
+        if case .livePreview = a.picture, case .livePreview = b.picture {
+            a.picture = nil
+            b.picture = nil
+            a.progress = nil
+            b.progress = nil
+        }
+        return a == b
+    }
+
+    private func shutdown() {
+        photos.shutdown()
+        closeSource()
+        frontEnd.close()
+        events?.close()
+    }
+
+    /// The flow's view of a source that stopped.
+    static func problem(_ error: FrameSourceError) -> CameraProblem {
+        switch error {
+        case .camera(let camera):
+            return CameraProblem(camera)
+        case .clipEnded(let ended):
+            return CameraProblem(kind: .lost, message: ended.message, exitCode: ended.exitCode, recoverable: false)
+        case .unreadable(let message, let exitCode):
+            return CameraProblem(kind: .lost, message: message, exitCode: exitCode, recoverable: false)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import FaceCapCore
+import XCTest
+
+final class PlainTextTests: XCTestCase {
+    func testCaptureLinesAreTheGuidanceAlone() {
+        let model = ScreenModel(name: .capture, title: "Taking your selfie", primary: "Move closer",
+                                hints: ["Too dark — find more light"], countdown: "Manual capture in 12 s")
+        XCTAssertEqual(PlainText.line(for: model), "[capture] Move closer (also: Too dark — find more light)")
+    }
+
+    func testOtherScreensGiveTitleMessageAndBodyOnOneLine() {
+        let model = ScreenModel(name: .retry, title: "Let's take another photo", primary: "2 attempts left",
+                                lines: ["Too dark: face a window or a lamp"], countdown: "Back to the camera in 2 s")
+        XCTAssertEqual(PlainText.line(for: model),
+                       "[retry] Let's take another photo: 2 attempts left: Too dark: face a window or a lamp")
+    }
+
+    func testCommandsLoseTheirPromptAndTheTitleIsNotRepeated() {
+        let model = ScreenModel(name: .permissionDenied, title: "Camera access denied", primary: "Camera access denied",
+                                lines: ["cannot open /dev/video0", "$ sudo usermod -aG video $USER"])
+        XCTAssertEqual(PlainText.line(for: model),
+                       "[permissionDenied] Camera access denied: cannot open /dev/video0; sudo usermod -aG video $USER")
+    }
+
+    func testTheLineIgnoresCountdownsAndProgress() {
+        var settings = WizardSettings()
+        settings.showTutorial = false
+        settings.plain = true
+        var wizard = Wizard(settings: settings)
+        _ = wizard.handle(.start, at: 0)
+        _ = wizard.handle(.cameraOpened, at: 0)
+        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .moveCloser)), at: 1)
+        let early = PlainText.line(for: wizard.screen(at: 1))
+        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 9, primary: .moveCloser)), at: 9)
+        XCTAssertEqual(PlainText.line(for: wizard.screen(at: 9)), early)
+        XCTAssertEqual(early, "[capture] Move closer")
+    }
+}
