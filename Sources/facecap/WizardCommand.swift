@@ -17,7 +17,7 @@ enum WizardCommand {
             printOut("facecap \(facecapVersion)")
             return .success
         }
-        let environment = ModelFiles.currentEnvironment()
+        let environment = Environment.values(Environment.wizardNames)
         let configuration = try WizardConfiguration(parsed, environment: environment)
         if !configuration.plain { try checkTerminal(environment) }
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released

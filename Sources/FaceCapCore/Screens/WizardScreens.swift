@@ -60,7 +60,6 @@ extension Wizard {
                                progress: ScreenProgress(fraction: 1, label: "Saving"))
         case .success(let saved, let until):
             return ScreenModel(name: .success, title: "Selfie accepted", tone: .good, picture: .photo,
-                               primary: "Selfie accepted",
                                lines: ["Saved to \(saved.photoPath)", "Report: \(saved.reportPath)"],
                                countdown: "Continuing in \(Messages.seconds(until - now)) s",
                                keys: [KeyHelp("Enter", "continue")])
@@ -77,7 +76,7 @@ extension Wizard {
                          "It was submitted for review by a person: you may continue."]
             lines.append("Saved to \(saved.photoPath)")
             return ScreenModel(name: .finalError, title: "Sent for manual review", tone: .warning, picture: .photo,
-                               primary: "Submitted for manual review", lines: lines,
+                               lines: lines,
                                countdown: "Continuing in \(Messages.seconds(until - now)) s",
                                keys: [KeyHelp("Enter", "continue")])
         case .cameraLost(let problem, _, let next):
@@ -94,12 +93,10 @@ extension Wizard {
             }
             return ScreenModel(name: .connectionError,
                                title: settings.sourceIsClip ? "The clip ended" : "Camera connection lost",
-                               tone: .error, primary: settings.sourceIsClip ? "The clip ended" : "Camera connection lost",
-                               lines: lines, countdown: countdown, keys: keys + [help])
+                               tone: .error, lines: lines, countdown: countdown, keys: keys + [help])
         case .serverUnreachable(let reason, let request, _, let next, let sending, let fraction):
             return ScreenModel(
                 name: .connectionError, title: "Cannot reach the server", tone: .error, picture: .photo,
-                primary: "Cannot reach the server",
                 lines: [reason, "Your photo is kept and will be sent again as attempt \(request.attempt);"
                         + " no attempt is used up."],
                 progress: sending ? ScreenProgress(fraction: fraction, label: "Sending again") : nil,
@@ -108,14 +105,12 @@ extension Wizard {
         case .serverRefused(let status, let message, _, let sending):
             return ScreenModel(
                 name: .connectionError, title: "The server refused the photo", tone: .error, picture: .photo,
-                primary: "The server refused the photo",
                 lines: ["HTTP \(status): \(message)", "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
                         + " press r to send it again."],
                 countdown: sending ? "Sending again…" : nil,
                 keys: [KeyHelp("r", "send again"), KeyHelp("q", "quit (the photo is saved here)"), help])
         case .saveFailed(let message, _, _):
             return ScreenModel(name: .saveFailed, title: "Could not save the photo", tone: .error, picture: .photo,
-                               primary: "Could not save the photo",
                                lines: [message, "The photo is kept in memory: fix the problem, then press r to save"
                                        + " it again."],
                                keys: [KeyHelp("r", "save again"), KeyHelp("q", "quit without saving")])
@@ -150,7 +145,7 @@ extension Wizard {
         } else {
             countdown = next.map { "Looking again in \(Messages.seconds($0 - now)) s" }
         }
-        return ScreenModel(name: name, title: title, tone: .error, primary: title,
+        return ScreenModel(name: name, title: title, tone: .error,
                            lines: [problem.message] + problem.details, countdown: countdown,
                            keys: deviceKeys(retry: "try again") + [KeyHelp("?", "help")])
     }
@@ -192,7 +187,7 @@ extension Wizard {
                 if remaining > 0 { countdown = "Manual capture in \(Messages.seconds(remaining)) s" }
             }
         }
-        let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: "Hold still") : nil
+        let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: "Steady") : nil
         return ScreenModel(name: progress.manualOffered == nil ? .capture : .manualCapture,
                            title: "Taking your selfie", tone: oval == .ready || taking ? .good : .neutral,
                            picture: .livePreview(oval: oval, stability: stability), primary: primary,

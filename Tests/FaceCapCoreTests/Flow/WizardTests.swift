@@ -170,7 +170,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(0.5, stability: 0.4)), at: 0.6),
                        [.emit(.guidance(primary: .ready, hints: []))])
         XCTAssertEqual(wizard.screen(at: 0.6).picture, .livePreview(oval: .ready, stability: 0.4))
-        XCTAssertEqual(wizard.screen(at: 0.6).progress, ScreenProgress(fraction: 0.4, label: "Hold still"))
+        XCTAssertEqual(wizard.screen(at: 0.6).progress, ScreenProgress(fraction: 0.4, label: "Steady"))
     }
 
     func testTheManualCountdownFollowsFrameTime() {

@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process environment, read with getenv (no Foundation needed).
+public enum Environment {
+    /// The variables among `names` that are set.
+    public static func values(_ names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    /// What the wizard reads: language and colour preferences, the terminal type, the upload token and the
+    /// model folder.
+    public static let wizardNames = ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM", "COLORTERM", "FACECAP_TOKEN",
+                                     "FACECAP_MODEL_DIR"]
+}
