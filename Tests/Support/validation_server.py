@@ -5,9 +5,9 @@
 
 Listens on 127.0.0.1 (port N, 0 = any free one), prints "PORT <n>" once it accepts connections, and
 answers the k-th request with step k of the script (the last step repeats). Each request is appended to
-RECORD as one JSON line (mode 0600: the report inside holds face landmarks): method, path, headers
-(lower-case names), and per multipart part its name, filename, content type, size and SHA-256, plus the
-report part's text.
+RECORD as one JSON line (mode 0600: the report inside holds face landmarks): the time it arrived ("t",
+seconds since the epoch, once its body was read), method, path, headers (lower-case names), and per
+multipart part its name, filename, content type, size and SHA-256, plus the report part's text.
 
 A step is a JSON object:
     {"status": 200, "json": {...}}              reply with that JSON body
@@ -69,7 +69,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def record(self, body, note=None):
-        entry = {"method": self.command, "path": self.path,
+        entry = {"t": time.time(), "method": self.command, "path": self.path,
                  "headers": {k.lower(): v for k, v in self.headers.items()},
                  "parts": parts_of(self.headers.get("Content-Type", ""), body) if body is not None else None,
                  "bodySize": None if body is None else len(body), "note": note}
