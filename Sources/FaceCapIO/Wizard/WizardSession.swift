@@ -44,6 +44,9 @@ public final class WizardSession {
     private var exitCode: ExitCode?
     private var reports: [String] = []
     private var lastModel: ScreenModel?
+    /// Events produced while the effects of another are performed, handled once those are done.
+    private var pendingEvents: [WizardEvent] = []
+    private var handlingEvent = false
     private var previewDirty = false
     /// Frames analysed and when the first was drawn (for the start-up budget).
     public private(set) var framesAnalysed = 0
@@ -198,10 +201,21 @@ public final class WizardSession {
 
     // MARK: - The flow
 
+    /// Handles `event` and performs its effects. An event an effect produces (the camera opened, the photo
+    /// saved or taken) waits until all the effects of the event before it are done, so events are written in
+    /// the order the flow made them: a screen the flow left is never announced after the one it went to, and
+    /// `exit` is always the last event.
     private func handle(_ event: WizardEvent) {
-        let time = now
-        for effect in wizard.handle(event, at: time) {
-            perform(effect, at: time)
+        pendingEvents.append(event)
+        guard !handlingEvent else { return }
+        handlingEvent = true
+        defer { handlingEvent = false }
+        while !pendingEvents.isEmpty {
+            let next = pendingEvents.removeFirst()
+            let time = now
+            for effect in wizard.handle(next, at: time) {
+                perform(effect, at: time)
+            }
         }
     }
 

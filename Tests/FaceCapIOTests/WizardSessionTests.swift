@@ -1,0 +1,179 @@
+import FaceCapCore
+import Foundation
+import XCTest
+
+@testable import FaceCapIO
+
+/// The session's loop with fakes around it (source, front end, checker): the events it writes follow the
+/// flow's order even when an effect (opening the camera, saving the photo) answers at once.
+final class WizardSessionTests: XCTestCase {
+    var temp: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        temp = try TemporaryDirectory()
+        chmod(temp.url.path, 0o700)
+    }
+
+    override func tearDown() { temp.remove() }
+
+    private func session(_ settings: WizardSettings, frontEnd: WizardFrontEnd, opener: FrameSourceOpener,
+                         checker: any PhotoChecker = UnreachableChecker()) throws -> WizardSession {
+        let models = try ModelFiles.loadFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        var thresholds = AnalyzerThresholds()
+        thresholds.manualAfter = settings.manualAfter
+        let photos = try WizardPhotos(checker: checker, validator: .server,
+                                      store: PhotoStore(directory: temp.path("out")), version: "0.1.0-test",
+                                      models: [])
+        return WizardSession(settings: settings, frontEnd: frontEnd, events: try EventLog(path: temp.path("events")),
+                             tracker: tracker, thresholds: thresholds, photos: photos, opener: opener)
+    }
+
+    private func events() throws -> [[String: Any]] {
+        let text = String(decoding: FileManager.default.contents(atPath: temp.path("events")) ?? Data(), as: UTF8.self)
+        return try text.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    private func checkOrder(_ log: [[String: Any]], exit code: Int, file: StaticString = #filePath,
+                            line: UInt = #line) {
+        XCTAssertEqual(log.last?["event"] as? String, "exit", "exit is the last event: \(log)", file: file, line: line)
+        XCTAssertEqual(log.last?["code"] as? Int, code, file: file, line: line)
+        let times = log.compactMap { $0["t"] as? Double }
+        XCTAssertEqual(times, times.sorted(), "t never goes back: \(log)", file: file, line: line)
+    }
+
+    func testACameraThatCannotOpenEndsWithExitAsTheLastEvent() throws {
+        var settings = WizardSettings()
+        settings.plain = true
+        settings.showTutorial = false
+        let problem = CameraProblem(kind: .noCamera, message: "no camera at /dev/video99", exitCode: .noCamera)
+        let session = try session(settings, frontEnd: ScriptedFrontEnd(), opener: FakeOpener(failure: problem))
+        XCTAssertEqual(session.run(), .noCamera)
+        let log = try events()
+        XCTAssertEqual(log.map { $0["event"] as? String }, ["screen", "exit"], "\(log)")
+        XCTAssertEqual(log.first?["screen"] as? String, "capture")
+        checkOrder(log, exit: 69)
+    }
+
+    func testAFailedOpenOnTheFullScreenIsAnnouncedAfterTheCaptureScreen() throws {
+        var settings = WizardSettings()
+        settings.showTutorial = false
+        let problem = CameraProblem(kind: .busy, message: "/dev/video0 is busy", exitCode: .noCamera)
+        let frontEnd = ScriptedFrontEnd(size: (80, 24), keys: [.cameraBusy: .character("q")])
+        let session = try session(settings, frontEnd: frontEnd, opener: FakeOpener(failure: problem))
+        XCTAssertEqual(session.run(), .noCamera)
+        let log = try events()
+        XCTAssertEqual(log.compactMap { $0["screen"] as? String }, ["capture", "cameraBusy"],
+                       "the last screen announced is the one shown")
+        checkOrder(log, exit: 69)
+    }
+
+    func testQuittingWhileTheServerIsUnreachableSavesThePhotoAndExitIsTheLastEvent() throws {
+        var settings = WizardSettings()
+        settings.plain = true
+        settings.showTutorial = false
+        settings.usesServer = true
+        settings.manualAfter = 0
+        let frontEnd = ScriptedFrontEnd(keys: [.manualCapture: .space, .connectionError: .character("q")])
+        let session = try session(settings, frontEnd: frontEnd, opener: FakeOpener(failure: nil))
+        XCTAssertEqual(session.run(), .serverUnreachable)
+        let log = try events()
+        let screens = log.compactMap { $0["screen"] as? String }
+        XCTAssertEqual(Array(screens.prefix(4)), ["capture", "manualCapture", "uploading", "connectionError"], "\(log)")
+        let names = log.map { $0["event"] as? String ?? "?" }
+        XCTAssertEqual(Array(names.suffix(2)), ["saved", "exit"], "\(log)")
+        checkOrder(log, exit: 75)
+        let saved = try XCTUnwrap(log.first { $0["event"] as? String == "saved" })
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(saved["photo"] as? String)))
+    }
+}
+
+/// Opens a grey 160×120 source at 30 fps, or fails with `failure`.
+private final class FakeOpener: FrameSourceOpener {
+    let failure: CameraProblem?
+
+    init(failure: CameraProblem?) { self.failure = failure }
+
+    func open() throws(CameraProblem) -> FrameSource {
+        if let failure { throw failure }
+        return GreySource()
+    }
+
+    func nextDevice() {}
+}
+
+private final class GreySource: FrameSource {
+    let width = 160, height = 120
+    let format = PixelFormat.gray
+    let frameRate = 30.0
+    let label = "grey"
+    var pollDescriptor: Int32? { nil }
+    private let start = Date()
+    private var delivered = 0
+
+    private var due: Double { Double(delivered) / frameRate - Date().timeIntervalSince(start) }
+    var secondsUntilNextFrame: Double? { max(0, due) }
+
+    func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
+        guard due <= 0 else { return .noFrameYet }
+        frame = Frame(format: .gray, width: width, height: height, colorRange: .full,
+                      timestamp: Double(delivered) / frameRate, data: [UInt8](repeating: 120, count: width * height))
+        delivered += 1
+        return .frame
+    }
+
+    func close() {}
+}
+
+/// A front end that draws nothing and presses a key when a screen first shows (through a pipe, so the
+/// session's poll wakes up for it).
+private final class ScriptedFrontEnd: WizardFrontEnd {
+    let size: (columns: Int, rows: Int)?
+    private var keys: [ScreenName: Key]
+    private var pending: [Key] = []
+    private let pipeEnds: [Int32]
+
+    init(size: (columns: Int, rows: Int)? = nil, keys: [ScreenName: Key] = [:]) {
+        self.size = size
+        self.keys = keys
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        pipeEnds = ends
+    }
+
+    deinit {
+        for end in pipeEnds where end >= 0 { Glibc.close(end) }
+    }
+
+    var inputDescriptor: Int32? { pipeEnds[0] }
+
+    func readInput() -> [FrontEndInput] {
+        var byte: UInt8 = 0
+        for _ in pending { _ = read(pipeEnds[0], &byte, 1) }
+        defer { pending = [] }
+        return pending.map(FrontEndInput.key)
+    }
+
+    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+        guard let key = keys.removeValue(forKey: model.name) else { return }
+        pending.append(key)
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+    }
+
+    func wantsPreviewFrame(at now: Double) -> Bool { false }
+    func resize() -> (columns: Int, rows: Int)? { size }
+    func suspend() {}
+    func resume() {}
+    func close() {}
+}
+
+/// A server that is never reachable.
+private final class UnreachableChecker: PhotoChecker {
+    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+               progress: (Double) -> Void) -> ValidationOutcome {
+        .unreachable(reason: "connection refused by 127.0.0.1:9", retryAfter: nil)
+    }
+}
