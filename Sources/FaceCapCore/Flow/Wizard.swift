@@ -592,7 +592,11 @@ public struct Wizard: Sendable, Equatable {
             }
         case .capture(let progress): return progress.manualOffered == nil ? .capture : .manualCapture
         case .taking(_, let offered): return offered == nil ? .capture : .manualCapture
-        case .validating, .saving: return .uploading
+        case .validating: return .uploading
+        case .saving(_, let then):
+            // Saving on the way out (the server could not be reached or refused): still the Connection error.
+            if case .exit = then { return .connectionError }
+            return .uploading
         case .success: return .success
         case .retry: return .retry
         case .finalError: return .finalError

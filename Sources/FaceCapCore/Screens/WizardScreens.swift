@@ -56,7 +56,7 @@ extension Wizard {
         case .validating(let request, let fraction):
             return uploadingScreen(request: request, fraction: fraction)
         case .saving:
-            return ScreenModel(name: .uploading, title: "Saving your photo", picture: .photo,
+            return ScreenModel(name: screenName, title: "Saving your photo", picture: .photo,
                                progress: ScreenProgress(fraction: 1, label: "Saving"))
         case .success(let saved, let until):
             return ScreenModel(name: .success, title: "Selfie accepted", tone: .good, picture: .photo,

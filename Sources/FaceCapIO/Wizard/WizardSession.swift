@@ -75,7 +75,7 @@ public final class WizardSession {
     public func run() -> ExitCode {
         if let size = frontEnd.size { handle(.resized(columns: size.columns, rows: size.rows)) }
         handle(.start)
-        render()
+        if exitCode == nil { render() }
         while exitCode == nil {
             waitAndDispatch()
             // Drawn before the tick, so a screen that ends at once (plain mode's Success) is still shown.

@@ -378,7 +378,7 @@ final class WizardTests: XCTestCase {
     func testQuittingWhileTheServerIsUnreachableSavesThePhotoAndExits75() {
         var wizard = validating(settings(tutorial: false, server: true))
         _ = wizard.handle(.validation(.unreachable(reason: "connection refused", retryAfter: nil)), at: 2)
-        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 3), [.save(nil), .emit(.screen(.uploading))])
+        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 3), [.save(nil)])
         let saved = SavedPhoto(photoPath: "c.jpg", reportPath: "c.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1),
                        [.emit(.saved(saved)), .report("the photo was not validated and is saved in c.jpg"),
@@ -390,7 +390,7 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.unreachable(reason: "reset", retryAfter: nil)), at: 2)
         _ = wizard.handle(.tick, at: 3)
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3.5),
-                       [.cancelValidation, .save(nil), .emit(.screen(.uploading))])
+                       [.cancelValidation, .save(nil)])
         XCTAssertEqual(wizard.handle(.saveFailed(message: "disk full"), at: 3.6),
                        [.report("the photo could not be saved: disk full"), .stopAnalysis, .closeCamera,
                         .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
@@ -405,7 +405,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 101),
                        [.validate(ValidationRequest(attempt: 1, isFinal: false))])
         _ = wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 102)
-        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 103), [.save(nil), .emit(.screen(.uploading))])
+        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 103), [.save(nil)])
     }
 
     func testPlainRefusalSavesAndExits1() {

@@ -1,0 +1,167 @@
+import Foundation
+import XCTest
+
+/// The full-screen wizard in a real terminal (tmux), driven by clips built from the fixture photos: what a
+/// person sees, the keys they press, resizing, and a terminal left as it was found.
+final class WizardTerminalTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-tui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func write(_ name: String, _ data: Data) throws -> String {
+        try data.write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
+    /// Runs facecap with `arguments` in a pane; the shell records the terminal settings before and after, and
+    /// the exit status.
+    /// The shell stays on after facecap (a dead pane loses its screen in tmux), so what facecap printed last
+    /// can still be read.
+    private func start(_ arguments: [String], columns: Int = 100, rows: Int = 32,
+                       environment: String = "LC_ALL=C.UTF-8") throws -> TmuxSession {
+        let binary = try facecapBinary().path
+        let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        let command = "cd '\(directory.path)' && stty -a > stty.before; "
+            + "env -u NO_COLOR -u COLORTERM \(environment) TERM=xterm-256color \(quoted); "
+            + "echo $? > status; stty -a > stty.after; exec sleep 600"
+        return try TmuxSession(command, columns: columns, rows: rows)
+    }
+
+    private func status(timeout: TimeInterval = 30) -> Int? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path("status"), encoding: .utf8),
+               let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return code
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    private func assertTerminalRestored(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertFalse(tmux.alternateScreen, "the alternate screen was left on", file: file, line: line)
+        let before = try String(contentsOfFile: path("stty.before"), encoding: .utf8)
+        let after = try String(contentsOfFile: path("stty.after"), encoding: .utf8)
+        XCTAssertEqual(before, after, "stty -a differs after facecap", file: file, line: line)
+    }
+
+    private func events() throws -> [[String: Any]] {
+        try jsonObjects(try String(contentsOfFile: path("events.jsonl"), encoding: .utf8))
+    }
+
+    func testAFaceThatApproachesAndHoldsIsAcceptedAndTheProgramEndsByItself() throws {
+        let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
+        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"])
+        XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
+        XCTAssertTrue(tmux.waitFor("Move closer"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("▀"), "the live preview is drawn with half blocks: " + tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Manual capture in"), tmux.screen())
+        XCTAssertTrue(tmux.waitFor("Selfie accepted"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Saved to out/facecap-"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Continuing in"), tmux.screen())
+        XCTAssertEqual(status(), 0, "Success moves on by itself")
+        XCTAssertTrue(tmux.waitFor("facecap: photo saved: out/facecap-"), "where the photo went, after the screen closes: " + tmux.screen())
+        try assertTerminalRestored(tmux)
+        let screens = try events().compactMap { $0["screen"] as? String }
+        XCTAssertEqual(screens, ["capture", "uploading", "success"])
+    }
+
+    func testTutorialAndCameraQuestionThenQuitRestoresTheTerminal() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let tmux = try start(["--input", clip, "--loop", "--output", "out"])
+        XCTAssertTrue(tmux.waitFor("Take your selfie"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Keep a neutral expression"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("(o)"), "the tutorial's drawing of a face")
+        tmux.send("?")
+        XCTAssertTrue(tmux.waitFor("Directions are your own"), "the help overlay: " + tmux.screen())
+        tmux.send("Enter")
+        XCTAssertTrue(tmux.waitFor("Face the camera"), tmux.screen())
+        tmux.send("Enter")
+        XCTAssertTrue(tmux.waitFor("facecap needs your camera"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("never saved or sent"), tmux.screen())
+        tmux.send("Enter")
+        XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
+        tmux.send("q")
+        XCTAssertEqual(status(), 130)
+        try assertTerminalRestored(tmux)
+    }
+
+    func testDecliningTheCameraShowsWhatIsLeft() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let tmux = try start(["--input", clip, "--loop", "--output", "out"])
+        XCTAssertTrue(tmux.waitFor("Take your selfie"), tmux.screen())
+        tmux.send("Enter")
+        XCTAssertTrue(tmux.waitFor("facecap needs your camera"), tmux.screen())
+        tmux.send("q")
+        XCTAssertTrue(tmux.waitFor("Camera not turned on"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("facecap --input clip.y4m"), tmux.screen())
+        tmux.send("r")
+        XCTAssertTrue(tmux.waitFor("Taking your selfie"), "r turns the camera on after all: " + tmux.screen())
+        tmux.send("Escape")
+        XCTAssertEqual(status(), 130)
+        try assertTerminalRestored(tmux)
+    }
+
+    func testADarkClipOffersManualCaptureAndSpaceTakesThePhoto() throws {
+        let clip = try write("dark.y4m", TestClips.sergey(frames: 30, gain: 0.2) { _ in 0.38 })
+        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--manual-after", "1", "--attempts", "1",
+                              "--output", "out", "--events", "events.jsonl"])
+        XCTAssertTrue(tmux.waitFor("Too dark — find more light"), tmux.screen())
+        XCTAssertTrue(tmux.waitFor("Press SPACE to take the photo"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Auto capture did not finish in 1 s"), tmux.screen())
+        tmux.send("Space")
+        XCTAssertTrue(tmux.waitFor("Sent for manual review"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("Too dark") || tmux.screen().contains("submitted for review"),
+                      tmux.screen())
+        tmux.send("Enter")
+        XCTAssertEqual(status(), 3)
+        try assertTerminalRestored(tmux)
+        let log = try events()
+        XCTAssertEqual(log.first { $0["event"] as? String == "captured" }?["mode"] as? String, "manual")
+    }
+
+    func testResizingTooSmallAndBackRelaysOutTheScreen() throws {
+        let clip = try write("approach.y4m", TestClips.sergey(frames: 60) { i in 0.2 + 0.001 * Double(i % 30) })
+        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"])
+        XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
+        tmux.resize(columns: 40, rows: 12)
+        XCTAssertTrue(tmux.waitFor("Terminal too small"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("40×12"), tmux.screen())
+        tmux.resize(columns: 100, rows: 32)
+        XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
+        XCTAssertTrue(tmux.waitFor("Move closer"), tmux.screen())
+        tmux.resize(columns: 200, rows: 60)
+        XCTAssertTrue(tmux.waitFor("Move closer"), tmux.screen())
+        tmux.send("q")
+        XCTAssertEqual(status(), 130)
+        try assertTerminalRestored(tmux)
+        let screens = try events().compactMap { $0["screen"] as? String }
+        XCTAssertEqual(screens, ["capture", "terminalTooSmall", "capture"])
+    }
+
+    /// Also with NO_COLOR in the C locale: no colour and no UTF-8, so the preview and the oval are drawn in ASCII.
+    func testAClipWithNoFaceIsNeverCaptured() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"],
+                             environment: "LC_ALL=C NO_COLOR=1")
+        XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
+        XCTAssertFalse(tmux.screen().contains("▀"), "no half blocks without colour or UTF-8: " + tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("ooooo"), "the oval in ASCII: " + tmux.screen())
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertTrue(tmux.screen().contains("Position your face in the oval"), tmux.screen())
+        tmux.send("C-c")
+        XCTAssertEqual(status(), 130)
+        try assertTerminalRestored(tmux)
+        XCTAssertFalse(try events().contains { $0["event"] as? String == "captured" })
+    }
+}
