@@ -450,7 +450,7 @@ scenario_busy() {
 # --- Injected ioctl errors ------------------------------------------------------------------------
 
 scenario_inject() {
-    local control short name problem info
+    local control short name problem info message
     for control in inject_vidioc_streamon_error inject_vidioc_reqbufs_error inject_vidioc_qbuf_error; do
         short=${control#inject_vidioc_}
         short=${short%_error}
@@ -478,7 +478,20 @@ scenario_inject() {
         elif [ -e "$work/$name.y4m" ] && ! info=$(clip_info "$work/$name.y4m"); then
             fail "inject/$short" "clear error, but it left a broken clip: $info"
         else
-            pass "inject/$short" "clear error (exit $fc_rc): $(first_lines "$work/$name.err")"
+            # One line (besides the "recording …" one) that names the device and the ioctl that
+            # failed and says what to do; exit 1, "any other error" (not no camera, not permission).
+            message=$(grep -v '^facecap: recording ' "$work/$name.err")
+            if [ "$fc_rc" -ne 1 ]; then
+                fail "inject/$short" "exit $fc_rc instead of 1: $(first_lines "$work/$name.err")"
+            elif [ "$(grep -c . <<<"$message")" -ne 1 ]; then
+                fail "inject/$short" "not one error line: $(first_lines "$work/$name.err")"
+            elif ! grep -q "$dev" <<<"$message" || ! grep -qi "$short" <<<"$message"; then
+                fail "inject/$short" "the error does not name $dev and VIDIOC_${short^^}: $message"
+            elif ! grep -Eqi 'reconnect|try (again|another)|facecap devices' <<<"$message"; then
+                fail "inject/$short" "the error does not say what to do: $message"
+            else
+                pass "inject/$short" "clear error (exit $fc_rc): $message"
+            fi
         fi
         rm -f "$work/$name.y4m"
         leak_check "$name" opens
