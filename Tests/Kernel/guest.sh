@@ -113,7 +113,8 @@ stream_ok() {
 reset_device() {
     chown root:root "$dev" 2>/dev/null
     chmod 0600 "$dev" 2>/dev/null
-    v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0 -v width=640,height=360,pixelformat=YUYV >/dev/null 2>&1
+    v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0,test_pattern=0 \
+        -v width=640,height=360,pixelformat=YUYV >/dev/null 2>&1
     local _
     for _ in 1 2 3; do
         stream_ok 1 && return 0
@@ -181,12 +182,17 @@ run_facecap() {
     wait_facecap "$seconds"
 }
 
-# leak/NAME [opens]: facecap held no /dev/video fd and no camera buffer mapping when it exited;
-# with `opens`, it must have opened the camera at all (else the check would prove nothing).
+# leak/NAME [opens [MIN]]: facecap held no /dev/video fd and no camera buffer mapping when it exited;
+# with `opens`, it must have opened the camera at all (else the check would prove nothing), and with
+# MIN at least MIN times (a camera reopened after an unplug).
 leak_check() {
     local name=$1 verdict
     if verdict=$($python "$here/leakcheck.py" ${2:+--expect-open} "$work/$name.trace" 2>&1); then
-        pass "leak/$name" "$verdict"
+        if [ -n "${3:-}" ] && [ "${verdict%% *}" -lt "$3" ]; then
+            fail "leak/$name" "facecap opened the camera fewer than $3 times, so the check proves less: $verdict"
+        else
+            pass "leak/$name" "$verdict"
+        fi
     else
         fail "leak/$name" "facecap did not release the camera itself: $verdict"
     fi
@@ -450,7 +456,7 @@ scenario_busy() {
 # --- Injected ioctl errors ------------------------------------------------------------------------
 
 scenario_inject() {
-    local control short name problem info
+    local control short name problem info message
     for control in inject_vidioc_streamon_error inject_vidioc_reqbufs_error inject_vidioc_qbuf_error; do
         short=${control#inject_vidioc_}
         short=${short%_error}
@@ -478,7 +484,20 @@ scenario_inject() {
         elif [ -e "$work/$name.y4m" ] && ! info=$(clip_info "$work/$name.y4m"); then
             fail "inject/$short" "clear error, but it left a broken clip: $info"
         else
-            pass "inject/$short" "clear error (exit $fc_rc): $(first_lines "$work/$name.err")"
+            # One line (besides the "recording …" one) that names the device and the ioctl that
+            # failed and says what to do; exit 1, "any other error" (not no camera, not permission).
+            message=$(grep -v '^facecap: recording ' "$work/$name.err")
+            if [ "$fc_rc" -ne 1 ]; then
+                fail "inject/$short" "exit $fc_rc instead of 1: $(first_lines "$work/$name.err")"
+            elif [ "$(grep -c . <<<"$message")" -ne 1 ]; then
+                fail "inject/$short" "not one error line: $(first_lines "$work/$name.err")"
+            elif ! grep -q "$dev" <<<"$message" || ! grep -qi "$short" <<<"$message"; then
+                fail "inject/$short" "the error does not name $dev and VIDIOC_${short^^}: $message"
+            elif ! grep -Eqi 'reconnect|try (again|another)|facecap devices' <<<"$message"; then
+                fail "inject/$short" "the error does not say what to do: $message"
+            else
+                pass "inject/$short" "clear error (exit $fc_rc): $message"
+            fi
         fi
         rm -f "$work/$name.y4m"
         leak_check "$name" opens
@@ -601,12 +620,251 @@ scenario_sigint() {
     leak_check "$name" opens
 }
 
+# --- The wizard (--plain, events) ----------------------------------------------------------------
+# The wizard as a script runs it: plain lines on stdout, JSON Lines events in $work/NAME.events, stdin
+# at its end (a background job's stdin is /dev/null), so nothing but signals and the camera drive it.
+
+# start_wizard NAME: starts the wizard on $dev (see start_facecap).
+start_wizard() {
+    local name=$1
+    rm -rf "$work/$name.events" "$work/$name-out"
+    start_facecap "$name" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
+        --output "$work/$name-out"
+}
+
+# event_line NAME REGEX [AFTER]: the number of the first line of NAME's events after line AFTER
+# (default 0) that matches REGEX (an awk regex over the JSON text); empty when there is none.
+event_line() {
+    awk -v re="$2" -v after="${3:-0}" 'NR > after && $0 ~ re { print NR; exit }' "$work/$1.events" 2>/dev/null
+}
+
+# wait_event NAME REGEX SECONDS [AFTER]: waits for such a line and prints its number; fails when the
+# time runs out or facecap exits without writing it.
+wait_event() {
+    local deadline=$((SECONDS + $3)) line alive
+    while :; do
+        alive=0
+        kill -0 "$fc_strace" 2>/dev/null && alive=1
+        line=$(event_line "$1" "$2" "${4:-0}")
+        [ -n "$line" ] && { echo "$line"; return 0; }
+        [ "$alive" = 1 ] && [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
+
+# The events (or plain lines) of NAME from line $2 on, flattened for a message.
+event_text() { tail -n +"${2:-1}" "$work/$1.events" 2>/dev/null | head -c 500 | tr '\n' ' '; }
+plain_text() { tail -n +"${2:-1}" "$work/$1.out" 2>/dev/null | head -c 400 | tr '\n' '|'; }
+event_count() { wc -l < "$work/$1.events" 2>/dev/null || echo 0; }
+
+# video_fds PID: the /dev/video* files process PID holds, from /proc/PID/fd (a node removed by an unplug
+# shows as "/dev/videoN (deleted)").
+video_fds() { ls -l "/proc/$1/fd" 2>/dev/null | awk '/-> \/dev\/video/ { sub(/.*-> /, ""); print }' | tr '\n' ' '; }
+
+# The index of test pattern $1 (e.g. "100% Black") in vivid's test_pattern menu.
+pattern_index() {
+    v4l2-ctl -d "$dev" -L 2>/dev/null | awk -v want="$1" '
+        $1 == "test_pattern" { menu = 1; next }
+        menu && /^[[:space:]]+[0-9]+: / { line = $0; sub(/^[[:space:]]+[0-9]+: /, "", line)
+                                          if (line == want) { sub(/:.*/, "", $1); print $1; exit }; next }
+        menu { exit }'
+}
+
+# wizard_started NAME CHECK: waits for the capture screen and the first noFace guidance on vivid's
+# colour bars (models load and the first frames go through them under emulation: generous limits).
+# Fails CHECK and returns 1 when they do not come.
+wizard_started() {
+    local name=$1 check=$2
+    if ! wait_event "$name" '"screen":"capture"' 90 >/dev/null; then
+        fail "$check" "no capture screen within 90s; events: $(event_text "$name"); out: $(plain_text "$name");" \
+            "err: $(first_lines "$work/$name.err")"
+        return 1
+    fi
+    if ! wait_event "$name" '"event":"guidance".*"primary":"noFace"' 60 >/dev/null; then
+        fail "$check" "no noFace guidance within 60s of the capture screen; events: $(event_text "$name");" \
+            "out: $(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+        return 1
+    fi
+}
+
+# stop_wizard NAME CHECK: Ctrl-C → exit 130 by itself (not killed by the signal) with a last event
+# {"event":"exit","code":130}.
+stop_wizard() {
+    local name=$1 check=$2 last
+    if ! kill -0 "$fc_strace" 2>/dev/null; then
+        wait_facecap 5
+        fail "$check" "facecap had exited ($fc_rc) before Ctrl-C: $(first_lines "$work/$name.err");" \
+            "out: $(plain_text "$name"); events: $(event_text "$name")"
+        return
+    fi
+    kill -INT "$fc_pid"
+    wait_facecap 60
+    last=$(tail -n 1 "$work/$name.events" 2>/dev/null)
+    if [ "$fc_rc" -ne 130 ]; then
+        fail "$check" "exit $fc_rc instead of 130 after Ctrl-C: $(first_lines "$work/$name.err")"
+    elif ! grep -Eq "^$fc_pid +\\+\\+\\+ exited with 130 " "$work/$name.trace"; then
+        fail "$check" "facecap did not exit by itself: $(grep -E "^$fc_pid +\\+\\+\\+" "$work/$name.trace")"
+    elif ! grep -Eq '"event":"exit".*"code":130([^0-9]|$)' <<<"$last"; then
+        fail "$check" "exit 130 but the last event is not exit code 130: $last"
+    else
+        pass "$check" "exit 130; last event $last"
+    fi
+}
+
+# event_time NAME LINE: the "t" of event line LINE.
+event_time() { sed -n "${2}p" "$work/$1.events" | grep -Eo '"t":[0-9.]+' | cut -d: -f2; }
+
+scenario_wizard_capture() {
+    local name=wizard-capture screen face manual waited others
+    reset_device
+    start_wizard "$name"
+    if ! screen=$(wait_event "$name" '"screen":"capture"' 90); then
+        fail wizard/capture-screen "no capture screen within 90s; events: $(event_text "$name"); out:" \
+            "$(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+    else
+        pass wizard/capture-screen "$(sed -n "${screen}p" "$work/$name.events")"
+    fi
+    if ! face=$(wait_event "$name" '"event":"guidance".*"primary":"noFace"' 60 "${screen:-0}"); then
+        fail wizard/no-face "no noFace guidance within 60s on vivid's colour bars; events: $(event_text "$name");" \
+            "out: $(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+    elif ! grep -qxF '[capture] Position your face in the oval' "$work/$name.out"; then
+        fail wizard/no-face "noFace event but no plain line \"[capture] Position your face in the oval\":" \
+            "$(plain_text "$name")"
+    else
+        pass wizard/no-face "$(sed -n "${face}p" "$work/$name.events"); out: $(plain_text "$name")"
+    fi
+    # No face at all for 10 s: manual capture is offered, and nothing but capture came before it.
+    if [ -z "$face" ]; then
+        fail wizard/manual-offered "not reached (no noFace guidance)"
+    elif ! manual=$(wait_event "$name" '"screen":"manualCapture"' 30 "$face"); then
+        fail wizard/manual-offered "no manualCapture screen within 30s of noFace; events: $(event_text "$name")"
+    else
+        waited=$(awk -v a="$(event_time "$name" "$face")" -v b="$(event_time "$name" "$manual")" \
+            'BEGIN { printf "%.1f", b - a }')
+        others=$(head -n "$manual" "$work/$name.events" | grep -o '"screen":"[A-Za-z]*"' |
+            grep -v '"screen":"capture"' | grep -v '"screen":"manualCapture"' | tr '\n' ' ')
+        if [ -n "$others" ]; then
+            fail wizard/manual-offered "other screens before manual capture: $others"
+        elif awk -v w="$waited" 'BEGIN { exit !(w < 9.5 || w > 15) }'; then
+            fail wizard/manual-offered "offered ${waited}s after the first noFace guidance instead of about 10s"
+        elif ! grep -q '^\[manualCapture\] ' "$work/$name.out"; then
+            fail wizard/manual-offered "manualCapture event but no \"[manualCapture]\" line: $(plain_text "$name")"
+        else
+            pass wizard/manual-offered "${waited}s after noFace: $(grep -m 1 '^\[manualCapture\] ' "$work/$name.out")"
+        fi
+    fi
+    stop_wizard "$name" wizard/capture-sigint
+    leak_check "$name" opens
+}
+
+scenario_wizard_faults() {
+    local name=wizard-faults mark black line dark bars lost
+    reset_device
+    black=$(pattern_index "100% Black")
+    start_wizard "$name"
+    if wizard_started "$name" wizard/faults-flow; then
+        v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=30
+        local _
+        for _ in 1 2 3; do
+            v4l2-ctl -d "$dev" -c inject_v4l2_buf_flag_error=1
+            sleep 0.4
+        done
+        # Guidance events come on change only: a black picture, then the colour bars again, must each
+        # bring a fresh one, proving frames still go through the flow after the bad buffers.
+        mark=$(event_count "$name")
+        v4l2-ctl -d "$dev" -c test_pattern="${black:-5}"
+        dark=$(wait_event "$name" '"event":"guidance".*"primary":"tooDark"' 30 "$mark")
+        v4l2-ctl -d "$dev" -c test_pattern=0
+        [ -n "$dark" ] && bars=$(wait_event "$name" '"event":"guidance".*"primary":"noFace"' 30 "$dark")
+        lost=$(event_line "$name" '"screen":"(connectionError|noCamera|cameraBusy)"')
+        if [ -n "$lost" ]; then
+            fail wizard/faults-flow "the bad buffers broke the flow: $(sed -n "${lost}p" "$work/$name.events");" \
+                "out: $(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+        elif [ -z "$dark" ] || [ -z "${bars:-}" ]; then
+            fail wizard/faults-flow "no fresh guidance (tooDark on black, then noFace on the bars) after 30%" \
+                "dropped and 3 flagged buffers; events since: $(event_text "$name" $((mark + 1)))"
+        elif ! kill -0 "$fc_strace" 2>/dev/null; then
+            fail wizard/faults-flow "facecap exited: $(first_lines "$work/$name.err")"
+        elif ! grep -o '"screen":"[A-Za-z]*"' "$work/$name.events" | tail -n 1 |
+            grep -Eq '"(capture|manualCapture)"'; then
+            fail wizard/faults-flow "not on the capture screen any more: $(event_text "$name" $((mark + 1)))"
+        else
+            pass wizard/faults-flow "still capturing; events after the faults: $(event_text "$name" $((mark + 1)))"
+        fi
+    fi
+    stop_wizard "$name" wizard/faults-sigint
+    v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0,test_pattern=0
+    leak_check "$name" opens
+}
+
+scenario_wizard_disconnect() {
+    local name=wizard-disconnect mark lost fds back guidance deadline started watcher
+    reset_device
+    start_wizard "$name"
+    if ! wizard_started "$name" wizard/disconnect-error; then
+        fail wizard/disconnect-released "not reached (the wizard did not start capturing)"
+        fail wizard/disconnect-resumes "not reached (the wizard did not start capturing)"
+        stop_wizard "$name" wizard/disconnect-sigint
+        leak_check "$name" opens
+        return
+    fi
+    # Released while it runs: watched from before the unplug until capture resumes (see fdwatch.py).
+    mark=$(event_count "$name")
+    rm -f "$work/$name.ready"
+    $python "$here/fdwatch.py" "$fc_pid" "$work/$name.events" "$mark" 40 "$work/$name.ready" \
+        >"$work/$name.watch" 2>&1 &
+    watcher=$!
+    deadline=$((SECONDS + 30))
+    while [ ! -e "$work/$name.ready" ] && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+    started=$SECONDS
+    v4l2-ctl -d "$dev" -c disconnect=1
+    if ! lost=$(wait_event "$name" '"screen":"connectionError"' 20 "$mark"); then
+        fail wizard/disconnect-error "no connectionError screen within 20s of the unplug; events since:" \
+            "$(event_text "$name" $((mark + 1))); out: $(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+    elif ! grep -q '^\[connectionError\] ' "$work/$name.out"; then
+        fail wizard/disconnect-error "connectionError event but no \"[connectionError]\" line: $(plain_text "$name")"
+    else
+        pass wizard/disconnect-error "after $((SECONDS - started))s:" \
+            "$(grep -m 1 '^\[connectionError\] ' "$work/$name.out")"
+    fi
+    if wait "$watcher"; then
+        pass wizard/disconnect-released "$(cat "$work/$name.watch")"
+    else
+        fail wizard/disconnect-released "$(cat "$work/$name.watch")"
+    fi
+
+    # Back by itself: a later capture screen, fresh guidance, the device held again.
+    back=""
+    [ -n "$lost" ] && back=$(wait_event "$name" '"screen":"capture"' 45 "$lost")
+    [ -n "$back" ] && guidance=$(wait_event "$name" '"event":"guidance"' 30 "$back")
+    fds=$(video_fds "$fc_pid")
+    if [ -z "$back" ]; then
+        fail wizard/disconnect-resumes "no capture screen within 45s after connectionError; events since:" \
+            "$(event_text "$name" "${lost:-1}"); out: $(plain_text "$name"); err: $(first_lines "$work/$name.err")"
+    elif [ -z "${guidance:-}" ]; then
+        fail wizard/disconnect-resumes "capture screen again but no fresh guidance event within 30s; events since" \
+            "the loss: $(event_text "$name" "$lost"); out: $(plain_text "$name")"
+    elif ! awk '/^\[connectionError\] / { lost = 1 } lost && /^\[capture\] / { back = 1 } END { exit !back }' \
+        "$work/$name.out"; then
+        fail wizard/disconnect-resumes "events resumed but no \"[capture]\" line after the connectionError one:" \
+            "$(plain_text "$name")"
+    elif ! grep -Eq "$dev( |$)" <<<"$fds" || grep -q deleted <<<"$fds"; then
+        fail wizard/disconnect-resumes "capture resumed but pid $fc_pid does not hold $dev: ${fds:-nothing}"
+    else
+        pass wizard/disconnect-resumes "$((SECONDS - started))s after the unplug, holding $fds; events since the" \
+            "loss: $(event_text "$name" "$lost")"
+    fi
+    stop_wizard "$name" wizard/disconnect-sigint
+    leak_check "$name" opens 2
+}
+
 # --- Main ---------------------------------------------------------------------------------------
 
 if [ ! -x "$facecap" ]; then
     fail guest/binary "$facecap is not executable in the guest"
 elif load_vivid; then
-    for s in v4l2ctl devices record permission busy inject drops disconnect sigint; do
+    for s in v4l2ctl devices record permission busy inject drops disconnect sigint \
+        wizard_capture wizard_faults wizard_disconnect; do
         scenario "$s"
         reset_device
     done

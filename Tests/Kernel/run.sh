@@ -2,12 +2,14 @@
 # Real-kernel V4L2 tests: boots Debian's own kernel under qemu (software emulation) with the vivid
 # test driver as a webcam, and runs Tests/Kernel/guest.sh inside it against the facecap build.
 #
-#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS]
+#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB]
 #
 # PATH is the facecap binary relative to the repository (default .build/release/facecap). The guest
-# sees this machine's root read-only over virtio-9p, so it runs the very binaries built here.
+# sees this machine's root read-only over virtio-9p, so it runs the very binaries built here. GLOB
+# selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks).
 # Prints one PASS/FAIL line per check and a last line `N passed, N failed`; exits non-zero when a
-# check fails or when the guest does not report (boot failure, crash, timeout).
+# check fails, when a check listed in Tests/Kernel/expected-checks is missing or an unlisted one
+# appears, or when the guest does not report (boot failure, crash, timeout).
 #
 # Nothing is installed into /boot: the kernel package is downloaded and unpacked into
 # .cache/kernel (git-ignored); the initramfs is built there once and rebuilt when the kernel package
@@ -17,15 +19,16 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 binary=.build/release/facecap
-timeout_seconds=${KERNEL_TEST_TIMEOUT:-720}
+timeout_seconds=${KERNEL_TEST_TIMEOUT:-420}
 guest_args=()
+only="*"
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=$2; shift 2 ;;
         --timeout) timeout_seconds=$2; shift 2 ;;
-        --only) guest_args+=("only=$2"); shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "error: unknown argument $1 (see $0 --help)" >&2; exit 64 ;;
     esac
 done
@@ -36,6 +39,19 @@ sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 
 say() { echo "test-kernel: $*"; }
 die() { echo "test-kernel: error: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+# The checks each scenario must report (see that file); an --only that selects no scenario is an error.
+expected_checks="$here/expected-checks"
+selected_scenarios() {
+    local scenario name least
+    while read -r scenario name least; do
+        case "$scenario" in ''|'#'*|-) continue ;; esac
+        # shellcheck disable=SC2053
+        [[ $scenario == $only ]] && echo "$scenario"
+    done < "$expected_checks" | sort -u
+}
+[ -f "$expected_checks" ] || die "$expected_checks is missing"
+[ -n "$(selected_scenarios)" ] || die "--only '$only' selects no scenario (see Tests/Kernel/expected-checks)"
 
 case "$repo$binary" in
     *[[:space:],]*) die "the repository path and --binary must not contain spaces or commas ($repo, $binary)" ;;
@@ -203,6 +219,40 @@ elapsed=$(( $(date +%s) - start ))
 
 passed=$(awk -v m="$marker" '$1 == m && $2 == "PASS"' "$log" | wc -l)
 failed=$(awk -v m="$marker" '$1 == m && $2 == "FAIL"' "$log" | wc -l)
+
+# Every check the selected scenarios must report is there (as often as listed), and nothing else.
+reported=$(awk -v m="$marker" '$1 == m && ($2 == "PASS" || $2 == "FAIL") { print $3 }' "$log")
+missing="" unexpected="" globs=()
+while read -r scenario name least; do
+    case "$scenario" in ''|'#'*) continue ;; esac
+    globs+=("$name")
+    # shellcheck disable=SC2053
+    [ "$scenario" = - ] || [[ $scenario == $only ]] || continue
+    count=0
+    while read -r check; do
+        # shellcheck disable=SC2053
+        [[ -n $check && $check == $name ]] && count=$((count + 1))
+    done <<<"$reported"
+    [ "$count" -ge "$least" ] || missing="$missing $name ($count of at least $least)"
+done < "$expected_checks"
+while read -r check; do
+    [ -n "$check" ] || continue
+    known=""
+    for name in "${globs[@]}"; do
+        # shellcheck disable=SC2053
+        [[ $check == $name ]] && { known=yes; break; }
+    done
+    [ -n "$known" ] || unexpected="$unexpected $check"
+done < <(sort -u <<<"$reported")
+if grep -q "^$marker END" "$log" && [ -n "$missing" ]; then
+    echo "FAIL run/expected-checks: not reported:$missing"
+    failed=$((failed + 1))
+fi
+if [ -n "$unexpected" ]; then
+    echo "FAIL run/expected-checks: not listed in Tests/Kernel/expected-checks:$unexpected"
+    failed=$((failed + 1))
+fi
+
 if ! grep -q "^$marker END" "$log"; then
     echo "FAIL guest: the guest stopped without finishing its checks after ${elapsed}s" \
         "(timeout ${timeout_seconds}s, kernel panic or a crashed script); last console lines:"

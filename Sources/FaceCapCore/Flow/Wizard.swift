@@ -356,6 +356,8 @@ public struct Wizard: Sendable, Equatable {
         guard awaitingCamera else { return [] }
         awaitingCamera = false
         phase = .capture(CaptureProgress())
+        // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
+        announcedGuidance = nil
         return [.startAnalysis]
     }
 

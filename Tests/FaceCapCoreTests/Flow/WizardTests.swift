@@ -431,6 +431,9 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 3.1).countdown, "Looking again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5.1), [.openCamera])
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
+                       [.emit(.guidance(primary: .ready, hints: []))],
+                       "the guidance is announced again after the camera came back, even when it did not change")
     }
 
     func testCameraLossQuitExits1() {
