@@ -3,7 +3,7 @@
 
 Usage: wizard_budget.py [--binary .build/release/facecap] [--seconds 60] [--bytes-seconds 20]
                         [--launches 10] [--soak [--soak-seconds 345]] [--clip colour|mono]
-                        [--term tmux-256color] [--only start,bytes,cpu] [--json FILE]
+                        [--noise SIGMA] [--term tmux-256color] [--only start,bytes,cpu] [--json FILE]
 (used by `make bench-wizard`; `make bench-wizard ARGS=--soak` adds the 10 000-frame memory run).
 
 What it does
@@ -11,7 +11,8 @@ What it does
   sergey's luma (mono, no dependencies) on a plain wall, swaying ±0.12 of the frame width with a period of
   3 s. The face never holds still for the 1 s stability window (it crosses the oval faster than the
   hold-still speed and is off centre the rest of the time), so the wizard stays on the live preview;
-  `--manual-after 3600` keeps the manual-capture offer away too.
+  `--manual-after 3600` keeps the manual-capture offer away too. `--noise SIGMA` adds webcam-like
+  Gaussian noise to the colour clip's luma (the preview's colour hysteresis should absorb most of it).
 - Runs `facecap --no-tutorial --input CLIP --loop --color 256 --manual-after 3600 --output TMP` in a
   detached tmux pane of the chosen size, on a private tmux server (its own socket, no user config, no
   status line), TERM=tmux-256color, LANG=C.UTF-8. facecap is started only once `tmux pipe-pane` feeds the
@@ -76,7 +77,7 @@ def face_path(i):
     return 0.5 + SWAY * math.sin(phase), 0.5 + 0.02 * math.sin(2 * phase)
 
 
-def make_clip(kind, path):
+def make_clip(kind, path, noise=0.0):
     frames = FPS * CLIP_SECONDS
     scale = FACE_WIDTH * 640 / FACE_BOX[2]
     cx, cy = FACE_BOX[0] + FACE_BOX[2] / 2, FACE_BOX[1] + FACE_BOX[3] / 2
@@ -101,7 +102,7 @@ def make_clip(kind, path):
                 out.write(b'FRAME\n')
                 out.write(frame)
         else:
-            from PIL import Image
+            from PIL import Image, ImageChops
             photo = Image.open(os.path.join(ROOT, 'Tests/Fixtures/sergey.png')).convert('RGB')
             out.write(b'YUV4MPEG2 W640 H480 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL\n')
             for i in range(frames):
@@ -111,6 +112,9 @@ def make_clip(kind, path):
                 frame = photo.transform((640, 480), Image.AFFINE, coefficients, resample=Image.BILINEAR,
                                         fillcolor=WALL)
                 y, cb, cr = frame.convert('YCbCr').split()
+                if noise:
+                    # Sensor-like noise on the luma: Gaussian, σ = `noise` levels (effect_noise centres it on 128).
+                    y = ImageChops.add(y, Image.effect_noise((640, 480), noise), scale=1, offset=-128)
                 out.write(b'FRAME\n')
                 out.write(y.tobytes())
                 out.write(cb.resize((320, 240), Image.BOX).tobytes())
@@ -118,12 +122,12 @@ def make_clip(kind, path):
     os.replace(tmp, path)
 
 
-def clip_path(kind):
+def clip_path(kind, noise=0.0):
     directory = os.path.join(ROOT, '.cache', 'bench')
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f'wizard-{kind}-v1.y4m')
+    path = os.path.join(directory, f'wizard-{kind}-v1' + (f'-noise{noise:g}' if noise else '') + '.y4m')
     if not os.path.exists(path):
-        make_clip(kind, path)
+        make_clip(kind, path, noise)
     return path
 
 
@@ -409,6 +413,8 @@ def main():
     parser.add_argument('--soak', action='store_true', help='also the ≥ 340 s run for RSS from frame 1 000 to 10 000')
     parser.add_argument('--soak-seconds', type=float, default=345)
     parser.add_argument('--clip', choices=('colour', 'mono'), default='colour')
+    parser.add_argument('--noise', type=float, default=0,
+                        help='Gaussian noise on the colour clip\'s luma, σ in levels (a webcam: 2–4; default 0)')
     parser.add_argument('--term', default='tmux-256color')
     parser.add_argument('--warmup', type=float, default=3, help='seconds after the first preview not counted')
     parser.add_argument('--gap-ms', type=float, default=8, help='silence that separates two drawn frames')
@@ -433,8 +439,10 @@ def main():
         except ImportError:
             print('wizard_budget: Pillow is not installed; using the mono clip', file=sys.stderr)
             opts.clip = 'mono'
-    clip_kind = opts.clip
-    opts.clip = clip_path(clip_kind)
+    if opts.clip == 'mono':
+        opts.noise = 0
+    clip_kind = opts.clip + (f', noise σ {opts.noise:g}' if opts.noise else '')
+    opts.clip = clip_path(opts.clip, opts.noise)
     phases = set(opts.only.split(','))
     workdir = tempfile.mkdtemp(prefix='facecap-budget-')
     tmux = Tmux(workdir)
