@@ -196,6 +196,12 @@ class Tmux:
     def kill_all(self):
         for name in list(self.sessions):
             self.kill(name)
+        # The private server ends with its last session; tmux leaves its socket file behind.
+        path = os.path.join(os.environ.get('TMUX_TMPDIR', '/tmp'), f'tmux-{os.getuid()}', self.socket)
+        time.sleep(0.2)
+        if os.path.exists(path) and subprocess.run(['tmux', '-L', self.socket, 'has-session'],
+                                                   capture_output=True).returncode != 0:
+            os.unlink(path)
 
 
 # MARK: - One run
@@ -510,6 +516,8 @@ def main():
             load_note(f'CPU and memory at 100x32, {opts.seconds:.0f} s')
             run = run_pane(opts, tmux, workdir, 'cpu', 100, 32, seconds=opts.seconds)
             sane(run, 'cpu run')
+            if len(run['samples']) < 2:
+                raise RuntimeError('cpu run: facecap ended before it could be sampled')
             whole, steady = cpu_figures(run)
             results['cpu'] = {'whole_percent': whole, 'steady_percent': steady}
             check('CPU, % of one core (launch to end)', whole, BUDGETS['cpu_percent'], ' %', '{:.1f}',
@@ -530,6 +538,8 @@ def main():
             run = run_pane(opts, tmux, workdir, 'soak', 100, 32, seconds=opts.soak_seconds)
             sane(run, 'soak')
             peaks.append(('soak', peak_mb(run)))
+            if not run['samples']:
+                raise RuntimeError('soak: facecap ended before it could be sampled')
             if opts.soak_seconds >= 10000 / FPS + 5:
                 at1000, _ = rss_at(run, 1000 / FPS)
                 at10000, _ = rss_at(run, 10000 / FPS)
