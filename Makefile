@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build deps models run test test-kernel bench install uninstall clean help
+.PHONY: all build deps models run test test-kernel bench bench-wizard install uninstall clean help
 all: build
 
 help:
@@ -30,6 +30,7 @@ help:
 	@echo "make test       set up, build and run the whole test suite"
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
+	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 
 # Installs only what is missing; does nothing (and needs no network) when all is present.
@@ -80,6 +81,12 @@ test-kernel: build
 # facecap's own benchmark, then LiteRT's on the same models when ai-edge-litert is importable, with ratios.
 bench: build
 	$(PYTHON) tools/bench_compare.py $(BIN) --rounds 3
+
+# The wizard's budgets (SPEC §10) measured in real tmux panes: start to first preview, terminal bytes per
+# preview frame, CPU and memory; exits non-zero when one is exceeded. About 2.5 minutes; ARGS=--soak adds
+# a 6-minute run for memory over 10 000 frames. Not part of `make test` (timing on a shared machine).
+bench-wizard: build
+	$(PYTHON) tools/wizard_budget.py --binary $(BIN) $(ARGS)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models

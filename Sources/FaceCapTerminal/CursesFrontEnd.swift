@@ -263,7 +263,9 @@ public final class CursesFrontEnd {
             return false
         }
         let now = Self.monotonicSeconds()
-        if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < previewInterval {
+        // A frame up to a fifth of the interval early is on time: camera frames arrive with jitter, and a
+        // strict comparison against a 30 fps camera's own period dropped every other frame (20 fps shown).
+        if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < 0.8 * previewInterval {
             return false
         }
         renderNow(model, preview: frame, photo: photo, now: now)
