@@ -71,7 +71,7 @@ enum AnalyzeCommand {
         }
         var index = 0
         var captured = false
-        while try reader.readFrame(into: &frame) {
+        while try reader.readWholeFrame(into: &frame) {
             let faces = tracker.process(frame)
             let output = analyzer.process(frame, faces: faces)
             report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces,
@@ -80,8 +80,12 @@ enum AnalyzeCommand {
             captured = captured || output.capture != nil
             index += 1
         }
+        if reader.endedWithTruncatedFrame {
+            printError("warning: \(path): frame \(index) is cut short by the end of the file; analysed the "
+                       + "\(Messages.count(index, "whole frame")) before it")
+        }
         if !json {
-            printOut("\(path): \(index) frames, " + (captured ? "auto-captured" : "no auto capture"))
+            printOut("\(path): \(Messages.count(index, "frame")), " + (captured ? "auto-captured" : "no auto capture"))
         }
     }
 

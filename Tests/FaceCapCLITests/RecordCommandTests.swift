@@ -47,6 +47,7 @@ final class RecordCommandTests: XCTestCase {
         if nodes.isEmpty {
             XCTAssertEqual(result.status, 69)
             XCTAssertTrue(result.stderr.hasPrefix("facecap: no camera found:"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("--input"), "record cannot use a clip: \(result.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: clip))
         } else {
             XCTAssertTrue([0, 1, 69, 77].contains(result.status), result.stderr)

@@ -53,8 +53,9 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .noCamera(let directory):
+            // No hint about --input here: `devices` and `record` need a camera; the wizard adds it (CameraProblem).
             return "no camera found: no video-capture device in \(directory) — connect a webcam (check"
-                + " `ls /dev/video*`), pass one through to this VM or container, or replay a clip with --input FILE.y4m"
+                + " `ls /dev/video*`) or pass one through to this VM or container"
         case .noSuchDevice(let path):
             return "no camera at \(path): no such file — run 'facecap devices' to list cameras"
         case .notCaptureDevice(let path, let reason):

@@ -13,7 +13,7 @@ public struct ClipEndedError: Error, UserFacingError, Equatable, Sendable {
 
     public var message: String {
         let cut = lastFrameTruncated ? " (its last frame is incomplete)" : ""
-        return "\(path): the clip ended after \(framesPlayed) frames\(cut); use --loop to replay it continuously"
+        return "\(path): the clip ended after \(Messages.count(framesPlayed, "frame"))\(cut); use --loop to replay it continuously"
     }
 
     public var exitCode: ExitCode { .failure }

@@ -29,7 +29,10 @@ public enum Messages {
     }
 
     /// "1 attempt", "2 attempts".
-    public static func attempts(_ count: Int) -> String { count == 1 ? "1 attempt" : "\(count) attempts" }
+    public static func attempts(_ count: Int) -> String { Self.count(count, "attempt") }
+
+    /// "1 frame", "2 frames", "0 frames": a count with its noun, plural unless exactly one.
+    public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     /// Whole seconds left, rounded up: a countdown never shows 0 before it ends.
     public static func seconds(_ remaining: Double) -> Int { max(1, Int(remaining.rounded(.up))) }

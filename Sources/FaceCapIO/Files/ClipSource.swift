@@ -65,7 +65,6 @@ public final class ClipSource: FrameSource {
     private let pacing: Pacing
     private var scheduleStart: Double?
     private var scheduleFrame = 0
-    private var framesThisPass = 0
 
     /// Opens the clip; throws `InputFileError` (exit 66) when it is missing or its header is bad.
     public init(
@@ -116,28 +115,23 @@ public final class ClipSource: FrameSource {
         try read(into: &frame)
         frame.timestamp = Double(framesDelivered) / frameRate
         framesDelivered += 1
-        framesThisPass += 1
         return .frame
     }
 
+    /// The clip rule of `Y4MFileReader.readWholeFrame`: up to the last whole frame; no whole frame is exit 66.
     private func read(into frame: inout Frame) throws(FrameSourceError) {
-        let noFrames = InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
-        var truncated = false
-        do {
-            if try reader.readFrame(into: &frame) { return }
-        } catch {
-            // A clip cut short (a recording that was killed) still plays up to its last whole frame.
-            guard framesThisPass > 0, case .data(.truncated) = error.problem else { throw Self.unreadable(error) }
-            truncated = true
-        }
-        guard framesThisPass > 0 else { throw Self.unreadable(noFrames) }
+        let more: Bool
+        do { more = try reader.readWholeFrame(into: &frame) } catch { throw Self.unreadable(error) }
+        if more { return }
         guard loop else {
-            throw .clipEnded(ClipEndedError(path: path, framesPlayed: framesDelivered, lastFrameTruncated: truncated))
+            throw .clipEnded(ClipEndedError(path: path, framesPlayed: framesDelivered,
+                                            lastFrameTruncated: reader.endedWithTruncatedFrame))
         }
         do throws(InputFileError) {
             try reader.rewind()
-            framesThisPass = 0
-            guard try reader.readFrame(into: &frame) else { throw noFrames }
+            guard try reader.readWholeFrame(into: &frame) else {
+                throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+            }
         } catch {
             throw Self.unreadable(error)
         }

@@ -126,6 +126,27 @@ public final class Y4MFileReader {
         return true
     }
 
+    /// True when the last `readWholeFrame` stopped at a frame cut short by the end of the file.
+    public private(set) var endedWithTruncatedFrame = false
+
+    /// The clip rule, the same for replay (`ClipSource`) and `facecap analyze`: a clip plays up to its last
+    /// whole frame. A frame cut short by the end of the file ends the clip like the end of the file does (true
+    /// `endedWithTruncatedFrame`; callers warn), but a clip without one whole frame (only a header, or a first
+    /// frame cut short) is not a clip: `InputFileError` (exit 66). Malformed data and read errors throw.
+    public func readWholeFrame(into frame: inout Frame) throws(InputFileError) -> Bool {
+        do {
+            if try readFrame(into: &frame) { return true }
+        } catch {
+            guard frameIndex > 0, case .data(.truncated) = error.problem else { throw error }
+            endedWithTruncatedFrame = true
+            return false
+        }
+        guard frameIndex > 0 else {
+            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+        }
+        return false
+    }
+
     /// Goes back to the first frame (for looping replay).
     public func rewind() throws(InputFileError) {
         guard fd >= 0 else { return }
@@ -135,6 +156,7 @@ public final class Y4MFileReader {
         bufferStart = 0
         bufferEnd = 0
         atEndOfFile = false
+        endedWithTruncatedFrame = false
         frameIndex = 0
     }
 

@@ -27,7 +27,8 @@ extension CameraProblem {
                 : holders.map { "In use by \($0.command) (pid \($0.pid))" } + ["Close it; facecap tries again by itself."]
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode)
         case .noCamera, .noSuchDevice, .notCaptureDevice, .unsupportedFormat:
-            self.init(kind: .noCamera, message: error.message,
+            // Only the wizard can do without a camera, so only its message offers a clip.
+            self.init(kind: .noCamera, message: error.message + "; without a camera, replay a clip: facecap --input FILE.y4m",
                       details: ["Connect a webcam; facecap looks again by itself. To list cameras:", "$ facecap devices",
                                 "Without a camera, replay a recorded clip:", "$ facecap --input clip.y4m"],
                       exitCode: error.exitCode)
