@@ -14,18 +14,20 @@ enum AnalyzeCommand {
     static let options = [
         OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
         OptionSpec("thresholds", value: "FILE",
-                   help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}"),
+                   help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}",
+                   completion: .file(pattern: "*.json")),
     ]
+    static let usage = "facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…"
+    static let about = "Finds faces and prints the quality measures and the guidance facecap would give: for a "
+        + "photo on its own, for a .y4m clip one line per frame as the wizard would show it."
 
     /// Config files are a few hundred bytes; anything near this is not one.
     static let maxThresholdsBytes = 1 << 20
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        guard let parsed = try parseSubcommand(
-            arguments, usage: "facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…",
-            about: "Finds faces and prints the quality measures and the guidance facecap would give: for a "
-                   + "photo on its own, for a .y4m clip one line per frame as the wizard would show it.",
-            options: options) else { return .success }
+        guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
+            return .success
+        }
         guard !parsed.positionals.isEmpty else {
             throw UsageError("'facecap analyze' needs at least one image or .y4m file")
         }

@@ -12,13 +12,14 @@ enum BenchCommand {
         OptionSpec("runs", value: "N", help: "timed runs per measure (default 300)"),
         OptionSpec("profile", help: "also print the median time of every kernel call of both models"),
     ]
+    static let usage = "facecap bench [--json] [--runs N] [--profile]"
+    static let about = "Times each face model, the whole per-frame path on a 640×480 YUYV frame and the analyzer "
+        + "(median milliseconds per call)."
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        guard let parsed = try parseSubcommand(
-            arguments, usage: "facecap bench [--json] [--runs N] [--profile]",
-            about: "Times each face model, the whole per-frame path on a 640×480 YUYV frame and the analyzer "
-                   + "(median milliseconds per call).",
-            options: options) else { return .success }
+        guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
+            return .success
+        }
         guard parsed.positionals.isEmpty else { throw UsageError("'facecap bench' takes no file arguments") }
         let runs = try parsed.int("runs", in: 5...100_000) ?? 300
         let models = try ModelFiles.loadFaceModels()

@@ -6,13 +6,14 @@ enum DevicesCommand {
     static let options: [OptionSpec] = [
         OptionSpec("json", help: "print one JSON document (shape in the README) instead of text"),
     ]
+    static let usage = "facecap devices [--json]"
+    static let about = "Lists video-capture devices (metadata nodes are skipped): path, name, driver, bus, "
+        + "formats, sizes and frame rates."
 
     static func run(_ arguments: [String]) throws -> ExitCode {
-        guard let parsed = try parseSubcommand(
-            arguments, usage: "facecap devices [--json]",
-            about: "Lists video-capture devices (metadata nodes are skipped): path, name, driver, bus, "
-                   + "formats, sizes and frame rates.",
-            options: options) else { return .success }
+        guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
+            return .success
+        }
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
 
         let scan = CameraDevice.scan()

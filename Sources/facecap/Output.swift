@@ -47,6 +47,7 @@ func parseSubcommand(_ arguments: [String], usage: String, about: String,
     let all = options + [helpOption]
     let parsed = try parseArguments(arguments, options: all)
     guard parsed.has("help") else { return parsed }
-    printOut("Usage: \(usage)\n\n\(about)\n\n" + formatOptions(all))
+    let usageLines = wrapWords(usage, width: helpWidth - 7).enumerated().map { ($0 == 0 ? "Usage: " : "       ") + $1 }
+    printOut((usageLines + [""] + wrapWords(about, width: helpWidth) + ["", formatOptions(all)]).joined(separator: "\n"))
     return nil
 }

@@ -9,20 +9,22 @@ import Glibc
 /// camera, for replay with --input and for bug reports.
 enum RecordCommand {
     static let options: [OptionSpec] = [
-        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)"),
+        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)",
+                   completion: .device),
         OptionSpec("seconds", value: "N", help: "how long to record (default 10)"),
         OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
         OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
     ]
+    static let usage = "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m"
+    static let about = "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the "
+        + "clip."
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         // First thing: from here on Ctrl-C/SIGTERM stop the recording cleanly instead of killing the process.
         StopSignals.install()
-        guard let parsed = try parseSubcommand(
-            arguments, usage: "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m",
-            about: "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the "
-                   + "clip.",
-            options: options) else { return .success }
+        guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
+            return .success
+        }
         guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
             throw UsageError(parsed.positionals.isEmpty ? "record needs an output file, e.g. facecap record clip.y4m"
                              : "record takes one output file, not \(parsed.positionals.count)")

@@ -100,22 +100,5 @@ enum WizardCommand {
         }
     }
 
-    static func helpText() -> String {
-        var lines = [
-            "facecap — take a good selfie from the terminal, guided live, validated, saved.",
-            "",
-            "Usage:",
-            "  facecap [options]                run the capture wizard",
-        ]
-        for command in Subcommand.all {
-            let left = "  facecap " + command.synopsis
-            lines.append(left + String(repeating: " ", count: max(1, 35 - left.count)) + command.summary)
-        }
-        lines += ["  facecap --help | --version", "", "Options:", formatOptions(WizardConfiguration.options), "",
-                  "Keys: SPACE take the photo (once offered), Enter/r continue or retry, q/Esc quit, ? help.",
-                  "Exit codes: 0 accepted, 3 manual review, 64 usage, 66 input unreadable, 69 no camera,",
-                  "            75 server unreachable, 77 camera permission denied, 1 other error, 130 cancelled.",
-                  "Without a camera, try a clip: facecap --input clip.y4m"]
-        return lines.joined(separator: "\n")
-    }
+    static func helpText() -> String { Documentation.help() }
 }

@@ -5,11 +5,19 @@ import FaceCapIO
 import Glibc
 #endif
 
-/// Every subcommand: its name, one line for help, and its entry point.
+/// Every subcommand: its name, one line for help, its `--help` text and options (which the manual page and
+/// the shell completions are generated from, see Documentation.swift), and its entry point.
 struct Subcommand: Sendable {
     var name: String
     var synopsis: String
     var summary: String
+    /// "facecap analyze [--json] …", as its `--help` starts.
+    var usage: String
+    /// The paragraph its `--help` shows under the usage line.
+    var about: String
+    var options: [OptionSpec]
+    /// What its arguments after the options are, for shell completion.
+    var operands: ValueCompletion
     var run: @Sendable ([String]) throws -> ExitCode
 
     /// The table `main` dispatches on and `facecap --help` lists (a static constant, not a main.swift
@@ -17,16 +25,24 @@ struct Subcommand: Sendable {
     static let all: [Subcommand] = [
         Subcommand(name: "devices", synopsis: "devices [--json]",
                    summary: "list capture devices: path, name, driver, bus, formats, sizes, frame rates",
-                   run: DevicesCommand.run),
+                   usage: DevicesCommand.usage, about: DevicesCommand.about, options: DevicesCommand.options,
+                   operands: .none, run: DevicesCommand.run),
         Subcommand(name: "analyze", synopsis: "analyze [--json] IMAGE…",
                    summary: "analyse photos (JPEG, PNG, PPM/PGM) or clips (.y4m, every frame)",
-                   run: AnalyzeCommand.run),
+                   usage: AnalyzeCommand.usage, about: AnalyzeCommand.about, options: AnalyzeCommand.options,
+                   operands: .file(pattern: nil), run: AnalyzeCommand.run),
         Subcommand(name: "record", synopsis: "record [--seconds N] OUT.y4m",
                    summary: "record a clip from the camera for replay and bug reports",
-                   run: RecordCommand.run),
+                   usage: RecordCommand.usage, about: RecordCommand.about, options: RecordCommand.options,
+                   operands: .file(pattern: "*.y4m"), run: RecordCommand.run),
         Subcommand(name: "bench", synopsis: "bench [--json]",
                    summary: "measure face-model and per-frame analysis time on this machine",
-                   run: BenchCommand.run),
+                   usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
+                   operands: .none, run: BenchCommand.run),
+        Subcommand(name: "generate", synopsis: "generate man|bash|zsh",
+                   summary: "print the manual page or a shell completion script (for packagers and installs)",
+                   usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
+                   operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
     ]
 }
 

@@ -1,3 +1,16 @@
+/// What a shell completes as an option's value (`facecap generate bash|zsh`).
+public enum ValueCompletion: Sendable, Equatable {
+    /// Nothing to offer (a number, a size, a URL).
+    case none
+    /// A file name; `pattern` (a shell glob such as "*.y4m") narrows the offer.
+    case file(pattern: String?)
+    case directory
+    /// A camera node under /dev.
+    case device
+    /// One of these words.
+    case choices([String])
+}
+
 /// One option a command accepts.
 public struct OptionSpec: Sendable {
     /// Long name without dashes, e.g. "device".
@@ -7,12 +20,16 @@ public struct OptionSpec: Sendable {
     /// Name of the value in help text, e.g. "PATH"; nil for a flag that takes no value.
     public var valueName: String?
     public var help: String
+    /// What shells complete as the value (for an option that takes one).
+    public var completion: ValueCompletion
 
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
+                completion: ValueCompletion = .none) {
         self.long = long
         self.short = short
         self.valueName = value
         self.help = help
+        self.completion = completion
     }
 
     public var takesValue: Bool { valueName != nil }
@@ -152,12 +169,43 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
     return result
 }
 
-/// Help text lines for `options`, aligned.
-public func formatOptions(_ options: [OptionSpec]) -> String {
-    let width = min(34, (options.map { $0.synopsis.count }.max() ?? 0) + 2)
-    return options.map { option in
-        let synopsis = "  " + option.synopsis
-        let pad = max(1, width + 2 - synopsis.count)
-        return synopsis + String(repeating: " ", count: pad) + option.help
+/// Help text lines for `options`: synopses in a column, descriptions beside them, wrapped to `width`.
+public func formatOptions(_ options: [OptionSpec], width: Int = helpWidth) -> String {
+    formatColumns(options.map { ("  " + $0.synopsis, $0.help) }, width: width)
+}
+
+/// Help text never wider than this: an 80-column terminal shows it without wrapping.
+public let helpWidth = 80
+
+/// Two columns: each term (as given, with its indent), its text beside it from a shared column and wrapped to
+/// `width` under itself. A term too wide for the column (at most `maxColumn`) puts its text on the next line.
+public func formatColumns(_ rows: [(term: String, text: String)], width: Int = helpWidth, maxColumn: Int = 30) -> String {
+    let column = min(maxColumn, (rows.map { $0.term.count }.max() ?? 0) + 2)
+    let indent = String(repeating: " ", count: column)
+    return rows.map { term, text in
+        let lines = wrapWords(text, width: width - column)
+        guard term.count + 2 <= column else {
+            return ([term] + lines.map { indent + $0 }).joined(separator: "\n")
+        }
+        let first = term + String(repeating: " ", count: column - term.count) + (lines.first ?? "")
+        return ([first] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n")
     }.joined(separator: "\n")
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word gets a line of its own).
+public func wrapWords(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+        if line.isEmpty {
+            line = String(word)
+        } else if line.count + 1 + word.count <= width {
+            line += " " + word
+        } else {
+            lines.append(line)
+            line = String(word)
+        }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
 }

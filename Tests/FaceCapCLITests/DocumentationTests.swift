@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+/// `--help`, the manual page and the shell completions, which `facecap generate` prints from the same tables.
+final class DocumentationTests: XCTestCase {
+    static let commands = ["devices", "analyze", "record", "bench", "generate"]
+
+    private func helpTexts() throws -> [(String, String)] {
+        var texts = [("facecap --help", try runFacecap(["--help"]).stdout)]
+        for command in Self.commands {
+            let result = try runFacecap([command, "--help"])
+            XCTAssertEqual(result.status, 0, "\(command) --help: \(result.stderr)")
+            texts.append(("facecap \(command) --help", result.stdout))
+        }
+        return texts
+    }
+
+    /// Runs `command` in `shell`; its standard output.
+    private func shell(_ shell: String, _ script: String) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [shell, "-c", script]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func generated(_ what: String) throws -> URL {
+        let result = try runFacecap(["generate", what])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-\(UUID().uuidString).\(what)")
+        try result.stdout.write(to: url, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testEveryHelpFitsAn80ColumnTerminal() throws {
+        for (name, text) in try helpTexts() {
+            XCTAssertFalse(text.isEmpty, name)
+            for line in text.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.count, 80, "\(name): '\(line)'")
+            }
+        }
+    }
+
+    func testTheManualPageRendersCleanlyAndCoversEveryOptionExitCodeAndVariable() throws {
+        let page = try generated("man")
+        let rendered = try shell("bash", "MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l '\(page.path)'")
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        XCTAssertEqual(rendered.stderr, "", "groff warnings")
+        // man hyphenates nothing (.nh) but may join an option's dashes as U+2010; compare on plain hyphens.
+        let text = rendered.stdout.replacingOccurrences(of: "\u{2010}", with: "-")
+        for (name, help) in try helpTexts() {
+            let options = help.matches(of: /--[a-z][a-z-]+/).map { String($0.output) }
+            XCTAssertFalse(options.isEmpty, name)
+            for option in Set(options) {
+                XCTAssertTrue(text.contains(option), "\(option) (from \(name)) is not in the manual page")
+            }
+        }
+        for command in Self.commands {
+            XCTAssertTrue(text.contains("facecap \(command)"), command)
+        }
+        for code in [0, 1, 3, 64, 66, 69, 75, 77, 130] {
+            XCTAssertNotNil(text.range(of: "\n       \(code) "), "exit code \(code)")
+        }
+        // Every variable facecap reads (getenv in Sources: Environment.wizardNames, FACECAP_MODEL_DIR; the proxies
+        // through libcurl).
+        for variable in ["FACECAP_MODEL_DIR", "FACECAP_TOKEN", "NO_COLOR", "TERM", "COLORTERM", "LANG", "LC_ALL",
+                         "LC_CTYPE", "https_proxy", "http_proxy"] {
+            XCTAssertTrue(text.contains(variable), variable)
+        }
+        for section in ["SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES",
+                        "/usr/share/facecap/models"] {
+            XCTAssertTrue(text.contains(section), section)
+        }
+    }
+
+    func testBashCompletionOffersCommandsOptionsAndValues() throws {
+        let script = try generated("bash")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"),
+                                                withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a.y4m", "b.jpg", "t.json"] {
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+        }
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let result = try shell("bash", "cd '\(folder.path)' && source '\(script.path)' && COMP_WORDS=(\(quoted)) "
+                                   + "&& COMP_CWORD=\(words.count - 1) && _facecap && printf '%s\\n' \"${COMPREPLY[@]}\"")
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "")
+            return result.stdout.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(try complete(["facecap", ""]), ["analyze", "bench", "devices", "generate", "record"])
+        XCTAssertEqual(try complete(["facecap", "--co"]), ["--color"])
+        XCTAssertEqual(try complete(["facecap", "--color", ""]), ["16", "256", "auto", "none", "truecolor"])
+        XCTAssertEqual(try complete(["facecap", "--input", ""]), ["a.y4m", "photos"])
+        XCTAssertEqual(try complete(["facecap", "-o", ""]), ["photos"])
+        XCTAssertEqual(try complete(["facecap", "--attempts", ""]), [], "a number: nothing to offer")
+        XCTAssertEqual(try complete(["facecap", "analyze", "--"]), ["--help", "--json", "--thresholds"])
+        XCTAssertEqual(try complete(["facecap", "analyze", "--thresholds", ""]), ["photos", "t.json"])
+        XCTAssertEqual(try complete(["facecap", "analyze", "--json", ""]), ["a.y4m", "b.jpg", "photos", "t.json"])
+        XCTAssertEqual(try complete(["facecap", "record", "-"]),
+                       ["--device", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
+        XCTAssertEqual(try complete(["facecap", "generate", ""]), ["bash", "man", "zsh"])
+    }
+
+    func testZshCompletionParsesAndHandsEachCommandItsOptions() throws {
+        let script = try generated("zsh")
+        let syntax = try shell("zsh", "zsh -n '\(script.path)'")
+        XCTAssertEqual(syntax.status, 0, syntax.stderr)
+        // _arguments and _describe stand in for zsh's completion system: what _facecap hands them is the contract.
+        func specs(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let result = try shell("zsh", "_arguments() { print -rl -- \"$@\" }; _describe() { print -r -- describe }; "
+                                   + "_facecap_load() { source '\(script.path)' }; words=(\(quoted)); "
+                                   + "CURRENT=\(words.count); _facecap_load")
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        let wizard = try specs(["facecap", "--"])
+        XCTAssertTrue(wizard.contains("--color=[preview colours, auto, truecolor, 256, 16 or none]:mode:(auto truecolor 256 16 none)"),
+                      wizard.joined(separator: "\n"))
+        XCTAssertTrue(wizard.contains { $0.hasPrefix("(-i --input)-i+[replay a clip") }, wizard.joined(separator: "\n"))
+        XCTAssertTrue(wizard.contains("1:command:{_describe command commands}"), wizard.joined(separator: "\n"))
+        let analyze = try specs(["facecap", "analyze", "--"])
+        XCTAssertTrue(analyze.contains("--json[one JSON object per image or clip frame (JSON Lines)]"),
+                      analyze.joined(separator: "\n"))
+        XCTAssertTrue(analyze.contains("*:file:_files"), analyze.joined(separator: "\n"))
+        XCTAssertFalse(analyze.contains { $0.hasPrefix("--color") }, "wizard options are not analyze's")
+        XCTAssertTrue(try specs(["facecap", "generate", ""]).contains("1:what:(man bash zsh)"))
+    }
+
+    func testGenerateUsage() throws {
+        let none = try runFacecap(["generate"])
+        XCTAssertEqual(none.status, 64)
+        XCTAssertTrue(none.stderr.contains("takes one of: man, bash, zsh"), none.stderr)
+        let other = try runFacecap(["generate", "fish"])
+        XCTAssertEqual(other.status, 64)
+        XCTAssertTrue(other.stderr.contains("not 'fish'"), other.stderr)
+    }
+}
