@@ -4,17 +4,22 @@ public struct ModelError: UserFacingError, Equatable, CustomStringConvertible {
     public var file: String
     /// What is wrong, e.g. "truncated: ...".
     public var problem: String
+    /// What to do about it: a sentence (or two).
+    public var advice: String
+
+    /// What to do about a damaged or wrong model file, whether facecap runs from a checkout or a package.
+    public static let refetch = "Fetch and verify the models again: 'make models' in a source checkout, or "
+        + "reinstall the facecap package."
 
     /// An error about `file`; `problem` is a lowercase phrase without a final full stop.
-    public init(file: String, problem: String) {
+    public init(file: String, problem: String, advice: String = ModelError.refetch) {
         self.file = file
         self.problem = problem
+        self.advice = advice
     }
 
-    /// The sentence a person reads: the file, the problem, and to run `make models`.
-    public var message: String {
-        "cannot use the face model \(file): \(problem). Run 'make models' to fetch and verify the models again."
-    }
+    /// The sentence a person reads: the file, the problem, and what to do.
+    public var message: String { "cannot use the face model \(file): \(problem). \(advice)" }
     public var exitCode: ExitCode { .failure }
     public var description: String { message }
 }

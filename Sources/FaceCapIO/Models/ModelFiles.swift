@@ -6,9 +6,11 @@ import Glibc
 
 /// Finds and loads the face models that `make models` fetched and verified.
 ///
-/// Search order: `$FACECAP_MODEL_DIR`, then `<binary dir>/../share/facecap/models` (where `make install`
-/// puts them), then `<binary dir>/../../models` and `<binary dir>/../../../models` (the build tree:
-/// `.build/release/facecap`, symlink resolved or not), then `./models`.
+/// Search order: `$FACECAP_MODEL_DIR` alone when it is set (an explicit choice never falls back elsewhere, and
+/// a folder that does not exist is an error that names it); otherwise `<binary dir>/../share/facecap/models`
+/// (where `make install` and the .deb put them), then `<binary dir>/../../models` and
+/// `<binary dir>/../../../models` (the build tree: `.build/release/facecap`, symlink resolved or not), then
+/// `./models`. Paths are shown with `..` resolved.
 public enum ModelFiles {
     /// The BlazeFace short-range detector file name.
     public static let detector = "face_detection_short_range.tflite"
@@ -18,8 +20,8 @@ public enum ModelFiles {
     /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
     public static func searchDirectories(environment: [String: String] = currentEnvironment(),
                                          executablePath: String? = currentExecutablePath()) -> [String] {
+        if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty { return [dir] }
         var directories: [String] = []
-        if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty { directories.append(dir) }
         if let executablePath, let slash = executablePath.lastIndex(of: "/") {
             let binDir = String(executablePath[..<slash])
             directories.append(binDir + "/../share/facecap/models")
@@ -27,18 +29,52 @@ public enum ModelFiles {
             // /proc/self/exe resolves .build/release to .build/<target triple>/release.
             directories.append(binDir + "/../../../models")
         }
-        directories.append("models")
-        return directories
+        directories.append("./models")
+        var unique: [String] = []
+        for directory in directories.map(lexicallyNormalised) where !unique.contains(directory) {
+            unique.append(directory)
+        }
+        return unique
     }
 
-    /// Path of model `file`, or a `ModelError` that lists where it looked and says to run `make models`.
-    public static func locate(_ file: String, directories: [String] = searchDirectories()) throws(ModelError)
-        -> String {
+    /// Path of model `file`, or a `ModelError` that lists where it looked and how to point facecap at the models.
+    /// A `FACECAP_MODEL_DIR` (in `environment`) that is not a folder is an error before anything is searched.
+    public static func locate(_ file: String, directories: [String] = searchDirectories(),
+                              environment: [String: String] = currentEnvironment()) throws(ModelError) -> String {
+        if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty, !isDirectory(dir) {
+            throw ModelError(file: "folder \(dir)", problem: "FACECAP_MODEL_DIR names it, but there is no such folder",
+                             advice: "Set FACECAP_MODEL_DIR to the folder that holds the *.tflite models, or unset it "
+                                + "to use the installed ones.")
+        }
         for directory in directories {
             let path = directory + "/" + file
             if access(path, R_OK) == 0 { return path }
         }
         throw ModelError(missing: file, searched: directories)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `path` with `.` and `..` components resolved as text ("/usr/bin/../share" is "/usr/share"; nothing goes
+    /// above "/"), for the list a person reads.
+    static func lexicallyNormalised(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", absolute {
+                continue
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : "./" + joined)
     }
 
     /// Reads and parses a model file.
@@ -101,8 +137,11 @@ public enum ModelFiles {
 }
 
 extension ModelError {
-    /// A model that is not in any searched directory.
+    /// A model that is not in any searched directory: where facecap looked, and how to point it at the models.
     public init(missing file: String, searched: [String]) {
-        self.init(file: file, problem: "not found (looked in \(searched.joined(separator: ", ")))")
+        self.init(file: file, problem: "not found (looked in \(searched.joined(separator: ", ")))",
+                  advice: "Set FACECAP_MODEL_DIR to the folder that holds the *.tflite models, or put them in "
+                    + "BINDIR/../share/facecap/models next to the binary; in a source checkout 'make models' "
+                    + "fetches and verifies them into models/.")
     }
 }

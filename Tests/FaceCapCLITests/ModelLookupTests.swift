@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+
+/// Where the face models are looked for, as a person who copied the binary or mistyped FACECAP_MODEL_DIR sees it.
+final class ModelLookupTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var photo: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/sergey.png").path
+    }
+
+    private func environment(modelDir: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FACECAP_MODEL_DIR"] = modelDir
+        return environment
+    }
+
+    func testAFacecapModelDirThatDoesNotExistIsAnErrorThatNamesIt() throws {
+        let missing = directory.appendingPathComponent("no-such-folder").path
+        let result = try runFacecap(["analyze", photo], environment: environment(modelDir: missing))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "facecap: cannot use the face model folder \(missing): FACECAP_MODEL_DIR names it, "
+                       + "but there is no such folder. Set FACECAP_MODEL_DIR to the folder that holds the *.tflite "
+                       + "models, or unset it to use the installed ones.\n")
+        // The wizard checks the same before it starts.
+        let clip = directory.appendingPathComponent("clip.y4m")
+        try TestClips.empty(frames: 1).write(to: clip)
+        let wizard = try runFacecap(["--plain", "--input", clip.path], environment: environment(modelDir: missing))
+        XCTAssertEqual(wizard.status, 1)
+        XCTAssertTrue(wizard.stderr.hasPrefix("facecap: cannot use the face model folder \(missing)"), wizard.stderr)
+    }
+
+    func testACopiedBinarySaysWhereItLookedAndHowToPointAtTheModels() throws {
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("facecap")
+        try FileManager.default.copyItem(at: try facecapBinary(), to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["analyze", photo]
+        process.currentDirectoryURL = directory
+        process.environment = environment(modelDir: nil)
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        let root = directory.resolvingSymlinksInPath().path
+        XCTAssertTrue(stderr.contains("not found (looked in \(root)/share/facecap/models, "), stderr)
+        XCTAssertTrue(stderr.contains("./models)"), stderr)
+        XCTAssertTrue(stderr.contains("Set FACECAP_MODEL_DIR to the folder that holds the *.tflite models"), stderr)
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, "one line")
+
+        // Pointed at the models, the same copy works.
+        let pointed = try runFacecap(["analyze", photo], environment: environment(
+            modelDir: ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"]))
+        XCTAssertEqual(pointed.status, 0, pointed.stderr)
+    }
+}
