@@ -187,8 +187,9 @@ final class FilesY4MTests: XCTestCase {
             ("empty.y4m", [], .data(.empty)),
             (
                 "photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
-                .data(.wrongKind("a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
-                    + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'"))
+                .data(.wrongKind("a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
+                    + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
+                    + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"))
             ),
             ("garbage.y4m", Array("garbage".utf8), .data(.unknownFormat)),
             (

@@ -28,6 +28,29 @@ public enum MediaKind: String, Sendable, Equatable {
         return nil
     }
 
+    /// The name of a common image format facecap does not read (WebP, BMP, GIF, TIFF, HEIF/AVIF), from its
+    /// signature, so that the error can say how to convert it; nil for anything else.
+    public static func foreignImageName<C: Collection<UInt8>>(_ bytes: C) -> String? where C.Index == Int {
+        let head = Array(bytes.prefix(12))
+        func at(_ offset: Int, _ text: String) -> Bool {
+            head.count >= offset + text.utf8.count && Array(head[offset..<(offset + text.utf8.count)]) == Array(text.utf8)
+        }
+        if at(0, "RIFF"), at(8, "WEBP") { return "WebP" }
+        if at(0, "GIF87a") || at(0, "GIF89a") { return "GIF" }
+        if at(0, "II*\u{0}") || at(0, "MM\u{0}*") { return "TIFF" }
+        if at(4, "ftyp") { return at(8, "avif") ? "AVIF" : "HEIF/HEIC" }
+        if at(0, "BM"), head.count >= 6 { return "BMP" }
+        return nil
+    }
+
+    /// What to say about bytes that are not a format facecap reads: how to convert a known image format to PNG,
+    /// else which formats facecap reads.
+    public static func unreadable<C: Collection<UInt8>>(_ bytes: C) -> MediaDataError where C.Index == Int {
+        guard let name = foreignImageName(bytes) else { return .unknownFormat }
+        return .wrongKind("a \(name) image, which facecap does not read (it reads JPEG, PNG, PPM/PGM and .y4m clips); "
+            + "convert it to PNG first, e.g. 'convert IN OUT.png' (ImageMagick) or 'ffmpeg -i IN OUT.png'")
+    }
+
     /// The kind of the file at `path`, judged from its first bytes.
     public static func sniff(path: String) throws(InputFileError) -> MediaKind? {
         let fd: Int32
@@ -75,7 +98,7 @@ public enum ImageFile {
         case .y4m:
             throw .wrongKind("a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
                 + "'facecap --input' replays it")
-        case nil: throw .unknownFormat
+        case nil: throw MediaKind.unreadable(bytes)
         }
     }
 

@@ -38,11 +38,12 @@ public final class Y4MFileReader {
             guard !data.isEmpty else { throw InputFileError(path: path, problem: .data(.empty)) }
             guard data.starts(with: Y4M.signature) else {
                 guard let kind = MediaKind.sniff(data) else {
-                    throw InputFileError(path: path, problem: .data(.unknownFormat))
+                    throw InputFileError(path: path, problem: .data(MediaKind.unreadable(data)))
                 }
                 throw InputFileError(path: path, problem: .data(.wrongKind(
-                    "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', and make clips "
-                        + "with 'facecap record' or 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'")))
+                    "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
+                        + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
+                        + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')")))
             }
             guard let newline = data.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A) else {
                 throw InputFileError(path: path, problem: .data(atEndOfFile ? .truncated("the header line has no end")
