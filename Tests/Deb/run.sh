@@ -77,27 +77,29 @@ fi
 stage "apt-get install ./$(basename "$deb") (and its Depends)"
 echo "test-deb: apt-get set up: $(sed -n 's/^Setting up \([^ ]*\) .*/\1/p' "$cache/apt.log" | tr '\n' ' ')"
 
+# A new user's environment, not this one (make exports FACECAP_MODEL_DIR, for one).
+clean_env="env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 HOME=/root"
 echo "test-deb: checks in the root"
 no_swift() { ! in_root sh -c 'command -v swift || command -v swiftc' && [ -z "$(find "$root" -xdev -name 'libswift*.so*' -print -quit)" ]; }
 check "no Swift toolchain or Swift runtime library in the root" no_swift
-check "every library of /usr/bin/facecap resolves" sh -c "! chroot '$root' ldd /usr/bin/facecap | grep -q 'not found'"
-check "facecap --version" sh -c "chroot '$root' facecap --version | grep -qx 'facecap $(dpkg-deb -f "$deb" Version)'"
-check "facecap --help" sh -c "chroot '$root' facecap --help | grep -q '^Usage:'"
-check "man -w facecap" sh -c "[ \"\$(chroot '$root' man -w facecap)\" = /usr/share/man/man1/facecap.1.gz ]"
+check "every library of /usr/bin/facecap resolves" sh -c "! chroot '$root' $clean_env ldd /usr/bin/facecap | grep -q 'not found'"
+check "facecap --version" sh -c "chroot '$root' $clean_env facecap --version | grep -qx 'facecap $(dpkg-deb -f "$deb" Version)'"
+check "facecap --help" sh -c "chroot '$root' $clean_env facecap --help | grep -q '^Usage:'"
+check "man -w facecap" sh -c "[ \"\$(chroot '$root' $clean_env man -w facecap)\" = /usr/share/man/man1/facecap.1.gz ]"
 check "the manual page renders without warnings" \
-    sh -c "[ -z \"\$(chroot '$root' env MANWIDTH=80 man --warnings facecap 2>&1 >/dev/null)\" ]"
-check "bash completion offers the commands" sh -c "chroot '$root' bash -c 'source /usr/share/bash-completion/completions/facecap;
+    sh -c "[ -z \"\$(chroot '$root' $clean_env env MANWIDTH=80 man --warnings facecap 2>&1 >/dev/null)\" ]"
+check "bash completion offers the commands" sh -c "chroot '$root' $clean_env bash -c 'source /usr/share/bash-completion/completions/facecap;
     COMP_WORDS=(facecap an); COMP_CWORD=1; _facecap; [ \"\${COMPREPLY[*]}\" = analyze ]'"
 check "zsh completion installed" test -s "$root/usr/share/zsh/vendor-completions/_facecap"
 check "licences installed" sh -c "grep -q 'License: Apache-2.0' '$root/usr/share/doc/facecap/copyright' &&
     grep -q 'Apache License 2.0' '$root/usr/share/doc/facecap/NOTICE'"
 check "facecap analyze on a fixture photo finds 1 face" \
-    sh -c "chroot '$root' facecap analyze /tmp/sergey.png | grep -q '(600x600): 1 face'"
+    sh -c "chroot '$root' $clean_env facecap analyze /tmp/sergey.png | grep -q '(600x600): 1 face'"
 check "facecap --plain --input clip.y4m plays to the end: accepted, saved, exit 0" \
-    sh -c "chroot '$root' sh -c 'cd /tmp && facecap --plain --input /tmp/clip.y4m </dev/null >/tmp/plain.log 2>&1' &&
+    sh -c "chroot '$root' $clean_env sh -c 'cd /tmp && facecap --plain --input /tmp/clip.y4m </dev/null >/tmp/plain.log 2>&1' &&
            grep -q '^\[success\] Selfie accepted' '$root/tmp/plain.log' && ls '$root'/tmp/facecap-out/facecap-*.jpg >/dev/null"
 check "a FACECAP_MODEL_DIR that does not exist is named" \
-    sh -c "chroot '$root' env FACECAP_MODEL_DIR=/nowhere facecap analyze /tmp/sergey.png 2>&1 | grep -q /nowhere"
+    sh -c "chroot '$root' $clean_env env FACECAP_MODEL_DIR=/nowhere facecap analyze /tmp/sergey.png 2>&1 | grep -q /nowhere"
 stage "checks"
 [ "$failures" = 0 ] || { echo "test-deb: $failures check(s) failed" >&2; exit 1; }
 echo "test-deb: $(basename "$deb") installs and runs on a clean Debian 12 root"
