@@ -11,15 +11,15 @@ enum Documentation {
         (.success, "accepted", "the photo was accepted (or a command other than the wizard succeeded)"),
         (.manualReview, "manual review",
          "validation failed on every attempt; the photo was submitted for manual review"),
-        (.usage, "usage", "bad command line: an unknown option, a bad value, a repeated option, an output folder or "
-            + "events file that cannot be written, thresholds that contradict each other"),
+        (.usage, "usage", "bad command line: an unknown option, a bad value, a repeated option, a thresholds file "
+            + "whose values contradict each other"),
         (.noInput, "input unreadable",
          "an input file (photo, clip, thresholds file) is missing, unreadable or not a valid image or clip"),
         (.noCamera, "no camera", "no camera, the camera is busy, or the path is not a video capture device"),
         (.serverUnreachable, "server unreachable", "the validation server could not be reached and the user quit"),
         (.permissionDenied, "camera permission denied", "permission to open the camera was denied"),
-        (.failure, "other error", "any other error: the face models are missing or damaged, the camera was "
-            + "disconnected, a clip ended, the disk is full"),
+        (.failure, "other error", "any other error: the face models are missing or damaged, the output folder or "
+            + "the events file cannot be written, the camera was disconnected, a clip ended, the disk is full"),
         (.cancelled, "cancelled", "cancelled by the user (q, Esc, Ctrl-C)"),
     ]
 
@@ -77,7 +77,8 @@ enum Documentation {
             + "events (--events) and the output files; --plain replaces the full-screen UI with one line per "
             + "change, for screen readers, pipes and logs.",
         "Without a command, facecap runs the wizard. Each option may be given once: a repeated option is a usage "
-            + "error (exit 64). The output folder and the events file are checked before the camera opens.",
+            + "error (exit 64). The output folder (written to by a test file) and the events file are checked before "
+            + "the camera opens; --size and --fps with --input are said to be ignored.",
     ]
 
     // MARK: --help

@@ -19,6 +19,7 @@ enum WizardCommand {
         }
         let environment = Environment.values(Environment.wizardNames)
         let configuration = try WizardConfiguration(parsed, environment: environment)
+        for warning in configuration.warnings { printError("warning: " + warning) }
         if !configuration.plain { try checkTerminal(environment) }
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
         // and the terminal restored.

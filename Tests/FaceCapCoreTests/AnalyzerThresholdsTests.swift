@@ -76,4 +76,20 @@ final class AnalyzerThresholdsTests: XCTestCase {
         XCTAssertEqual(GuidanceRules.activeCodes(metrics, thresholds: AnalyzerThresholds()), [])
         XCTAssertEqual(GuidanceRules.activeCodes(metrics, thresholds: strict), [.moveCloser])
     }
+
+    func testAMinimumAboveItsMaximumIsRefused() {
+        let cases = [
+            ("{\"minFaceWidth\": 0.6, \"maxFaceWidth\": 0.4}",
+             "minFaceWidth 0.6 is above maxFaceWidth 0.4, so no face could pass"),
+            ("{\"minFaceWidth\": 0.6}", "minFaceWidth 0.6 is above maxFaceWidth 0.52 (the default), so no face could pass"),
+            ("{\"maxFaceLuma\": 50}", "minFaceLuma 60 (the default) is above maxFaceLuma 50, so no face could pass"),
+        ]
+        for (text, detail) in cases {
+            XCTAssertThrowsError(try AnalyzerThresholds(json: text), text) { error in
+                XCTAssertEqual(error as? ThresholdsError, ThresholdsError(detail))
+                XCTAssertEqual((error as? ThresholdsError)?.exitCode, .usage)
+            }
+        }
+        XCTAssertNoThrow(try AnalyzerThresholds(json: "{\"minFaceWidth\": 0.4, \"maxFaceWidth\": 0.4}"), "equal is allowed")
+    }
 }

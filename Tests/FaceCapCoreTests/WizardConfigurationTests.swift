@@ -76,4 +76,20 @@ final class WizardConfigurationTests: XCTestCase {
         XCTAssertNotNil(usageMessage(["--server", "ftp://x"]))
         XCTAssertNotNil(usageMessage(["--server", "https:///path"]))
     }
+
+    func testSizeAndFpsWithAClipAreAcceptedButSaidToBeIgnored() throws {
+        XCTAssertEqual(try configuration(["--input", "c.y4m", "--size", "320x240", "--fps", "15"]).warnings,
+                       ["--size and --fps ask the camera for a mode; a clip plays at its own size and frame rate, so they "
+                        + "are ignored"])
+        XCTAssertEqual(try configuration(["--input", "c.y4m", "--fps", "15"]).warnings,
+                       ["--fps asks the camera for a mode; a clip plays at its own size and frame rate, so it is ignored"])
+        XCTAssertEqual(try configuration(["--size", "320x240", "--fps", "15"]).warnings, [], "a camera uses them")
+        XCTAssertEqual(try configuration(["--input", "c.y4m"]).warnings, [])
+    }
+
+    func testARepeatedOptionIsAUsageError() {
+        XCTAssertEqual(usageMessage(["--input", "a.y4m", "--input", "b.y4m"]),
+                       "-i/--input is given more than once; give each option once")
+        XCTAssertEqual(usageMessage(["--plain", "--plain"]), "--plain is given more than once; give each option once")
+    }
 }

@@ -171,10 +171,24 @@ extension AnalyzerThresholds {
 
     /// The defaults with the numbers of a flat JSON object laid over them, e.g. the contents of a
     /// config file. Unknown names, non-numbers and out-of-range values are refused with one line that
-    /// names the field, so a typo never silently falls back to a default.
+    /// names the field, so a typo never silently falls back to a default; so is a minimum above its maximum
+    /// (no face could ever pass), whether both were given or one meets the other's default.
     public init(json text: String) throws(ThresholdsError) {
         self.init()
         try ThresholdField.overlay(json: text, on: &self, fields: Self.fields, kind: "threshold")
+        let given = Set((try? FlatJSONNumbers.parse(text))?.map { $0.0 } ?? [])
+        let pairs: [(String, KeyPath<AnalyzerThresholds, Double>, String, KeyPath<AnalyzerThresholds, Double>)] = [
+            ("minFaceWidth", \.minFaceWidth, "maxFaceWidth", \.maxFaceWidth),
+            ("minFaceLuma", \.minFaceLuma, "maxFaceLuma", \.maxFaceLuma),
+        ]
+        for (minName, minimum, maxName, maximum) in pairs where self[keyPath: minimum] > self[keyPath: maximum] {
+            func show(_ name: String, _ value: Double) -> String {
+                "\(name) \(value == value.rounded() ? String(Int(value)) : String(value))"
+                    + (given.contains(name) ? "" : " (the default)")
+            }
+            throw ThresholdsError("\(show(minName, self[keyPath: minimum])) is above \(show(maxName, self[keyPath: maximum])), "
+                                  + "so no face could pass")
+        }
     }
 }
 

@@ -50,7 +50,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The result of parsing: option values by long name (last one wins, all kept), flags, positionals.
+/// The result of parsing: option values by long name, flags, positionals. Each option appears at most once
+/// (`parseArguments` refuses a repeated one), so `value` has no "last one wins" to hide.
 public struct ParsedArguments: Sendable, Equatable {
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
@@ -99,12 +100,19 @@ private func formatNumber(_ value: Double) -> String {
 
 /// Parses `arguments` (without the program and subcommand names) with the usual conventions:
 /// `--name value`, `--name=value`, `-n value`, `-nvalue`, bundled short flags (`-ab`), and `--` to end
-/// options. A lone `-` is a positional (stdin/stdout by convention).
+/// options. A lone `-` is a positional (stdin/stdout by convention). An option given twice (in any spelling) is
+/// a usage error: with two values facecap would have to guess which one was meant.
 public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments()
     var index = 0
     func spec(long: String) -> OptionSpec? { options.first { $0.long == long } }
     func spec(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+    func once(_ option: OptionSpec) throws(UsageError) {
+        guard !result.has(option.long) else {
+            let spellings = (option.short.map { "-\($0)/" } ?? "") + "--\(option.long)"
+            throw UsageError("\(spellings) is given more than once; give each option once")
+        }
+    }
 
     while index < arguments.count {
         let argument = arguments[index]
@@ -126,6 +134,7 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
             guard let option = spec(long: name) else {
                 throw UsageError("unknown option '--\(name)'")
             }
+            try once(option)
             if option.takesValue {
                 if inline == nil {
                     guard index < arguments.count else {
@@ -148,6 +157,7 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
                 guard let option = spec(short: letter) else {
                     throw UsageError("unknown option '-\(letter)'")
                 }
+                try once(option)
                 if option.takesValue {
                     if letters.isEmpty {
                         guard index < arguments.count else {
@@ -178,9 +188,10 @@ public func formatOptions(_ options: [OptionSpec], width: Int = helpWidth) -> St
 public let helpWidth = 80
 
 /// Two columns: each term (as given, with its indent), its text beside it from a shared column and wrapped to
-/// `width` under itself. A term too wide for the column (at most `maxColumn`) puts its text on the next line.
+/// `width` under itself. The column fits the widest term up to `maxColumn`; a wider term puts its text on the
+/// next line.
 public func formatColumns(_ rows: [(term: String, text: String)], width: Int = helpWidth, maxColumn: Int = 30) -> String {
-    let column = min(maxColumn, (rows.map { $0.term.count }.max() ?? 0) + 2)
+    let column = (rows.map { $0.term.count }.filter { $0 + 2 <= maxColumn }.max() ?? maxColumn - 2) + 2
     let indent = String(repeating: " ", count: column)
     return rows.map { term, text in
         let lines = wrapWords(text, width: width - column)

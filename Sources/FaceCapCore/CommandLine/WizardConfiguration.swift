@@ -29,6 +29,8 @@ public struct WizardConfiguration: Sendable, Equatable {
     public var eventsPath: String?
     public var plain = false
     public var language = "en"
+    /// Options that were accepted but have no effect here, in sentences for standard error.
+    public var warnings: [String] = []
 
     public init() {}
 
@@ -103,6 +105,14 @@ public struct WizardConfiguration: Sendable, Equatable {
         }
         if let size = try parsed.size("size") { (width, height) = size }
         frameRate = try parsed.int("fps", in: 1...240) ?? frameRate
+        if case .clip = source {
+            let modes = ["size", "fps"].filter(parsed.has).map { "--\($0)" }
+            if !modes.isEmpty {
+                warnings.append("\(modes.joined(separator: " and ")) \(modes.count == 1 ? "asks" : "ask") the camera "
+                                + "for a mode; a clip plays at its own size and frame rate, so "
+                                + "\(modes.count == 1 ? "it is" : "they are") ignored")
+            }
+        }
         plain = parsed.has("plain")
         if let events = parsed.value("events") {
             guard !events.isEmpty else {

@@ -26,6 +26,8 @@ public struct OutputFileError: UserFacingError, Equatable {
 
     public var path: String
     public var problem: Problem
+    /// The option that chose the path, named in the advice ("choose another with --output").
+    public var option = "--output"
 
     public init(path: String, problem: Problem) {
         self.path = path
@@ -35,12 +37,12 @@ public struct OutputFileError: UserFacingError, Equatable {
     public var message: String {
         let what: String
         switch problem {
-        case .directoryMissing: what = "the folder does not exist; create it or choose another with --output"
+        case .directoryMissing: what = "the folder does not exist; create it or choose another with \(option)"
         case .permissionDenied: what = "permission denied; choose a folder you can write to"
         case .readOnlyFileSystem: what = "the file system is read-only; choose another folder"
         case .diskFull: what = "the disk is full (or over quota); free some space and try again"
         case .isDirectory: what = "is a directory; give a file name"
-        case .notADirectory: what = "is a file, not a folder; move it away or choose another folder with --output"
+        case .notADirectory: what = "is a file, not a folder; move it away or choose another folder with \(option)"
         case .alreadyExists: what = "already exists; it was left as it is"
         case .frameMismatch(let detail): what = "cannot write this frame (\(detail))"
         case .encoding(let detail): what = "cannot encode the image (\(detail))"

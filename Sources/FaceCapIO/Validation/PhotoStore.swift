@@ -37,6 +37,21 @@ public struct PhotoStore: Sendable {
             }
             guard (info.st_mode & S_IFMT) == S_IFDIR else { throw OutputFileError(path: path, problem: .notADirectory) }
         }
+        try checkWritable()
+    }
+
+    /// Creates and removes an empty file in the folder: the only test that also holds for root (whom permission
+    /// bits do not stop) on a read-only or special file system, so that the wizard says so before it starts.
+    func checkWritable() throws(OutputFileError) {
+        let probe = (directory.isEmpty ? "." : directory) + "/.facecap-write-test-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            throw OutputFileError(path: directory, problem: code == ENOENT ? .system("files cannot be created there")
+                                  : OutputFileError.problem(errno: code))
+        }
+        _ = close(fd)
+        unlink(probe)
     }
 
     /// Saves `jpeg` and `report` under the next free stem for `time` (seconds since 1970, local time);

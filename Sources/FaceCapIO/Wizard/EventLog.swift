@@ -18,7 +18,11 @@ public final class EventLog {
             return
         }
         let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw OutputFileError(path: path, problem: OutputFileError.problem(errno: errno)) }
+        guard opened >= 0 else {
+            var error = OutputFileError(path: path, problem: OutputFileError.problem(errno: errno))
+            error.option = "--events"
+            throw error
+        }
         descriptor = opened
         ownsDescriptor = true
     }
