@@ -155,8 +155,9 @@ struct AnalysisRecord {
         return fields + AnalysisReport.fields(analysis)
     }
 
-    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, the landmark
-    /// model's presence logit (null when the landmark model did not confirm the face), head pose and eyes.
+    /// One face: score, box [x, y, w, h] and keypoints in pixels, whether it was tracked, the 468 landmarks
+    /// ([x, y, z] in pixels, as in the photo report) and the landmark model's face presence as a probability
+    /// (both null when the landmark model did not confirm the face), head pose and eyes.
     static func jsonFace(_ face: Face, thresholds: AnalyzerThresholds) -> String {
         let d = face.detection
         let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSONText.number(Double($0), decimals: 1) }
@@ -169,10 +170,18 @@ struct AnalysisRecord {
             ("box", JSONText.array(box)),
             ("keypoints", JSONText.object(keypoints)),
             ("tracked", String(face.isTracked)),
-            ("landmarks", face.landmarks.map { String($0.points.count) } ?? "0"),
-            ("presence", face.landmarks.map { JSONText.number(Double($0.presence), decimals: 2) } ?? "null"),
+            ("landmarks", face.landmarks.map { landmarks in
+                JSONText.array(landmarks.points.map { point in
+                    JSONText.array([point.x, point.y, point.z].map { JSONText.number(Double($0), decimals: 1) })
+                })
+            } ?? "null"),
+            ("presence", face.landmarks.map { JSONText.number(presenceProbability($0.presence), decimals: 3) } ?? "null"),
         ] + AnalysisReport.faceFields(face, thresholds: thresholds))
     }
+
+    /// The landmark model's face flag is a logit; as a probability (its sigmoid) it reads as what it is: how
+    /// sure the model is that its crop holds a face. facecap keeps the landmarks from 0.5 (logit 0, MediaPipe's rule).
+    static func presenceProbability(_ logit: Float) -> Double { 1 / (1 + exp(-Double(logit))) }
 
     func json() -> String { JSONText.object(jsonFields()) }
 
@@ -194,8 +203,8 @@ struct AnalysisRecord {
             }
             lines.append("    keypoints: " + points.joined(separator: "  "))
             if let landmarks = face.landmarks {
-                let presence = JSONText.number(Double(landmarks.presence), decimals: 1)
-                lines.append("    landmarks: \(landmarks.points.count) (presence \(presence))")
+                let presence = JSONText.fixed(Self.presenceProbability(landmarks.presence), decimals: 3)
+                lines.append("    landmarks: \(landmarks.points.count) (face presence \(presence))")
             }
         }
         lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)

@@ -165,6 +165,38 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(try jsonLines(mixed.stdout).count, 1)
     }
 
+    func testLandmarksArePointsAndPresenceIsAProbability() throws {
+        let result = try runFacecap(["analyze", "--json", fixture("sergey.png"), fixture("dino.jpg")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = try jsonLines(result.stdout)
+        let face = try XCTUnwrap((lines[0]["faces"] as? [[String: Any]])?.first)
+        let landmarks = try XCTUnwrap(face["landmarks"] as? [[Double]])
+        XCTAssertEqual(landmarks.count, 468)
+        XCTAssertTrue(landmarks.allSatisfy { $0.count == 3 }, "[x, y, z] each")
+        // In pixels of the photo: every point inside the 600×600 frame, spread over the face box.
+        let box = try XCTUnwrap(face["box"] as? [Double])
+        let xs = landmarks.map { $0[0] }, ys = landmarks.map { $0[1] }
+        XCTAssertGreaterThan(xs.min()!, box[0] - 0.1 * box[2])
+        XCTAssertLessThan(xs.max()!, box[0] + 1.1 * box[2])
+        XCTAssertGreaterThan(ys.max()! - ys.min()!, 0.6 * box[3], "the mesh spans the face")
+        // Landmark 1 is the nose tip; the detector's nose keypoint is close to it.
+        let nose = try XCTUnwrap((face["keypoints"] as? [String: [Double]])?["nose_tip"])
+        XCTAssertEqual(landmarks[1][0], nose[0], accuracy: 0.1 * box[2])
+        XCTAssertEqual(landmarks[1][1], nose[1], accuracy: 0.1 * box[3])
+        let presence = try XCTUnwrap(face["presence"] as? Double)
+        XCTAssertTrue((0.5...1).contains(presence), "a probability, and a kept face is at least 0.5: \(presence)")
+        let text = try runFacecap(["analyze", fixture("sergey.png")])
+        XCTAssertTrue(text.stdout.contains("landmarks: 468 (face presence 1"), text.stdout)
+    }
+
+    func testClipFramesCarryTheirTimestamp() throws {
+        let clip = try write("t.y4m", TestClips.empty(frames: 4))
+        let lines = try jsonLines(try runFacecap(["analyze", "--json", clip]).stdout)
+        XCTAssertEqual(lines.compactMap { $0["timestamp"] as? Double }, [0, 0.033, 0.067, 0.1], "frame ÷ 30 fps")
+        XCTAssertNil(try jsonLines(try runFacecap(["analyze", "--json", fixture("sergey.png")]).stdout)[0]["timestamp"],
+                     "a photo has no timestamp")
+    }
+
     func testUsage() throws {
         let none = try runFacecap(["analyze"])
         XCTAssertEqual(none.status, 64)
