@@ -94,9 +94,24 @@ test: build
 test-kernel: build
 	Tests/Kernel/run.sh --binary $(BIN)
 
-# facecap's own benchmark, then LiteRT's on the same models when ai-edge-litert is importable, with ratios.
-bench: build
-	$(PYTHON) tools/bench_compare.py $(BIN) --rounds 3
+# facecap's own benchmark, then LiteRT's (XNNPACK, one thread) on the same models, with the ratios. LiteRT comes
+# from PyPI into a virtual environment cached in .cache/litert-venv, the way the models are fetched (Debian's
+# python3-venv makes it); the pinned version is in its stamp file's name.
+LITERT       := ai-edge-litert==2.3.0
+LITERT_VENV  := $(CACHE_DIR)/litert-venv
+LITERT_STAMP := $(LITERT_VENV)/.installed-$(LITERT)
+
+$(LITERT_STAMP):
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES=python3-venv
+	@rm -rf $(LITERT_VENV)
+	@echo "Installing $(LITERT) from PyPI into $(LITERT_VENV)"
+	@$(PYTHON) -m venv $(LITERT_VENV)
+	@$(LITERT_VENV)/bin/pip install --quiet --disable-pip-version-check $(LITERT) || \
+	  { echo "error: could not install $(LITERT) from PyPI (is the network up?)" >&2; rm -rf $(LITERT_VENV); exit 1; }
+	@touch $@
+
+bench: build $(LITERT_STAMP)
+	$(LITERT_VENV)/bin/python tools/bench_compare.py $(BIN) --rounds 3
 
 # The wizard's budgets (SPEC §10) measured in real tmux panes: start to first preview, terminal bytes per
 # preview frame, CPU and memory; exits non-zero when one is exceeded. About 2.5 minutes; ARGS=--soak adds
