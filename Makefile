@@ -32,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build deps models run test test-kernel bench bench-wizard deb test-deb install uninstall clean help
+.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard deb test-deb install uninstall clean help
 all: build
 
 help:
@@ -85,9 +85,12 @@ build: deps models
 run: build
 	@$(BIN) $(ARGS) || true
 
-test: build
+build-tests: build
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
+
+test: build-tests
 	FACECAP_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
+	Tests/Make/check.sh
 
 # Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
 # against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel.
