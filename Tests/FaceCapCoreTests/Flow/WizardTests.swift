@@ -74,7 +74,10 @@ final class WizardTests: XCTestCase {
         let screen = wizard.screen(at: 2)
         XCTAssertTrue(screen.lines.contains("$ facecap --input clip.y4m"))
         XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q"])
-        XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        var other = wizard
+        XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])
+        XCTAssertEqual(wizard.handle(.key(.enter), at: 4), [.openCamera, .emit(.screen(.capture))])
     }
 
     func testDismissedQuitIsCancelled() {
@@ -541,6 +544,7 @@ final class WizardTests: XCTestCase {
         record(wizard.handle(.key(.enter), at: 1))
         record(wizard.handle(.key(.character("q")), at: 2))
         record(wizard.handle(.key(.character("r")), at: 3))
+        record(wizard.handle(.key(.enter), at: 3))
         for problem in [denied, busy, none] {
             record(wizard.handle(.cameraFailed(problem), at: 4))
             record(wizard.handle(.key(.character("r")), at: 5))
