@@ -88,7 +88,7 @@ final class WizardTerminalTests: XCTestCase {
         XCTAssertTrue(tmux.waitFor("Face the camera"), tmux.screen())
         tmux.send("Enter")
         XCTAssertTrue(tmux.waitFor("facecap needs your camera"), tmux.screen())
-        XCTAssertTrue(tmux.screen().contains("never saved or sent"), tmux.screen())
+        XCTAssertTrue(tmux.text.contains("never saved or sent"), tmux.screen())
         tmux.send("Enter")
         XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
         tmux.send("q")
@@ -106,7 +106,9 @@ final class WizardTerminalTests: XCTestCase {
         XCTAssertTrue(tmux.waitFor("Camera not turned on"), tmux.screen())
         XCTAssertTrue(tmux.screen().contains("facecap --input clip.y4m"), tmux.screen())
         tmux.send("r")
-        XCTAssertTrue(tmux.waitFor("Taking your selfie"), "r turns the camera on after all: " + tmux.screen())
+        XCTAssertTrue(tmux.waitFor("facecap needs your camera"), "r asks again: " + tmux.screen())
+        tmux.send("Enter")
+        XCTAssertTrue(tmux.waitFor("Taking your selfie"), "and Enter turns the camera on: " + tmux.screen())
         tmux.send("Escape")
         XCTAssertEqual(status(), 130)
         try assertTerminalRestored(tmux)
@@ -147,6 +149,46 @@ final class WizardTerminalTests: XCTestCase {
         try assertTerminalRestored(tmux)
         let screens = try events().compactMap { $0["screen"] as? String }
         XCTAssertEqual(screens, ["capture", "terminalTooSmall", "capture"])
+    }
+
+    /// Ctrl-Z gives the terminal back as it was found; `fg` brings the wizard back, drawn again. Run from
+    /// an interactive bash: a shell without job control (sh -c) leaves nobody to resume a stopped program,
+    /// and the kernel ignores Ctrl-Z in such an orphaned process group (facecap then simply carries on).
+    func testSuspendingGivesTheTerminalBackAndFgRedraws() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let binary = try facecapBinary().path
+        let tmux = try TmuxSession("cd '\(directory.path)' && exec bash --norc --noprofile -i")
+        XCTAssertTrue(tmux.waitFor("bash-"), "the prompt: " + tmux.screen())
+        // facecap alone on its command line, so that bash's job is facecap itself (a subshell around it would be
+        // reported stopped before facecap has given the terminal back); its status is fg's, written after q.
+        tmux.send("stty -a > stty.before", "Enter")
+        tmux.send("env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color '\(binary)' "
+                  + "--no-tutorial --input '\(clip)' --loop --output out", "Enter")
+        XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
+        tmux.send("C-z")
+        XCTAssertTrue(tmux.waitFor("Stopped"), "bash reports the job stopped: " + tmux.screen())
+        XCTAssertFalse(tmux.alternateScreen, "suspended, the main screen is back")
+        tmux.send("stty -a > stty.suspended", "Enter")
+        tmux.send("fg", "Enter")
+        XCTAssertTrue(tmux.waitFor("Position your face in the oval"), "redrawn after fg: " + tmux.screen())
+        XCTAssertTrue(tmux.alternateScreen)
+        tmux.send("q")
+        // Typed only once facecap has ended, so it does not read the line as keys.
+        let closing = Date().addingTimeInterval(10)
+        while tmux.alternateScreen && Date() < closing { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        tmux.send("echo $? > status; stty -a > stty.after", "Enter")
+        XCTAssertEqual(status(), 130)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: path("stty.after")) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let before = try String(contentsOfFile: path("stty.before"), encoding: .utf8)
+        XCTAssertEqual(try String(contentsOfFile: path("stty.suspended"), encoding: .utf8), before,
+                       "the terminal as found while facecap is stopped")
+        XCTAssertEqual(try String(contentsOfFile: path("stty.after"), encoding: .utf8), before)
+        XCTAssertFalse(tmux.alternateScreen)
     }
 
     /// Also with NO_COLOR in the C locale: no colour and no UTF-8, so the preview and the oval are drawn in ASCII.

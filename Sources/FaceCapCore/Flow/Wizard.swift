@@ -238,7 +238,11 @@ public struct Wizard: Sendable, Equatable {
             }
             return []
         case .permissionDismissed:
-            if retry || key == .enter { return openForCapture() }
+            if retry || key == .enter {
+                // Asked again, as the screen says: the person reads what the camera is for before it turns on.
+                phase = .permissionContext(until: nil)
+                return []
+            }
             if key == .character("d"), !settings.sourceIsClip { return [.nextDevice] + openForCapture() }
             return quit ? finish(.cancelled) : []
         case .cameraUnavailable(let problem, let step, _):

@@ -25,7 +25,8 @@ extension Wizard {
                                lines: Messages.tutorialTips,
                                keys: [KeyHelp("Enter", "start"), KeyHelp("q", "quit"), help])
         case .permissionContext:
-            var lines = ["facecap will turn on \(settings.sourceDescription) to take one photo of your face.",
+            let verb = settings.sourceIsClip ? "replay" : "turn on"
+            var lines = ["facecap will \(verb) \(settings.sourceDescription) to take one photo of your face.",
                          "The live picture stays on this machine: frames are analysed in memory, never saved or sent."]
             if let server = settings.serverURL {
                 lines.append("Only the final photo is kept, in \(settings.outputDirectory), and sent to \(server)"

@@ -74,7 +74,10 @@ final class WizardTests: XCTestCase {
         let screen = wizard.screen(at: 2)
         XCTAssertTrue(screen.lines.contains("$ facecap --input clip.y4m"))
         XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q"])
-        XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        var other = wizard
+        XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])
+        XCTAssertEqual(wizard.handle(.key(.enter), at: 4), [.openCamera, .emit(.screen(.capture))])
     }
 
     func testDismissedQuitIsCancelled() {
@@ -412,7 +415,7 @@ final class WizardTests: XCTestCase {
         var wizard = validating(settings(plain: true, tutorial: false, server: true))
         XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "too large")), at: 2),
                        [.report("the server refused the photo (HTTP 413): too large"), .save(nil),
-                        .emit(.screen(.connectionError))])
+                        .emit(.screen(.connectionError))], "the event log says where the flow ended")
         XCTAssertEqual(wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2).last,
                        .exit(.failure))
     }
@@ -541,6 +544,7 @@ final class WizardTests: XCTestCase {
         record(wizard.handle(.key(.enter), at: 1))
         record(wizard.handle(.key(.character("q")), at: 2))
         record(wizard.handle(.key(.character("r")), at: 3))
+        record(wizard.handle(.key(.enter), at: 3))
         for problem in [denied, busy, none] {
             record(wizard.handle(.cameraFailed(problem), at: 4))
             record(wizard.handle(.key(.character("r")), at: 5))
