@@ -24,9 +24,10 @@ DEB_TOOLS   := dpkg-dev lintian mmdebstrap
 
 # Debian packages the build and the tests need (C libraries, and tools the tests drive). ncurses-term
 # holds the `*-direct` terminfo entries truecolor output goes through; libcurl (OpenSSL flavour, verifies
-# HTTPS against the system CA store) carries --server uploads.
+# HTTPS against the system CA store) carries --server uploads. man-db and zsh: the tests render the manual page
+# and load the zsh completion.
 DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev ncurses-term libcurl4-openssl-dev \
-                pkg-config tmux
+                pkg-config tmux man-db zsh
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
