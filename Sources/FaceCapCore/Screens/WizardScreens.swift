@@ -106,7 +106,7 @@ extension Wizard {
         case .serverRefused(let status, let message, _, let sending):
             return ScreenModel(
                 name: .connectionError, title: "The server refused the photo", tone: .error, picture: .photo,
-                lines: ["HTTP \(status): \(message)", "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
+                lines: [status > 0 ? "HTTP \(status): \(message)" : message, "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
                         + " press r to send it again."],
                 countdown: sending ? "Sending again…" : nil,
                 keys: [KeyHelp("r", "send again"), KeyHelp("q", "quit (the photo is saved here)"), help])
@@ -175,8 +175,8 @@ extension Wizard {
             if let latest { hints = [Messages.guidance(latest.primary)] + hints.prefix(1) }
             switch reason {
             case .timeout:
-                lines.append("Auto capture did not finish in \(Messages.seconds(settings.manualAfter)) s"
-                             + (latest.map { ": \(Messages.guidance($0.primary).lowercased())" } ?? ""))
+                // Why: the live guidance, first among the hints (not repeated here).
+                lines.append("Auto capture did not finish in \(Messages.seconds(settings.manualAfter)) s.")
             case .noConfidentFace:
                 lines.append("No face was found clearly enough for auto capture.")
             }
