@@ -18,6 +18,8 @@ public struct FaceMetrics: Sendable, Equatable {
     /// Nil when the landmark model did not run or found no face.
     public var pose: HeadPose?
     public var features: FacialFeatures?
+    /// The iris model's eye measures; nil when it has not run on this face recently.
+    public var eyes: EyeMetrics?
     /// Nil only for a frame whose data is shorter than its format says.
     public var light: LightMetrics?
     /// Variance of the Laplacian of the face crop resampled to 64×64, exposure-normalised (higher = sharper).
@@ -149,14 +151,16 @@ public enum FaceMeasures {
                 margin = min(margin, x, 1 - x, y, 1 - y)
             }
         }
+        let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
         return FaceMetrics(
             index: index, score: Double(face.detection.score), box: box,
             widthRatio: Double(box.width) / width,
             offsetX: Double(centre.x) / width - thresholds.ovalCentreX,
             offsetY: Double(centre.y) / height - thresholds.ovalCentreY,
             edgeMargin: margin,
-            pose: LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset),
+            pose: pose,
             features: LandmarkGeometry.features(points),
+            eyes: face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) },
             light: nil, sharpness: nil)
     }
 }

@@ -77,10 +77,16 @@ public struct LocalValidator: Sendable {
         }
         if let interEye, interEye < t.minInterEyeDistance { codes.append(.moveCloser) }
         if let pose = face.pose {
-            if abs(pose.yaw) > t.maxYaw || abs(pose.pitch) > t.maxPitch { codes.append(.lookStraight) }
+            let gazeOff = face.eyes.map {
+                GuidanceRules.gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
+            } ?? false
+            if abs(pose.yaw) > t.maxYaw || abs(pose.pitch) > t.maxPitch || gazeOff { codes.append(.lookStraight) }
             if abs(pose.roll) > t.maxRoll { codes.append(.keepHeadLevel) }
         }
-        if let features = face.features,
+        if let eyes = face.eyes {
+            // The iris model's lids: both eyes must be open.
+            if eyes.minOpening < t.minEyeOpening { codes.append(.eyesClosed) }
+        } else if let features = face.features,
            min(features.leftEyeAspectRatio, features.rightEyeAspectRatio) < t.minEyeAspectRatio {
             codes.append(.eyesClosed)
         }

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Tabulates what facecap itself measures on the eye and occlusion calibration frames.
+
+Runs `facecap analyze --json` (the Swift code: the same models, measures and rules as the wizard) on every
+image in a folder made by tools/make_eye_frames.py and prints, per photo and variant: face presence, yaw and
+pitch, eyelid opening per eye, raw and pose-corrected gaze, the cover scores and the guidance codes. The
+numbers docs/calibration.md records come from this.
+
+Usage: tools/calibrate_eyes.py [--binary .build/release/facecap] [--thresholds FILE] FOLDER
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--binary', default='.build/release/facecap')
+    ap.add_argument('--thresholds')
+    ap.add_argument('folder')
+    args = ap.parse_args()
+    files = sorted(glob.glob(os.path.join(args.folder, '*.png')) + glob.glob(os.path.join(args.folder, '*.jpg')))
+    command = [args.binary, 'analyze', '--json'] + (['--thresholds', args.thresholds] if args.thresholds else [])
+    result = subprocess.run(command + files, capture_output=True, text=True)
+    print(f'{"frame":28s} {"pres":>5s} {"yaw":>5s} {"pitch":>5s} {"open r/l":>11s} {"gaze x/y":>13s} '
+          f'{"camera x/y":>13s} {"cover":>24s}  guidance')
+    for line in result.stdout.splitlines():
+        d = json.loads(line)
+        name = os.path.splitext(os.path.basename(d['file']))[0]
+        m = d['metrics']
+        face = d['faces'][0] if d['faces'] else {}
+        eyes = m.get('eyes') or {}
+        cover = m.get('cover') or {}
+        def pair(key, fmt='{:+.3f}'):
+            v = eyes.get(key)
+            return '/'.join(fmt.format(x) for x in v) if v else '-'
+        cov = ' '.join(f'{k[:5]}={v:.2f}' for k, v in cover.items() if isinstance(v, (int, float)))
+        print(f'{name:28s} {face.get("presence", 0) or 0:5.1f} {m["yaw"] if m["yaw"] is not None else "-":>5} '
+              f'{m["pitch"] if m["pitch"] is not None else "-":>5} {pair("opening", "{:.3f}"):>11s} '
+              f'{pair("gaze"):>13s} {pair("cameraGaze"):>13s} {cov:>24s}  {",".join(d["guidance"])}'
+              + (f'  [{len(d["faces"])} faces]' if len(d['faces']) > 1 else ''))
+
+
+if __name__ == '__main__':
+    main()
