@@ -25,7 +25,7 @@ def main():
     command = [args.binary, 'analyze', '--json'] + (['--thresholds', args.thresholds] if args.thresholds else [])
     result = subprocess.run(command + files, capture_output=True, text=True)
     print(f'{"frame":28s} {"pres":>5s} {"yaw":>5s} {"pitch":>5s} {"open r/l":>11s} {"gaze x/y":>13s} '
-          f'{"camera x/y":>13s} {"cover":>24s}  guidance')
+          f'{"camera x/y":>13s} {"cover: [regions] pres chroma bright r/l dark r/l":>50s}  guidance')
     for line in result.stdout.splitlines():
         d = json.loads(line)
         name = os.path.splitext(os.path.basename(d['file']))[0]
@@ -36,10 +36,13 @@ def main():
         def pair(key, fmt='{:+.3f}'):
             v = eyes.get(key)
             return '/'.join(fmt.format(x) for x in v) if v else '-'
-        cov = ' '.join(f'{k[:5]}={v:.2f}' for k, v in cover.items() if isinstance(v, (int, float)))
+        cov = ' '.join(f'{v:.1f}' if isinstance(v, (int, float)) else '/'.join(f'{x:.2f}' for x in v)
+                       for k, v in cover.items() if k != 'regions')
+        if cover.get('regions'):
+            cov = '[' + ','.join(cover['regions']) + '] ' + cov
         print(f'{name:28s} {face.get("presence", 0) or 0:5.1f} {m["yaw"] if m["yaw"] is not None else "-":>5} '
               f'{m["pitch"] if m["pitch"] is not None else "-":>5} {pair("opening", "{:.3f}"):>11s} '
-              f'{pair("gaze"):>13s} {pair("cameraGaze"):>13s} {cov:>24s}  {",".join(d["guidance"])}'
+              f'{pair("gaze"):>13s} {pair("cameraGaze"):>13s} {cov:>50s}  {",".join(d["guidance"])}'
               + (f'  [{len(d["faces"])} faces]' if len(d['faces']) > 1 else ''))
 
 

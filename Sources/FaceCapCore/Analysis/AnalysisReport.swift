@@ -97,6 +97,18 @@ public enum AnalysisReport {
         ])
     }
 
+    /// The cover measures (`CoverMetrics`), each eye's as [right, left], and the covered regions by the
+    /// default thresholds ("mouth", "eyes", "eye").
+    static func coverJSON(_ c: CoverMetrics) -> String {
+        object([
+            ("regions", array(c.regions(AnalyzerThresholds()).map(string))),
+            ("presence", number(c.presence, 1)),
+            ("lowerFaceChroma", number(c.lowerFaceChroma, 1)),
+            ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
+            ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
+        ])
+    }
+
     static func metricsJSON(_ m: FrameMetrics) -> String {
         let f = m.face
         return object([
@@ -112,6 +124,7 @@ public enum AnalysisReport {
             } ?? "null"),
             ("mouthOpening", number(f?.features?.mouthOpening, 3)),
             ("eyes", f?.eyes.map(eyesJSON) ?? "null"),
+            ("cover", f?.cover.map(coverJSON) ?? "null"),
             ("faceLuma", number(f?.light?.meanLuma, 1)),
             ("darkFraction", number(f?.light?.darkFraction, 4)),
             ("brightFraction", number(f?.light?.brightFraction, 4)),

@@ -94,6 +94,19 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// An eye reading stays valid this long on the frames between iris-model runs.
     public var eyeMemory = 0.5
 
+    // MARK: Covered face (CoverMetrics; docs/calibration.md, "Covered faces")
+    /// The lower face (chin, beside the mouth) further than this from the skin's colour (Cb/Cr distance on
+    /// 0…255) → `faceCovered` (a mask). Uncovered faces read 0.4–7.2, drawn masks 18.8–45.2.
+    public var maxLowerFaceChroma = 12.0
+    /// An eye whose brightest tenth is below this fraction of the skin's luma is behind a dark lens
+    /// (uncovered eyes ≥ 0.58, sunglasses ≤ 0.24)…
+    public var minEyeBrightness = 0.45
+    /// …and an eye region whose darkest tenth is above this fraction of the skin's luma has no eye, lashes or
+    /// brow showing: covered by a hand (uncovered ≤ 0.61, a hand 0.82–0.88).
+    public var maxEyeDarkness = 0.72
+    /// A covered face stays covered until each measure clears its limit by this fraction.
+    public var coverHysteresis = 0.1
+
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
     /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 226; 86 % of them at
@@ -190,6 +203,10 @@ extension AnalyzerThresholds {
         Field(name: "gazePitchFactor", keyPath: \.gazePitchFactor, range: -2...2),
         Field(name: "gazeNeutralY", keyPath: \.gazeNeutralY, range: -1...1),
         Field(name: "eyeMemory", keyPath: \.eyeMemory, range: 0...10),
+        Field(name: "maxLowerFaceChroma", keyPath: \.maxLowerFaceChroma, range: 0...255),
+        Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
+        Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
+        Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),
         Field(name: "maxSizeChange", keyPath: \.maxSizeChange, range: 0...10),

@@ -20,6 +20,8 @@ public struct FaceMetrics: Sendable, Equatable {
     public var features: FacialFeatures?
     /// The iris model's eye measures; nil when it has not run on this face recently.
     public var eyes: EyeMetrics?
+    /// Whether something covers the face; nil without landmarks.
+    public var cover: CoverMetrics?
     /// Nil only for a frame whose data is shorter than its format says.
     public var light: LightMetrics?
     /// Variance of the Laplacian of the face crop resampled to 64×64, exposure-normalised (higher = sharper).
@@ -91,6 +93,10 @@ public enum FaceMeasures {
         if let measured {
             metrics.frameLuma = measured.0
             metrics.face = measured.1
+            if let index = confident.first, let landmarks = faces[index].landmarks {
+                metrics.face?.cover = CoverMeasures.measure(frame: frame, points: landmarks.points,
+                                                            presence: landmarks.presence)
+            }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
         }

@@ -32,6 +32,9 @@ public enum GuidanceRules {
             codes.append(.multipleFaces)
         }
         if below(face.edgeMargin, 0, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        if let cover = face.cover, !cover.regions(t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
+            codes.append(.faceCovered)
+        }
         if let light = face.light {
             if below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
                 || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark) {

@@ -58,6 +58,7 @@ public struct LocalValidator: Sendable {
             codes.append(.multipleFaces)
         }
         if face.edgeMargin < t.minEdgeMargin { codes.append(.faceNotVisible) }
+        if let cover = face.cover, !cover.regions(measuring).isEmpty { codes.append(.faceCovered) }
         let points = faces[face.index].landmarks?.points ?? []
         var interEye: Double?
         if points.count >= 468 {
