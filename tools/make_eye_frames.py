@@ -293,6 +293,11 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--variants', default='closed,gaze_left,gaze_right,gaze_down,mask_surgical,mask_cloth,'
                                           'hand_mouth,hand_eye,sunglasses')
+    ap.add_argument('--jpeg', type=int, metavar='QUALITY', help='write JPEG at this quality instead of PNG '
+                    '(the small committed test fixtures: Tests/Fixtures/eyes)')
+    ap.add_argument('--no-open', action='store_true', help='do not write the unchanged photo')
+    ap.add_argument('--sheet', metavar='FILE', help='also write a contact sheet of the face crops (JPEG), one row per '
+                    'photo: the pictures in docs/calibration.md')
     ap.add_argument('photos', nargs='+')
     args = ap.parse_args()
     sys.path.insert(0, args.ref_tools)
@@ -328,6 +333,7 @@ def main():
 
     os.makedirs(args.out, exist_ok=True)
     variants = args.variants.split(',')
+    rows = []
     for photo in args.photos:
         name = os.path.splitext(os.path.basename(photo))[0]
         img = np.asarray(Image.open(photo).convert('RGB'), dtype=np.float32)
@@ -336,7 +342,18 @@ def main():
         if eyes is None:
             print(f'{name}: no face found, skipped')
             continue
-        Image.fromarray(img.astype(np.uint8)).save(os.path.join(args.out, f'{name}_open.png'))
+        def save(array, variant):
+            if args.jpeg:
+                Image.fromarray(array).save(os.path.join(args.out, f'{name}_{variant}.jpg'), quality=args.jpeg)
+            else:
+                Image.fromarray(array).save(os.path.join(args.out, f'{name}_{variant}.png'))
+        if not args.no_open:
+            save(img.astype(np.uint8), 'open')
+        xs, ys = lms[:, 0] * W, lms[:, 1] * H
+        side = 1.15 * max(xs.max() - xs.min(), ys.max() - ys.min())
+        crop_box = (int(xs.mean() - side / 2), int(ys.mean() - side / 2), int(xs.mean() + side / 2),
+                    int(ys.mean() + side / 2))
+        row = [Image.fromarray(img.astype(np.uint8)).crop(crop_box).resize((120, 120), Image.LANCZOS)]
         print(f'{name} open: LiteRT iris model reads {describe(eyes)}')
         for variant in variants:
             if variant == 'closed':
@@ -353,9 +370,17 @@ def main():
             else:
                 sys.exit(f'unknown variant {variant}')
             out = np.clip(np.round(out), 0, 255).astype(np.uint8)
-            Image.fromarray(out).save(os.path.join(args.out, f'{name}_{variant}.png'))
+            save(out, variant)
+            row.append(Image.fromarray(out).crop(crop_box).resize((120, 120), Image.LANCZOS))
             _, after = read_eyes(out.astype(np.float32))
             print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after) if after else 'no face'))
+        rows.append(row)
+    if args.sheet and rows:
+        sheet = Image.new('RGB', (120 * max(len(r) for r in rows), 120 * len(rows)), 'white')
+        for y, row in enumerate(rows):
+            for x, tile in enumerate(row):
+                sheet.paste(tile, (120 * x, 120 * y))
+        sheet.save(args.sheet, quality=75)
 
 
 if __name__ == '__main__':

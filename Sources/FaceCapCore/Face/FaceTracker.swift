@@ -116,8 +116,10 @@ public final class FaceTracker {
     }
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks
-    /// on the best detection or, on a frame without a face, on the centred square.
+    /// on the best detection or, on a frame without a face, on the centred square; and the eyes (both, with
+    /// conversion) every `eyeInterval` calls, as a tracked face gets them (`eyesRan` says when).
     public func processFullPipeline(_ frame: Frame) -> Float? {
+        eyesRan = false
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
         let roi = detections.first.map { FaceROI(detection: $0) }
