@@ -65,7 +65,7 @@ enum BenchCommand {
         }
 
         if parsed.has("profile") {
-            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks)] {
+            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks), ("iris", iris)] {
                 printOut("\(title) profile (median ms per step):")
                 let steps = interpreter.profile(runs: max(20, runs / 3), clock: now)
                 for (label, ms) in steps { printOut("  \(format(ms * 10) ) x0.1  \(label)") }

@@ -96,14 +96,16 @@ public struct AnalyzerThresholds: Sendable, Equatable {
 
     // MARK: Covered face (CoverMetrics; docs/calibration.md, "Covered faces")
     /// The lower face (chin, beside the mouth) further than this from the skin's colour (Cb/Cr distance on
-    /// 0…255) → `faceCovered` (a mask). Uncovered faces read 0.4–7.2, drawn masks 18.8–45.2.
+    /// 0…255, unclipped samples) → `faceCovered` (a mask). Uncovered faces read ≤ 7.0 on the 71 calibration
+    /// photos and 288 webcam-like frames (docs/calibration.md), drawn masks ≥ 15.7 unless over-exposed.
     public var maxLowerFaceChroma = 12.0
     /// An eye whose brightest tenth is below this fraction of the skin's luma is behind a dark lens
-    /// (uncovered eyes ≥ 0.58, sunglasses ≤ 0.24)…
+    /// (uncovered eyes ≥ 0.61, sunglasses ≤ 0.22)…
     public var minEyeBrightness = 0.45
     /// …and an eye region whose darkest tenth is above this fraction of the skin's luma has no eye, lashes or
-    /// brow showing: covered by a hand (uncovered ≤ 0.61, a hand 0.82–0.88).
-    public var maxEyeDarkness = 0.72
+    /// brow showing: covered by a hand (uncovered ≤ 0.72 — a closed eye in an over-exposed frame; open eyes
+    /// ≤ 0.62 — a hand 0.67–1.00, so a hand on a small face can be missed).
+    public var maxEyeDarkness = 0.75
     /// A covered face stays covered until each measure clears its limit by this fraction.
     public var coverHysteresis = 0.1
 

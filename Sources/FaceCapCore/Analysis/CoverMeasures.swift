@@ -64,6 +64,8 @@ public enum CoverMeasures {
     /// Mean, Cb/Cr means and 10th/90th luma percentiles of one patch.
     struct Patch {
         var luma: Double, cb: Double, cr: Double, low: Double, high: Double
+        /// False when most samples are clipped: the patch's colour is not the surface's.
+        var hasColour: Bool
     }
 
     /// The measures for the face with 468 `points` (frame pixels) and presence logit `presence`; nil without
@@ -90,13 +92,23 @@ public enum CoverMeasures {
         var skinPatches = cheeks
         let cheekLuma = (cheekR.luma + cheekL.luma) / 2
         if abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma { skinPatches.append(forehead) }
-        let n = Double(skinPatches.count)
-        let skinLuma = max(1, skinPatches.reduce(0) { $0 + $1.luma } / n)
-        let skinCb = skinPatches.reduce(0) { $0 + $1.cb } / n, skinCr = skinPatches.reduce(0) { $0 + $1.cr } / n
-        let lower = [chin, besideR, besideL]
-        let lowerCb = lower.reduce(0) { $0 + $1.cb } / 3, lowerCr = lower.reduce(0) { $0 + $1.cr } / 3
-        let lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
-            .squareRoot()
+        let skinLuma = max(1, skinPatches.reduce(0) { $0 + $1.luma } / Double(skinPatches.count))
+        // Colour only from patches that kept theirs (not clipped); none left: no colour verdict.
+        let skinColour = skinPatches.filter(\.hasColour)
+        let lowerAll = [chin, besideR, besideL]
+        let lower = lowerAll.filter(\.hasColour)
+        var lowerChroma = 0.0
+        if !skinColour.isEmpty, lower.isEmpty, lowerAll.reduce(0, { $0 + $1.luma }) / 3 > skinLuma {
+            // A lower face burnt to white under skin that kept its colour: a white or light mask in strong
+            // light (skin in front of it would be darker than the cheeks, not brighter): another colour.
+            lowerChroma = 255
+        } else if !skinColour.isEmpty, !lower.isEmpty {
+            let n = Double(skinColour.count), m = Double(lower.count)
+            let skinCb = skinColour.reduce(0) { $0 + $1.cb } / n, skinCr = skinColour.reduce(0) { $0 + $1.cr } / n
+            let lowerCb = lower.reduce(0) { $0 + $1.cb } / m, lowerCr = lower.reduce(0) { $0 + $1.cr } / m
+            lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
+                .squareRoot()
+        }
 
         func eye(_ a: Int, _ b: Int) -> (brightness: Double, darkness: Double)? {
             let v = p(b) - p(a)
@@ -124,17 +136,26 @@ public enum CoverMeasures {
         }
         guard filled else { return nil }
         var lumas = [Double](repeating: 0, count: n * n)
-        var cb = 0.0, cr = 0.0
+        // Colour (BT.601 Cb, Cr) from unclipped samples only: a channel at 235+ is on its way to clipping and
+        // has lost its hue (an over-exposed cheek turns orange); a patch with fewer than half such samples
+        // has no colour of its own.
+        var cb = 0.0, cr = 0.0, coloured = 0.0
+        var cbAll = 0.0, crAll = 0.0
         for i in 0..<(n * n) {
             let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
             let y = 0.299 * r + 0.587 * g + 0.114 * b
             lumas[i] = y
-            cb += 128 + 0.564 * (b - y)
-            cr += 128 + 0.713 * (r - y)
+            let u = 128 + 0.564 * (b - y), v = 128 + 0.713 * (r - y)
+            cbAll += u; crAll += v
+            if max(r, g, b) < 235 {
+                cb += u; cr += v; coloured += 1
+            }
         }
         let count = Double(n * n)
+        let hasColour = coloured >= count / 2
+        if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
         lumas.sort()
-        return Patch(luma: lumas.reduce(0, +) / count, cb: cb / count, cr: cr / count,
-                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10])
+        return Patch(luma: lumas.reduce(0, +) / count, cb: cb / coloured, cr: cr / coloured,
+                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour)
     }
 }
