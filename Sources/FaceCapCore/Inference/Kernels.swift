@@ -14,7 +14,25 @@
 // the loops therefore use wrapping operators (`&+`, `&*`): the same machine instructions the compiler
 // emits once it has proven there is no overflow, without the checks it cannot prove away.
 
+import CKernels
+
 typealias V8 = SIMD8<Float>
+
+/// Whether the GEMM panels of 16 and 24 contiguous channels run on the AVX-512 kernels in CKernels (same
+/// arithmetic, one fused multiply-add per k in k order, twice the lanes) instead of the AVX2 ones here.
+let avx512GEMM = fc_has_avx512() != 0
+
+/// Whether panel blocks `blocks` (2 or 3 of them) are whole 8-lane blocks side by side: then the panel is
+/// one 16- or 24-channel slab of C that the AVX-512 kernel writes with plain stores.
+@inline(__always)
+func contiguous(_ blocks: ArraySlice<ChannelBlock>) -> Bool {
+    var expected = blocks.first!.start
+    for block in blocks {
+        guard block.lanes == 8, block.start == expected else { return false }
+        expected += 8
+    }
+    return true
+}
 
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> V8 {
@@ -182,6 +200,22 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
+    // On AVX-512 CPUs, panels of 16 or 24 side-by-side channels go to the CKernels kernels; when every panel
+    // does, they also add the residual and apply the activation as they store (no second pass over C).
+    let fused = avx512GEMM && packed.panels.allSatisfy {
+        $0.blocks >= 2 && contiguous(packed.blocks[$0.block..<($0.block + $0.blocks)])
+    }
+    var act: Int32 = 0
+    var alpha: UnsafePointer<Float>?
+    if fused {
+        switch activation {
+        case .none: act = 0
+        case .relu: act = 1
+        case .relu6: act = 2
+        case .reluN1To1: act = 3
+        case .prelu(let slopes): act = 4; alpha = slopes
+        }
+    }
     var m0 = 0
     while m0 < m {
         let m1 = min(m, m0 + chunk)
@@ -191,6 +225,15 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             let bi = panel.block
             let b0 = packed.blocks[bi]
             var row = m0
+            if avx512GEMM, panel.blocks >= 2, contiguous(packed.blocks[bi..<(bi + panel.blocks)]) {
+                // The epilogue's indexing: residual and slopes by plain channel (blocks here do not overlap).
+                let res = fused ? residual.map { $0.pointer + (m0 &* $0.stride &+ b0.start) } : nil
+                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 - m0, k.count, k.length, k.stride, w,
+                                     8 &* panel.blocks, bias, c + (m0 &* ldc &+ b0.start), ldc,
+                                     res, residual?.stride ?? 0, max(0, (residual?.channels ?? 0) - b0.start),
+                                     fused ? act : 0, alpha.map { $0 + b0.start })
+                continue
+            }
             switch panel.blocks {
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
@@ -226,7 +269,9 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
                 }
             }
         }
-        gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
+        if !fused {
+            gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
+        }
         m0 = m1
     }
 }

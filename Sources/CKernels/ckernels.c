@@ -1,0 +1,232 @@
+#include "ckernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+int fc_has_avx512(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 1 : 0;
+}
+
+#define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
+
+/* What follows bias + A·W in the same pass (the Swift engine's gemmEpilogue, fused): the residual, then the
+ * activation, per 16- or 8-lane slab. */
+typedef struct {
+    const float *res;   /* residual at the panel's first channel of row 0, or NULL */
+    long res_stride;    /* floats between residual rows */
+    long res_lanes;     /* residual channels that exist from the panel's first channel on (may be < width) */
+    int act;            /* FC_ACT_* */
+    const float *alpha; /* PReLU slopes at the panel's first channel */
+} Epi;
+
+TARGET static inline __m512 epi16(__m512 v, const Epi *e, long row, long lane0) {
+    if (e->res && e->res_lanes > lane0) {
+        long n = e->res_lanes - lane0;
+        __mmask16 m = n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1);
+        v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
+    }
+    __m512 zero = _mm512_setzero_ps();
+    switch (e->act) {
+    case FC_ACT_RELU: v = _mm512_max_ps(v, zero); break;
+    case FC_ACT_RELU6: v = _mm512_min_ps(_mm512_max_ps(v, zero), _mm512_set1_ps(6)); break;
+    case FC_ACT_RELU_N1_TO_1: v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1)), _mm512_set1_ps(1)); break;
+    case FC_ACT_PRELU: {
+        __mmask16 neg = _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ);
+        v = _mm512_mask_mul_ps(v, neg, v, _mm512_loadu_ps(e->alpha + lane0));
+        break;
+    }
+    default: break;
+    }
+    return v;
+}
+
+TARGET static inline __m256 epi8(__m256 v, const Epi *e, long row, long lane0) {
+    if (e->res && e->res_lanes > lane0) {
+        long n = e->res_lanes - lane0;
+        __mmask8 m = n >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << n) - 1);
+        v = _mm256_add_ps(v, _mm256_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
+    }
+    __m256 zero = _mm256_setzero_ps();
+    switch (e->act) {
+    case FC_ACT_RELU: v = _mm256_max_ps(v, zero); break;
+    case FC_ACT_RELU6: v = _mm256_min_ps(_mm256_max_ps(v, zero), _mm256_set1_ps(6)); break;
+    case FC_ACT_RELU_N1_TO_1: v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(-1)), _mm256_set1_ps(1)); break;
+    case FC_ACT_PRELU: {
+        __mmask8 neg = _mm256_cmp_ps_mask(v, zero, _CMP_LT_OQ);
+        v = _mm256_mask_mul_ps(v, neg, v, _mm256_loadu_ps(e->alpha + lane0));
+        break;
+    }
+    default: break;
+    }
+    return v;
+}
+
+#define ST16(r, z) _mm512_storeu_ps(c + (r) * ldc, epi16(z, e, r, 0))
+#define ST8(r, y) _mm256_storeu_ps(c + (r) * ldc + 16, epi8(y, e, r, 16))
+
+/* 12 rows × 16 channels: 12 zmm accumulators. */
+TARGET static void rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                             float *c, long ldc, const Epi *e) {
+    __m512 b = _mm512_loadu_ps(bias);
+    __m512 c0 = b, c1 = b, c2 = b, c3 = b, c4 = b, c5 = b, c6 = b, c7 = b, c8 = b, c9 = b, c10 = b, c11 = b;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp);
+            wp += 16;
+            c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), v, c0);
+            c1 = _mm512_fmadd_ps(_mm512_set1_ps(a[lda + k]), v, c1);
+            c2 = _mm512_fmadd_ps(_mm512_set1_ps(a[2 * lda + k]), v, c2);
+            c3 = _mm512_fmadd_ps(_mm512_set1_ps(a[3 * lda + k]), v, c3);
+            c4 = _mm512_fmadd_ps(_mm512_set1_ps(a[4 * lda + k]), v, c4);
+            c5 = _mm512_fmadd_ps(_mm512_set1_ps(a[5 * lda + k]), v, c5);
+            c6 = _mm512_fmadd_ps(_mm512_set1_ps(a[6 * lda + k]), v, c6);
+            c7 = _mm512_fmadd_ps(_mm512_set1_ps(a[7 * lda + k]), v, c7);
+            c8 = _mm512_fmadd_ps(_mm512_set1_ps(a[8 * lda + k]), v, c8);
+            c9 = _mm512_fmadd_ps(_mm512_set1_ps(a[9 * lda + k]), v, c9);
+            c10 = _mm512_fmadd_ps(_mm512_set1_ps(a[10 * lda + k]), v, c10);
+            c11 = _mm512_fmadd_ps(_mm512_set1_ps(a[11 * lda + k]), v, c11);
+        }
+    }
+    ST16(0, c0); ST16(1, c1); ST16(2, c2); ST16(3, c3); ST16(4, c4); ST16(5, c5);
+    ST16(6, c6); ST16(7, c7); ST16(8, c8); ST16(9, c9); ST16(10, c10); ST16(11, c11);
+}
+
+/* 4 rows × 16 channels (remainders: a single row is bound by the multiply-add latency). */
+TARGET static void rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                            float *c, long ldc, const Epi *e) {
+    __m512 b = _mm512_loadu_ps(bias);
+    __m512 c0 = b, c1 = b, c2 = b, c3 = b;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp);
+            wp += 16;
+            c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), v, c0);
+            c1 = _mm512_fmadd_ps(_mm512_set1_ps(a[lda + k]), v, c1);
+            c2 = _mm512_fmadd_ps(_mm512_set1_ps(a[2 * lda + k]), v, c2);
+            c3 = _mm512_fmadd_ps(_mm512_set1_ps(a[3 * lda + k]), v, c3);
+        }
+    }
+    ST16(0, c0); ST16(1, c1); ST16(2, c2); ST16(3, c3);
+}
+
+TARGET static void row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+                           const Epi *e) {
+    const long ldc = 0;
+    __m512 c0 = _mm512_loadu_ps(bias);
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), _mm512_loadu_ps(wp), c0);
+            wp += 16;
+        }
+    }
+    ST16(0, c0);
+}
+
+/* 8 rows × 24 channels: 8 zmm + 8 ymm accumulators. */
+TARGET static void rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                            float *c, long ldc, const Epi *e) {
+    __m512 b = _mm512_loadu_ps(bias);
+    __m256 bh = _mm256_loadu_ps(bias + 16);
+    __m512 z0 = b, z1 = b, z2 = b, z3 = b, z4 = b, z5 = b, z6 = b, z7 = b;
+    __m256 y0 = bh, y1 = bh, y2 = bh, y3 = bh, y4 = bh, y5 = bh, y6 = bh, y7 = bh;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp);
+            __m256 vh = _mm256_loadu_ps(wp + 16);
+            wp += 24;
+#define ROW(r, z, y) { float x = a[(r) * lda + k]; z = _mm512_fmadd_ps(_mm512_set1_ps(x), v, z); \
+                       y = _mm256_fmadd_ps(_mm256_set1_ps(x), vh, y); }
+            ROW(0, z0, y0) ROW(1, z1, y1) ROW(2, z2, y2) ROW(3, z3, y3)
+            ROW(4, z4, y4) ROW(5, z5, y5) ROW(6, z6, y6) ROW(7, z7, y7)
+#undef ROW
+        }
+    }
+#define PUT(r, z, y) { ST16(r, z); ST8(r, y); }
+    PUT(0, z0, y0) PUT(1, z1, y1) PUT(2, z2, y2) PUT(3, z3, y3)
+    PUT(4, z4, y4) PUT(5, z5, y5) PUT(6, z6, y6) PUT(7, z7, y7)
+#undef PUT
+}
+
+TARGET static void rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                            float *c, long ldc, const Epi *e) {
+    __m512 b = _mm512_loadu_ps(bias);
+    __m256 bh = _mm256_loadu_ps(bias + 16);
+    __m512 z0 = b, z1 = b, z2 = b, z3 = b;
+    __m256 y0 = bh, y1 = bh, y2 = bh, y3 = bh;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp);
+            __m256 vh = _mm256_loadu_ps(wp + 16);
+            wp += 24;
+#define ROW(r, z, y) { float x = a[(r) * lda + k]; z = _mm512_fmadd_ps(_mm512_set1_ps(x), v, z); \
+                       y = _mm256_fmadd_ps(_mm256_set1_ps(x), vh, y); }
+            ROW(0, z0, y0) ROW(1, z1, y1) ROW(2, z2, y2) ROW(3, z3, y3)
+#undef ROW
+        }
+    }
+#define PUT(r, z, y) { ST16(r, z); ST8(r, y); }
+    PUT(0, z0, y0) PUT(1, z1, y1) PUT(2, z2, y2) PUT(3, z3, y3)
+#undef PUT
+}
+
+TARGET static void row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+                           const Epi *e) {
+    const long ldc = 0;
+    __m512 z = _mm512_loadu_ps(bias);
+    __m256 y = _mm256_loadu_ps(bias + 16);
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            z = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), _mm512_loadu_ps(wp), z);
+            y = _mm256_fmadd_ps(_mm256_set1_ps(a[k]), _mm256_loadu_ps(wp + 16), y);
+            wp += 24;
+        }
+    }
+    ST16(0, z);
+    ST8(0, y);
+}
+
+TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
+                                 long seg_stride, const float *w, long width, const float *bias, float *c, long ldc,
+                                 const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
+    long r = 0;
+    /* The epilogue of rows r… reads the residual from row r on. */
+#define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, act, alpha})
+    if (width == 16) {
+        for (; r + 12 <= rows; r += 12)
+            rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r + 4 <= rows; r += 4)
+            rows4x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r < rows; r++) row1x16(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+    } else {
+        for (; r + 8 <= rows; r += 8)
+            rows8x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r + 4 <= rows; r += 4)
+            rows4x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r < rows; r++) row1x24(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+    }
+#undef EPI
+}
+
+#else
+int fc_has_avx512(void) { return 0; }
+void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
+                          const float *w, long width, const float *bias, float *c, long ldc,
+                          const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
+    (void)a; (void)lda; (void)rows; (void)seg_count; (void)seg_length; (void)seg_stride;
+    (void)w; (void)width; (void)bias; (void)c; (void)ldc; (void)res; (void)res_stride; (void)res_lanes;
+    (void)act; (void)alpha;
+}
+#endif
