@@ -198,13 +198,83 @@ TARGET static void row1x24(const float *a, long sc, long sl, long ss, const floa
     ST8(0, y);
 }
 
+/* 12 rows × 32 channels: 24 zmm accumulators, two weight vectors and one broadcast per row and k. */
+TARGET static void rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                             float *c, long ldc, const Epi *e) {
+    __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
+    __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1, p4 = b0, q4 = b1, p5 = b0, q5 = b1;
+    __m512 p6 = b0, q6 = b1, p7 = b0, q7 = b1, p8 = b0, q8 = b1, p9 = b0, q9 = b1, p10 = b0, q10 = b1, p11 = b0, q11 = b1;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp), u = _mm512_loadu_ps(wp + 16);
+            wp += 32;
+#define ROW(r, p, q) { __m512 x = _mm512_set1_ps(a[(r) * lda + k]); p = _mm512_fmadd_ps(x, v, p); \
+                       q = _mm512_fmadd_ps(x, u, q); }
+            ROW(0, p0, q0) ROW(1, p1, q1) ROW(2, p2, q2) ROW(3, p3, q3) ROW(4, p4, q4) ROW(5, p5, q5)
+            ROW(6, p6, q6) ROW(7, p7, q7) ROW(8, p8, q8) ROW(9, p9, q9) ROW(10, p10, q10) ROW(11, p11, q11)
+#undef ROW
+        }
+    }
+#define PUT(r, p, q) { ST16(r, p); _mm512_storeu_ps(c + (r) * ldc + 16, epi16(q, e, r, 16)); }
+    PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3) PUT(4, p4, q4) PUT(5, p5, q5)
+    PUT(6, p6, q6) PUT(7, p7, q7) PUT(8, p8, q8) PUT(9, p9, q9) PUT(10, p10, q10) PUT(11, p11, q11)
+#undef PUT
+}
+
+TARGET static void rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
+                            float *c, long ldc, const Epi *e) {
+    __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
+    __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 v = _mm512_loadu_ps(wp), u = _mm512_loadu_ps(wp + 16);
+            wp += 32;
+#define ROW(r, p, q) { __m512 x = _mm512_set1_ps(a[(r) * lda + k]); p = _mm512_fmadd_ps(x, v, p); \
+                       q = _mm512_fmadd_ps(x, u, q); }
+            ROW(0, p0, q0) ROW(1, p1, q1) ROW(2, p2, q2) ROW(3, p3, q3)
+#undef ROW
+        }
+    }
+#define PUT(r, p, q) { ST16(r, p); _mm512_storeu_ps(c + (r) * ldc + 16, epi16(q, e, r, 16)); }
+    PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3)
+#undef PUT
+}
+
+TARGET static void row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+                           const Epi *e) {
+    const long ldc = 0;
+    __m512 p = _mm512_loadu_ps(bias), q = _mm512_loadu_ps(bias + 16);
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            __m512 x = _mm512_set1_ps(a[k]);
+            p = _mm512_fmadd_ps(x, _mm512_loadu_ps(wp), p);
+            q = _mm512_fmadd_ps(x, _mm512_loadu_ps(wp + 16), q);
+            wp += 32;
+        }
+    }
+    ST16(0, p);
+    _mm512_storeu_ps(c + 16, epi16(q, e, 0, 16));
+}
+
 TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
                                  long seg_stride, const float *w, long width, const float *bias, float *c, long ldc,
                                  const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
     long r = 0;
     /* The epilogue of rows r… reads the residual from row r on. */
 #define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, act, alpha})
-    if (width == 16) {
+    if (width == 32) {
+        for (; r + 12 <= rows; r += 12)
+            rows12x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r + 4 <= rows; r += 4)
+            rows4x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+        for (; r < rows; r++) row1x32(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+    } else if (width == 16) {
         for (; r + 12 <= rows; r += 12)
             rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
         for (; r + 4 <= rows; r += 4)

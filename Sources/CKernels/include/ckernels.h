@@ -9,8 +9,8 @@ int fc_has_avx512(void);
 
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };
 
-/* C[rows × width] = act(bias + A · W + residual) for one packed weight panel of `width` (16 or 24) output
- * channels, with the arithmetic of FaceCapCore's kernel6x16 / kernel4x24 followed by gemmEpilogue (one fused
+/* C[rows × width] = act(bias + A · W + residual) for one packed weight panel of `width` (16, 24 or 32)
+ * output channels, with the arithmetic of FaceCapCore's kernel6x16 / kernel4x24 followed by gemmEpilogue (one fused
  * multiply-add per k in k order, then the residual added, then the activation). Row r of A starts at
  * a + r·lda and is read as `seg_count` runs of `seg_length` floats `seg_stride` apart; the panel holds
  * `width` floats per k; row r of C starts at c + r·ldc. `res` (or NULL) points at the panel's first channel

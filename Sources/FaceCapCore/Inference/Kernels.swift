@@ -225,7 +225,8 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             let bi = panel.block
             let b0 = packed.blocks[bi]
             var row = m0
-            if avx512GEMM, panel.blocks >= 2, contiguous(packed.blocks[bi..<(bi + panel.blocks)]) {
+            // A 4-block panel exists only on AVX-512 with whole, side-by-side blocks (`panelWidths`).
+            if avx512GEMM, panel.blocks == 4 || (panel.blocks >= 2 && contiguous(packed.blocks[bi..<(bi + panel.blocks)])) {
                 // The epilogue's indexing: residual and slopes by plain channel (blocks here do not overlap).
                 let res = fused ? residual.map { $0.pointer + (m0 &* $0.stride &+ b0.start) } : nil
                 fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 - m0, k.count, k.length, k.stride, w,
@@ -287,9 +288,17 @@ struct Segments {
 
 /// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
 /// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
-func panelWidths(blocks: Int) -> [Int] {
+/// `wide` (AVX-512, and the blocks are whole and side by side): panels of 4 blocks (32 channels, 12 rows ×
+/// 2 zmm in CKernels) first; only the CKernels path runs 4-block panels.
+func panelWidths(blocks: Int, wide: Bool = false) -> [Int] {
     var widths: [Int] = []
     var left = blocks
+    if wide {
+        while left >= 4 {
+            widths.append(4)
+            left -= 4
+        }
+    }
     while left > 0 {
         let width = left == 4 || left == 2 ? 2 : left == 1 ? 1 : 3
         widths.append(width)
