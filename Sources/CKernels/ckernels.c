@@ -290,8 +290,68 @@ TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_c
 #undef EPI
 }
 
+TARGET static inline __m512 act16(__m512 v, int act, const float *alpha) {
+    __m512 zero = _mm512_setzero_ps();
+    switch (act) {
+    case FC_ACT_RELU: return _mm512_max_ps(v, zero);
+    case FC_ACT_RELU6: return _mm512_min_ps(_mm512_max_ps(v, zero), _mm512_set1_ps(6));
+    case FC_ACT_RELU_N1_TO_1: return _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1)), _mm512_set1_ps(1));
+    case FC_ACT_PRELU:
+        return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, _mm512_loadu_ps(alpha));
+    default: return v;
+    }
+}
+
+TARGET void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
+                                  long n, float *out, int act, const float *alpha) {
+    __m512 k[9];
+    for (int t = 0; t < 9; t++)
+        k[t] = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm256_loadu_ps(wb + t * 8))),
+                                                   _mm256_castps_pd(_mm256_loadu_ps(wb + 72 + t * 8)), 1));
+    __m512 bv = _mm512_loadu_ps(bias);
+    while (n >= 4) {
+        __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+        for (int ky = 0; ky < 3; ky++) {
+            const float *row = p + ky * row_stride;
+            __m512 x0 = _mm512_loadu_ps(row), x1 = _mm512_loadu_ps(row + c), x2 = _mm512_loadu_ps(row + 2 * c);
+            __m512 x3 = _mm512_loadu_ps(row + 3 * c), x4 = _mm512_loadu_ps(row + 4 * c), x5 = _mm512_loadu_ps(row + 5 * c);
+            __m512 k0 = k[3 * ky], k1 = k[3 * ky + 1], k2 = k[3 * ky + 2];
+            a0 = _mm512_fmadd_ps(x0, k0, a0); a1 = _mm512_fmadd_ps(x1, k0, a1);
+            a2 = _mm512_fmadd_ps(x2, k0, a2); a3 = _mm512_fmadd_ps(x3, k0, a3);
+            a0 = _mm512_fmadd_ps(x1, k1, a0); a1 = _mm512_fmadd_ps(x2, k1, a1);
+            a2 = _mm512_fmadd_ps(x3, k1, a2); a3 = _mm512_fmadd_ps(x4, k1, a3);
+            a0 = _mm512_fmadd_ps(x2, k2, a0); a1 = _mm512_fmadd_ps(x3, k2, a1);
+            a2 = _mm512_fmadd_ps(x4, k2, a2); a3 = _mm512_fmadd_ps(x5, k2, a3);
+        }
+        _mm512_storeu_ps(out, act16(a0, act, alpha));
+        _mm512_storeu_ps(out + c, act16(a1, act, alpha));
+        _mm512_storeu_ps(out + 2 * c, act16(a2, act, alpha));
+        _mm512_storeu_ps(out + 3 * c, act16(a3, act, alpha));
+        p += 4 * c;
+        out += 4 * c;
+        n -= 4;
+    }
+    while (n > 0) {
+        __m512 acc = bv;
+        for (int ky = 0; ky < 3; ky++) {
+            const float *row = p + ky * row_stride;
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row), k[3 * ky], acc);
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row + c), k[3 * ky + 1], acc);
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row + 2 * c), k[3 * ky + 2], acc);
+        }
+        _mm512_storeu_ps(out, act16(acc, act, alpha));
+        p += c;
+        out += c;
+        n -= 1;
+    }
+}
+
 #else
 int fc_has_avx512(void) { return 0; }
+void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
+                           long n, float *out, int act, const float *alpha) {
+    (void)p; (void)row_stride; (void)c; (void)wb; (void)bias; (void)n; (void)out; (void)act; (void)alpha;
+}
 void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
                           const float *w, long width, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha) {

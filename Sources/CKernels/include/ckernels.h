@@ -20,4 +20,11 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
                           const float *w, long width, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
+/* One output row's interior of a 3×3, stride-1 depthwise convolution over 16 channels (two 8-channel
+ * blocks side by side), as FaceCapCore's depthwise3x3 computes it: `n` outputs from input `p` (top-left tap
+ * of the first output), `c` floats per pixel, rows `row_stride` apart; `wb` the two blocks' packed weights
+ * (9 taps × 8 floats each, the second block 72 floats on), `bias` and `alpha` (PReLU) 16 floats. */
+void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
+                           long n, float *out, int act, const float *alpha);
+
 #endif

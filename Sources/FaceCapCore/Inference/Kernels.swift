@@ -590,6 +590,17 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
         store8(noActivation ? acc : activate(acc, activation, b), output + ((oy &* g.outW &+ ox) &* c &+ start))
     }
 
+    // On AVX-512 CPUs the interior of a stride-1 row runs two blocks (16 channels) at a time in CKernels.
+    let wide = avx512GEMM && g.sw == 1 && c % 16 == 0
+    var act: Int32 = 0
+    var alpha: UnsafePointer<Float>?
+    switch activation {
+    case .none: act = 0
+    case .relu: act = 1
+    case .relu6: act = 2
+    case .reluN1To1: act = 3
+    case .prelu(let slopes): act = 4; alpha = slopes
+    }
     for oy in 0..<g.outH {
         let iy0 = oy * g.sh - g.padTop
         let rowInside = iy0 >= 0 && iy0 + 2 < g.inH
@@ -597,6 +608,17 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             let start = min(b * 8, c - 8)
             if !rowInside {
                 for ox in 0..<g.outW { border(oy, ox, b, start) }
+                continue
+            }
+            if wide {
+                // Blocks b and b + 1 together (c is a multiple of 16, so they are whole and side by side).
+                guard b % 2 == 0 else { continue }
+                for ox in 0..<oxLo { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
+                fc_dw3x3_row16_avx512(input + (iy0 &* rowStride &+ (oxLo &- g.padLeft) &* c &+ start), rowStride, c,
+                                      weights + b &* 72, bias + b &* 8, oxHi - oxLo,
+                                      output + ((oy &* g.outW &+ oxLo) &* c &+ start), act,
+                                      alpha.map { $0 + b &* 8 })
+                for ox in oxHi..<g.outW { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
                 continue
             }
             for ox in 0..<oxLo { border(oy, ox, b, start) }
