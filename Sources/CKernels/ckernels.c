@@ -1,9 +1,13 @@
 #include "ckernels.h"
 
+#include <stdlib.h>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
 int fc_has_avx512(void) {
+    /* FACECAP_NO_AVX512 (any value) keeps the AVX2 kernels: for comparing the two paths, and a way out. */
+    if (getenv("FACECAP_NO_AVX512")) return 0;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 1 : 0;
 }

@@ -42,6 +42,20 @@ final class AnalyzeBenchCLITests: XCTestCase {
         }
     }
 
+    /// The AVX-512 kernels (CKernels, on CPUs that have them) do the same arithmetic as the AVX2 ones: every
+    /// measure and point of a photo analysed both ways is the same to the printed digit. (On a CPU without
+    /// AVX-512 both runs take the AVX2 path.)
+    func testTheAVX512AndAVX2KernelsAgree() throws {
+        let photo = fixtures.appendingPathComponent("sergey.png").path
+        var environment = ProcessInfo.processInfo.environment
+        let fast = try runFacecap(["analyze", "--json", photo], environment: environment)
+        environment["FACECAP_NO_AVX512"] = "1"
+        let plain = try runFacecap(["analyze", "--json", photo], environment: environment)
+        XCTAssertEqual(fast.status, 0, fast.stderr)
+        XCTAssertTrue(fast.stdout.contains("\"eyes\":{\"opening\""), fast.stdout)
+        XCTAssertEqual(fast.stdout, plain.stdout)
+    }
+
     func testBenchHelpPrintsUsageWithoutRunningTheModels() throws {
         for flag in ["--help", "-h"] {
             let result = try runFacecap(["bench", flag])

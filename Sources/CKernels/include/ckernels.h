@@ -4,7 +4,7 @@
 /* AVX-512 GEMM panels for FaceCapCore's inference engine, chosen at run time on CPUs that have AVX-512F
  * (the Swift kernels target AVX2, Package.swift). Pure computation: no I/O, no allocation. */
 
-/* 1 when this CPU (and the OS) supports AVX-512F. */
+/* 1 when this CPU (and the OS) supports AVX-512F and VL, and FACECAP_NO_AVX512 is not set. */
 int fc_has_avx512(void);
 
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };

@@ -49,10 +49,6 @@ public final class FaceTracker {
         faces.reserveCapacity(8)
     }
 
-    /// Asks for the eyes on the next frame with a face, whatever `eyeInterval` says (e.g. for a frame that
-    /// may be captured).
-    public func requestEyes() { framesSinceEyes = max(framesSinceEyes, eyeInterval) }
-
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
     private func eyesIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> FaceEyes? {
         guard let iris else { return nil }
