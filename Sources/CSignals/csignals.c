@@ -19,14 +19,17 @@ static volatile sig_atomic_t pipe_write = -1;
 static pthread_once_t pipe_once = PTHREAD_ONCE_INIT;
 static int pipe_errno = 0;
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* SIGQUIT (the quit key, Ctrl and backslash) too: by default it would end the process with a backtrace
+   over the full screen. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static const int terminal_signals[] = {SIGWINCH, SIGTSTP, SIGCONT};
 enum { STOP_COUNT = sizeof stop_signals / sizeof stop_signals[0] };
 enum { TERMINAL_COUNT = sizeof terminal_signals / sizeof terminal_signals[0] };
 
 static void on_signal(int number) {
     int saved = errno;          /* write() may change errno under the code this interrupted */
-    if ((number == SIGINT || number == SIGTERM || number == SIGHUP) && stop_signal == 0) stop_signal = number;
+    if ((number == SIGINT || number == SIGTERM || number == SIGHUP || number == SIGQUIT) && stop_signal == 0)
+        stop_signal = number;
     if (pipe_write >= 0) {
         unsigned char byte = (unsigned char)number;
         /* Non-blocking: with the pipe full the byte is dropped, and the loop already has bytes to wake it. */
@@ -58,6 +61,9 @@ static void set_handler(int number, void (*handler)(int)) {
 static int install(int with_terminal) {
     pthread_once(&pipe_once, make_pipe);
     for (int i = 0; i < STOP_COUNT; i++) set_handler(stop_signals[i], on_signal);
+    /* A reader that goes away (`facecap --plain | head -1`) is an EPIPE the writer handles, not a death
+       that leaves the terminal raw and the photo unsaved. */
+    set_handler(SIGPIPE, SIG_IGN);
     if (with_terminal) {
         for (int i = 0; i < TERMINAL_COUNT; i++) set_handler(terminal_signals[i], on_signal);
     }
@@ -80,6 +86,7 @@ void csignals_reset_stop_signal(void) { stop_signal = 0; }
 
 void csignals_restore_defaults(void) {
     for (int i = 0; i < STOP_COUNT; i++) set_handler(stop_signals[i], SIG_DFL);
+    set_handler(SIGPIPE, SIG_DFL);
     for (int i = 0; i < TERMINAL_COUNT; i++) set_handler(terminal_signals[i], SIG_DFL);
 }
 

@@ -83,11 +83,18 @@ struct PaletteTables: Sendable {
             nearest = []
             return
         }
-        let colours = entries.map { SIMD3<Float>(Float($0.r), Float($0.g), Float($0.b)) }
+        // Nearest in luma and chroma, chroma weighted twice: by plain RGB distance a soft colour such as skin
+        // flips between the grey ramp and the cube from one cell to the next (a face of grey and pink
+        // patches); weighting the hue keeps neighbouring cells on the same hue, one smooth tone.
+        func perceptual(_ c: SIMD3<Float>) -> SIMD3<Float> {
+            let y = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
+            return SIMD3(y, 2 * 0.564 * (c.z - y), 2 * 0.713 * (c.x - y))
+        }
+        let colours = entries.map { perceptual(SIMD3<Float>(Float($0.r), Float($0.g), Float($0.b))) }
         var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
         for key in 0..<(32 * 32 * 32) {
-            let c = SIMD3<Float>(Float((key >> 10) << 3 | 4), Float((key >> 5 & 31) << 3 | 4),
-                                 Float((key & 31) << 3 | 4))
+            let c = perceptual(SIMD3<Float>(Float((key >> 10) << 3 | 4), Float((key >> 5 & 31) << 3 | 4),
+                                            Float((key & 31) << 3 | 4)))
             var best = 0, bestDistance = Float.infinity
             for (i, p) in colours.enumerated() {
                 let d = c - p

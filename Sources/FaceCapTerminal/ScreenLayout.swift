@@ -70,6 +70,9 @@ public struct ScreenLayout: Equatable, Sendable {
 
     /// Lays out `model` on a `columns × rows` terminal. `pictureSize` is the pixel size of the picture
     /// (the camera frame or the photo), for its aspect; `cellAspect` is a cell's height over its width.
+    /// The widest a line of body text is wrapped at (columns): wider lines are hard to read.
+    static let bodyMeasure = 76
+
     public init(_ model: ScreenModel, columns: Int, rows: Int, unicode: Bool,
                 pictureSize: (width: Int, height: Int)? = nil, cellAspect: Double = 2) {
         self.columns = max(0, columns)
@@ -106,17 +109,22 @@ public struct ScreenLayout: Equatable, Sendable {
         } else {
             primaryTone = model.tone
         }
+        // Body text reads as a paragraph: wrapped at a comfortable measure, left-aligned, and the block
+        // centred under the title like everything else.
+        let measure = min(width, Self.bodyMeasure)
         var body: [(String, TextStyle)] = []
         for line in model.lines {
             if line.hasPrefix("$ ") {
-                body += TerminalText.hardWrap(line, width: max(1, width - 2), unicode: unicode)
+                body += TerminalText.hardWrap(line, width: max(1, measure - 2), unicode: unicode)
                     .map { ("  " + $0, .command) }
             } else if line.isEmpty {
                 body.append(("", .body))
             } else {
-                body += TerminalText.wrap(line, width: width, unicode: unicode).map { ($0, .body) }
+                body += TerminalText.wrap(line, width: measure, unicode: unicode).map { ($0, .body) }
             }
         }
+        let bodyWidth = body.map { TerminalText.width(of: $0.0, unicode: unicode) }.max() ?? 0
+        let bodyColumn = max(margin, (columns - bodyWidth) / 2)
 
         let nPrimary = take(primary.count)
         let nCountdown = take(model.countdown == nil ? 0 : 1)
@@ -187,7 +195,7 @@ public struct ScreenLayout: Equatable, Sendable {
         }
         if nPrimary + nHints > 0 { gap() }
         for (line, style) in body.prefix(nBody) {
-            add(line, row: row, column: margin, style: style, unicode: unicode)
+            add(line, row: row, column: bodyColumn, style: style, unicode: unicode)
             row += 1
         }
         if nBody > 0 { gap() }

@@ -30,8 +30,14 @@ struct MissingBinary: Error, CustomStringConvertible {
 /// Runs facecap with `arguments` (and optional stdin), waiting at most `timeout` seconds.
 func runFacecap(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
                 timeout: TimeInterval = 60) throws -> ProcessResult {
+    try runProgram(try facecapBinary().path, arguments, stdin: stdin, environment: environment, timeout: timeout)
+}
+
+/// Runs the program at `path` with `arguments` (and optional stdin), waiting at most `timeout` seconds.
+func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+                timeout: TimeInterval = 60) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = try facecapBinary()
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe(), input = Pipe()

@@ -49,6 +49,10 @@ final class TmuxSession {
         (try? tmux(["capture-pane", "-p", "-t", name] + (colours ? ["-e"] : []))) ?? ""
     }
 
+    /// The pane's words in reading order, whitespace (line ends included) collapsed to single spaces: for
+    /// phrases that may wrap.
+    var text: String { screen().split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+
     /// Waits until `text` is on the screen.
     @discardableResult
     func waitFor(_ text: String, timeout: TimeInterval = 20) -> Bool {

@@ -135,6 +135,55 @@ final class WizardPlainTests: XCTestCase {
         XCTAssertEqual(try events().last?["code"] as? Int, 130)
     }
 
+    func testAnEmptyLineTakesThePhotoOnceOffered() throws {
+        let clip = try write("dark.y4m", TestClips.sergey(frames: 30, gain: 0.2) { _ in 0.38 })
+        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1",
+                                    "--attempts", "1", "--output", path("out"), "--events", path("events.jsonl")])
+        XCTAssertTrue(live.waitFor("[manualCapture]"), live.stdout + live.stderr)
+        live.send("")
+        XCTAssertEqual(live.finish(), 3, live.stdout + live.stderr)
+        XCTAssertEqual(try events().first { $0["event"] as? String == "captured" }?["mode"] as? String, "manual")
+    }
+
+    /// Ctrl-\ (SIGQUIT) ends the run like Ctrl-C: no backtrace, the exit event written.
+    func testTheQuitSignalEndsCleanlyWith130() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
+                                    path("events.jsonl")])
+        XCTAssertTrue(live.waitFor("[capture]"), live.stderr)
+        live.signal(SIGQUIT)
+        XCTAssertEqual(live.finish(timeout: 10), 130)
+        XCTAssertEqual(try events().last?["code"] as? Int, 130)
+        XCTAssertFalse(live.stderr.contains("crashed"), live.stderr)
+    }
+
+    /// `facecap --plain | head -1`: the reader goes away; facecap ends through its normal path (exit event,
+    /// exit 130) instead of dying of SIGPIPE.
+    func testAReaderThatGoesAwayEndsTheRunCleanly() throws {
+        let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
+        let binary = try facecapBinary().path
+        let script = "'\(binary)' --plain --no-tutorial --input '\(clip)' --loop --output '\(path("out"))' "
+            + "--events '\(path("events.jsonl"))' < /dev/null | head -1 > '\(path("first"))'; "
+            + "echo ${PIPESTATUS[0]} > '\(path("status"))'"
+        let result = try runProgram("/bin/bash", ["-c", script], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let status = try String(contentsOfFile: path("status"), encoding: .utf8)
+        XCTAssertEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "130", "not 141, killed by SIGPIPE")
+        XCTAssertEqual(try String(contentsOfFile: path("first"), encoding: .utf8), "[capture] Looking for your face…\n")
+        let log = try events()
+        XCTAssertEqual(log.last?["event"] as? String, "exit")
+        XCTAssertEqual(log.last?["code"] as? Int, 130)
+    }
+
+    /// Input without line ends costs neither memory nor a core: long lines are dropped as they arrive.
+    func testEndlessInputWithoutLineEndsIsDropped() throws {
+        let clip = try write("empty.y4m", TestClips.empty(frames: 30))
+        let garbage = Data(repeating: 0x41, count: 4 << 20) + Data("\nquit\n".utf8)
+        let result = try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
+                                     path("events.jsonl")], stdin: garbage, timeout: 30)
+        XCTAssertEqual(result.status, 130, "the quit after 4 MB of one line still counts: " + result.stderr)
+    }
+
     func testTheFullScreenWizardNeedsATerminal() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 3))
         let result = try runFacecap(["--input", clip])

@@ -346,6 +346,35 @@ final class WizardServerTests: XCTestCase {
         checkResent(try server.requests(), count: 2, jpeg: jpeg)
     }
 
+    func testAConnectionResetMidUploadIsAConnectionErrorAndThePhotoIsSentAgain() throws {
+        let server = try startServer([["action": "reset", "after": 4096], Self.pass])
+        let run = try runWizard(server.url)
+        checkRecovered(run)
+        let (_, jpeg, _) = try savedFiles(run)
+        // The server saw only the start of the first body: the same key and attempt, and the whole photo once.
+        let requests = try server.requests()
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertEqual(Set(requests.map { $0.header("idempotency-key") ?? "-" }).count, 1, "one key")
+        XCTAssertEqual(requests.map { $0.header("x-facecap-attempt") }, ["1", "1"])
+        XCTAssertEqual(requests.last?.parts.first?["sha256"] as? String, SHA256.hex(jpeg))
+    }
+
+    func testAnOversizedReplyIsCutOffAsAConnectionErrorAndThePhotoIsSentAgain() throws {
+        let server = try startServer([["action": "oversize", "bytes": 4 * 1024 * 1024, "chunked": true], Self.pass])
+        let run = try runWizard(server.url)
+        checkRecovered(run)
+        let (_, jpeg, _) = try savedFiles(run)
+        checkResent(try server.requests(), count: 2, jpeg: jpeg)
+    }
+
+    func testAConnectionClosedWithoutAReplyIsAConnectionErrorAndThePhotoIsSentAgain() throws {
+        let server = try startServer([["action": "close"], Self.pass])
+        let run = try runWizard(server.url)
+        checkRecovered(run)
+        let (_, jpeg, _) = try savedFiles(run)
+        checkResent(try server.requests(), count: 2, jpeg: jpeg)
+    }
+
     // MARK: Endings without a verdict
 
     func testARefusalExitsOneWithTheServersMessageAndThePhotoSavedLocally() throws {

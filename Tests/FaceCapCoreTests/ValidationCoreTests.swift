@@ -25,10 +25,12 @@ final class ValidationCoreTests: XCTestCase {
         guard case .verdict(let v) = reply(200, body) else {
             return XCTFail("not a verdict")
         }
-        XCTAssertEqual(v.reasons, ["a[31mb"])
-        XCTAssertTrue(v.message!.hasPrefix("line ]0;ttwo xxx"), v.message!)
+        XCTAssertEqual(v.reasons, ["ab"], "the whole escape sequence goes, not only its ESC")
+        XCTAssertTrue(v.message!.hasPrefix("line two xxx"), v.message!)
         XCTAssertEqual(v.message!.count, ServerReply.maxMessageLength + 1)
         XCTAssertTrue(v.message!.hasSuffix("…"))
+        XCTAssertEqual(ServerReply.sanitise("a\u{1B}[2Jb\u{9B}1;31mc\u{1B}P1$r\u{1B}\\d\u{1B}7e\u{1B}]8;;x\u{9C}f", limit: 50),
+                       "abcdef", "CSI, C1 CSI, DCS to ST, ESC 7, OSC to C1 ST")
     }
 
     func testA200ThatIsNotTheContractIsAServerErrorNeverACrash() {

@@ -73,6 +73,10 @@ final class WizardConfigurationTests: XCTestCase {
         XCTAssertNil(usageMessage(["--server", "http://10.1.2.3/", "--insecure-http"]))
         XCTAssertEqual(usageMessage(["--server", "http://id.example.org/"]),
                        "--server must use https:// for a host that is not this machine (or add --insecure-http)")
+        XCTAssertNil(usageMessage(["--server", "http://127.0.0.1:8080/v"]))
+        for name in ["127.evil.example", "127.0.0.1.example.org", "127.0.0", "127.0.0.256"] {
+            XCTAssertNotNil(usageMessage(["--server", "http://\(name)/"]), "\(name) is a name, not loopback")
+        }
         XCTAssertNotNil(usageMessage(["--server", "ftp://x"]))
         XCTAssertNotNil(usageMessage(["--server", "https:///path"]))
     }

@@ -145,6 +145,58 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ui.previewInterval, 1.0 / 30)
     }
 
+    /// A slow link (a pipe drained at ~40 KB/s, like SSH over a poor connection) backs output up: the
+    /// preview rate falls to what it absorbs instead of queueing frames, no single update blocks for long,
+    /// and the rate comes back once the link is fast again.
+    func testThePreviewRateFollowsASlowTerminalAndRecovers() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        _ = fcntl(fds[1], 1031 /* F_SETPIPE_SZ, Linux; Glibc hides it without _GNU_SOURCE */, 4096)
+        let slow = try XCTUnwrap(fdopen(fds[1], "w"))
+        let drain = SlowDrain(fd: fds[0])
+        let reader = Thread { drain.run() }
+        reader.start()
+        var writerOpen = true
+        defer {
+            drain.stop()
+            if writerOpen { fclose(slow) }
+            _ = drain.finished.wait(timeout: .now() + 5)
+            close(fds[0])
+        }
+        let ui = try CursesFrontEnd(colorMode: ._256, mirror: true, environment: ["TERM": "xterm-256color"],
+                                    output: slow, input: input)
+        ui.resize(columns: 100, rows: 32)
+        let frames = (0..<8).map { i in
+            TestFrames.place(sergeyPhoto, scale: 0.8 + 0.02 * Double(i), dx: 12 * i, noise: 3, seed: UInt64(i))
+        }
+        var model = ScreenSamples.model(.capture)
+        ui.renderNow(model, preview: frames[0], photo: nil)
+
+        func offer(seconds: Double) -> (drawn: Int, longest: Double) {
+            var drawn = 0, longest = 0.0, i = 0
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                i += 1
+                model.picture = .livePreview(oval: .ready, stability: Double(i % 30) / 30)
+                let start = Date()
+                if ui.render(model, preview: frames[i % frames.count], photo: nil) { drawn += 1 }
+                longest = max(longest, Date().timeIntervalSince(start))
+                Thread.sleep(forTimeInterval: 1.0 / 30)
+            }
+            return (drawn, longest)
+        }
+        let slowRun = offer(seconds: 3)
+        XCTAssertLessThan(slowRun.drawn, 45, "a 30 fps camera, far fewer frames drawn on the slow link")
+        XCTAssertGreaterThan(ui.previewInterval, 0.1, "the preview interval grew")
+        XCTAssertLessThan(slowRun.longest, 1.0, "no update blocked for a second")
+        drain.fast = true
+        _ = offer(seconds: 1.5)
+        XCTAssertLessThan(ui.previewInterval, 0.1, "a fast link again: frames come often again")
+        ui.close()
+        fclose(slow)
+        writerOpen = false
+    }
+
     func testOneResizeIsReportedOnce() throws {
         let ui = try frontEnd(._256)
         defer { ui.close() }
@@ -182,5 +234,36 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertGreaterThan(bytesWritten() - suspended, (drawn * 3) / 4)
         ui.close()
         ui.close()
+    }
+}
+
+/// Reads a pipe slowly (1 KB every 25 ms) until told to go fast or stop.
+private final class SlowDrain: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var _fast = false
+    private var _stopped = false
+
+    /// Signalled when `run` returns (at end of input, once the writer closed the pipe).
+    let finished = DispatchSemaphore(value: 0)
+
+    init(fd: Int32) { self.fd = fd }
+
+    var fast: Bool {
+        get { lock.withLock { _fast } }
+        set { lock.withLock { _fast = newValue } }
+    }
+
+    func stop() { lock.withLock { _stopped = true } }
+
+    func run() {
+        defer { finished.signal() }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !lock.withLock({ _stopped }) {
+            let want = fast ? buffer.count : 1024
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
+            if got <= 0 { return }
+            if !fast { usleep(25_000) }
+        }
     }
 }

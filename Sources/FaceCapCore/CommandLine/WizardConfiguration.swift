@@ -146,11 +146,19 @@ public struct WizardConfiguration: Sendable, Equatable {
         }
         guard !host.isEmpty else { throw UsageError("--server URL has no host: '\(url)'") }
         if lower.hasPrefix("http://") && !insecure {
-            let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
-            guard loopback else {
+            guard isLoopbackHost(String(host)) else {
                 throw UsageError("--server must use https:// for a host that is not this machine "
                                  + "(or add --insecure-http)")
             }
         }
     }
+}
+
+/// localhost, ::1 or a numeric 127.x.y.z (a name such as "127.example.org" is not loopback): the hosts plain
+/// http:// may reach without --insecure-http. One rule for the command line and the HTTP client.
+public func isLoopbackHost(_ host: String) -> Bool {
+    if host.lowercased() == "localhost" || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127"
+        && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255 }
 }

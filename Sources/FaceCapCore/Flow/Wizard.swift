@@ -207,6 +207,10 @@ public struct Wizard: Sendable, Equatable {
     }
 
     private mutating func press(_ key: Key) -> [WizardEffect] {
+        if isTerminalTooSmall {
+            // The screen behind is hidden: no key may act on it (pass the camera question, take a photo).
+            return key == .character("q") || key == .escape ? stop(.interrupt) : []
+        }
         if key == .character("?"), !settings.plain {
             showsHelp.toggle()
             return []
@@ -238,7 +242,11 @@ public struct Wizard: Sendable, Equatable {
             }
             return []
         case .permissionDismissed:
-            if retry || key == .enter { return openForCapture() }
+            if retry || key == .enter {
+                // Asked again, as the screen says: the person reads what the camera is for before it turns on.
+                phase = .permissionContext(until: nil)
+                return []
+            }
             if key == .character("d"), !settings.sourceIsClip { return [.nextDevice] + openForCapture() }
             return quit ? finish(.cancelled) : []
         case .cameraUnavailable(let problem, let step, _):
@@ -476,7 +484,8 @@ public struct Wizard: Sendable, Equatable {
             phase = .serverRefused(status: status, message: message, request: request, sending: false)
             if settings.plain {
                 phase = .saving(nil, then: .exit(.failure))
-                return [.report("the server refused the photo (HTTP \(status)): \(message)"), .save(nil)]
+                let how = status > 0 ? " (HTTP \(status))" : ""
+                return [.report("the server refused the photo\(how): \(message)"), .save(nil)]
             }
             return []
         }
@@ -542,6 +551,14 @@ public struct Wizard: Sendable, Equatable {
             // Nothing is lost: the photo the server never saw is written before the program ends.
             phase = .saving(nil, then: .exit(.serverUnreachable))
             return (sending ? [.cancelValidation] : []) + [.save(nil)]
+        case .serverRefused(_, _, _, let sending):
+            // As q on that screen: the refused photo is kept on disk, as the screen promised.
+            phase = .saving(nil, then: .exit(.failure))
+            return (sending ? [.cancelValidation] : []) + [.save(nil)]
+        case .validating where settings.usesServer:
+            // The upload is abandoned, not the photo: it is written unvalidated before the program ends.
+            phase = .saving(nil, then: .exit(.cancelled))
+            return [.cancelValidation, .save(nil)]
         case .validating:
             return [.cancelValidation] + finish(.cancelled)
         default:
@@ -596,8 +613,9 @@ public struct Wizard: Sendable, Equatable {
         case .taking(_, let offered): return offered == nil ? .capture : .manualCapture
         case .validating: return .uploading
         case .saving(_, let then):
-            // Saving on the way out (the server could not be reached or refused): still the Connection error.
-            if case .exit = then { return .connectionError }
+            // Saving on the way out after the server could not be reached or refused: still the Connection
+            // error; after an interrupted upload: still Uploading.
+            if case .exit(let code) = then, code != .cancelled { return .connectionError }
             return .uploading
         case .success: return .success
         case .retry: return .retry

@@ -25,7 +25,8 @@ extension Wizard {
                                lines: Messages.tutorialTips,
                                keys: [KeyHelp("Enter", "start"), KeyHelp("q", "quit"), help])
         case .permissionContext:
-            var lines = ["facecap will turn on \(settings.sourceDescription) to take one photo of your face.",
+            let verb = settings.sourceIsClip ? "replay" : "turn on"
+            var lines = ["facecap will \(verb) \(settings.sourceDescription) to take one photo of your face.",
                          "The live picture stays on this machine: frames are analysed in memory, never saved or sent."]
             if let server = settings.serverURL {
                 lines.append("Only the final photo is kept, in \(settings.outputDirectory), and sent to \(server)"
@@ -105,7 +106,7 @@ extension Wizard {
         case .serverRefused(let status, let message, _, let sending):
             return ScreenModel(
                 name: .connectionError, title: "The server refused the photo", tone: .error, picture: .photo,
-                lines: ["HTTP \(status): \(message)", "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
+                lines: [status > 0 ? "HTTP \(status): \(message)" : message, "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
                         + " press r to send it again."],
                 countdown: sending ? "Sending again…" : nil,
                 keys: [KeyHelp("r", "send again"), KeyHelp("q", "quit (the photo is saved here)"), help])
@@ -174,8 +175,8 @@ extension Wizard {
             if let latest { hints = [Messages.guidance(latest.primary)] + hints.prefix(1) }
             switch reason {
             case .timeout:
-                lines.append("Auto capture did not finish in \(Messages.seconds(settings.manualAfter)) s"
-                             + (latest.map { ": \(Messages.guidance($0.primary).lowercased())" } ?? ""))
+                // Why: the live guidance, first among the hints (not repeated here).
+                lines.append("Auto capture did not finish in \(Messages.seconds(settings.manualAfter)) s.")
             case .noConfidentFace:
                 lines.append("No face was found clearly enough for auto capture.")
             }

@@ -8,8 +8,8 @@
 ///   carrying `Retry-After` when the server sent one.
 /// - `3xx` and the other `4xx` → `.refused` with the server's message (or, without one, what to check).
 ///
-/// Text from the server is sanitised before anyone shows it: control characters (terminal escapes
-/// included) removed, whitespace collapsed, cut to `maxMessageLength` characters.
+/// Text from the server is sanitised before anyone shows it: control characters and whole terminal escape
+/// sequences removed, whitespace collapsed, cut to `maxMessageLength` characters.
 public enum ServerReply {
     /// Replies longer than this are a server error (the HTTP client stops reading there).
     public static let maxReplyBytes = 1 << 20
@@ -122,13 +122,40 @@ public enum ServerReply {
         return clean.isEmpty ? nil : clean
     }
 
-    /// Control characters out (a server's text must not drive the terminal), runs of whitespace to one
-    /// space, at most `limit` characters (an ellipsis marks a cut).
+    /// Control characters out, each terminal escape sequence as a whole (ESC [ … final byte; ESC ] / P / X /
+    /// ^ / _ … up to BEL or ST; ESC and one character; their one-byte C1 forms), so a server's text can
+    /// neither drive the terminal nor leave fragments such as "[31m"; runs of whitespace to one space, at
+    /// most `limit` characters (an ellipsis marks a cut).
     public static func sanitise(_ text: String, limit: Int) -> String {
         var out = ""
         var pendingSpace = false
         var count = 0
+        enum Escape { case none, started, control, string, stringEscape }
+        var escape = Escape.none
         for scalar in text.unicodeScalars {
+            let v = scalar.value
+            switch escape {
+            case .none:
+                if v == 0x1B { escape = .started; continue }
+                if v == 0x9B { escape = .control; continue }
+                if v == 0x90 || v == 0x9D || v == 0x98 || v == 0x9E || v == 0x9F { escape = .string; continue }
+            case .started:
+                switch v {
+                case 0x5B: escape = .control                                     // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: escape = .string              // ] P X ^ _
+                default: escape = .none                                           // ESC and one character
+                }
+                continue
+            case .control:
+                if (0x40...0x7E).contains(v) || v < 0x20 && v != 0x1B { escape = .none }
+                continue
+            case .string:
+                if v == 0x07 || v == 0x9C { escape = .none } else if v == 0x1B { escape = .stringEscape }
+                continue
+            case .stringEscape:
+                escape = v == 0x5C ? .none : .string                             // ESC \ is ST
+                continue
+            }
             if scalar.properties.isWhitespace {
                 pendingSpace = !out.isEmpty
                 continue

@@ -4,11 +4,12 @@ import CSignals
 import Glibc
 #endif
 
-/// Signals as data for the wizard's `poll()` loop: SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP and SIGCONT
-/// each arrive as one byte on `descriptor`; the loop drains them and decides what to do (stop, resize,
+/// Signals as data for the wizard's `poll()` loop: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP and
+/// SIGCONT each arrive as one byte on `descriptor`; the loop drains them and decides what to do (stop, resize,
 /// restore the terminal and suspend, redraw). The handlers themselves only record (CSignals).
 public enum Signals {
-    /// Installs the handlers for all six signals (without SA_RESTART, so a blocking call returns EINTR)
+    /// Installs the handlers for all seven signals (without SA_RESTART, so a blocking call returns EINTR)
+    /// and ignores SIGPIPE (a closed reader is an EPIPE to handle)
     /// and creates the self-pipe on first use. Without a pipe (out of descriptors) `descriptor` stays -1
     /// and only `StopSignals.received` reports stop requests.
     public static func install() {
@@ -43,13 +44,13 @@ public enum Signals {
         csignals_suspend_self()
     }
 
-    /// Puts all six signals back to their default actions (before exiting or exec'ing another program).
+    /// Puts all seven signals and SIGPIPE back to their default actions (before exiting or exec'ing another program).
     public static func restoreDefaults() {
         csignals_restore_defaults()
     }
 }
 
-/// SIGINT, SIGTERM and SIGHUP as a flag: a capture loop checks it between frames, so the camera is
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT as a flag: a capture loop checks it between frames, so the camera is
 /// released and the clip closed on whole frames, instead of the process dying mid-write.
 public enum StopSignals {
     /// Installs the stop handlers only (SIGTSTP keeps its default, so Ctrl-Z still suspends `record`)
@@ -59,7 +60,7 @@ public enum StopSignals {
         _ = csignals_install_stop()
     }
 
-    /// The first signal that asked to stop (SIGINT, SIGTERM or SIGHUP) since the last reset, or 0.
+    /// The first signal that asked to stop (SIGINT, SIGTERM, SIGHUP or SIGQUIT) since the last reset, or 0.
     public static var received: Int32 { csignals_stop_signal() }
 
     /// Clears the flag.

@@ -224,12 +224,7 @@ public final class HTTPValidator: PhotoChecker {
     }
 
     /// localhost, ::1 or a numeric 127.x.y.z (a name such as "127.example.org" is not loopback).
-    static func isLoopback(_ host: String) -> Bool {
-        if host.lowercased() == "localhost" || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255 }
-    }
+    static func isLoopback(_ host: String) -> Bool { isLoopbackHost(host) }
 
     /// Host (without brackets) and port of an http(s) URL, the scheme's port when none is given.
     static func hostAndPort(_ url: String) -> (host: String, port: Int) {

@@ -28,8 +28,11 @@ public final class EventLog {
     /// Writes one event that happened `t` seconds after the program started.
     public func write(_ record: EventRecord, t: Double) {
         guard descriptor >= 0 else { return }
-        writeAll(descriptor, record.json(t: max(0, t)) + "\n")
+        if writeAll(descriptor, record.json(t: max(0, t)) + "\n") == EPIPE { readerGone = true }
     }
+
+    /// The events went to a pipe (`--events -` into another program, a FIFO) whose reader went away.
+    public private(set) var readerGone = false
 
     public func close() {
         if ownsDescriptor, descriptor >= 0 { _ = Glibc.close(descriptor) }

@@ -15,12 +15,22 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private var savedTerminal: termios?
     private let isTerminal: Bool
     private var pending: [UInt8] = []
+    /// Whoever read the lines went away (`facecap --plain | head -1`).
+    public private(set) var outputClosed = false
 
-    /// Lines go to `output` (1 = stdout, or 2 when events take stdout).
+    /// Lines go to `output` (1 = stdout, or 2 when events take stdout). Run in the background from a shell
+    /// (`facecap --plain … &`), it leaves the terminal alone: changing its modes or reading it would stop
+    /// the process (SIGTTOU, SIGTTIN).
     public init(output: Int32) {
         self.output = output
         isTerminal = isatty(0) == 1
-        if isTerminal { enterRawMode() }
+        if isTerminal {
+            if tcgetpgrp(0) == getpgrp() {
+                enterRawMode()
+            } else {
+                reading = false
+            }
+        }
     }
 
     deinit { close() }
@@ -30,11 +40,11 @@ public final class PlainFrontEnd: WizardFrontEnd {
 
     public func readInput() -> [FrontEndInput] {
         guard reading else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
         if count == 0 {
             reading = false
-            return lines(final: true)
+            return isTerminal ? [] : lines([], final: true)
         }
         if count < 0 {
             if errno == EINTR || errno == EAGAIN { return [] }
@@ -42,43 +52,81 @@ public final class PlainFrontEnd: WizardFrontEnd {
             return []
         }
         let bytes = buffer.prefix(count)
-        if isTerminal { return bytes.compactMap(Self.key).map(FrontEndInput.key) }
-        pending += bytes
-        return lines(final: false)
+        if isTerminal { return keys(bytes).map(FrontEndInput.key) }
+        return lines(bytes, final: false)
     }
 
-    /// A raw key from a terminal.
-    private static func key(_ byte: UInt8) -> Key? {
-        switch byte {
-        case 0x20: return .space
-        case 0x0a, 0x0d: return .enter
-        case 0x1b: return .escape
-        case 0x21...0x7e: return .character(Character(Unicode.Scalar(byte)))
-        default: return nil
+    /// Raw keys from a terminal. Escape sequences (arrows, function keys: ESC [ … or ESC O …) are skipped
+    /// whole, and ESC itself is no key here: a screen-reader user exploring with the arrows must not quit.
+    private func keys(_ bytes: ArraySlice<UInt8>) -> [Key] {
+        var keys: [Key] = []
+        for byte in bytes {
+            switch escape {
+            case .none:
+                switch byte {
+                case 0x1b: escape = .started
+                case 0x20: keys.append(.space)
+                case 0x0a, 0x0d: keys.append(.enter)
+                case 0x21...0x7e: keys.append(.character(Character(Unicode.Scalar(byte))))
+                default: break
+                }
+            case .started:
+                // ESC [ and ESC O open a sequence; ESC and another key is Alt+key, ignored.
+                escape = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? .inSequence : .none
+            case .inSequence:
+                // Parameters and intermediates until the final byte (0x40...0x7e).
+                if (0x40...0x7e).contains(byte) { escape = .none }
+            }
         }
+        // A terminal sends a whole sequence in one write: an ESC that ends what was read is the Esc key
+        // alone, and the next key is a key again.
+        if escape == .started { escape = .none }
+        return keys
     }
 
-    /// Whole lines from a pipe: `capture` (or a lone space) takes the photo, `retry`, `quit`; an empty line is Enter.
-    private func lines(final: Bool) -> [FrontEndInput] {
+    private enum EscapeState { case none, started, inSequence }
+    private var escape = EscapeState.none
+
+    /// Whole lines from a pipe: `capture`, `c`, `space` or an empty line take the photo (once offered),
+    /// `retry`, `quit`. A line longer than `maximumLine` is dropped as it arrives, so input without line
+    /// ends (`cat /dev/zero | facecap --plain …`) costs neither memory nor time.
+    private func lines(_ bytes: ArraySlice<UInt8>, final: Bool) -> [FrontEndInput] {
         var keys: [FrontEndInput] = []
-        while let end = pending.firstIndex(of: 0x0a) ?? (final && !pending.isEmpty ? pending.endIndex : nil) {
-            let text = String(decoding: pending[..<end], as: UTF8.self)
-            pending.removeSubrange(..<min(end + 1, pending.endIndex))
-            switch text.trimmingWhitespace().lowercased() {
-            case "capture", "c", "space", "": keys.append(.key(text.isEmpty ? .enter : .space))
+        func finish(_ line: [UInt8]) {
+            guard !overlong else { return }
+            switch String(decoding: line, as: UTF8.self).trimmingWhitespace().lowercased() {
+            case "capture", "c", "space", "": keys.append(.key(.space))
             case "retry", "r": keys.append(.key(.character("r")))
             case "quit", "q": keys.append(.key(.character("q")))
             default: break
             }
         }
+        for byte in bytes {
+            if byte == 0x0a {
+                finish(pending)
+                pending.removeAll(keepingCapacity: true)
+                overlong = false
+            } else if pending.count < Self.maximumLine {
+                pending.append(byte)
+            } else {
+                overlong = true
+            }
+        }
+        if final, !pending.isEmpty {
+            finish(pending)
+            pending.removeAll()
+        }
         return keys
     }
+
+    private static let maximumLine = 256
+    private var overlong = false
 
     public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
         let line = PlainText.line(for: model)
         guard line != lastLine else { return }
         lastLine = line
-        writeAll(output, line + "\n")
+        if writeAll(output, line + "\n") == EPIPE { outputClosed = true }
     }
 
     public func wantsPreviewFrame(at now: Double) -> Bool { false }
@@ -87,7 +135,7 @@ public final class PlainFrontEnd: WizardFrontEnd {
     public func suspend() { leaveRawMode() }
 
     public func resume() {
-        if isTerminal { enterRawMode() }
+        if isTerminal, reading { enterRawMode() }
     }
 
     public func close() { leaveRawMode() }
@@ -116,16 +164,19 @@ extension String {
     }
 }
 
-/// Writes all of `text` to `descriptor`, retrying short writes and EINTR; gives up on other errors.
-func writeAll(_ descriptor: Int32, _ text: String) {
+/// Writes all of `text` to `descriptor`, retrying short writes and EINTR; gives up on other errors and
+/// returns the errno that stopped it (EPIPE: the reader went away), or 0.
+@discardableResult
+func writeAll(_ descriptor: Int32, _ text: String) -> Int32 {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
         if written < 0 {
             if errno == EINTR { continue }
-            return
+            return errno
         }
         offset += written
     }
+    return 0
 }

@@ -28,4 +28,10 @@ public protocol WizardFrontEnd: AnyObject {
     func resume()
     /// Restores the terminal; safe to call twice.
     func close()
+    /// True once the output's reader went away (EPIPE): the session then ends as if asked to stop.
+    var outputClosed: Bool { get }
+}
+
+extension WizardFrontEnd {
+    public var outputClosed: Bool { false }
 }

@@ -46,6 +46,7 @@ public final class WizardSession {
     private var lastModel: ScreenModel?
     /// Events produced while the effects of another are performed, handled once those are done.
     private var pendingEvents: [WizardEvent] = []
+    private var readerGone = false
     private var handlingEvent = false
     private var previewDirty = false
     /// Frames analysed and when the first was drawn (for the start-up budget).
@@ -82,6 +83,11 @@ public final class WizardSession {
             if exitCode == nil { render() }
             if exitCode == nil { handle(.tick) }
             if exitCode == nil { render() }
+            if exitCode == nil, !readerGone, frontEnd.outputClosed || events?.readerGone == true {
+                // Nobody reads the lines or events any more: end the way a hang-up does (nothing is lost).
+                readerGone = true
+                handle(.stop(.hangup))
+            }
         }
         shutdown()
         for line in reports { writeAll(2, "facecap: " + line + "\n") }
@@ -151,6 +157,7 @@ public final class WizardSession {
             case SIGINT: handle(.stop(.interrupt))
             case SIGTERM: handle(.stop(.terminate))
             case SIGHUP: handle(.stop(.hangup))
+            case SIGQUIT: handle(.stop(.interrupt))
             case SIGWINCH:
                 if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
                 lastModel = nil

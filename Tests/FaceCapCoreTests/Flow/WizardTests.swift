@@ -74,7 +74,10 @@ final class WizardTests: XCTestCase {
         let screen = wizard.screen(at: 2)
         XCTAssertTrue(screen.lines.contains("$ facecap --input clip.y4m"))
         XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q"])
-        XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        var other = wizard
+        XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])
+        XCTAssertEqual(wizard.handle(.key(.enter), at: 4), [.openCamera, .emit(.screen(.capture))])
     }
 
     func testDismissedQuitIsCancelled() {
@@ -205,7 +208,7 @@ final class WizardTests: XCTestCase {
         let screen = wizard.screen(at: 30)
         XCTAssertEqual(screen.primary, "Press SPACE to take the photo")
         XCTAssertEqual(screen.hints, ["Too dark — find more light"])
-        XCTAssertEqual(screen.lines, ["Auto capture did not finish in 30 s: too dark — find more light"])
+        XCTAssertEqual(screen.lines, ["Auto capture did not finish in 30 s."], "the why is the live hint, not repeated")
         XCTAssertEqual(screen.keys.first, KeyHelp("SPACE", "take photo"))
         XCTAssertEqual(wizard.handle(.key(.space), at: 31), [.stopAnalysis, .takePhoto(.manual)])
         XCTAssertEqual(wizard.handle(.photoTaken(mode: .manual, width: 640, height: 480), at: 31.1),
@@ -408,10 +411,35 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 103), [.save(nil)])
     }
 
+    func testCtrlCOnTheRefusedScreenKeepsThePhotoAsQDoes() {
+        var wizard = validating(settings(tutorial: false, server: true))
+        _ = wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 2)
+        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3), [.save(nil)])
+        let saved = SavedPhoto(photoPath: "r.jpg", reportPath: "r.json")
+        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1).suffix(2), [.emit(.exit(.failure)), .exit(.failure)])
+    }
+
+    func testCtrlCDuringAnUploadKeepsThePhotoAndExits130() {
+        var wizard = validating(settings(tutorial: false, server: true))
+        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 2), [.cancelValidation, .save(nil)])
+        XCTAssertEqual(wizard.screenName, .uploading, "no Connection error for an upload the person stopped")
+        let saved = SavedPhoto(photoPath: "u.jpg", reportPath: "u.json")
+        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1).suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
+    }
+
+    func testCtrlCDuringTheBuiltInCheckEndsAt130() {
+        var wizard = validating(settings(tutorial: false))
+        let effects = wizard.handle(.stop(.interrupt), at: 2)
+        XCTAssertEqual(effects.first, .cancelValidation)
+        XCTAssertFalse(effects.contains(.save(nil)), "a photo checked on this machine is not kept unasked")
+        XCTAssertEqual(effects.suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
+    }
+
     func testPlainRefusalSavesAndExits1() {
         var wizard = validating(settings(plain: true, tutorial: false, server: true))
         XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "too large")), at: 2),
-                       [.report("the server refused the photo (HTTP 413): too large"), .save(nil)])
+                       [.report("the server refused the photo (HTTP 413): too large"), .save(nil),
+                        .emit(.screen(.connectionError))], "the event log says where the flow ended")
         XCTAssertEqual(wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2).last,
                        .exit(.failure))
     }
@@ -477,9 +505,23 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(screen.lines[0].contains("40×12"))
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(2, stability: 1, capture: true)), at: 2.1), [],
                        "no photo is taken while the person cannot see the preview")
+        for key in [Key.enter, .space, .character("r"), .character("?"), .character("d")] {
+            XCTAssertEqual(wizard.handle(.key(key), at: 2.2), [], "\(key) acts on nothing behind the small screen")
+        }
+        XCTAssertFalse(wizard.screen(at: 2.2).showsHelp)
         XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 3),
                        [.startAnalysis, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 4).last, .exit(.cancelled))
+    }
+
+    func testKeysBehindTheTooSmallScreenCannotPassTheCameraQuestion() {
+        var wizard = Wizard(settings: settings())
+        _ = wizard.handle(.resized(columns: 50, rows: 15), at: 0)
+        _ = wizard.handle(.start, at: 0)
+        XCTAssertEqual(wizard.handle(.key(.enter), at: 1), [])
+        XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [], "the camera stays off")
+        XCTAssertEqual(wizard.handle(.resized(columns: 80, rows: 24), at: 3), [.emit(.screen(.tutorial))])
+        XCTAssertEqual(wizard.handle(.key(.escape), at: 4).last, .exit(.cancelled))
     }
 
     func testHelpOverlayOpensAndClosesWithoutActing() {
@@ -540,6 +582,7 @@ final class WizardTests: XCTestCase {
         record(wizard.handle(.key(.enter), at: 1))
         record(wizard.handle(.key(.character("q")), at: 2))
         record(wizard.handle(.key(.character("r")), at: 3))
+        record(wizard.handle(.key(.enter), at: 3))
         for problem in [denied, busy, none] {
             record(wizard.handle(.cameraFailed(problem), at: 4))
             record(wizard.handle(.key(.character("r")), at: 5))
