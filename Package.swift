@@ -4,7 +4,8 @@
 // Layers, from the camera to the person:
 //   CV4L2, CImageCodecs   C shims (libv4l2 behind an ops table; libjpeg/libpng with setjmp error handling)
 //   CSignals              async-signal-safe handlers: a stop flag and a self-pipe for the run loop
-//   FaceCapCore           pure Swift, no I/O: frames, Y4M, inference, face models, analysis, guidance
+//   CKernels              AVX-512 GEMM panels for the inference engine (chosen at run time)
+//   FaceCapCore           pure Swift (plus CKernels), no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
 //   CCurses, FaceCapTerminal  the full-screen front end: ncursesw shim; screens, live preview, keys
 //   facecap               thin executable: command line and wiring
@@ -31,6 +32,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("v4l2")]
         ),
         .target(name: "CSignals"),
+        // AVX-512 GEMM panels for the inference engine, picked at run time on CPUs that have AVX-512F
+        // (per-function target attributes: the rest of the build stays AVX2).
+        .target(name: "CKernels"),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
@@ -47,6 +51,7 @@ let package = Package(
         ),
         .target(
             name: "FaceCapCore",
+            dependencies: ["CKernels"],
             swiftSettings: optimisedSwift
         ),
         .target(

@@ -34,8 +34,8 @@ enum AnalyzeCommand {
         let json = parsed.has("json")
         let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
             ?? AnalyzerThresholds()
-        let models = try ModelFiles.loadFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {

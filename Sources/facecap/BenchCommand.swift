@@ -6,6 +6,11 @@ import Glibc
 #endif
 
 /// `facecap bench`: median milliseconds per call of each face model and of a whole 640×480 YUYV frame.
+///
+/// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `frame_ms` (median
+/// whole frame: conversion, detector, landmarks, the eyes every `FaceTracker.eyeInterval` frames, and the
+/// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye frames' cost),
+/// `frame_eyes_ms` (median of the frames on which both eyes ran), `analysis_ms`, `eye_interval`.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: "print the results as one JSON object"),
@@ -22,7 +27,7 @@ enum BenchCommand {
         }
         guard parsed.positionals.isEmpty else { throw UsageError("'facecap bench' takes no file arguments") }
         let runs = try parsed.int("runs", in: 5...100_000) ?? 300
-        let models = try ModelFiles.loadFaceModels()
+        let models = try ModelFiles.loadAllFaceModels()
 
         let detector = try Interpreter(model: models.detector)
         fillPseudoRandom(detector.input(), low: -1, high: 1)
@@ -32,7 +37,11 @@ enum BenchCommand {
         fillPseudoRandom(landmarks.input(), low: 0, high: 1)
         let landmarksMs = medianMilliseconds(runs: runs) { landmarks.run() }
 
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let iris = try Interpreter(model: models.iris)
+        fillPseudoRandom(iris.input(), low: 0, high: 1)
+        let irisMs = medianMilliseconds(runs: runs) { iris.run() }
+
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         let frame = syntheticFrame()
         // A synthetic frame has no face, so every frame runs conversion + detector; to time the full
         // per-frame path (conversion, detection, landmarks) the tracker is asked to run all stages.
@@ -40,18 +49,24 @@ enum BenchCommand {
         var analyzer = Analyzer()
         let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
         var clock = frame
-        let frameMs = medianMilliseconds(runs: runs) {
+        var eyeFrames: [Bool] = []
+        let frameTimes = timesMilliseconds(runs: runs) {
             _ = tracker.processFullPipeline(clock)
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
+            eyeFrames.append(tracker.eyesRan)
         }
+        eyeFrames = Array(eyeFrames.suffix(runs))
+        let frameMs = median(frameTimes)
+        let frameMeanMs = frameTimes.reduce(0, +) / Double(runs)
+        let frameEyesMs = median(zip(frameTimes, eyeFrames).filter(\.1).map(\.0))
         let analysisMs = medianMilliseconds(runs: runs) {
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
         }
 
         if parsed.has("profile") {
-            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks)] {
+            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks), ("iris", iris)] {
                 printOut("\(title) profile (median ms per step):")
                 let steps = interpreter.profile(runs: max(20, runs / 3), clock: now)
                 for (label, ms) in steps { printOut("  \(format(ms * 10) ) x0.1  \(label)") }
@@ -88,9 +103,12 @@ enum BenchCommand {
         }
 
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
-                                           ("frame_ms", frameMs), ("analysis_ms", analysisMs)]
+                                           ("iris_ms", irisMs), ("frame_ms", frameMs),
+                                           ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
+                                           ("analysis_ms", analysisMs)]
         if parsed.has("json") {
-            let fields = results.map { "\"\($0.0)\": \(format($0.1))" } + ["\"runs\": \(runs)", "\"threads\": 1"]
+            let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
+                + ["\"eye_interval\": \(tracker.eyeInterval)", "\"runs\": \(runs)", "\"threads\": 1"]
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }
@@ -113,6 +131,11 @@ enum BenchCommand {
 
     /// Median wall time of `body` in milliseconds after a warm-up of a tenth of the runs.
     private static func medianMilliseconds(runs: Int, _ body: () -> Void) -> Double {
+        median(timesMilliseconds(runs: runs, body))
+    }
+
+    /// Wall time of each of `runs` calls of `body` in milliseconds, after a warm-up of a tenth of the runs.
+    private static func timesMilliseconds(runs: Int, _ body: () -> Void) -> [Double] {
         for _ in 0..<max(5, runs / 10) { body() }
         var times = [Double](repeating: 0, count: runs)
         for i in 0..<runs {
@@ -120,8 +143,13 @@ enum BenchCommand {
             body()
             times[i] = now() - start
         }
-        times.sort()
-        return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2
+        return times
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted(), n = sorted.count
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
     private static func fillPseudoRandom(_ buffer: UnsafeMutableBufferPointer<Float>, low: Float, high: Float) {

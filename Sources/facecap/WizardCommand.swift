@@ -29,8 +29,8 @@ enum WizardCommand {
         if case .clip(let path, let loop) = configuration.source {
             prepared = try ClipSource(path: path, loop: loop)
         }
-        let models = try ModelFiles.loadFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
@@ -52,7 +52,7 @@ enum WizardCommand {
 
     /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
-    static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel),
+    static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel),
                            environment: [String: String]) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
@@ -60,7 +60,7 @@ enum WizardCommand {
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {
-            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks)
+            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()

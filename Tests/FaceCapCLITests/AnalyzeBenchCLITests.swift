@@ -37,9 +37,23 @@ final class AnalyzeBenchCLITests: XCTestCase {
         let result = try runFacecap(["bench", "--json", "--runs", "5"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for key in ["detector_ms", "landmarks_ms", "frame_ms"] {
+        for key in ["detector_ms", "landmarks_ms", "iris_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms"] {
             XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
         }
+    }
+
+    /// The AVX-512 kernels (CKernels, on CPUs that have them) do the same arithmetic as the AVX2 ones: every
+    /// measure and point of a photo analysed both ways is the same to the printed digit. (On a CPU without
+    /// AVX-512 both runs take the AVX2 path.)
+    func testTheAVX512AndAVX2KernelsAgree() throws {
+        let photo = fixtures.appendingPathComponent("sergey.png").path
+        var environment = ProcessInfo.processInfo.environment
+        let fast = try runFacecap(["analyze", "--json", photo], environment: environment)
+        environment["FACECAP_NO_AVX512"] = "1"
+        let plain = try runFacecap(["analyze", "--json", photo], environment: environment)
+        XCTAssertEqual(fast.status, 0, fast.stderr)
+        XCTAssertTrue(fast.stdout.contains("\"eyes\":{\"opening\""), fast.stdout)
+        XCTAssertEqual(fast.stdout, plain.stdout)
     }
 
     func testBenchHelpPrintsUsageWithoutRunningTheModels() throws {

@@ -47,6 +47,62 @@ final class GuidanceTests: XCTestCase {
         }
     }
 
+    /// Iris-model eyes of a face looking into the camera, and a bare face.
+    private static let openEyes = EyeMetrics(rightOpening: 0.24, leftOpening: 0.23, gazeX: 0, gazeY: -0.08,
+                                             cameraGazeX: 0, cameraGazeY: 0, isFresh: true)
+    private static let bare = CoverMetrics(presence: 50, lowerFaceChroma: 4, rightEyeBrightness: 0.8,
+                                           leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
+
+    func testIrisEyesAndCoversEachCallForTheirCode() {
+        let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode?)] = [
+            ("open, on the camera, bare", { _ in }, nil),
+            ("both closed", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.08 }, .eyesClosed),
+            ("one closed (a wink)", { $0.face!.eyes!.rightOpening = 0.05 }, nil),
+            ("closed for less than a blink's hold", { $0.face!.eyes!.rightOpening = 0.05
+                                                      $0.face!.eyes!.leftOpening = 0.05
+                                                      $0.face!.eyes!.closedFor = 0.2 }, nil),
+            ("closed for 300 ms", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
+                                    $0.face!.eyes!.closedFor = 0.3 }, .eyesClosed),
+            ("eyes to the side", { $0.face!.eyes!.cameraGazeX = -0.1 }, .lookStraight),
+            ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09 }, .lookStraight),
+            ("a glance", { $0.face!.eyes!.cameraGazeX = 0.1; $0.face!.eyes!.gazeOffFor = 0.1 }, nil),
+            ("closed eyes have no gaze", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
+                                           $0.face!.eyes!.cameraGazeX = 0.2 }, .eyesClosed),
+            ("mask", { $0.face!.cover!.lowerFaceChroma = 20 }, .faceCovered),
+            ("sunglasses", { $0.face!.cover!.rightEyeBrightness = 0.2; $0.face!.cover!.leftEyeBrightness = 0.2 },
+             .faceCovered),
+            ("hand over an eye", { $0.face!.cover!.leftEyeDarkness = 0.9 }, .faceCovered),
+        ]
+        for (name, change, expected) in cases {
+            let active = codes {
+                $0.face!.eyes = Self.openEyes
+                $0.face!.cover = Self.bare
+                change(&$0)
+            }
+            XCTAssertEqual(active, expected.map { [$0] } ?? [], name)
+        }
+        // The iris model's reading replaces the eye aspect ratio.
+        XCTAssertEqual(codes {
+            $0.face!.eyes = Self.openEyes
+            $0.face!.features!.leftEyeAspectRatio = 0.05; $0.face!.features!.rightEyeAspectRatio = 0.05
+        }, [])
+    }
+
+    func testCoverRegionsAndTheirHysteresis() {
+        var cover = Self.bare
+        XCTAssertEqual(cover.regions(thresholds), [])
+        cover.lowerFaceChroma = 13
+        cover.rightEyeBrightness = 0.3
+        XCTAssertEqual(cover.regions(thresholds), ["mouth", "eye"])
+        cover.leftEyeBrightness = 0.3
+        XCTAssertEqual(cover.regions(thresholds), ["mouth", "eyes"])
+        // 11.5 clears the 12 limit but not the 10 % margin a covered face needs.
+        XCTAssertEqual(codes { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 }, [])
+        XCTAssertEqual(codes({ $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 },
+                             previous: [.faceCovered]), [.faceCovered])
+        XCTAssertEqual(GuidanceCode.faceCovered.priority, GuidanceCode.faceNotVisible.priority + 1)
+    }
+
     func testOneEyeOpenIsNotEyesClosed() {
         XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
     }

@@ -37,6 +37,7 @@ enum TestData {
 
     static var detector: TFLiteModel { get throws { try model("face_detection_short_range.tflite") } }
     static var landmarks: TFLiteModel { get throws { try model("face_landmark.tflite") } }
+    static var iris: TFLiteModel { get throws { try model("iris_landmark.tflite") } }
 
     /// A raw little-endian float32 tensor from Tests/Fixtures/golden.
     static func golden(_ name: String) throws -> [Float] {

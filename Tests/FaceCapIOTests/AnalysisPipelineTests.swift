@@ -13,14 +13,14 @@ final class AnalysisPipelineTests: XCTestCase {
         var faceBox: Rect
     }
 
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel)?
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
     nonisolated(unsafe) static var photos: [String: Photo] = [:]
 
     override class func setUp() {
         super.setUp()
-        guard let loaded = try? ModelFiles.loadFaceModels() else { return }
+        guard let loaded = try? ModelFiles.loadAllFaceModels() else { return }
         models = loaded
-        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] {
+        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + EyeFixtures.all {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
                   let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
                 continue
@@ -33,7 +33,7 @@ final class AnalysisPipelineTests: XCTestCase {
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
     }
 
     private func photo(_ name: String) throws -> Photo {
@@ -312,4 +312,57 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
         XCTAssertEqual(outputs.last?.primary, .tooDark)
     }
+    // MARK: eyes and covers in webcam-like frames and clips
+
+    func testClosedAvertedAndCoveredFacesInWebcamFrames() throws {
+        for name in EyeFixtures.closed {
+            try assertCalls(for: try scene([Subject(photo: name)]), .eyesClosed, notFor: .faceCovered, name)
+        }
+        for name in EyeFixtures.averted {
+            try assertCalls(for: try scene([Subject(photo: name)]), .lookStraight, notFor: .eyesClosed, name)
+        }
+        // A hand over one eye is left out: at this size (0.38 of a 640-pixel frame) its eye region reads 0.70,
+        // under the 0.72 limit (docs/calibration.md, "Covered faces": seen on photos, not yet on small faces).
+        for (name, region) in EyeFixtures.covered where region != "eye" {
+            try assertCalls(for: try scene([Subject(photo: name)]), .faceCovered, notFor: nil, name)
+        }
+    }
+
+    func testABlinkDoesNotBlockTheCaptureButIsNeverTheChosenFrame() throws {
+        // A still face that blinks for 200 ms (frames 12…17) and again at 0.9 s: eyes closed, then open.
+        let blink = { (t: Double) in (0.4..<0.6).contains(t) || (0.9..<1.1).contains(t) }
+        let outputs = try play(2.2) { t in [Subject(photo: blink(t) ? "eyes/sergey_closed.jpg" : "sergey.png")] }
+        XCTAssertTrue(outputs.contains { blink($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
+            && ($0.metrics.face?.eyes?.maxOpening ?? 1) < AnalyzerThresholds().minEyeOpening },
+                      "the iris model read the closed eyes during a blink")
+        XCTAssertFalse(outputs.contains { $0.active.contains(.eyesClosed) }, "a blink is not nagged about")
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
+        let chosen = try XCTUnwrap(outputs[capture].capture).frameTimestamp
+        XCTAssertFalse(blink(chosen), "the captured frame (t = \(chosen)) has open eyes")
+        for output in outputs where output.keepFrame {
+            XCTAssertFalse(blink(output.metrics.timestamp), "a blink frame was kept at \(output.metrics.timestamp)")
+            XCTAssertEqual(output.metrics.face?.eyes?.isFresh, true, "only frames with their own eye reading are kept")
+        }
+        let readyFrom = try XCTUnwrap(outputs.firstIndex { $0.active == [.ready] })
+        XCTAssertTrue(outputs[readyFrom...capture].allSatisfy { $0.active == [.ready] }, "the blinks did not end the window")
+    }
+
+    func testEyesKeptClosedAreGuidedAndNeverCaptured() throws {
+        let outputs = try play(2) { _ in [Subject(photo: "eyes/sergey_closed.jpg")] }
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame })
+        let first = try XCTUnwrap(outputs.firstIndex { $0.active.contains(.eyesClosed) })
+        XCTAssertGreaterThanOrEqual(outputs[first].metrics.timestamp, AnalyzerThresholds().minEyesClosedTime,
+                                    "held 300 ms before it is said")
+        XCTAssertEqual(outputs.last?.primary, .eyesClosed)
+    }
+
+    func testAvertedEyesAndACoveredFaceAreNeverCaptured() throws {
+        for (name, code) in [("eyes/sergey_gaze_left.jpg", GuidanceCode.lookStraight),
+                             ("eyes/sergey_mask_surgical.jpg", .faceCovered), ("eyes/sergey_sunglasses.jpg", .faceCovered)] {
+            let outputs = try play(2) { _ in [Subject(photo: name)] }
+            XCTAssertTrue(outputs.allSatisfy { $0.capture == nil }, name)
+            XCTAssertEqual(outputs.last?.primary, code, "\(name): \(outputs.last?.active ?? [])")
+        }
+    }
 }
+

@@ -8,16 +8,17 @@ import XCTest
 /// them built here: turned, darkened, shrunk, blurred, doubled), the built-in checker through the
 /// worker, and the photo's JPEG.
 final class BuiltInValidatorTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel)?
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()
-        models = try? ModelFiles.loadFaceModels()
+        models = try? ModelFiles.loadAllFaceModels()
     }
 
     private func checker(_ validator: LocalValidator = LocalValidator()) throws -> BuiltInChecker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, validator: validator)
+        return try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                  validator: validator)
     }
 
     private func photo(_ name: String) throws -> Frame {
@@ -28,7 +29,7 @@ final class BuiltInValidatorTests: XCTestCase {
     private func assess(_ frame: Frame, validator: LocalValidator = LocalValidator()) throws
         -> LocalValidator.Assessment {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         return validator.assess(frame, faces: tracker.process(frame))
     }
 
@@ -244,7 +245,7 @@ final class ModelDigestTests: XCTestCase {
             return (String(fields[1]), String(fields[0]))
         })
         let digests = try ModelFiles.digests()
-        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks])
+        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

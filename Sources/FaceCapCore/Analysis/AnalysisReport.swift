@@ -3,9 +3,11 @@
 ///
 /// JSON fields (stable keys; numbers rounded; `null` where a measure could not be taken):
 /// ```
-/// per face:  "yaw", "pitch", "roll" (degrees), "eyesOpen"           (null without landmarks)
+/// per face:  "yaw", "pitch", "roll" (degrees), "eyesOpen"           (null without landmarks),
+///            "eyes": {"opening": [right, left], "gaze": [x, y], "cameraGaze": [x, y], "fresh"}
+///              (the iris model's reading, eye widths; null when it did not run on that face)
 /// per image: "metrics": {"frameLuma", "faceCount", "faceWidths", "faceWidth", "offsetX", "offsetY",
-///              "edgeMargin", "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening",
+///              "edgeMargin", "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening", "eyes",
 ///              "faceLuma", "darkFraction", "brightFraction", "lightBalance", "sharpness",
 ///              "secondFaceScore", "secondFaceRelativeWidth", "centreSpeed", "sizeChange"},
 ///            "guidance": ["moveCloser", …] (priority order, ["ready"] when nothing is wrong),
@@ -53,9 +55,13 @@ public enum AnalysisReport {
         let points = face.landmarks?.points ?? []
         let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
         let features = LandmarkGeometry.features(points)
+        let eyes = face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) }
+        let open = eyes.map { GuidanceRules.eyesOpen($0, thresholds: thresholds) }
+            ?? features.map { GuidanceRules.eyesOpen($0, thresholds: thresholds) }
         return [
             ("yaw", number(pose?.yaw, 1)), ("pitch", number(pose?.pitch, 1)), ("roll", number(pose?.roll, 1)),
-            ("eyesOpen", features.map { String(GuidanceRules.eyesOpen($0, thresholds: thresholds)) } ?? "null"),
+            ("eyesOpen", open.map { String($0) } ?? "null"),
+            ("eyes", eyes.map(eyesJSON) ?? "null"),
         ]
     }
 
@@ -80,6 +86,29 @@ public enum AnalysisReport {
         return fields
     }
 
+    /// The iris model's eye measures: lid opening per eye [right, left], raw and pose-corrected gaze [x, y]
+    /// in eye widths, and whether the reading was taken on this frame.
+    static func eyesJSON(_ e: EyeMetrics) -> String {
+        object([
+            ("opening", array([number(e.rightOpening, 3), number(e.leftOpening, 3)])),
+            ("gaze", array([number(e.gazeX, 3), number(e.gazeY, 3)])),
+            ("cameraGaze", array([number(e.cameraGazeX, 3), number(e.cameraGazeY, 3)])),
+            ("fresh", String(e.isFresh)),
+        ])
+    }
+
+    /// The cover measures (`CoverMetrics`), each eye's as [right, left], and the covered regions by the
+    /// default thresholds ("mouth", "eyes", "eye").
+    static func coverJSON(_ c: CoverMetrics) -> String {
+        object([
+            ("regions", array(c.regions(AnalyzerThresholds()).map(string))),
+            ("presence", number(c.presence, 1)),
+            ("lowerFaceChroma", number(c.lowerFaceChroma, 1)),
+            ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
+            ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
+        ])
+    }
+
     static func metricsJSON(_ m: FrameMetrics) -> String {
         let f = m.face
         return object([
@@ -94,6 +123,8 @@ public enum AnalysisReport {
                 array([number($0.rightEyeAspectRatio, 3), number($0.leftEyeAspectRatio, 3)])
             } ?? "null"),
             ("mouthOpening", number(f?.features?.mouthOpening, 3)),
+            ("eyes", f?.eyes.map(eyesJSON) ?? "null"),
+            ("cover", f?.cover.map(coverJSON) ?? "null"),
             ("faceLuma", number(f?.light?.meanLuma, 1)),
             ("darkFraction", number(f?.light?.darkFraction, 4)),
             ("brightFraction", number(f?.light?.brightFraction, 4)),

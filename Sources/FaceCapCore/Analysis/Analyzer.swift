@@ -70,6 +70,13 @@ public struct Analyzer: Sendable {
     private var hadFace = false
     /// The last qualifying second face: when, its score and its width relative to the largest.
     private var secondFace: (time: Double, score: Double, relativeWidth: Double)?
+    /// The last iris-model reading and when it was taken; when the current runs of readings with both eyes
+    /// closed and with the gaze off began; whether the iris model has run at all this session (then only
+    /// frames with a fresh, open, on-camera reading may be captured).
+    private var lastEyes: (time: Double, eyes: EyeMetrics)?
+    private var closedSince: Double?
+    private var gazeOffSince: Double?
+    private var eyesSeen = false
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds()) {
         self.thresholds = thresholds
@@ -95,6 +102,7 @@ public struct Analyzer: Sendable {
             metrics.secondFaceScore = seen.score
             metrics.secondFaceRelativeWidth = seen.relativeWidth
         }
+        trackEyes(&metrics, time: t)
         if let face = metrics.face {
             let box = face.box
             metrics.motion = motion.update(
@@ -107,6 +115,33 @@ public struct Analyzer: Sendable {
         return decide(metrics, isWarmUp: frame.isWarmUp)
     }
 
+    /// Carries the last eye reading over the frames between iris-model runs (for `eyeMemory`) and times
+    /// how long the eyes have read closed or off the camera.
+    private mutating func trackEyes(_ metrics: inout FrameMetrics, time t: Double) {
+        guard metrics.face != nil else {
+            lastEyes = nil; closedSince = nil; gazeOffSince = nil
+            return
+        }
+        if var eyes = metrics.face?.eyes {
+            eyesSeen = true
+            let closed = eyes.maxOpening < thresholds.minEyeOpening
+            let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
+                                              minOpening: thresholds.minEyeOpening)
+            closedSince = closed ? (closedSince ?? t) : nil
+            gazeOffSince = off ? (gazeOffSince ?? t) : nil
+            eyes.closedFor = closedSince.map { t - $0 } ?? 0
+            eyes.gazeOffFor = gazeOffSince.map { t - $0 } ?? 0
+            metrics.face?.eyes = eyes
+            lastEyes = (t, eyes)
+        } else if let last = lastEyes, t - last.time >= 0, t - last.time <= thresholds.eyeMemory {
+            var eyes = last.eyes
+            eyes.isFresh = false
+            eyes.closedFor = closedSince.map { t - $0 } ?? 0
+            eyes.gazeOffFor = gazeOffSince.map { t - $0 } ?? 0
+            metrics.face?.eyes = eyes
+        }
+    }
+
     /// The stateful half of `process`, on measures already taken (tests drive it with made-up measures).
     public mutating func decide(_ metrics: FrameMetrics, isWarmUp: Bool = false) -> AnalyzerOutput {
         let t = metrics.timestamp
@@ -116,6 +151,7 @@ public struct Analyzer: Sendable {
         }
         let start = sessionStart ?? t
         sessionStart = start
+        if metrics.face?.eyes != nil { eyesSeen = true }
         let codes = GuidanceRules.activeCodes(metrics, previous: previousActive, thresholds: thresholds)
         previousActive = Set(codes)
         let active = codes.isEmpty ? [GuidanceCode.ready] : codes
@@ -155,12 +191,16 @@ public struct Analyzer: Sendable {
             if readySince == nil { bestSharpness = -Double.infinity }
             readySince = runStart
             let sharpness = metrics.face?.sharpness ?? 0
-            if sharpness > bestSharpness {
+            // Once the iris model has run, a frame is kept only with its own reading of open eyes on the
+            // camera: a blink or a glance inside the window does not end it but is never the photo.
+            let eyesOK = !eyesSeen || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds)
+            if eyesOK, sharpness > bestSharpness {
                 bestSharpness = sharpness
                 bestTimestamp = t
                 keep = true
             }
-            if t - runStart >= thresholds.stabilityWindow {
+            // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
+            if t - runStart >= thresholds.stabilityWindow, bestSharpness > -Double.infinity {
                 capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
                 captured = true
             }

@@ -60,6 +60,54 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// Eye aspect ratio below this on both eyes → `eyesClosed`. Open eyes measured 0.18–0.28 on the
     /// calibration photos (lowest: a smile looking down); 0.15 stays clear of every open eye.
     public var minEyeAspectRatio = 0.15
+    /// Eyelid opening (iris model, `EyeMetrics`) below this on both eyes → `eyesClosed`; replaces the eye
+    /// aspect ratio whenever the iris model ran. Calibrated in docs/calibration.md ("Eyes: the iris model").
+    /// Open eyes read 0.166–0.333 per eye on the calibration photos, eyes closed by construction (and read
+    /// as closed by LiteRT's run of the same model) 0.040–0.099 — the more open eye of a pair ≤ 0.099.
+    public var minEyeOpening = 0.13
+    /// Margin on the eyelid opening (clears at 0.15, below the least open real eye, 0.166).
+    public var eyeOpeningHysteresis = 0.02
+    /// Both eyes must read closed this long before `eyesClosed` is active, so a blink (100–300 ms) neither
+    /// nags nor breaks the stability window; a frame with closed eyes is still never captured.
+    public var minEyesClosedTime = 0.3
+    /// Pose-corrected gaze (`EyeMetrics.cameraGazeX`/`Y`, eye widths) beyond this → `lookStraight`.
+    /// Eyes on the camera read |x| ≤ 0.030 on the calibration photos, frontal or turned 10–13°; irises moved
+    /// by construction 0.084–0.124, the real photo looking past the camera (obama2.jpg) 0.13. Vertically the
+    /// photos spread ±0.03 around the neutral offset, so only a large vertical offset counts.
+    public var maxGazeX = 0.06
+    public var maxGazeY = 0.07
+    /// Margin on the gaze, in eye widths.
+    public var gazeHysteresis = 0.01
+    /// The gaze must read off the camera this long before `lookStraight` is active (a glance is not a
+    /// reason to restart the countdown; the glancing frames are still never captured).
+    public var minGazeOffTime = 0.3
+    /// Iris offset per unit of sin(yaw) of a head turned while the eyes stay on the camera, and per unit of
+    /// sin(pitch); and the vertical offset of eyes on the camera with the head straight (the iris centre sits
+    /// a little off the corner line). Fitted on the calibration photos (docs/calibration.md).
+    /// Two real photos of turned heads looking into the camera (biden.jpg 12.9°, obama3.jpg 10.5°) read
+    /// −0.012 and −0.010: the least-squares factor is 0.05. Pitch showed no effect (obama3 at +20° reads
+    /// inside the frontal spread), so its factor is 0. The iris centre of eyes on the camera sits 0.08 eye
+    /// widths above the corner line (frontal photos −0.060…−0.100).
+    public var gazeYawFactor = 0.05
+    public var gazePitchFactor = 0.0
+    public var gazeNeutralY = -0.08
+    /// An eye reading stays valid this long on the frames between iris-model runs.
+    public var eyeMemory = 0.5
+
+    // MARK: Covered face (CoverMetrics; docs/calibration.md, "Covered faces")
+    /// The lower face (chin, beside the mouth) further than this from the skin's colour (Cb/Cr distance on
+    /// 0…255, unclipped samples) → `faceCovered` (a mask). Uncovered faces read ≤ 7.0 on the 71 calibration
+    /// photos and 288 webcam-like frames (docs/calibration.md), drawn masks ≥ 15.7 unless over-exposed.
+    public var maxLowerFaceChroma = 12.0
+    /// An eye whose brightest tenth is below this fraction of the skin's luma is behind a dark lens
+    /// (uncovered eyes ≥ 0.61, sunglasses ≤ 0.22)…
+    public var minEyeBrightness = 0.45
+    /// …and an eye region whose darkest tenth is above this fraction of the skin's luma has no eye, lashes or
+    /// brow showing: covered by a hand (uncovered ≤ 0.72 — a closed eye in an over-exposed frame; open eyes
+    /// ≤ 0.62 — a hand 0.67–1.00, so a hand on a small face can be missed).
+    public var maxEyeDarkness = 0.75
+    /// A covered face stays covered until each measure clears its limit by this fraction.
+    public var coverHysteresis = 0.1
 
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
@@ -146,6 +194,21 @@ extension AnalyzerThresholds {
         Field(name: "maxRoll", keyPath: \.maxRoll, range: 0...90),
         Field(name: "pitchOffset", keyPath: \.pitchOffset, range: -45...45),
         Field(name: "minEyeAspectRatio", keyPath: \.minEyeAspectRatio, range: 0...1),
+        Field(name: "minEyeOpening", keyPath: \.minEyeOpening, range: 0...1),
+        Field(name: "eyeOpeningHysteresis", keyPath: \.eyeOpeningHysteresis, range: 0...0.5),
+        Field(name: "minEyesClosedTime", keyPath: \.minEyesClosedTime, range: 0...10),
+        Field(name: "maxGazeX", keyPath: \.maxGazeX, range: 0...1),
+        Field(name: "maxGazeY", keyPath: \.maxGazeY, range: 0...1),
+        Field(name: "gazeHysteresis", keyPath: \.gazeHysteresis, range: 0...0.5),
+        Field(name: "minGazeOffTime", keyPath: \.minGazeOffTime, range: 0...10),
+        Field(name: "gazeYawFactor", keyPath: \.gazeYawFactor, range: -2...2),
+        Field(name: "gazePitchFactor", keyPath: \.gazePitchFactor, range: -2...2),
+        Field(name: "gazeNeutralY", keyPath: \.gazeNeutralY, range: -1...1),
+        Field(name: "eyeMemory", keyPath: \.eyeMemory, range: 0...10),
+        Field(name: "maxLowerFaceChroma", keyPath: \.maxLowerFaceChroma, range: 0...255),
+        Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
+        Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
+        Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),
         Field(name: "maxSizeChange", keyPath: \.maxSizeChange, range: 0...10),

@@ -18,6 +18,10 @@ public struct FaceMetrics: Sendable, Equatable {
     /// Nil when the landmark model did not run or found no face.
     public var pose: HeadPose?
     public var features: FacialFeatures?
+    /// The iris model's eye measures; nil when it has not run on this face recently.
+    public var eyes: EyeMetrics?
+    /// Whether something covers the face; nil without landmarks.
+    public var cover: CoverMetrics?
     /// Nil only for a frame whose data is shorter than its format says.
     public var light: LightMetrics?
     /// Variance of the Laplacian of the face crop resampled to 64×64, exposure-normalised (higher = sharper).
@@ -89,6 +93,10 @@ public enum FaceMeasures {
         if let measured {
             metrics.frameLuma = measured.0
             metrics.face = measured.1
+            if let index = confident.first, let landmarks = faces[index].landmarks {
+                metrics.face?.cover = CoverMeasures.measure(frame: frame, points: landmarks.points,
+                                                            presence: landmarks.presence)
+            }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
         }
@@ -149,14 +157,16 @@ public enum FaceMeasures {
                 margin = min(margin, x, 1 - x, y, 1 - y)
             }
         }
+        let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
         return FaceMetrics(
             index: index, score: Double(face.detection.score), box: box,
             widthRatio: Double(box.width) / width,
             offsetX: Double(centre.x) / width - thresholds.ovalCentreX,
             offsetY: Double(centre.y) / height - thresholds.ovalCentreY,
             edgeMargin: margin,
-            pose: LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset),
+            pose: pose,
             features: LandmarkGeometry.features(points),
+            eyes: face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) },
             light: nil, sharpness: nil)
     }
 }

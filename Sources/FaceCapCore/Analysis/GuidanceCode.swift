@@ -7,6 +7,8 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
     case noFace
     case multipleFaces
     case faceNotVisible
+    /// Something covers the face: a mask, a hand, a scarf, dark sunglasses.
+    case faceCovered
     case tooDark
     case tooBright
     case moveCloser
@@ -35,6 +37,7 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
         case .noFace: "Position your face in the oval"
         case .multipleFaces: "Only one face, please"
         case .faceNotVisible: "Move your whole face into view"
+        case .faceCovered: "Uncover your face — no mask, hand or sunglasses"
         case .moveCloser: "Move closer"
         case .moveBack: "Move back"
         case .moveLeft: "Move left"

@@ -32,6 +32,9 @@ public enum GuidanceRules {
             codes.append(.multipleFaces)
         }
         if below(face.edgeMargin, 0, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        if let cover = face.cover, !cover.regions(t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
+            codes.append(.faceCovered)
+        }
         if let light = face.light {
             if below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
                 || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark) {
@@ -51,9 +54,15 @@ public enum GuidanceRules {
         // A face above the oval (image y smaller) must come down.
         if above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
         if below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
+        // The head turned away, or the eyes looking off the camera for long enough (a glance is not).
+        let gazeOff = face.eyes.map { eyes in
+            gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
+                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening)
+                && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
+        } ?? false
         if let pose = face.pose {
             if above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
-                || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) {
+                || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
                 codes.append(.lookStraight)
             }
             if above(abs(pose.roll), t.maxRoll, t.angleHysteresis, .keepHeadLevel) { codes.append(.keepHeadLevel) }
@@ -61,7 +70,13 @@ public enum GuidanceRules {
         if let light = face.light, below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
-        if let features = face.features,
+        if let eyes = face.eyes {
+            // The iris model's lids: both eyes closed, for longer than a blink.
+            if below(eyes.maxOpening, t.minEyeOpening, t.eyeOpeningHysteresis, .eyesClosed),
+               (eyes.closedFor ?? .infinity) >= t.minEyesClosedTime {
+                codes.append(.eyesClosed)
+            }
+        } else if let features = face.features,
            below(max(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
                  t.eyeHysteresis, .eyesClosed) {
             codes.append(.eyesClosed)
@@ -83,5 +98,26 @@ public enum GuidanceRules {
     /// Whether the eyes count as open (`eyesOpen` in JSON): at least one eye above the threshold.
     public static func eyesOpen(_ features: FacialFeatures, thresholds t: AnalyzerThresholds) -> Bool {
         max(features.leftEyeAspectRatio, features.rightEyeAspectRatio) >= t.minEyeAspectRatio
+    }
+
+    /// Whether the iris model's reading counts as open (at least one eye above `minEyeOpening`).
+    public static func eyesOpen(_ eyes: EyeMetrics, thresholds t: AnalyzerThresholds) -> Bool {
+        eyes.maxOpening >= t.minEyeOpening
+    }
+
+    /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
+    /// Closed eyes have no gaze (the model still places an iris, behind the lid): never off.
+    public static func gazeIsOff(_ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
+                                 minOpening: Double = AnalyzerThresholds().minEyeOpening) -> Bool {
+        eyes.maxOpening >= minOpening
+            && (abs(eyes.cameraGazeX) > limitX + margin || abs(eyes.cameraGazeY) > limitY + margin)
+    }
+
+    /// A frame the auto capture may keep, as far as the eyes go: read on this very frame, open and on the
+    /// camera by the plain thresholds (no hold time: a blink or a glance is never the captured frame).
+    public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds) -> Bool {
+        guard let eyes else { return false }
+        return eyes.isFresh && eyesOpen(eyes, thresholds: t)
+            && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
     }
 }

@@ -21,6 +21,16 @@ public final class FaceTracker {
     public var detectionInterval = 10
     /// Whether the last `process` call ran the detector.
     public private(set) var detectorRan = false
+    /// The iris model, when one was given: it runs on the best face's eyes.
+    public let iris: IrisLandmarker?
+    /// Run the iris model (two runs, one per eye, ~2 × 107 MFLOP) on every this many frames of a tracked
+    /// face, and on every frame where the face was detected anew (1: every frame; the validator's choice).
+    /// Every third frame (10 eye readings a second at 30 fps) keeps the median frame within the analysis
+    /// budget while a blink (100–300 ms) is still seen; only frames with eyes read are capture candidates.
+    public var eyeInterval = 3
+    /// Whether the last `process` call ran the iris model.
+    public private(set) var eyesRan = false
+    private var framesSinceEyes = 0
 
     private var tracked: FaceROI?
     private var trackedScore: Float = 0
@@ -32,10 +42,21 @@ public final class FaceTracker {
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
     /// Builds both models' interpreters (all tensor memory is planned and allocated here).
-    public init(detector: TFLiteModel, landmarks: TFLiteModel) throws(ModelError) {
+    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
+        self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model) }
         faces.reserveCapacity(8)
+    }
+
+    /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
+    private func eyesIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> FaceEyes? {
+        guard let iris else { return nil }
+        framesSinceEyes += 1
+        guard now || framesSinceEyes >= eyeInterval else { return nil }
+        framesSinceEyes = 0
+        eyesRan = true
+        return iris.eyes(in: frame, landmarks: points)
     }
 
     /// Forgets the tracked face: the next frame starts with the detector (use between unrelated images).
@@ -50,6 +71,7 @@ public final class FaceTracker {
     public func process(_ frame: Frame) -> [Face] {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
+        eyesRan = false
         framesSinceDetection += 1
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
            presence >= landmarker.minPresence {
@@ -57,7 +79,8 @@ public final class FaceTracker {
             Self.keypoints(fromLandmarks: points, into: &keypoints)
             let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints)
             let face = Face(detection: detection,
-                            landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true)
+                            landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true,
+                            eyes: eyesIfDue(frame, points, now: false))
             faces.append(face)
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
                 framesSinceDetection = 0
@@ -74,26 +97,33 @@ public final class FaceTracker {
         let detections = detector.detect(frame)
         for (index, detection) in detections.enumerated() {
             var landmarks: FaceLandmarks?
+            var eyes: FaceEyes?
             if index == 0, let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection),
                                                                 into: &points),
                presence >= landmarker.minPresence {
                 landmarks = FaceLandmarks(points: points, presence: presence)
                 tracked = FaceROI(landmarks: points)
                 trackedScore = detection.score
+                eyes = eyesIfDue(frame, points, now: true)
             }
-            faces.append(Face(detection: detection, landmarks: landmarks))
+            faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes))
         }
         return faces
     }
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks
-    /// on the best detection or, on a frame without a face, on the centred square.
+    /// on the best detection or, on a frame without a face, on the centred square; and the eyes (both, with
+    /// conversion) every `eyeInterval` calls, as a tracked face gets them (`eyesRan` says when).
     public func processFullPipeline(_ frame: Frame) -> Float? {
+        eyesRan = false
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
         let roi = detections.first.map { FaceROI(detection: $0) }
             ?? FaceROI(centre: Point2(x: Float(frame.width) / 2, y: Float(frame.height) / 2), side: side, rotation: 0)
-        return landmarker.landmarks(in: frame, roi: roi, into: &points)
+        let presence = landmarker.landmarks(in: frame, roi: roi, into: &points)
+        // The eyes as a tracked face gets them: every `eyeInterval` calls.
+        _ = eyesIfDue(frame, points, now: false)
+        return presence
     }
 
     /// The six detector keypoints rebuilt from landmarks: eye centres from the eye corners, nose tip 1,

@@ -50,7 +50,10 @@ public struct Face: Sendable, Equatable {
     /// True when this face was followed from the previous frame's landmarks instead of detected in this
     /// frame; `detection` is then derived from the landmarks and carries the last detector score.
     public var isTracked: Bool
-    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false) {
-        self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked
+    /// The iris model's eye and iris points, set only on frames where it ran on this face (every
+    /// `FaceTracker.eyeInterval` frames, and whenever the face was detected anew); nil otherwise.
+    public var eyes: FaceEyes?
+    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil) {
+        self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
     }
 }

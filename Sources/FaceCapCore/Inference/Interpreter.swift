@@ -375,7 +375,8 @@ struct PlanBuilder {
         var panels: [(block: Int, blocks: Int, offset: Int)] = []
         var packed: [Float] = []
         var b = 0
-        for width in panelWidths(blocks: blocks.count) {
+        // On AVX-512 CPUs whole 8-channel blocks go in panels of 32 channels (two zmm registers per row).
+        for width in panelWidths(blocks: blocks.count, wide: avx512GEMM && outC % 8 == 0) {
             panels.append((b, width, packed.count))
             for kk in 0..<k {
                 for j in 0..<width {

@@ -14,7 +14,25 @@
 // the loops therefore use wrapping operators (`&+`, `&*`): the same machine instructions the compiler
 // emits once it has proven there is no overflow, without the checks it cannot prove away.
 
+import CKernels
+
 typealias V8 = SIMD8<Float>
+
+/// Whether the GEMM panels of 16 and 24 contiguous channels run on the AVX-512 kernels in CKernels (same
+/// arithmetic, one fused multiply-add per k in k order, twice the lanes) instead of the AVX2 ones here.
+let avx512GEMM = fc_has_avx512() != 0
+
+/// Whether panel blocks `blocks` (2 or 3 of them) are whole 8-lane blocks side by side: then the panel is
+/// one 16- or 24-channel slab of C that the AVX-512 kernel writes with plain stores.
+@inline(__always)
+func contiguous(_ blocks: ArraySlice<ChannelBlock>) -> Bool {
+    var expected = blocks.first!.start
+    for block in blocks {
+        guard block.lanes == 8, block.start == expected else { return false }
+        expected += 8
+    }
+    return true
+}
 
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> V8 {
@@ -182,6 +200,22 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
+    // On AVX-512 CPUs, panels of 16 or 24 side-by-side channels go to the CKernels kernels; when every panel
+    // does, they also add the residual and apply the activation as they store (no second pass over C).
+    let fused = avx512GEMM && packed.panels.allSatisfy {
+        $0.blocks >= 2 && contiguous(packed.blocks[$0.block..<($0.block + $0.blocks)])
+    }
+    var act: Int32 = 0
+    var alpha: UnsafePointer<Float>?
+    if fused {
+        switch activation {
+        case .none: act = 0
+        case .relu: act = 1
+        case .relu6: act = 2
+        case .reluN1To1: act = 3
+        case .prelu(let slopes): act = 4; alpha = slopes
+        }
+    }
     var m0 = 0
     while m0 < m {
         let m1 = min(m, m0 + chunk)
@@ -191,6 +225,16 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             let bi = panel.block
             let b0 = packed.blocks[bi]
             var row = m0
+            // A 4-block panel exists only on AVX-512 with whole, side-by-side blocks (`panelWidths`).
+            if avx512GEMM, panel.blocks == 4 || (panel.blocks >= 2 && contiguous(packed.blocks[bi..<(bi + panel.blocks)])) {
+                // The epilogue's indexing: residual and slopes by plain channel (blocks here do not overlap).
+                let res = fused ? residual.map { $0.pointer + (m0 &* $0.stride &+ b0.start) } : nil
+                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 - m0, k.count, k.length, k.stride, w,
+                                     8 &* panel.blocks, bias, c + (m0 &* ldc &+ b0.start), ldc,
+                                     res, residual?.stride ?? 0, max(0, (residual?.channels ?? 0) - b0.start),
+                                     fused ? act : 0, alpha.map { $0 + b0.start })
+                continue
+            }
             switch panel.blocks {
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
@@ -226,7 +270,9 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
                 }
             }
         }
-        gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
+        if !fused {
+            gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
+        }
         m0 = m1
     }
 }
@@ -242,9 +288,17 @@ struct Segments {
 
 /// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
 /// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
-func panelWidths(blocks: Int) -> [Int] {
+/// `wide` (AVX-512, and the blocks are whole and side by side): panels of 4 blocks (32 channels, 12 rows ×
+/// 2 zmm in CKernels) first; only the CKernels path runs 4-block panels.
+func panelWidths(blocks: Int, wide: Bool = false) -> [Int] {
     var widths: [Int] = []
     var left = blocks
+    if wide {
+        while left >= 4 {
+            widths.append(4)
+            left -= 4
+        }
+    }
     while left > 0 {
         let width = left == 4 || left == 2 ? 2 : left == 1 ? 1 : 3
         widths.append(width)
@@ -536,6 +590,17 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
         store8(noActivation ? acc : activate(acc, activation, b), output + ((oy &* g.outW &+ ox) &* c &+ start))
     }
 
+    // On AVX-512 CPUs the interior of a stride-1 row runs two blocks (16 channels) at a time in CKernels.
+    let wide = avx512GEMM && g.sw == 1 && c % 16 == 0
+    var act: Int32 = 0
+    var alpha: UnsafePointer<Float>?
+    switch activation {
+    case .none: act = 0
+    case .relu: act = 1
+    case .relu6: act = 2
+    case .reluN1To1: act = 3
+    case .prelu(let slopes): act = 4; alpha = slopes
+    }
     for oy in 0..<g.outH {
         let iy0 = oy * g.sh - g.padTop
         let rowInside = iy0 >= 0 && iy0 + 2 < g.inH
@@ -543,6 +608,17 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             let start = min(b * 8, c - 8)
             if !rowInside {
                 for ox in 0..<g.outW { border(oy, ox, b, start) }
+                continue
+            }
+            if wide {
+                // Blocks b and b + 1 together (c is a multiple of 16, so they are whole and side by side).
+                guard b % 2 == 0 else { continue }
+                for ox in 0..<oxLo { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
+                fc_dw3x3_row16_avx512(input + (iy0 &* rowStride &+ (oxLo &- g.padLeft) &* c &+ start), rowStride, c,
+                                      weights + b &* 72, bias + b &* 8, oxHi - oxLo,
+                                      output + ((oy &* g.outW &+ oxLo) &* c &+ start), act,
+                                      alpha.map { $0 + b &* 8 })
+                for ox in oxHi..<g.outW { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
                 continue
             }
             for ox in 0..<oxLo { border(oy, ox, b, start) }

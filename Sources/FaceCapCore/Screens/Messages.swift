@@ -11,6 +11,8 @@ public enum Messages {
         case GuidanceCode.noFace.rawValue: return "No face was found in the photo: keep your face inside the oval"
         case GuidanceCode.multipleFaces.rawValue: return "More than one face: make sure nobody else is in view"
         case GuidanceCode.faceNotVisible.rawValue: return "Part of your face was cut off: move your whole face into view"
+        case GuidanceCode.faceCovered.rawValue:
+            return "Something covered your face: take off a mask or dark glasses and keep your hands away"
         case GuidanceCode.tooDark.rawValue: return "Too dark: face a window or a lamp"
         case GuidanceCode.tooBright.rawValue: return "Too bright: avoid direct sunlight or a lamp shining at the camera"
         case GuidanceCode.moveCloser.rawValue: return "Your face was too small: move closer to the camera"
@@ -18,7 +20,8 @@ public enum Messages {
         case GuidanceCode.moveLeft.rawValue, GuidanceCode.moveRight.rawValue, GuidanceCode.moveUp.rawValue,
              GuidanceCode.moveDown.rawValue:
             return "Your face was off centre: keep it in the middle of the oval"
-        case GuidanceCode.lookStraight.rawValue: return "Your head was turned: look straight at the camera"
+        case GuidanceCode.lookStraight.rawValue:
+            return "Your head was turned or your eyes looked away: look straight at the camera"
         case GuidanceCode.keepHeadLevel.rawValue: return "Your head was tilted: keep it level"
         case GuidanceCode.unevenLight.rawValue: return "The light was uneven: face the light so both sides are lit"
         case GuidanceCode.eyesClosed.rawValue: return "Your eyes looked closed: keep them open and look at the camera"

@@ -58,6 +58,7 @@ public struct LocalValidator: Sendable {
             codes.append(.multipleFaces)
         }
         if face.edgeMargin < t.minEdgeMargin { codes.append(.faceNotVisible) }
+        if let cover = face.cover, !cover.regions(measuring).isEmpty { codes.append(.faceCovered) }
         let points = faces[face.index].landmarks?.points ?? []
         var interEye: Double?
         if points.count >= 468 {
@@ -77,10 +78,16 @@ public struct LocalValidator: Sendable {
         }
         if let interEye, interEye < t.minInterEyeDistance { codes.append(.moveCloser) }
         if let pose = face.pose {
-            if abs(pose.yaw) > t.maxYaw || abs(pose.pitch) > t.maxPitch { codes.append(.lookStraight) }
+            let gazeOff = face.eyes.map {
+                GuidanceRules.gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
+            } ?? false
+            if abs(pose.yaw) > t.maxYaw || abs(pose.pitch) > t.maxPitch || gazeOff { codes.append(.lookStraight) }
             if abs(pose.roll) > t.maxRoll { codes.append(.keepHeadLevel) }
         }
-        if let features = face.features,
+        if let eyes = face.eyes {
+            // The iris model's lids: both eyes must be open.
+            if eyes.minOpening < t.minEyeOpening { codes.append(.eyesClosed) }
+        } else if let features = face.features,
            min(features.leftEyeAspectRatio, features.rightEyeAspectRatio) < t.minEyeAspectRatio {
             codes.append(.eyesClosed)
         }

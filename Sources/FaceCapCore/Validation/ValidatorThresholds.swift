@@ -58,6 +58,14 @@ public struct ValidatorThresholds: Sendable, Equatable {
     /// eyes (lowest measured 0.179) without catching closed ones; the check fires only when the model
     /// itself puts the lids together (docs/calibration.md, "Eyes").
     public var minEyeAspectRatio = 0.15
+    /// Eyelid opening (iris model) below this on either eye → `eyesClosed` (analyzer: both eyes below its
+    /// `minEyeOpening`). Used instead of the eye aspect ratio whenever the iris model ran.
+    /// Open eyes read ≥ 0.166 per eye, constructed closed eyes ≤ 0.099 (docs/calibration.md).
+    public var minEyeOpening = 0.13
+    /// Pose-corrected gaze beyond this many eye widths → `lookStraight` (the analyzer's values: eyes on the
+    /// camera read ≤ 0.030 across, averted ones ≥ 0.084).
+    public var maxGazeX = 0.06
+    public var maxGazeY = 0.07
     /// Exposure-normalised face sharpness below this → `blurry` (analyzer 150; no calibration frame
     /// with optical blur σ ≤ 1 px read below 226, the fixtures read 533 and 2372).
     public var minSharpness = 200.0
@@ -85,6 +93,9 @@ extension ValidatorThresholds {
         Field(name: "maxBrightFraction", keyPath: \.maxBrightFraction, range: 0...1),
         Field(name: "minLightBalance", keyPath: \.minLightBalance, range: 0...1),
         Field(name: "minEyeAspectRatio", keyPath: \.minEyeAspectRatio, range: 0...1),
+        Field(name: "minEyeOpening", keyPath: \.minEyeOpening, range: 0...1),
+        Field(name: "maxGazeX", keyPath: \.maxGazeX, range: 0...1),
+        Field(name: "maxGazeY", keyPath: \.maxGazeY, range: 0...1),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
     ]
 

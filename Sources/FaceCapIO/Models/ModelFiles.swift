@@ -16,6 +16,8 @@ public enum ModelFiles {
     public static let detector = "face_detection_short_range.tflite"
     /// The FaceMesh landmark model file name.
     public static let landmarks = "face_landmark.tflite"
+    /// The MediaPipe iris landmark model file name (eye contour, brows and iris per eye).
+    public static let iris = "iris_landmark.tflite"
 
     /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
     public static func searchDirectories(environment: [String: String] = currentEnvironment(),
@@ -92,6 +94,13 @@ public enum ModelFiles {
     public static func loadFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
         -> (detector: TFLiteModel, landmarks: TFLiteModel) {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
+    }
+
+    /// The detector, landmark and iris models, ready for `FaceTracker(detector:landmarks:iris:)`.
+    public static func loadAllFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
+        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel) {
+        let (detector, landmarks) = try loadFaceModels(directories: directories)
+        return (detector, landmarks, try load(iris, directories: directories))
     }
 
     /// The part of the process environment model lookup reads.

@@ -12,13 +12,15 @@ public final class BuiltInChecker: PhotoChecker {
     public let validator: LocalValidator
     private let tracker: Mutex<FaceTracker>
 
-    /// Builds the checker's own interpreters from models already loaded (`ModelFiles.loadFaceModels`).
-    public init(detector: TFLiteModel, landmarks: TFLiteModel, validator: LocalValidator = LocalValidator())
-        throws(ModelError) {
-        let tracker = try FaceTracker(detector: detector, landmarks: landmarks)
+    /// Builds the checker's own interpreters from models already loaded (`ModelFiles.loadAllFaceModels`).
+    /// Without the iris model the eyes are judged by the landmarks' eye aspect ratio only.
+    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+                validator: LocalValidator = LocalValidator()) throws(ModelError) {
+        let tracker = try FaceTracker(detector: detector, landmarks: landmarks, iris: iris)
         // Every photo is a new picture: no tracking from the previous one, and the detector always runs,
-        // so a second face is always looked for.
+        // so a second face is always looked for; the eyes are read on every photo.
         tracker.detectionInterval = 1
+        tracker.eyeInterval = 1
         self.tracker = Mutex(tracker)
         self.validator = validator
     }

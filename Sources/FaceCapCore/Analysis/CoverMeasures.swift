@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether something covers the face, and where: the lower face (a mask, a hand, a scarf over nose, mouth
+/// and chin) or the eyes (dark glasses, a hand).
+///
+/// Colour and luma are sampled in small patches anchored on the FaceMesh landmarks and compared with the
+/// person's own skin (upper cheeks under the eyes, and the forehead), so the measures do not depend on skin
+/// tone or exposure. docs/calibration.md ("Covered faces") records the values on open and covered frames.
+public struct CoverMetrics: Sendable, Equatable {
+    /// The landmark model's face-presence logit (≥ 0: a face), for the record: open faces read 33–60 on the
+    /// calibration frames, masks 4–26 and hands over the mouth 22–36, so it overlaps open faces and is not
+    /// decided on (a dark or blurred face lowers it too).
+    public var presence: Double
+    /// Chroma distance (Cb, Cr on 0…255) between the lower face (chin and both sides of the mouth) and the
+    /// reference skin: a mask is another colour.
+    public var lowerFaceChroma: Double
+    /// Per eye (subject's right, left): the brightest tenth of the eye region's luma over the reference skin
+    /// luma; dark lenses keep it low (the white of the eye and the skin around it are gone).
+    public var rightEyeBrightness: Double
+    public var leftEyeBrightness: Double
+    /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
+    /// lashes and brow always have dark parts, a hand over the eye has none.
+    public var rightEyeDarkness: Double
+    public var leftEyeDarkness: Double
+
+    /// The covered regions by `thresholds`: "mouth" (lower face), "eyes" (both, e.g. sunglasses), "eye"
+    /// (one eye, e.g. a hand); empty when the face is uncovered.
+    /// `margin` (a fraction of each limit, `coverHysteresis`) keeps a region covered until it clears by that much.
+    public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
+        var regions: [String] = []
+        if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
+        let right = eyeCovered(brightness: rightEyeBrightness, darkness: rightEyeDarkness, t, margin: margin)
+        let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness, t, margin: margin)
+        if right && left {
+            regions.append("eyes")
+        } else if right || left {
+            regions.append("eye")
+        }
+        return regions
+    }
+
+    /// The lower face is another colour than the skin: a mask or a scarf. (A hand in the person's own skin
+    /// colour is not seen here: docs/calibration.md, "Covered faces".)
+    public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        lowerFaceChroma > t.maxLowerFaceChroma - margin * t.maxLowerFaceChroma
+    }
+
+    /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes
+    /// or brow). `margin` (a fraction) loosens the limits for hysteresis.
+    func eyeCovered(brightness: Double, darkness: Double, _ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        brightness < t.minEyeBrightness * (1 + margin) || darkness > t.maxEyeDarkness * (1 - margin)
+    }
+}
+
+/// Samples the cover measures from a frame and the face's landmarks.
+public enum CoverMeasures {
+    /// Patch side in samples (8 × 8 bilinear samples per region).
+    static let samples = 8
+
+    /// Mean, Cb/Cr means and 10th/90th luma percentiles of one patch.
+    struct Patch {
+        var luma: Double, cb: Double, cr: Double, low: Double, high: Double
+        /// False when most samples are clipped: the patch's colour is not the surface's.
+        var hasColour: Bool
+    }
+
+    /// The measures for the face with 468 `points` (frame pixels) and presence logit `presence`; nil without
+    /// landmarks or for a frame whose data is too short.
+    public static func measure(frame: Frame, points: [SIMD3<Float>], presence: Float) -> CoverMetrics? {
+        guard points.count >= FaceLandmarker.count else { return nil }
+        func p(_ i: Int) -> SIMD2<Float> { SIMD2(points[i].x, points[i].y) }
+        let across = p(263) - p(33)
+        let eyeSpan = (across * across).sum().squareRoot()
+        guard eyeSpan > 2 else { return nil }
+        let rotation = atan2f(across.y, across.x)
+        let down = SIMD2(-across.y, across.x) / eyeSpan
+        // A patch of `w × h` eye spans (corner 33 to corner 263) around `centre`, level with the eyes.
+        func patch(_ centre: SIMD2<Float>, _ w: Float, _ h: Float) -> Patch? {
+            sample(frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation)
+        }
+        func mid(_ a: Int, _ b: Int) -> SIMD2<Float> { (p(a) + p(b)) / 2 }
+        guard let cheekR = patch(p(118), 0.16, 0.10), let cheekL = patch(p(347), 0.16, 0.10),
+              let forehead = patch(p(151) + 0.05 * eyeSpan * down, 0.3, 0.12),
+              let chin = patch(p(200), 0.28, 0.10),
+              let besideR = patch(p(206), 0.12, 0.12), let besideL = patch(p(426), 0.12, 0.12) else { return nil }
+        // The reference skin: the two upper cheeks, and the forehead unless hair makes it unlike them.
+        let cheeks = [cheekR, cheekL]
+        var skinPatches = cheeks
+        let cheekLuma = (cheekR.luma + cheekL.luma) / 2
+        if abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma { skinPatches.append(forehead) }
+        let skinLuma = max(1, skinPatches.reduce(0) { $0 + $1.luma } / Double(skinPatches.count))
+        // Colour only from patches that kept theirs (not clipped); none left: no colour verdict.
+        let skinColour = skinPatches.filter(\.hasColour)
+        let lowerAll = [chin, besideR, besideL]
+        let lower = lowerAll.filter(\.hasColour)
+        var lowerChroma = 0.0
+        if !skinColour.isEmpty, lower.isEmpty, lowerAll.reduce(0, { $0 + $1.luma }) / 3 > skinLuma {
+            // A lower face burnt to white under skin that kept its colour: a white or light mask in strong
+            // light (skin in front of it would be darker than the cheeks, not brighter): another colour.
+            lowerChroma = 255
+        } else if !skinColour.isEmpty, !lower.isEmpty {
+            let n = Double(skinColour.count), m = Double(lower.count)
+            let skinCb = skinColour.reduce(0) { $0 + $1.cb } / n, skinCr = skinColour.reduce(0) { $0 + $1.cr } / n
+            let lowerCb = lower.reduce(0) { $0 + $1.cb } / m, lowerCr = lower.reduce(0) { $0 + $1.cr } / m
+            lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
+                .squareRoot()
+        }
+
+        func eye(_ a: Int, _ b: Int) -> (brightness: Double, darkness: Double)? {
+            let v = p(b) - p(a)
+            let width = (v * v).sum().squareRoot() / eyeSpan
+            guard let opening = patch(mid(a, b), 0.8 * width, 0.35 * width),
+                  let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width) else {
+                return nil
+            }
+            return (opening.high / skinLuma, region.low / skinLuma)
+        }
+        guard let right = eye(33, 133), let left = eye(362, 263) else { return nil }
+        return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma,
+                            rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
+                            rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness)
+    }
+
+    /// An 8 × 8 bilinear sample of the rotated rectangle, as BT.601 Y, Cb, Cr statistics.
+    static func sample(_ frame: Frame, centre: SIMD2<Float>, width: Float, height: Float, rotation: Float) -> Patch? {
+        let n = samples
+        var rgb = [Float](repeating: 0, count: n * n * 3)
+        let map = SamplingMap(centre: Point2(x: centre.x, y: centre.y), width: width, height: height,
+                              rotation: rotation)
+        let filled = rgb.withUnsafeMutableBufferPointer {
+            fillTensor($0, width: n, height: n, from: frame, map: map, border: .replicate, scale: 1, offset: 0)
+        }
+        guard filled else { return nil }
+        var lumas = [Double](repeating: 0, count: n * n)
+        // Colour (BT.601 Cb, Cr) from unclipped samples only: a channel at 235+ is on its way to clipping and
+        // has lost its hue (an over-exposed cheek turns orange); a patch with fewer than half such samples
+        // has no colour of its own.
+        var cb = 0.0, cr = 0.0, coloured = 0.0
+        var cbAll = 0.0, crAll = 0.0
+        for i in 0..<(n * n) {
+            let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
+            let y = 0.299 * r + 0.587 * g + 0.114 * b
+            lumas[i] = y
+            let u = 128 + 0.564 * (b - y), v = 128 + 0.713 * (r - y)
+            cbAll += u; crAll += v
+            if max(r, g, b) < 235 {
+                cb += u; cr += v; coloured += 1
+            }
+        }
+        let count = Double(n * n)
+        let hasColour = coloured >= count / 2
+        if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
+        lumas.sort()
+        return Patch(luma: lumas.reduce(0, +) / count, cb: cb / coloured, cr: cr / coloured,
+                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour)
+    }
+}

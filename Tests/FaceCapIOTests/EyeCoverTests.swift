@@ -1,0 +1,117 @@
+@testable import FaceCapCore
+import Foundation
+import XCTest
+
+@testable import FaceCapIO
+
+/// The constructed frames in Tests/Fixtures/eyes (tools/make_eye_frames.py: closed eyes, irises moved,
+/// masks, sunglasses, a hand over an eye, made from sergey.png and grace_hopper.jpg) and what each must get.
+enum EyeFixtures {
+    static let closed = ["eyes/sergey_closed.jpg"]
+    static let averted = ["eyes/sergey_gaze_left.jpg", "eyes/sergey_gaze_right.jpg", "eyes/grace_hopper_gaze_left.jpg"]
+    /// Covered, with the region `CoverMetrics.regions` must name.
+    static let covered = [("eyes/sergey_mask_surgical.jpg", "mouth"), ("eyes/sergey_mask_cloth.jpg", "mouth"),
+                          ("eyes/grace_hopper_mask_surgical.jpg", "mouth"), ("eyes/sergey_sunglasses.jpg", "eyes"),
+                          ("eyes/grace_hopper_sunglasses.jpg", "eyes"), ("eyes/sergey_hand_eye.jpg", "eye"),
+                          ("eyes/grace_hopper_hand_eye.jpg", "eye")]
+    static let open = ["sergey.png", "images/grace_hopper.jpg"]
+    static var all: [String] { closed + averted + covered.map(\.0) }
+}
+
+/// Closed eyes, averted gaze and covered faces on whole photos: the guidance a photo gets (`facecap
+/// analyze`) and the built-in validator's verdict, both with the iris model.
+final class EyeCoverTests: XCTestCase {
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
+
+    override class func setUp() {
+        super.setUp()
+        models = try? ModelFiles.loadAllFaceModels()
+    }
+
+    private func analyse(_ name: String) throws -> (report: AnalysisReport.Entry, faces: [Face], frame: Frame) {
+        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let frame = try ImageFile.read(path: fixturePath(name))
+        let faces = tracker.process(frame)
+        return (AnalysisReport.photo(frame: frame, faces: faces, thresholds: AnalyzerThresholds()), faces, frame)
+    }
+
+    /// The built-in validator's reasons for the photo, as `BuiltInChecker` gets them (its own tracker with the
+    /// iris model, the eyes read on every photo).
+    private func verdict(_ name: String) throws -> [String] {
+        let models = try XCTUnwrap(Self.models)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        tracker.eyeInterval = 1
+        let frame = try ImageFile.read(path: fixturePath(name))
+        return LocalValidator().assess(frame, faces: tracker.process(frame)).reasons
+    }
+
+    func testOpenUncoveredPhotosAreNeitherClosedAvertedNorCovered() throws {
+        for name in EyeFixtures.open {
+            let (report, _, _) = try analyse(name)
+            let face = try XCTUnwrap(report.metrics.face)
+            let eyes = try XCTUnwrap(face.eyes, "\(name): the iris model ran")
+            XCTAssertGreaterThan(eyes.minOpening, AnalyzerThresholds().minEyeOpening + 0.03, name)
+            XCTAssertLessThan(abs(eyes.cameraGazeX), AnalyzerThresholds().maxGazeX - 0.02, name)
+            XCTAssertEqual(try XCTUnwrap(face.cover).regions(AnalyzerThresholds()), [], name)
+            for code in [GuidanceCode.eyesClosed, .lookStraight, .faceCovered] {
+                XCTAssertFalse(report.guidance.contains(code), "\(name): \(report.guidance)")
+            }
+            let reasons = try verdict(name)
+            for code in ["eyesClosed", "lookStraight", "faceCovered"] {
+                XCTAssertFalse(reasons.contains(code), "\(name): \(reasons)")
+            }
+        }
+    }
+
+    func testClosedEyesAreSeenGuidedAndRefused() throws {
+        for name in EyeFixtures.closed {
+            let (report, _, _) = try analyse(name)
+            let eyes = try XCTUnwrap(report.metrics.face?.eyes)
+            XCTAssertLessThan(eyes.maxOpening, AnalyzerThresholds().minEyeOpening, name)
+            XCTAssertTrue(report.guidance.contains(.eyesClosed), "\(name): \(report.guidance)")
+            XCTAssertFalse(report.guidance.contains(.faceCovered), "\(name): closed eyes are not a cover")
+            XCTAssertTrue(try verdict(name).contains("eyesClosed"), name)
+        }
+    }
+
+    func testAvertedEyesAreSeenGuidedAndRefused() throws {
+        for name in EyeFixtures.averted {
+            let (report, _, _) = try analyse(name)
+            let face = try XCTUnwrap(report.metrics.face)
+            let pose = try XCTUnwrap(face.pose)
+            // The head is straight: the eyes alone call for lookStraight.
+            XCTAssertLessThan(max(abs(pose.yaw), abs(pose.pitch)), AnalyzerThresholds().maxYaw, name)
+            let eyes = try XCTUnwrap(face.eyes)
+            XCTAssertGreaterThan(abs(eyes.cameraGazeX), AnalyzerThresholds().maxGazeX, name)
+            XCTAssertEqual(name.contains("left"), eyes.cameraGazeX < 0, "\(name): the side the iris moved to")
+            XCTAssertTrue(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
+            XCTAssertFalse(report.guidance.contains(.eyesClosed), name)
+            XCTAssertTrue(try verdict(name).contains("lookStraight"), name)
+        }
+    }
+
+    func testCoveredFacesAreSeenWithTheirRegionGuidedAndRefused() throws {
+        for (name, region) in EyeFixtures.covered {
+            let (report, _, _) = try analyse(name)
+            let cover = try XCTUnwrap(report.metrics.face?.cover, name)
+            XCTAssertTrue(cover.regions(AnalyzerThresholds()).contains(region),
+                          "\(name): \(cover.regions(AnalyzerThresholds())) \(cover)")
+            XCTAssertEqual(report.guidance.first { $0 != .faceNotVisible && $0 != .multipleFaces }, .faceCovered,
+                           "\(name): faceCovered comes first after framing: \(report.guidance)")
+            XCTAssertTrue(try verdict(name).contains("faceCovered"), name)
+        }
+    }
+
+    func testAnalyzeJSONShowsTheEyesAndTheCoverPerFace() throws {
+        let (report, faces, _) = try analyse("eyes/sergey_closed.jpg")
+        let face = try XCTUnwrap(faces.first)
+        let fields = Dictionary(uniqueKeysWithValues: AnalysisReport.faceFields(face, thresholds: AnalyzerThresholds()))
+        let eyes = try XCTUnwrap(fields["eyes"])
+        XCTAssertTrue(eyes.hasPrefix("{\"opening\":["), eyes)
+        XCTAssertTrue(eyes.contains("\"cameraGaze\":["), eyes)
+        XCTAssertEqual(fields["eyesOpen"], "false")
+        let metrics = AnalysisReport.metricsJSON(report.metrics)
+        XCTAssertTrue(metrics.contains("\"cover\":{\"regions\":[]"), metrics)
+    }
+}
