@@ -411,7 +411,8 @@ final class WizardTests: XCTestCase {
     func testPlainRefusalSavesAndExits1() {
         var wizard = validating(settings(plain: true, tutorial: false, server: true))
         XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "too large")), at: 2),
-                       [.report("the server refused the photo (HTTP 413): too large"), .save(nil)])
+                       [.report("the server refused the photo (HTTP 413): too large"), .save(nil),
+                        .emit(.screen(.connectionError))])
         XCTAssertEqual(wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2).last,
                        .exit(.failure))
     }
