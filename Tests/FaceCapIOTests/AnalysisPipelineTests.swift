@@ -295,6 +295,32 @@ final class AnalysisPipelineTests: XCTestCase {
         XCTAssertEqual(try guidance(try scene([])).codes, [.noFace])
     }
 
+    /// The analyzer measures the widest face (SPEC: "width ≥ 40 % of the largest"), so that is the face
+    /// whose landmarks it needs: pose and eyes, whichever face the detector scores higher.
+    func testTheMeasuredFaceOfTwoHasLandmarks() throws {
+        for (a, b) in [("sergey.png", "images/grace_hopper.jpg"), ("images/grace_hopper.jpg", "sergey.png")] {
+            for (small, large) in [(0.2, 0.34), (0.34, 0.2)] {
+                let frame = try scene([Subject(photo: a, width: small, x: 0.25), Subject(photo: b, width: large, x: 0.72)])
+                let (_, metrics) = try guidance(frame)
+                let what = "\(a) at \(small), \(b) at \(large)"
+                let face = try XCTUnwrap(metrics.face, what)
+                XCTAssertEqual(face.widthRatio, max(small, large), accuracy: 0.04, "\(what): the widest face")
+                XCTAssertNotNil(face.pose, "\(what): no landmarks on the measured face")
+                XCTAssertNotNil(face.features, "\(what): no landmarks on the measured face")
+            }
+        }
+        // While a face is tracked, a wider one entering is measured with its own landmarks too.
+        let tracker = try tracker()
+        tracker.detectionInterval = 1
+        let thresholds = AnalyzerThresholds()
+        _ = tracker.process(try scene([Subject(width: 0.2, x: 0.25)]))
+        let frame = try scene([Subject(width: 0.2, x: 0.25), Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72)])
+        let metrics = FaceMeasures.measure(frame: frame, faces: tracker.process(frame), thresholds: thresholds)
+        let face = try XCTUnwrap(metrics.face)
+        XCTAssertEqual(face.widthRatio, 0.34, accuracy: 0.04)
+        XCTAssertNotNil(face.pose, "the wider newcomer is measured without landmarks")
+    }
+
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
 
     private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1,
