@@ -33,6 +33,7 @@ help:
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make mutate     apply known mutations to a copy; report which ones the tests miss"
+	@echo "make fuzz       fuzz every parser for FUZZ_SECONDS each (default 60); crashes become regression inputs"
 
 # Installs only what is missing; does nothing (and needs no network) when all is present.
 deps:
@@ -99,12 +100,19 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
 
 # --- Hardening (issue 11): mutation testing, fuzzing, sanitizers. New targets only, kept in one block. ---
-.PHONY: mutate
+.PHONY: mutate fuzz
+FUZZ_SECONDS ?= 60
 
 # Applies each known mutation (tools/mutations.json) to a copy in .build/mutate and reports which ones the
 # unit tests catch (ARGS=--kernel also runs the kernel scenario a mutation names). Not part of CI: ~15 min.
 mutate: deps models
 	$(PYTHON) tools/mutate.py $(ARGS)
+
+# Builds facecap-fuzz (libFuzzer + AddressSanitizer, in .build/fuzz) and fuzzes every target for
+# FUZZ_SECONDS each (default 60); a crash is kept in Tests/Fuzz/regressions/TARGET and fails the run.
+# `make test` replays the committed corpora and regression inputs (FuzzReplayTests), no fuzzer needed.
+fuzz: deps
+	$(PYTHON) tools/fuzz.py --seconds $(FUZZ_SECONDS) $(ARGS)
 
 clean:
 	rm -rf .build
