@@ -298,8 +298,11 @@ struct PlanBuilder {
         if !depthwise, window.activation == .none, let addIndex = soleConsumer(finalOutput),
            model.operators[addIndex].code == .add, case .add(let addActivation) = model.operators[addIndex].options {
             let add = model.operators[addIndex]
-            let other = add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]
-            if add.inputs.count == 2, shape(other) == shape(finalOutput), constantValues[other] == nil {
+            // Fused ops are elementwise: only one that keeps the convolution's shape can be folded into it
+            // (a fuzzed model's ADD or RELU with another output shape overran the bias).
+            let other = add.inputs.count == 2 ? (add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]) : -1
+            if other >= 0, add.outputs.count == 1, shape(add.outputs[0]) == shape(finalOutput),
+               shape(other) == shape(finalOutput), constantValues[other] == nil {
                 var source = other, channels = outC, padIndex: Int?
                 if producer[other] >= 0, model.operators[producer[other]].code == .pad, soleConsumer(other) == addIndex,
                    let padded = channelOnlyPad(model.operators[producer[other]]) {
@@ -317,7 +320,8 @@ struct PlanBuilder {
                 }
             }
         }
-        if activation == .none, let next = soleConsumer(finalOutput) {
+        if activation == .none, let next = soleConsumer(finalOutput), model.operators[next].outputs.count == 1,
+           shape(model.operators[next].outputs[0]) == shape(finalOutput) {
             let nextOp = model.operators[next]
             if nextOp.code == .relu {
                 activation = .relu
