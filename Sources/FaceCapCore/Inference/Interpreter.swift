@@ -64,10 +64,11 @@ public final class Interpreter {
         var builder = PlanBuilder(model: model)
         do {
             try builder.build()
-        } catch let error as PlanError {
-            throw ModelError(file: model.name, problem: error.text)
         } catch {
-            throw ModelError(file: model.name, problem: "\(error)")
+            // The constants packed before the failure belong to no interpreter (they leaked, LeakSanitizer
+            // found with a fuzzed model).
+            for pointer in builder.constantPool.pointers { pointer.deallocate() }
+            throw ModelError(file: model.name, problem: (error as? PlanError)?.text ?? "\(error)")
         }
         inputShapes = model.inputs.map { model.tensors[$0].shape }
         outputShapes = model.outputs.map { model.tensors[$0].shape }
@@ -538,12 +539,13 @@ struct PlanBuilder {
         let input = op.inputs[0], out = op.outputs[0]
         let (h, w, c) = try nhwc(input)
         let (outH, outW, outC) = try nhwc(out)
-        guard paddings.count == 8, paddings.allSatisfy({ $0 >= 0 }), paddings[0] == 0, paddings[1] == 0,
-              outH == h + Int(paddings[2] + paddings[3]), outW == w + Int(paddings[4] + paddings[5]),
-              outC == c + Int(paddings[6] + paddings[7]) else {
+        // Summed as Int: two Int32 paddings near Int32.max overflowed (a fuzzed model).
+        let pad = paddings.map(Int.init)
+        guard pad.count == 8, pad.allSatisfy({ $0 >= 0 }), pad[0] == 0, pad[1] == 0,
+              outH == h + pad[2] + pad[3], outW == w + pad[4] + pad[5], outC == c + pad[6] + pad[7] else {
             throw PlanError(text: "PAD (operator \(index)) has paddings \(paddings) that do not match its shapes")
         }
-        let top = Int(paddings[2]), left = Int(paddings[4]), front = Int(paddings[6])
+        let top = pad[2], left = pad[4], front = pad[6]
         let total = outH * outW * outC
         plans.append(StepPlan(reads: [input], writes: [out], make: { address in
             let src = address(input), dst = address(out)
