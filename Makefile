@@ -34,6 +34,9 @@ help:
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make mutate     apply known mutations to a copy; report which ones the tests miss"
 	@echo "make fuzz       fuzz every parser for FUZZ_SECONDS each (default 60); crashes become regression inputs"
+	@echo "make test-sanitize  the tests under ASan+UBSan, the threaded ones under TSan"
+	@echo "make soak       10 000 wizard frames: memory, fds, mappings, frame pacing"
+	@echo "make signals    signals at random moments in tmux: terminal restored, nothing partial"
 
 # Installs only what is missing; does nothing (and needs no network) when all is present.
 deps:
@@ -100,7 +103,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
 
 # --- Hardening (issue 11): mutation testing, fuzzing, sanitizers. New targets only, kept in one block. ---
-.PHONY: mutate fuzz
+.PHONY: mutate fuzz test-sanitize soak signals
 FUZZ_SECONDS ?= 60
 
 # Applies each known mutation (tools/mutations.json) to a copy in .build/mutate and reports which ones the
@@ -113,6 +116,19 @@ mutate: deps models
 # `make test` replays the committed corpora and regression inputs (FuzzReplayTests), no fuzzer needed.
 fuzz: deps
 	$(PYTHON) tools/fuzz.py --seconds $(FUZZ_SECONDS) $(ARGS)
+
+# The unit and command-line tests under AddressSanitizer (+ UBSan for the C shims; .build/asan), then the
+# threaded ones under ThreadSanitizer (.build/tsan); any sanitizer report fails (tools/sanitize.sh).
+test-sanitize: deps models
+	tools/sanitize.sh all
+
+# 10 000 frames of --plain on a looped clip: RSS, fds and mappings flat, frame pacing (about 6 minutes).
+soak: build
+	$(PYTHON) tools/soak.py --binary $(BIN)
+
+# 50 runs in tmux with signals at random moments: terminal restored, nothing partial left (about 4 minutes).
+signals: build
+	$(PYTHON) tools/signals.py --binary $(BIN)
 
 clean:
 	rm -rf .build
