@@ -888,13 +888,71 @@ scenario_wizard_disconnect() {
     leak_check "$name" opens 2
 }
 
+# Soak on a real camera: the wizard for soak_seconds (default 180) with 10 % of the buffers dropped by
+# the driver and one unplug (vivid comes back by itself) a third of the way in. RSS, open fds and the
+# mappings of video buffers are sampled every 2 s; they must be as flat at the end as after the warm-up
+# (fds and video mappings equal, RSS within 2 MB), with no mapping of a video device left from before
+# the unplug.
+scenario_wizard_soak() {
+    local name=wizard-soak seconds=${soak_seconds:-180} started samples="" unplugged="" line first last
+    reset_device
+    v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=10
+    start_wizard "$name"
+    if ! wizard_started "$name" wizard/soak-flat; then
+        stop_wizard "$name" wizard/soak-sigint
+        v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
+        leak_check "$name" opens
+        return
+    fi
+    started=$SECONDS
+    while [ $((SECONDS - started)) -lt "$seconds" ] && kill -0 "$fc_pid" 2>/dev/null; do
+        if [ -z "$unplugged" ] && [ $((SECONDS - started)) -ge $((seconds / 3)) ]; then
+            v4l2-ctl -d "$dev" -c disconnect=1
+            unplugged=$((SECONDS - started))
+        fi
+        line="$((SECONDS - started)) $(awk '/^VmRSS:/ { print $2 }' "/proc/$fc_pid/status" 2>/dev/null)"
+        line="$line $(ls "/proc/$fc_pid/fd" 2>/dev/null | wc -l) $(grep -c /dev/video "/proc/$fc_pid/maps" 2>/dev/null)"
+        line="$line $(grep -c '/dev/video.*(deleted)' "/proc/$fc_pid/maps" 2>/dev/null)"
+        samples="$samples$line"$'\n'
+        sleep 2
+    done
+    stop_wizard "$name" wizard/soak-sigint
+    v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
+    local verdict
+    verdict=$($python - "$unplugged" <<PY
+import sys
+rows = [list(map(int, r.split())) for r in """$samples""".strip().splitlines() if len(r.split()) == 5]
+warm = [r for r in rows if r[0] >= 10] or rows
+if len(warm) < 10:
+    print(f"only {len(warm)} samples of a running wizard"); sys.exit(1)
+(t0, rss0, fd0, map0, _), (t1, rss1, fd1, map1, stale) = warm[0], warm[-1]
+peak = lambda i: max(r[i] for r in warm)
+facts = (f"{t1 - t0}s, unplugged at {sys.argv[1] or 'never'}s: RSS {rss0 / 1024:.1f}/{peak(1) / 1024:.1f}/"
+         f"{rss1 / 1024:.1f} MB, fds {fd0}/{peak(2)}/{fd1}, video mappings {map0}/{peak(3)}/{map1}"
+         " (start/peak/end)")
+problems = []
+if not sys.argv[1]:
+    problems.append("never unplugged")
+if rss1 - rss0 > 2048:
+    problems.append(f"RSS grew {(rss1 - rss0) / 1024:.1f} MB")
+if fd1 != fd0:
+    problems.append(f"{fd0} fds after the warm-up, {fd1} at the end")
+if map1 != map0 or stale:
+    problems.append(f"{map0} video mappings after the warm-up, {map1} at the end ({stale} of a deleted device)")
+print(("; ".join(problems) + ": " if problems else "") + facts)
+sys.exit(1 if problems else 0)
+PY
+    ) && pass wizard/soak-flat "$verdict" || fail wizard/soak-flat "$verdict"
+    leak_check "$name" opens 2
+}
+
 # --- Main ---------------------------------------------------------------------------------------
 
 if [ ! -x "$facecap" ]; then
     fail guest/binary "$facecap is not executable in the guest"
 elif load_vivid; then
     for s in v4l2ctl devices record permission busy inject drops disconnect sigint \
-        wizard_capture wizard_faults wizard_disconnect; do
+        wizard_capture wizard_faults wizard_disconnect wizard_soak; do
         scenario "$s"
         reset_device
     done
