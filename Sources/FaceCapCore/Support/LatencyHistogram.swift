@@ -12,7 +12,8 @@ public struct LatencyHistogram: Sendable {
 
     /// Counts one duration in seconds (negative ones, from a clock step, count as 0).
     public mutating func record(_ seconds: Double) {
-        let bucket = seconds.isFinite ? min(Self.buckets - 1, max(0, Int(seconds / Self.bucketSeconds))) : Self.buckets - 1
+        let last = Self.buckets - 1
+        let bucket = seconds.isFinite ? min(last, max(0, Int(min(seconds, 1e6) / Self.bucketSeconds))) : last
         counts[bucket] &+= 1
         count += 1
         maximum = max(maximum, seconds)
