@@ -60,7 +60,8 @@ if [ "$mode" = asan ] || [ "$mode" = all ]; then
 fi
 if [ "$mode" = tsan ] || [ "$mode" = all ]; then
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1:abort_on_error=1"
-    threaded="WizardSessionTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests|WizardPlainTests|WizardServerTests"
+    threaded="WizardSessionTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
+    threaded="$threaded|WizardPlainTests|WizardServerTests"
     stage "ThreadSanitizer (threaded tests)" run_tests .build/tsan thread "${filter:-$threaded}"
     unset TSAN_OPTIONS
 fi

@@ -216,7 +216,8 @@ final class AnalysisPipelineTests: XCTestCase {
     /// clearly turned or pitched face calls for `lookStraight`.
     func testTurnedAndPitchedFaces() throws {
         func pose(_ name: String, yaw: Double = 0, pitch: Double = 0) throws -> (HeadPose, [GuidanceCode]) {
-            let (codes, metrics) = try guidance(try scene([Subject(photo: name, width: 0.45, yaw: yaw, pitch: pitch)]))
+            let subject = Subject(photo: name, width: 0.45, yaw: yaw, pitch: pitch)
+            let (codes, metrics) = try guidance(try scene([subject]))
             return (try XCTUnwrap(metrics.face?.pose, "\(name) yaw \(yaw) pitch \(pitch): no pose"), codes)
         }
         for name in ["sergey.png", "images/grace_hopper.jpg"] {
@@ -300,7 +301,8 @@ final class AnalysisPipelineTests: XCTestCase {
     func testTheMeasuredFaceOfTwoHasLandmarks() throws {
         for (a, b) in [("sergey.png", "images/grace_hopper.jpg"), ("images/grace_hopper.jpg", "sergey.png")] {
             for (small, large) in [(0.2, 0.34), (0.34, 0.2)] {
-                let frame = try scene([Subject(photo: a, width: small, x: 0.25), Subject(photo: b, width: large, x: 0.72)])
+                let frame = try scene([Subject(photo: a, width: small, x: 0.25),
+                                       Subject(photo: b, width: large, x: 0.72)])
                 let (_, metrics) = try guidance(frame)
                 let what = "\(a) at \(small), \(b) at \(large)"
                 let face = try XCTUnwrap(metrics.face, what)
@@ -314,7 +316,8 @@ final class AnalysisPipelineTests: XCTestCase {
         tracker.detectionInterval = 1
         let thresholds = AnalyzerThresholds()
         _ = tracker.process(try scene([Subject(width: 0.2, x: 0.25)]))
-        let frame = try scene([Subject(width: 0.2, x: 0.25), Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72)])
+        let frame = try scene([Subject(width: 0.2, x: 0.25),
+                               Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72)])
         let metrics = FaceMeasures.measure(frame: frame, faces: tracker.process(frame), thresholds: thresholds)
         let face = try XCTUnwrap(metrics.face)
         XCTAssertEqual(face.widthRatio, 0.34, accuracy: 0.04)

@@ -184,7 +184,8 @@ public final class WizardSession {
         func ms(_ seconds: Double?) -> String { seconds.map { JSONText.fixed($0 * 1000, decimals: 2) } ?? "null" }
         writeAll(fd, JSONText.object([
             ("frames", String(frameLatency.count)), ("p50_ms", ms(frameLatency.percentile(0.5))),
-            ("p99_ms", ms(frameLatency.percentile(0.99))), ("max_ms", ms(frameLatency.count > 0 ? frameLatency.maximum : nil)),
+            ("p99_ms", ms(frameLatency.percentile(0.99))),
+            ("max_ms", ms(frameLatency.count > 0 ? frameLatency.maximum : nil)),
         ]) + "\n")
     }
 
