@@ -66,6 +66,16 @@ let package = Package(
             name: "facecap",
             dependencies: ["FaceCapCore", "FaceCapIO", "FaceCapTerminal"]
         ),
+        // Fuzz targets (issue 11): the entry points in a library so the ordinary test build replays the
+        // committed corpora through them; `facecap-fuzz` is the libFuzzer binary (`make fuzz`).
+        .target(
+            name: "FaceCapFuzz",
+            dependencies: ["FaceCapCore", "FaceCapIO"]
+        ),
+        .executableTarget(
+            name: "facecap-fuzz",
+            dependencies: ["FaceCapFuzz"]
+        ),
         .testTarget(
             name: "FaceCapCoreTests",
             dependencies: ["FaceCapCore"]
@@ -77,6 +87,10 @@ let package = Package(
         .testTarget(
             name: "FaceCapTerminalTests",
             dependencies: ["FaceCapTerminal", "FaceCapCore", "FaceCapIO", "CCurses"]
+        ),
+        .testTarget(
+            name: "FaceCapFuzzTests",
+            dependencies: ["FaceCapFuzz"]
         ),
         .testTarget(
             name: "FaceCapCLITests",

@@ -14,10 +14,11 @@ pipeline again on each constructed frame, and computes the same measures as the 
   pose       weighted Procrustes of 11 canonical-model vertices onto the landmarks (yaw, pitch, roll)
   eyes       6-point eye aspect ratio per eye; mouth: inner-lip gap over inner mouth width
 
-Usage:
-  FACECAP_MODEL_DIR=models python3 tools/calibrate.py --ref-tools DIR PHOTO...
-DIR holds ref_pipeline.py and ref_interpreter.py (the project's MediaPipe reference pipeline).
-Needs numpy and pillow.
+Usage (from the repository root, after `make models`):
+  python3 tools/calibrate.py Tests/Fixtures/sergey.png Tests/Fixtures/images/grace_hopper.jpg [MORE PHOTOS...]
+The MediaPipe reference pipeline (NumPy + the two .tflite models) is in tools/reference; --ref-tools DIR
+uses another copy. The models are read from $FACECAP_MODEL_DIR (default: models/ beside tools/).
+docs/calibration.md lists the other photos it was run on (not in the repository). Needs numpy and pillow.
 """
 import argparse
 import math
@@ -172,14 +173,16 @@ def make_frame(photo, face, width=0.38, cx=0.5, cy=0.5, degrees=0.0, gain=1.0, o
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--ref-tools', default=os.environ.get('FACECAP_REF_TOOLS'),
-                    help='folder with ref_pipeline.py (or set FACECAP_REF_TOOLS)')
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument('--ref-tools', default=os.environ.get('FACECAP_REF_TOOLS', os.path.join(here, 'reference')),
+                    help='folder with ref_pipeline.py (default: tools/reference; or set FACECAP_REF_TOOLS)')
     ap.add_argument('--large', nargs='*', default=[],
                     help='photos whose face is large enough (>= 190 px) for the sharpness study')
     ap.add_argument('photos', nargs='+')
     args = ap.parse_args()
-    if not args.ref_tools:
-        sys.exit('calibrate.py: pass --ref-tools DIR (the folder holding ref_pipeline.py)')
+    if not os.path.exists(os.path.join(args.ref_tools, 'ref_pipeline.py')):
+        sys.exit(f'calibrate.py: no ref_pipeline.py in {args.ref_tools} (pass --ref-tools DIR)')
+    os.environ.setdefault('FACECAP_MODEL_DIR', os.path.join(os.path.dirname(here), 'models'))
     sys.path.insert(0, args.ref_tools)
     import ref_pipeline as rp
 

@@ -47,7 +47,12 @@ enum WizardCommand {
         let session = WizardSession(settings: settings(configuration), frontEnd: frontEnd, events: events,
                                     tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
                                     startTime: startTime)
-        return session.run()
+        let code = session.run()
+        // The frame pacing of the whole run, for the soak test (tools/soak.py).
+        if let path = getenv("FACECAP_FRAME_STATS").map({ String(cString: $0) }) {
+            try? session.writeFrameStats(to: path)
+        }
+        return code
     }
 
     /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,

@@ -147,6 +147,58 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(codes({ $0.face = nil; $0.frameLuma = 55 }), [.noFace])
     }
 
+    /// Every code with a threshold, and every measure that can raise it: a value past the threshold but
+    /// within the margin does not raise the code from nothing, keeps it when it was on, and a value past
+    /// the margin clears it. (An audit removed the margins of six codes and no test noticed.)
+    func testEveryCodeKeepsItsHysteresis() {
+        typealias Change = (inout FrameMetrics) -> Void
+        let cases: [(String, GuidanceCode, inMargin: Change, cleared: Change)] = [
+            ("second face score", .multipleFaces,
+             { $0.secondFaceScore = 0.58; $0.secondFaceRelativeWidth = 0.8 },
+             { $0.secondFaceScore = 0.54; $0.secondFaceRelativeWidth = 0.8 }),
+            ("second face width", .multipleFaces,
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.38 },
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.34 }),
+            ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.005 }, { $0.face!.edgeMargin = 0.015 }),
+            ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 64 }, { $0.face!.light!.meanLuma = 70 }),
+            ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.35 },
+             { $0.face!.light!.darkFraction = 0.31 }),
+            ("dark frame", .tooDark, { $0.face = nil; $0.frameLuma = 55 }, { $0.face = nil; $0.frameLuma = 60 }),
+            ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 200 }, { $0.face!.light!.meanLuma = 195 }),
+            ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.045 },
+             { $0.face!.light!.brightFraction = 0.038 }),
+            ("far", .moveCloser, { $0.face!.widthRatio = 0.29 }, { $0.face!.widthRatio = 0.31 }),
+            ("close", .moveBack, { $0.face!.widthRatio = 0.51 }, { $0.face!.widthRatio = 0.49 }),
+            ("image-left", .moveLeft, { $0.face!.offsetX = -0.09 }, { $0.face!.offsetX = -0.07 }),
+            ("image-right", .moveRight, { $0.face!.offsetX = 0.09 }, { $0.face!.offsetX = 0.07 }),
+            ("low", .moveUp, { $0.face!.offsetY = 0.09 }, { $0.face!.offsetY = 0.07 }),
+            ("high", .moveDown, { $0.face!.offsetY = -0.09 }, { $0.face!.offsetY = -0.07 }),
+            ("yaw", .lookStraight, { $0.face!.pose!.yaw = -13 }, { $0.face!.pose!.yaw = -11 }),
+            ("pitch", .lookStraight, { $0.face!.pose!.pitch = 13 }, { $0.face!.pose!.pitch = 11 }),
+            ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 10 }, { $0.face!.pose!.roll = 8 }),
+            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 57; $0.face!.light!.rightLuma = 100 },
+             { $0.face!.light!.leftLuma = 61; $0.face!.light!.rightLuma = 100 }),
+            ("eyes", .eyesClosed,
+             { $0.face!.features!.leftEyeAspectRatio = 0.16; $0.face!.features!.rightEyeAspectRatio = 0.16 },
+             { $0.face!.features!.leftEyeAspectRatio = 0.18; $0.face!.features!.rightEyeAspectRatio = 0.18 }),
+            ("sharpness", .blurry, { $0.face!.sharpness = 170 }, { $0.face!.sharpness = 185 }),
+            ("speed", .holdStill, { $0.motion!.centreSpeed = 0.016 }, { $0.motion!.centreSpeed = 0.012 }),
+            ("size change", .holdStill, { $0.motion!.sizeChange = 0.025 }, { $0.motion!.sizeChange = 0.019 }),
+            ("mask", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 10.5 }),
+            ("dark lens", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.47 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.5 }),
+        ]
+        for (name, code, inMargin, cleared) in cases {
+            XCTAssertFalse(codes(inMargin).contains(code), "\(name): the plain threshold raises \(code) too early")
+            XCTAssertTrue(codes(inMargin, previous: [code]).contains(code), "\(name): \(code) has no hysteresis")
+            XCTAssertFalse(codes(cleared, previous: [code]).contains(code), "\(name): \(code) never clears")
+        }
+        let covered = Set(cases.map(\.1))
+        let untested = Set(GuidanceCode.allCases).subtracting(covered).subtracting([.noFace, .ready])
+        XCTAssertEqual(untested, [], "codes with a threshold but no hysteresis check")
+    }
+
     func testTextsAndCodesAreStable() {
         XCTAssertEqual(GuidanceCode.moveCloser.rawValue, "moveCloser")
         XCTAssertEqual(GuidanceCode.ready.englishText, "Perfect — hold still")

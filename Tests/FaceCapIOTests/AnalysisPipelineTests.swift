@@ -48,6 +48,42 @@ final class AnalysisPipelineTests: XCTestCase {
         var x = 0.5
         var y = 0.5
         var degrees = 0.0
+        /// The photo as a flat card turned `yaw` degrees about the vertical axis and tilted `pitch` degrees
+        /// about the horizontal one, with `HeadPose`'s signs (yaw > 0: the image's right edge goes away, as
+        /// when the person turns to their own left; pitch > 0: the chin comes forward, looking up), seen in
+        /// perspective by a webcam (focal length 554 px, about 60° across 640 px): a turned or pitched head
+        /// made from a frontal photo.
+        var yaw = 0.0
+        var pitch = 0.0
+    }
+
+    /// The inverse of the card's projection: frame pixel offsets from the card's centre → offsets on the
+    /// untilted card (both in frame pixels), for `Subject.yaw` and `Subject.pitch`.
+    private struct CardPerspective {
+        let inverse: [Double]
+        init(yaw: Double, pitch: Double) {
+            // In camera axes (x right, y down, z away) the turn about y is −yaw and the tilt about x −pitch.
+            let (a, b) = (-yaw * .pi / 180, -pitch * .pi / 180)
+            // Rotation = pitch about x after yaw about y; the card sits at depth f, so unturned it is 1:1.
+            let f = 554.0
+            let r = [cos(a), 0, sin(a),
+                     sin(a) * sin(b), cos(b), -cos(a) * sin(b),
+                     -sin(a) * cos(b), sin(b), cos(a) * cos(b)]
+            // Card point (u, v) → homogeneous frame point H·(u, v, 1), H = K·[r1 r2 t], t = (0, 0, f).
+            let h = [f * r[0], f * r[1], 0, f * r[3], f * r[4], 0, r[6], r[7], f]
+            let det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6])
+                + h[2] * (h[3] * h[7] - h[4] * h[6])
+            inverse = [(h[4] * h[8] - h[5] * h[7]) / det, (h[2] * h[7] - h[1] * h[8]) / det,
+                       (h[1] * h[5] - h[2] * h[4]) / det, (h[5] * h[6] - h[3] * h[8]) / det,
+                       (h[0] * h[8] - h[2] * h[6]) / det, (h[2] * h[3] - h[0] * h[5]) / det,
+                       (h[3] * h[7] - h[4] * h[6]) / det, (h[1] * h[6] - h[0] * h[7]) / det,
+                       (h[0] * h[4] - h[1] * h[3]) / det]
+        }
+        func card(_ x: Double, _ y: Double) -> (Double, Double) {
+            let m = inverse
+            let w = m[6] * x + m[7] * y + m[8]
+            return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+        }
     }
 
     /// A YUYV frame (limited range, as webcams send) of the subjects on mid-grey, exposure × `gain` +
@@ -67,10 +103,11 @@ final class AnalysisPipelineTests: XCTestCase {
             let tx = subject.x * Double(width), ty = subject.y * Double(height)
             let angle = subject.degrees * .pi / 180
             let (c, s) = (cos(angle), sin(angle))
+            let card = CardPerspective(yaw: subject.yaw, pitch: subject.pitch)
             source.data.withUnsafeBufferPointer { pixels in
                 for fy in 0..<height {
                     for fx in 0..<width {
-                        let dx = Double(fx) + 0.5 - tx, dy = Double(fy) + 0.5 - ty
+                        let (dx, dy) = card.card(Double(fx) + 0.5 - tx, Double(fy) + 0.5 - ty)
                         let x = (c * dx + s * dy) / scale + cx - 0.5, y = (-s * dx + c * dy) / scale + cy - 0.5
                         guard x >= 0, y >= 0, x < Double(source.width - 1), y < Double(source.height - 1) else {
                             continue
@@ -173,6 +210,37 @@ final class AnalysisPipelineTests: XCTestCase {
         }
     }
 
+    /// Turned and pitched heads: a frontal photo as a card in perspective (`Subject.yaw`, `.pitch`). A flat
+    /// card reads only about a third of its angle, so the turns are large; what matters is that frontal
+    /// faces read about 0° (the calibrated `pitchOffset`), that the signs follow `HeadPose`, and that a
+    /// clearly turned or pitched face calls for `lookStraight`.
+    func testTurnedAndPitchedFaces() throws {
+        func pose(_ name: String, yaw: Double = 0, pitch: Double = 0) throws -> (HeadPose, [GuidanceCode]) {
+            let subject = Subject(photo: name, width: 0.45, yaw: yaw, pitch: pitch)
+            let (codes, metrics) = try guidance(try scene([subject]))
+            return (try XCTUnwrap(metrics.face?.pose, "\(name) yaw \(yaw) pitch \(pitch): no pose"), codes)
+        }
+        for name in ["sergey.png", "images/grace_hopper.jpg"] {
+            for width in [0.38, 0.45] {
+                let (_, metrics) = try guidance(try scene([Subject(photo: name, width: width)]))
+                let frontal = try XCTUnwrap(metrics.face?.pose, name)
+                XCTAssertLessThan(abs(frontal.pitch), 5, "\(name) at \(width): a frontal face reads about 0° pitch")
+                XCTAssertLessThan(abs(frontal.yaw), 5, "\(name) at \(width): a frontal face reads about 0° yaw")
+            }
+            let left = try pose(name, yaw: 60).0, right = try pose(name, yaw: -60).0
+            XCTAssertGreaterThan(left.yaw, 10, "\(name): turned to their left")
+            XCTAssertLessThan(right.yaw, -10, "\(name): turned to their right")
+            let up = try pose(name, pitch: 55), down = try pose(name, pitch: -60).0
+            XCTAssertGreaterThan(up.0.pitch, 15, "\(name): looking up")
+            XCTAssertTrue(up.1.contains(.lookStraight), "\(name) looking up: \(up.1)")
+            XCTAssertLessThan(down.pitch, -6, "\(name): looking down")
+        }
+        for (name, yaw) in [("sergey.png", -60.0), ("sergey.png", -50), ("images/grace_hopper.jpg", 60)] {
+            let (turned, codes) = try pose(name, yaw: yaw)
+            XCTAssertTrue(codes.contains(.lookStraight), "\(name) yaw \(yaw): \(turned) \(codes)")
+        }
+    }
+
     func testDistance() throws {
         try assertCalls(for: try scene([Subject(width: 0.2)]), .moveCloser, notFor: .moveBack, "far")
         try assertCalls(for: try scene([Subject(width: 0.58)]), .moveBack, notFor: .moveCloser, "close")
@@ -219,12 +287,41 @@ final class AnalysisPipelineTests: XCTestCase {
         let (codes, metrics) = try guidance(two)
         XCTAssertEqual(codes.first, .multipleFaces, "\(codes)")
         XCTAssertEqual(metrics.faceCount, 2)
+        XCTAssertNotNil(metrics.face?.pose, "the measured face has landmarks")
         let (alone, _) = try guidance(try scene([Subject(width: 0.3, x: 0.27)]))
         XCTAssertFalse(alone.contains(.multipleFaces))
 
         let empty = try scene([Subject(photo: "dino.jpg", width: 1.2)])
         XCTAssertEqual(try guidance(empty).codes, [.noFace])
         XCTAssertEqual(try guidance(try scene([])).codes, [.noFace])
+    }
+
+    /// The analyzer measures the widest face (SPEC: "width ≥ 40 % of the largest"), so that is the face
+    /// whose landmarks it needs: pose and eyes, whichever face the detector scores higher.
+    func testTheMeasuredFaceOfTwoHasLandmarks() throws {
+        for (a, b) in [("sergey.png", "images/grace_hopper.jpg"), ("images/grace_hopper.jpg", "sergey.png")] {
+            for (small, large) in [(0.2, 0.34), (0.34, 0.2)] {
+                let frame = try scene([Subject(photo: a, width: small, x: 0.25),
+                                       Subject(photo: b, width: large, x: 0.72)])
+                let (_, metrics) = try guidance(frame)
+                let what = "\(a) at \(small), \(b) at \(large)"
+                let face = try XCTUnwrap(metrics.face, what)
+                XCTAssertEqual(face.widthRatio, max(small, large), accuracy: 0.04, "\(what): the widest face")
+                XCTAssertNotNil(face.pose, "\(what): no landmarks on the measured face")
+                XCTAssertNotNil(face.features, "\(what): no landmarks on the measured face")
+            }
+        }
+        // While a face is tracked, a wider one entering is measured with its own landmarks too.
+        let tracker = try tracker()
+        tracker.detectionInterval = 1
+        let thresholds = AnalyzerThresholds()
+        _ = tracker.process(try scene([Subject(width: 0.2, x: 0.25)]))
+        let frame = try scene([Subject(width: 0.2, x: 0.25),
+                               Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72)])
+        let metrics = FaceMeasures.measure(frame: frame, faces: tracker.process(frame), thresholds: thresholds)
+        let face = try XCTUnwrap(metrics.face)
+        XCTAssertEqual(face.widthRatio, 0.34, accuracy: 0.04)
+        XCTAssertNotNil(face.pose, "the wider newcomer is measured without landmarks")
     }
 
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)

@@ -19,7 +19,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 binary=.build/release/facecap
-timeout_seconds=${KERNEL_TEST_TIMEOUT:-420}
+timeout_seconds=${KERNEL_TEST_TIMEOUT:-660}
 guest_args=()
 only="*"
 

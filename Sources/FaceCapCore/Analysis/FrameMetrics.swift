@@ -67,9 +67,11 @@ public enum FaceMeasures {
                                minScore: Double? = nil) -> FrameMetrics {
         let width = Double(max(frame.width, 1)), height = Double(max(frame.height, 1))
         let scoreCut = minScore ?? thresholds.minFaceScore
+        // Widest first by the detector's box (for a tracked face, its landmarks' bounds): the measure
+        // `FaceTracker` picks the face it runs landmarks on by, so the measured face is that face.
         let confident = faces.indices
             .filter { Double(faces[$0].detection.score) >= scoreCut }
-            .sorted { faceBox(faces[$0]).width > faceBox(faces[$1]).width }
+            .sorted { faces[$0].detection.box.width > faces[$1].detection.box.width }
         var metrics = FrameMetrics(timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
                                    frameLuma: nil, faceCount: confident.count,
                                    faceWidths: confident.map { Double(faceBox(faces[$0]).width) / width },

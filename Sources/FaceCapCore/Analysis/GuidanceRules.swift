@@ -19,6 +19,10 @@ public enum GuidanceRules {
             guard let value else { return false }
             return value > (was(code) ? limit - margin : limit)
         }
+        /// `value` at least `limit` (SPEC's "≥"); once on, it stays on down to `limit - margin`.
+        func atLeast(_ value: Double, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            value >= (was(code) ? limit - margin : limit)
+        }
 
         guard let face = m.face else {
             // A frame too dark to find a face in: say what to fix, not that there is no face.
@@ -26,9 +30,10 @@ public enum GuidanceRules {
             return [dark ? .tooDark : .noFace]
         }
         var codes: [GuidanceCode] = []
+        // Once two faces count, the second may shrink or fade by the margin before the message clears.
         if let score = m.secondFaceScore, let relative = m.secondFaceRelativeWidth,
-           !below(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
-           !below(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
+           atLeast(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
+           atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
             codes.append(.multipleFaces)
         }
         if below(face.edgeMargin, 0, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }

@@ -65,9 +65,10 @@ public final class FaceTracker {
         framesSinceDetection = 0
     }
 
-    /// Faces in `frame`, best first, in frame pixels. The first face carries landmarks when the landmark
-    /// model confirmed it; a face that is tracked (not re-detected this frame) has `isTracked` set and
-    /// a detection derived from its landmarks.
+    /// Faces in `frame`, in frame pixels, the widest first: the analyzer measures the widest face
+    /// (SPEC §4 "the largest"), so that is the one the landmark model (and the iris model) runs on. The first
+    /// face carries landmarks when the landmark model confirmed it; a face that is tracked (not re-detected
+    /// this frame) has `isTracked` set and a detection derived from its landmarks.
     public func process(_ frame: Frame) -> [Face] {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
@@ -78,37 +79,52 @@ public final class FaceTracker {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
             let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints)
-            let face = Face(detection: detection,
-                            landmarks: FaceLandmarks(points: points, presence: presence), isTracked: true,
-                            eyes: eyesIfDue(frame, points, now: false))
-            faces.append(face)
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
                 framesSinceDetection = 0
                 detectorRan = true
-                for other in detector.detect(frame) where iou(other.box, face.detection.box) < 0.3 {
-                    faces.append(Face(detection: other, landmarks: nil))
+                let detections = detector.detect(frame)
+                let others = detections.filter { iou($0.box, detection.box) < 0.3 }
+                // A wider face came in: it is the one measured now, so it gets the landmarks (and eyes).
+                if others.contains(where: { $0.box.width > detection.box.width }) {
+                    landmarkWidest(of: detections, in: frame)
+                    return faces
                 }
+                faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
+                                  isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
+                for other in others { faces.append(Face(detection: other, landmarks: nil)) }
+                return faces
             }
+            faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
+                              isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
             return faces
         }
-        tracked = nil
         detectorRan = true
         framesSinceDetection = 0
-        let detections = detector.detect(frame)
-        for (index, detection) in detections.enumerated() {
-            var landmarks: FaceLandmarks?
-            var eyes: FaceEyes?
-            if index == 0, let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection),
-                                                                into: &points),
-               presence >= landmarker.minPresence {
-                landmarks = FaceLandmarks(points: points, presence: presence)
-                tracked = FaceROI(landmarks: points)
-                trackedScore = detection.score
-                eyes = eyesIfDue(frame, points, now: true)
-            }
-            faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes))
-        }
+        landmarkWidest(of: detector.detect(frame), in: frame)
         return faces
+    }
+
+    /// Appends `detections` to `faces`, the widest first with its landmarks (and a fresh eye reading) when
+    /// the landmark model confirms it, and tracks that face from the next frame on.
+    private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
+        tracked = nil
+        guard let widest = detections.indices.max(by: { detections[$0].box.width < detections[$1].box.width }) else {
+            return
+        }
+        let detection = detections[widest]
+        var landmarks: FaceLandmarks?
+        var eyes: FaceEyes?
+        if let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
+           presence >= landmarker.minPresence {
+            landmarks = FaceLandmarks(points: points, presence: presence)
+            tracked = FaceROI(landmarks: points)
+            trackedScore = detection.score
+            eyes = eyesIfDue(frame, points, now: true)
+        }
+        faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes))
+        for (index, other) in detections.enumerated() where index != widest {
+            faces.append(Face(detection: other, landmarks: nil))
+        }
     }
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks

@@ -64,10 +64,11 @@ public final class Interpreter {
         var builder = PlanBuilder(model: model)
         do {
             try builder.build()
-        } catch let error as PlanError {
-            throw ModelError(file: model.name, problem: error.text)
         } catch {
-            throw ModelError(file: model.name, problem: "\(error)")
+            // The constants packed before the failure belong to no interpreter (they leaked, LeakSanitizer
+            // found with a fuzzed model).
+            for pointer in builder.constantPool.pointers { pointer.deallocate() }
+            throw ModelError(file: model.name, problem: (error as? PlanError)?.text ?? "\(error)")
         }
         inputShapes = model.inputs.map { model.tensors[$0].shape }
         outputShapes = model.outputs.map { model.tensors[$0].shape }
@@ -298,8 +299,11 @@ struct PlanBuilder {
         if !depthwise, window.activation == .none, let addIndex = soleConsumer(finalOutput),
            model.operators[addIndex].code == .add, case .add(let addActivation) = model.operators[addIndex].options {
             let add = model.operators[addIndex]
-            let other = add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]
-            if add.inputs.count == 2, shape(other) == shape(finalOutput), constantValues[other] == nil {
+            // Fused ops are elementwise: only one that keeps the convolution's shape can be folded into it
+            // (a fuzzed model's ADD or RELU with another output shape overran the bias).
+            let other = add.inputs.count == 2 ? (add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]) : -1
+            if other >= 0, add.outputs.count == 1, shape(add.outputs[0]) == shape(finalOutput),
+               shape(other) == shape(finalOutput), constantValues[other] == nil {
                 var source = other, channels = outC, padIndex: Int?
                 if producer[other] >= 0, model.operators[producer[other]].code == .pad, soleConsumer(other) == addIndex,
                    let padded = channelOnlyPad(model.operators[producer[other]]) {
@@ -317,7 +321,8 @@ struct PlanBuilder {
                 }
             }
         }
-        if activation == .none, let next = soleConsumer(finalOutput) {
+        if activation == .none, let next = soleConsumer(finalOutput), model.operators[next].outputs.count == 1,
+           shape(model.operators[next].outputs[0]) == shape(finalOutput) {
             let nextOp = model.operators[next]
             if nextOp.code == .relu {
                 activation = .relu
@@ -535,12 +540,13 @@ struct PlanBuilder {
         let input = op.inputs[0], out = op.outputs[0]
         let (h, w, c) = try nhwc(input)
         let (outH, outW, outC) = try nhwc(out)
-        guard paddings.count == 8, paddings.allSatisfy({ $0 >= 0 }), paddings[0] == 0, paddings[1] == 0,
-              outH == h + Int(paddings[2] + paddings[3]), outW == w + Int(paddings[4] + paddings[5]),
-              outC == c + Int(paddings[6] + paddings[7]) else {
+        // Summed as Int: two Int32 paddings near Int32.max overflowed (a fuzzed model).
+        let pad = paddings.map(Int.init)
+        guard pad.count == 8, pad.allSatisfy({ $0 >= 0 }), pad[0] == 0, pad[1] == 0,
+              outH == h + pad[2] + pad[3], outW == w + pad[4] + pad[5], outC == c + pad[6] + pad[7] else {
             throw PlanError(text: "PAD (operator \(index)) has paddings \(paddings) that do not match its shapes")
         }
-        let top = Int(paddings[2]), left = Int(paddings[4]), front = Int(paddings[6])
+        let top = pad[2], left = pad[4], front = pad[6]
         let total = outH * outW * outC
         plans.append(StepPlan(reads: [input], writes: [out], make: { address in
             let src = address(input), dst = address(out)

@@ -52,6 +52,9 @@ public final class WizardSession {
     /// Frames analysed and when the first was drawn (for the start-up budget).
     public private(set) var framesAnalysed = 0
     public private(set) var firstPreviewAt: Double?
+    /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
+    /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
+    public private(set) var frameLatency = LatencyHistogram()
 
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
@@ -147,7 +150,8 @@ public final class WizardSession {
         }
         if analysing, cameraReady || (cameraIndex != nil && ready == 0) {
             // A camera is also read when poll timed out: its own stall detection runs inside nextFrame.
-            pumpFrame()
+            // A clip frame arrived when it fell due; a camera frame when poll returned.
+            pumpFrame(arrivedAt: now + min(0, source?.secondsUntilNextFrame ?? 0))
         }
     }
 
@@ -178,7 +182,21 @@ public final class WizardSession {
         }
     }
 
-    private func pumpFrame() {
+    /// Writes `{"frames": N, "p50_ms": …, "p99_ms": …, "max_ms": …}` of `frameLatency` to `path`, for the
+    /// soak test (tools/soak.py, `FACECAP_FRAME_STATS`).
+    public func writeFrameStats(to path: String) throws(OutputFileError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw OutputFileError(path: path, problem: OutputFileError.problem(errno: errno)) }
+        defer { _ = close(fd) }
+        func ms(_ seconds: Double?) -> String { seconds.map { JSONText.fixed($0 * 1000, decimals: 2) } ?? "null" }
+        writeAll(fd, JSONText.object([
+            ("frames", String(frameLatency.count)), ("p50_ms", ms(frameLatency.percentile(0.5))),
+            ("p99_ms", ms(frameLatency.percentile(0.99))),
+            ("max_ms", ms(frameLatency.count > 0 ? frameLatency.maximum : nil)),
+        ]) + "\n")
+    }
+
+    private func pumpFrame(arrivedAt arrival: Double) {
         guard let source else { return }
         // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
         let result: FrameReadResult
@@ -204,6 +222,7 @@ public final class WizardSession {
         }
         previewDirty = true
         handle(.frameAnalyzed(FrameGuidance(output)))
+        frameLatency.record(now - arrival)
     }
 
     // MARK: - The flow
