@@ -3,24 +3,7 @@ import XCTest
 
 /// One rule for clips, the same in `facecap analyze` and in the wizard (README, "Clips"): a clip plays up to its
 /// last whole frame; a clip without a whole frame is not a clip (exit 66).
-final class ClipRuleTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-cliprule-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func write(_ name: String, _ data: Data) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
-
+final class ClipRuleTests: ScratchDirectoryTestCase {
     private func wizard(_ clip: String) throws -> ProcessResult {
         try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--output", directory.appendingPathComponent("out").path],
                        stdin: Data(), timeout: 60)

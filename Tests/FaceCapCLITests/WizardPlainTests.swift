@@ -3,26 +3,7 @@ import XCTest
 
 /// The whole wizard in `--plain`, driven by clips built from the fixture photos: exit codes, the lines a
 /// person or a log reads, the events a script reads, and the files left behind.
-final class WizardPlainTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-plain-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func write(_ name: String, _ data: Data) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
-
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
+final class WizardPlainTests: ScratchDirectoryTestCase {
     private func events(_ name: String = "events.jsonl") throws -> [[String: Any]] {
         try jsonObjects(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path(name))), as: UTF8.self))
     }

@@ -3,25 +3,7 @@ import XCTest
 
 /// The full-screen wizard in a real terminal (tmux), driven by clips built from the fixture photos: what a
 /// person sees, the keys they press, resizing, and a terminal left as it was found.
-final class WizardTerminalTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-tui-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    private func write(_ name: String, _ data: Data) throws -> String {
-        try data.write(to: URL(fileURLWithPath: path(name)))
-        return path(name)
-    }
-
+final class WizardTerminalTests: ScratchDirectoryTestCase {
     /// Runs facecap with `arguments` in a pane; the shell records the terminal settings before and after, and
     /// the exit status.
     /// The shell stays on after facecap (a dead pane loses its screen in tmux), so what facecap printed last
