@@ -2,28 +2,11 @@ import Foundation
 import XCTest
 
 /// `facecap analyze` as a user and a script see it: photos, clips, JSON fields, bad input.
-final class AnalyzeCommandTests: XCTestCase {
+final class AnalyzeCommandTests: ScratchDirectoryTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("facecap-analyze-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
 
     private func fixture(_ name: String) -> String { Self.fixtures.appendingPathComponent(name).path }
-
-    private func write(_ name: String, _ data: Data) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
 
     private func jsonLines(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map {

@@ -2,22 +2,10 @@ import Foundation
 import XCTest
 
 /// Image formats facecap does not read get a way to convert them; a photo given as a clip gets a way to make one.
-final class FormatHintTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class FormatHintTests: ScratchDirectoryTestCase {
+    /// Writes a file that starts with `bytes` (a format's signature), padded to look like an image.
     private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(bytes + [UInt8](repeating: 0, count: 64)).write(to: url)
-        return url.path
+        try write(name, Data(bytes + [UInt8](repeating: 0, count: 64)))
     }
 
     func testWebPBMPGIFAndTIFFAreNamedWithAConversion() throws {

@@ -2,18 +2,7 @@ import Foundation
 import XCTest
 
 /// Where the face models are looked for, as a person who copied the binary or mistyped FACECAP_MODEL_DIR sees it.
-final class ModelLookupTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-models-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class ModelLookupTests: ScratchDirectoryTestCase {
     private var photo: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/sergey.png").path

@@ -3,22 +3,14 @@ import XCTest
 
 /// What the wizard checks before anything starts (no tutorial, no camera, no screen): the output folder, the
 /// events file, the thresholds, repeated options; and options that have no effect are said to be ignored.
-final class PreflightTests: XCTestCase {
-    var directory: URL!
+final class PreflightTests: ScratchDirectoryTestCase {
     var clip = ""
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-preflight-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try super.setUpWithError()
         clip = path("clip.y4m")
         try TestClips.empty(frames: 3).write(to: URL(fileURLWithPath: clip))
     }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// The plain wizard on the clip with `extra` options.
     private func wizard(_ extra: [String]) throws -> ProcessResult {

@@ -2,20 +2,9 @@ import Foundation
 import XCTest
 
 /// `facecap record` as a user runs it, on paths that are not cameras (no camera is needed for these).
-final class RecordCommandTests: XCTestCase {
-    var directory = ""
-
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "facecap-record-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(atPath: directory)
-    }
-
+final class RecordCommandTests: ScratchDirectoryTestCase {
     func testDevNullIsNotAVideoCaptureDevice() throws {
-        let clip = directory + "/x.y4m"
+        let clip = path("x.y4m")
         let result = try runFacecap(["record", "--device", "/dev/null", clip])
         XCTAssertEqual(result.status, 69)
         XCTAssertEqual(result.stderr, "facecap: /dev/null is not a video capture device (it does not answer V4L2"
@@ -24,15 +13,15 @@ final class RecordCommandTests: XCTestCase {
     }
 
     func testARegularFileIsNotAVideoCaptureDevice() throws {
-        let file = directory + "/notes.txt"
+        let file = path("notes.txt")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
-        let result = try runFacecap(["record", "-d", file, directory + "/x.y4m"])
+        let result = try runFacecap(["record", "-d", file, path("x.y4m")])
         XCTAssertEqual(result.status, 69)
         XCTAssertTrue(result.stderr.contains("\(file) is not a video capture device (it is not a device node)"))
     }
 
     func testAMissingDeviceSaysSo() throws {
-        let result = try runFacecap(["record", "--device", "/dev/video97", directory + "/x.y4m"])
+        let result = try runFacecap(["record", "--device", "/dev/video97", path("x.y4m")])
         XCTAssertEqual(result.status, 69)
         XCTAssertEqual(result.stderr, "facecap: no camera at /dev/video97: no such file — run 'facecap devices'"
                        + " to list cameras\n")
@@ -42,7 +31,7 @@ final class RecordCommandTests: XCTestCase {
         // Development and CI machines here have no /dev/video*; on one with a camera this records for real.
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
             .filter { $0.hasPrefix("video") } ?? []
-        let clip = directory + "/x.y4m"
+        let clip = path("x.y4m")
         let result = try runFacecap(["record", "--seconds", "1", clip])
         if nodes.isEmpty {
             XCTAssertEqual(result.status, 69)

@@ -1,13 +1,16 @@
 import Foundation
 import XCTest
 
-/// A test case with a fresh folder of its own for each test (clips, output, events), removed afterwards.
+/// A test case with a fresh folder of its own for each test (clips, output, events, server records), removed
+/// afterwards. The folder is private (0700): photos and reports with face landmarks are written there, as facecap
+/// writes its own.
 class ScratchDirectoryTestCase: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
     }
 
     override func tearDown() {

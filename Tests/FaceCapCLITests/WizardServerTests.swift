@@ -6,26 +6,16 @@ import XCTest
 /// scripted per test): exit codes, the events a script reads, the lines a person reads, the files left
 /// behind, and the requests the server received. Every run replays a clip that is auto-captured about 2 s
 /// in (`TestClips.approachAndHold`); a Retry goes back to capture after 2 s and replays it from its start.
-final class WizardServerTests: XCTestCase {
-    var directory: URL!
+final class WizardServerTests: ScratchDirectoryTestCase {
     private var servers: [TestValidationServer] = []
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-server-\(UUID().uuidString)")
-        // The server's record holds reports with face landmarks: a private folder, as for real photos.
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-    }
 
     override func tearDown() {
         for server in servers { server.stop() }
         servers = []
-        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
     }
 
     // MARK: Helpers
-
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// The approach-and-hold clip (3 s, captured about 2 s in), written once per test.
     private func clip() throws -> String {
