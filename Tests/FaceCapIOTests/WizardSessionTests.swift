@@ -88,17 +88,37 @@ final class WizardSessionTests: XCTestCase {
         let saved = try XCTUnwrap(log.first { $0["event"] as? String == "saved" })
         XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(saved["photo"] as? String)))
     }
+
+    func testACameraThatPausesShowsItWaitsAndTheGuidanceComesBack() throws {
+        var settings = WizardSettings()
+        settings.showTutorial = false
+        let frontEnd = PrimaryRecorder()
+        let opener = FakeOpener(failure: nil, pause: 0.4..<2.0)
+        let session = try session(settings, frontEnd: frontEnd, opener: opener)
+        XCTAssertEqual(session.run(), .cancelled)
+        let primaries = frontEnd.primaries.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        let waiting = try XCTUnwrap(primaries.firstIndex(of: "Waiting for the camera…"), "\(primaries)")
+        XCTAssertGreaterThan(waiting, 0, "live guidance came first: \(primaries)")
+        XCTAssertLessThan(waiting, primaries.count - 1, "and came back after the pause: \(primaries)")
+        XCTAssertTrue(frontEnd.countdowns.contains("No new picture for 1 s"), "\(frontEnd.countdowns)")
+        XCTAssertFalse(try events().contains { $0["screen"] as? String == "connectionError" },
+                       "a pause shorter than the camera's 5 s limit is not a lost camera")
+    }
 }
 
-/// Opens a grey 160×120 source at 30 fps, or fails with `failure`.
+/// Opens a grey 160×120 source at 30 fps (with no frames during `pause` seconds), or fails with `failure`.
 private final class FakeOpener: FrameSourceOpener {
     let failure: CameraProblem?
+    let pause: Range<Double>?
 
-    init(failure: CameraProblem?) { self.failure = failure }
+    init(failure: CameraProblem?, pause: Range<Double>? = nil) {
+        self.failure = failure
+        self.pause = pause
+    }
 
     func open() throws(CameraProblem) -> FrameSource {
         if let failure { throw failure }
-        return GreySource()
+        return GreySource(pause: pause)
     }
 
     func nextDevice() {}
@@ -112,12 +132,24 @@ private final class GreySource: FrameSource {
     var pollDescriptor: Int32? { nil }
     private let start = Date()
     private var delivered = 0
+    /// Seconds after opening during which no frame arrives (a camera that stops sending for a while).
+    private let pause: Range<Double>?
 
-    private var due: Double { Double(delivered) / frameRate - Date().timeIntervalSince(start) }
+    init(pause: Range<Double>? = nil) { self.pause = pause }
+
+    private var due: Double {
+        let next = Double(delivered) / frameRate
+        let wait = pause.map { $0.contains(next) ? $0.upperBound : next } ?? next
+        return wait - Date().timeIntervalSince(start)
+    }
+
     var secondsUntilNextFrame: Double? { max(0, due) }
 
     func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
         guard due <= 0 else { return .noFrameYet }
+        if let pause, pause.contains(Double(delivered) / frameRate) {
+            delivered = Int((pause.upperBound * frameRate).rounded(.up))
+        }
         frame = Frame(format: .gray, width: width, height: height, colorRange: .full,
                       timestamp: Double(delivered) / frameRate, data: [UInt8](repeating: 120, count: width * height))
         delivered += 1
@@ -161,6 +193,61 @@ private final class ScriptedFrontEnd: WizardFrontEnd {
         pending.append(key)
         var byte: UInt8 = 1
         _ = write(pipeEnds[1], &byte, 1)
+    }
+
+    func wantsPreviewFrame(at now: Double) -> Bool { false }
+    func resize() -> (columns: Int, rows: Int)? { size }
+    func suspend() {}
+    func resume() {}
+    func close() {}
+}
+
+/// A front end that keeps every primary message and countdown it is given and quits (q) a second after the
+/// capture screen's guidance came back from "Waiting for the camera…".
+private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // the watchdog thread only writes the pipe
+    private(set) var primaries: [String] = []
+    private(set) var countdowns: [String] = []
+    private var backAt: Date?
+    private var quitSent = false
+    private let pipeEnds: [Int32]
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        pipeEnds = ends
+        // A watchdog: q after 15 s whatever happened, so a broken pause fails the assertions, never hangs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { [self] in pressQ() }
+    }
+
+    deinit {
+        for end in pipeEnds where end >= 0 { Glibc.close(end) }
+    }
+
+    private func pressQ() {
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+    }
+
+    var size: (columns: Int, rows: Int)? { (80, 24) }
+    var inputDescriptor: Int32? { pipeEnds[0] }
+
+    func readInput() -> [FrontEndInput] {
+        var byte: UInt8 = 0
+        _ = read(pipeEnds[0], &byte, 1)
+        return [.key(.character("q"))]
+    }
+
+    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+        guard model.name == .capture, let primary = model.primary else { return }
+        primaries.append(primary)
+        if let countdown = model.countdown { countdowns.append(countdown) }
+        if backAt == nil, primary != "Waiting for the camera…", primaries.contains("Waiting for the camera…") {
+            backAt = Date()
+        }
+        if !quitSent, let backAt, Date().timeIntervalSince(backAt) > 1 {
+            quitSent = true
+            pressQ()
+        }
     }
 
     func wantsPreviewFrame(at now: Double) -> Bool { false }

@@ -19,6 +19,9 @@ public struct WizardSettings: Sendable, Equatable {
     public var minimumRows = 20
     /// Waits between automatic retries (camera reopen, server re-send).
     public var backoff = Backoff()
+    /// Seconds without a new analysed frame before the capture screen says it is waiting for the camera (the
+    /// picture froze); the camera layer gives up after 5 s (a connection error).
+    public var staleFrameAfter = 1.0
     /// Validation goes to a server (the Uploading screen counts bytes) rather than the built-in validator.
     public var usesServer = false
     /// The source is a replayed clip: there is no other device to switch to.
@@ -87,6 +90,8 @@ public struct Wizard: Sendable, Equatable {
         public var latest: FrameGuidance?
         /// Set once manual capture is offered, with why auto capture did not finish.
         public var manualOffered: ManualFallbackReason?
+        /// When the last frame was analysed (the flow's clock): the picture is stale some time after.
+        public var lastFrameAt: Double?
 
         public init() {}
     }
@@ -423,6 +428,7 @@ public struct Wizard: Sendable, Equatable {
         guard case .capture(var progress) = phase, !isTerminalTooSmall else { return [] }
         if progress.firstFrameTime == nil { progress.firstFrameTime = guidance.time }
         progress.latest = guidance
+        progress.lastFrameAt = now
         var effects: [WizardEffect] = []
         if announcedGuidance?.primary != guidance.primary || announcedGuidance?.hints != guidance.hints {
             announcedGuidance = (guidance.primary, guidance.hints)

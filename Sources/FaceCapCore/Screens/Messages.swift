@@ -44,7 +44,7 @@ public enum Messages {
         "Face the camera with your whole face inside the oval",
         "Keep a neutral expression, eyes open, mouth closed",
         "Find even light: face a window or a lamp, not a bright background",
-        "Take off hats and sunglasses (clear glasses are fine)",
+        "Uncover your face: no hat, mask or sunglasses (clear glasses are fine)",
     ]
 
     public static let helpLines = [

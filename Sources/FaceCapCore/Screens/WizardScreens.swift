@@ -49,11 +49,11 @@ extension Wizard {
         case .cameraUnavailable(let problem, _, let next):
             return unavailableScreen(problem, next: next, now: now)
         case .capture(let progress):
-            return captureScreen(progress, taking: false)
+            return captureScreen(progress, taking: false, now: now)
         case .taking(_, let offered):
             var progress = CaptureProgress()
             progress.manualOffered = offered
-            return captureScreen(progress, taking: true)
+            return captureScreen(progress, taking: true, now: now)
         case .validating(let request, let fraction):
             return uploadingScreen(request: request, fraction: fraction)
         case .saving:
@@ -151,8 +151,10 @@ extension Wizard {
                            keys: deviceKeys(retry: "try again") + [KeyHelp("?", "help")])
     }
 
-    private func captureScreen(_ progress: CaptureProgress, taking: Bool) -> ScreenModel {
-        let latest = progress.latest
+    private func captureScreen(_ progress: CaptureProgress, taking: Bool, now: Double) -> ScreenModel {
+        // The camera stopped sending for a moment: the frozen picture's guidance is not the person's any more.
+        let stalled = progress.lastFrameAt.map { now - $0 }.flatMap { $0 >= settings.staleFrameAfter ? $0 : nil }
+        let latest = stalled == nil ? progress.latest : nil
         let oval: OvalState
         if taking {
             oval = .capturing
@@ -180,7 +182,11 @@ extension Wizard {
             case .noConfidentFace:
                 lines.append("No face was found clearly enough for auto capture.")
             }
+            if let stalled { countdown = "Waiting for the camera: no new picture for \(Int(stalled)) s" }
             keys.insert(KeyHelp("SPACE", "take photo"), at: 0)
+        } else if let stalled {
+            primary = "Waiting for the camera…"
+            countdown = "No new picture for \(Int(stalled)) s"
         } else {
             primary = latest.map { Messages.guidance($0.primary) } ?? "Looking for your face…"
             if let start = progress.firstFrameTime, let time = latest?.time {

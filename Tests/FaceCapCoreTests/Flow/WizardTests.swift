@@ -184,6 +184,33 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 2).picture, .livePreview(oval: .searching, stability: 0))
     }
 
+    func testAFrozenPictureSaysItWaitsForTheCameraAndRecoversWithTheNextFrame() {
+        var wizard = capturing(settings(tutorial: false))
+        let near = FrameGuidance(time: 5, primary: .moveCloser, hints: [.holdStill], stability: 0.3)
+        _ = wizard.handle(.frameAnalyzed(near), at: 5)
+        XCTAssertEqual(wizard.screen(at: 5.9).primary, "Move closer", "a frame late is not a stall")
+        let frozen = wizard.screen(at: 6.0)
+        XCTAssertEqual(frozen.primary, "Waiting for the camera…")
+        XCTAssertEqual(frozen.countdown, "No new picture for 1 s")
+        XCTAssertEqual(frozen.hints, [], "the frozen picture's advice is not the person's")
+        XCTAssertEqual(frozen.picture, .livePreview(oval: .searching, stability: 0))
+        XCTAssertNil(frozen.progress)
+        XCTAssertEqual(wizard.screen(at: 8.4).countdown, "No new picture for 3 s")
+        XCTAssertEqual(PlainText.line(for: wizard.screen(at: 6)), PlainText.line(for: wizard.screen(at: 8.4)),
+                       "plain mode prints the stall once, not every second")
+        XCTAssertEqual(wizard.screenName, .capture, "still the capture screen: no event, no exit code")
+        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 8.5, primary: .ready, hasFace: true)), at: 8.5)
+        XCTAssertEqual(wizard.screen(at: 8.5).primary, "Perfect — hold still")
+
+        // Once manual capture is offered the offer stands; the stall is said under it.
+        let dark = FrameGuidance(time: 30, primary: .tooDark, hasFace: true, manualFallback: .timeout)
+        _ = wizard.handle(.frameAnalyzed(dark), at: 30)
+        let offered = wizard.screen(at: 32.2)
+        XCTAssertEqual(offered.primary, "Press SPACE to take the photo")
+        XCTAssertEqual(offered.countdown, "Waiting for the camera: no new picture for 2 s")
+        XCTAssertEqual(wizard.handle(.key(.space), at: 32.3), [.stopAnalysis, .takePhoto(.manual)])
+    }
+
     func testAutoCaptureTakesThePhotoThenValidatesAttemptOne() {
         var wizard = capturing(settings(tutorial: false))
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(1, stability: 1, capture: true)), at: 1),
