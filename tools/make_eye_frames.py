@@ -42,6 +42,11 @@ import iris_ref  # noqa: E402
 FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152,
              148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109]
 LIDS = [(0, 9, 10, 11, 12, 13, 14, 15, 8), (0, 1, 2, 3, 4, 5, 6, 7, 8)]   # upper, lower (contour indices)
+# Eyes turned down or up with their lids (look_vertically): variant → degrees down.
+VERTICAL_GAZE = {'gaze_down2': 30, 'gaze_up': -30}
+# A vertical-gaze construction is kept only when LiteRT's iris model reads both eyes open and the iris moved
+# at least this far (eye widths, mean of both eyes) the intended way.
+MIN_VERTICAL_READING = 0.025
 
 
 def lid_frame(eye, leftmost_first):
@@ -159,6 +164,110 @@ def move_iris(img, eye, leftmost_first, shift_along, shift_down):
                          np.float32)
     edge = (fill | moved).reshape(H, W)
     return np.where(edge[..., None], blurred, out)
+
+
+# A vertical gaze as real eyes make it (lid–globe coupling: the lids follow the eye; Becker & Fuchs 1988,
+# Read et al. 2006, docs/calibration.md "Eyes: the iris model"), in eye widths for an eye rotated `degrees`
+# down (negative: up). The iris and sclera move 0.39·sin(degrees) (an 11 mm corneal arc over a 28 mm wide
+# eye); looking down the upper lid follows a little further (it covers ~1 mm more of the iris at full
+# downgaze) and the lower lid less far (the opening narrows ~2.3 mm), looking up the upper lid rises a
+# little less than the iris and the lower lid a little.
+def vertical_gaze_shifts(degrees):
+    globe = 0.39 * math.sin(math.radians(degrees))
+    if degrees >= 0:
+        return globe, globe + 0.035 * degrees / 35, globe - 0.045 * degrees / 35
+    return globe, 0.85 * globe, 0.3 * globe
+
+
+def look_vertically(img, eye, leftmost_first, degrees):
+    """The eye turned `degrees` down (negative: up) with its lids: iris and sclera shifted inside the
+    opening, the upper lid skin stretched or folded from below the brow to its new margin, the lower lid
+    skin likewise down to the cheek; the corners stay. Where the shifted globe would show what the lids hid
+    in the photo, the iris is continued by its own mirror image and the rest filled with the eye's white.
+    All shifts taper to nothing at the corners. Returns a new float image."""
+    a, along, down, width, ((uu, vu), (ul, vl)) = curves(eye, leftmost_first)
+    d_globe, d_upper, d_lower = (width * d for d in vertical_gaze_shifts(degrees))
+    H, W, _ = img.shape
+    ys, xs = np.mgrid[0:H, 0:W]
+    pts = np.stack([xs + 0.5, ys + 0.5], -1).reshape(-1, 2)
+    u, v = uv(pts, a, along, down)
+    t = np.clip((u - uu[0]) / max(uu[-1] - uu[0], 1e-6), 0, 1)
+    lid_taper = np.sin(np.pi * t)
+    # The globe turns as a whole (the sclera by the corners, further back, moves about half as far); looking
+    # down it never outruns the upper lid, which covers it.
+    globe_shift = d_globe * (0.5 + 0.5 * np.sin(np.pi * t))
+    if degrees > 0:
+        globe_shift = np.minimum(globe_shift, d_upper * lid_taper)
+    up_old, lo_old = np.interp(u, uu, vu), np.interp(u, ul, vl)
+    up_new = up_old + d_upper * lid_taper
+    lo_new = np.maximum(lo_old + d_lower * lid_taper, up_new + 1.0)
+    top, bottom = up_old - 0.45 * width, lo_old + 0.35 * width
+    region = (u > uu[0]) & (u < uu[-1]) & (v > top) & (v < bottom)
+    vsrc = v.copy()
+    upper = region & (v < up_new)
+    vsrc[upper] = top[upper] + (v[upper] - top[upper]) * (up_old[upper] - top[upper]) / np.maximum(
+        up_new[upper] - top[upper], 1e-6)
+    lower = region & (v > lo_new)
+    vsrc[lower] = bottom[lower] - (bottom[lower] - v[lower]) * (bottom[lower] - lo_old[lower]) / np.maximum(
+        bottom[lower] - lo_new[lower], 1e-6)
+    globe = region & ~upper & ~lower
+    vsrc[globe] = v[globe] - globe_shift[globe]
+    # Globe points whose source the lids covered in the photo (mainly below the iris when looking up).
+    hidden = globe & ((vsrc <= up_old + 0.5) | (vsrc >= lo_old - 0.5))
+    c_iris = eye['iris'][0, :2]
+    r_iris = np.mean(np.linalg.norm(eye['iris'][1:, :2] - c_iris, axis=1))
+    cu, cv = uv(c_iris[None], a, along, down)
+    # Mirror a hidden iris point through the iris's horizontal diameter (in the eye's own axes).
+    in_iris = hidden & ((u - cu[0]) ** 2 + (vsrc - cv[0]) ** 2 < (1.02 * r_iris) ** 2)
+    mirrored = 2 * cv[0] - vsrc
+    ok_mirror = in_iris & (mirrored > up_old + 0.5) & (mirrored < lo_old - 0.5)
+    vsrc[ok_mirror] = mirrored[ok_mirror]
+    fill = hidden & ~ok_mirror
+    src = a + np.outer(u, along) + np.outer(vsrc, down) - 0.5
+    flat = img.reshape(-1, 3)
+    out = flat.copy()
+    idx = np.nonzero(region)[0]
+    sx, sy = src[idx, 0], src[idx, 1]
+    x0, y0 = np.clip(np.floor(sx).astype(int), 0, W - 2), np.clip(np.floor(sy).astype(int), 0, H - 2)
+    fx, fy = (sx - x0)[:, None], (sy - y0)[:, None]
+    def at(yy, xx): return flat[yy * W + xx]
+    out[idx] = (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
+                + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
+    if fill.any():
+        out[fill] = sclera_colour(img, eye, leftmost_first) + np.random.default_rng(11).normal(0, 3, (fill.sum(), 3))
+    out = out.reshape(H, W, 3)
+    blurred = np.asarray(Image.fromarray(np.clip(out, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5)),
+                         np.float32)
+    seam = fill.reshape(H, W)
+    return np.where(seam[..., None], blurred, out)
+
+
+def reads_vertical_gaze(before, after, degrees):
+    """Whether the iris model reads the eyes in `after` as open and turned the way `degrees` says."""
+    if after is None:
+        return False
+    moved = np.mean([eye_measures(after[k], k == 0)[2] - eye_measures(before[k], k == 0)[2] for k in (0, 1)])
+    opening = max(eye_measures(after[k], k == 0)[0] for k in (0, 1))
+    return opening >= 0.13 and moved * np.sign(degrees) >= MIN_VERTICAL_READING
+
+
+def sclera_colour(img, eye, leftmost_first):
+    """The eye's own white: the median of the brightest sixth of the middle of the opening beside the iris
+    (the least saturated choice move_iris makes reads grey on shadowed whites)."""
+    a, along, down, width, ((uu, vu), (ul, vl)) = curves(eye, leftmost_first)
+    H, W, _ = img.shape
+    c = eye['iris'][0, :2]
+    r = np.mean(np.linalg.norm(eye['iris'][1:, :2] - c, axis=1))
+    ys, xs = np.mgrid[0:H, 0:W]
+    pts = np.stack([xs + 0.5, ys + 0.5], -1).reshape(-1, 2)
+    u, v = uv(pts, a, along, down)
+    up, lo = np.interp(u, uu, vu), np.interp(u, ul, vl)
+    band = (u > uu[0]) & (u < uu[-1]) & (v > up + 0.25 * (lo - up)) & (v < lo - 0.25 * (lo - up))
+    px_ = img.reshape(-1, 3)[band & (np.linalg.norm(pts - c, axis=1) > 1.25 * r)]
+    if len(px_) <= 9:
+        return np.array([220, 215, 210.])
+    lum = px_ @ [0.299, 0.587, 0.114]
+    return np.median(px_[lum >= np.percentile(lum, 83)], axis=0)
 
 
 def px(lms, i, W, H):
@@ -296,10 +405,14 @@ def main():
     ap.add_argument('--jpeg', type=int, metavar='QUALITY', help='write JPEG at this quality instead of PNG '
                     '(the small committed test fixtures: Tests/Fixtures/eyes)')
     ap.add_argument('--no-open', action='store_true', help='do not write the unchanged photo')
+    ap.add_argument('--gaze-degrees', metavar='DOWN,UP', help='angles of gaze_down2 and gaze_up (default '
+                    f'{VERTICAL_GAZE["gaze_down2"]},{VERTICAL_GAZE["gaze_up"]})')
     ap.add_argument('--sheet', metavar='FILE', help='also write a contact sheet of the face crops (JPEG), one row per '
                     'photo: the pictures in docs/calibration.md')
     ap.add_argument('photos', nargs='+')
     args = ap.parse_args()
+    if args.gaze_degrees:
+        VERTICAL_GAZE['gaze_down2'], VERTICAL_GAZE['gaze_up'] = (float(v) for v in args.gaze_degrees.split(','))
     sys.path.insert(0, args.ref_tools)
     import ref_interpreter as ri
     import ref_pipeline as rp
@@ -358,6 +471,9 @@ def main():
         for variant in variants:
             if variant == 'closed':
                 out = close_eye(close_eye(img, eyes[0], True), eyes[1], False)
+            elif variant in VERTICAL_GAZE:
+                degrees = VERTICAL_GAZE[variant]
+                out = look_vertically(look_vertically(img, eyes[0], True, degrees), eyes[1], False, degrees)
             elif variant.startswith('gaze_'):
                 along, down = {'gaze_left': (-0.2, 0), 'gaze_right': (0.2, 0), 'gaze_down': (0, 0.12)}[variant]
                 out = move_iris(move_iris(img, eyes[0], True, along, down), eyes[1], False, along, down)
@@ -374,6 +490,12 @@ def main():
             row.append(Image.fromarray(out).crop(crop_box).resize((120, 120), Image.LANCZOS))
             _, after = read_eyes(out.astype(np.float32))
             print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after) if after else 'no face'))
+            if variant in VERTICAL_GAZE and not reads_vertical_gaze(eyes, after, VERTICAL_GAZE[variant]):
+                # The model does not see it as intended: not a test frame.
+                print(f'{name} {variant}: rejected (the iris model does not read open eyes turned '
+                      f'{"down" if VERTICAL_GAZE[variant] > 0 else "up"} by at least {MIN_VERTICAL_READING})')
+                os.remove(os.path.join(args.out, f'{name}_{variant}.{"jpg" if args.jpeg else "png"}'))
+                row.pop()
         rows.append(row)
     if args.sheet and rows:
         sheet = Image.new('RGB', (120 * max(len(r) for r in rows), 120 * len(rows)), 'white')
