@@ -223,6 +223,20 @@ def look_vertically(img, eye, leftmost_first, degrees):
     ok_mirror = in_iris & (mirrored > up_old + 0.5) & (mirrored < lo_old - 0.5)
     vsrc[ok_mirror] = mirrored[ok_mirror]
     fill = hidden & ~ok_mirror
+    # The rest of what the lids hid is white of the eye: borrow the photo's own, beside the iris (never from it)
+    # and well inside the opening, at the same place along the eye.
+    # Under the iris, blend the white from both sides of it.
+    def white_at(us, vs):
+        up_at, lo_at = np.interp(us, uu, vu), np.interp(us, ul, vl)
+        vs = np.clip(vs, up_at + 0.35 * (lo_at - up_at), lo_at - 0.35 * (lo_at - up_at))
+        return sample(img, a + np.outer(us, along) + np.outer(vs, down) - 0.5)
+    near_iris = np.abs(u[fill] - cu[0]) < 1.25 * r_iris
+    side = cu[0] + 1.25 * r_iris
+    weight = np.clip((u[fill] - (cu[0] - 1.25 * r_iris)) / (2.5 * r_iris), 0, 1)[:, None]
+    white = np.where(near_iris[:, None],
+                     (1 - weight) * white_at(np.full(fill.sum(), 2 * cu[0] - side), vsrc[fill])
+                     + weight * white_at(np.full(fill.sum(), side), vsrc[fill]),
+                     white_at(u[fill], vsrc[fill]))
     src = a + np.outer(u, along) + np.outer(vsrc, down) - 0.5
     flat = img.reshape(-1, 3)
     out = flat.copy()
@@ -233,10 +247,9 @@ def look_vertically(img, eye, leftmost_first, degrees):
     def at(yy, xx): return flat[yy * W + xx]
     out[idx] = (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
                 + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
-    if fill.any():
-        out[fill] = sclera_colour(img, eye, leftmost_first) + np.random.default_rng(11).normal(0, 3, (fill.sum(), 3))
+    out[fill] = white
     out = out.reshape(H, W, 3)
-    blurred = np.asarray(Image.fromarray(np.clip(out, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5)),
+    blurred = np.asarray(Image.fromarray(np.clip(out, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8)),
                          np.float32)
     seam = fill.reshape(H, W)
     return np.where(seam[..., None], blurred, out)
@@ -251,23 +264,26 @@ def reads_vertical_gaze(before, after, degrees):
     return opening >= 0.13 and moved * np.sign(degrees) >= MIN_VERTICAL_READING
 
 
-def sclera_colour(img, eye, leftmost_first):
-    """The eye's own white: the median of the brightest sixth of the middle of the opening beside the iris
-    (the least saturated choice move_iris makes reads grey on shadowed whites)."""
-    a, along, down, width, ((uu, vu), (ul, vl)) = curves(eye, leftmost_first)
+def sample(img, points):
+    """Bilinear samples of `img` at pixel-index coordinates `points` (N×2)."""
     H, W, _ = img.shape
-    c = eye['iris'][0, :2]
-    r = np.mean(np.linalg.norm(eye['iris'][1:, :2] - c, axis=1))
-    ys, xs = np.mgrid[0:H, 0:W]
-    pts = np.stack([xs + 0.5, ys + 0.5], -1).reshape(-1, 2)
-    u, v = uv(pts, a, along, down)
-    up, lo = np.interp(u, uu, vu), np.interp(u, ul, vl)
-    band = (u > uu[0]) & (u < uu[-1]) & (v > up + 0.25 * (lo - up)) & (v < lo - 0.25 * (lo - up))
-    px_ = img.reshape(-1, 3)[band & (np.linalg.norm(pts - c, axis=1) > 1.25 * r)]
-    if len(px_) <= 9:
-        return np.array([220, 215, 210.])
-    lum = px_ @ [0.299, 0.587, 0.114]
-    return np.median(px_[lum >= np.percentile(lum, 83)], axis=0)
+    flat = img.reshape(-1, 3)
+    sx, sy = points[:, 0], points[:, 1]
+    x0, y0 = np.clip(np.floor(sx).astype(int), 0, W - 2), np.clip(np.floor(sy).astype(int), 0, H - 2)
+    fx, fy = np.clip(sx - x0, 0, 1)[:, None], np.clip(sy - y0, 0, 1)[:, None]
+    def at(yy, xx): return flat[yy * W + xx]
+    return (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
+            + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
+
+
+def eye_band(img, eyes, size=(300, 100)):
+    """Both eyes of `img` (located by `eyes`, the photo's own reading) as one tile of `size`."""
+    c = np.concatenate([e['contours'][:16, :2] for e in eyes])
+    (x0, y0), (x1, y1) = c.min(0), c.max(0)
+    cx, cy, w = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * 1.25
+    h = w * size[1] / size[0]
+    tile = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8))
+    return tile.crop((int(cx - w / 2), int(cy - h / 2), int(cx + w / 2), int(cy + h / 2))).resize(size, Image.LANCZOS)
 
 
 def px(lms, i, W, H):
@@ -407,6 +423,8 @@ def main():
     ap.add_argument('--no-open', action='store_true', help='do not write the unchanged photo')
     ap.add_argument('--gaze-degrees', metavar='DOWN,UP', help='angles of gaze_down2 and gaze_up (default '
                     f'{VERTICAL_GAZE["gaze_down2"]},{VERTICAL_GAZE["gaze_up"]})')
+    ap.add_argument('--eye-sheet', metavar='FILE', help='also write a sheet of the eye region (JPEG), one row per '
+                    'photo, the photo first and then each variant')
     ap.add_argument('--sheet', metavar='FILE', help='also write a contact sheet of the face crops (JPEG), one row per '
                     'photo: the pictures in docs/calibration.md')
     ap.add_argument('photos', nargs='+')
@@ -447,6 +465,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     variants = args.variants.split(',')
     rows = []
+    eye_rows = []
     for photo in args.photos:
         name = os.path.splitext(os.path.basename(photo))[0]
         img = np.asarray(Image.open(photo).convert('RGB'), dtype=np.float32)
@@ -467,6 +486,7 @@ def main():
         crop_box = (int(xs.mean() - side / 2), int(ys.mean() - side / 2), int(xs.mean() + side / 2),
                     int(ys.mean() + side / 2))
         row = [Image.fromarray(img.astype(np.uint8)).crop(crop_box).resize((120, 120), Image.LANCZOS)]
+        eye_row = [eye_band(img, eyes)]
         print(f'{name} open: LiteRT iris model reads {describe(eyes)}')
         for variant in variants:
             if variant == 'closed':
@@ -488,6 +508,7 @@ def main():
             out = np.clip(np.round(out), 0, 255).astype(np.uint8)
             save(out, variant)
             row.append(Image.fromarray(out).crop(crop_box).resize((120, 120), Image.LANCZOS))
+            eye_row.append(eye_band(out, eyes))
             _, after = read_eyes(out.astype(np.float32))
             print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after) if after else 'no face'))
             if variant in VERTICAL_GAZE and not reads_vertical_gaze(eyes, after, VERTICAL_GAZE[variant]):
@@ -496,7 +517,16 @@ def main():
                       f'{"down" if VERTICAL_GAZE[variant] > 0 else "up"} by at least {MIN_VERTICAL_READING})')
                 os.remove(os.path.join(args.out, f'{name}_{variant}.{"jpg" if args.jpeg else "png"}'))
                 row.pop()
+                eye_row.pop()
         rows.append(row)
+        eye_rows.append(eye_row)
+    if args.eye_sheet and eye_rows:
+        tw, th = eye_rows[0][0].size
+        sheet = Image.new('RGB', (tw * max(len(r) for r in eye_rows), th * len(eye_rows)), 'white')
+        for y, row in enumerate(eye_rows):
+            for x, tile in enumerate(row):
+                sheet.paste(tile, (tw * x, th * y))
+        sheet.save(args.eye_sheet, quality=80)
     if args.sheet and rows:
         sheet = Image.new('RGB', (120 * max(len(r) for r in rows), 120 * len(rows)), 'white')
         for y, row in enumerate(rows):

@@ -63,8 +63,9 @@ public struct ValidatorThresholds: Sendable, Equatable {
     /// Open eyes read ≥ 0.166 per eye, constructed closed eyes ≤ 0.099 (docs/calibration.md).
     public var minEyeOpening = 0.13
     /// Pose-corrected gaze beyond this many eye widths → `lookStraight` (the analyzer's values: eyes on the
-    /// camera read ≤ 0.030 across, averted ones ≥ 0.084; vertically −0.029…+0.027, eyes turned 30° down by
-    /// construction ≥ +0.036 — a still photo gets no closer look than the live frames, so the same cut).
+    /// camera read ≤ 0.030 across, averted ones ≥ 0.084; vertically −0.029…+0.027, eyes turned 30° down or
+    /// up by construction ≥ +0.040 and ≤ −0.041 — a still photo is read no better than a live frame, so the
+    /// same cut).
     public var maxGazeX = 0.06
     public var maxGazeY = 0.04
     /// Exposure-normalised face sharpness below this → `blurry` (analyzer 150; no calibration frame
