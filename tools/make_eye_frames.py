@@ -12,6 +12,10 @@ calibration photos come from, so they are made from each photo's own pixels:
                 the iris and pupil (a disc of the iris model's iris radius) moved inside the eye opening by
                 0.2 eye widths sideways (0.12 down); the uncovered place is filled with the eye's own sclera
                 colour; the lids still cut the moved disc
+  gaze_down2 / gaze_up
+                both eyes turned 30° down or up as real eyes turn, the lids following (look_vertically; not
+                in the default list: name them with --variants, --gaze-degrees for other angles); kept only
+                when LiteRT's iris model reads them open and turned
   mask_surgical / mask_cloth
                 a pleated light-blue or a dark woven mask over nose, mouth and chin, following the lower face
                 outline of the FaceMesh landmarks, with ear loops
@@ -256,7 +260,8 @@ def look_vertically(img, eye, leftmost_first, degrees):
 
 
 def reads_vertical_gaze(before, after, degrees):
-    """Whether the iris model reads the eyes in `after` as open and turned the way `degrees` says."""
+    """Whether the iris model reads the eyes in `after` as open (the more open eye, as `eyesClosed` asks) and
+    turned the way `degrees` says."""
     if after is None:
         return False
     moved = np.mean([eye_measures(after[k], k == 0)[2] - eye_measures(before[k], k == 0)[2] for k in (0, 1)])
