@@ -20,7 +20,8 @@ final class AnalysisPipelineTests: XCTestCase {
         super.setUp()
         guard let loaded = try? ModelFiles.loadAllFaceModels() else { return }
         models = loaded
-        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + EyeFixtures.all {
+        let eyeFixtures = EyeFixtures.all + EyeFixtures.vertical.map(\.0)
+        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + eyeFixtures {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
                   let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
                 continue
