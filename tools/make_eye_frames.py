@@ -12,6 +12,10 @@ calibration photos come from, so they are made from each photo's own pixels:
                 the iris and pupil (a disc of the iris model's iris radius) moved inside the eye opening by
                 0.2 eye widths sideways (0.12 down); the uncovered place is filled with the eye's own sclera
                 colour; the lids still cut the moved disc
+  gaze_down2 / gaze_up
+                both eyes turned 30° down or up as real eyes turn, the lids following (look_vertically; not
+                in the default list: name them with --variants, --gaze-degrees for other angles); kept only
+                when LiteRT's iris model reads them open and turned
   mask_surgical / mask_cloth
                 a pleated light-blue or a dark woven mask over nose, mouth and chin, following the lower face
                 outline of the FaceMesh landmarks, with ear loops
@@ -42,6 +46,11 @@ import iris_ref  # noqa: E402
 FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152,
              148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109]
 LIDS = [(0, 9, 10, 11, 12, 13, 14, 15, 8), (0, 1, 2, 3, 4, 5, 6, 7, 8)]   # upper, lower (contour indices)
+# Eyes turned down or up with their lids (look_vertically): variant → degrees down.
+VERTICAL_GAZE = {'gaze_down2': 30, 'gaze_up': -30}
+# A vertical-gaze construction is kept only when LiteRT's iris model reads both eyes open and the iris moved
+# at least this far (eye widths, mean of both eyes) the intended way.
+MIN_VERTICAL_READING = 0.025
 
 
 def lid_frame(eye, leftmost_first):
@@ -159,6 +168,127 @@ def move_iris(img, eye, leftmost_first, shift_along, shift_down):
                          np.float32)
     edge = (fill | moved).reshape(H, W)
     return np.where(edge[..., None], blurred, out)
+
+
+# A vertical gaze as real eyes make it (lid–globe coupling: the lids follow the eye; Becker & Fuchs 1988,
+# Read et al. 2006, docs/calibration.md "Eyes: the iris model"), in eye widths for an eye rotated `degrees`
+# down (negative: up). The iris and sclera move 0.39·sin(degrees) (an 11 mm corneal arc over a 28 mm wide
+# eye); looking down the upper lid follows a little further (it covers ~1 mm more of the iris at full
+# downgaze) and the lower lid less far (the opening narrows ~2.3 mm), looking up the upper lid rises a
+# little less than the iris and the lower lid a little.
+def vertical_gaze_shifts(degrees):
+    globe = 0.39 * math.sin(math.radians(degrees))
+    if degrees >= 0:
+        return globe, globe + 0.035 * degrees / 35, globe - 0.045 * degrees / 35
+    return globe, 0.85 * globe, 0.3 * globe
+
+
+def look_vertically(img, eye, leftmost_first, degrees):
+    """The eye turned `degrees` down (negative: up) with its lids: iris and sclera shifted inside the
+    opening, the upper lid skin stretched or folded from below the brow to its new margin, the lower lid
+    skin likewise down to the cheek; the corners stay. Where the shifted globe would show what the lids hid
+    in the photo, the iris is continued by its own mirror image and the rest filled with the eye's white.
+    All shifts taper to nothing at the corners. Returns a new float image."""
+    a, along, down, width, ((uu, vu), (ul, vl)) = curves(eye, leftmost_first)
+    d_globe, d_upper, d_lower = (width * d for d in vertical_gaze_shifts(degrees))
+    H, W, _ = img.shape
+    ys, xs = np.mgrid[0:H, 0:W]
+    pts = np.stack([xs + 0.5, ys + 0.5], -1).reshape(-1, 2)
+    u, v = uv(pts, a, along, down)
+    t = np.clip((u - uu[0]) / max(uu[-1] - uu[0], 1e-6), 0, 1)
+    lid_taper = np.sin(np.pi * t)
+    # The globe turns as a whole (the sclera by the corners, further back, moves about half as far); looking
+    # down it never outruns the upper lid, which covers it.
+    globe_shift = d_globe * (0.5 + 0.5 * np.sin(np.pi * t))
+    if degrees > 0:
+        globe_shift = np.minimum(globe_shift, d_upper * lid_taper)
+    up_old, lo_old = np.interp(u, uu, vu), np.interp(u, ul, vl)
+    up_new = up_old + d_upper * lid_taper
+    lo_new = np.maximum(lo_old + d_lower * lid_taper, up_new + 1.0)
+    top, bottom = up_old - 0.45 * width, lo_old + 0.35 * width
+    region = (u > uu[0]) & (u < uu[-1]) & (v > top) & (v < bottom)
+    vsrc = v.copy()
+    upper = region & (v < up_new)
+    vsrc[upper] = top[upper] + (v[upper] - top[upper]) * (up_old[upper] - top[upper]) / np.maximum(
+        up_new[upper] - top[upper], 1e-6)
+    lower = region & (v > lo_new)
+    vsrc[lower] = bottom[lower] - (bottom[lower] - v[lower]) * (bottom[lower] - lo_old[lower]) / np.maximum(
+        bottom[lower] - lo_new[lower], 1e-6)
+    globe = region & ~upper & ~lower
+    vsrc[globe] = v[globe] - globe_shift[globe]
+    # Globe points whose source the lids covered in the photo (mainly below the iris when looking up).
+    hidden = globe & ((vsrc <= up_old + 0.5) | (vsrc >= lo_old - 0.5))
+    c_iris = eye['iris'][0, :2]
+    r_iris = np.mean(np.linalg.norm(eye['iris'][1:, :2] - c_iris, axis=1))
+    cu, cv = uv(c_iris[None], a, along, down)
+    # Mirror a hidden iris point through the iris's horizontal diameter (in the eye's own axes).
+    in_iris = hidden & ((u - cu[0]) ** 2 + (vsrc - cv[0]) ** 2 < (1.02 * r_iris) ** 2)
+    mirrored = 2 * cv[0] - vsrc
+    ok_mirror = in_iris & (mirrored > up_old + 0.5) & (mirrored < lo_old - 0.5)
+    vsrc[ok_mirror] = mirrored[ok_mirror]
+    fill = hidden & ~ok_mirror
+    # The rest of what the lids hid is white of the eye: borrow the photo's own, beside the iris (never from it)
+    # and well inside the opening, at the same place along the eye.
+    # Under the iris, blend the white from both sides of it.
+    def white_at(us, vs):
+        up_at, lo_at = np.interp(us, uu, vu), np.interp(us, ul, vl)
+        vs = np.clip(vs, up_at + 0.35 * (lo_at - up_at), lo_at - 0.35 * (lo_at - up_at))
+        return sample(img, a + np.outer(us, along) + np.outer(vs, down) - 0.5)
+    near_iris = np.abs(u[fill] - cu[0]) < 1.25 * r_iris
+    side = cu[0] + 1.25 * r_iris
+    weight = np.clip((u[fill] - (cu[0] - 1.25 * r_iris)) / (2.5 * r_iris), 0, 1)[:, None]
+    white = np.where(near_iris[:, None],
+                     (1 - weight) * white_at(np.full(fill.sum(), 2 * cu[0] - side), vsrc[fill])
+                     + weight * white_at(np.full(fill.sum(), side), vsrc[fill]),
+                     white_at(u[fill], vsrc[fill]))
+    src = a + np.outer(u, along) + np.outer(vsrc, down) - 0.5
+    flat = img.reshape(-1, 3)
+    out = flat.copy()
+    idx = np.nonzero(region)[0]
+    sx, sy = src[idx, 0], src[idx, 1]
+    x0, y0 = np.clip(np.floor(sx).astype(int), 0, W - 2), np.clip(np.floor(sy).astype(int), 0, H - 2)
+    fx, fy = (sx - x0)[:, None], (sy - y0)[:, None]
+    def at(yy, xx): return flat[yy * W + xx]
+    out[idx] = (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
+                + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
+    out[fill] = white
+    out = out.reshape(H, W, 3)
+    blurred = np.asarray(Image.fromarray(np.clip(out, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8)),
+                         np.float32)
+    seam = fill.reshape(H, W)
+    return np.where(seam[..., None], blurred, out)
+
+
+def reads_vertical_gaze(before, after, degrees):
+    """Whether the iris model reads the eyes in `after` as open (the more open eye, as `eyesClosed` asks) and
+    turned the way `degrees` says."""
+    if after is None:
+        return False
+    moved = np.mean([eye_measures(after[k], k == 0)[2] - eye_measures(before[k], k == 0)[2] for k in (0, 1)])
+    opening = max(eye_measures(after[k], k == 0)[0] for k in (0, 1))
+    return opening >= 0.13 and moved * np.sign(degrees) >= MIN_VERTICAL_READING
+
+
+def sample(img, points):
+    """Bilinear samples of `img` at pixel-index coordinates `points` (N×2)."""
+    H, W, _ = img.shape
+    flat = img.reshape(-1, 3)
+    sx, sy = points[:, 0], points[:, 1]
+    x0, y0 = np.clip(np.floor(sx).astype(int), 0, W - 2), np.clip(np.floor(sy).astype(int), 0, H - 2)
+    fx, fy = np.clip(sx - x0, 0, 1)[:, None], np.clip(sy - y0, 0, 1)[:, None]
+    def at(yy, xx): return flat[yy * W + xx]
+    return (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
+            + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
+
+
+def eye_band(img, eyes, size=(300, 100)):
+    """Both eyes of `img` (located by `eyes`, the photo's own reading) as one tile of `size`."""
+    c = np.concatenate([e['contours'][:16, :2] for e in eyes])
+    (x0, y0), (x1, y1) = c.min(0), c.max(0)
+    cx, cy, w = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * 1.25
+    h = w * size[1] / size[0]
+    tile = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8))
+    return tile.crop((int(cx - w / 2), int(cy - h / 2), int(cx + w / 2), int(cy + h / 2))).resize(size, Image.LANCZOS)
 
 
 def px(lms, i, W, H):
@@ -296,10 +426,16 @@ def main():
     ap.add_argument('--jpeg', type=int, metavar='QUALITY', help='write JPEG at this quality instead of PNG '
                     '(the small committed test fixtures: Tests/Fixtures/eyes)')
     ap.add_argument('--no-open', action='store_true', help='do not write the unchanged photo')
+    ap.add_argument('--gaze-degrees', metavar='DOWN,UP', help='angles of gaze_down2 and gaze_up (default '
+                    f'{VERTICAL_GAZE["gaze_down2"]},{VERTICAL_GAZE["gaze_up"]})')
+    ap.add_argument('--eye-sheet', metavar='FILE', help='also write a sheet of the eye region (JPEG), one row per '
+                    'photo, the photo first and then each variant')
     ap.add_argument('--sheet', metavar='FILE', help='also write a contact sheet of the face crops (JPEG), one row per '
                     'photo: the pictures in docs/calibration.md')
     ap.add_argument('photos', nargs='+')
     args = ap.parse_args()
+    if args.gaze_degrees:
+        VERTICAL_GAZE['gaze_down2'], VERTICAL_GAZE['gaze_up'] = (float(v) for v in args.gaze_degrees.split(','))
     sys.path.insert(0, args.ref_tools)
     import ref_interpreter as ri
     import ref_pipeline as rp
@@ -334,6 +470,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     variants = args.variants.split(',')
     rows = []
+    eye_rows = []
     for photo in args.photos:
         name = os.path.splitext(os.path.basename(photo))[0]
         img = np.asarray(Image.open(photo).convert('RGB'), dtype=np.float32)
@@ -354,10 +491,14 @@ def main():
         crop_box = (int(xs.mean() - side / 2), int(ys.mean() - side / 2), int(xs.mean() + side / 2),
                     int(ys.mean() + side / 2))
         row = [Image.fromarray(img.astype(np.uint8)).crop(crop_box).resize((120, 120), Image.LANCZOS)]
+        eye_row = [eye_band(img, eyes)]
         print(f'{name} open: LiteRT iris model reads {describe(eyes)}')
         for variant in variants:
             if variant == 'closed':
                 out = close_eye(close_eye(img, eyes[0], True), eyes[1], False)
+            elif variant in VERTICAL_GAZE:
+                degrees = VERTICAL_GAZE[variant]
+                out = look_vertically(look_vertically(img, eyes[0], True, degrees), eyes[1], False, degrees)
             elif variant.startswith('gaze_'):
                 along, down = {'gaze_left': (-0.2, 0), 'gaze_right': (0.2, 0), 'gaze_down': (0, 0.12)}[variant]
                 out = move_iris(move_iris(img, eyes[0], True, along, down), eyes[1], False, along, down)
@@ -372,9 +513,25 @@ def main():
             out = np.clip(np.round(out), 0, 255).astype(np.uint8)
             save(out, variant)
             row.append(Image.fromarray(out).crop(crop_box).resize((120, 120), Image.LANCZOS))
+            eye_row.append(eye_band(out, eyes))
             _, after = read_eyes(out.astype(np.float32))
             print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after) if after else 'no face'))
+            if variant in VERTICAL_GAZE and not reads_vertical_gaze(eyes, after, VERTICAL_GAZE[variant]):
+                # The model does not see it as intended: not a test frame.
+                print(f'{name} {variant}: rejected (the iris model does not read open eyes turned '
+                      f'{"down" if VERTICAL_GAZE[variant] > 0 else "up"} by at least {MIN_VERTICAL_READING})')
+                os.remove(os.path.join(args.out, f'{name}_{variant}.{"jpg" if args.jpeg else "png"}'))
+                row.pop()
+                eye_row.pop()
         rows.append(row)
+        eye_rows.append(eye_row)
+    if args.eye_sheet and eye_rows:
+        tw, th = eye_rows[0][0].size
+        sheet = Image.new('RGB', (tw * max(len(r) for r in eye_rows), th * len(eye_rows)), 'white')
+        for y, row in enumerate(eye_rows):
+            for x, tile in enumerate(row):
+                sheet.paste(tile, (tw * x, th * y))
+        sheet.save(args.eye_sheet, quality=80)
     if args.sheet and rows:
         sheet = Image.new('RGB', (120 * max(len(r) for r in rows), 120 * len(rows)), 'white')
         for y, row in enumerate(rows):

@@ -57,7 +57,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "eyeOpeningHysteresis": 0.02,
             "minEyesClosedTime": 0.3,
             "maxGazeX": 0.06,
-            "maxGazeY": 0.07,
+            "maxGazeY": 0.04,
             "gazeHysteresis": 0.01,
             "minGazeOffTime": 0.3,
             "gazeYawFactor": 0.05,

@@ -65,6 +65,11 @@ final class GuidanceTests: XCTestCase {
                                     $0.face!.eyes!.closedFor = 0.3 }, .eyesClosed),
             ("eyes to the side", { $0.face!.eyes!.cameraGazeX = -0.1 }, .lookStraight),
             ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09 }, .lookStraight),
+            ("eyes turned 30° down, lids following", { $0.face!.eyes!.cameraGazeY = 0.045 }, .lookStraight),
+            ("eyes turned 30° up", { $0.face!.eyes!.cameraGazeY = -0.045 }, .lookStraight),
+            ("open eyes, the most off-level measured", { $0.face!.eyes!.cameraGazeY = 0.029 }, nil),
+            ("eyes down, narrowed but open", { $0.face!.eyes!.rightOpening = 0.14; $0.face!.eyes!.leftOpening = 0.15
+                                              $0.face!.eyes!.cameraGazeY = 0.06 }, .lookStraight),
             ("a glance", { $0.face!.eyes!.cameraGazeX = 0.1; $0.face!.eyes!.gazeOffFor = 0.1 }, nil),
             ("closed eyes have no gaze", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                            $0.face!.eyes!.cameraGazeX = 0.2 }, .eyesClosed),

@@ -157,6 +157,7 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertGreaterThan(v.minSharpness, a.minSharpness)
         XCTAssertLessThanOrEqual(v.secondFaceMinRelativeWidth, a.secondFaceMinRelativeWidth)
         XCTAssertEqual(v.minInterEyeDistance, 60)
+        XCTAssertEqual([v.maxGazeX, v.maxGazeY], [0.06, 0.04], "the analyzer's gaze limits (docs/calibration.md)")
         let names = ValidatorThresholds.fields.map(\.name)
         XCTAssertEqual(Set(Mirror(reflecting: v).children.compactMap(\.label)), Set(names))
         for field in ValidatorThresholds.fields {

@@ -20,7 +20,8 @@ final class AnalysisPipelineTests: XCTestCase {
         super.setUp()
         guard let loaded = try? ModelFiles.loadAllFaceModels() else { return }
         models = loaded
-        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + EyeFixtures.all {
+        let eyeFixtures = EyeFixtures.all + EyeFixtures.vertical.map(\.0)
+        for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + eyeFixtures {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
                   let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
                 continue
@@ -459,6 +460,60 @@ final class AnalysisPipelineTests: XCTestCase {
             let outputs = try play(2) { _ in [Subject(photo: name)] }
             XCTAssertTrue(outputs.allSatisfy { $0.capture == nil }, name)
             XCTAssertEqual(outputs.last?.primary, code, "\(name): \(outputs.last?.active ?? [])")
+        }
+    }
+
+    // MARK: eyes turned down or up with the head level (tools/make_eye_frames.py gaze_down2 / gaze_up)
+
+    func testEyesTurnedDownOrUpInWebcamFramesCallForLookStraight() throws {
+        let t = AnalyzerThresholds()
+        // At every face size the wizard accepts (0.28…0.52 of the width).
+        for (name, down) in EyeFixtures.vertical {
+            for width in [0.30, 0.38, 0.48] {
+                let what = "\(name) at \(width)"
+                let (codes, metrics) = try guidance(try scene([Subject(photo: name, width: width)]))
+                let eyes = try XCTUnwrap(metrics.face?.eyes, what)
+                XCTAssertGreaterThan(down ? eyes.cameraGazeY : -eyes.cameraGazeY, t.maxGazeY, what)
+                XCTAssertTrue(codes.contains(.lookStraight), "\(what): \(codes)")
+                XCTAssertFalse(codes.contains(.eyesClosed), "\(what): \(codes)")
+            }
+        }
+        // Eyes on the camera never get it, at the same sizes.
+        for name in EyeFixtures.open {
+            for width in [0.30, 0.38, 0.48] {
+                let what = "\(name) at \(width)"
+                let (codes, metrics) = try guidance(try scene([Subject(photo: name, width: width)]))
+                let eyes = try XCTUnwrap(metrics.face?.eyes, what)
+                XCTAssertLessThan(abs(eyes.cameraGazeY), t.maxGazeY - t.gazeHysteresis / 2, what)
+                XCTAssertFalse(codes.contains(.lookStraight), "\(what): \(codes)")
+            }
+        }
+    }
+
+    func testEyesKeptDownAreGuidedAndNeverCaptured() throws {
+        let outputs = try play(2) { _ in [Subject(photo: "eyes/sergey_gaze_down2.jpg")] }
+        XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame })
+        let first = try XCTUnwrap(outputs.firstIndex { $0.active.contains(.lookStraight) }, "\(outputs.map(\.active))")
+        XCTAssertGreaterThanOrEqual(outputs[first].metrics.timestamp, AnalyzerThresholds().minGazeOffTime,
+                                    "held 300 ms before it is said")
+        XCTAssertEqual(outputs.last?.primary, .lookStraight, "\(outputs.last?.active ?? [])")
+        XCTAssertFalse(outputs.contains { $0.active.contains(.eyesClosed) }, "open eyes looking down are not closed")
+    }
+
+    func testAGlanceDownDoesNotBlockTheCaptureButIsNeverTheChosenFrame() throws {
+        // A still face that looks down for 200 ms, twice, and back at the camera.
+        let glance = { (t: Double) in (0.4..<0.6).contains(t) || (0.9..<1.1).contains(t) }
+        let outputs = try play(2.2) { t in
+            [Subject(photo: glance(t) ? "eyes/sergey_gaze_down2.jpg" : "sergey.png")]
+        }
+        XCTAssertTrue(outputs.contains { glance($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
+            && ($0.metrics.face?.eyes?.cameraGazeY ?? 0) > AnalyzerThresholds().maxGazeY },
+                      "the iris model read the eyes down during a glance")
+        XCTAssertFalse(outputs.contains { $0.active.contains(.lookStraight) }, "a glance is not nagged about")
+        let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
+        XCTAssertFalse(glance(try XCTUnwrap(outputs[capture].capture).frameTimestamp), "the captured frame looks down")
+        for output in outputs where output.keepFrame {
+            XCTAssertFalse(glance(output.metrics.timestamp), "a downward frame was kept at \(output.metrics.timestamp)")
         }
     }
 }

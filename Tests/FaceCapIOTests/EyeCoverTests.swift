@@ -9,6 +9,9 @@ import XCTest
 enum EyeFixtures {
     static let closed = ["eyes/sergey_closed.jpg"]
     static let averted = ["eyes/sergey_gaze_left.jpg", "eyes/sergey_gaze_right.jpg", "eyes/grace_hopper_gaze_left.jpg"]
+    /// Both eyes turned 30° down or up with their lids following (`look_vertically`), the head level; true: down.
+    static let vertical = [("eyes/sergey_gaze_down2.jpg", true), ("eyes/grace_hopper_gaze_down2.jpg", true),
+                           ("eyes/sergey_gaze_up.jpg", false), ("eyes/grace_hopper_gaze_up.jpg", false)]
     /// Covered, with the region `CoverMetrics.regions` must name.
     static let covered = [("eyes/sergey_mask_surgical.jpg", "mouth"), ("eyes/sergey_mask_cloth.jpg", "mouth"),
                           ("eyes/grace_hopper_mask_surgical.jpg", "mouth"), ("eyes/sergey_sunglasses.jpg", "eyes"),
@@ -88,6 +91,34 @@ final class EyeCoverTests: XCTestCase {
             XCTAssertTrue(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
             XCTAssertFalse(report.guidance.contains(.eyesClosed), name)
             XCTAssertTrue(try verdict(name).contains("lookStraight"), name)
+        }
+    }
+
+    func testEyesTurnedDownOrUpAreSeenGuidedAndRefused() throws {
+        let t = AnalyzerThresholds()
+        for (name, down) in EyeFixtures.vertical {
+            let (report, _, _) = try analyse(name)
+            let face = try XCTUnwrap(report.metrics.face)
+            let pose = try XCTUnwrap(face.pose)
+            // The head is level and straight: the eyes alone call for lookStraight.
+            XCTAssertLessThan(max(abs(pose.yaw), abs(pose.pitch)), t.maxPitch - 5, name)
+            let eyes = try XCTUnwrap(face.eyes)
+            // Looking down narrows the opening, but these eyes are visibly open: not closed, for either.
+            XCTAssertGreaterThan(eyes.minOpening, ValidatorThresholds().minEyeOpening, name)
+            XCTAssertGreaterThan(down ? eyes.cameraGazeY : -eyes.cameraGazeY, t.maxGazeY, name)
+            XCTAssertLessThan(abs(eyes.cameraGazeX), t.maxGazeX - 0.02, "\(name): straight ahead sideways")
+            XCTAssertTrue(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
+            XCTAssertFalse(report.guidance.contains(.eyesClosed), name)
+            let reasons = try verdict(name)
+            XCTAssertTrue(reasons.contains("lookStraight"), "\(name): \(reasons)")
+            XCTAssertFalse(reasons.contains("eyesClosed"), "\(name): \(reasons)")
+        }
+    }
+
+    func testOpenEyesReadLevelWithTheCamera() throws {
+        for name in EyeFixtures.open {
+            let eyes = try XCTUnwrap(try analyse(name).report.metrics.face?.eyes, name)
+            XCTAssertLessThan(abs(eyes.cameraGazeY), AnalyzerThresholds().maxGazeY - 0.01, name)
         }
     }
 

@@ -63,9 +63,11 @@ public struct ValidatorThresholds: Sendable, Equatable {
     /// Open eyes read ≥ 0.166 per eye, constructed closed eyes ≤ 0.099 (docs/calibration.md).
     public var minEyeOpening = 0.13
     /// Pose-corrected gaze beyond this many eye widths → `lookStraight` (the analyzer's values: eyes on the
-    /// camera read ≤ 0.030 across, averted ones ≥ 0.084).
+    /// camera read ≤ 0.030 across, averted ones ≥ 0.084; vertically −0.029…+0.027, eyes turned 30° down or
+    /// up by construction ≥ +0.040 and ≤ −0.041 — a still photo is read no better than a live frame, so the
+    /// same cut).
     public var maxGazeX = 0.06
-    public var maxGazeY = 0.07
+    public var maxGazeY = 0.04
     /// Exposure-normalised face sharpness below this → `blurry` (analyzer 150; no calibration frame
     /// with optical blur σ ≤ 1 px read below 226, the fixtures read 533 and 2372).
     public var minSharpness = 200.0
