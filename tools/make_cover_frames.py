@@ -9,8 +9,9 @@ calibration photos come from, so they are drawn here, each from the photo's own 
   hand_<dir>_<n>   a hand over the mouth. Its surface is the photo's own cheek texture (the cheek's detail
                    laid over a smooth hand colour), four fingers as shaded cylinders (darker at their sides),
                    a thumb, shadowed gaps between the fingers, knuckle creases, nails, and a soft shadow cast
-                   on the face around it. <dir> is where the fingers point: `h` across the mouth (the usual
-                   gesture, from either side), `d` diagonal (±25°), `v` up along the cheek; <n> varies the
+                   on the face around it. <dir> is where the fingers point: `h`/`hr` across the mouth to the
+                   image's right/left (the usual gesture), `d`/`dr` diagonal (±25°), `v` up along the cheek;
+                   <n> (1…8, the table HANDS) varies the
                    position (centred on the mouth, higher over the nose tip, lower over the chin), the hand's
                    tone (the skin's, 10 % lighter and redder like a palm, 12 % darker) and the light (from
                    above, from either side).
@@ -23,7 +24,9 @@ calibration photos come from, so they are drawn here, each from the photo's own 
                    the brows), same colours.
 
 Usage: FACECAP_MODEL_DIR=models python3 tools/make_cover_frames.py --ref-tools DIR --out OUTDIR PHOTO...
-(numpy, pillow). Writes OUTDIR/<photo>_<variant>.png (or .jpg with --jpeg) and <photo>_open.png.
+(numpy, pillow; DIR holds the reference pipeline, ref_pipeline.py). Writes OUTDIR/<photo>_<variant>.png (or
+.jpg with --jpeg) and <photo>_open.png; the same seed gives the same frames. Then
+`tools/calibrate_eyes.py [--frames FRAMES] OUTDIR` tabulates what facecap measures on them.
 """
 import argparse
 import math
@@ -191,8 +194,7 @@ def beard_regions(face, kind):
     """Where hair grows for `kind`: a mask (0…1) and the lips, which stay free."""
     P, s, down, along = face.P, face.span, face.down, face.along
     centre = face.p(1)
-    lips = [centre + (P[i] - centre) * 1.0 for i in LIPS]
-    lips_mask = polygon_mask(face, [face.p(13) + (q - face.p(13)) * 1.12 for q in lips], 0.02 * s)
+    lips_mask = polygon_mask(face, [face.p(13) + (P[i] - face.p(13)) * 1.12 for i in LIPS], 0.02 * s)
     ear_y = (P[234] @ down + P[454] @ down) / 2
     oval = [centre + (P[i] - centre) * 1.02 for i in FACE_OVAL]
     lower = [q for q in oval if q @ down >= ear_y - 0.05 * s]
@@ -261,9 +263,8 @@ def draw_beard(face, kind, colour_name, seed):
     region, _ = beard_regions(face, {'stubble': 'full'}.get(kind, kind))
     colour = face.hair_colour(colour_name)
     centre = face.p(1)
-    def flow(p):
-        v = face.down * 1.0 + 0.35 * face.along * np.sign((p - centre) @ face.along) * 0.5
-        return v
+    def flow(p):            # down, and a little outward on either side of the face
+        return face.down + 0.175 * face.along * np.sign((p - centre) @ face.along)
     img = face.img
     if kind == 'stubble':
         rgb, alpha = hair_layer(face, region, colour * 0.7, 0.5, 0.015, flow, rng)
@@ -288,14 +289,15 @@ def draw_fringe(face, colour_name, seed):
                 [face.p(i) - 0.02 * s * down for i in BROWS[1]]
     brow_line = sorted(brow_line, key=lambda q: q @ along)
     top = face.p(10) - 0.6 * s * down
-    poly = [left - 0.1 * s * down] + brow_line + [right - 0.1 * s * down, right - 0.9 * s * down + (top - face.p(10)) * 0,
+    poly = [left - 0.1 * s * down] + brow_line + [right - 0.1 * s * down, right - 0.9 * s * down,
                                                   top + 0.9 * s * along, top - 0.9 * s * along,
                                                   left - 0.9 * s * down]
     region = polygon_mask(face, poly, 0.02 * s)
     colour = face.hair_colour(colour_name)
     img = face.img
-    under = region[..., None] * np.clip(((face.p(10) - 0 * down) @ down + 0.55 * s
-                                         - np.stack(np.mgrid[0:face.H, 0:face.W][::-1], -1) @ down) / (0.5 * s), 0, 1)[..., None]
+    # A dense underlayer, fading out toward the brows so the strands' ends show.
+    pixels = np.stack(np.mgrid[0:face.H, 0:face.W][::-1], -1)
+    under = region[..., None] * np.clip((face.p(10) @ down + 0.55 * s - pixels @ down) / (0.5 * s), 0, 1)[..., None]
     img = img * (1 - 0.85 * under) + colour * 0.85 * 0.85 * under
     rgb, alpha = hair_layer(face, region, colour, 0.9, 0.3, lambda p: down + 0.25 * along, rng, width=1.5)
     # Strands end at the brows, ragged: some a little above, some over them.
