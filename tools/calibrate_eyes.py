@@ -32,7 +32,7 @@ def main():
         files = make_frames(command, files, args.frames)
     result = subprocess.run(command + files, capture_output=True, text=True)
     print(f'{"frame":28s} {"pres":>5s} {"yaw":>5s} {"pitch":>5s} {"open r/l":>11s} {"gaze x/y":>13s} '
-          f'{"camera x/y":>13s} {"cover: [regions] pres chroma bright r/l dark r/l":>50s}  guidance')
+          f'{"camera x/y":>13s} {"cover: [regions] pres chroma mouth mouthCh bright r/l dark r/l":>50s}  guidance')
     for line in result.stdout.splitlines():
         d = json.loads(line)
         name = os.path.splitext(os.path.basename(d['file']))[0]
@@ -43,7 +43,7 @@ def main():
         def pair(key, fmt='{:+.3f}'):
             v = eyes.get(key)
             return '/'.join(fmt.format(x) for x in v) if v else '-'
-        cov = ' '.join(f'{v:.1f}' if isinstance(v, (int, float)) else '/'.join(f'{x:.2f}' for x in v)
+        cov = ' '.join('-' if v is None else f'{v:.3g}' if isinstance(v, (int, float)) else '/'.join(f'{x:.2f}' for x in v)
                        for k, v in cover.items() if k != 'regions')
         if cover.get('regions'):
             cov = '[' + ','.join(cover['regions']) + '] ' + cov

@@ -50,7 +50,7 @@ final class GuidanceTests: XCTestCase {
     /// Iris-model eyes of a face looking into the camera, and a bare face.
     private static let openEyes = EyeMetrics(rightOpening: 0.24, leftOpening: 0.23, gazeX: 0, gazeY: -0.08,
                                              cameraGazeX: 0, cameraGazeY: 0, isFresh: true)
-    private static let bare = CoverMetrics(presence: 50, lowerFaceChroma: 4, rightEyeBrightness: 0.8,
+    private static let bare = CoverMetrics(presence: 50, lowerFaceChroma: 4, mouthContrast: 0.8, rightEyeBrightness: 0.8,
                                            leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
 
     func testIrisEyesAndCoversEachCallForTheirCode() {
@@ -73,7 +73,13 @@ final class GuidanceTests: XCTestCase {
             ("a glance", { $0.face!.eyes!.cameraGazeX = 0.1; $0.face!.eyes!.gazeOffFor = 0.1 }, nil),
             ("closed eyes have no gaze", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                            $0.face!.eyes!.cameraGazeX = 0.2 }, .eyesClosed),
-            ("mask", { $0.face!.cover!.lowerFaceChroma = 20 }, .faceCovered),
+            ("mask", { $0.face!.cover!.lowerFaceChroma = 20; $0.face!.cover!.mouthContrast = 0.25 }, .faceCovered),
+            ("a beard: another colour, the lips showing", { $0.face!.cover!.lowerFaceChroma = 30
+                                                            $0.face!.cover!.mouthContrast = 0.6 }, nil),
+            ("a beard over thin lips: the mouth shows little, in its own colour", {
+                $0.face!.cover!.lowerFaceChroma = 30; $0.face!.cover!.mouthContrast = 0.3; $0.face!.cover!.mouthChroma = 8
+            }, nil),
+            ("hand over the mouth", { $0.face!.cover!.mouthContrast = 0.1 }, .faceCovered),
             ("sunglasses", { $0.face!.cover!.rightEyeBrightness = 0.2; $0.face!.cover!.leftEyeBrightness = 0.2 },
              .faceCovered),
             ("hand over an eye", { $0.face!.cover!.leftEyeDarkness = 0.9 }, .faceCovered),
@@ -97,14 +103,18 @@ final class GuidanceTests: XCTestCase {
         var cover = Self.bare
         XCTAssertEqual(cover.regions(thresholds), [])
         cover.lowerFaceChroma = 13
+        XCTAssertEqual(cover.regions(thresholds), [], "another colour, but the mouth shows: a beard")
+        cover.mouthContrast = 0.25
         cover.rightEyeBrightness = 0.3
         XCTAssertEqual(cover.regions(thresholds), ["mouth", "eye"])
         cover.leftEyeBrightness = 0.3
         XCTAssertEqual(cover.regions(thresholds), ["mouth", "eyes"])
         // 11.5 clears the 12 limit but not the 10 % margin a covered face needs.
-        XCTAssertEqual(codes { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 }, [])
-        XCTAssertEqual(codes({ $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 },
-                             previous: [.faceCovered]), [.faceCovered])
+        let mask: (inout FrameMetrics) -> Void = {
+            $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5; $0.face!.cover!.mouthContrast = 0.25
+        }
+        XCTAssertEqual(codes(mask), [])
+        XCTAssertEqual(codes(mask, previous: [.faceCovered]), [.faceCovered])
         XCTAssertEqual(GuidanceCode.faceCovered.priority, GuidanceCode.faceNotVisible.priority + 1)
     }
 
@@ -189,8 +199,18 @@ final class GuidanceTests: XCTestCase {
             ("sharpness", .blurry, { $0.face!.sharpness = 170 }, { $0.face!.sharpness = 185 }),
             ("speed", .holdStill, { $0.motion!.centreSpeed = 0.016 }, { $0.motion!.centreSpeed = 0.012 }),
             ("size change", .holdStill, { $0.motion!.sizeChange = 0.025 }, { $0.motion!.sizeChange = 0.019 }),
-            ("mask", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5 },
-             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 10.5 }),
+            ("mask", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5
+                                     $0.face!.cover!.mouthContrast = 0.25 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 10.5; $0.face!.cover!.mouthContrast = 0.25 }),
+            ("mask, the mouth", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 20
+                                                $0.face!.cover!.mouthContrast = 0.37 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 20; $0.face!.cover!.mouthContrast = 0.39 }),
+            ("mask, the mouth's colour", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 20
+                                                         $0.face!.cover!.mouthContrast = 0.25; $0.face!.cover!.mouthChroma = 4.7 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 20; $0.face!.cover!.mouthContrast = 0.25
+               $0.face!.cover!.mouthChroma = 5.0 }),
+            ("hand over the mouth", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.mouthContrast = 0.23 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.mouthContrast = 0.25 }),
             ("dark lens", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.47 },
              { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.5 }),
         ]

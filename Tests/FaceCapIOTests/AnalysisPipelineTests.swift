@@ -424,6 +424,11 @@ final class AnalysisPipelineTests: XCTestCase {
         for (name, region) in EyeFixtures.covered where region != "eye" {
             try assertCalls(for: try scene([Subject(photo: name)]), .faceCovered, notFor: nil, name)
         }
+        for (name, _) in EyeFixtures.hair {
+            let outputs = try play(2) { _ in [Subject(photo: name)] }
+            XCTAssertFalse(outputs.contains { $0.active.contains(.faceCovered) }, name)
+            XCTAssertNotNil(outputs.first { $0.capture != nil }, "\(name) is captured: \(outputs.last?.active ?? [])")
+        }
     }
 
     func testABlinkDoesNotBlockTheCaptureButIsNeverTheChosenFrame() throws {
@@ -456,7 +461,8 @@ final class AnalysisPipelineTests: XCTestCase {
 
     func testAvertedEyesAndACoveredFaceAreNeverCaptured() throws {
         for (name, code) in [("eyes/sergey_gaze_left.jpg", GuidanceCode.lookStraight),
-                             ("eyes/sergey_mask_surgical.jpg", .faceCovered), ("eyes/sergey_sunglasses.jpg", .faceCovered)] {
+                             ("eyes/sergey_mask_surgical.jpg", .faceCovered), ("eyes/sergey_sunglasses.jpg", .faceCovered),
+                             ("eyes/sergey_hand_mouth_across.jpg", .faceCovered)] {
             let outputs = try play(2) { _ in [Subject(photo: name)] }
             XCTAssertTrue(outputs.allSatisfy { $0.capture == nil }, name)
             XCTAssertEqual(outputs.last?.primary, code, "\(name): \(outputs.last?.active ?? [])")

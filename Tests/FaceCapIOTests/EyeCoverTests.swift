@@ -16,9 +16,17 @@ enum EyeFixtures {
     static let covered = [("eyes/sergey_mask_surgical.jpg", "mouth"), ("eyes/sergey_mask_cloth.jpg", "mouth"),
                           ("eyes/grace_hopper_mask_surgical.jpg", "mouth"), ("eyes/sergey_sunglasses.jpg", "eyes"),
                           ("eyes/grace_hopper_sunglasses.jpg", "eyes"), ("eyes/sergey_hand_eye.jpg", "eye"),
-                          ("eyes/grace_hopper_hand_eye.jpg", "eye")]
+                          ("eyes/grace_hopper_hand_eye.jpg", "eye"),
+                          ("eyes/sergey_hand_mouth_up.jpg", "mouth"), ("eyes/sergey_hand_mouth_across.jpg", "mouth")]
     static let open = ["sergey.png", "images/grace_hopper.jpg"]
-    static var all: [String] { closed + averted + covered.map(\.0) }
+    /// Uncovered faces with facial hair or a fringe (tools/make_cover_frames.py), each with the photo it is
+    /// drawn on: beards are another colour than the skin, and none of them covers the face.
+    static let hair = [("eyes/sergey_beard_dark.jpg", "sergey.png"), ("eyes/sergey_moustache_dark.jpg", "sergey.png"),
+                       ("eyes/sergey_stubble.jpg", "sergey.png"), ("eyes/sergey_fringe_dark.jpg", "sergey.png"),
+                       ("eyes/grace_hopper_beard_light.jpg", "images/grace_hopper.jpg"),
+                       ("eyes/grace_hopper_moustache_light.jpg", "images/grace_hopper.jpg"),
+                       ("eyes/grace_hopper_fringe_light.jpg", "images/grace_hopper.jpg")]
+    static var all: [String] { closed + averted + covered.map(\.0) + hair.map(\.0) }
 }
 
 /// Closed eyes, averted gaze and covered faces on whole photos: the guidance a photo gets (`facecap
@@ -65,6 +73,22 @@ final class EyeCoverTests: XCTestCase {
                 XCTAssertFalse(reasons.contains(code), "\(name): \(reasons)")
             }
         }
+    }
+
+    func testBeardsMoustachesAndAFringeAreNotCovers() throws {
+        for (name, photo) in EyeFixtures.hair {
+            let (report, _, _) = try analyse(name)
+            let cover = try XCTUnwrap(report.metrics.face?.cover, name)
+            XCTAssertEqual(cover.regions(AnalyzerThresholds()), [], "\(name): \(cover)")
+            XCTAssertFalse(report.guidance.contains(.faceCovered), "\(name): \(report.guidance)")
+            // Nothing else changes either: the guidance and the validator's reasons are the bare photo's.
+            XCTAssertEqual(report.guidance, try analyse(photo).report.guidance, name)
+            XCTAssertEqual(try verdict(name), try verdict(photo), name)
+        }
+        // The dark beard is as far from the skin's colour as a mask: only the mouth showing through tells them apart.
+        let beard = try XCTUnwrap(try analyse("eyes/sergey_beard_dark.jpg").report.metrics.face?.cover)
+        XCTAssertGreaterThan(beard.lowerFaceChroma, 2 * AnalyzerThresholds().maxLowerFaceChroma)
+        XCTAssertGreaterThan(try XCTUnwrap(beard.mouthContrast), AnalyzerThresholds().minColouredMouthContrast)
     }
 
     func testClosedEyesAreSeenGuidedAndRefused() throws {

@@ -104,6 +104,8 @@ public enum AnalysisReport {
             ("regions", array(c.regions(AnalyzerThresholds()).map(string))),
             ("presence", number(c.presence, 1)),
             ("lowerFaceChroma", number(c.lowerFaceChroma, 1)),
+            ("mouthContrast", number(c.mouthContrast, 3)),
+            ("mouthChroma", number(c.mouthChroma, 1)),
             ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
         ])

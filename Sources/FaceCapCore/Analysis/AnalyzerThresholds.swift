@@ -102,8 +102,22 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     // MARK: Covered face (CoverMetrics; docs/calibration.md, "Covered faces")
     /// The lower face (chin, beside the mouth) further than this from the skin's colour (Cb/Cr distance on
     /// 0…255, unclipped samples) → `faceCovered` (a mask). Uncovered faces read ≤ 7.0 on the 71 calibration
-    /// photos and 288 webcam-like frames (docs/calibration.md), drawn masks ≥ 15.7 unless over-exposed.
+    /// photos and 288 webcam-like frames (docs/calibration.md), drawn masks ≥ 15.7 unless over-exposed…
     public var maxLowerFaceChroma = 12.0
+    /// …as long as the mouth shows little (`CoverMetrics.mouthContrast` below this)…
+    /// Of the frames another colour than the skin and with the mouth in the lower face's colour (below), masks
+    /// read ≤ 0.284 and facial hair ≥ 0.41 on 522 constructed frames: 0.35 sits 0.066 and 0.06 from them.
+    public var minColouredMouthContrast = 0.35
+    /// …and has the lower face's own colour (`CoverMetrics.mouthChroma` below this, Cb/Cr on 0…255): one cloth
+    /// over both. Masks read ≤ 2.2; the beards that also show little mouth (a light beard over thin lips)
+    /// 7.4–12.6. A beard is another colour than the skin too (constructed beards read up to 42): these two
+    /// conditions are what tell it from a mask, each with a margin where the other overlaps.
+    public var maxMaskMouthChroma = 4.5
+    /// The mouth shows nothing (`mouthContrast` below this) → covered, whatever colour covers it (a hand in the
+    /// skin's own colour). Uncovered faces read ≥ 0.383, beards and moustaches ≥ 0.258 (a heavy moustache
+    /// over the whole upper lip 0.269), masks 0.08–0.34, constructed hands 0.07–0.84: it catches a hand whose
+    /// fingers leave no structure over the mouth (a quarter of them), and misses the rest.
+    public var minMouthContrast = 0.22
     /// An eye whose brightest tenth is below this fraction of the skin's luma is behind a dark lens
     /// (uncovered eyes ≥ 0.61, sunglasses ≤ 0.22)…
     public var minEyeBrightness = 0.45
@@ -211,6 +225,9 @@ extension AnalyzerThresholds {
         Field(name: "gazeNeutralY", keyPath: \.gazeNeutralY, range: -1...1),
         Field(name: "eyeMemory", keyPath: \.eyeMemory, range: 0...10),
         Field(name: "maxLowerFaceChroma", keyPath: \.maxLowerFaceChroma, range: 0...255),
+        Field(name: "minColouredMouthContrast", keyPath: \.minColouredMouthContrast, range: 0...10),
+        Field(name: "maxMaskMouthChroma", keyPath: \.maxMaskMouthChroma, range: 0...255),
+        Field(name: "minMouthContrast", keyPath: \.minMouthContrast, range: 0...10),
         Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
         Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
         Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),

@@ -18,6 +18,16 @@ public struct CoverMetrics: Sendable, Equatable {
     /// Chroma distance (Cb, Cr on 0…255) between the lower face (chin and both sides of the mouth) and the
     /// reference skin: a mask is another colour.
     public var lowerFaceChroma: Double
+    /// How much the mouth shows: across the middle of the mouth (seven columns between the corners 61 and 291,
+    /// each from above the upper lip to below the lower lip), the median luma range (brightest minus darkest
+    /// row) over the reference skin luma. Lips, the seam between them, teeth and the mouth's inside always
+    /// make one; a mask or a hand flat over the mouth does not, and a beard around the lips adds to it.
+    /// nil when over a quarter of the mouth's samples are burnt out (luma ≥ 250): over-exposure flattens the
+    /// mouth too, so it cannot tell.
+    public var mouthContrast: Double?
+    /// Chroma distance (Cb, Cr) between the mouth (the middle of the lips) and the lower face (chin, beside the
+    /// mouth); nil when either lost its colour. Under a mask both are the same cloth; lips show through a beard.
+    public var mouthChroma: Double?
     /// Per eye (subject's right, left): the brightest tenth of the eye region's luma over the reference skin
     /// luma; dark lenses keep it low (the white of the eye and the skin around it are gone).
     public var rightEyeBrightness: Double
@@ -43,10 +53,16 @@ public struct CoverMetrics: Sendable, Equatable {
         return regions
     }
 
-    /// The lower face is another colour than the skin: a mask or a scarf. (A hand in the person's own skin
-    /// colour is not seen here: docs/calibration.md, "Covered faces".)
+    /// Something covers the mouth: the mouth shows no lips, seam or teeth at all (a mask, a hand flat over
+    /// it), or the lower face is another colour than the skin while the mouth shows little and has the lower
+    /// face's own colour (a mask or a scarf: one cloth over both — a beard is another colour too, but the lips
+    /// show through it). docs/calibration.md, "Covered faces".
     public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
-        lowerFaceChroma > t.maxLowerFaceChroma - margin * t.maxLowerFaceChroma
+        let hidden = mouthContrast.map { $0 < t.minMouthContrast * (1 + margin) } ?? false
+        let coloured = lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)
+            && (mouthContrast ?? 0) < t.minColouredMouthContrast * (1 + margin)
+            && (mouthChroma ?? 0) < t.maxMaskMouthChroma * (1 + margin)
+        return hidden || coloured
     }
 
     /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes
@@ -98,9 +114,11 @@ public enum CoverMeasures {
         let lowerAll = [chin, besideR, besideL]
         let lower = lowerAll.filter(\.hasColour)
         var lowerChroma = 0.0
-        if !skinColour.isEmpty, lower.isEmpty, lowerAll.reduce(0, { $0 + $1.luma }) / 3 > skinLuma {
-            // A lower face burnt to white under skin that kept its colour: a white or light mask in strong
-            // light (skin in front of it would be darker than the cheeks, not brighter): another colour.
+        var mouthChroma: Double?
+        if cheeks.contains(where: \.hasColour), lower.isEmpty, lowerAll.reduce(0, { $0 + $1.luma }) / 3 > skinLuma {
+            // A lower face burnt to white under cheeks that kept their colour: a white or light mask in strong
+            // light (skin in front of it would be darker than the cheeks, not brighter): another colour. (The
+            // cheeks, not the forehead: a light fringe there keeps its colour when the skin has lost it.)
             lowerChroma = 255
         } else if !skinColour.isEmpty, !lower.isEmpty {
             let n = Double(skinColour.count), m = Double(lower.count)
@@ -109,6 +127,16 @@ public enum CoverMeasures {
             lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
                 .squareRoot()
         }
+        let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
+        let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
+        if !lower.isEmpty, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)), lips.hasColour {
+            let m = Double(lower.count)
+            let lowerCb = lower.reduce(0) { $0 + $1.cb } / m, lowerCr = lower.reduce(0) { $0 + $1.cr } / m
+            mouthChroma = ((lips.cb - lowerCb) * (lips.cb - lowerCb) + (lips.cr - lowerCr) * (lips.cr - lowerCr))
+                .squareRoot()
+        }
+
+        let mouth = mouthContrast(frame, p, eyeSpan: eyeSpan, rotation: rotation, down: down, skinLuma: skinLuma)
 
         func eye(_ a: Int, _ b: Int) -> (brightness: Double, darkness: Double)? {
             let v = p(b) - p(a)
@@ -120,9 +148,54 @@ public enum CoverMeasures {
             return (opening.high / skinLuma, region.low / skinLuma)
         }
         guard let right = eye(33, 133), let left = eye(362, 263) else { return nil }
-        return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma,
+        return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
+                            mouthChroma: mouthChroma,
                             rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
                             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness)
+    }
+
+    /// `CoverMetrics.mouthContrast`: seven columns at 25…75 % of the way from corner 61 to corner 291, on the
+    /// line through the middle of the lips (0 to 17), each 3 × 24 samples from 40 % of the lips' height above
+    /// the upper lip (0) to as far below the lower lip (17); per column the range of its row means.
+    static func mouthContrast(_ frame: Frame, _ p: (Int) -> SIMD2<Float>, eyeSpan: Float, rotation: Float,
+                              down: SIMD2<Float>, skinLuma: Double) -> Double? {
+        let a = p(61), b = p(291), centre = (p(0) + p(17)) / 2
+        let top = ((p(0) - centre) * down).sum(), bottom = ((p(17) - centre) * down).sum()
+        let lips = max(bottom - top, 0.02 * eyeSpan)
+        let from = top - 0.4 * lips, to = bottom + 0.4 * lips
+        let rows = 24, cols = 3
+        var ranges: [Double] = []
+        var burnt = 0
+        var rgb = [Float](repeating: 0, count: rows * cols * 3)
+        for k in 0..<7 {
+            let t = 0.25 + Float(k) / 12
+            var base = a + t * (b - a)
+            base += ((centre - base) * down).sum() * down
+            let mid = base + (from + to) / 2 * down
+            let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.03 * eyeSpan, height: to - from,
+                                  rotation: rotation)
+            let filled = rgb.withUnsafeMutableBufferPointer {
+                fillTensor($0, width: cols, height: rows, from: frame, map: map, border: .replicate, scale: 1, offset: 0)
+            }
+            guard filled else { return nil }
+            var low = Double.infinity, high = -Double.infinity
+            for r in 0..<rows {
+                var y = 0.0
+                for c in 0..<cols {
+                    let i = 3 * (r * cols + c)
+                    let sample = 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
+                    if sample >= 250 { burnt += 1 }
+                    y += sample
+                }
+                y /= Double(cols)
+                low = min(low, y)
+                high = max(high, y)
+            }
+            ranges.append(high - low)
+        }
+        guard burnt * 4 <= 7 * rows * cols else { return nil }
+        ranges.sort()
+        return ranges[ranges.count / 2] / skinLuma
     }
 
     /// An 8 × 8 bilinear sample of the rotated rectangle, as BT.601 Y, Cb, Cr statistics.
