@@ -5,7 +5,7 @@ import XCTest
 /// person sees, the keys they press, resizing, and a terminal left as it was found.
 final class WizardTerminalTests: ScratchDirectoryTestCase {
     /// Runs facecap with `arguments` in a pane; the shell records the terminal settings before and after, and
-    /// the exit status.
+    /// the exit status last (renamed into place), so a test that has the status has the settings too.
     /// The shell stays on after facecap (a dead pane loses its screen in tmux), so what facecap printed last
     /// can still be read.
     private func start(_ arguments: [String], columns: Int = 100, rows: Int = 32,
@@ -14,7 +14,7 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         let command = "cd '\(directory.path)' && stty -a > stty.before; "
             + "env -u NO_COLOR -u COLORTERM \(environment) TERM=xterm-256color \(quoted); "
-            + "echo $? > status; stty -a > stty.after; exec sleep 600"
+            + "code=$?; stty -a > stty.after; echo $code > status.new; mv status.new status; exec sleep 600"
         return try TmuxSession(command, columns: columns, rows: rows)
     }
 
@@ -160,13 +160,8 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         let closing = Date().addingTimeInterval(10)
         while tmux.alternateScreen && Date() < closing { Thread.sleep(forTimeInterval: 0.05) }
         Thread.sleep(forTimeInterval: 0.2)
-        tmux.send("echo $? > status; stty -a > stty.after", "Enter")
+        tmux.send("code=$?; stty -a > stty.after; echo $code > status.new; mv status.new status", "Enter")
         XCTAssertEqual(status(), 130)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: path("stty.after")) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        Thread.sleep(forTimeInterval: 0.2)
         let before = try String(contentsOfFile: path("stty.before"), encoding: .utf8)
         XCTAssertEqual(try String(contentsOfFile: path("stty.suspended"), encoding: .utf8), before,
                        "the terminal as found while facecap is stopped")

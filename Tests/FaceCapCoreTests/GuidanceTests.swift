@@ -57,7 +57,9 @@ final class GuidanceTests: XCTestCase {
         let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode?)] = [
             ("open, on the camera, bare", { _ in }, nil),
             ("both closed", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.08 }, .eyesClosed),
-            ("one closed (a wink)", { $0.face!.eyes!.rightOpening = 0.05 }, nil),
+            ("one closed for 300 ms (a wink held, a hand over the eye)", { $0.face!.eyes!.rightOpening = 0.05
+                                                                            $0.face!.eyes!.closedFor = 0.3 }, .eyesClosed),
+            ("a wink", { $0.face!.eyes!.leftOpening = 0.05; $0.face!.eyes!.closedFor = 0.2 }, nil),
             ("closed for less than a blink's hold", { $0.face!.eyes!.rightOpening = 0.05
                                                       $0.face!.eyes!.leftOpening = 0.05
                                                       $0.face!.eyes!.closedFor = 0.2 }, nil),
@@ -119,7 +121,22 @@ final class GuidanceTests: XCTestCase {
     }
 
     func testOneEyeOpenIsNotEyesClosed() {
+        // The eye aspect ratio (no iris model) is too weak a reading to act on one eye.
         XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
+    }
+
+    func testTheAutoCaptureKeepsOnlyFramesWithBothEyesOpenOnTheCamera() {
+        var eyes = Self.openEyes
+        XCTAssertTrue(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds))
+        eyes.leftOpening = 0.12
+        XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "one eye closed, as the validator sees it")
+        eyes = Self.openEyes
+        eyes.cameraGazeY = 0.045
+        XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "looking down")
+        eyes = Self.openEyes
+        eyes.isFresh = false
+        XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "an older reading")
+        XCTAssertFalse(GuidanceRules.eyesCapturable(nil, thresholds: thresholds))
     }
 
     func testSmallOrWeakSecondFacesAreIgnored() {

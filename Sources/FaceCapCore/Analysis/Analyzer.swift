@@ -124,7 +124,7 @@ public struct Analyzer: Sendable {
         }
         if var eyes = metrics.face?.eyes {
             eyesSeen = true
-            let closed = eyes.maxOpening < thresholds.minEyeOpening
+            let closed = eyes.minOpening < thresholds.minEyeOpening
             let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
                                               minOpening: thresholds.minEyeOpening)
             closedSince = closed ? (closedSince ?? t) : nil

@@ -76,8 +76,10 @@ public enum GuidanceRules {
             codes.append(.unevenLight)
         }
         if let eyes = face.eyes {
-            // The iris model's lids: both eyes closed, for longer than a blink.
-            if below(eyes.maxOpening, t.minEyeOpening, t.eyeOpeningHysteresis, .eyesClosed),
+            // The iris model's lids: an eye closed for longer than a blink. Either eye, as the validator asks of
+            // the photo: a wink held, or a hand over one eye that the cover measures miss, is said, not left as
+            // a "ready" that never captures.
+            if below(eyes.minOpening, t.minEyeOpening, t.eyeOpeningHysteresis, .eyesClosed),
                (eyes.closedFor ?? .infinity) >= t.minEyesClosedTime {
                 codes.append(.eyesClosed)
             }
@@ -118,11 +120,12 @@ public enum GuidanceRules {
             && (abs(eyes.cameraGazeX) > limitX + margin || abs(eyes.cameraGazeY) > limitY + margin)
     }
 
-    /// A frame the auto capture may keep, as far as the eyes go: read on this very frame, open and on the
-    /// camera by the plain thresholds (no hold time: a blink or a glance is never the captured frame).
+    /// A frame the auto capture may keep, as far as the eyes go: read on this very frame, both eyes open (the
+    /// validator asks it of each eye) and on the camera by the plain thresholds (no hold time: a blink, a wink
+    /// or a glance is never the captured frame).
     public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds) -> Bool {
         guard let eyes else { return false }
-        return eyes.isFresh && eyesOpen(eyes, thresholds: t)
+        return eyes.isFresh && eyes.minOpening >= t.minEyeOpening
             && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
     }
 }
