@@ -654,11 +654,12 @@ scenario_sigint() {
 # The wizard as a script runs it: plain lines on stdout, JSON Lines events in $work/NAME.events, stdin
 # at its end (a background job's stdin is /dev/null), so nothing but signals and the camera drive it.
 
-# start_wizard NAME: starts the wizard on $dev (see start_facecap).
+# start_wizard NAME [PREFIX…]: starts the wizard on $dev (see start_facecap; PREFIX e.g. env VAR=VALUE).
 start_wizard() {
     local name=$1
+    shift
     rm -rf "$work/$name.events" "$work/$name-out"
-    start_facecap "$name" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
+    start_facecap "$name" "$@" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
         --output "$work/$name-out"
 }
 
@@ -892,13 +893,19 @@ scenario_wizard_disconnect() {
 # the driver and one unplug (vivid comes back by itself) a third of the way in. RSS, open fds and the
 # mappings of video buffers are sampled every 2 s; they must be as flat at the end as after the warm-up
 # (fds and video mappings equal, RSS within 2 MB), with no mapping of a video device left from before
-# the unplug.
+# the unplug. Frame pacing: facecap measures, per frame, the time from its arrival to its analysed
+# guidance (FACECAP_FRAME_STATS, rewritten every 5 s); a copy taken with each sample lets pacing.py
+# compare the first and last thirds of the run (wizard/soak-pacing).
 scenario_wizard_soak() {
     local name=wizard-soak seconds=${soak_seconds:-180} started samples="" unplugged="" line first last
+    local stats="$work/wizard-soak.stats" snapshots="$work/wizard-soak.snapshots"
+    rm -rf "$stats" "$snapshots"
+    mkdir -p "$snapshots"
     reset_device
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=10
-    start_wizard "$name"
+    start_wizard "$name" env FACECAP_FRAME_STATS="$stats"
     if ! wizard_started "$name" wizard/soak-flat; then
+        fail wizard/soak-pacing "not reached (the wizard did not start capturing)"
         stop_wizard "$name" wizard/soak-sigint
         v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
         leak_check "$name" opens
@@ -914,10 +921,17 @@ scenario_wizard_soak() {
         line="$line $(ls "/proc/$fc_pid/fd" 2>/dev/null | wc -l) $(grep -c /dev/video "/proc/$fc_pid/maps" 2>/dev/null)"
         line="$line $(grep -c '/dev/video.*(deleted)' "/proc/$fc_pid/maps" 2>/dev/null)"
         samples="$samples$line"$'\n'
+        cp "$stats" "$snapshots/$((SECONDS - started)).json" 2>/dev/null
         sleep 2
     done
     stop_wizard "$name" wizard/soak-sigint
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
+    local pacing
+    if pacing=$($python "$here/pacing.py" "$stats" "$snapshots"/*.json 2>&1); then
+        pass wizard/soak-pacing "$pacing"
+    else
+        fail wizard/soak-pacing "$pacing"
+    fi
     local verdict
     verdict=$($python - "$unplugged" <<PY
 import sys
