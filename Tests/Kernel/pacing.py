@@ -17,7 +17,7 @@ their frames per second). Exits 1 when pacing is not stable:
 - the last third's p50 or p99 is above X (default 2) times the first third's plus slack (default 20 ms)
   (e.g. work or a queue that grows with the run),
 - the last third analyses fewer than 1/X of the frames per second of the first.
-The defaults are for qemu's software emulation, where a frame takes ~0.3 s (p50) and a busy host can
+The defaults are for qemu's software emulation, where a frame takes 0.15–0.3 s (p50) and a busy host can
 slow the guest down twice over in the middle of a run.
 """
 import argparse
