@@ -52,6 +52,7 @@ help:
 	@echo "make test-sanitize  the tests under ASan+UBSan, the threaded ones under TSan"
 	@echo "make soak       10 000 wizard frames: memory, fds, mappings, frame pacing"
 	@echo "make signals    signals at random moments in tmux: terminal restored, nothing partial"
+	@echo "make signals-kernel  the same 50 runs on vivid's camera under qemu: also the camera released"
 
 # Installs only what is missing; does nothing (and needs no network) when all is present.
 deps:
@@ -156,7 +157,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/facecap
 
 # --- Hardening (issue 11): mutation testing, fuzzing, sanitizers. New targets only, kept in one block. ---
-.PHONY: mutate fuzz test-sanitize soak signals
+.PHONY: mutate fuzz test-sanitize soak signals signals-kernel
 FUZZ_SECONDS ?= 60
 
 # Applies each known mutation (tools/mutations.json) to a copy in .build/mutate and reports which ones the
@@ -182,6 +183,12 @@ soak: build
 # 50 runs in tmux with signals at random moments: terminal restored, nothing partial left (about 4 minutes).
 signals: build
 	$(PYTHON) tools/signals.py --binary $(BIN)
+
+# The same 50 runs of the full-screen wizard on vivid's camera in the qemu guest (make test-kernel runs 12 of
+# them): also the camera released after every run. SEED=N repeats a run's moments (default random).
+signals-kernel: build
+	Tests/Kernel/run.sh --binary $(BIN) --only wizard_signals --set signal_runs=50 --timeout 1500 \
+	  $(if $(SEED),--set signal_seed=$(SEED))
 
 clean:
 	rm -rf .build $(TEST_BUILD)

@@ -1,21 +1,33 @@
 #!/usr/bin/env python3
-"""Signals at random moments: the wizard (full-screen, on a looped clip) in real tmux panes, 50 runs.
+"""Signals at random moments: the full-screen wizard in real tmux panes, 50 runs, on a looped clip or a camera.
 
 Usage: tools/signals.py [--binary .build/release/facecap] [--runs 50] [--seed 1]
+                        [--device /dev/videoN [--strace SYSCALLS] [--ktest]]
 
 Each run starts facecap in a fresh pane of a private tmux server (its own -L socket, no user config),
 through a small shell that records `stty -a` of the pane's terminal before and after facecap and its
-exit status. After a random delay (0.2–4 s: during model loading, the first frames or the live
-preview) it sends one of SIGINT, SIGTERM, SIGHUP or SIGTSTP-then-SIGCONT-then-SIGTERM (chosen in
+exit status. After a random delay (0.2–4 s: during model loading, the camera opening, the first frames or
+the live preview) it sends one of SIGINT, SIGTERM, SIGHUP or SIGTSTP-then-SIGCONT-then-SIGTERM (chosen in
 turn, the delays from --seed). A run passes when facecap exits within 15 s with the status the signal
-asks for (130 for SIGINT; cancelled or 128+signal for the others), nothing on stderr says it crashed,
-`stty -a` after equals before, and its output folder holds no partial photo or report (only whole
-pairs of .jpg and .json, no hidden temporaries). Prints one line per run and a summary; exit 1 when any
-run failed. With a clip there is no camera: the kernel suite (make test-kernel) checks its release.
+asks for, nothing on stderr says it crashed, `stty -a` after equals before, and its output folder (mode
+0700) holds no partial photo or report: only whole pairs of .jpg and .json, each 0600, no hidden
+temporaries.
+
+Without --device the wizard replays wizard_budget.py's clip (--loop); 130, or 128+signal for a signal
+that came before facecap installed its handlers, is accepted. With --device (the kernel suite, inside its
+qemu guest: Tests/Kernel/guest.sh) the wizard runs on that camera and must exit 130 as documented; after
+each run the camera must be released: no process holds DEV open or mapped, another open + STREAMON
+streams two frames (v4l2-ctl), and, with --strace, facecap's own syscall trace shows it closed every
+camera fd and unmapped every buffer before exiting (Tests/Kernel/leakcheck.py). The trace also shows when
+facecap installed its handlers (rt_sigaction): a signal that came before that may end it by the default
+action (128+signal) — then it must not have opened the camera yet. --ktest prints the
+kernel suite's result lines, two per run: signals/run-N (terminal, exit, files) and leak/signals-N (camera).
+Prints one line per run and a summary; exit 1 when any run failed.
 """
 import argparse
 import os
 import random
+import shlex
 import shutil
 import signal
 import subprocess
@@ -25,16 +37,18 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-from wizard_budget import clip_path  # noqa: E402
 
 SCRIPT = """#!/bin/sh
-stty -a > "$1/stty-before"
-echo $$ > "$1/pid"
-"$2" --no-tutorial --input "$3" --loop --manual-after 3600 --output "$1/out" 2> "$1/stderr"
-echo $? > "$1/status"
-stty -a > "$1/stty-after"
+folder=$1
+shift
+stty -a > "$folder/stty-before"
+echo $$ > "$folder/pid"
+"$@" 2> "$folder/stderr"
+echo $? > "$folder/status"
+stty -a > "$folder/stty-after"
 """
+
+PLANS = ["INT", "TERM", "HUP", "TSTP"]
 
 
 def wait_for(path, seconds):
@@ -46,17 +60,168 @@ def wait_for(path, seconds):
     return False
 
 
-def facecap_pid(shell_pid):
-    """facecap, the shell's child (the shell waits for it)."""
-    for _ in range(200):
-        try:
-            children = open(f"/proc/{shell_pid}/task/{shell_pid}/children").read().split()
-        except OSError:
-            return None
-        if children:
-            return int(children[0])
+def facecap_pid(shell_pid, seconds=10):
+    """The facecap process the pane's shell started (its child, or further down under strace)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pending = [shell_pid]
+        while pending:
+            pid = pending.pop()
+            try:
+                if pid != shell_pid and open(f"/proc/{pid}/comm").read().strip() == "facecap":
+                    return pid
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    pending += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
+            except OSError:
+                continue
         time.sleep(0.01)
     return None
+
+
+def send(pid, kind, rng):
+    """One signal, or SIGTSTP, SIGCONT half a second later, then SIGTERM after a random moment."""
+    if kind == "TSTP":
+        os.kill(pid, signal.SIGTSTP)
+        time.sleep(0.5)
+        os.kill(pid, signal.SIGCONT)
+        time.sleep(rng.uniform(0.2, 1.5))
+        os.kill(pid, signal.SIGTERM)
+    else:
+        os.kill(pid, getattr(signal, "SIG" + kind))
+
+
+def read(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def output_problems(out):
+    """What a signal may not leave in the output folder: partial or unpaired files, wrong modes."""
+    if not os.path.isdir(out):
+        return [], []
+    names = sorted(os.listdir(out))
+    problems = []
+    if os.stat(out).st_mode & 0o777 != 0o700:
+        problems.append(f"output folder mode {os.stat(out).st_mode & 0o777:o}, not 700")
+    stems = {n.rsplit(".", 1)[0] for n in names}
+    partial = [n for n in names if n.startswith(".") or not n.endswith((".jpg", ".json"))]
+    unpaired = [s for s in stems if not ({s + ".jpg", s + ".json"} <= set(names))]
+    if partial or unpaired:
+        problems.append(f"left behind: {partial + unpaired}")
+    loose = [n for n in names if os.stat(os.path.join(out, n)).st_mode & 0o777 != 0o600]
+    if loose:
+        problems.append(f"not 0600: {loose}")
+    return problems, names
+
+
+def run_once(tmux, env, script, folder, command, kind, delay, rng, expected):
+    """Starts COMMAND in a new pane, signals it after DELAY; returns (exit status, problems, output files)."""
+    os.makedirs(folder)
+    subprocess.run(tmux + ["new-window", "-d", "-t", "keep", "-n", os.path.basename(folder),
+                           shlex.join([script, folder] + command)], check=True, env=env)
+    problems = []
+    if not wait_for(os.path.join(folder, "pid"), 10):
+        problems.append("the pane's shell did not start")
+    else:
+        pid = facecap_pid(int(read(os.path.join(folder, "pid"))))
+        if pid is None:
+            problems.append("facecap did not start")
+        else:
+            time.sleep(delay)
+            try:
+                send(pid, kind, rng)
+            except ProcessLookupError:
+                problems.append(f"facecap had exited before SIG{kind}")
+        if not wait_for(os.path.join(folder, "stty-after"), 15):
+            problems.append("facecap did not exit within 15 s")
+    status = read(os.path.join(folder, "status"), "?").strip()
+    if status not in expected:
+        problems.append(f"exit status {status}, expected {'/'.join(sorted(expected))}")
+    stderr = read(os.path.join(folder, "stderr"))
+    if any(word in stderr for word in ("Fatal error", "Stack dump", "crashed", "Segmentation")):
+        problems.append("crashed: " + stderr[:200].replace("\n", " "))
+    after = os.path.join(folder, "stty-after")
+    if os.path.exists(after) and read(os.path.join(folder, "stty-before")) != read(after):
+        problems.append("stty -a differs after facecap")
+    left, names = output_problems(os.path.join(folder, "out"))
+    subprocess.run(tmux + ["kill-window", "-t", f"keep:{os.path.basename(folder)}"], env=env,
+                   stderr=subprocess.DEVNULL)
+    return status, problems + left, names
+
+
+def holders(device):
+    """Processes that hold DEVICE open or mapped, as 'comm (pid)'."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fds = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+            mapped = device in read(f"/proc/{pid}/maps")
+            if mapped or any(fd.startswith(device) for fd in fds):
+                found.append(f"{read(f'/proc/{pid}/comm').strip()} ({pid}{', mapped' if mapped else ''})")
+        except OSError:
+            continue
+    return found
+
+
+def streams(device, folder, frames=2):
+    """Another open + STREAMON: v4l2-ctl streams FRAMES whole frames (its exit status cannot tell)."""
+    fmt = subprocess.run(["v4l2-ctl", "-d", device, "-V"], capture_output=True, text=True).stdout
+    size = next((int(line.split(":")[1]) for line in fmt.splitlines() if "Size Image" in line), 0)
+    raw = os.path.join(folder, "stream.raw")
+    try:
+        done = subprocess.run(["v4l2-ctl", "-d", device, "--stream-mmap", f"--stream-count={frames}",
+                               f"--stream-to={raw}"], capture_output=True, text=True, timeout=20)
+        message = (done.stderr or done.stdout).strip().replace("\n", " ")[:200]
+    except subprocess.TimeoutExpired:
+        message = "v4l2-ctl hung"
+    got = os.path.getsize(raw) if os.path.exists(raw) else 0
+    if size and got == frames * size:
+        return None
+    return f"another open + STREAMON of {device} got {got} of {frames} × {size} bytes: {message}"
+
+
+def handled_before(trace, ending):
+    """For a trace that ends `killed by SIGX`: did facecap have its own handler for SIGX by then?"""
+    name = ending.split()[-1]
+    return any(f"rt_sigaction({name}, {{sa_handler=0x" in line for line in read(trace).splitlines())
+
+
+def camera_problems(device, folder, traced):
+    """The camera after a run: released by facecap itself, held by nobody, able to stream again. Returns
+    (problems, facts, how often facecap opened the camera: None without a trace, killed before its handlers)."""
+    problems, facts, opened, early = [], [], None, False
+    if traced:
+        sys.path.insert(0, os.path.join(ROOT, "Tests", "Kernel"))
+        import leakcheck
+        trace = os.path.join(folder, "trace")
+        with open(trace, errors="replace") as lines:
+            _, ending, fds, maps, opened, mapped = leakcheck.analyse(lines)
+        facts.append(f"{opened} camera open(s), {mapped} buffer(s) mapped, {ending}")
+        if ending and ending.startswith("killed by") and not handled_before(trace, ending):
+            early = True
+            facts.append("the signal came before facecap installed its handler")
+            if opened:
+                problems.append("killed by the default action after it had opened the camera")
+        elif ending is None or ending.startswith("killed by"):
+            problems.append(f"facecap did not exit by itself ({ending or 'no exit in the trace'})")
+        if fds or maps:
+            problems.append(f"at exit facecap still held {sorted(fds.values())} and {len(maps)} mapped buffer(s)")
+    held = holders(device)
+    if held:
+        problems.append(f"{device} still held by {', '.join(held)}")
+    stream = streams(device, folder)
+    if stream:
+        problems.append(stream)
+    else:
+        facts.append("another open + STREAMON streamed 2 frames")
+    return problems, facts, opened, early
+
+
+def ktest(ok, name, message):
+    print(f"@@KTEST@@ {'PASS' if ok else 'FAIL'} {name} {message}".replace("\t", " "), flush=True)
 
 
 def main():
@@ -64,9 +229,11 @@ def main():
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "facecap"))
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--device", help="a V4L2 camera instead of the clip")
+    ap.add_argument("--strace", metavar="SYSCALLS", help="with --device: trace facecap for leakcheck.py")
+    ap.add_argument("--ktest", action="store_true", help="with --device: print the kernel suite's result lines")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    clip = clip_path("mono")
     work = tempfile.mkdtemp(prefix="facecap-signals-")
     socket = f"facecap-signals-{os.getpid()}"
     tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
@@ -76,65 +243,50 @@ def main():
     os.chmod(script, 0o755)
     env = dict(os.environ, TERM="tmux-256color", LANG="C.UTF-8",
                FACECAP_MODEL_DIR=os.environ.get("FACECAP_MODEL_DIR", os.path.join(ROOT, "models")))
+    if args.device:
+        source = ["--device", args.device]
+    else:
+        sys.path.insert(0, HERE)
+        from wizard_budget import clip_path
+        source = ["--input", clip_path("mono"), "--loop"]
     subprocess.run(tmux + ["new-session", "-d", "-s", "keep", "-x", "100", "-y", "32", "sleep 100000"],
                    check=True, env=env)
-    plans = ["INT", "TERM", "HUP", "TSTP"]
-    failures = 0
+    failures = opened = 0
     try:
         for run in range(args.runs):
-            kind = plans[run % len(plans)]
+            kind = PLANS[run % len(PLANS)]
             delay = rng.uniform(0.2, 4.0)
-            folder = os.path.join(work, f"run{run}")
-            os.makedirs(folder)
-            subprocess.run(tmux + ["new-window", "-d", "-t", "keep", "-n", f"r{run}",
-                                   f"{script} {folder} {args.binary} {clip}"], check=True, env=env)
-            problems = []
-            if not wait_for(os.path.join(folder, "pid"), 10):
-                problems.append("the pane's shell did not start")
-            else:
-                pid = facecap_pid(int(open(os.path.join(folder, "pid")).read()))
-                time.sleep(delay)
-                if pid is None:
-                    problems.append("facecap did not start")
-                elif kind == "TSTP":
-                    os.kill(pid, signal.SIGTSTP)
-                    time.sleep(0.5)
-                    os.kill(pid, signal.SIGCONT)
-                    time.sleep(rng.uniform(0.2, 1.5))
-                    os.kill(pid, signal.SIGTERM)
-                else:
-                    os.kill(pid, getattr(signal, "SIG" + kind))
-                if not wait_for(os.path.join(folder, "stty-after"), 15):
-                    problems.append("facecap did not exit within 15 s")
-            status = open(os.path.join(folder, "status")).read().strip() if os.path.exists(
-                os.path.join(folder, "status")) else "?"
-            expected = {"INT": {"130"}, "TERM": {"130", "143"}, "HUP": {"130", "129"}, "TSTP": {"130", "143"}}[kind]
-            if status not in expected:
-                problems.append(f"exit status {status}, expected {'/'.join(sorted(expected))}")
-            stderr = open(os.path.join(folder, "stderr"), errors="replace").read() if os.path.exists(
-                os.path.join(folder, "stderr")) else ""
-            if any(word in stderr for word in ("Fatal error", "Stack dump", "crashed", "Segmentation")):
-                problems.append("crashed: " + stderr[:200].replace("\n", " "))
-            before = os.path.join(folder, "stty-before")
-            after = os.path.join(folder, "stty-after")
-            if os.path.exists(after) and open(before).read() != open(after).read():
-                problems.append("stty -a differs after facecap")
-            out = os.path.join(folder, "out")
-            names = sorted(os.listdir(out)) if os.path.isdir(out) else []
-            stems = {n.rsplit(".", 1)[0] for n in names}
-            partial = [n for n in names if n.startswith(".") or not n.endswith((".jpg", ".json"))]
-            unpaired = [s for s in stems if not ({s + ".jpg", s + ".json"} <= set(names))]
-            if partial or unpaired:
-                problems.append(f"left behind: {partial + unpaired}")
-            subprocess.run(tmux + ["kill-window", "-t", f"keep:r{run}"], env=env, stderr=subprocess.DEVNULL)
-            verdict = "ok" if not problems else "FAIL " + "; ".join(problems)
-            failures += bool(problems)
-            print(f"signals: run {run:2} SIG{kind:4} after {delay:.2f} s: exit {status}, {len(names)} files: {verdict}",
-                  flush=True)
+            folder = os.path.join(work, f"r{run}")
+            command = [args.binary, "--no-tutorial", *source, "--manual-after", "3600",
+                       "--output", os.path.join(folder, "out")]
+            if args.device and args.strace:
+                command = ["strace", "-f", "-y", "-q", "--seccomp-bpf", "-o", os.path.join(folder, "trace"),
+                           "-e", "trace=" + args.strace + ",rt_sigaction"] + command
+            default = {"INT": "130", "TERM": "143", "HUP": "129", "TSTP": "143"}[kind]
+            expected = {"130", default}
+            status, problems, names = run_once(tmux, env, script, folder, command, kind, delay, rng, expected)
+            what = f"SIG{kind} after {delay:.2f} s (seed {args.seed}): exit {status}, {len(names)} files"
+            camera, facts, opens, early = camera_problems(args.device, folder, bool(args.strace)) \
+                if args.device else ([], [], None, False)
+            if args.device and status == default != "130" and not early:
+                problems.append(f"exit {status} (killed by the signal) although facecap handles it: expected 130")
+            opened += bool(opens)
+            if args.ktest:
+                ktest(not problems, f"signals/run-{run:02}", "; ".join(problems) + ": " + what if problems else
+                      what + ", stty -a unchanged, output folder clean")
+                ktest(not camera, f"leak/signals-{run:02}", "; ".join(camera + facts))
+            failures += bool(problems or camera)
+            verdict = "ok" if not problems + camera else "FAIL " + "; ".join(problems + camera)
+            print(f"signals: run {run:2} {what}{'; ' + '; '.join(facts) if facts else ''}: {verdict}", flush=True)
     finally:
         subprocess.run(tmux + ["kill-server"], env=env, stderr=subprocess.DEVNULL)
         shutil.rmtree(work, ignore_errors=True)
-    print(f"signals: {args.runs - failures} of {args.runs} runs restored the terminal and left nothing partial")
+    if args.ktest:
+        ktest(opened * 2 >= args.runs, "signals/camera-opened",
+              f"{opened} of {args.runs} runs had opened {args.device} when the signal came (seed {args.seed})")
+    where = f" on {args.device} ({opened} had opened it)" if args.device else ""
+    print(f"signals: {args.runs - failures} of {args.runs} runs{where} restored the terminal and left nothing "
+          f"partial{', the camera released' if args.device else ''}")
     return 1 if failures else 0
 
 

@@ -47,11 +47,11 @@ enum WizardCommand {
         let session = WizardSession(settings: settings(configuration), frontEnd: frontEnd, events: events,
                                     tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
                                     startTime: startTime)
+        // The frame pacing, for the soak tests (tools/soak.py, Tests/Kernel/guest.sh): while it runs and at the end.
+        let statsPath = getenv("FACECAP_FRAME_STATS").map { String(cString: $0) }
+        session.frameStatsPath = statsPath
         let code = session.run()
-        // The frame pacing of the whole run, for the soak test (tools/soak.py).
-        if let path = getenv("FACECAP_FRAME_STATS").map({ String(cString: $0) }) {
-            try? session.writeFrameStats(to: path)
-        }
+        if let statsPath { try? session.writeFrameStats(to: statsPath) }
         return code
     }
 

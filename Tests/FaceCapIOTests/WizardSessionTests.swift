@@ -104,6 +104,35 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertFalse(try events().contains { $0["screen"] as? String == "connectionError" },
                        "a pause shorter than the camera's 5 s limit is not a lost camera")
     }
+
+    /// FACECAP_FRAME_STATS while the wizard runs: rewritten whole (renamed over, no temporary left), each time
+    /// with the histogram's buckets adding up to the frames counted so far.
+    func testFrameStatsAreWrittenWhileItRunsWithTheirBuckets() throws {
+        var settings = WizardSettings()
+        settings.plain = true
+        settings.showTutorial = false
+        settings.manualAfter = 0.5
+        let frontEnd = ScriptedFrontEnd(keys: [.manualCapture: .character("q")])
+        let session = try session(settings, frontEnd: frontEnd, opener: FakeOpener(failure: nil))
+        let path = temp.path("frames.json")
+        session.frameStatsPath = path
+        session.frameStatsInterval = 0.1
+        _ = session.run()
+        func stats() throws -> [String: Any] {
+            let data = try XCTUnwrap(FileManager.default.contents(atPath: path), "written while it ran")
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let during = try stats()
+        let frames = try XCTUnwrap(during["frames"] as? Int)
+        XCTAssertGreaterThan(frames, 0)
+        XCTAssertLessThanOrEqual(frames, session.framesAnalysed)
+        let buckets = try XCTUnwrap(during["buckets"] as? [[Int]])
+        XCTAssertEqual(buckets.map { $0[1] }.reduce(0, +), frames, "\(during)")
+        XCTAssertEqual(during["bucket_ms"] as? Double, 0.1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".tmp"))
+        try session.writeFrameStats(to: path)
+        XCTAssertEqual(try stats()["frames"] as? Int, session.framesAnalysed)
+    }
 }
 
 /// Opens a grey 160×120 source at 30 fps (with no frames during `pause` seconds), or fails with `failure`.

@@ -22,6 +22,9 @@ for arg in "$@"; do
         modules=*) modules=${arg#modules=} ;;
         moddir=*) moddir=${arg#moddir=} ;;
         only=*) only=${arg#only=} ;;
+        soak_seconds=*) soak_seconds=${arg#soak_seconds=} ;;
+        signal_runs=*) signal_runs=${arg#signal_runs=} ;;
+        signal_seed=*) signal_seed=${arg#signal_seed=} ;;
     esac
 done
 
@@ -654,11 +657,12 @@ scenario_sigint() {
 # The wizard as a script runs it: plain lines on stdout, JSON Lines events in $work/NAME.events, stdin
 # at its end (a background job's stdin is /dev/null), so nothing but signals and the camera drive it.
 
-# start_wizard NAME: starts the wizard on $dev (see start_facecap).
+# start_wizard NAME [PREFIX…]: starts the wizard on $dev (see start_facecap; PREFIX e.g. env VAR=VALUE).
 start_wizard() {
     local name=$1
+    shift
     rm -rf "$work/$name.events" "$work/$name-out"
-    start_facecap "$name" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
+    start_facecap "$name" "$@" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
         --output "$work/$name-out"
 }
 
@@ -892,13 +896,19 @@ scenario_wizard_disconnect() {
 # the driver and one unplug (vivid comes back by itself) a third of the way in. RSS, open fds and the
 # mappings of video buffers are sampled every 2 s; they must be as flat at the end as after the warm-up
 # (fds and video mappings equal, RSS within 2 MB), with no mapping of a video device left from before
-# the unplug.
+# the unplug. Frame pacing: facecap measures, per frame, the time from its arrival to its analysed
+# guidance (FACECAP_FRAME_STATS, rewritten every 5 s); a copy taken with each sample lets pacing.py
+# compare the first and last thirds of the run (wizard/soak-pacing).
 scenario_wizard_soak() {
     local name=wizard-soak seconds=${soak_seconds:-180} started samples="" unplugged="" line first last
+    local stats="$work/wizard-soak.stats" snapshots="$work/wizard-soak.snapshots"
+    rm -rf "$stats" "$snapshots"
+    mkdir -p "$snapshots"
     reset_device
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=10
-    start_wizard "$name"
+    start_wizard "$name" env FACECAP_FRAME_STATS="$stats"
     if ! wizard_started "$name" wizard/soak-flat; then
+        fail wizard/soak-pacing "not reached (the wizard did not start capturing)"
         stop_wizard "$name" wizard/soak-sigint
         v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
         leak_check "$name" opens
@@ -914,10 +924,17 @@ scenario_wizard_soak() {
         line="$line $(ls "/proc/$fc_pid/fd" 2>/dev/null | wc -l) $(grep -c /dev/video "/proc/$fc_pid/maps" 2>/dev/null)"
         line="$line $(grep -c '/dev/video.*(deleted)' "/proc/$fc_pid/maps" 2>/dev/null)"
         samples="$samples$line"$'\n'
+        cp "$stats" "$snapshots/$((SECONDS - started)).json" 2>/dev/null
         sleep 2
     done
     stop_wizard "$name" wizard/soak-sigint
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
+    local pacing
+    if pacing=$($python "$here/pacing.py" "$stats" "$snapshots"/*.json 2>&1); then
+        pass wizard/soak-pacing "$pacing"
+    else
+        fail wizard/soak-pacing "$pacing"
+    fi
     local verdict
     verdict=$($python - "$unplugged" <<PY
 import sys
@@ -946,13 +963,32 @@ PY
     leak_check "$name" opens 2
 }
 
+# Signals at random moments on the camera: tools/signals.py runs the full-screen wizard on $dev in tmux
+# panes signal_runs times (default 12; `make signals-kernel`: 50), each sent SIGINT, SIGTERM, SIGHUP or
+# SIGTSTP+SIGCONT+SIGTERM at a random moment from signal_seed (default random, named in every message).
+# Per run: signals/run-N (exit 130, `stty -a` of the pane unchanged, no partial photo or report) and
+# leak/signals-N (facecap's trace shows every camera fd closed and buffer unmapped before it exited, no
+# process holds $dev, another open + STREAMON streams). signals/camera-opened: most runs had opened the
+# camera when the signal came, so the leak checks prove something.
+scenario_wizard_signals() {
+    local runs=${signal_runs:-12} seed=${signal_seed:-$RANDOM}
+    reset_device
+    # tmux needs pseudo-terminals: the guest's /dev is a bare devtmpfs.
+    if ! mountpoint -q /dev/pts; then
+        mkdir -p /dev/pts
+        mount -t devpts -o ptmxmode=0666 devpts /dev/pts
+    fi
+    $python "$repo/tools/signals.py" --binary "$facecap" --device "$dev" --strace "$trace_syscalls" --ktest \
+        --runs "$runs" --seed "$seed"
+}
+
 # --- Main ---------------------------------------------------------------------------------------
 
 if [ ! -x "$facecap" ]; then
     fail guest/binary "$facecap is not executable in the guest"
 elif load_vivid; then
     for s in v4l2ctl devices record permission busy inject drops disconnect sigint \
-        wizard_capture wizard_faults wizard_disconnect wizard_soak; do
+        wizard_capture wizard_faults wizard_disconnect wizard_soak wizard_signals; do
         scenario "$s"
         reset_device
     done

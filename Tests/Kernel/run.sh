@@ -2,11 +2,13 @@
 # Real-kernel V4L2 tests: boots Debian's own kernel under qemu (software emulation) with the vivid
 # test driver as a webcam, and runs Tests/Kernel/guest.sh inside it against the facecap build.
 #
-#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB]
+#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB] [--set NAME=VALUE]…
 #
 # PATH is the facecap binary relative to the repository (default .build/release/facecap). The guest
 # sees this machine's root read-only over virtio-9p, so it runs the very binaries built here. GLOB
-# selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks).
+# selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks). --set hands a setting
+# to guest.sh: soak_seconds (wizard_soak, default 180), signal_runs (wizard_signals, default 12),
+# signal_seed (default random).
 # Prints one PASS/FAIL line per check and a last line `N passed, N failed`; exits non-zero when a
 # check fails, when a check listed in Tests/Kernel/expected-checks is missing or an unlisted one
 # appears, or when the guest does not report (boot failure, crash, timeout).
@@ -28,7 +30,13 @@ while [ $# -gt 0 ]; do
         --binary) binary=$2; shift 2 ;;
         --timeout) timeout_seconds=$2; shift 2 ;;
         --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        --set)
+            case "$2" in
+                soak_seconds=[0-9]*|signal_runs=[0-9]*|signal_seed=[0-9]*) guest_args+=("$2") ;;
+                *) echo "error: --set takes soak_seconds=N, signal_runs=N or signal_seed=N, not $2" >&2; exit 64 ;;
+            esac
+            shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "error: unknown argument $1 (see $0 --help)" >&2; exit 64 ;;
     esac
 done
@@ -60,8 +68,8 @@ esac
 
 # --- Packages ------------------------------------------------------------------------------------
 # qemu and busybox boot the guest; cpio and kmod (depmod) build the initramfs; the guest script
-# drives v4l2-ctl, setpriv, strace and python3 from this machine's root.
-packages=(qemu-system-x86 busybox-static cpio kmod v4l-utils util-linux strace python3 coreutils)
+# drives v4l2-ctl, setpriv, strace, python3 and tmux from this machine's root.
+packages=(qemu-system-x86 busybox-static cpio kmod v4l-utils util-linux strace python3 coreutils tmux)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

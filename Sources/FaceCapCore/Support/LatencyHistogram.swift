@@ -2,7 +2,7 @@
 /// a long run without keeping every sample: one array allocated once, nothing per `record`.
 public struct LatencyHistogram: Sendable {
     /// Bucket width and the number of buckets: 0.1 ms up to 1 s, then one bucket for everything longer.
-    static let bucketSeconds = 0.0001
+    public static let bucketSeconds = 0.0001
     static let buckets = 10_001
     private var counts = [UInt32](repeating: 0, count: LatencyHistogram.buckets)
     public private(set) var count = 0
@@ -17,6 +17,13 @@ public struct LatencyHistogram: Sendable {
         counts[bucket] &+= 1
         count += 1
         maximum = max(maximum, seconds)
+    }
+
+    /// The buckets that hold any sample, as (index, count); bucket i counts durations from i × 0.1 ms up to
+    /// (i + 1) × 0.1 ms, the last one everything from 1 s on. Two snapshots of a run give, by difference, the
+    /// exact histogram of the stretch between them.
+    public var occupiedBuckets: [(index: Int, count: Int)] {
+        counts.enumerated().compactMap { $0.element > 0 ? (index: $0.offset, count: Int($0.element)) : nil }
     }
 
     /// The duration `fraction` (0...1) of the samples are at most, to the upper edge of its bucket; nil

@@ -55,6 +55,12 @@ public final class WizardSession {
     /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
     /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
     public private(set) var frameLatency = LatencyHistogram()
+    /// Where `writeFrameStats` goes while the wizard runs (`FACECAP_FRAME_STATS`): every `frameStatsInterval`
+    /// seconds of analysed frames the statistics so far, so that a soak watched from outside can take the
+    /// difference of two snapshots for the pacing of one stretch of the run (Tests/Kernel/guest.sh).
+    public var frameStatsPath: String?
+    public var frameStatsInterval = 5.0
+    private var frameStatsWrittenAt = -Double.infinity
 
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
@@ -182,18 +188,30 @@ public final class WizardSession {
         }
     }
 
-    /// Writes `{"frames": N, "p50_ms": …, "p99_ms": …, "max_ms": …}` of `frameLatency` to `path`, for the
-    /// soak test (tools/soak.py, `FACECAP_FRAME_STATS`).
+    /// Writes `{"frames": N, "p50_ms": …, "p99_ms": …, "max_ms": …, "t": …, "bucket_ms": 0.1, "buckets":
+    /// [[index, count], …]}` of `frameLatency` to `path`, for the soak tests (tools/soak.py, Tests/Kernel/guest.sh,
+    /// `FACECAP_FRAME_STATS`): `t` is when (seconds since start), `buckets` the histogram's occupied buckets.
+    /// Written beside `path` and renamed over it, so a reader never sees half a file.
     public func writeFrameStats(to path: String) throws(OutputFileError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw OutputFileError(path: path, problem: OutputFileError.problem(errno: errno)) }
-        defer { _ = close(fd) }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw OutputFileError(path: temporary, problem: OutputFileError.problem(errno: errno)) }
         func ms(_ seconds: Double?) -> String { seconds.map { JSONText.fixed($0 * 1000, decimals: 2) } ?? "null" }
+        let buckets = frameLatency.occupiedBuckets.map { JSONText.array([String($0.index), String($0.count)]) }
         writeAll(fd, JSONText.object([
             ("frames", String(frameLatency.count)), ("p50_ms", ms(frameLatency.percentile(0.5))),
             ("p99_ms", ms(frameLatency.percentile(0.99))),
             ("max_ms", ms(frameLatency.count > 0 ? frameLatency.maximum : nil)),
+            ("t", JSONText.fixed(now, decimals: 3)),
+            ("bucket_ms", JSONText.fixed(LatencyHistogram.bucketSeconds * 1000, decimals: 1)),
+            ("buckets", JSONText.array(buckets)),
         ]) + "\n")
+        _ = close(fd)
+        guard rename(temporary, path) == 0 else {
+            let problem = OutputFileError.problem(errno: errno)
+            _ = unlink(temporary)
+            throw OutputFileError(path: path, problem: problem)
+        }
     }
 
     private func pumpFrame(arrivedAt arrival: Double) {
@@ -223,6 +241,10 @@ public final class WizardSession {
         previewDirty = true
         handle(.frameAnalyzed(FrameGuidance(output)))
         frameLatency.record(now - arrival)
+        if let frameStatsPath, now - frameStatsWrittenAt >= frameStatsInterval {
+            frameStatsWrittenAt = now
+            try? writeFrameStats(to: frameStatsPath)
+        }
     }
 
     // MARK: - The flow
