@@ -504,12 +504,15 @@ scenario_drops() {
     reset_device
     # Flagged buffers: the count of damaged frames, not of frames the driver skipped.
     name=buf-flag-error
-    start_facecap "$name" -- record --device "$dev" --seconds 4 "$work/$name.y4m"
+    # Each injection flags the next buffer the driver fills; a second one before that buffer is filled would
+    # flag the same buffer (a busy host runs vivid at 2–3 frames a second), so each waits for two frames
+    # written after it, and the recording is long enough for that on a slow guest.
+    start_facecap "$name" -- record --device "$dev" --seconds 8 "$work/$name.y4m"
     wait_for_frames "$work/$name.y4m"
     local _
     for _ in $(seq "$injected"); do
         v4l2-ctl -d "$dev" -c inject_v4l2_buf_flag_error=1
-        sleep 0.4
+        wait_for_writes "$work/$name.y4m" 2
     done
     wait_facecap 120
     check_drops "$name" "$(clean_error "$name")" flagged "$injected"
@@ -597,6 +600,22 @@ wait_for_frames() {
         sleep 0.2
     done
     return 1
+}
+
+# wait_for_writes CLIP N: until the recording's partial file has grown N times (N frames written), at most 5 s.
+wait_for_writes() {
+    local clip=$1 left=$2 deadline=$((SECONDS + 5))
+    local partial size last
+    partial="$(dirname "$clip")/.$(basename "$clip").partial"
+    last=$(stat -c %s "$partial" 2>/dev/null || echo 0)
+    while [ "$left" -gt 0 ] && [ $SECONDS -lt $deadline ]; do
+        sleep 0.05
+        size=$(stat -c %s "$partial" 2>/dev/null || echo 0)
+        if [ "$size" != "$last" ]; then
+            last=$size
+            left=$((left - 1))
+        fi
+    done
 }
 
 scenario_disconnect() {
