@@ -13,8 +13,11 @@ asks for, nothing on stderr says it crashed, `stty -a` after equals before, and 
 0700) holds no partial photo or report: only whole pairs of .jpg and .json, each 0600, no hidden
 temporaries.
 
-Without --device the wizard replays wizard_budget.py's clip (--loop); 130, or 128+signal for a signal
-that came before facecap installed its handlers, is accepted. With --device (the kernel suite, inside its
+Without --device the wizard replays wizard_budget.py's clips (--loop), in turn: the swaying face (the
+live preview goes on) and the face held still (auto-captured about 1 s in, checked, saved, then the
+Success screen for 3 s), signalled 0.5–2 s in so that the signal often comes around the capture and the
+save; 130, or 128+signal for a signal that came before facecap installed its handlers, is accepted, and
+the summary says how many runs had saved a photo. With --device (the kernel suite, inside its
 qemu guest: Tests/Kernel/guest.sh) the wizard runs on that camera and must exit 130 as documented; after
 each run the camera must be released: no process holds DEV open or mapped, another open + STREAMON
 streams two frames (v4l2-ctl), and, with --strace, facecap's own syscall trace shows it closed every
@@ -44,8 +47,10 @@ shift
 stty -a > "$folder/stty-before"
 echo $$ > "$folder/pid"
 "$@" 2> "$folder/stderr"
-echo $? > "$folder/status"
-stty -a > "$folder/stty-after"
+code=$?
+echo $code > "$folder/status"
+stty -a > "$folder/stty-after.new"
+mv "$folder/stty-after.new" "$folder/stty-after"
 """
 
 PLANS = ["INT", "TERM", "HUP", "TSTP"]
@@ -248,14 +253,17 @@ def main():
     else:
         sys.path.insert(0, HERE)
         from wizard_budget import clip_path
-        source = ["--input", clip_path("mono"), "--loop"]
+        sources = [["--input", clip_path("mono"), "--loop"], ["--input", clip_path("mono", still=True), "--loop"]]
     subprocess.run(tmux + ["new-session", "-d", "-s", "keep", "-x", "100", "-y", "32", "sleep 100000"],
                    check=True, env=env)
-    failures = opened = 0
+    failures = opened = saved = 0
     try:
         for run in range(args.runs):
             kind = PLANS[run % len(PLANS)]
-            delay = rng.uniform(0.2, 4.0)
+            still = not args.device and run % 2 == 1
+            if not args.device:
+                source = sources[still]
+            delay = rng.uniform(0.5, 2.0) if still else rng.uniform(0.2, 4.0)
             folder = os.path.join(work, f"r{run}")
             command = [args.binary, "--no-tutorial", *source, "--manual-after", "3600",
                        "--output", os.path.join(folder, "out")]
@@ -271,6 +279,7 @@ def main():
             if args.device and status == default != "130" and not early:
                 problems.append(f"exit {status} (killed by the signal) although facecap handles it: expected 130")
             opened += bool(opens)
+            saved += any(name.endswith(".jpg") for name in names)
             if args.ktest:
                 ktest(not problems, f"signals/run-{run:02}", "; ".join(problems) + ": " + what if problems else
                       what + ", stty -a unchanged, output folder clean")
@@ -284,7 +293,7 @@ def main():
     if args.ktest:
         ktest(opened * 2 >= args.runs, "signals/camera-opened",
               f"{opened} of {args.runs} runs had opened {args.device} when the signal came (seed {args.seed})")
-    where = f" on {args.device} ({opened} had opened it)" if args.device else ""
+    where = f" on {args.device} ({opened} had opened it)" if args.device else f" ({saved} had saved a photo)"
     print(f"signals: {args.runs - failures} of {args.runs} runs{where} restored the terminal and left nothing "
           f"partial{', the camera released' if args.device else ''}")
     return 1 if failures else 0

@@ -70,14 +70,16 @@ WALL = (178, 170, 160)  # the wall behind the face
 
 # MARK: - The clip
 
-def face_path(i):
-    """Face centre (x, y) in frame fractions for frame i: a sway, and a little vertical bob."""
+def face_path(i, still=False):
+    """Face centre (x, y) in frame fractions for frame i: a sway, and a little vertical bob (still: centred)."""
     import math
+    if still:
+        return 0.5, 0.5
     phase = 2 * math.pi * i / (FPS * CLIP_SECONDS)
     return 0.5 + SWAY * math.sin(phase), 0.5 + 0.02 * math.sin(2 * phase)
 
 
-def make_clip(kind, path, noise=0.0):
+def make_clip(kind, path, noise=0.0, still=False):
     frames = FPS * CLIP_SECONDS
     scale = FACE_WIDTH * 640 / FACE_BOX[2]
     cx, cy = FACE_BOX[0] + FACE_BOX[2] / 2, FACE_BOX[1] + FACE_BOX[3] / 2
@@ -89,7 +91,7 @@ def make_clip(kind, path, noise=0.0):
             wall = (77 * WALL[0] + 150 * WALL[1] + 29 * WALL[2] + 128) >> 8
             out.write(b'YUV4MPEG2 W640 H480 F30:1 Ip A1:1 Cmono XCOLORRANGE=FULL\n')
             for i in range(frames):
-                fx, fy = face_path(i)
+                fx, fy = face_path(i, still)
                 frame = bytearray([wall]) * (640 * 480)
                 sxs = [int((px + 0.5 - fx * 640) / scale + cx) for px in range(640)]
                 for y in range(480):
@@ -106,7 +108,7 @@ def make_clip(kind, path, noise=0.0):
             photo = Image.open(os.path.join(ROOT, 'Tests/Fixtures/sergey.png')).convert('RGB')
             out.write(b'YUV4MPEG2 W640 H480 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL\n')
             for i in range(frames):
-                fx, fy = face_path(i)
+                fx, fy = face_path(i, still)
                 # Output pixel (x, y) shows photo pixel ((x - fx·640) / scale + cx, …): an affine map.
                 coefficients = (1 / scale, 0, cx - fx * 640 / scale, 0, 1 / scale, cy - fy * 480 / scale)
                 frame = photo.transform((640, 480), Image.AFFINE, coefficients, resample=Image.BILINEAR,
@@ -122,12 +124,14 @@ def make_clip(kind, path, noise=0.0):
     os.replace(tmp, path)
 
 
-def clip_path(kind, noise=0.0):
+def clip_path(kind, noise=0.0, still=False):
+    """The clip, made once into .cache/bench; `still`: the face held in the oval (auto-captured in ~1.5 s)."""
     directory = os.path.join(ROOT, '.cache', 'bench')
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f'wizard-{kind}-v1' + (f'-noise{noise:g}' if noise else '') + '.y4m')
+    name = f'wizard-{kind}-v1' + ('-still' if still else '') + (f'-noise{noise:g}' if noise else '')
+    path = os.path.join(directory, name + '.y4m')
     if not os.path.exists(path):
-        make_clip(kind, path, noise)
+        make_clip(kind, path, noise, still)
     return path
 
 
