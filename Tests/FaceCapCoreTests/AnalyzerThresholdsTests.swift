@@ -54,7 +54,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "secondFaceMemory": 1.0,
             // The iris-model eyes and the cover measures (docs/calibration.md, "Eyes" and "Covered faces").
             "minEyeOpening": 0.13,
-            "eyeOpeningHysteresis": 0.02,
+            "eyeOpeningHysteresis": 0.01,
             "minEyesClosedTime": 0.3,
             "maxGazeX": 0.06,
             "maxGazeY": 0.04,

@@ -125,6 +125,25 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
     }
 
+    func testANarrowOpenEyeClearsEyesClosedAndAClosedEyeHasNoGaze() {
+        // The least open real eye measured (0.146) clears eyesClosed once a blink has set it.
+        let narrow: (inout FrameMetrics) -> Void = {
+            $0.face!.eyes = Self.openEyes; $0.face!.eyes!.leftOpening = 0.146; $0.face!.cover = Self.bare
+        }
+        XCTAssertEqual(codes(narrow, previous: [.eyesClosed]), [])
+        let almost: (inout FrameMetrics) -> Void = {
+            $0.face!.eyes = Self.openEyes; $0.face!.eyes!.leftOpening = 0.135; $0.face!.cover = Self.bare
+        }
+        XCTAssertEqual(codes(almost), [], "over the limit")
+        XCTAssertEqual(codes(almost, previous: [.eyesClosed]), [.eyesClosed], "but not clear of its margin")
+        // A hand over one eye: the model's guess of the hidden iris pulls the mean gaze off; it is the eye
+        // that is said, not the gaze.
+        XCTAssertEqual(codes {
+            $0.face!.eyes = Self.openEyes; $0.face!.cover = Self.bare
+            $0.face!.eyes!.rightOpening = 0.06; $0.face!.eyes!.cameraGazeY = 0.061
+        }, [.eyesClosed])
+    }
+
     func testTheAutoCaptureKeepsOnlyFramesWithBothEyesOpenOnTheCamera() {
         var eyes = Self.openEyes
         XCTAssertTrue(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds))

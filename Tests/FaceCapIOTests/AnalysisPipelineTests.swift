@@ -430,7 +430,9 @@ final class AnalysisPipelineTests: XCTestCase {
                 let outputs = try play(2) { _ in [Subject(photo: name, width: width)] }
                 XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame }, "\(name) at \(width)")
                 let said = outputs.last?.active ?? []
-                XCTAssertTrue(said.contains(.faceCovered) || said.contains(.eyesClosed), "\(name) at \(width): \(said)")
+                XCTAssertTrue([.faceCovered, .eyesClosed].contains(outputs.last?.primary),
+                              "\(name) at \(width): the eye is said first, not the gaze: \(said)")
+                XCTAssertFalse(said.contains(.lookStraight), "\(name) at \(width): \(said)")
             }
         }
         for (name, _) in EyeFixtures.hair {

@@ -93,7 +93,7 @@ final class WizardSessionTests: XCTestCase {
         var settings = WizardSettings()
         settings.showTutorial = false
         let frontEnd = PrimaryRecorder()
-        let opener = FakeOpener(failure: nil, pause: 0.4..<2.0)
+        let opener = FakeOpener(failure: nil, pause: (afterFrames: 12, seconds: 1.6))
         let session = try session(settings, frontEnd: frontEnd, opener: opener)
         XCTAssertEqual(session.run(), .cancelled)
         let primaries = frontEnd.primaries.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
@@ -135,12 +135,13 @@ final class WizardSessionTests: XCTestCase {
     }
 }
 
-/// Opens a grey 160×120 source at 30 fps (with no frames during `pause` seconds), or fails with `failure`.
+/// Opens a grey 160×120 source at 30 fps (with no frames for `pause.seconds` once `pause.afterFrames` were
+/// read), or fails with `failure`.
 private final class FakeOpener: FrameSourceOpener {
     let failure: CameraProblem?
-    let pause: Range<Double>?
+    let pause: (afterFrames: Int, seconds: Double)?
 
-    init(failure: CameraProblem?, pause: Range<Double>? = nil) {
+    init(failure: CameraProblem?, pause: (afterFrames: Int, seconds: Double)? = nil) {
         self.failure = failure
         self.pause = pause
     }
@@ -159,26 +160,35 @@ private final class GreySource: FrameSource {
     let frameRate = 30.0
     let label = "grey"
     var pollDescriptor: Int32? { nil }
-    private let start = Date()
+    private var start = Date()
     private var delivered = 0
-    /// Seconds after opening during which no frame arrives (a camera that stops sending for a while).
-    private let pause: Range<Double>?
+    /// No frame for `seconds` once `afterFrames` were read (a camera that stops sending for a while), counted
+    /// from the moment the last frame before it was read, however slowly the reader went.
+    private let pause: (afterFrames: Int, seconds: Double)?
+    private var pausedAt: Date?
+    private var paused = false
 
-    init(pause: Range<Double>? = nil) { self.pause = pause }
+    init(pause: (afterFrames: Int, seconds: Double)? = nil) { self.pause = pause }
 
-    private var due: Double {
-        let next = Double(delivered) / frameRate
-        let wait = pause.map { $0.contains(next) ? $0.upperBound : next } ?? next
-        return wait - Date().timeIntervalSince(start)
+    private var due: Double { Double(delivered) / frameRate - Date().timeIntervalSince(start) }
+
+    var secondsUntilNextFrame: Double? {
+        if let pausedAt, let pause { return max(0, pause.seconds - Date().timeIntervalSince(pausedAt)) }
+        return max(0, due)
     }
 
-    var secondsUntilNextFrame: Double? { max(0, due) }
-
     func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
-        guard due <= 0 else { return .noFrameYet }
-        if let pause, pause.contains(Double(delivered) / frameRate) {
-            delivered = Int((pause.upperBound * frameRate).rounded(.up))
+        if let pause, !paused, delivered == pause.afterFrames {
+            paused = true
+            pausedAt = Date()
         }
+        if let pausedAt, let pause {
+            let waited = Date().timeIntervalSince(pausedAt)
+            guard waited >= pause.seconds else { return .noFrameYet }
+            start = start.addingTimeInterval(waited)
+            self.pausedAt = nil
+        }
+        guard due <= 0 else { return .noFrameYet }
         frame = Frame(format: .gray, width: width, height: height, colorRange: .full,
                       timestamp: Double(delivered) / frameRate, data: [UInt8](repeating: 120, count: width * height))
         delivered += 1

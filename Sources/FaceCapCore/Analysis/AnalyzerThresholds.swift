@@ -60,13 +60,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// Eye aspect ratio below this on both eyes → `eyesClosed`. Open eyes measured 0.18–0.28 on the
     /// calibration photos (lowest: a smile looking down); 0.15 stays clear of every open eye.
     public var minEyeAspectRatio = 0.15
-    /// Eyelid opening (iris model, `EyeMetrics`) below this on both eyes → `eyesClosed`; replaces the eye
-    /// aspect ratio whenever the iris model ran. Calibrated in docs/calibration.md ("Eyes: the iris model").
-    /// Open eyes read 0.166–0.333 per eye on the calibration photos, eyes closed by construction (and read
-    /// as closed by LiteRT's run of the same model) 0.040–0.099 — the more open eye of a pair ≤ 0.099.
+    /// Eyelid opening (iris model, `EyeMetrics`) below this on either eye → `eyesClosed` (held
+    /// `minEyesClosedTime`), and no auto capture; replaces the eye aspect ratio whenever the iris model ran.
+    /// Calibrated in docs/calibration.md ("Eyes: the iris model"): the least open real eye read 0.146 (photos
+    /// and their 640×480 frames), eyes closed by construction (and read as closed by LiteRT's run of the same
+    /// model) 0.040–0.099 on the photos — the more open eye of a pair ≤ 0.099.
     public var minEyeOpening = 0.13
-    /// Margin on the eyelid opening (clears at 0.15, below the least open real eye, 0.166).
-    public var eyeOpeningHysteresis = 0.02
+    /// Margin on the eyelid opening: clears at 0.14, below the least open real eye (0.146), so a narrow open
+    /// eye that blinked is not held on `eyesClosed`.
+    public var eyeOpeningHysteresis = 0.01
     /// Both eyes must read closed this long before `eyesClosed` is active, so a blink (100–300 ms) neither
     /// nags nor breaks the stability window; a frame with closed eyes is still never captured.
     public var minEyesClosedTime = 0.3
@@ -76,9 +78,10 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// on the camera read −0.029…+0.027 (six photos and their 640×480 frames); both eyes turned 30° down or up
     /// by construction, the lids following as real lids do, +0.040…+0.082 and −0.090…−0.041 (the model's
     /// corners move with the lids, so it reads ~0.06 of the ~0.2 eye widths the iris travels). 0.04 stays
-    /// 0.011 clear of every open eye and catches every turned frame but one photo at the limit (grace_hopper
-    /// down, +0.040); a gaze under ~25° is inside the spread between people and is not caught
-    /// (docs/calibration.md, "Eyes: the iris model").
+    /// 0.011 clear of every open eye and catches every 30° turn, with no margin on that side (grace_hopper's
+    /// photo turned down reads +0.040, just over); a face is caught from 15°–30° down depending on the person,
+    /// and a smaller turn is inside the spread between people (docs/calibration.md, "Eyes: the iris model").
+    /// Only read when both eyes are open: a closed or covered eye's iris is the model's guess.
     public var maxGazeX = 0.06
     public var maxGazeY = 0.04
     /// Margin on the gaze, in eye widths.

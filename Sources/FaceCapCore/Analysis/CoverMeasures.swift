@@ -57,6 +57,10 @@ public struct CoverMetrics: Sendable, Equatable {
     /// it), or the lower face is another colour than the skin while the mouth shows little and has the lower
     /// face's own colour (a mask or a scarf: one cloth over both — a beard is another colour too, but the lips
     /// show through it). docs/calibration.md, "Covered faces".
+    /// A mouth measure that could not be taken (burnt out, or the lips lost their colour) counts as showing
+    /// nothing in the second rule: it is there for a light mask burnt to white in strong light (lower-face
+    /// chroma 255), whose mouth cannot be measured either; a beard whose lips are burnt out is called covered
+    /// too (in light that strong `tooBright` usually fires as well).
     public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let hidden = mouthContrast.map { $0 < t.minMouthContrast * (1 + margin) } ?? false
         let coloured = lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)

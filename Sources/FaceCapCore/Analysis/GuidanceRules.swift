@@ -113,10 +113,11 @@ public enum GuidanceRules {
     }
 
     /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
-    /// Closed eyes have no gaze (the model still places an iris, behind the lid): never off.
+    /// A closed eye has no gaze (the model still places an iris, behind the lid or a hand), and the gaze is
+    /// both eyes' mean: with either eye closed it is never off — that eye is `eyesClosed` instead.
     public static func gazeIsOff(_ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
                                  minOpening: Double = AnalyzerThresholds().minEyeOpening) -> Bool {
-        eyes.maxOpening >= minOpening
+        eyes.minOpening >= minOpening
             && (abs(eyes.cameraGazeX) > limitX + margin || abs(eyes.cameraGazeY) > limitY + margin)
     }
 

@@ -425,7 +425,13 @@ public struct Wizard: Sendable, Equatable {
     }
 
     private mutating func frameAnalyzed(_ guidance: FrameGuidance) -> [WizardEffect] {
-        guard case .capture(var progress) = phase, !isTerminalTooSmall else { return [] }
+        guard case .capture(var progress) = phase else { return [] }
+        guard !isTerminalTooSmall else {
+            // Unseen, so nothing acts on it; but the camera is still sending (no "waiting" once it is seen).
+            progress.lastFrameAt = now
+            phase = .capture(progress)
+            return []
+        }
         if progress.firstFrameTime == nil { progress.firstFrameTime = guidance.time }
         progress.latest = guidance
         progress.lastFrameAt = now
