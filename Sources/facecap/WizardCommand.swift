@@ -62,6 +62,7 @@ enum WizardCommand {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
             let token = try BearerToken.from(environment: environment)
+            try TokenInClearError.check(url: url, token: token)
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {

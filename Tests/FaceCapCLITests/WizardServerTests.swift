@@ -440,6 +440,61 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out")))
         XCTAssertLessThan(seconds, 1, "refused at start-up")
     }
+
+    func testARedirectIsNotFollowedTheServerErrorIsShownAndThePhotoKept() throws {
+        let elsewhere = try startServer([Self.pass])
+        let target = "http://127.0.0.1:\(elsewhere.port)/validate"
+        let server = try startServer([["status": 307, "headers": ["Location": target], "body": ""]])
+        let token = "tok-\(UUID().uuidString)"
+        let run = try runWizard(server.url, token: token)
+        checkEnding(run, 1)
+        XCTAssertEqual(try server.requests().count, 1, "sent once, not re-sent")
+        XCTAssertEqual(try elsewhere.requests().count, 0, "the redirect was followed")
+        XCTAssertEqual(capturedAttempts(run), [1])
+        XCTAssertEqual(verdicts(run), [], "no verdict: no attempt was used on it")
+        let (photo, _, report) = try savedFiles(run)
+        XCTAssertNil(validation(report))
+        XCTAssertTrue(run.stderr.contains("(HTTP 307)") && run.stderr.contains(target), run.stderr)
+        XCTAssertTrue(run.stderr.contains("the photo was not validated and is saved in \(photo)"), run.stderr)
+        XCTAssertFalse(run.stderr.contains(token) || run.stdout.contains(token))
+    }
+
+    func testTheTokenIsNeverSentInClearTextToAnotherMachineEvenWithInsecureHTTP() throws {
+        // 0.0.0.0 is not loopback by the rule, and a connection to it could only reach this machine.
+        let token = "tok-\(UUID().uuidString)"
+        let result = try runFacecap(try arguments(server: "http://0.0.0.0:9/x", extra: ["--insecure-http"]),
+                                    stdin: Data(), environment: environment(token: token), timeout: 20)
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix(
+            "facecap: FACECAP_TOKEN is never sent over plain http:// to another machine (0.0.0.0)"), result.stderr)
+        XCTAssertFalse(result.stderr.contains(token))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out")), "refused before anything was kept")
+    }
+
+    func testTheServersTextReachesTheScreenWithoutItsControlCharacters() throws {
+        let message = "Too \u{1b}[2J\u{1b}]0;owned\u{7}dark\r\nhere\u{9b}31m"
+        let server = try startServer([["status": 200, "json": ["result": "retry", "reasons": ["tooDark\u{1b}[5m"],
+                                                               "message": message]], Self.pass])
+        let run = try runWizard(server.url)
+        checkEnding(run, 0)
+        XCTAssertTrue(run.stdout.contains("Too dark here"), run.stdout)
+        for control in ["\u{1b}", "\u{7}", "\u{9b}", "\r"] {
+            XCTAssertFalse(run.stdout.contains(control) || run.stderr.contains(control),
+                           "\(control.unicodeScalars.first!.value) reached the terminal")
+            XCTAssertFalse(run.eventsText.contains(control))
+        }
+        XCTAssertEqual(verdicts(run).first, "retry tooDark 2", "the reason code cleaned too")
+    }
+
+    func testTheTokenIsNotAnOption() throws {
+        let result = try runFacecap(["--plain", "--token", "abc", "--server", "http://127.0.0.1:9/x"], stdin: Data(),
+                                    environment: environment(), timeout: 20)
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("facecap: unknown option '--token'"), result.stderr)
+        let help = try runFacecap(["--help"])
+        XCTAssertFalse(help.stdout.contains("--token"))
+        XCTAssertTrue(help.stdout.contains("FACECAP_TOKEN"), "the help says where the token comes from")
+    }
 }
 
 /// A finished wizard run: status, output, and its events file.

@@ -303,6 +303,98 @@ final class HTTPValidationTests: XCTestCase {
         XCTAssertFalse(remote.contains(where: HTTPValidator.isLoopback))
     }
 
+    func testRedirectsAreNeverFollowedSoNothingReachesTheOtherAddress() throws {
+        // What a redirect would reach: another local server, recording any method (a followed 301/302/303
+        // comes back as a GET, a followed 307/308 re-posts the photo, the report and the token).
+        let elsewhere = try ValidationServer([pass()], in: temp)
+        for status in [301, 302, 303, 307, 308] {
+            let target = "http://127.0.0.1:\(elsewhere.port)/elsewhere"
+            let server = try ValidationServer([["status": status, "headers": ["Location": target], "body": ""]],
+                                              in: temp)
+            let worker = try worker(server, token: token)
+            defer { worker.shutdown() }
+            let outcome = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
+                                                 ValidationRequest(attempt: 1, isFinal: false)).outcome
+            // A refusal (a server error the person is shown), not a verdict and not a connection error that
+            // would re-send the photo.
+            guard case .refused(let refusedStatus, let message)? = outcome else {
+                XCTFail("HTTP \(status): \(String(describing: outcome))")
+                continue
+            }
+            XCTAssertEqual(refusedStatus, status)
+            XCTAssertTrue(message.contains(target), "says where the server points: \(message)")
+            XCTAssertEqual(try server.requests().count, 1, "HTTP \(status): sent once")
+            XCTAssertEqual(try elsewhere.requests().count, 0, "HTTP \(status) was followed")
+        }
+    }
+
+    func testAProxyFromTheEnvironmentIsNeverUsedForThisMachine() throws {
+        // A proxy that would answer a verdict of its own: reaching it would be visible both in its record and
+        // in the outcome.
+        let proxy = try ValidationServer([["status": 200, "json": ["result": "pass", "message": "from the proxy"]]],
+                                         in: temp)
+        let server = try ValidationServer([pass()], in: temp)
+        let names = ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY"]
+        let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+        defer {
+            for (name, value) in zip(names, saved) {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        for name in names.prefix(5) { setenv(name, "http://127.0.0.1:\(proxy.port)", 1) }
+        unsetenv("no_proxy")
+        unsetenv("NO_PROXY")
+        let worker = try worker(server, token: token)
+        defer { worker.shutdown() }
+        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
+                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
+                       .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
+        XCTAssertEqual(try server.requests().count, 1)
+        XCTAssertEqual(try proxy.requests().count, 0, "the photo and the token went through the proxy")
+    }
+
+    func testAReplyTooLargeIsCutOffWhileItArrivesNotAfter() throws {
+        // A reply announcing its size is refused on its headers, before any body arrives (this one never sends
+        // one: waiting for it would end at the total timeout)…
+        let announced = try ValidationServer([["action": "announce", "bytes": 3 << 20]], in: temp)
+        let first = try worker(announced, total: 4)
+        defer { first.shutdown() }
+        let refused = ValidationFixtures.run(first, try ValidationFixtures.photo(),
+                                             ValidationRequest(attempt: 1, isFinal: false))
+        XCTAssertEqual(refused.outcome, .unreachable(reason: "the server's reply is larger than 1 MB", retryAfter: nil))
+        XCTAssertLessThan(refused.seconds, 3, "refused on the announced length, not after waiting for the body")
+        // …and one without a length is cut off at the limit while it trickles in (8 MB over about 6 s).
+        let trickle = try ValidationServer([["action": "oversize", "bytes": 8 << 20, "chunked": true, "drip": 0.05]],
+                                           in: temp)
+        let second = try worker(trickle, total: 4)
+        defer { second.shutdown() }
+        let cut = ValidationFixtures.run(second, try ValidationFixtures.photo(),
+                                         ValidationRequest(attempt: 1, isFinal: false))
+        XCTAssertEqual(cut.outcome, .unreachable(reason: "the server's reply is larger than 1 MB", retryAfter: nil))
+        XCTAssertLessThan(cut.seconds, 3.5, "stopped reading at 1 MB, not at the end or the time-out")
+    }
+
+    func testInsecureHTTPNeverCarriesTheTokenToAnotherMachine() throws {
+        // Refused before any connection: 0.0.0.0 is not loopback by the rule (and could only reach this machine).
+        let validator = HTTPValidator(.init(url: "http://0.0.0.0:9/x", token: try BearerToken(token), version: "t",
+                                            allowInsecureHTTP: true))
+        let worker = try ValidationWorker(checker: validator)
+        defer { worker.shutdown() }
+        let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
+                                            ValidationRequest(attempt: 1, isFinal: false))
+        XCTAssertEqual(result.outcome, .refused(status: 0, message: TokenInClearError(host: "0.0.0.0").message))
+        XCTAssertEqual(result.progress, [], "nothing was sent")
+        // The start-up check: only the combination of a token, plain http and another host is refused.
+        let secret = try BearerToken(token)
+        XCTAssertThrowsError(try TokenInClearError.check(url: "http://validator.example/x", token: secret))
+        XCTAssertThrowsError(try TokenInClearError.check(url: "HTTP://10.1.2.3:8080/x", token: secret))
+        XCTAssertNoThrow(try TokenInClearError.check(url: "http://validator.example/x", token: nil))
+        XCTAssertNoThrow(try TokenInClearError.check(url: "https://validator.example/x", token: secret))
+        XCTAssertNoThrow(try TokenInClearError.check(url: "http://127.0.0.1:8080/x", token: secret))
+        XCTAssertNoThrow(try TokenInClearError.check(url: "http://[::1]:8080/x", token: secret))
+        XCTAssertFalse(TokenInClearError(host: "h").message.contains(token))
+    }
+
     // MARK: TLS
 
     func testHTTPSVerifiesTheCertificate() throws {
@@ -339,6 +431,31 @@ final class HTTPValidationTests: XCTestCase {
             return XCTFail("TLS to a plain server did not fail")
         }
         XCTAssertTrue(tlsReason.hasPrefix("TLS with 127.0.0.1 failed"), tlsReason)
+    }
+
+    func testHTTPSChecksTheCertificateNamesThisHost() throws {
+        // A certificate from a trusted authority, but for another name: verifying the chain alone would
+        // accept it.
+        let cert = temp.path("other-cert.pem"), key = temp.path("other-key.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                             "/CN=validator.invalid", "-addext", "subjectAltName=DNS:validator.invalid",
+                             "-keyout", key, "-out", cert]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0, "openssl could not make a test certificate")
+        let server = try ValidationServer([pass()], in: temp, tls: (cert, key))
+        let worker = try ValidationWorker(checker: try validator(server, token: token, caBundle: cert))
+        defer { worker.shutdown() }
+        let outcome = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
+                                             ValidationRequest(attempt: 1, isFinal: false)).outcome
+        guard case .unreachable(let reason, nil)? = outcome else {
+            return XCTFail("a certificate for another host was accepted: \(String(describing: outcome))")
+        }
+        XCTAssertTrue(reason.hasPrefix("the certificate of 127.0.0.1 could not be verified"), reason)
+        XCTAssertEqual(try server.requests().count, 0, "nothing was sent over the unverified connection")
     }
 
     // MARK: The worker

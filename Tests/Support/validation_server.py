@@ -18,6 +18,12 @@ A step is a JSON object:
     {"action": "close"}                         read the request, close without a reply
     {"action": "oversize", "bytes": N, "chunked": false}
                                                 a 200 body of N bytes (chunked: without a length)
+    {"action": "oversize", "bytes": N, "chunked": true, "drip": 0.25}
+                                                the same in 64 KiB chunks, one every `drip` seconds
+    {"action": "announce", "bytes": N}          a 200 announcing N bytes, then no body at all (hang)
+
+Any method is answered (a redirected POST may come back as a GET): GET, PUT and DELETE requests are recorded
+and scripted like POST.
 """
 import argparse
 import email.parser
@@ -125,6 +131,9 @@ class Handler(BaseHTTPRequestHandler):
                     while sent < size:
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                         sent += len(chunk)
+                        if step.get("drip"):
+                            self.wfile.flush()
+                            time.sleep(step["drip"])
                     self.wfile.write(b"0\r\n\r\n")
                 except OSError:
                     pass  # the client stopped reading at its limit, as it should
@@ -137,6 +146,14 @@ class Handler(BaseHTTPRequestHandler):
                     pass
             self.close_connection = True
             return
+        if action == "announce":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(step.get("bytes", 2 * 1024 * 1024)))
+            self.end_headers()
+            self.wfile.flush()
+            time.sleep(60)
+            return
         if "json" in step:
             payload = json.dumps(step["json"]).encode()
         else:
@@ -147,6 +164,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+    do_GET = do_PUT = do_DELETE = do_POST
 
 
 def main():

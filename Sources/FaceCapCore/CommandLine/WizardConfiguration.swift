@@ -44,8 +44,10 @@ public struct WizardConfiguration: Sendable, Equatable {
         OptionSpec("output", short: "o", value: "DIR", help: "where photos and reports go (default ./facecap-out)",
                    completion: .directory),
         OptionSpec("server", value: "URL",
-                   help: "validate by uploading to this endpoint (default: built-in validator)"),
-        OptionSpec("insecure-http", help: "allow --server over plain http to a host that is not loopback"),
+                   help: "validate by uploading to this endpoint, with the token from FACECAP_TOKEN "
+                       + "(default: built-in validator)"),
+        OptionSpec("insecure-http", help: "allow --server over plain http to a host that is not loopback "
+                   + "(the photo only: never with FACECAP_TOKEN)"),
         OptionSpec("attempts", value: "N", help: "validation attempts before manual review (default 3)"),
         OptionSpec("manual-after", value: "SEC", help: "offer manual capture after this many seconds (default 30)"),
         OptionSpec("no-tutorial", help: "skip the tutorial and camera-permission screens"),

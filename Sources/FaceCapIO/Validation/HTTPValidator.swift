@@ -63,10 +63,15 @@ public final class HTTPValidator: PhotoChecker {
         // The command line refuses this at start-up; checked again here so that no caller can send the
         // photo and the token in clear text across a network by mistake.
         let address = Self.hostAndPort(configuration.url)
-        if configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host),
-           !configuration.allowInsecureHTTP {
-            return .refused(status: 0, message: "plain http:// to \(address.host) would send the photo unencrypted; "
-                            + "use https:// (or --insecure-http)")
+        if configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host) {
+            if !configuration.allowInsecureHTTP {
+                return .refused(status: 0, message: "plain http:// to \(address.host) would send the photo unencrypted; "
+                                + "use https:// (or --insecure-http)")
+            }
+            // --insecure-http lets the photo travel in clear text, never the token.
+            if configuration.token != nil {
+                return .refused(status: 0, message: TokenInClearError(host: address.host).message)
+            }
         }
         // A boundary that happens to occur inside the photo would split it: draw again (bounded).
         var body: MultipartBody?
@@ -347,6 +352,26 @@ public struct BearerToken: Sendable, CustomStringConvertible, CustomDebugStringC
 public struct TokenError: UserFacingError, Equatable {
     public var message: String {
         "FACECAP_TOKEN contains a line break or control character; set it to the token alone"
+    }
+    public var exitCode: ExitCode { .usage }
+}
+
+/// `FACECAP_TOKEN` is set and `--server` is plain `http://` to another machine (allowed by `--insecure-http`):
+/// the token would cross the network in clear text, so facecap refuses before the camera opens.
+public struct TokenInClearError: UserFacingError, Equatable {
+    public let host: String
+
+    /// The check, for the command line: throws when `token` would go over plain http to a host that is not
+    /// this machine.
+    public static func check(url: String, token: BearerToken?) throws(TokenInClearError) {
+        guard token != nil, url.lowercased().hasPrefix("http://") else { return }
+        let host = HTTPValidator.hostAndPort(url).host
+        if !HTTPValidator.isLoopback(host) { throw TokenInClearError(host: host) }
+    }
+
+    public var message: String {
+        "FACECAP_TOKEN is never sent over plain http:// to another machine (\(host)); use https:// "
+            + "or unset FACECAP_TOKEN"
     }
     public var exitCode: ExitCode { .usage }
 }
