@@ -78,6 +78,33 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         try assertTerminalRestored(tmux)
     }
 
+    func testSIGTERMAndSIGHUPRestoreTheTerminalAndExit130() throws {
+        for (name, number) in [("SIGTERM", SIGTERM), ("SIGHUP", SIGHUP)] {
+            try? FileManager.default.removeItem(atPath: path("status"))
+            let clip = try write("empty-\(name).y4m", TestClips.empty(frames: 30))
+            let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out"])
+            XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
+            XCTAssertTrue(tmux.alternateScreen, "the wizard is on the alternate screen")
+            // The facecap process is the one replaying this test's own clip (the pane's shell has the same
+            // words in its command line, after its own name).
+            let binary = NSRegularExpression.escapedPattern(for: try facecapBinary().path)
+            let pgrep = Process()
+            pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+            pgrep.arguments = ["-f", "--", "^\(binary) .*\(NSRegularExpression.escapedPattern(for: clip))"]
+            let output = Pipe()
+            pgrep.standardOutput = output
+            try pgrep.run()
+            pgrep.waitUntilExit()
+            let pids = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").compactMap { pid_t($0) }
+            XCTAssertEqual(pids.count, 1, "\(name): one facecap replaying the clip: \(pids)")
+            guard let pid = pids.first else { continue }
+            kill(pid, number)
+            XCTAssertEqual(status(timeout: 10), 130, "\(name)")
+            try assertTerminalRestored(tmux)
+        }
+    }
+
     func testDecliningTheCameraShowsWhatIsLeft() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
         let tmux = try start(["--input", clip, "--loop", "--output", "out"])

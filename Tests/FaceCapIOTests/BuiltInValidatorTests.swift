@@ -141,6 +141,28 @@ final class BuiltInValidatorTests: XCTestCase {
         XCTAssertEqual(try assess(sergey, validator: LocalValidator(thresholds: strict)).reasons, ["lookStraight"])
     }
 
+    /// `left` left of column `split`, `right` from it on (two photos of one geometry).
+    private func joined(_ left: Frame, _ right: Frame, at split: Int) -> Frame {
+        var out = left
+        for y in 0..<left.height {
+            let start = (y * left.width + split) * 3, end = (y + 1) * left.width * 3
+            out.data.replaceSubrange(start..<end, with: right.data[start..<end])
+        }
+        return out
+    }
+
+    func testOneEyeClosedIsRefusedAsEyesClosed() throws {
+        // A wink: one eye from the closed-eyes photo, the other from the open one (same geometry), either way.
+        let open = try photo("sergey.png"), closed = try photo("eyes/sergey_closed.jpg")
+        XCTAssertEqual(open.width, closed.width)
+        XCTAssertEqual(try assess(closed).reasons, ["eyesClosed"])
+        for (name, wink) in [("image-left eye closed", joined(closed, open, at: open.width / 2)),
+                             ("image-right eye closed", joined(open, closed, at: open.width / 2))] {
+            let assessment = try assess(wink)
+            XCTAssertEqual(assessment.reasons, ["eyesClosed"], "\(name): \(assessment.metrics)")
+        }
+    }
+
     func testTheBuiltInCheckerThroughTheWorker() throws {
         let worker = try ValidationWorker(checker: try checker())
         defer { worker.shutdown() }
