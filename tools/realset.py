@@ -45,6 +45,7 @@ EXPECT = {
     "mask": {"faceCovered"},
     "hand_mouth": {"faceCovered"},
     "hand_eye": {"faceCovered", "eyesClosed"},
+    "hand_face": {"faceCovered", "eyesClosed"},  # hands held in front of part of the face
     "eyes_closed": {"eyesClosed"},
     "averted": {"lookStraight"},      # eyes turned away from the camera, head roughly frontal
     "turned": {"lookStraight"},       # head turned or bowed past the limits
@@ -53,8 +54,10 @@ EXPECT = {
     # Uncovered faces whose pose is near the limits (between the live guidance's and the validator's,
     # or a little past them): what they get is reported, nothing is expected of them.
     "posed": None,
+    # Expressions where no single answer is right (eyes narrowed in a scream, crossed eyes): reported only.
+    "unclear": None,
 }
-COVER_CATEGORIES = {"sunglasses", "mask", "hand_mouth", "hand_eye"}
+COVER_CATEGORIES = {"sunglasses", "mask", "hand_mouth", "hand_eye", "hand_face"}
 EYES_HIDDEN = COVER_CATEGORIES | {"eyes_closed", "downcast"}
 
 # Webcam-grade variants: a face that is fine must still be fine after each of them.
@@ -279,9 +282,13 @@ def cmd_frames(args):
         path = photo_path(lab["source"], lab["member"])
         if not os.path.exists(path):
             raise SystemExit(f"error: {os.path.relpath(path, ROOT)} is missing: run `tools/realset.py fetch` first")
-        if path not in photos:
-            photos[path] = Image.open(path).convert("RGB")
-        photo = photos[path]
+        # `rotate`: degrees counter-clockwise that make the photo upright (a photo stored on its side); the
+        # face and crop boxes are in the upright photo's pixels
+        rotate = float(lab.get("rotate") or 0)
+        if (path, rotate) not in photos:
+            im = Image.open(path).convert("RGB")
+            photos[(path, rotate)] = im.rotate(rotate, expand=True) if rotate else im
+        photo = photos[(path, rotate)]
         fx, fy, fw, fh = parse_box(lab["face"])
         crop = parse_box(lab["crop"]) if lab["crop"] not in ("", "-") else (0, 0, photo.width, photo.height)
         centre = (fx + fw / 2, fy + fh / 2)
@@ -348,7 +355,9 @@ def brief(m):
         if isinstance(v, list):
             v = "/".join(f"{x:.3f}" if isinstance(x, float) else str(x) for x in v)
         elif isinstance(v, float):
-            v = f"{v:.1f}" if k in ("yaw", "pitch", "roll", "faceLuma") else f"{v:.3f}"
+            v = f"{v:.1f}" if k in ("yaw", "pitch", "roll", "faceLuma", "sharpness") else f"{v:.3f}"
+        elif v is False:
+            v = "none"
         out.append(f"{k} {v}")
     return ", ".join(out)
 
@@ -360,6 +369,16 @@ def cmd_eval(args):
         raise SystemExit("error: no frames: run `tools/realset.py frames` first")
     with open(index, newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
+    # the labels as committed now (a relabelled face needs no new frames)
+    labels = {l["id"]: l for l in read_tsv("labels.tsv")}
+    rows = [r for r in rows if r["id"] in labels]
+    for r in rows:
+        lab = labels[r["id"]]
+        r["tags"] = lab["tags"]
+        if r["group"] == "webcam":
+            r["category"] = lab["category"]
+            e = EXPECT[lab["category"]]
+            r["expect"] = e if e == "ready" else "-" if e is None else ",".join(sorted(e))
     files = [os.path.join(ROOT, r["frame"]) for r in rows]
     reports = analyze(args.binary, files)
     unreadable = []
@@ -377,6 +396,8 @@ def cmd_eval(args):
             r["measures"] = {k: v for k, v in (
                 ("yaw", m.get("yaw")), ("pitch", m.get("pitch")), ("roll", m.get("roll")),
                 ("cameraGaze", gaze), ("opening", opening), ("faceLuma", m.get("faceLuma")),
+                ("lightBalance", m.get("lightBalance")), ("sharpness", m.get("sharpness")),
+                ("landmarks", False if rep.get("faces") and rep["faces"][0].get("landmarks") is None else None),
                 ("faceWidth", m.get("faceWidth")), ("cover", r["regions"])) if v is not None}
 
     def is_ready(r):
