@@ -81,6 +81,44 @@ CONSTRUCTED = {
 }
 
 
+# Real photos of surgical masks alone (no face), shipped by insightface for its own mask augmentation: laid over
+# the lower face of the uncovered faces along the FaceMesh landmarks. The fabric is real, the placement is
+# constructed: counted apart as `constructed:mask_*`.
+MASK_PHOTOS = {
+    "mask_black": ("insightface", "insightface/data/images/mask_black.jpg"),
+    "mask_blue": ("insightface", "insightface/data/images/mask_blue.jpg"),
+    "mask_green": ("insightface", "insightface/data/images/mask_green.jpg"),
+    "mask_white": ("insightface", "insightface/data/images/mask_white.jpg"),
+}
+# FaceMesh's face oval from the right cheek at nose level round the chin to the left one, and the nose's
+# middle (197) that the mask's top edge passes over
+LOWER_OVAL = [323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93]
+NOSE_MIDDLE = 197
+
+
+def lay_mask(frame, points, mask):
+    """The mask photo stretched over the lower face outline (pushed out 4 % from its centre, like a mask that
+    stands off the skin), with its edge feathered by a pixel. `points`: {landmark index: (x, y)} in frame
+    pixels."""
+    from PIL import Image, ImageDraw, ImageFilter
+    poly = [points[i] for i in LOWER_OVAL]
+    left, right = points[93], points[323]
+    top = points[NOSE_MIDDLE]
+    poly = poly + [(left[0], top[1]), top, (right[0], top[1])]
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    poly = [(cx + (x - cx) * 1.04, cy + (y - cy) * 1.04) for x, y in poly]
+    xs, ys = [x for x, _ in poly], [y for _, y in poly]
+    x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
+    fabric = mask.resize((max(1, x1 - x0), max(1, y1 - y0)), Image.LANCZOS)
+    alpha = Image.new("L", frame.size, 0)
+    ImageDraw.Draw(alpha).polygon(poly, fill=255)
+    alpha = alpha.filter(ImageFilter.GaussianBlur(1.0))
+    layer = frame.copy()
+    layer.paste(fabric, (x0, y0))
+    return Image.composite(layer, frame, alpha)
+
+
 def read_tsv(name):
     with open(os.path.join(META, name), newline="") as f:
         rows = [r for r in csv.reader(f, delimiter="\t") if r and not r[0].startswith("#")]
@@ -205,9 +243,9 @@ def compose(photo, crop, centre, scale, width_frac):
     return frame
 
 
-def degrade(frame, seed, gain=1.0, blur=0.0, noise=0.0, jpeg=None, crush=0):
+def degrade(frame, seed, gain=1.0, blur=0.0, noise=0.0, crush=0):
     """Webcam-grade changes, in the order a camera makes them: optics (blur), exposure (gain), sensor
-    noise, then compression. Returns (image, suffix)."""
+    noise (compression is `save`'s)."""
     import numpy as np
     from PIL import Image, ImageFilter
     if blur:
@@ -219,8 +257,7 @@ def degrade(frame, seed, gain=1.0, blur=0.0, noise=0.0, jpeg=None, crush=0):
         a = (a - crush) * 255.0 / (255.0 - crush)
     if noise:
         a = a + np.random.default_rng(seed).normal(0.0, noise, a.shape)
-    frame = Image.fromarray(np.clip(np.rint(a), 0, 255).astype(np.uint8))
-    return frame, ("jpg" if jpeg else "png")
+    return Image.fromarray(np.clip(np.rint(a), 0, 255).astype(np.uint8))
 
 
 def save(frame, path, jpeg):
@@ -274,7 +311,7 @@ def cmd_frames(args):
     private_dir(FRAMES_DIR)
     probe_dir = os.path.join(FRAMES_DIR, "probe")
     private_dir(probe_dir)
-    photos, placed = {}, {}
+    photos, placed, masks = {}, {}, {}
     # 1. A probe frame per face, placed from the hand-drawn face box; facecap's own reading of it (the
     #    landmark box) then corrects the size and centre, so every frame is placed on what the analyzer sees.
     probes = {}
@@ -314,15 +351,35 @@ def cmd_frames(args):
         seed = int(hashlib.sha256(lab["id"].encode()).hexdigest()[:8], 16)
         jobs = [(f"w{int(w * 100)}_{name}", lab["category"], "webcam", w, kw, EXPECT[lab["category"]])
                 for w in WIDTHS for name, kw in WEBCAM_VARIANTS.items()]
+        landmarks = None
+        faces = reports.get(p, {}).get("faces") or []
+        if got and faces and faces[0].get("landmarks"):
+            landmarks = faces[0]["landmarks"]
         if lab["category"] == "uncovered":
             jobs += [(name, "constructed:" + name, "constructed", w, kw, codes)
                      for name, (kw, w, codes) in CONSTRUCTED.items()]
+            if landmarks:
+                jobs += [(f"{name}{suffix}", "constructed:mask", "constructed", 0.40, dict(kw, mask=name),
+                          {"faceCovered"})
+                         for name in MASK_PHOTOS for suffix, kw in (("", {}), ("_webcam", WEBCAM_VARIANTS["webcam"]))]
         composed = {}
         for k, (variant, category, group, w, kw, expect) in enumerate(jobs):
             if w not in composed:
                 composed[w] = compose(photo, crop, centre, base * w / 0.40, w)
             frame = composed[w]
-            frame, ext = degrade(frame, seed + k, **{x: v for x, v in kw.items() if x != "jpeg"})
+            if kw.get("mask"):
+                # the probe's landmarks carried into this frame: probe pixel -> photo -> frame
+                probe_centre = probes[lab["id"]][3]
+                sf = base * w / 0.40
+                pts = {i: ((x - FRAME_W / 2) / scale + probe_centre[0] - centre[0],
+                           (y - FRAME_H / 2) / scale + probe_centre[1] - centre[1]) for i, (x, y, _) in enumerate(landmarks)}
+                pts = {i: (FRAME_W / 2 + dx * sf, FRAME_H / 2 + dy * sf) for i, (dx, dy) in pts.items()}
+                if kw["mask"] not in masks:
+                    source, member = MASK_PHOTOS[kw["mask"]]
+                    masks[kw["mask"]] = Image.open(photo_path(source, member)).convert("RGB")
+                frame = lay_mask(frame, pts, masks[kw["mask"]])
+            frame = degrade(frame, seed + k, **{x: v for x, v in kw.items() if x not in ("jpeg", "mask")})
+            ext = "jpg" if kw.get("jpeg") else "png"
             out = os.path.join(FRAMES_DIR, f"{lab['id']}__{variant}.{ext}")
             save(frame, out, kw.get("jpeg"))
             rows.append(dict(frame=os.path.relpath(out, ROOT), id=lab["id"], category=category, group=group,
@@ -461,6 +518,8 @@ def cmd_eval(args):
     false_closed = [r for r in open_eyes if "eyesClosed" in r["codes"]]
     wrongly_ready = [r for r in problems if is_ready(r)]
     unc = [r for r in real if r["category"] == "uncovered"]
+    # `ready` on a face the landmark model did not confirm: nothing about cover, eyes or pose was measured
+    no_lm = [r for r in rows if is_ready(r) and (r.get("measures") or {}).get("landmarks") is False]
     unc_faces = collections.defaultdict(list)
     for r in unc:
         unc_faces[r["id"]].append(r)
@@ -480,6 +539,7 @@ def cmd_eval(args):
                             "faces": sorted({r["id"] for r in false_closed}),
                             "list": [{"frame": r["frame"], "codes": r["codes"], "measures": r.get("measures")}
                                      for r in false_closed]},
+        "readyWithoutLandmarks": {"frames": len(no_lm), "list": [r["frame"] for r in no_lm]},
         "unreadable": unreadable,
     }
     s = result["summary"]
@@ -494,6 +554,8 @@ def cmd_eval(args):
             f"false eyesClosed (eyes open): {pct(len(false_closed), len(open_eyes))} of frames, "
             f"{len(s['falseEyesClosed']['faces'])} of {len({r['id'] for r in open_eyes})} faces"
             + (f" ({', '.join(s['falseEyesClosed']['faces'])})" if false_closed else ""),
+            f"ready on a face without landmarks (nothing but size, place and light measured): {len(no_lm)} frames"
+            + (f" ({', '.join(sorted({r['id'] + ' ' + r['category'] for r in no_lm}))})" if no_lm else ""),
             ""]
     if args.json:
         print(json.dumps(result, indent=1))
