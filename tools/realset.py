@@ -306,7 +306,19 @@ def cmd_frames(args):
     labels = read_tsv("labels.tsv")
     if args.only:
         labels = [l for l in labels if l["id"] in set(args.only.split(","))]
-    if os.path.isdir(FRAMES_DIR):
+    index = os.path.join(FRAMES_DIR, "index.tsv")
+    kept = []
+    if args.only and os.path.exists(index):  # remake only these faces, keep the others' frames
+        ids = {l["id"] for l in labels}
+        with open(index, newline="") as f:
+            for r in csv.DictReader(f, delimiter="\t"):
+                if r["id"] in ids:
+                    path = os.path.join(ROOT, r["frame"])
+                    if os.path.exists(path):
+                        os.remove(path)
+                else:
+                    kept.append(r)
+    elif os.path.isdir(FRAMES_DIR):
         shutil.rmtree(FRAMES_DIR)
     private_dir(FRAMES_DIR)
     probe_dir = os.path.join(FRAMES_DIR, "probe")
@@ -386,13 +398,15 @@ def cmd_frames(args):
                              variant=variant, width=w, tags=lab["tags"], placement=placement,
                              expect=expect if expect == "ready" else "-" if expect is None else ",".join(sorted(expect))))
     shutil.rmtree(probe_dir)
-    index = os.path.join(FRAMES_DIR, "index.tsv")
+    made = len(rows)
+    rows = kept + rows
     with open(index, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), delimiter="\t")
         w.writeheader()
         w.writerows(rows)
     unplaced = [i for i, v in placed.items() if v != "measured"]
-    print(f"{len(rows)} frames of {len(labels)} faces in {os.path.relpath(FRAMES_DIR, ROOT)}"
+    print(f"{made} frames of {len(labels)} faces in {os.path.relpath(FRAMES_DIR, ROOT)}"
+          + (f" ({len(rows)} in the index)" if kept else "")
           + (f"; placed by the hand-drawn box (facecap found no face in the probe): {', '.join(unplaced)}"
              if unplaced else ""))
 
