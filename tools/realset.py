@@ -58,7 +58,8 @@ EXPECT = {
     "unclear": None,
 }
 COVER_CATEGORIES = {"sunglasses", "mask", "hand_mouth", "hand_eye", "hand_face"}
-EYES_HIDDEN = COVER_CATEGORIES | {"eyes_closed", "downcast"}
+# faces whose eyes are not plainly open: left out of the false-eyesClosed count
+EYES_HIDDEN = COVER_CATEGORIES | {"eyes_closed", "downcast", "unclear"}
 
 # Webcam-grade variants: a face that is fine must still be fine after each of them.
 WEBCAM_VARIANTS = {
@@ -123,7 +124,24 @@ def read_tsv(name):
     with open(os.path.join(META, name), newline="") as f:
         rows = [r for r in csv.reader(f, delimiter="\t") if r and not r[0].startswith("#")]
     head, body = rows[0], rows[1:]
-    return [dict(zip(head, r)) for r in body]
+    out = []
+    for n, r in enumerate(body, 2):
+        if len(r) != len(head):
+            raise SystemExit(f"error: tools/realset/{name} line {n}: {len(r)} fields, the header has {len(head)}")
+        out.append(dict(zip(head, r)))
+    if name == "labels.tsv":
+        seen = set()
+        for row in out:
+            if row["category"] not in EXPECT:
+                raise SystemExit(f"error: labels.tsv {row['id']}: unknown category {row['category']!r}")
+            if row["id"] in seen or "__" in row["id"]:
+                raise SystemExit(f"error: labels.tsv {row['id']}: ids must be unique and hold no '__'")
+            seen.add(row["id"])
+            for key in ("face",) + (("crop",) if row["crop"] not in ("", "-") else ()):
+                parts = row[key].split(",")
+                if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts) or int(parts[2]) <= 0:
+                    raise SystemExit(f"error: labels.tsv {row['id']}: {key} must be x,y,w,h in pixels")
+    return out
 
 
 def sha256(path):
