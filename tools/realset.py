@@ -519,7 +519,20 @@ def cmd_eval(args):
             for t in filter(None, r["tags"].split(",")):
                 tags[t].append(r)
         entry["byTag"] = {t: {"frames": len(v), "ok": sum(ok(r) for r in v)} for t, v in sorted(tags.items())}
+        faces = collections.OrderedDict()
+        for r in rs:
+            faces.setdefault(r["id"], []).append(r)
+        entry["byFace"] = {
+            i: {"frames": len(v), "ok": sum(ok(r) for r in v),
+                "codes": dict(collections.Counter(c for r in v for c in r["codes"]).most_common())}
+            for i, v in faces.items()}
         result["categories"][cat] = entry
+        if rs[0]["expect"] != "-":
+            failing = [(i, e) for i, e in entry["byFace"].items() if e["ok"] < e["frames"]]
+            if failing:
+                lines.append("    faces failing: " + "; ".join(
+                    f"{i} {e['ok']}/{e['frames']} ({', '.join(f'{c} {n}' for c, n in e['codes'].items())})"
+                    for i, e in failing))
         if rs[0]["expect"] == "-":
             codes = collections.Counter(c for r in rs for c in r["codes"])
             lines.append(f"{cat}: {entry['faces']} faces, {len(rs)} frames; nothing expected: ready "
