@@ -9,7 +9,8 @@ hand, composed into webcam-like frames and read by `facecap analyze`.
            the width, centred in the oval) with webcam-grade variants, and the problem variants known by
            construction apart; writes .cache/realset/frames/ and its index.tsv
   eval     runs `facecap analyze --json` on every frame (in batches) and prints per-category figures;
-           --json writes them as one JSON object; exits 1 when a frame could not be read at all
+           --json prints them as one JSON object, --report FILE writes it too; exits 1 when a frame could
+           not be read at all, and with --check 2 when issue 16's acceptance does not hold
 
 Files holding a face (photos, frames, the report) are written 0600 in 0700 folders. No photo is committed:
 only this script, the package sums, the labels and SOURCES.md. Needs numpy and pillow (`make eval-real`
@@ -246,7 +247,7 @@ def parse_box(text):
     return x, y, w, h
 
 
-def compose(photo, crop, centre, scale, width_frac):
+def compose(photo, crop, centre, scale):
     """The photo's crop region scaled by `scale` with the source point `centre` at the frame's centre,
     on mid-grey. Returns an RGB image of FRAME_W x FRAME_H."""
     from PIL import Image
@@ -361,7 +362,7 @@ def cmd_frames(args):
         centre = (fx + fw / 2, fy + fh / 2)
         scale = 0.40 * FRAME_W / fw
         p = os.path.join(probe_dir, lab["id"] + ".png")
-        save(compose(photo, crop, centre, scale, 0.40), p, None)
+        save(compose(photo, crop, centre, scale), p, None)
         probes[lab["id"]] = (p, photo, crop, centre, scale)
     reports = analyze(args.binary, [v[0] for v in probes.values()])
     rows = []
@@ -395,7 +396,7 @@ def cmd_frames(args):
         composed = {}
         for k, (variant, category, group, w, kw, expect) in enumerate(jobs):
             if w not in composed:
-                composed[w] = compose(photo, crop, centre, base * w / 0.40, w)
+                composed[w] = compose(photo, crop, centre, base * w / 0.40)
             frame = composed[w]
             if kw.get("mask"):
                 # the probe's landmarks carried into this frame: probe pixel -> photo -> frame
