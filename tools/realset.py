@@ -597,7 +597,7 @@ def cmd_eval(args):
             f"false faceCovered (faces not covered): {pct(len(false_cover), len(uncovered))} of frames, "
             f"{len(s['falseFaceCovered']['faces'])} of {len({r['id'] for r in uncovered})} faces"
             + (f" ({', '.join(s['falseFaceCovered']['faces'])})" if false_cover else ""),
-            f"false eyesClosed (eyes open): {pct(len(false_closed), len(open_eyes))} of frames, "
+            f"false eyesClosed (eyes plainly open): {pct(len(false_closed), len(open_eyes))} of frames, "
             f"{len(s['falseEyesClosed']['faces'])} of {len({r['id'] for r in open_eyes})} faces"
             + (f" ({', '.join(s['falseEyesClosed']['faces'])})" if false_closed else ""),
             f"ready on a face without landmarks (nothing but size, place and light measured): {len(no_lm)} frames"
