@@ -528,12 +528,10 @@ def cmd_eval(args):
                 "codes": dict(collections.Counter(c for r in v for c in r["codes"]).most_common())}
             for i, v in faces.items()}
         result["categories"][cat] = entry
-        if rs[0]["expect"] != "-":
-            failing = [(i, e) for i, e in entry["byFace"].items() if e["ok"] < e["frames"]]
-            if failing:
-                lines.append("    faces failing: " + "; ".join(
-                    f"{i} {e['ok']}/{e['frames']} ({', '.join(f'{c} {n}' for c, n in e['codes'].items())})"
-                    for i, e in failing))
+        failing = [(i, e) for i, e in entry["byFace"].items() if e["ok"] < e["frames"]]
+        failing_line = ("    faces failing: " + "; ".join(
+            f"{i} {e['ok']}/{e['frames']} ({', '.join(f'{c} {n}' for c, n in e['codes'].items())})"
+            for i, e in failing)) if failing and rs[0]["expect"] != "-" else None
         if rs[0]["expect"] == "-":
             codes = collections.Counter(c for r in rs for c in r["codes"])
             lines.append(f"{cat}: {entry['faces']} faces, {len(rs)} frames; nothing expected: ready "
@@ -556,6 +554,8 @@ def cmd_eval(args):
         lines.append("    by variant: " + ", ".join(f"{v} {e['ok']}/{e['frames']}" for v, e in entry["byVariant"].items()))
         if entry["byTag"]:
             lines.append("    by tag: " + ", ".join(f"{t} {e['ok']}/{e['frames']}" for t, e in entry["byTag"].items()))
+        if failing_line:
+            lines.append(failing_line)
     real = [r for r in rows if r["group"] == "webcam"]
     uncovered = [r for r in real if r["category"] not in COVER_CATEGORIES]
     open_eyes = [r for r in real if r["category"] not in EYES_HIDDEN]
