@@ -130,9 +130,8 @@ struct PaletteTables: Sendable {
     let luminance: [Float]
     /// Linear light in 4096 steps → the channel's 5-bit key value.
     let keyOfLinear: [UInt16]
-    /// Per key, the dither's 16 candidates ranked by luminance (indices into `entries`): `candidates[key * 16 +
-    /// rank]`, worked out once for the key's colour, so a pixel costs one lookup.
-    let candidates: [UInt8]
+    /// CIELAB of every entry.
+    let labs: [SIMD3<Float>]
     /// RGB of every terminal colour number below 256 (0 for numbers outside the palette).
     let rgbOfNumber: [SIMD3<Float>]
 
@@ -161,12 +160,12 @@ struct PaletteTables: Sendable {
         self.linear = linear
         luminance = linear.map { 0.2126 * $0.x + 0.7152 * $0.y + 0.0722 * $0.z }
         keyOfLinear = (0...4095).map { i in UInt16((ColourSpace.srgb(Float(i) / 4095) * 31 / 255).rounded()) }
+        let labs = linear.map { ColourSpace.lab(linear: $0) }
+        self.labs = labs
         guard !entries.isEmpty else {
             nearest = []
-            candidates = []
             return
         }
-        let labs = linear.map { ColourSpace.lab(linear: $0) }
         var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
         for key in 0..<(32 * 32 * 32) {
             let lab = ColourSpace.lab(linear: ColourSpace.linear(Self.centre(key)))
@@ -179,15 +178,6 @@ struct PaletteTables: Sendable {
             nearest[key] = UInt8(best)
         }
         self.nearest = nearest
-        let n = Self.candidateCount
-        var candidates = [UInt8](repeating: 0, count: nearest.count * n)
-        var chosen = [Int](repeating: 0, count: n)
-        for key in 0..<nearest.count {
-            Self.pattern(ColourSpace.linear(Self.centre(key)), nearest: nearest, linear: linear, labs: labs,
-                         luminance: luminance, keyOfLinear: keyOfLinear, into: &chosen)
-            for rank in 0..<n { candidates[key * n + rank] = UInt8(chosen[rank]) }
-        }
-        self.candidates = candidates
     }
 
     /// The sRGB colour a key stands for: 0 and 255 exactly at the ends, so black and white match exactly.
@@ -209,8 +199,7 @@ struct PaletteTables: Sendable {
     /// A candidate farther from the target than 30 ΔE, or three times the nearest colour's distance, is
     /// replaced by the nearest colour within that: without the limit, a shaded cheek in 256 colours drew one
     /// pixel in 16 in a dark red (95, 0, 0), a regular grid of specks.
-    static func pattern(_ target: SIMD3<Float>, nearest: [UInt8], linear: [SIMD3<Float>], labs: [SIMD3<Float>],
-                        luminance: [Float], keyOfLinear: [UInt16], into chosen: inout [Int]) {
+    func pattern(_ target: SIMD3<Float>, into chosen: UnsafeMutableBufferPointer<Int>) {
         @inline(__always) func key(_ c: SIMD3<Float>) -> Int {
             let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
                 .rounded(.toNearestOrAwayFromZero))
@@ -223,7 +212,7 @@ struct PaletteTables: Sendable {
         let lab = ColourSpace.lab(linear: target)
         let limit = max(30, 3 * distance(labs[Int(nearest[key(target)])], lab))
         var error = SIMD3<Float>.zero
-        for i in 0..<candidateCount {
+        for i in 0..<Self.candidateCount {
             let attempt = target + 0.5 * error
             var c = Int(nearest[key(attempt)])
             if distance(labs[c], lab) > limit {
@@ -237,7 +226,17 @@ struct PaletteTables: Sendable {
             chosen[i] = c
             error += target - linear[c]
         }
-        chosen.sort { luminance[$0] < luminance[$1] || (luminance[$0] == luminance[$1] && $0 < $1) }
+        // Insertion sort by (luminance, entry): 16 items.
+        for i in 1..<Self.candidateCount {
+            let c = chosen[i]
+            var j = i
+            while j > 0 && (luminance[chosen[j - 1]] > luminance[c]
+                            || (luminance[chosen[j - 1]] == luminance[c] && chosen[j - 1] > c)) {
+                chosen[j] = chosen[j - 1]
+                j -= 1
+            }
+            chosen[j] = c
+        }
     }
 
     private static let xterm256 = PaletteTables(.xterm256)

@@ -89,6 +89,11 @@ public struct PreviewRaster: Sendable {
     private var stretchLow: Float = 0
     private var stretchHigh: Float = 255
     private var histogram = [Int](repeating: 0, count: 256)
+    /// The dither's candidates for each 5-bit colour key (`PaletteTables.pattern`), worked out the first time
+    /// the key is met (so start-up costs nothing), 16 a key; `known` has a bit per key worked out.
+    private var candidates: [UInt8] = []
+    private var known: [UInt64] = []
+    private var scratch = [Int](repeating: 0, count: PaletteTables.candidateCount)
 
     private struct Geometry: Equatable {
         var frameWidth, frameHeight, columns, rows: Int
@@ -109,6 +114,10 @@ public struct PreviewRaster: Sendable {
         self.mirror = mirror
         self.cellAspect = cellAspect
         tables = PaletteTables.table(palette)
+        if !tables.entries.isEmpty {
+            candidates = [UInt8](repeating: 0, count: 32 * 32 * 32 * PaletteTables.candidateCount)
+            known = [UInt64](repeating: 0, count: 32 * 32 * 32 / 64)
+        }
     }
 
     /// The largest rectangle inside `area` that shows a `frameWidth × frameHeight` picture undistorted,
@@ -177,8 +186,8 @@ public struct PreviewRaster: Sendable {
     /// Where each of the raster's buffers lives, for tests that check nothing is reallocated per frame.
     var storageAddresses: [UInt] {
         func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
-        return [address(cells), address(shown), address(lastInput), address(histogram), address(mask), address(xTaps),
-                address(yTaps)]
+        return [address(cells), address(shown), address(lastInput), address(histogram), address(candidates),
+                address(known), address(mask), address(xTaps), address(yTaps)]
     }
 
     // MARK: Geometry
@@ -257,8 +266,12 @@ public struct PreviewRaster: Sendable {
         // Outline positions below `filled` are drawn as filled; a full window fills all of it.
         let stability = overlay?.stability ?? 0
         let filled = stability >= 1 ? 1001 : Int(max(0, stability.isFinite ? stability : 0) * 1000)
-        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode,
-                                  stretch: (stretchLow, stretchHigh))
+        let stretch = (stretchLow, stretchHigh)
+        candidates.withUnsafeMutableBufferPointer { candidates in
+        known.withUnsafeMutableBufferPointer { known in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode, stretch: stretch,
+                                  candidates: candidates, known: known, scratch: scratch)
         let hysteresis = palette.hysteresis
         let monochrome = palette == .monochrome
         let ramp = Self.ramp
@@ -347,7 +360,10 @@ public struct PreviewRaster: Sendable {
                 }
             }
         }
-        if monochrome { updateStretch() }
+        }
+        }
+        }
+        if palette == .monochrome { updateStretch() }
     }
 
     /// Without colour, the ramp spans the picture's own range of brightness (2nd to 98th percentile of
@@ -392,6 +408,10 @@ private struct Quantiser {
     let tables: PaletteTables
     let unicode: Bool
     let stretch: (low: Float, high: Float)
+    /// The raster's candidate cache (see `PreviewRaster.candidates`), and room for one key's working.
+    let candidates: UnsafeMutableBufferPointer<UInt8>
+    let known: UnsafeMutableBufferPointer<UInt64>
+    let scratch: UnsafeMutableBufferPointer<Int>
 
     /// The single nearest colour (no dither), for the oval.
     @inline(__always)
@@ -426,7 +446,13 @@ private struct Quantiser {
         default:
             let n = PaletteTables.candidateCount
             let rank = min(n - 1, Int(threshold * Float(n)))
-            return tables.entries[Int(tables.candidates[PaletteTables.key(c) * n + rank])].number
+            let key = PaletteTables.key(c)
+            if known[key >> 6] & (1 << UInt64(key & 63)) == 0 {
+                tables.pattern(ColourSpace.linear(PaletteTables.centre(key)), into: scratch)
+                for i in 0..<n { candidates[key * n + i] = UInt8(scratch[i]) }
+                known[key >> 6] |= 1 << UInt64(key & 63)
+            }
+            return tables.entries[Int(candidates[key * n + rank])].number
         }
     }
 
