@@ -55,14 +55,19 @@ help:
 	@echo "make signals    signals at random moments in tmux: terminal restored, nothing partial"
 	@echo "make signals-kernel  the same 50 runs on vivid's camera under qemu: also the camera released"
 
-# Installs only what is missing; does nothing (and needs no network) when all is present.
+# Installs only what is missing; does nothing (and needs no network) when all is present. A package whose
+# triggers are still to run (`triggers-pending`, `triggers-awaited`: another install is finishing) is installed.
+# tools/apt_install.sh waits up to APT_LOCK_TIMEOUT seconds for the locks another apt holds (unattended
+# upgrades on a fresh machine) instead of failing at once.
+APT_LOCK_TIMEOUT ?= 300
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	    grep -Eq '^install ok (installed|triggers-pending|triggers-awaited)$$' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  APT_LOCK_TIMEOUT=$(APT_LOCK_TIMEOUT) SUDO=$(SUDO) tools/apt_install.sh $$missing; \
 	fi
 
 models: $(MODELS)

@@ -33,17 +33,28 @@ public struct TerminalCapabilities: Equatable, Sendable {
     public var directColor: Bool
 }
 
-/// The screens' own colour pairs: ANSI colours on the default background, the same in every mode.
+/// The screens' own colour pairs. Coloured text always has its own background, so it reads the same on a
+/// light and a dark theme (at least 4.5:1 either way): dark ink on green, yellow or cyan, white on red; the
+/// Steady bar is green on black. Text without a colour is the theme's own.
 enum UIPairs {
     static let good: Int32 = 1, warning: Int32 = 2, error: Int32 = 3, accent: Int32 = 4
+    static let barFilled: Int32 = 5, barEmpty: Int32 = 6
     /// The first pair the preview may use.
-    static let previewBase: Int32 = 5
+    static let previewBase: Int32 = 7
 
     static func define() {
-        init_extended_pair(good, Int32(COLOR_GREEN), -1)
-        init_extended_pair(warning, Int32(COLOR_YELLOW), -1)
-        init_extended_pair(error, Int32(COLOR_RED), -1)
-        init_extended_pair(accent, Int32(COLOR_CYAN), -1)
+        let colours = Int(ccurses_colors()), direct = colours >= 1 << 24
+        // Black and white: 16 and 231 of the 256 palette (bold leaves them alone), RGB in direct colour,
+        // else the basic 0 and 7 (15 on 16-colour terminals).
+        let black: Int32 = direct ? 0x000008 : colours >= 256 ? 16 : Int32(COLOR_BLACK)
+        let white: Int32 = direct ? 0xFFFFFF : colours >= 256 ? 231 : colours >= 16 ? 15 : Int32(COLOR_WHITE)
+        let grey: Int32 = direct ? 0x8A8A8A : colours >= 256 ? 245 : colours >= 16 ? 8 : Int32(COLOR_WHITE)
+        init_extended_pair(good, black, Int32(COLOR_GREEN))
+        init_extended_pair(warning, black, Int32(COLOR_YELLOW))
+        init_extended_pair(error, white, Int32(COLOR_RED))
+        init_extended_pair(accent, black, Int32(COLOR_CYAN))
+        init_extended_pair(barFilled, Int32(COLOR_GREEN), black)
+        init_extended_pair(barEmpty, grey, black)
     }
 }
 
@@ -365,17 +376,18 @@ public final class CursesFrontEnd {
             case .error: return UIPairs.error
             }
         }
+        // A tone's background is emphasis enough; bold would turn its black ink grey on terminals (and
+        // renderers) that brighten bold colours.
+        func emphasis(_ pair: Int32) -> attr_t { pair == 0 ? CCURSES_A_BOLD : CCURSES_A_NORMAL }
         switch style {
-        case .title(let t): return (CCURSES_A_BOLD, tone(t))
-        case .primary(let t): return (CCURSES_A_BOLD, tone(t))
-        case .hint, .body, .keyAction, .progressLabel, .helpText: return (CCURSES_A_NORMAL, 0)
-        case .command: return (CCURSES_A_BOLD, colour ? UIPairs.accent : 0)
-        case .countdown: return (CCURSES_A_BOLD, 0)
+        case .title(let t), .primary(let t):
+            let pair = tone(t)
+            return (emphasis(pair), pair)
+        case .hint, .body, .keyAction, .progressLabel, .helpText, .illustration: return (CCURSES_A_NORMAL, 0)
+        case .command, .countdown, .helpFrame: return (CCURSES_A_BOLD, 0)
         case .keyName: return (CCURSES_A_REVERSE, 0)
-        case .progressFilled: return (CCURSES_A_NORMAL, colour ? UIPairs.good : 0)
-        case .progressEmpty: return (CCURSES_A_DIM, 0)
-        case .illustration: return (CCURSES_A_NORMAL, colour ? UIPairs.good : 0)
-        case .helpFrame: return (CCURSES_A_BOLD, colour ? UIPairs.accent : 0)
+        case .progressFilled: return colour ? (CCURSES_A_NORMAL, UIPairs.barFilled) : (CCURSES_A_NORMAL, 0)
+        case .progressEmpty: return colour ? (CCURSES_A_NORMAL, UIPairs.barEmpty) : (CCURSES_A_NORMAL, 0)
         }
     }
 

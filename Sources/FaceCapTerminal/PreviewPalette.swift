@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The colours the preview (and the screens) may use, decided once from the terminal and `--color`.
 ///
 /// A cell's colour is a terminal colour number: an xterm/ANSI palette index, or `0xRRGGBB` in truecolor.
@@ -18,14 +22,14 @@ public enum PreviewPalette: String, Sendable, Equatable, CaseIterable {
     /// The palette's colours as (terminal colour number, RGB); empty for truecolor and monochrome.
     public var entries: [(number: Int32, r: UInt8, g: UInt8, b: UInt8)] { PaletteTables.table(self).entries }
 
-    /// How far a new colour must be closer than the one a cell shows before the cell changes (RGB units).
-    /// Camera noise that moves a colour across a quantisation boundary and back then changes nothing.
+    /// How far (RGB units) a pixel's colour must move from the one its shown colour was worked out from
+    /// before the pixel changes. Camera noise then repaints nothing, and a still scene keeps its dither pattern.
     var hysteresis: Float {
         switch self {
         case .truecolor: return 6
-        case .xterm256, .xterm256Reduced: return 10
-        case .ansi16, .ansi8: return 16
-        case .monochrome: return 10
+        case .xterm256, .xterm256Reduced: return 7
+        case .ansi16, .ansi8: return 9
+        case .monochrome: return 8
         }
     }
 }
@@ -50,11 +54,84 @@ func xtermRGB(_ index: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
     }
 }
 
-/// One palette's colours and a 32×32×32 lookup from 5-bit RGB to its nearest colour, built once.
+/// Colour arithmetic for matching: sRGB (0...255) to linear light and to CIELAB (D65), the space the
+/// preview matches colours in and the fidelity measure (Tests, tools/preview_fidelity.py) scores them in.
+enum ColourSpace {
+    /// sRGB channel value 0...255 → linear light 0...1.
+    static let linear: [Float] = (0..<256).map { i in
+        let c = Float(i) / 255
+        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// Linear light 0...1 → sRGB 0...255.
+    @inline(__always)
+    static func srgb(_ linear: Float) -> Float {
+        let c = max(0, min(1, linear))
+        return 255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * powf(c, 1 / 2.4) - 0.055)
+    }
+
+    /// Linear RGB → CIELAB (L* 0...100).
+    @inline(__always)
+    static func lab(linear c: SIMD3<Float>) -> SIMD3<Float> {
+        let x = (0.4124 * c.x + 0.3576 * c.y + 0.1805 * c.z) / 0.95047
+        let y = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
+        let z = (0.0193 * c.x + 0.1192 * c.y + 0.9505 * c.z) / 1.08883
+        @inline(__always) func f(_ t: Float) -> Float { t > 0.008856 ? cbrtf(t) : 7.787 * t + 16 / 116 }
+        let fx = f(x), fy = f(y), fz = f(z)
+        return SIMD3(116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+    }
+
+    /// sRGB 0...255 (rounded to whole values) → linear RGB.
+    @inline(__always)
+    static func linear(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
+        let c = rgb.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)).rounded(.toNearestOrAwayFromZero)
+        return SIMD3(linear[Int(c.x)], linear[Int(c.y)], linear[Int(c.z)])
+    }
+}
+
+/// The 8×8 Bayer matrix: the order in which an ordered dither turns pixels to the second colour.
+/// Fixed to the pixel's place in the picture, so a still scene gives the same pattern frame after frame.
+let bayer8: [Float] = {
+    // The recursive construction: each 2×2 block of the next size visits its quarters in the order 0, 2, 3, 1.
+    var m = [0], size = 1
+    while size < 8 {
+        var next = [Int](repeating: 0, count: 4 * size * size)
+        for y in 0..<size {
+            for x in 0..<size {
+                let v = 4 * m[y * size + x]
+                next[y * 2 * size + x] = v
+                next[y * 2 * size + x + size] = v + 2
+                next[(y + size) * 2 * size + x] = v + 3
+                next[(y + size) * 2 * size + x + size] = v + 1
+            }
+        }
+        m = next
+        size *= 2
+    }
+    return m.map { (Float($0) + 0.5) / 64 }
+}()
+
+/// One palette's colours and a lookup of the nearest one, built once; and the ordered dither over them.
+///
+/// Matching is in CIELAB over the whole palette (the cube and the 24 greys, or the 16 or 8 ANSI colours).
+/// The dither is Knoll's pattern dither: 16 candidates chosen one after another, each the palette colour
+/// nearest the wanted colour plus half the error the candidates so far leave (in linear light, as the eye
+/// mixes a fine pattern), then ranked by luminance; the Bayer threshold of the pixel picks one. A colour
+/// the palette has gives 16 times itself; one between two gives both in the right proportion; skin in 16
+/// colours mixes the white, the greys and a red or yellow. Ranking by luminance keeps the pattern's
+/// brightness even, which is what keeps a face recognisable.
 struct PaletteTables: Sendable {
     let entries: [(number: Int32, r: UInt8, g: UInt8, b: UInt8)]
-    /// Index into `entries` of the nearest colour, for `(r >> 3) << 10 | (g >> 3) << 5 | b >> 3`.
+    static let candidateCount = 16
+    /// Per key (`key(_:)`: 5 bits a channel): the index into `entries` of the nearest colour (CIELAB).
     let nearest: [UInt8]
+    /// Linear RGB and luminance of every entry.
+    let linear: [SIMD3<Float>]
+    let luminance: [Float]
+    /// Linear light in 4096 steps → the channel's 5-bit key value.
+    let keyOfLinear: [UInt16]
+    /// CIELAB of every entry.
+    let labs: [SIMD3<Float>]
     /// RGB of every terminal colour number below 256 (0 for numbers outside the palette).
     let rgbOfNumber: [SIMD3<Float>]
 
@@ -79,31 +156,87 @@ struct PaletteTables: Sendable {
         var rgbOfNumber = [SIMD3<Float>](repeating: .zero, count: 256)
         for e in entries { rgbOfNumber[Int(e.number)] = SIMD3(Float(e.r), Float(e.g), Float(e.b)) }
         self.rgbOfNumber = rgbOfNumber
+        let linear = entries.map { ColourSpace.linear(SIMD3<Float>(Float($0.r), Float($0.g), Float($0.b))) }
+        self.linear = linear
+        luminance = linear.map { 0.2126 * $0.x + 0.7152 * $0.y + 0.0722 * $0.z }
+        keyOfLinear = (0...4095).map { i in UInt16((ColourSpace.srgb(Float(i) / 4095) * 31 / 255).rounded()) }
+        let labs = linear.map { ColourSpace.lab(linear: $0) }
+        self.labs = labs
         guard !entries.isEmpty else {
             nearest = []
             return
         }
-        // Nearest in luma and chroma, chroma weighted twice: by plain RGB distance a soft colour such as skin
-        // flips between the grey ramp and the cube from one cell to the next (a face of grey and pink
-        // patches); weighting the hue keeps neighbouring cells on the same hue, one smooth tone.
-        func perceptual(_ c: SIMD3<Float>) -> SIMD3<Float> {
-            let y = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
-            return SIMD3(y, 2 * 0.564 * (c.z - y), 2 * 0.713 * (c.x - y))
-        }
-        let colours = entries.map { perceptual(SIMD3<Float>(Float($0.r), Float($0.g), Float($0.b))) }
         var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
         for key in 0..<(32 * 32 * 32) {
-            let c = perceptual(SIMD3<Float>(Float((key >> 10) << 3 | 4), Float((key >> 5 & 31) << 3 | 4),
-                                            Float((key & 31) << 3 | 4)))
+            let lab = ColourSpace.lab(linear: ColourSpace.linear(Self.centre(key)))
             var best = 0, bestDistance = Float.infinity
-            for (i, p) in colours.enumerated() {
-                let d = c - p
+            for (i, p) in labs.enumerated() {
+                let d = lab - p
                 let distance = (d * d).sum()
                 if distance < bestDistance { (best, bestDistance) = (i, distance) }
             }
             nearest[key] = UInt8(best)
         }
         self.nearest = nearest
+    }
+
+    /// The sRGB colour a key stands for: 0 and 255 exactly at the ends, so black and white match exactly.
+    static func centre(_ key: Int) -> SIMD3<Float> {
+        SIMD3(Float(key >> 10), Float(key >> 5 & 31), Float(key & 31)) * (255 / 31)
+    }
+
+    /// The key of an sRGB colour (0...255 a channel): each channel to the nearest of 32 levels.
+    @inline(__always)
+    static func key(_ c: SIMD3<Float>) -> Int {
+        let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)) * (31 / 255))
+            .rounded(.toNearestOrAwayFromZero))
+        return Int(q.x) << 10 | Int(q.y) << 5 | Int(q.z)
+    }
+
+    /// Knoll's pattern dither for `target` (linear RGB): 16 candidates, each the entry nearest the target
+    /// plus half the error of those so far, ranked by luminance (ties by entry, so the order is fixed).
+    ///
+    /// A candidate farther from the target than 30 ΔE, or three times the nearest colour's distance, is
+    /// replaced by the nearest colour within that: without the limit, a shaded cheek in 256 colours drew one
+    /// pixel in 16 in a dark red (95, 0, 0), a regular grid of specks.
+    func pattern(_ target: SIMD3<Float>, into chosen: UnsafeMutableBufferPointer<Int>) {
+        @inline(__always) func key(_ c: SIMD3<Float>) -> Int {
+            let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
+                .rounded(.toNearestOrAwayFromZero))
+            return Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5 | Int(keyOfLinear[Int(q.z)])
+        }
+        @inline(__always) func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+            let d = a - b
+            return (d * d).sum().squareRoot()
+        }
+        let lab = ColourSpace.lab(linear: target)
+        let limit = max(30, 3 * distance(labs[Int(nearest[key(target)])], lab))
+        var error = SIMD3<Float>.zero
+        for i in 0..<Self.candidateCount {
+            let attempt = target + 0.5 * error
+            var c = Int(nearest[key(attempt)])
+            if distance(labs[c], lab) > limit {
+                let wanted = ColourSpace.lab(linear: attempt.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)))
+                var best = Float.infinity
+                for (j, p) in labs.enumerated() where distance(p, lab) <= limit {
+                    let d = distance(p, wanted)
+                    if d < best { (best, c) = (d, j) }
+                }
+            }
+            chosen[i] = c
+            error += target - linear[c]
+        }
+        // Insertion sort by (luminance, entry): 16 items.
+        for i in 1..<Self.candidateCount {
+            let c = chosen[i]
+            var j = i
+            while j > 0 && (luminance[chosen[j - 1]] > luminance[c]
+                            || (luminance[chosen[j - 1]] == luminance[c] && chosen[j - 1] > c)) {
+                chosen[j] = chosen[j - 1]
+                j -= 1
+            }
+            chosen[j] = c
+        }
     }
 
     private static let xterm256 = PaletteTables(.xterm256)

@@ -81,8 +81,19 @@ public struct PreviewRaster: Sendable {
     private var tapsX = 1, tapsY = 1
     /// Per pixel: -2 outside the oval, -1 inside, 0...1000 on the outline (clockwise position from the top).
     private var mask: [Int16] = []
-    /// The colour each pixel showed last, for the hysteresis.
+    /// The colour each pixel showed last (-1: none yet), and the colour it was worked out from: a pixel
+    /// whose colour has not moved further than the palette's hysteresis keeps what it shows.
     private var shown: [Int32] = []
+    private var lastInput: [SIMD3<Float>] = []
+    /// Without colour: the brightness range the ramp spans, and the histogram it is taken from.
+    private var stretchLow: Float = 0
+    private var stretchHigh: Float = 255
+    private var histogram = [Int](repeating: 0, count: 256)
+    /// The dither's candidates for each 5-bit colour key (`PaletteTables.pattern`), worked out the first time
+    /// the key is met (so start-up costs nothing), 16 a key; `known` has a bit per key worked out.
+    private var candidates: [UInt8] = []
+    private var known: [UInt64] = []
+    private var scratch = [Int](repeating: 0, count: PaletteTables.candidateCount)
 
     private struct Geometry: Equatable {
         var frameWidth, frameHeight, columns, rows: Int
@@ -95,7 +106,7 @@ public struct PreviewRaster: Sendable {
     }
 
     /// Luminance ramp, darkest first, for cells without colour or without half blocks.
-    private static let ramp: [UInt8] = Array(" .:-=+*#%@".utf8)
+    static let ramp: [UInt8] = Array(" .:;*+=xnoe&#@B".utf8)
 
     public init(palette: PreviewPalette, unicode: Bool, mirror: Bool, cellAspect: Double = 2) {
         self.palette = palette
@@ -103,6 +114,10 @@ public struct PreviewRaster: Sendable {
         self.mirror = mirror
         self.cellAspect = cellAspect
         tables = PaletteTables.table(palette)
+        if !tables.entries.isEmpty {
+            candidates = [UInt8](repeating: 0, count: 32 * 32 * 32 * PaletteTables.candidateCount)
+            known = [UInt64](repeating: 0, count: 32 * 32 * 32 / 64)
+        }
     }
 
     /// The largest rectangle inside `area` that shows a `frameWidth × frameHeight` picture undistorted,
@@ -171,7 +186,8 @@ public struct PreviewRaster: Sendable {
     /// Where each of the raster's buffers lives, for tests that check nothing is reallocated per frame.
     var storageAddresses: [UInt] {
         func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
-        return [address(cells), address(shown), address(mask), address(xTaps), address(yTaps)]
+        return [address(cells), address(shown), address(lastInput), address(histogram), address(candidates),
+                address(known), address(mask), address(xTaps), address(yTaps)]
     }
 
     // MARK: Geometry
@@ -185,6 +201,7 @@ public struct PreviewRaster: Sendable {
         let pixelsWide = g.columns, pixelsHigh = g.rows * (halfBlocks ? 2 : 1)
         cells = [PreviewCell](repeating: .blank, count: g.columns * g.rows)
         shown = [Int32](repeating: -1, count: pixelsWide * pixelsHigh)
+        lastInput = [SIMD3<Float>](repeating: .zero, count: pixelsWide * pixelsHigh)
         guard pixelsWide > 0, pixelsHigh > 0, g.frameWidth > 0, g.frameHeight > 0 else {
             xTaps = []; yTaps = []; mask = []
             return
@@ -244,69 +261,97 @@ public struct PreviewRaster: Sendable {
         let pixelsWide = columns
         let perCell = halfBlocks ? 2 : 1
         let guide = overlay.map { Self.guideColours($0.state) }
+        // A shape cue besides the colour: the outline is dashed until the face is ready, then solid.
+        let dashed = overlay.map { $0.state == .searching || $0.state == .adjusting } ?? false
         // Outline positions below `filled` are drawn as filled; a full window fills all of it.
         let stability = overlay?.stability ?? 0
         let filled = stability >= 1 ? 1001 : Int(max(0, stability.isFinite ? stability : 0) * 1000)
+        let stretch = (stretchLow, stretchHigh)
+        candidates.withUnsafeMutableBufferPointer { candidates in
+        known.withUnsafeMutableBufferPointer { known in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode, stretch: stretch,
+                                  candidates: candidates, known: known, scratch: scratch)
+        let hysteresis = palette.hysteresis
+        let monochrome = palette == .monochrome
         let ramp = Self.ramp
-        let quantiser = Quantiser(palette: palette, tables: tables)
         xTaps.withUnsafeBufferPointer { xs in
             yTaps.withUnsafeBufferPointer { ys in
                 mask.withUnsafeBufferPointer { mask in
                     shown.withUnsafeMutableBufferPointer { shown in
-                        cells.withUnsafeMutableBufferPointer { cells in
-                            let taps = Float(tapsX * tapsY)
-                            for row in 0..<rows {
-                                for column in 0..<pixelsWide {
-                                    var colours = (Int32(-1), Int32(-1))
-                                    var guideCell = false
-                                    var luma: Float = 0
-                                    for half in 0..<perCell {
-                                        let py = row * perCell + half
-                                        let index = py * pixelsWide + column
-                                        var sum = SIMD3<Int32>.zero
-                                        for ty in 0..<tapsY {
-                                            let y = Int(ys[py * tapsY + ty])
-                                            for tx in 0..<tapsX { sum &+= source.tap(Int(xs[column * tapsX + tx]), y) }
+                        lastInput.withUnsafeMutableBufferPointer { lastInput in
+                            histogram.withUnsafeMutableBufferPointer { histogram in
+                                cells.withUnsafeMutableBufferPointer { cells in
+                                    for i in histogram.indices { histogram[i] = 0 }
+                                    let taps = Float(tapsX * tapsY)
+                                    for row in 0..<rows {
+                                        for column in 0..<pixelsWide {
+                                            var colours = (Int32(-1), Int32(-1))
+                                            var guideCell = false
+                                            for half in 0..<perCell {
+                                                let py = row * perCell + half
+                                                let index = py * pixelsWide + column
+                                                var sum = SIMD3<Int32>.zero
+                                                for ty in 0..<tapsY {
+                                                    let y = Int(ys[py * tapsY + ty])
+                                                    for tx in 0..<tapsX {
+                                                        sum &+= source.tap(Int(xs[column * tapsX + tx]), y)
+                                                    }
+                                                }
+                                                let average = SIMD3<Float>(sum) / taps
+                                                var rgb: SIMD3<Float>
+                                                if let convert {
+                                                    let q = average.rounded(.toNearestOrAwayFromZero)
+                                                    let c = convert.rgb(y: UInt8(q.x), u: UInt8(q.y), v: UInt8(q.z))
+                                                    rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
+                                                } else {
+                                                    rgb = average
+                                                }
+                                                let m = mask[index]
+                                                var colour: Int32
+                                                if m >= 0, let guide, !(dashed && m / 42 % 2 == 1) {
+                                                    let g = Int(m) < filled ? guide.filled : guide.open
+                                                    colour = quantiser.nearest(g)
+                                                    guideCell = true
+                                                    // The picture under the outline is quantised afresh when it shows.
+                                                    shown[index] = -1
+                                                } else {
+                                                    if m == -2 { rgb *= 0.6 }
+                                                    if monochrome {
+                                                        let luma = 0.299 * rgb.x + 0.587 * rgb.y + 0.114 * rgb.z
+                                                        histogram[Int(max(0, min(255, luma)))] += 1
+                                                    }
+                                                    let d = rgb - lastInput[index]
+                                                    if shown[index] >= 0, (d * d).sum() <= hysteresis * hysteresis {
+                                                        colour = shown[index]
+                                                    } else {
+                                                        // Outside the oval the dimmed surround is flat (the
+                                                        // nearest colour): calm, so the eye goes to the face.
+                                                        colour = m == -2 && !monochrome ? quantiser.nearest(rgb)
+                                                            : quantiser.dither(rgb, x: column, y: py)
+                                                        shown[index] = colour
+                                                        lastInput[index] = rgb
+                                                    }
+                                                }
+                                                if half == 0 { colours.0 = colour } else { colours.1 = colour }
+                                            }
+                                            let cellIndex = row * pixelsWide + column
+                                            if perCell == 2 {
+                                                cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
+                                                                               background: colours.1,
+                                                                               isGuide: guideCell)
+                                            } else if monochrome {
+                                                let character = guideCell
+                                                    ? Unicode.Scalar("o") : Unicode.Scalar(ramp[Int(colours.0)])
+                                                cells[cellIndex] = PreviewCell(character: character, isGuide: guideCell)
+                                            } else {
+                                                // Colour without half blocks: a space on the colour, one pixel a cell.
+                                                cells[cellIndex] = PreviewCell(character: guideCell ? "o" : " ",
+                                                                               foreground: colours.0,
+                                                                               background: colours.0,
+                                                                               isGuide: guideCell)
+                                            }
                                         }
-                                        let average = SIMD3<Float>(sum) / taps
-                                        var rgb: SIMD3<Float>
-                                        if let convert {
-                                            let q = average.rounded(.toNearestOrAwayFromZero)
-                                            let c = convert.rgb(y: UInt8(q.x), u: UInt8(q.y), v: UInt8(q.z))
-                                            rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
-                                        } else {
-                                            rgb = average
-                                        }
-                                        let m = mask[index]
-                                        var colour: Int32
-                                        if m >= 0, let guide {
-                                            let g = Int(m) < filled ? guide.filled : guide.open
-                                            rgb = g
-                                            colour = quantiser.quantise(g, previous: -1)
-                                            guideCell = true
-                                        } else {
-                                            if m == -2 { rgb *= 0.6 }
-                                            colour = quantiser.quantise(rgb, previous: shown[index])
-                                        }
-                                        shown[index] = colour
-                                        luma += (0.299 * rgb.x + 0.587 * rgb.y + 0.114 * rgb.z) / Float(perCell)
-                                        if half == 0 { colours.0 = colour } else { colours.1 = colour }
-                                    }
-                                    let cellIndex = row * pixelsWide + column
-                                    if perCell == 2 {
-                                        cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
-                                                                       background: colours.1, isGuide: guideCell)
-                                    } else {
-                                        let character: Unicode.Scalar
-                                        if guideCell {
-                                            character = "o"
-                                        } else {
-                                            let level = min(ramp.count - 1, Int(luma / 256 * Float(ramp.count)))
-                                            character = Unicode.Scalar(ramp[level])
-                                        }
-                                        let foreground = palette == .monochrome ? -1 : colours.0
-                                        cells[cellIndex] = PreviewCell(character: character, foreground: foreground,
-                                                                       background: -1, isGuide: guideCell)
                                     }
                                 }
                             }
@@ -314,6 +359,29 @@ public struct PreviewRaster: Sendable {
                     }
                 }
             }
+        }
+        }
+        }
+        }
+        if palette == .monochrome { updateStretch() }
+    }
+
+    /// Without colour, the ramp spans the picture's own range of brightness (2nd to 98th percentile of
+    /// the last frame): a face lit softly still uses every character. The range moves only in steps, so a
+    /// still scene keeps its characters; when it moves, every cell is worked out again.
+    private mutating func updateStretch() {
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return }
+        var low = 0, high = 255, seen = 0
+        for (i, n) in histogram.enumerated() {
+            if seen <= total / 50 { low = i }
+            seen += n
+            if seen < total - total / 50 { high = i + 1 }
+        }
+        let l = Float(low), h = Float(max(low + 32, min(255, high)))
+        if abs(l - stretchLow) > 8 || abs(h - stretchHigh) > 8 {
+            (stretchLow, stretchHigh) = (l, h)
+            for i in shown.indices { shown[i] = -1 }
         }
     }
 
@@ -326,51 +394,74 @@ public struct PreviewRaster: Sendable {
         case .capturing: return (SIMD3(255, 255, 255), SIMD3(255, 255, 255))
         }
     }
+
+    /// How much of a cell each ramp character inks (DejaVu Sans Mono, measured by rendering each glyph in
+    /// its cell: tools/preview_fidelity.py --densities); the ramp goes up in about even steps.
+    static let rampDensity: [Float] = [0, 0.025, 0.049, 0.063, 0.089, 0.108, 0.124, 0.135, 0.152, 0.167, 0.186,
+                                       0.208, 0.236, 0.242, 0.256]
 }
 
-/// Nearest palette colour with hysteresis; a value copy so the per-frame loop can use it while it
+/// Palette matching with an ordered dither; a value copy so the per-frame loop can use it while it
 /// writes the raster's own storage.
 private struct Quantiser {
     let palette: PreviewPalette
     let tables: PaletteTables
+    let unicode: Bool
+    let stretch: (low: Float, high: Float)
+    /// The raster's candidate cache (see `PreviewRaster.candidates`), and room for one key's working.
+    let candidates: UnsafeMutableBufferPointer<UInt8>
+    let known: UnsafeMutableBufferPointer<UInt64>
+    let scratch: UnsafeMutableBufferPointer<Int>
 
-    /// The palette colour for `rgb`, keeping `previous` while it is nearly as close (hysteresis).
+    /// The single nearest colour (no dither), for the oval.
     @inline(__always)
-    func quantise(_ rgb: SIMD3<Float>, previous: Int32) -> Int32 {
+    func nearest(_ rgb: SIMD3<Float>) -> Int32 {
         let c = rgb.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
-        let best: Int32
-        let bestRGB: SIMD3<Float>
         switch palette {
-        case .monochrome:
-            // A luminance level (0...9) stands in for the colour, for the hysteresis only.
-            let luma = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
-            let level = min(9, Int(luma / 25.6))
-            guard previous >= 0 else { return Int32(level) }
-            let centre = (Float(previous) + 0.5) * 25.6
-            return abs(luma - centre) <= 12.8 + palette.hysteresis ? previous : Int32(level)
-        case .truecolor:
-            let q = (c * (31 / 255) + 0.5).rounded(.down)
-            bestRGB = (q * (255 / 31)).rounded(.toNearestOrAwayFromZero)
-            let v = SIMD3<Int32>(bestRGB)
-            best = v.x << 16 | v.y << 8 | v.z
-            guard previous >= 0, previous != best else { return best }
-            let p = SIMD3<Float>(Float(previous >> 16 & 255), Float(previous >> 8 & 255), Float(previous & 255))
-            return distance(c, p) <= distance(c, bestRGB) + palette.hysteresis ? previous : best
-        default:
-            let key = (Int(c.x) >> 3) << 10 | (Int(c.y) >> 3) << 5 | Int(c.z) >> 3
-            let entry = tables.entries[Int(tables.nearest[key])]
-            best = entry.number
-            guard previous >= 0, previous != best else { return best }
-            bestRGB = SIMD3(Float(entry.r), Float(entry.g), Float(entry.b))
-            let p = tables.rgbOfNumber[Int(previous)]
-            return distance(c, p) <= distance(c, bestRGB) + palette.hysteresis ? previous : best
+        case .monochrome: return Int32(PreviewRaster.ramp.count - 1)
+        case .truecolor: return truecolour(c)
+        default: return tables.entries[Int(tables.nearest[PaletteTables.key(c)])].number
         }
     }
 
+    /// The colour for `rgb` at pixel (`x`, `y`): one of the palette colours whose mix shows it (the
+    /// tables' candidates), picked by the Bayer threshold at that pixel.
     @inline(__always)
-    func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
-        let d = a - b
-        return (d * d).sum().squareRoot()
+    func dither(_ rgb: SIMD3<Float>, x: Int, y: Int) -> Int32 {
+        let c = rgb.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+        let threshold = bayer8[(y & 7) * 8 + (x & 7)]
+        switch palette {
+        case .monochrome:
+            // Brightness in linear light, stretched, as ink coverage; dithered between neighbouring characters.
+            let luma = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
+            let v = max(0, min(1, (luma - stretch.low) / max(1, stretch.high - stretch.low)))
+            let density = PreviewRaster.rampDensity
+            let target = ColourSpace.linear[Int((v * 255).rounded())] * density[density.count - 1]
+            var i = 0
+            while i < density.count - 2 && density[i + 1] <= target { i += 1 }
+            let t = (target - density[i]) / (density[i + 1] - density[i])
+            return Int32(t > threshold ? i + 1 : i)
+        case .truecolor:
+            return truecolour(c)
+        default:
+            let n = PaletteTables.candidateCount
+            let rank = min(n - 1, Int(threshold * Float(n)))
+            let key = PaletteTables.key(c)
+            if known[key >> 6] & (1 << UInt64(key & 63)) == 0 {
+                tables.pattern(ColourSpace.linear(PaletteTables.centre(key)), into: scratch)
+                for i in 0..<n { candidates[key * n + i] = UInt8(scratch[i]) }
+                known[key >> 6] |= 1 << UInt64(key & 63)
+            }
+            return tables.entries[Int(candidates[key * n + rank])].number
+        }
+    }
+
+    /// 24-bit colour, 5 bits a channel (camera noise and the pair cache stay small).
+    @inline(__always)
+    func truecolour(_ c: SIMD3<Float>) -> Int32 {
+        let q = (c * (31 / 255) + 0.5).rounded(.down)
+        let v = SIMD3<Int32>((q * (255 / 31)).rounded(.toNearestOrAwayFromZero))
+        return v.x << 16 | v.y << 8 | v.z
     }
 }
 

@@ -126,6 +126,13 @@ public struct ScreenLayout: Equatable, Sendable {
         let bodyWidth = body.map { TerminalText.width(of: $0.0, unicode: unicode) }.max() ?? 0
         let bodyColumn = max(margin, (columns - bodyWidth) / 2)
 
+        if case .livePreview? = model.picture {
+            layOutLive(model, primary: primary, primaryTone: primaryTone, body: body, bodyColumn: bodyColumn,
+                       budget: budget, margin: margin, width: width, pictureSize: pictureSize, cellAspect: cellAspect,
+                       unicode: unicode)
+            if model.showsHelp { addHelp(model.helpLines, unicode: unicode) }
+            return
+        }
         let nPrimary = take(primary.count)
         let nCountdown = take(model.countdown == nil ? 0 : 1)
         let nProgress = take(model.progress == nil ? 0 : 1)
@@ -140,7 +147,8 @@ public struct ScreenLayout: Equatable, Sendable {
             nPicture = take(budget)
         case .photo?:
             nBody = take(body.count)
-            nPicture = take(min(budget, max(3, rows / 3), 12))
+            // The thumbnail grows with the terminal: two fifths of its height.
+            nPicture = take(min(budget, max(3, rows * 2 / 5)))
             if nPicture < 3 { budget += nPicture; nPicture = 0 }
         case .tutorialIllustration?:
             nBody = take(body.count)
@@ -207,6 +215,57 @@ public struct ScreenLayout: Equatable, Sendable {
             addCentered(countdown, row: row, style: .countdown, unicode: unicode)
         }
         if model.showsHelp { addHelp(model.helpLines, unicode: unicode) }
+    }
+
+    /// The rows under the live preview kept for text: three for the main message, the hints and the body
+    /// lines, and one status row (the Steady bar, or the countdown). Fixed, so the preview's rectangle is one
+    /// rectangle for as long as the capture lasts, however many hints come and go.
+    static let liveTextRows = 4
+
+    /// The capture screens: the preview in a fixed rectangle (from the terminal's size and the frame's
+    /// shape alone), the text in the reserved rows under it, in order of importance.
+    private mutating func layOutLive(_ model: ScreenModel, primary: [String], primaryTone: ScreenTone,
+                                     body: [(String, TextStyle)], bodyColumn: Int, budget: Int, margin: Int,
+                                     width: Int, pictureSize: (width: Int, height: Int)?, cellAspect: Double,
+                                     unicode: Bool) {
+        let textRows = min(budget, Self.liveTextRows)
+        // A blank row between the picture and the text on a tall terminal (at 80×24 the row goes to the picture).
+        let gap = rows >= 30 && budget - textRows - 1 >= 3 ? 1 : 0
+        let pictureRows = max(0, budget - textRows - gap)
+        if pictureRows > 0 {
+            let size = pictureSize ?? (4, 3)
+            picture = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height,
+                                        in: CellRect(x: margin, y: 1, width: width, height: pictureRows),
+                                        cellAspect: cellAspect)
+        }
+        let first = 1 + pictureRows + gap
+        let status = first + textRows - 1
+        var row = first
+        // The main message, the first hint, then why (manual capture says why auto capture stopped), then the rest.
+        let hints = model.hints.prefix(2).map { (TerminalText.fit($0, width: width, unicode: unicode), TextStyle.hint, true) }
+        var lines: [(String, TextStyle, Bool)] = primary.map { ($0, .primary(primaryTone), true) }
+        lines += hints.prefix(1)
+        lines += body.map { ($0.0, $0.1, false) }
+        lines += hints.dropFirst()
+        // The status row holds the Steady bar, else the countdown; a countdown beside the bar goes above it.
+        var countdownAbove: String?
+        if model.progress != nil, let countdown = model.countdown { countdownAbove = countdown }
+        if let countdownAbove { lines.append((countdownAbove, .countdown, true)) }
+        let room = textRows > 1 ? textRows - 1 : textRows
+        for (text, style, centred) in lines.prefix(room) {
+            if centred {
+                addCentered(text, row: row, style: style, unicode: unicode)
+            } else {
+                add(text, row: row, column: bodyColumn, style: style, unicode: unicode)
+            }
+            row += 1
+        }
+        guard textRows > 1 else { return }
+        if let progress = model.progress {
+            addProgress(progress, row: status, margin: margin, width: width, unicode: unicode)
+        } else if let countdown = model.countdown {
+            addCentered(countdown, row: status, style: .countdown, unicode: unicode)
+        }
     }
 
     // MARK: Pieces

@@ -190,6 +190,9 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertGreaterThan(ui.previewInterval, 0.1, "the preview interval grew")
         XCTAssertLessThan(slowRun.longest, 1.0, "no update blocked for a second")
         drain.fast = true
+        // A fast link takes a frame in one go: a dithered 100×32 frame is about 40 KB, ten times the 4 KB pipe,
+        // and ten round trips between writer and reader on a loaded machine are a slow link of their own.
+        _ = fcntl(fds[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
         _ = offer(seconds: 1.5)
         XCTAssertLessThan(ui.previewInterval, 0.1, "a fast link again: frames come often again")
         ui.close()

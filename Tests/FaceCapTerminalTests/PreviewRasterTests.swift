@@ -137,12 +137,12 @@ final class PreviewRasterTests: XCTestCase {
             (.xterm256, (215, 135, 95), 173),
             (.xterm256, (0, 0, 0), 16),
             (.xterm256Reduced, (255, 0, 0), 196),
-            (.xterm256Reduced, (215, 135, 95), 16 + 36 * 3 + 6 * 1 + 1),
+            (.xterm256Reduced, (175, 95, 95), 16 + 36 * 3 + 6 * 1 + 1),
             (.ansi16, (255, 0, 0), 9),
             (.ansi16, (0, 205, 0), 2),
-            (.ansi16, (250, 250, 250), 15),
-            (.ansi8, (255, 10, 10), 1),
-            (.ansi8, (10, 10, 230), 4),
+            (.ansi16, (255, 255, 255), 15),
+            (.ansi8, (205, 0, 0), 1),
+            (.ansi8, (0, 0, 238), 4),
         ]
         for (palette, rgb, expected) in cases {
             var raster = PreviewRaster(palette: palette, unicode: true, mirror: false)
@@ -153,7 +153,7 @@ final class PreviewRasterTests: XCTestCase {
         }
         var mono = PreviewRaster(palette: .monochrome, unicode: true, mirror: false)
         mono.render(TestFrames.solid(255, 255, 255), columns: 4, rows: 2)
-        XCTAssertEqual(mono[0, 0], PreviewCell(character: "@"))
+        XCTAssertEqual(mono[0, 0], PreviewCell(character: "B"))
         mono.render(TestFrames.solid(0, 0, 0, width: 63), columns: 4, rows: 2)
         XCTAssertEqual(mono[0, 0], PreviewCell(character: " "))
     }
@@ -179,10 +179,17 @@ final class PreviewRasterTests: XCTestCase {
             var raster = PreviewRaster(palette: palette, unicode: false, mirror: true)
             XCTAssertFalse(raster.halfBlocks)
             raster.render(frame, columns: 60, rows: 20, overlay: PreviewOverlay(state: .adjusting, stability: 0.3))
-            XCTAssertTrue(raster.cells.allSatisfy { $0.character.isASCII && $0.background == -1 }, "\(palette)")
+            // Without colour a ramp character, brighter denser; with colour a space on the pixel's colour.
+            XCTAssertTrue(raster.cells.allSatisfy {
+                $0.character.isASCII && (palette == .monochrome ? $0.background == -1 : $0.background == $0.foreground)
+            }, "\(palette)")
             XCTAssertTrue(raster.cells.contains { $0.isGuide && $0.character == "o" })
-            // Brighter is denser: the light wall left of the face and the dark hair differ.
-            XCTAssertGreaterThan(Set(raster.cells.map(\.character)).count, 4)
+            // The light wall left of the face and the dark hair differ.
+            if palette == .monochrome {
+                XCTAssertGreaterThan(Set(raster.cells.map(\.character)).count, 4)
+            } else {
+                XCTAssertGreaterThan(Set(raster.cells.map(\.background)).count, 4, "\(palette)")
+            }
         }
     }
 

@@ -148,3 +148,65 @@ final class ScreenLayoutTests: XCTestCase {
         XCTAssertNil(KeyDecoder.key(code: KEY_UP))
     }
 }
+
+/// The capture screen's preview keeps one rectangle however the text under it changes (issue 18: it used to
+/// shrink by a row or two with every hint, so on a moving face the picture jumped about twice a second).
+final class SteadyViewportTests: XCTestCase {
+    private func capture(hints: Int, progress: Bool, countdown: Bool, manual: Bool, long: Bool) -> ScreenModel {
+        let primary = long ? "Turn your head a little to the left, and then look straight at the camera again"
+            : "Move closer"
+        return ScreenModel(name: manual ? .manualCapture : .capture, title: "Taking your selfie",
+                           tone: progress ? .good : .neutral,
+                           picture: .livePreview(oval: progress ? .ready : .adjusting, stability: progress ? 0.4 : 0),
+                           primary: primary,
+                           hints: Array(["Light your face evenly", "Keep your eyes open"].prefix(hints)),
+                           lines: manual ? ["Auto capture did not finish in 30 s."] : [],
+                           progress: progress ? ScreenProgress(fraction: 0.4, label: "Steady") : nil,
+                           countdown: countdown ? "Manual capture in 21 s" : nil,
+                           keys: [KeyHelp("q", "quit"), KeyHelp("?", "help")])
+    }
+
+    func testThePreviewIsOneRectangleWhateverTheTextUnderIt() {
+        for (columns, rows) in [(80, 24), (100, 32), (200, 60), (60, 20)] {
+            var rectangles = Set<String>()
+            for hints in 0...2 {
+                for progress in [false, true] {
+                    for countdown in [false, true] {
+                        for manual in [false, true] {
+                            for long in [false, true] {
+                                let model = capture(hints: hints, progress: progress, countdown: countdown,
+                                                    manual: manual, long: long)
+                                let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true,
+                                                          pictureSize: (640, 480))
+                                guard let picture = layout.picture else {
+                                    XCTFail("no preview at \(columns)×\(rows)")
+                                    continue
+                                }
+                                rectangles.insert("\(picture)")
+                                // The main message is always shown, under the picture.
+                                let main = layout.items.first { if case .primary = $0.style { true } else { false } }
+                                XCTAssertNotNil(main, "\(columns)×\(rows): \(model)")
+                                XCTAssertGreaterThanOrEqual(main?.row ?? 0, picture.y + picture.height)
+                                if progress {
+                                    XCTAssertTrue(layout.items.contains { $0.style == .progressFilled }, "the Steady bar")
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(rectangles.count, 1, "\(columns)×\(rows): \(rectangles.sorted())")
+        }
+    }
+
+    func testLargerTerminalsGiveLargerThumbnails() {
+        func thumbnail(_ columns: Int, _ rows: Int) -> CellRect? {
+            ScreenLayout(ScreenSamples.model(.success), columns: columns, rows: rows, unicode: true,
+                         pictureSize: (640, 480)).picture
+        }
+        let small = try! XCTUnwrap(thumbnail(80, 24)), large = try! XCTUnwrap(thumbnail(200, 60))
+        // At 200×60 the thumbnail is more than twice as tall as at 80×24 (it stopped at 12 rows).
+        XCTAssertGreaterThan(large.height, 2 * small.height, "\(small) → \(large)")
+        XCTAssertGreaterThan(large.height, 12)
+    }
+}
