@@ -122,7 +122,7 @@ $(LITERT_STAMP):
 	@touch $@
 
 bench: build $(LITERT_STAMP)
-	$(LITERT_VENV)/bin/python tools/bench_compare.py $(BIN) --rounds 3
+	$(LITERT_VENV)/bin/python tools/bench_compare.py $(BIN) --rounds 5
 
 # The wizard's budgets (SPEC §10) measured in real tmux panes: start to first preview, terminal bytes per
 # preview frame, CPU and memory; exits non-zero when one is exceeded. About 2.5 minutes; ARGS=--soak adds

@@ -66,12 +66,7 @@ enum BenchCommand {
         }
 
         if parsed.has("profile") {
-            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks), ("iris", iris)] {
-                printOut("\(title) profile (median ms per step):")
-                let steps = interpreter.profile(runs: max(20, runs / 3), clock: now)
-                for (label, ms) in steps { printOut("  \(format(ms * 10) ) x0.1  \(label)") }
-                printOut("  total \(format(steps.reduce(0) { $0 + $1.milliseconds }))")
-            }
+            printProfile([("detector", detector), ("landmarks", landmarks), ("iris", iris)], runs: max(20, runs / 3))
         }
 
         if parsed.has("profile") {
@@ -115,6 +110,75 @@ enum BenchCommand {
             printOut("(median of \(runs) runs each, one thread)")
         }
         return .success
+    }
+
+    /// Where the time goes: every step of each model with its work, rate and ceiling (max of FLOPs at the
+    /// measured FMA peak and bytes at the measured read bandwidth of the cache level they fit in), then the
+    /// totals per operator family. Markdown tables, so docs/performance.md can quote them as printed.
+    private static func printProfile(_ models: [(String, Interpreter)], runs: Int) {
+        let ceiling = MachineCeiling.measure(clock: now)
+        let wide = ceiling.fmaAVX512.map { ", 16-lane (AVX-512) \(fixed($0, 1)) GFLOP/s" } ?? ", no AVX-512"
+        printOut("machine, one thread: FMA 8-lane (AVX2) \(fixed(ceiling.fmaAVX2, 1)) GFLOP/s\(wide); kernels in use: "
+            + (Interpreter.usesAVX512 ? "AVX-512" : "AVX2") + ", peak taken \(fixed(ceiling.peak, 1)) GFLOP/s")
+        printOut("read bandwidth: " + ceiling.bandwidth.map { "\(fixed($0.gbps, 1)) GB/s (\(sizeText($0.bytes)))" }
+            .joined(separator: ", "))
+        for (title, interpreter) in models {
+            let steps = interpreter.profile(runs: runs, clock: now)
+            printOut("")
+            printOut("\(title): median of \(runs) runs per step")
+            printOut("")
+            printOut("| step | ms | MFLOP | KB | GFLOP/s | ceiling ms | % of ceiling |")
+            printOut("|---|---:|---:|---:|---:|---:|---:|")
+            var families: [String: (ms: Double, flops: Int, ceiling: Double, count: Int)] = [:]
+            var order: [String] = []
+            for step in steps {
+                let limit = ceiling.ceilingMilliseconds(flops: step.flops, bytes: step.bytes)
+                printOut("| \(step.label) | \(fixed(step.milliseconds, 4)) | \(fixed(Double(step.flops) / 1e6, 2)) "
+                    + "| \(step.bytes / 1024) | \(fixed(rate(step.flops, step.milliseconds), 1)) | \(fixed(limit, 4)) "
+                    + "| \(percent(limit, step.milliseconds)) |")
+                if families[step.kind] == nil { order.append(step.kind) }
+                var family = families[step.kind] ?? (0, 0, 0, 0)
+                family.ms += step.milliseconds
+                family.flops += step.flops
+                family.ceiling += limit
+                family.count += 1
+                families[step.kind] = family
+            }
+            let total = steps.reduce(0) { $0 + $1.milliseconds }
+            printOut("")
+            printOut("| \(title) by operator | steps | ms | share | GFLOP/s | ceiling ms | % of ceiling |")
+            printOut("|---|---:|---:|---:|---:|---:|---:|")
+            for kind in order.sorted(by: { families[$0]!.ms > families[$1]!.ms }) {
+                let f = families[kind]!
+                printOut("| \(kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
+                    + "| \(fixed(rate(f.flops, f.ms), 1)) | \(fixed(f.ceiling, 3)) | \(percent(f.ceiling, f.ms)) |")
+            }
+            let flops = steps.reduce(0) { $0 + $1.flops }
+            let limit = families.values.reduce(0) { $0 + $1.ceiling }
+            printOut("| total | \(steps.count) | \(fixed(total, 3)) | 100 % | \(fixed(rate(flops, total), 1)) "
+                + "| \(fixed(limit, 3)) | \(percent(limit, total)) |")
+        }
+        printOut("")
+    }
+
+    private static func rate(_ flops: Int, _ ms: Double) -> Double { ms > 0 ? Double(flops) / (ms * 1e6) : 0 }
+
+    private static func percent(_ part: Double, _ whole: Double) -> String {
+        whole > 0 ? "\(Int((100 * part / whole).rounded())) %" : "-"
+    }
+
+    private static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) KB"
+    }
+
+    /// `value` with `digits` decimals (no Foundation).
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
+        return digits == 0 ? "\(whole)"
+            : "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
     private static func format(_ value: Double) -> String {
