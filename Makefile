@@ -42,7 +42,7 @@ help:
 	@echo "make run ARGS=… set up, build and run facecap with ARGS"
 	@echo "make test       set up, build and run the whole test suite"
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
-	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
+	@echo "make bench      face models and frame beside LiteRT (installed on first use): ratios, spread, targets"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
@@ -105,7 +105,8 @@ test: build-tests
 test-kernel: build
 	Tests/Kernel/run.sh --binary $(BIN)
 
-# facecap's own benchmark, then LiteRT's (XNNPACK, one thread) on the same models, with the ratios. LiteRT comes
+# facecap's own benchmark and LiteRT's (XNNPACK, one thread) on the same models in 5 alternating rounds, with the
+# ratios, the spread of the rounds and issue 19's targets (tools/bench_compare.py). LiteRT comes
 # from PyPI into a virtual environment cached in .cache/litert-venv, the way the models are fetched (Debian's
 # python3-venv makes it); the pinned version is in its stamp file's name.
 LITERT       := ai-edge-litert==2.3.0

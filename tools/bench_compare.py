@@ -8,7 +8,7 @@ round, so both see the same machine load; the figures are medians over rounds (e
 median of --runs calls), the ratio is the median of the rounds' own ratios, and the spread is the lowest and
 highest round. --baseline also times another facecap build in every round (before/after a change).
 The targets of issue 19 are checked at the end: each model at most 0.8x LiteRT's time, and a frame on which
-both eyes ran at most 3 ms.
+both eyes ran at most 3 ms (in wall time, and in the thread's CPU time, which leaves out waiting for a core).
 """
 import argparse
 import json
@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 MODELS = ('detector_ms', 'landmarks_ms', 'iris_ms')
-FRAME = ('frame_ms', 'frame_mean_ms', 'frame_eyes_ms')
+FRAME = ('frame_ms', 'frame_mean_ms', 'frame_eyes_ms', 'frame_cpu_ms', 'frame_eyes_cpu_ms')
 RATIO_BAR = 0.8
 FRAME_EYES_BAR = 3.0
 
@@ -84,7 +84,9 @@ def main():
         header += f' {"LiteRT":>8s}  {"spread":22s} {"ratio":>6s}  ratio spread'
     print(header)
     ratios = {}
-    for key in MODELS + FRAME:
+    # A figure an older facecap (a --baseline build) does not print is left out.
+    keys = [key for key in MODELS + FRAME if all(key in row for row in ours + base)]
+    for key in keys:
         line = f'  {key:14s} {med(ours, key):8.3f}  {spread([r[key] for r in ours]):22s}'
         if base:
             line += f' {med(base, key):8.3f}  {spread([r[key] for r in base]):22s}'
@@ -95,10 +97,10 @@ def main():
                      f'{min(per_round):.2f}-{max(per_round):.2f}')
         print(line)
     print(f'  (the eyes run every {ours[0]["eye_interval"]} frames: frame_ms is the median frame, '
-          'frame_eyes_ms a frame on which both eyes ran)')
+          'frame_eyes_ms a frame on which both eyes ran; _cpu_: the same in the thread\'s CPU time)')
     if base:
         print('facecap / baseline (median of the rounds\' ratios):')
-        for key in MODELS + FRAME:
+        for key in keys:
             per_round = [o[key] / b[key] for o, b in zip(ours, base)]
             print(f'  {key:14s} {statistics.median(per_round):6.2f}  ({min(per_round):.2f}-{max(per_round):.2f})')
     if not theirs:
@@ -108,8 +110,13 @@ def main():
     for key in MODELS:
         verdict = 'met' if ratios[key] <= RATIO_BAR else 'NOT met'
         print(f'  {key:14s} ratio {ratios[key]:.2f} <= {RATIO_BAR}: {verdict}')
-    eyes = med(ours, 'frame_eyes_ms')
-    print(f'  frame_eyes_ms  {eyes:.2f} ms <= {FRAME_EYES_BAR}: {"met" if eyes <= FRAME_EYES_BAR else "NOT met"}')
+    for key in ('frame_eyes_ms', 'frame_eyes_cpu_ms'):
+        if key not in keys:
+            continue
+        value = med(ours, key)
+        print(f'  {key:17s} {value:.2f} ms <= {FRAME_EYES_BAR}: {"met" if value <= FRAME_EYES_BAR else "NOT met"}')
+    print('  (the _cpu_ figures count only the time the bench thread ran: on a loaded machine the wall-clock frame '
+          'also waits for a core)')
 
 
 if __name__ == '__main__':

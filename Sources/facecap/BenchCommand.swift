@@ -10,7 +10,9 @@ import Glibc
 /// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `frame_ms` (median
 /// whole frame: conversion, detector, landmarks, the eyes every `FaceTracker.eyeInterval` frames, and the
 /// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye frames' cost),
-/// `frame_eyes_ms` (median of the frames on which both eyes ran), `analysis_ms`, `eye_interval`.
+/// `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_cpu_ms` and `frame_eyes_cpu_ms` (the same
+/// two medians in this thread's CPU time, which leaves out waiting for a core on a loaded machine), `analysis_ms`,
+/// `eye_interval`.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: "print the results as one JSON object"),
@@ -50,7 +52,8 @@ enum BenchCommand {
         let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
         var clock = frame
         var eyeFrames: [Bool] = []
-        let frameTimes = timesMilliseconds(runs: runs) {
+        var frameCPUTimes: [Double] = []
+        let frameTimes = timesMilliseconds(runs: runs, cpu: &frameCPUTimes) {
             _ = tracker.processFullPipeline(clock)
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
@@ -60,6 +63,8 @@ enum BenchCommand {
         let frameMs = median(frameTimes)
         let frameMeanMs = frameTimes.reduce(0, +) / Double(runs)
         let frameEyesMs = median(zip(frameTimes, eyeFrames).filter(\.1).map(\.0))
+        let frameCPUMs = median(frameCPUTimes)
+        let frameEyesCPUMs = median(zip(frameCPUTimes, eyeFrames).filter(\.1).map(\.0))
         let analysisMs = medianMilliseconds(runs: runs) {
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
@@ -100,6 +105,7 @@ enum BenchCommand {
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
                                            ("iris_ms", irisMs), ("frame_ms", frameMs),
                                            ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
+                                           ("frame_cpu_ms", frameCPUMs), ("frame_eyes_cpu_ms", frameEyesCPUMs),
                                            ("analysis_ms", analysisMs)]
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
@@ -200,14 +206,29 @@ enum BenchCommand {
 
     /// Wall time of each of `runs` calls of `body` in milliseconds, after a warm-up of a tenth of the runs.
     private static func timesMilliseconds(runs: Int, _ body: () -> Void) -> [Double] {
+        var unused: [Double] = []
+        return timesMilliseconds(runs: runs, cpu: &unused, body)
+    }
+
+    /// The same, and in `cpu` the time this thread spent on the CPU in each call: on a loaded machine a call
+    /// that waits for a core (preempted) shows it in the wall time only.
+    private static func timesMilliseconds(runs: Int, cpu: inout [Double], _ body: () -> Void) -> [Double] {
         for _ in 0..<max(5, runs / 10) { body() }
         var times = [Double](repeating: 0, count: runs)
+        cpu = [Double](repeating: 0, count: runs)
         for i in 0..<runs {
-            let start = now()
+            let start = now(), startCPU = threadCPU()
             body()
             times[i] = now() - start
+            cpu[i] = threadCPU() - startCPU
         }
         return times
+    }
+
+    private static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
     }
 
     private static func median(_ values: [Double]) -> Double {
