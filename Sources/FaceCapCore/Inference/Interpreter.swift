@@ -564,7 +564,8 @@ struct PlanBuilder {
             return { maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst) }
         }))
         label("POOL \(inH)x\(inW)x\(c)")
-        cost("POOL", flops: outH * outW * c * g.kh * g.kw)
+        // The window clipped to the input: a model's filter size is any int32, the input at most 2^26 floats.
+        cost("POOL", flops: outH * outW * c * min(g.kh, inH) * min(g.kw, inW))
     }
 
     private mutating func planAdd(_ index: Int, _ op: TFLiteOperator) throws {
