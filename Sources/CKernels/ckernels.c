@@ -13,6 +13,8 @@ int fc_has_avx512(void) {
 }
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
+/* Inlined into each caller, so the activation and residual flags below are constants there. */
+#define ALWAYS __attribute__((always_inline))
 
 /* What follows bias + A·W in the same pass (the Swift engine's gemmEpilogue, fused): the residual, then the
  * activation, per 16- or 8-lane slab. */
@@ -34,14 +36,16 @@ TARGET static inline void put8(float *p, __mmask16 m, __m256 v) {
     if ((m & 0xFF) == 0xFF) _mm256_storeu_ps(p, v); else _mm256_mask_storeu_ps(p, (__mmask8)m, v);
 }
 
-TARGET static inline __m512 epi16(__m512 v, const Epi *e, long row, long lane0) {
-    if (e->res && e->res_lanes > lane0) {
+/* ACT (FC_ACT_*) and RES (a residual is added) are constants where these are inlined: no branch per store. */
+TARGET static inline ALWAYS __m512 epi16(__m512 v, const Epi *e, long row, long lane0, const int ACT,
+                                         const int RES) {
+    if (RES && e->res_lanes > lane0) {
         long n = e->res_lanes - lane0;
         __mmask16 m = n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1);
         v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
     }
     __m512 zero = _mm512_setzero_ps();
-    switch (e->act) {
+    switch (ACT) {
     case FC_ACT_RELU: v = _mm512_max_ps(v, zero); break;
     case FC_ACT_RELU6: v = _mm512_min_ps(_mm512_max_ps(v, zero), _mm512_set1_ps(6)); break;
     case FC_ACT_RELU_N1_TO_1: v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1)), _mm512_set1_ps(1)); break;
@@ -55,14 +59,15 @@ TARGET static inline __m512 epi16(__m512 v, const Epi *e, long row, long lane0) 
     return v;
 }
 
-TARGET static inline __m256 epi8(__m256 v, const Epi *e, long row, long lane0) {
-    if (e->res && e->res_lanes > lane0) {
+TARGET static inline ALWAYS __m256 epi8(__m256 v, const Epi *e, long row, long lane0, const int ACT,
+                                        const int RES) {
+    if (RES && e->res_lanes > lane0) {
         long n = e->res_lanes - lane0;
         __mmask8 m = n >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << n) - 1);
         v = _mm256_add_ps(v, _mm256_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
     }
     __m256 zero = _mm256_setzero_ps();
-    switch (e->act) {
+    switch (ACT) {
     case FC_ACT_RELU: v = _mm256_max_ps(v, zero); break;
     case FC_ACT_RELU6: v = _mm256_min_ps(_mm256_max_ps(v, zero), _mm256_set1_ps(6)); break;
     case FC_ACT_RELU_N1_TO_1: v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(-1)), _mm256_set1_ps(1)); break;
@@ -76,13 +81,14 @@ TARGET static inline __m256 epi8(__m256 v, const Epi *e, long row, long lane0) {
     return v;
 }
 
-#define ST16(r, z) put16(c + (r) * ldc, e->m0, epi16(z, e, r, 0))
-#define ST8(r, y) put8(c + (r) * ldc + 16, e->m1, epi8(y, e, r, 16))
-#define ST16B(r, z) put16(c + (r) * ldc + 16, e->m1, epi16(z, e, r, 16))
+#define ST16(r, z) put16(c + (r) * ldc, e->m0, epi16(z, e, r, 0, ACT, RES))
+#define ST8(r, y) put8(c + (r) * ldc + 16, e->m1, epi8(y, e, r, 16, ACT, RES))
+#define ST16B(r, z) put16(c + (r) * ldc + 16, e->m1, epi16(z, e, r, 16, ACT, RES))
 
 /* 12 rows × 16 channels: 12 zmm accumulators. */
-TARGET static void rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                             float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+          long ldc, const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m512 c0 = b, c1 = b, c2 = b, c3 = b, c4 = b, c5 = b, c6 = b, c7 = b, c8 = b, c9 = b, c10 = b, c11 = b;
     const float *wp = w;
@@ -110,8 +116,9 @@ TARGET static void rows12x16(const float *a, long lda, long sc, long sl, long ss
 }
 
 /* 4 rows × 16 channels (remainders: a single row is bound by the multiply-add latency). */
-TARGET static void rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m512 c0 = b, c1 = b, c2 = b, c3 = b;
     const float *wp = w;
@@ -129,8 +136,9 @@ TARGET static void rows4x16(const float *a, long lda, long sc, long sl, long ss,
     ST16(0, c0); ST16(1, c1); ST16(2, c2); ST16(3, c3);
 }
 
-TARGET static void row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 c0 = _mm512_loadu_ps(bias);
     const float *wp = w;
@@ -145,8 +153,9 @@ TARGET static void row1x16(const float *a, long sc, long sl, long ss, const floa
 }
 
 /* 8 rows × 24 channels: 8 zmm + 8 ymm accumulators. */
-TARGET static void rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m256 bh = _mm256_loadu_ps(bias + 16);
     __m512 z0 = b, z1 = b, z2 = b, z3 = b, z4 = b, z5 = b, z6 = b, z7 = b;
@@ -171,8 +180,9 @@ TARGET static void rows8x24(const float *a, long lda, long sc, long sl, long ss,
 #undef PUT
 }
 
-TARGET static void rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m256 bh = _mm256_loadu_ps(bias + 16);
     __m512 z0 = b, z1 = b, z2 = b, z3 = b;
@@ -195,8 +205,9 @@ TARGET static void rows4x24(const float *a, long lda, long sc, long sl, long ss,
 #undef PUT
 }
 
-TARGET static void row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 z = _mm512_loadu_ps(bias);
     __m256 y = _mm256_loadu_ps(bias + 16);
@@ -214,8 +225,9 @@ TARGET static void row1x24(const float *a, long sc, long sl, long ss, const floa
 }
 
 /* 12 rows × 32 channels: 24 zmm accumulators, two weight vectors and one broadcast per row and k. */
-TARGET static void rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                             float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+          long ldc, const Epi *e, const int ACT, const int RES) {
     __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
     __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1, p4 = b0, q4 = b1, p5 = b0, q5 = b1;
     __m512 p6 = b0, q6 = b1, p7 = b0, q7 = b1, p8 = b0, q8 = b1, p9 = b0, q9 = b1, p10 = b0, q10 = b1, p11 = b0, q11 = b1;
@@ -238,8 +250,9 @@ TARGET static void rows12x32(const float *a, long lda, long sc, long sl, long ss
 #undef PUT
 }
 
-TARGET static void rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
     __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1;
     const float *wp = w;
@@ -259,8 +272,9 @@ TARGET static void rows4x32(const float *a, long lda, long sc, long sl, long ss,
 #undef PUT
 }
 
-TARGET static void row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 p = _mm512_loadu_ps(bias), q = _mm512_loadu_ps(bias + 16);
     const float *wp = w;
@@ -280,10 +294,12 @@ TARGET static void row1x32(const float *a, long sc, long sl, long ss, const floa
 /* In bounds: A rows are the planner's (a tensor, or the padded copy of one, holding every window); the panel holds
  * width floats per k; bias and alpha are read `width` floats from the panel's first channel, inside their
  * buffers (padded by 32 + 16 floats); C and the residual are only touched on the lanes that exist (masks). */
-TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
-                                 long seg_stride, const float *w, long width, long valid, const float *bias, float *c,
-                                 long ldc, const float *res, long res_stride, long res_lanes, int act,
-                                 const float *alpha) {
+/* One panel, for one activation and with or without a residual (ACT, RES: constants at each call below). */
+TARGET static inline ALWAYS void panel_body(const float *a, long lda, long rows, long seg_count, long seg_length,
+                                            long seg_stride, const float *w, long width, long valid,
+                                            const float *bias, float *c, long ldc, const float *res,
+                                            long res_stride, long res_lanes, int act, const float *alpha,
+                                            const int ACT, const int RES) {
     long r = 0;
     __mmask16 m0 = valid >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << valid) - 1);
     long rest = valid - 16;
@@ -292,24 +308,54 @@ TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_c
 #define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, act, alpha, m0, m1})
     if (width == 32) {
         for (; r + 12 <= rows; r += 12)
-            rows12x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+            rows12x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
         for (; r + 4 <= rows; r += 4)
-            rows4x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x32(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+            rows4x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x32(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
     } else if (width == 16) {
         for (; r + 12 <= rows; r += 12)
-            rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+            rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
         for (; r + 4 <= rows; r += 4)
-            rows4x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x16(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+            rows4x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x16(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
     } else {
         for (; r + 8 <= rows; r += 8)
-            rows8x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
+            rows8x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
         for (; r + 4 <= rows; r += 4)
-            rows4x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x24(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+            rows4x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x24(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
     }
 #undef EPI
+}
+
+TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
+                                 long seg_stride, const float *w, long width, long valid, const float *bias, float *c,
+                                 long ldc, const float *res, long res_stride, long res_lanes, int act,
+                                 const float *alpha) {
+#define CALL(A, R) panel_body(a, lda, rows, seg_count, seg_length, seg_stride, w, width, valid, bias, c, ldc, res, \
+                              res_stride, res_lanes, act, alpha, A, R)
+    /* One specialised copy per activation and residual: the epilogue then has no branch per store. */
+    if (res) {
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 1); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 1); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 1); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 1); break;
+        default: CALL(FC_ACT_NONE, 1);
+        }
+    } else {
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 0); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 0); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 0); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 0); break;
+        default: CALL(FC_ACT_NONE, 0);
+        }
+    }
+#undef CALL
 }
 
 TARGET static inline __m512 act16(__m512 v, int act, const float *alpha) {
@@ -328,7 +374,7 @@ TARGET static inline __m512 act16(__m512 v, int act, const float *alpha) {
  * ky_lo..<ky_hi. `full` (a constant at each call, so the branches fold away) reads the slab with plain loads;
  * otherwise the loads are masked to the slab's m channels. Called with the constants 0 and 3 for rows whose
  * kernel rows all lie in the image, so those loops unroll and the taps stay in registers. */
-TARGET static inline __attribute__((always_inline)) void dw_interior(
+TARGET static inline ALWAYS void dw_interior(
     const float *p, float *o, long n, long c, long row, long stride, long ky_lo, long ky_hi, const __m512 *k,
     __m512 bv, __mmask16 m, int act, const float *al, const int full) {
 #define LD(r, j) (full ? _mm512_loadu_ps((r) + (j) * c) : _mm512_maskz_loadu_ps(m, (r) + (j) * c))
