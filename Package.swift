@@ -4,7 +4,7 @@
 // Layers, from the camera to the person:
 //   CV4L2, CImageCodecs   C shims (libv4l2 behind an ops table; libjpeg/libpng with setjmp error handling)
 //   CSignals              async-signal-safe handlers: a stop flag and a self-pipe for the run loop
-//   CKernels              AVX-512 GEMM panels for the inference engine (chosen at run time)
+//   CKernels              AVX-512 convolution kernels for the inference engine (chosen at run time)
 //   FaceCapCore           pure Swift (plus CKernels), no I/O: frames, Y4M, inference, face models, analysis, guidance
 //   FaceCapIO             the edges: camera, clip files, image files, model files
 //   CCurses, FaceCapTerminal  the full-screen front end: ncursesw shim; screens, live preview, keys
@@ -32,7 +32,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("v4l2")]
         ),
         .target(name: "CSignals"),
-        // AVX-512 GEMM panels for the inference engine, picked at run time on CPUs that have AVX-512F
+        // AVX-512 convolution kernels for the inference engine, picked at run time on CPUs that have AVX-512F
         // (per-function target attributes: the rest of the build stays AVX2).
         .target(name: "CKernels"),
         .target(

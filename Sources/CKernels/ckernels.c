@@ -13,6 +13,8 @@ int fc_has_avx512(void) {
 }
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
+/* Inlined into each caller, so the activation and residual flags below are constants there. */
+#define ALWAYS __attribute__((always_inline))
 
 /* What follows bias + A·W in the same pass (the Swift engine's gemmEpilogue, fused): the residual, then the
  * activation, per 16- or 8-lane slab. */
@@ -22,16 +24,28 @@ typedef struct {
     long res_lanes;     /* residual channels that exist from the panel's first channel on (may be < width) */
     int act;            /* FC_ACT_* */
     const float *alpha; /* PReLU slopes at the panel's first channel */
+    __mmask16 m0, m1;   /* lanes of C that exist in the panel's first and second 16-channel slab */
 } Epi;
 
-TARGET static inline __m512 epi16(__m512 v, const Epi *e, long row, long lane0) {
-    if (e->res && e->res_lanes > lane0) {
+/* Stores only the lanes of C that exist (a panel wider than the channels left); a plain store when all do. */
+TARGET static inline void put16(float *p, __mmask16 m, __m512 v) {
+    if (m == (__mmask16)0xFFFF) _mm512_storeu_ps(p, v); else _mm512_mask_storeu_ps(p, m, v);
+}
+
+TARGET static inline void put8(float *p, __mmask16 m, __m256 v) {
+    if ((m & 0xFF) == 0xFF) _mm256_storeu_ps(p, v); else _mm256_mask_storeu_ps(p, (__mmask8)m, v);
+}
+
+/* ACT (FC_ACT_*) and RES (a residual is added) are constants where these are inlined: no branch per store. */
+TARGET static inline ALWAYS __m512 epi16(__m512 v, const Epi *e, long row, long lane0, const int ACT,
+                                         const int RES) {
+    if (RES && e->res_lanes > lane0) {
         long n = e->res_lanes - lane0;
         __mmask16 m = n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1);
         v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
     }
     __m512 zero = _mm512_setzero_ps();
-    switch (e->act) {
+    switch (ACT) {
     case FC_ACT_RELU: v = _mm512_max_ps(v, zero); break;
     case FC_ACT_RELU6: v = _mm512_min_ps(_mm512_max_ps(v, zero), _mm512_set1_ps(6)); break;
     case FC_ACT_RELU_N1_TO_1: v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1)), _mm512_set1_ps(1)); break;
@@ -45,14 +59,15 @@ TARGET static inline __m512 epi16(__m512 v, const Epi *e, long row, long lane0) 
     return v;
 }
 
-TARGET static inline __m256 epi8(__m256 v, const Epi *e, long row, long lane0) {
-    if (e->res && e->res_lanes > lane0) {
+TARGET static inline ALWAYS __m256 epi8(__m256 v, const Epi *e, long row, long lane0, const int ACT,
+                                        const int RES) {
+    if (RES && e->res_lanes > lane0) {
         long n = e->res_lanes - lane0;
         __mmask8 m = n >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << n) - 1);
         v = _mm256_add_ps(v, _mm256_maskz_loadu_ps(m, e->res + row * e->res_stride + lane0));
     }
     __m256 zero = _mm256_setzero_ps();
-    switch (e->act) {
+    switch (ACT) {
     case FC_ACT_RELU: v = _mm256_max_ps(v, zero); break;
     case FC_ACT_RELU6: v = _mm256_min_ps(_mm256_max_ps(v, zero), _mm256_set1_ps(6)); break;
     case FC_ACT_RELU_N1_TO_1: v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(-1)), _mm256_set1_ps(1)); break;
@@ -66,12 +81,14 @@ TARGET static inline __m256 epi8(__m256 v, const Epi *e, long row, long lane0) {
     return v;
 }
 
-#define ST16(r, z) _mm512_storeu_ps(c + (r) * ldc, epi16(z, e, r, 0))
-#define ST8(r, y) _mm256_storeu_ps(c + (r) * ldc + 16, epi8(y, e, r, 16))
+#define ST16(r, z) put16(c + (r) * ldc, e->m0, epi16(z, e, r, 0, ACT, RES))
+#define ST8(r, y) put8(c + (r) * ldc + 16, e->m1, epi8(y, e, r, 16, ACT, RES))
+#define ST16B(r, z) put16(c + (r) * ldc + 16, e->m1, epi16(z, e, r, 16, ACT, RES))
 
 /* 12 rows × 16 channels: 12 zmm accumulators. */
-TARGET static void rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                             float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+          long ldc, const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m512 c0 = b, c1 = b, c2 = b, c3 = b, c4 = b, c5 = b, c6 = b, c7 = b, c8 = b, c9 = b, c10 = b, c11 = b;
     const float *wp = w;
@@ -99,8 +116,9 @@ TARGET static void rows12x16(const float *a, long lda, long sc, long sl, long ss
 }
 
 /* 4 rows × 16 channels (remainders: a single row is bound by the multiply-add latency). */
-TARGET static void rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m512 c0 = b, c1 = b, c2 = b, c3 = b;
     const float *wp = w;
@@ -118,8 +136,9 @@ TARGET static void rows4x16(const float *a, long lda, long sc, long sl, long ss,
     ST16(0, c0); ST16(1, c1); ST16(2, c2); ST16(3, c3);
 }
 
-TARGET static void row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 c0 = _mm512_loadu_ps(bias);
     const float *wp = w;
@@ -134,8 +153,9 @@ TARGET static void row1x16(const float *a, long sc, long sl, long ss, const floa
 }
 
 /* 8 rows × 24 channels: 8 zmm + 8 ymm accumulators. */
-TARGET static void rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m256 bh = _mm256_loadu_ps(bias + 16);
     __m512 z0 = b, z1 = b, z2 = b, z3 = b, z4 = b, z5 = b, z6 = b, z7 = b;
@@ -160,8 +180,9 @@ TARGET static void rows8x24(const float *a, long lda, long sc, long sl, long ss,
 #undef PUT
 }
 
-TARGET static void rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b = _mm512_loadu_ps(bias);
     __m256 bh = _mm256_loadu_ps(bias + 16);
     __m512 z0 = b, z1 = b, z2 = b, z3 = b;
@@ -184,8 +205,9 @@ TARGET static void rows4x24(const float *a, long lda, long sc, long sl, long ss,
 #undef PUT
 }
 
-TARGET static void row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 z = _mm512_loadu_ps(bias);
     __m256 y = _mm256_loadu_ps(bias + 16);
@@ -203,8 +225,9 @@ TARGET static void row1x24(const float *a, long sc, long sl, long ss, const floa
 }
 
 /* 12 rows × 32 channels: 24 zmm accumulators, two weight vectors and one broadcast per row and k. */
-TARGET static void rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                             float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c,
+          long ldc, const Epi *e, const int ACT, const int RES) {
     __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
     __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1, p4 = b0, q4 = b1, p5 = b0, q5 = b1;
     __m512 p6 = b0, q6 = b1, p7 = b0, q7 = b1, p8 = b0, q8 = b1, p9 = b0, q9 = b1, p10 = b0, q10 = b1, p11 = b0, q11 = b1;
@@ -221,14 +244,15 @@ TARGET static void rows12x32(const float *a, long lda, long sc, long sl, long ss
 #undef ROW
         }
     }
-#define PUT(r, p, q) { ST16(r, p); _mm512_storeu_ps(c + (r) * ldc + 16, epi16(q, e, r, 16)); }
+#define PUT(r, p, q) { ST16(r, p); ST16B(r, q); }
     PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3) PUT(4, p4, q4) PUT(5, p5, q5)
     PUT(6, p6, q6) PUT(7, p7, q7) PUT(8, p8, q8) PUT(9, p9, q9) PUT(10, p10, q10) PUT(11, p11, q11)
 #undef PUT
 }
 
-TARGET static void rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias,
-                            float *c, long ldc, const Epi *e) {
+TARGET static inline ALWAYS void
+rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
+         const Epi *e, const int ACT, const int RES) {
     __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
     __m512 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1;
     const float *wp = w;
@@ -243,13 +267,14 @@ TARGET static void rows4x32(const float *a, long lda, long sc, long sl, long ss,
 #undef ROW
         }
     }
-#define PUT(r, p, q) { ST16(r, p); _mm512_storeu_ps(c + (r) * ldc + 16, epi16(q, e, r, 16)); }
+#define PUT(r, p, q) { ST16(r, p); ST16B(r, q); }
     PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3)
 #undef PUT
 }
 
-TARGET static void row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c,
-                           const Epi *e) {
+TARGET static inline ALWAYS void
+row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *bias, float *c, const Epi *e,
+        const int ACT, const int RES) {
     const long ldc = 0;
     __m512 p = _mm512_loadu_ps(bias), q = _mm512_loadu_ps(bias + 16);
     const float *wp = w;
@@ -263,35 +288,74 @@ TARGET static void row1x32(const float *a, long sc, long sl, long ss, const floa
         }
     }
     ST16(0, p);
-    _mm512_storeu_ps(c + 16, epi16(q, e, 0, 16));
+    ST16B(0, q);
+}
+
+/* In bounds: A rows are the planner's (a tensor, or the padded copy of one, holding every window); the panel holds
+ * width floats per k; bias and alpha are read `width` floats from the panel's first channel, inside their
+ * buffers (padded by 32 + 16 floats); C and the residual are only touched on the lanes that exist (masks). */
+/* One panel, for one activation and with or without a residual (ACT, RES: constants at each call below). */
+TARGET static inline ALWAYS void panel_body(const float *a, long lda, long rows, long seg_count, long seg_length,
+                                            long seg_stride, const float *w, long width, long valid,
+                                            const float *bias, float *c, long ldc, const float *res,
+                                            long res_stride, long res_lanes, int act, const float *alpha,
+                                            const int ACT, const int RES) {
+    long r = 0;
+    __mmask16 m0 = valid >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << valid) - 1);
+    long rest = valid - 16;
+    __mmask16 m1 = rest >= 16 ? (__mmask16)0xFFFF : rest <= 0 ? 0 : (__mmask16)((1u << rest) - 1);
+    /* The epilogue of rows r… reads the residual from row r on. */
+#define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, act, alpha, m0, m1})
+    if (width == 32) {
+        for (; r + 12 <= rows; r += 12)
+            rows12x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r + 4 <= rows; r += 4)
+            rows4x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x32(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
+    } else if (width == 16) {
+        for (; r + 12 <= rows; r += 12)
+            rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r + 4 <= rows; r += 4)
+            rows4x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x16(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
+    } else {
+        for (; r + 8 <= rows; r += 8)
+            rows8x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r + 4 <= rows; r += 4)
+            rows4x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r), ACT, RES);
+        for (; r < rows; r++) row1x24(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc,
+                                         EPI(r), ACT, RES);
+    }
+#undef EPI
 }
 
 TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
-                                 long seg_stride, const float *w, long width, const float *bias, float *c, long ldc,
-                                 const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
-    long r = 0;
-    /* The epilogue of rows r… reads the residual from row r on. */
-#define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, act, alpha})
-    if (width == 32) {
-        for (; r + 12 <= rows; r += 12)
-            rows12x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r + 4 <= rows; r += 4)
-            rows4x32(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x32(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
-    } else if (width == 16) {
-        for (; r + 12 <= rows; r += 12)
-            rows12x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r + 4 <= rows; r += 4)
-            rows4x16(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x16(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+                                 long seg_stride, const float *w, long width, long valid, const float *bias, float *c,
+                                 long ldc, const float *res, long res_stride, long res_lanes, int act,
+                                 const float *alpha) {
+#define CALL(A, R) panel_body(a, lda, rows, seg_count, seg_length, seg_stride, w, width, valid, bias, c, ldc, res, \
+                              res_stride, res_lanes, act, alpha, A, R)
+    /* One specialised copy per activation and residual: the epilogue then has no branch per store. */
+    if (res) {
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 1); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 1); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 1); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 1); break;
+        default: CALL(FC_ACT_NONE, 1);
+        }
     } else {
-        for (; r + 8 <= rows; r += 8)
-            rows8x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r + 4 <= rows; r += 4)
-            rows4x24(a + r * lda, lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, ldc, EPI(r));
-        for (; r < rows; r++) row1x24(a + r * lda, seg_count, seg_length, seg_stride, w, bias, c + r * ldc, EPI(r));
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 0); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 0); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 0); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 0); break;
+        default: CALL(FC_ACT_NONE, 0);
+        }
     }
-#undef EPI
+#undef CALL
 }
 
 TARGET static inline __m512 act16(__m512 v, int act, const float *alpha) {
@@ -306,61 +370,191 @@ TARGET static inline __m512 act16(__m512 v, int act, const float *alpha) {
     }
 }
 
-TARGET void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
-                                  long n, float *out, int act, const float *alpha) {
-    __m512 k[9];
-    for (int t = 0; t < 9; t++)
-        k[t] = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm256_loadu_ps(wb + t * 8))),
-                                                   _mm256_castps_pd(_mm256_loadu_ps(wb + 72 + t * 8)), 1));
-    __m512 bv = _mm512_loadu_ps(bias);
-    while (n >= 4) {
-        __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
-        for (int ky = 0; ky < 3; ky++) {
-            const float *row = p + ky * row_stride;
-            __m512 x0 = _mm512_loadu_ps(row), x1 = _mm512_loadu_ps(row + c), x2 = _mm512_loadu_ps(row + 2 * c);
-            __m512 x3 = _mm512_loadu_ps(row + 3 * c), x4 = _mm512_loadu_ps(row + 4 * c), x5 = _mm512_loadu_ps(row + 5 * c);
-            __m512 k0 = k[3 * ky], k1 = k[3 * ky + 1], k2 = k[3 * ky + 2];
-            a0 = _mm512_fmadd_ps(x0, k0, a0); a1 = _mm512_fmadd_ps(x1, k0, a1);
-            a2 = _mm512_fmadd_ps(x2, k0, a2); a3 = _mm512_fmadd_ps(x3, k0, a3);
-            a0 = _mm512_fmadd_ps(x1, k1, a0); a1 = _mm512_fmadd_ps(x2, k1, a1);
-            a2 = _mm512_fmadd_ps(x3, k1, a2); a3 = _mm512_fmadd_ps(x4, k1, a3);
-            a0 = _mm512_fmadd_ps(x2, k2, a0); a1 = _mm512_fmadd_ps(x3, k2, a1);
-            a2 = _mm512_fmadd_ps(x4, k2, a2); a3 = _mm512_fmadd_ps(x5, k2, a3);
+/* One output row's interior columns (every tap column inside the image) of one 16-channel slab, kernel rows
+ * ky_lo..<ky_hi. `full` (a constant at each call, so the branches fold away) reads the slab with plain loads;
+ * otherwise the loads are masked to the slab's m channels. Called with the constants 0 and 3 for rows whose
+ * kernel rows all lie in the image, so those loops unroll and the taps stay in registers. */
+TARGET static inline ALWAYS void dw_interior(
+    const float *p, float *o, long n, long c, long row, long stride, long ky_lo, long ky_hi, const __m512 *k,
+    __m512 bv, __mmask16 m, int act, const float *al, const int full) {
+#define LD(r, j) (full ? _mm512_loadu_ps((r) + (j) * c) : _mm512_maskz_loadu_ps(m, (r) + (j) * c))
+#define FMA4(x0, x1, x2, x3, kk) a0 = _mm512_fmadd_ps(x0, kk, a0); a1 = _mm512_fmadd_ps(x1, kk, a1); \
+    a2 = _mm512_fmadd_ps(x2, kk, a2); a3 = _mm512_fmadd_ps(x3, kk, a3);
+#define STORE4 put16(o4, m, act16(a0, act, al)); put16(o4 + c, m, act16(a1, act, al)); \
+    put16(o4 + 2 * c, m, act16(a2, act, al)); put16(o4 + 3 * c, m, act16(a3, act, al));
+    /* With at least four outputs, groups of four cover the row; the last group is
+     * moved back to end at the row's end, so it recomputes up to three outputs with the same arithmetic (the
+     * input is another tensor: the values written again are the same) instead of running them one at a time. */
+    if (stride == 1 && n >= 4) {
+        /* Four outputs share six input pixels per kernel row. */
+        for (long g = 0; g < n; g += 4) {
+            long at = g + 4 <= n ? g : n - 4;
+            const float *q = p + at * c;
+            float *o4 = o + at * c;
+            __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+            for (long ky = ky_lo; ky < ky_hi; ky++) {
+                const float *r = q + ky * row;
+                __m512 x0 = LD(r, 0), x1 = LD(r, 1), x2 = LD(r, 2), x3 = LD(r, 3), x4 = LD(r, 4), x5 = LD(r, 5);
+                FMA4(x0, x1, x2, x3, k[3 * ky])
+                FMA4(x1, x2, x3, x4, k[3 * ky + 1])
+                FMA4(x2, x3, x4, x5, k[3 * ky + 2])
+            }
+            STORE4
         }
-        _mm512_storeu_ps(out, act16(a0, act, alpha));
-        _mm512_storeu_ps(out + c, act16(a1, act, alpha));
-        _mm512_storeu_ps(out + 2 * c, act16(a2, act, alpha));
-        _mm512_storeu_ps(out + 3 * c, act16(a3, act, alpha));
-        p += 4 * c;
-        out += 4 * c;
-        n -= 4;
+        return;
     }
-    while (n > 0) {
-        __m512 acc = bv;
-        for (int ky = 0; ky < 3; ky++) {
-            const float *row = p + ky * row_stride;
-            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row), k[3 * ky], acc);
-            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row + c), k[3 * ky + 1], acc);
-            acc = _mm512_fmadd_ps(_mm512_loadu_ps(row + 2 * c), k[3 * ky + 2], acc);
+    if (stride == 2 && n >= 4) {
+        /* Four outputs share nine input pixels per kernel row. */
+        for (long g = 0; g < n; g += 4) {
+            long at = g + 4 <= n ? g : n - 4;
+            const float *q = p + 2 * at * c;
+            float *o4 = o + at * c;
+            __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+            for (long ky = ky_lo; ky < ky_hi; ky++) {
+                const float *r = q + ky * row;
+                __m512 x0 = LD(r, 0), x1 = LD(r, 1), x2 = LD(r, 2), x3 = LD(r, 3), x4 = LD(r, 4), x5 = LD(r, 5),
+                       x6 = LD(r, 6), x7 = LD(r, 7), x8 = LD(r, 8);
+                FMA4(x0, x2, x4, x6, k[3 * ky])
+                FMA4(x1, x3, x5, x7, k[3 * ky + 1])
+                FMA4(x2, x4, x6, x8, k[3 * ky + 2])
+            }
+            STORE4
         }
-        _mm512_storeu_ps(out, act16(acc, act, alpha));
-        p += c;
-        out += c;
-        n -= 1;
+        return;
+    }
+    /* Rows of fewer than four outputs one at a time. */
+    for (; n > 0; n--, p += stride * c, o += c) {
+        __m512 acc = bv;
+        for (long ky = ky_lo; ky < ky_hi; ky++) {
+            const float *r = p + ky * row;
+            acc = _mm512_fmadd_ps(LD(r, 0), k[3 * ky], acc);
+            acc = _mm512_fmadd_ps(LD(r, 1), k[3 * ky + 1], acc);
+            acc = _mm512_fmadd_ps(LD(r, 2), k[3 * ky + 2], acc);
+        }
+        put16(o, m, act16(acc, act, al));
+    }
+#undef STORE4
+#undef FMA4
+#undef LD
+}
+
+/* A whole 3×3 depthwise convolution, 16 channels at a time (the last slab masked): see ckernels.h. Every tap
+ * that lies in the image is one fused multiply-add, in ky, kx order from the bias, as in FaceCapCore's depthwise;
+ * taps outside (zero padding) are skipped. A partial slab's loads are masked to its channels, so nothing past a
+ * pixel's last channel is read. */
+TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
+                            long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                            const float *alpha, float *out) {
+    long ox_lo = (pad_left + stride - 1) / stride;
+    if (ox_lo > out_w) ox_lo = out_w;
+    long ox_hi = out_w;
+    while (ox_hi > ox_lo && (ox_hi - 1) * stride - pad_left + 2 >= w) ox_hi--;
+    const long row = w * c;
+    for (long oy = 0; oy < out_h; oy++) {
+        long iy0 = oy * stride - pad_top;
+        long ky_lo = iy0 < 0 ? -iy0 : 0, ky_hi = h - iy0 < 3 ? h - iy0 : 3;
+        for (long ch = 0; ch < c; ch += 16) {
+            long left = c - ch;
+            __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
+            __m512 k[9];
+            for (int t = 0; t < 9; t++) k[t] = _mm512_loadu_ps(wp + t * cp + ch);
+            __m512 bv = _mm512_loadu_ps(bias + ch);
+            const float *al = alpha ? alpha + ch : 0;
+            const float *base = in + ch;
+            float *orow = out + oy * out_w * c + ch;
+            /* A pixel near the left or right edge: only the taps inside the image. */
+#define EDGE(ox) { \
+                long ix0 = (ox) * stride - pad_left; \
+                long kx_lo = ix0 < 0 ? -ix0 : 0, kx_hi = w - ix0 < 3 ? w - ix0 : 3; \
+                __m512 acc = bv; \
+                for (long ky = ky_lo; ky < ky_hi; ky++) \
+                    for (long kx = kx_lo; kx < kx_hi; kx++) \
+                        acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, base + (iy0 + ky) * row + (ix0 + kx) * c), \
+                                              k[ky * 3 + kx], acc); \
+                put16(orow + (ox) * c, m, act16(acc, act, al)); }
+            for (long ox = 0; ox < ox_lo; ox++) EDGE(ox)
+            /* On the first output row iy0 may be −1: p then addresses the row above the image, but only
+             * kernel rows from ky_lo on (inside the image) are read through it. Full slabs read 16 floats
+             * from channel ch, ch + 16 ≤ c; the last slab's loads are masked. */
+            const float *p = base + iy0 * row + (ox_lo * stride - pad_left) * c;
+            float *o = orow + ox_lo * c;
+            long n = ox_hi - ox_lo;
+            if (ky_lo == 0 && ky_hi == 3) {
+                if (m == (__mmask16)0xFFFF) dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 1);
+                else dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 0);
+            } else if (m == (__mmask16)0xFFFF) {
+                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 1);
+            } else {
+                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 0);
+            }
+            for (long ox = ox_hi; ox < out_w; ox++) EDGE(ox)
+#undef EDGE
+        }
     }
 }
 
-#else
-int fc_has_avx512(void) { return 0; }
-void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
-                           long n, float *out, int act, const float *alpha) {
-    (void)p; (void)row_stride; (void)c; (void)wb; (void)bias; (void)n; (void)out; (void)act; (void)alpha;
+#define TARGET2 __attribute__((target("avx2,fma")))
+
+/* 12 independent chains: enough to cover the FMA latency (4–5 cycles) on two pipes. */
+#define FMA12(T, fma, set1, zero, lanes) \
+    T a0 = set1(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, \
+      a11 = a0; \
+    T m = set1(0.999999f), d = set1(1e-7f); \
+    for (long i = 0; i < iterations; i++) { \
+        a0 = fma(a0, m, d); a1 = fma(a1, m, d); a2 = fma(a2, m, d); a3 = fma(a3, m, d); \
+        a4 = fma(a4, m, d); a5 = fma(a5, m, d); a6 = fma(a6, m, d); a7 = fma(a7, m, d); \
+        a8 = fma(a8, m, d); a9 = fma(a9, m, d); a10 = fma(a10, m, d); a11 = fma(a11, m, d); \
+    } \
+    float out[lanes]; \
+    (void)zero; \
+    T s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
+
+TARGET2 float fc_fma_loop_avx2(long iterations) {
+    FMA12(__m256, _mm256_fmadd_ps, _mm256_set1_ps, 0, 8)
+    _mm256_storeu_ps(out, s);
+    return out[0];
 }
+
+TARGET float fc_fma_loop_avx512(long iterations) {
+    FMA12(__m512, _mm512_fmadd_ps, _mm512_set1_ps, 0, 16)
+    _mm512_storeu_ps(out, s);
+    return out[0];
+}
+#undef FMA12
+
+TARGET2 float fc_read_sum(const float *p, long n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    for (long i = 0; i + 32 <= n; i += 32) {
+        s0 = _mm256_add_ps(s0, _mm256_loadu_ps(p + i));
+        s1 = _mm256_add_ps(s1, _mm256_loadu_ps(p + i + 8));
+        s2 = _mm256_add_ps(s2, _mm256_loadu_ps(p + i + 16));
+        s3 = _mm256_add_ps(s3, _mm256_loadu_ps(p + i + 24));
+    }
+    float out[8];
+    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    return out[0] + out[1] + out[2] + out[3] + out[4] + out[5] + out[6] + out[7];
+}
+
+#else
+void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
+                     long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                     const float *alpha, float *out) {
+    (void)in; (void)h; (void)w; (void)c; (void)stride; (void)pad_top; (void)pad_left; (void)out_h; (void)out_w;
+    (void)wp; (void)cp; (void)bias; (void)act; (void)alpha; (void)out;
+}
+float fc_fma_loop_avx2(long iterations) { (void)iterations; return 0; }
+float fc_fma_loop_avx512(long iterations) { (void)iterations; return 0; }
+float fc_read_sum(const float *p, long n) {
+    float s = 0;
+    for (long i = 0; i < n; i++) s += p[i];
+    return s;
+}
+int fc_has_avx512(void) { return 0; }
 void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
-                          const float *w, long width, const float *bias, float *c, long ldc,
+                          const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
     (void)a; (void)lda; (void)rows; (void)seg_count; (void)seg_length; (void)seg_stride;
-    (void)w; (void)width; (void)bias; (void)c; (void)ldc; (void)res; (void)res_stride; (void)res_lanes;
+    (void)w; (void)width; (void)valid; (void)bias; (void)c; (void)ldc; (void)res; (void)res_stride; (void)res_lanes;
     (void)act; (void)alpha;
 }
 #endif

@@ -10,7 +10,9 @@ import Glibc
 /// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `frame_ms` (median
 /// whole frame: conversion, detector, landmarks, the eyes every `FaceTracker.eyeInterval` frames, and the
 /// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye frames' cost),
-/// `frame_eyes_ms` (median of the frames on which both eyes ran), `analysis_ms`, `eye_interval`.
+/// `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_cpu_ms` and `frame_eyes_cpu_ms` (the same
+/// two medians in this thread's CPU time, which leaves out waiting for a core on a loaded machine), `analysis_ms`,
+/// `eye_interval`.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: "print the results as one JSON object"),
@@ -50,7 +52,8 @@ enum BenchCommand {
         let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
         var clock = frame
         var eyeFrames: [Bool] = []
-        let frameTimes = timesMilliseconds(runs: runs) {
+        var frameCPUTimes: [Double] = []
+        let frameTimes = timesMilliseconds(runs: runs, cpu: &frameCPUTimes) {
             _ = tracker.processFullPipeline(clock)
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
@@ -60,18 +63,15 @@ enum BenchCommand {
         let frameMs = median(frameTimes)
         let frameMeanMs = frameTimes.reduce(0, +) / Double(runs)
         let frameEyesMs = median(zip(frameTimes, eyeFrames).filter(\.1).map(\.0))
+        let frameCPUMs = median(frameCPUTimes)
+        let frameEyesCPUMs = median(zip(frameCPUTimes, eyeFrames).filter(\.1).map(\.0))
         let analysisMs = medianMilliseconds(runs: runs) {
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
         }
 
         if parsed.has("profile") {
-            for (title, interpreter) in [("detector", detector), ("landmarks", landmarks), ("iris", iris)] {
-                printOut("\(title) profile (median ms per step):")
-                let steps = interpreter.profile(runs: max(20, runs / 3), clock: now)
-                for (label, ms) in steps { printOut("  \(format(ms * 10) ) x0.1  \(label)") }
-                printOut("  total \(format(steps.reduce(0) { $0 + $1.milliseconds }))")
-            }
+            printProfile([("detector", detector), ("landmarks", landmarks), ("iris", iris)], runs: max(20, runs / 3))
         }
 
         if parsed.has("profile") {
@@ -105,6 +105,7 @@ enum BenchCommand {
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
                                            ("iris_ms", irisMs), ("frame_ms", frameMs),
                                            ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
+                                           ("frame_cpu_ms", frameCPUMs), ("frame_eyes_cpu_ms", frameEyesCPUMs),
                                            ("analysis_ms", analysisMs)]
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
@@ -115,6 +116,75 @@ enum BenchCommand {
             printOut("(median of \(runs) runs each, one thread)")
         }
         return .success
+    }
+
+    /// Where the time goes: every step of each model with its work, rate and ceiling (max of FLOPs at the
+    /// measured FMA peak and bytes at the measured read bandwidth of the cache level they fit in), then the
+    /// totals per operator family. Markdown tables, so docs/performance.md can quote them as printed.
+    private static func printProfile(_ models: [(String, Interpreter)], runs: Int) {
+        let ceiling = MachineCeiling.measure(clock: now)
+        let wide = ceiling.fmaAVX512.map { ", 16-lane (AVX-512) \(fixed($0, 1)) GFLOP/s" } ?? ", no AVX-512"
+        printOut("machine, one thread: FMA 8-lane (AVX2) \(fixed(ceiling.fmaAVX2, 1)) GFLOP/s\(wide); kernels in use: "
+            + (Interpreter.usesAVX512 ? "AVX-512" : "AVX2") + ", peak taken \(fixed(ceiling.peak, 1)) GFLOP/s")
+        printOut("read bandwidth: " + ceiling.bandwidth.map { "\(fixed($0.gbps, 1)) GB/s (\(sizeText($0.bytes)))" }
+            .joined(separator: ", "))
+        for (title, interpreter) in models {
+            let steps = interpreter.profile(runs: runs, clock: now)
+            printOut("")
+            printOut("\(title): median of \(runs) runs per step")
+            printOut("")
+            printOut("| step | ms | MFLOP | KB | GFLOP/s | ceiling ms | % of ceiling |")
+            printOut("|---|---:|---:|---:|---:|---:|---:|")
+            var families: [String: (ms: Double, flops: Int, ceiling: Double, count: Int)] = [:]
+            var order: [String] = []
+            for step in steps {
+                let limit = ceiling.ceilingMilliseconds(flops: step.flops, bytes: step.bytes)
+                printOut("| \(step.label) | \(fixed(step.milliseconds, 4)) | \(fixed(Double(step.flops) / 1e6, 2)) "
+                    + "| \(step.bytes / 1024) | \(fixed(rate(step.flops, step.milliseconds), 1)) | \(fixed(limit, 4)) "
+                    + "| \(percent(limit, step.milliseconds)) |")
+                if families[step.kind] == nil { order.append(step.kind) }
+                var family = families[step.kind] ?? (0, 0, 0, 0)
+                family.ms += step.milliseconds
+                family.flops += step.flops
+                family.ceiling += limit
+                family.count += 1
+                families[step.kind] = family
+            }
+            let total = steps.reduce(0) { $0 + $1.milliseconds }
+            printOut("")
+            printOut("| \(title) by operator | steps | ms | share | GFLOP/s | ceiling ms | % of ceiling |")
+            printOut("|---|---:|---:|---:|---:|---:|---:|")
+            for kind in order.sorted(by: { families[$0]!.ms > families[$1]!.ms }) {
+                let f = families[kind]!
+                printOut("| \(kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
+                    + "| \(fixed(rate(f.flops, f.ms), 1)) | \(fixed(f.ceiling, 3)) | \(percent(f.ceiling, f.ms)) |")
+            }
+            let flops = steps.reduce(0) { $0 + $1.flops }
+            let limit = families.values.reduce(0) { $0 + $1.ceiling }
+            printOut("| total | \(steps.count) | \(fixed(total, 3)) | 100 % | \(fixed(rate(flops, total), 1)) "
+                + "| \(fixed(limit, 3)) | \(percent(limit, total)) |")
+        }
+        printOut("")
+    }
+
+    private static func rate(_ flops: Int, _ ms: Double) -> Double { ms > 0 ? Double(flops) / (ms * 1e6) : 0 }
+
+    private static func percent(_ part: Double, _ whole: Double) -> String {
+        whole > 0 ? "\(Int((100 * part / whole).rounded())) %" : "-"
+    }
+
+    private static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) KB"
+    }
+
+    /// `value` with `digits` decimals (no Foundation).
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
+        return digits == 0 ? "\(whole)"
+            : "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
     private static func format(_ value: Double) -> String {
@@ -136,14 +206,29 @@ enum BenchCommand {
 
     /// Wall time of each of `runs` calls of `body` in milliseconds, after a warm-up of a tenth of the runs.
     private static func timesMilliseconds(runs: Int, _ body: () -> Void) -> [Double] {
+        var unused: [Double] = []
+        return timesMilliseconds(runs: runs, cpu: &unused, body)
+    }
+
+    /// The same, and in `cpu` the time this thread spent on the CPU in each call: on a loaded machine a call
+    /// that waits for a core (preempted) shows it in the wall time only.
+    private static func timesMilliseconds(runs: Int, cpu: inout [Double], _ body: () -> Void) -> [Double] {
         for _ in 0..<max(5, runs / 10) { body() }
         var times = [Double](repeating: 0, count: runs)
+        cpu = [Double](repeating: 0, count: runs)
         for i in 0..<runs {
-            let start = now()
+            let start = now(), startCPU = threadCPU()
             body()
             times[i] = now() - start
+            cpu[i] = threadCPU() - startCPU
         }
         return times
+    }
+
+    private static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
     }
 
     private static func median(_ values: [Double]) -> Double {

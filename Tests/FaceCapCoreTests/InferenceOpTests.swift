@@ -91,8 +91,8 @@ final class InferenceOpTests: XCTestCase {
 
     func testConvolutionsMatchTheReferenceAcrossBlockings() throws {
         let cases: [(h: Int, w: Int, c: Int, outC: Int, k: Int, stride: Int, same: Bool, depthwise: Bool)] = [
-            (5, 7, 3, 24, 5, 2, true, false),      // first-layer shape, too small for an interior: im2col only
-            (12, 14, 3, 24, 5, 2, true, false),    // detector's first layer: direct interior, padded borders
+            (5, 7, 3, 24, 5, 2, true, false),      // first-layer shape, every window over the border
+            (12, 14, 3, 24, 5, 2, true, false),    // detector's first layer: interior and border windows
             (13, 12, 3, 16, 3, 2, true, false),    // FaceMesh's first layer, odd height
             (7, 5, 12, 28, 1, 1, false, false),    // 1×1 with an overlapping last block and 35 rows
             (3, 3, 32, 1, 3, 3, false, false),     // presence head: one output channel
@@ -101,6 +101,15 @@ final class InferenceOpTests: XCTestCase {
             (8, 8, 8, 8, 3, 2, true, true),        // depthwise stride 2, odd padding after
             (5, 5, 3, 3, 3, 1, true, true),        // depthwise with fewer than 8 channels
             (6, 6, 8, 8, 5, 1, true, true),        // depthwise 5×5 (generic path)
+            // AVX-512 (CKernels) tails: only a panel's or slab's real channels are stored.
+            (4, 5, 42, 36, 1, 1, false, false),    // 1×1, panels of 32 and 16 (4 real)
+            (3, 4, 16, 213, 1, 1, false, false),   // 1×1, six panels of 32 and one of 24 (21 real)
+            (9, 7, 28, 28, 3, 1, true, true),      // depthwise, a slab of 12 real channels
+            (9, 9, 36, 36, 3, 2, true, true),      // depthwise stride 2, a slab of 4 real channels
+            (2, 2, 24, 24, 3, 1, true, true),      // depthwise on a map smaller than its window
+            (1, 1, 16, 16, 3, 1, true, true),      // depthwise on one pixel: only the centre tap
+            (6, 5, 8, 24, 2, 2, false, false),     // 2×2 stride 2 VALID (iris): no padded copy
+            (16, 16, 3, 24, 5, 2, true, false),    // detector's first layer: padded copy, 8-row blocks
         ]
         for (n, t) in cases.enumerated() {
             let weightCount = t.depthwise ? t.k * t.k * t.c : t.outC * t.k * t.k * t.c

@@ -1,30 +1,45 @@
 #ifndef FACECAP_CKERNELS_H
 #define FACECAP_CKERNELS_H
 
-/* AVX-512 GEMM panels for FaceCapCore's inference engine, chosen at run time on CPUs that have AVX-512F
- * (the Swift kernels target AVX2, Package.swift). Pure computation: no I/O, no allocation. */
+/* AVX-512 convolution kernels for FaceCapCore's inference engine (GEMM panels, whole 3×3 depthwise layers), chosen
+ * at run time on CPUs that have AVX-512F (the Swift kernels target AVX2, Package.swift), and the loops
+ * `facecap bench --profile` measures the machine's ceilings with. Pure computation: no I/O, no allocation.
+ *
+ * Bounds: every pointer comes from FaceCapCore's planner, which sizes each buffer before the first run. Tensors
+ * in the arena and constant buffers (packed weights, bias, slopes) all have at least 16 floats of slack past
+ * their end (Interpreter.swift, ConstantPool and planMemory), which is what the unmasked 16-lane reads of a
+ * bias or slope vector past the last real channel rely on; reads and writes of activations past a panel's or
+ * slab's real channels are masked. */
 
 /* 1 when this CPU (and the OS) supports AVX-512F and VL, and FACECAP_NO_AVX512 is not set. */
 int fc_has_avx512(void);
 
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };
 
-/* C[rows × width] = act(bias + A · W + residual) for one packed weight panel of `width` (16, 24 or 32)
- * output channels, with the arithmetic of FaceCapCore's kernel6x16 / kernel4x24 followed by gemmEpilogue (one fused
+/* C[rows × valid] = act(bias + A · W + residual) for one packed weight panel of `width` (16, 24 or 32)
+ * output channels of which the first `valid` (1…width) exist in C (only those are stored), with the arithmetic of FaceCapCore's kernel6x16 / kernel4x24 followed by gemmEpilogue (one fused
  * multiply-add per k in k order, then the residual added, then the activation). Row r of A starts at
  * a + r·lda and is read as `seg_count` runs of `seg_length` floats `seg_stride` apart; the panel holds
  * `width` floats per k; row r of C starts at c + r·ldc. `res` (or NULL) points at the panel's first channel
  * of the residual's row 0, rows `res_stride` apart, `res_lanes` of its channels exist from there (the rest
  * count as 0); `alpha` points at the panel's first PReLU slope (act FC_ACT_PRELU only). */
 void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
-                          const float *w, long width, const float *bias, float *c, long ldc,
+                          const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
-/* One output row's interior of a 3×3, stride-1 depthwise convolution over 16 channels (two 8-channel
- * blocks side by side), as FaceCapCore's depthwise3x3 computes it: `n` outputs from input `p` (top-left tap
- * of the first output), `c` floats per pixel, rows `row_stride` apart; `wb` the two blocks' packed weights
- * (9 taps × 8 floats each, the second block 72 floats on), `bias` and `alpha` (PReLU) 16 floats. */
-void fc_dw3x3_row16_avx512(const float *p, long row_stride, long c, const float *wb, const float *bias,
-                           long n, float *out, int act, const float *alpha);
+/* A whole 3×3 depthwise convolution (multiplier 1, stride 1 or 2) of an NHWC input `h × w × c` with zero padding
+ * `pad_top`/`pad_left`, to `out_h × out_w × c`, with the arithmetic of FaceCapCore's depthwise (bias, then one fused
+ * multiply-add per tap inside the image in ky, kx order, then the activation). Tap t = 3·ky + kx of channel ch is
+ * wp[t·cp + ch], cp = c rounded up to 16 (zero beyond c); `bias` and `alpha` (PReLU, or NULL) hold cp floats. */
+void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
+                     long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                     const float *alpha, float *out);
+
+/* For `facecap bench --profile`, the machine's ceilings. `iterations` rounds of 12 independent 8-lane (AVX2) or
+ * 16-lane (AVX-512, only call when fc_has_avx512) fused multiply-adds: 192 or 384 FLOPs per round. */
+float fc_fma_loop_avx2(long iterations);
+float fc_fma_loop_avx512(long iterations);
+/* The sum of n floats (n a multiple of 32), read once with 256-bit loads: for the read bandwidth. */
+float fc_read_sum(const float *p, long n);
 
 #endif

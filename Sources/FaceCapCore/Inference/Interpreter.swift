@@ -1,3 +1,5 @@
+import CKernels
+
 /// Runs a `TFLiteModel` on the CPU: NHWC float32, batch 1, one thread.
 ///
 /// Everything is decided once at load: FP16 weights are converted, weights are packed for the kernels,
@@ -20,6 +22,8 @@ public final class Interpreter {
 
     /// Number of floats of activation memory the plan uses (all tensors, reused by lifetime).
     public var arenaSize: Int { arenaFloats }
+    /// Whether the large kernels run on AVX-512 (CKernels; this CPU has it and FACECAP_NO_AVX512 is unset).
+    public static var usesAVX512: Bool { avx512GEMM }
     /// Number of kernel calls per `run()` after fusion.
     public var stepCount: Int { steps.count }
 
@@ -43,9 +47,10 @@ public final class Interpreter {
         for step in steps { step.execute() }
     }
 
-    /// Runs the graph `runs` times and returns, per step, its label and median time in milliseconds
-    /// measured with `clock` (for `facecap bench --profile`, to see where the time goes).
-    public func profile(runs: Int, clock: () -> Double) -> [(label: String, milliseconds: Double)] {
+    /// Runs the graph `runs` times and returns, per step, its label, the operator it runs, its work (FLOPs
+    /// and bytes) and median time in milliseconds measured with `clock` (for `facecap bench --profile`, to see
+    /// where the time goes and how far each kernel is from the machine's ceiling).
+    public func profile(runs: Int, clock: () -> Double) -> [StepProfile] {
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
             for (index, step) in steps.enumerated() {
@@ -54,7 +59,10 @@ public final class Interpreter {
                 times[index].append(clock() - start)
             }
         }
-        return zip(steps, times).map { step, samples in (step.label, samples.sorted()[samples.count / 2]) }
+        return zip(steps, times).map { step, samples in
+            StepProfile(label: step.label, kind: step.kind, flops: step.flops, bytes: step.bytes,
+                        milliseconds: samples.sorted()[samples.count / 2])
+        }
     }
 
     /// Plans the whole graph: converts and packs weights, fuses operators, lays out the arena. An operator
@@ -83,11 +91,33 @@ public final class Interpreter {
     }
 }
 
+/// One step of a profile: what it computes and how long it took (median).
+public struct StepProfile: Sendable {
+    /// The step as planned, e.g. "CONV 1x1/1 32x32x64->32+res".
+    public var label: String
+    /// The operator family, for totals: "CONV 1x1", "CONV kxk", "DW", "POOL", "other".
+    public var kind: String
+    /// Floating-point operations (a multiply-add counts 2; a comparison, addition or copy 1).
+    public var flops: Int
+    /// Bytes the step must move at least once: its inputs, outputs and constants (weights, bias, slopes).
+    public var bytes: Int
+    public var milliseconds: Double
+}
+
 struct PlanError: Error { var text: String }
 
 /// Owns the constant buffers (packed weights, biases, slopes) for the interpreter's lifetime.
 struct ConstantPool {
     var pointers: [UnsafeMutableRawPointer] = []
+
+    /// A zeroed buffer of `count` floats that a step may write (a padded input copy).
+    mutating func scratch(_ count: Int) -> UnsafeMutablePointer<Float> {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(64, count * 4 + 64), alignment: 64)
+        let typed = raw.bindMemory(to: Float.self, capacity: count + 16)
+        typed.initialize(repeating: 0, count: count + 16)
+        pointers.append(raw)
+        return typed
+    }
 
     mutating func store(_ values: [Float]) -> UnsafePointer<Float> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(64, values.count * 4 + 64), alignment: 64)
@@ -102,6 +132,9 @@ struct ConstantPool {
 /// One executable kernel call with all pointers resolved.
 struct Step {
     let label: String
+    let kind: String
+    let flops: Int
+    let bytes: Int
     let execute: () -> Void
 }
 
@@ -112,10 +145,13 @@ struct StepPlan {
     var make: (_ address: (Int) -> UnsafeMutablePointer<Float>) -> () -> Void
     var resolver: ((Int) -> Int)?
     var label = ""
+    var kind = "other"
+    var flops = 0
+    var bytes = 0
 
     func makeStep(_ base: UnsafeMutablePointer<Float>) -> Step {
         let resolve = resolver!
-        return Step(label: label, execute: make { base + resolve($0) })
+        return Step(label: label, kind: kind, flops: flops, bytes: bytes, execute: make { base + resolve($0) })
     }
 }
 
@@ -132,8 +168,6 @@ struct PlanBuilder {
     /// Storage owner of every tensor (RESHAPE outputs alias their input).
     private var root: [Int] = []
     private var offsets: [Int: Int] = [:]
-    /// Scratch "tensors" (im2col buffers) get ids past the model's tensors.
-    private var scratchSizes: [Int: Int] = [:]
 
     init(model: TFLiteModel) {
         self.model = model
@@ -231,6 +265,8 @@ struct PlanBuilder {
                 try planConcatenation(index, op)
             }
             if let last = plans.indices.last, plans[last].label.isEmpty { plans[last].label = "\(op.code)" }
+            // PAD and CONCATENATION only move data (the kernels above count their own work).
+            if let last = plans.indices.last, plans[last].bytes == 0 { cost("other", flops: 0) }
         }
         for output in model.outputs where constantValues[output] != nil {
             throw PlanError(text: "graph output \(output) is a constant")
@@ -240,6 +276,17 @@ struct PlanBuilder {
 
     /// A short description of the step just appended, for profiles.
     private mutating func label(_ text: String) { plans[plans.count - 1].label = text }
+
+    /// The work of the step just appended, for profiles: its operator family, FLOPs, and the floats it
+    /// reads and writes (each tensor once) plus `constants` floats of weights.
+    private mutating func cost(_ kind: String, flops: Int, constants: Int = 0) {
+        let plan = plans[plans.count - 1]
+        let floats = (plan.reads + plan.writes).filter { $0 < model.tensors.count }
+            .reduce(constants) { $0 + model.tensors[$1].elementCount }
+        plans[plans.count - 1].kind = kind
+        plans[plans.count - 1].flops = flops
+        plans[plans.count - 1].bytes = floats * 4
+    }
 
     private func littleEndianWords(_ data: [UInt8]) -> [UInt32] {
         var words = [UInt32](repeating: 0, count: data.count / 4)
@@ -356,6 +403,27 @@ struct PlanBuilder {
         }
 
         let out = finalOutput
+        if depthwise, avx512GEMM, kh == 3, kw == 3, g.sh == g.sw, g.sh == 1 || g.sh == 2 {
+            // The whole layer in CKernels, 16 channels at a time: weights tap-major in plain channel order,
+            // padded to a multiple of 16 (the last slab's loads and stores are masked to the real channels).
+            let cp = (inC + 15) / 16 * 16
+            var packed = [Float](repeating: 0, count: 9 * cp)
+            for t in 0..<9 {
+                for ch in 0..<inC { packed[t * cp + ch] = weights[t * inC + ch] }
+            }
+            let w = constantPool.store(packed)
+            let plainBias = constantPool.store(bias + [Float](repeating: 0, count: cp - inC))
+            let (act, alpha) = cActivation(activation, prelu: prelu.map { constantPool.store($0 + [Float](
+                repeating: 0, count: cp - inC)) })
+            plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+                let src = address(input), dst = address(out)
+                return { fc_dw3x3_avx512(src, inH, inW, inC, g.sh, g.padTop, g.padLeft, outH, outW, w, cp, plainBias,
+                                         act, alpha, dst) }
+            }))
+            label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
+            cost("DW", flops: 2 * outH * outW * outC * 9, constants: weights.count + bias.count)
+            return
+        }
         if depthwise {
             let taps = kh * kw
             var packed = [Float](repeating: 0, count: blocks.count * taps * 8)
@@ -373,94 +441,97 @@ struct PlanBuilder {
                                                bias: biasPointer, activation: kernelActivation, output: dst) }
             }))
             label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
+            cost("DW", flops: 2 * outH * outW * outC * taps, constants: weights.count + bias.count)
             return
         }
 
         let k = kh * kw * inC
         var panels: [(block: Int, blocks: Int, offset: Int)] = []
         var packed: [Float] = []
-        var b = 0
-        // On AVX-512 CPUs whole 8-channel blocks go in panels of 32 channels (two zmm registers per row).
-        for width in panelWidths(blocks: blocks.count, wide: avx512GEMM && outC % 8 == 0) {
-            panels.append((b, width, packed.count))
-            for kk in 0..<k {
-                for j in 0..<width {
-                    let block = blocks[b + j]
-                    for lane in 0..<8 {
-                        packed.append(lane < block.lanes ? weights[(block.start + lane) * k + kk] : 0)
+        var wide: [WidePanel] = []
+        var gemmBias = biasPointer
+        if avx512GEMM {
+            // AVX-512: panels of plain, side-by-side channels — 32 wide, the last one 16, 24 or 32 wide
+            // with only its real channels stored — so every panel runs in CKernels with the residual and
+            // activation fused into the store.
+            var start = 0
+            while start < outC {
+                let left = outC - start
+                let width = left > 24 ? 32 : left > 16 ? 24 : 16
+                wide.append(WidePanel(start: start, width: width, valid: min(width, left), offset: packed.count))
+                for kk in 0..<k {
+                    for j in 0..<width {
+                        packed.append(start + j < outC ? weights[(start + j) * k + kk] : 0)
                     }
                 }
+                start += width
             }
-            b += width
+            gemmBias = constantPool.store(bias + [Float](repeating: 0, count: 32))
+        } else {
+            var b = 0
+            for width in panelWidths(blocks: blocks.count) {
+                panels.append((b, width, packed.count))
+                for kk in 0..<k {
+                    for j in 0..<width {
+                        let block = blocks[b + j]
+                        for lane in 0..<8 {
+                            packed.append(lane < block.lanes ? weights[(block.start + lane) * k + kk] : 0)
+                        }
+                    }
+                }
+                b += width
+            }
         }
-        let gemmWeights = PackedGemm(panels: panels, blocks: blocks, weights: constantPool.store(packed),
-                                     bias: biasPointer, k: k, n: outC)
+        let gemmWeights = PackedGemm(panels: panels, wide: wide, blocks: blocks, weights: constantPool.store(packed),
+                                     bias: gemmBias, k: k, n: outC)
         let pointwise = kh == 1 && kw == 1 && g.sh == 1 && g.sw == 1 && g.padTop == 0 && g.padLeft == 0
         let m = outH * outW
-        var reads = [input]
-        var scratch: Int?
-        if !pointwise {
-            let id = model.tensors.count + scratchSizes.count
-            scratchSizes[id] = outW * k
-            root.append(id)
-            scratch = id
-            reads.append(id)
-        }
+        // A windowed convolution reads each output row's patches in place (kh runs of kw·C floats one input
+        // row apart, no im2col copy). With SAME padding it reads them from a copy of the input inside a zero
+        // border, made at load and kept by the interpreter: only the interior is rewritten per run, and every
+        // pixel — the border ones too — then takes the same multi-row kernels (a border pixel's outside taps
+        // multiply zeros, as an im2col gather's zeros did).
+        let paddedH = max(inH + g.padTop, outH > 0 ? (outH - 1) * g.sh + kh : 0)
+        let paddedW = max(inW + g.padLeft, outW > 0 ? (outW - 1) * g.sw + kw : 0)
+        let padded = !pointwise && (paddedH != inH || paddedW != inW)
+            ? constantPool.scratch(paddedH * paddedW * inC) : nil
         let residual = residualTensor
-        if let residual { reads.append(residual) }
-        plans.append(StepPlan(reads: reads, writes: [out] + (scratch.map { [$0] } ?? []), make: { address in
+        let reads = [input] + (residual.map { [$0] } ?? [])
+        plans.append(StepPlan(reads: reads, writes: [out], make: { address in
             let src = address(input), dst = address(out)
             let residualValue = residual.map { Residual(pointer: address($0), stride: residualChannels,
                                                         channels: residualChannels) }
-            if let scratch {
-                let columns = address(scratch)
-                // Pixels whose whole window lies inside the input read it in place (kh runs of kw·C floats);
-                // the few border pixels are gathered with zero padding first, one output row at a time.
-                let oxLo = min(outW, (g.padLeft + g.sw - 1) / g.sw)
-                var oxHi = outW
-                while oxHi > oxLo, (oxHi - 1) * g.sw - g.padLeft + kw > inW { oxHi -= 1 }
-                let direct = Segments(count: kh, length: kw * inC, stride: inW * inC)
-                // Offsets into tensors planned (and allocated) at load: they fit in an Int, so they wrap
-                // rather than check (see Kernels.swift).
+            if pointwise {
                 return {
-                    for oy in 0..<outH {
-                        var rowResidual = residualValue
-                        rowResidual?.pointer += oy &* outW &* residualChannels
-                        let iy0 = oy &* g.sh &- g.padTop
-                        let out = dst + oy &* outW &* outC
-                        guard iy0 >= 0, iy0 + kh <= inH, oxHi > oxLo else {
-                            im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: 0..<outW,
-                                   output: columns)
-                            gemm(a: columns, lda: k, m: outW, packed: gemmWeights, c: out, ldc: outC,
-                                 residual: rowResidual, activation: kernelActivation)
-                            continue
-                        }
-                        var interiorResidual = rowResidual
-                        interiorResidual?.pointer += oxLo &* residualChannels
-                        gemm(a: src + (iy0 &* inW &+ oxLo &* g.sw &- g.padLeft) &* inC, lda: g.sw &* inC,
-                             m: oxHi &- oxLo, segments: direct, packed: gemmWeights, c: out + oxLo &* outC, ldc: outC,
-                             residual: interiorResidual, activation: kernelActivation)
-                        // Left and right border columns (no array literal: run() must not allocate).
-                        for side in 0..<2 {
-                            let range = side == 0 ? 0..<oxLo : oxHi..<outW
-                            if range.isEmpty { continue }
-                            var edgeResidual = rowResidual
-                            edgeResidual?.pointer += range.lowerBound &* residualChannels
-                            im2col(input: src, channels: inC, g: g, rows: oy..<(oy + 1), columns: range,
-                                   output: columns)
-                            gemm(a: columns, lda: k, m: range.count, packed: gemmWeights,
-                                 c: out + range.lowerBound &* outC, ldc: outC, residual: edgeResidual,
-                                 activation: kernelActivation)
-                        }
-                    }
+                    gemm(a: src, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
+                         activation: kernelActivation)
                 }
             }
+            let rowFloats = paddedW * inC
+            let direct = Segments(count: kh, length: kw * inC, stride: rowFloats)
+            // Offsets into tensors and buffers planned (and allocated) at load: they fit in an Int, so they
+            // wrap rather than check (see Kernels.swift). Window rows lie inside the (padded) input: paddedH
+            // and paddedW cover the last output's window.
             return {
-                gemm(a: src, lda: k, m: m, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
-                     activation: kernelActivation)
+                var image = UnsafePointer(src)
+                if let padded {
+                    for y in 0..<inH {
+                        (padded + ((y &+ g.padTop) &* paddedW &+ g.padLeft) &* inC)
+                            .update(from: src + y &* inW &* inC, count: inW &* inC)
+                    }
+                    image = UnsafePointer(padded)
+                }
+                for oy in 0..<outH {
+                    var rowResidual = residualValue
+                    rowResidual?.pointer += oy &* outW &* residualChannels
+                    gemm(a: image + oy &* g.sh &* rowFloats, lda: g.sw &* inC, m: outW, segments: direct,
+                         packed: gemmWeights, c: dst + oy &* outW &* outC, ldc: outC, residual: rowResidual,
+                         activation: kernelActivation)
+                }
             }
         }))
         label("CONV \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)->\(outC)\(residual != nil ? "+res" : "")")
+        cost(pointwise ? "CONV 1x1" : "CONV kxk", flops: 2 * m * outC * k, constants: weights.count + bias.count)
     }
 
     /// For PAD that only appends zero channels: its input and that input's channel count.
@@ -493,6 +564,8 @@ struct PlanBuilder {
             return { maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst) }
         }))
         label("POOL \(inH)x\(inW)x\(c)")
+        // The window clipped to the input: a model's filter size is any int32, the input at most 2^26 floats.
+        cost("POOL", flops: outH * outW * c * min(g.kh, inH) * min(g.kw, inW))
     }
 
     private mutating func planAdd(_ index: Int, _ op: TFLiteOperator) throws {
@@ -508,6 +581,7 @@ struct PlanBuilder {
             let x = address(a), y = address(b), dst = address(out)
             return { addElementwise(x, y, count: count, activation: activation, output: dst) }
         }))
+        cost("other", flops: count)
     }
 
     private mutating func planActivation(_ index: Int, _ op: TFLiteOperator) throws {
@@ -531,6 +605,7 @@ struct PlanBuilder {
             let src = address(input), dst = address(out)
             return { activationLayer(src, pixels: pixels, channels: channels, alpha: alpha, output: dst) }
         }))
+        cost("other", flops: pixels * channels)
     }
 
     private mutating func planPad(_ index: Int, _ op: TFLiteOperator) throws {
@@ -619,7 +694,7 @@ struct PlanBuilder {
         }
         for output in model.outputs { touch(output, end) }
         func size(_ r: Int) -> Int {
-            let floats = r < model.tensors.count ? model.tensors[r].elementCount : scratchSizes[r]!
+            let floats = model.tensors[r].elementCount
             return (floats + 16 + 15) & ~15          // room for one over-wide SIMD load, 64-byte aligned
         }
         let order = first.keys.sorted { size($0) != size($1) ? size($0) > size($1) : $0 < $1 }

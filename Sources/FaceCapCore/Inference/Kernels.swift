@@ -18,21 +18,9 @@ import CKernels
 
 typealias V8 = SIMD8<Float>
 
-/// Whether the GEMM panels of 16 and 24 contiguous channels run on the AVX-512 kernels in CKernels (same
-/// arithmetic, one fused multiply-add per k in k order, twice the lanes) instead of the AVX2 ones here.
+/// Whether convolutions run on the AVX-512 kernels in CKernels (same arithmetic — one fused multiply-add per k in
+/// k order, per tap in ky, kx order — twice the lanes, masked tails) instead of the AVX2 ones here.
 let avx512GEMM = fc_has_avx512() != 0
-
-/// Whether panel blocks `blocks` (2 or 3 of them) are whole 8-lane blocks side by side: then the panel is
-/// one 16- or 24-channel slab of C that the AVX-512 kernel writes with plain stores.
-@inline(__always)
-func contiguous(_ blocks: ArraySlice<ChannelBlock>) -> Bool {
-    var expected = blocks.first!.start
-    for block in blocks {
-        guard block.lanes == 8, block.start == expected else { return false }
-        expected += 8
-    }
-    return true
-}
 
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> V8 {
@@ -72,6 +60,17 @@ func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
     case .prelu(let alpha):
         let a = load8(alpha + block &* 8)
         return v.replacing(with: v * a, where: v .< 0)
+    }
+}
+
+/// The CKernels code (FC_ACT_*) of an activation, and the plain per-channel slopes for PReLU.
+func cActivation(_ activation: TFLiteActivation, prelu: UnsafePointer<Float>?) -> (Int32, UnsafePointer<Float>?) {
+    if let prelu { return (4, prelu) }
+    switch activation {
+    case .none: return (0, nil)
+    case .relu: return (1, nil)
+    case .relu6: return (2, nil)
+    case .reluN1To1: return (3, nil)
     }
 }
 
@@ -181,13 +180,23 @@ func applyActivation(_ v: V8, _ activation: KernelActivation, _ channel: Int) ->
     return activate(v, activation, 0)
 }
 
-/// Packed GEMM weights: panels of 16 or 8 output channels, each `k × width` floats, plus bias.
+/// A panel of the AVX-512 packing: output channels start..<start+valid, `width` floats per k (zero past valid).
+struct WidePanel {
+    var start: Int
+    var width: Int
+    var valid: Int
+    var offset: Int
+}
+
+/// Packed GEMM weights, each panel `k × width` floats, plus bias. Either `panels` of 8-channel blocks (AVX2,
+/// the Swift kernels here) or `wide` panels of plain channels (AVX-512, CKernels).
 struct PackedGemm {
-    /// Panel p: (first block index, number of blocks 1 or 2, float offset into `weights`).
+    /// Panel p: (first block index, number of blocks 1 to 3, float offset into `weights`).
     var panels: [(block: Int, blocks: Int, offset: Int)]
+    var wide: [WidePanel]
     var blocks: [ChannelBlock]
     var weights: UnsafePointer<Float>
-    /// 8 floats per block.
+    /// 8 floats per block for `panels`; one per channel (padded by 32 zeros) for `wide`.
     var bias: UnsafePointer<Float>
     var k: Int
     var n: Int
@@ -200,14 +209,10 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
-    // On AVX-512 CPUs, panels of 16 or 24 side-by-side channels go to the CKernels kernels; when every panel
-    // does, they also add the residual and apply the activation as they store (no second pass over C).
-    let fused = avx512GEMM && packed.panels.allSatisfy {
-        $0.blocks >= 2 && contiguous(packed.blocks[$0.block..<($0.block + $0.blocks)])
-    }
-    var act: Int32 = 0
-    var alpha: UnsafePointer<Float>?
-    if fused {
+    if !packed.wide.isEmpty {
+        // AVX-512: every panel in CKernels, the residual added and the activation applied as C is stored.
+        var act: Int32 = 0
+        var alpha: UnsafePointer<Float>?
         switch activation {
         case .none: act = 0
         case .relu: act = 1
@@ -215,6 +220,21 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
         case .reluN1To1: act = 3
         case .prelu(let slopes): act = 4; alpha = slopes
         }
+        var m0 = 0
+        while m0 < m {
+            let m1 = min(m, m0 + chunk)
+            for panel in packed.wide {
+                // The residual pointer is only read for panels whose channels the residual has (res_lanes > 0).
+                let res = residual.map { $0.pointer + (m0 &* $0.stride &+ min(panel.start, $0.channels)) }
+                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                                     packed.weights + panel.offset, panel.width, panel.valid, packed.bias + panel.start,
+                                     c + (m0 &* ldc &+ panel.start), ldc, res, residual?.stride ?? 0,
+                                     max(0, (residual?.channels ?? 0) - panel.start), act,
+                                     alpha.map { $0 + panel.start })
+            }
+            m0 = m1
+        }
+        return
     }
     var m0 = 0
     while m0 < m {
@@ -225,16 +245,6 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             let bi = panel.block
             let b0 = packed.blocks[bi]
             var row = m0
-            // A 4-block panel exists only on AVX-512 with whole, side-by-side blocks (`panelWidths`).
-            if avx512GEMM, panel.blocks == 4 || (panel.blocks >= 2 && contiguous(packed.blocks[bi..<(bi + panel.blocks)])) {
-                // The epilogue's indexing: residual and slopes by plain channel (blocks here do not overlap).
-                let res = fused ? residual.map { $0.pointer + (m0 &* $0.stride &+ b0.start) } : nil
-                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 - m0, k.count, k.length, k.stride, w,
-                                     8 &* panel.blocks, bias, c + (m0 &* ldc &+ b0.start), ldc,
-                                     res, residual?.stride ?? 0, max(0, (residual?.channels ?? 0) - b0.start),
-                                     fused ? act : 0, alpha.map { $0 + b0.start })
-                continue
-            }
             switch panel.blocks {
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
@@ -270,9 +280,7 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
                 }
             }
         }
-        if !fused {
-            gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
-        }
+        gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
         m0 = m1
     }
 }
@@ -288,17 +296,9 @@ struct Segments {
 
 /// How many 8-channel blocks each weight panel takes: 3 (24 channels, 4 rows × 3 = 12 accumulators) or
 /// 2 (16 channels, 6 rows × 2 = 12 accumulators) keep the two FMA pipes busy within 16 AVX registers.
-/// `wide` (AVX-512, and the blocks are whole and side by side): panels of 4 blocks (32 channels, 12 rows ×
-/// 2 zmm in CKernels) first; only the CKernels path runs 4-block panels.
-func panelWidths(blocks: Int, wide: Bool = false) -> [Int] {
+func panelWidths(blocks: Int) -> [Int] {
     var widths: [Int] = []
     var left = blocks
-    if wide {
-        while left >= 4 {
-            widths.append(4)
-            left -= 4
-        }
-    }
     while left > 0 {
         let width = left == 4 || left == 2 ? 2 : left == 1 ? 1 : 3
         widths.append(width)
@@ -486,40 +486,6 @@ struct WindowGeometry {
     }
 }
 
-/// Gathers the k×k patches of output rows `rows` of `input` (zero outside) into rows of
-/// `g.kh·g.kw·channels` floats, starting at `output`.
-func im2col(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, rows: Range<Int>, columns: Range<Int>,
-            output: UnsafeMutablePointer<Float>) {
-    let rowLength = g.kh * g.kw * channels
-    for oy in rows {
-        for ox in columns {
-            var dst = output + ((oy &- rows.lowerBound) &* columns.count &+ ox &- columns.lowerBound) &* rowLength
-            let iy0 = oy &* g.sh &- g.padTop, ix0 = ox &* g.sw &- g.padLeft
-            let inside = iy0 >= 0 && ix0 >= 0 && iy0 + g.kh <= g.inH && ix0 + g.kw <= g.inW
-            for ky in 0..<g.kh {
-                let iy = iy0 &+ ky
-                if inside {
-                    // One contiguous run of kw·channels floats per kernel row.
-                    let src = input + (iy &* g.inW &+ ix0) &* channels
-                    for i in 0..<(g.kw &* channels) { dst[i] = src[i] }
-                    dst += g.kw &* channels
-                    continue
-                }
-                for kx in 0..<g.kw {
-                    let ix = ix0 &+ kx
-                    if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
-                        let src = input + (iy &* g.inW &+ ix) &* channels
-                        for ch in 0..<channels { dst[ch] = src[ch] }
-                    } else {
-                        for ch in 0..<channels { dst[ch] = 0 }
-                    }
-                    dst += channels
-                }
-            }
-        }
-    }
-}
-
 /// Depthwise convolution (multiplier 1). Weights packed per block as [kh·kw][8], bias [8] per block.
 func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
                weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
@@ -590,17 +556,6 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
         store8(noActivation ? acc : activate(acc, activation, b), output + ((oy &* g.outW &+ ox) &* c &+ start))
     }
 
-    // On AVX-512 CPUs the interior of a stride-1 row runs two blocks (16 channels) at a time in CKernels.
-    let wide = avx512GEMM && g.sw == 1 && c % 16 == 0
-    var act: Int32 = 0
-    var alpha: UnsafePointer<Float>?
-    switch activation {
-    case .none: act = 0
-    case .relu: act = 1
-    case .relu6: act = 2
-    case .reluN1To1: act = 3
-    case .prelu(let slopes): act = 4; alpha = slopes
-    }
     for oy in 0..<g.outH {
         let iy0 = oy * g.sh - g.padTop
         let rowInside = iy0 >= 0 && iy0 + 2 < g.inH
@@ -608,17 +563,6 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             let start = min(b * 8, c - 8)
             if !rowInside {
                 for ox in 0..<g.outW { border(oy, ox, b, start) }
-                continue
-            }
-            if wide {
-                // Blocks b and b + 1 together (c is a multiple of 16, so they are whole and side by side).
-                guard b % 2 == 0 else { continue }
-                for ox in 0..<oxLo { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
-                fc_dw3x3_row16_avx512(input + (iy0 &* rowStride &+ (oxLo &- g.padLeft) &* c &+ start), rowStride, c,
-                                      weights + b &* 72, bias + b &* 8, oxHi - oxLo,
-                                      output + ((oy &* g.outW &+ oxLo) &* c &+ start), act,
-                                      alpha.map { $0 + b &* 8 })
-                for ox in oxHi..<g.outW { border(oy, ox, b, start); border(oy, ox, b &+ 1, start &+ 8) }
                 continue
             }
             for ox in 0..<oxLo { border(oy, ox, b, start) }
