@@ -106,6 +106,12 @@ final class HTTPValidationTests: XCTestCase {
         var dumped = ""
         dump(configuration, to: &dumped)
         XCTAssertFalse(dumped.contains(token))
+        // Nor the token itself, however it is printed.
+        let secret = try XCTUnwrap(try BearerToken(token))
+        for shown in ["\(secret)", String(describing: secret), String(reflecting: secret), "\([secret])",
+                      "\(Optional(secret) as Any)"] {
+            XCTAssertFalse(shown.contains(token), shown)
+        }
         XCTAssertThrowsError(try BearerToken("abc\r\nX-Injected: 1"))
         XCTAssertNil(try BearerToken(""))
         XCTAssertNil(try BearerToken.from(environment: [:]))
