@@ -120,9 +120,11 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(GuidanceCode.faceCovered.priority, GuidanceCode.faceNotVisible.priority + 1)
     }
 
-    func testOneEyeOpenIsNotEyesClosed() {
-        // The eye aspect ratio (no iris model) is too weak a reading to act on one eye.
-        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
+    func testOneEyeClosedByTheLandmarksIsEyesClosedAsThePhotoNeedsIt() {
+        // Without the iris model, the eye aspect ratio on either eye, as the validator asks it of the photo:
+        // one gate (the check fires only when the landmark model puts the lids together).
+        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [.eyesClosed])
+        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.16 }, [])
     }
 
     func testANarrowOpenEyeClearsEyesClosedAndAClosedEyeHasNoGaze() {
@@ -159,8 +161,9 @@ final class GuidanceTests: XCTestCase {
     }
 
     func testSmallOrWeakSecondFacesAreIgnored() {
-        XCTAssertEqual(codes { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.3 }, [])
-        XCTAssertEqual(codes { $0.secondFaceScore = 0.55; $0.secondFaceRelativeWidth = 0.9 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.2 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.45; $0.secondFaceRelativeWidth = 0.9 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.55; $0.secondFaceRelativeWidth = 0.3 }, [.multipleFaces])
     }
 
     func testNoFaceAndTooDarkToFindOne() {
@@ -178,7 +181,8 @@ final class GuidanceTests: XCTestCase {
             $0.face!.light!.meanLuma = 40
             $0.face!.edgeMargin = -0.1
         }
-        XCTAssertEqual(active, [.faceNotVisible, .tooDark, .moveCloser, .keepHeadLevel, .blurry, .holdStill])
+        // Light first: the blur is not judged in too little light.
+        XCTAssertEqual(active, [.faceNotVisible, .tooDark, .moveCloser, .keepHeadLevel, .holdStill])
         XCTAssertEqual(active, active.sorted())
         XCTAssertEqual(GuidanceCode.allCases.first, .noFace)
         XCTAssertEqual(GuidanceCode.allCases.last, .ready)
@@ -189,8 +193,8 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(codes { $0.face!.widthRatio = 0.285 }, [])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.285 }, previous: [.moveCloser]), [.moveCloser])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.305 }, previous: [.moveCloser]), [])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 170 }, previous: [.blurry]), [.blurry])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 185 }, previous: [.blurry]), [])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 210 }, previous: [.blurry]), [.blurry])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 225 }, previous: [.blurry]), [])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.016 }, previous: [.holdStill]), [.holdStill])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.012 }, previous: [.holdStill]), [])
         XCTAssertEqual(codes({ $0.face!.pose!.roll = -10 }, previous: [.keepHeadLevel]), [.keepHeadLevel])
@@ -205,34 +209,35 @@ final class GuidanceTests: XCTestCase {
         typealias Change = (inout FrameMetrics) -> Void
         let cases: [(String, GuidanceCode, inMargin: Change, cleared: Change)] = [
             ("second face score", .multipleFaces,
-             { $0.secondFaceScore = 0.58; $0.secondFaceRelativeWidth = 0.8 },
-             { $0.secondFaceScore = 0.54; $0.secondFaceRelativeWidth = 0.8 }),
+             { $0.secondFaceScore = 0.48; $0.secondFaceRelativeWidth = 0.8 },
+             { $0.secondFaceScore = 0.44; $0.secondFaceRelativeWidth = 0.8 }),
             ("second face width", .multipleFaces,
-             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.38 },
-             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.34 }),
-            ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.005 }, { $0.face!.edgeMargin = 0.015 }),
-            ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 64 }, { $0.face!.light!.meanLuma = 70 }),
-            ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.35 },
-             { $0.face!.light!.darkFraction = 0.31 }),
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.23 },
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.19 }),
+            ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.025 }, { $0.face!.edgeMargin = 0.035 }),
+            ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 79 }, { $0.face!.light!.meanLuma = 85 }),
+            ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.22 },
+             { $0.face!.light!.darkFraction = 0.19 }),
+            ("eye distance", .moveCloser, { $0.face!.interEyeDistance = 60.8 }, { $0.face!.interEyeDistance = 62 }),
             ("dark frame", .tooDark, { $0.face = nil; $0.frameLuma = 55 }, { $0.face = nil; $0.frameLuma = 60 }),
-            ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 200 }, { $0.face!.light!.meanLuma = 195 }),
-            ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.045 },
-             { $0.face!.light!.brightFraction = 0.038 }),
+            ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 190 }, { $0.face!.light!.meanLuma = 185 }),
+            ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.027 },
+             { $0.face!.light!.brightFraction = 0.023 }),
             ("far", .moveCloser, { $0.face!.widthRatio = 0.29 }, { $0.face!.widthRatio = 0.31 }),
             ("close", .moveBack, { $0.face!.widthRatio = 0.51 }, { $0.face!.widthRatio = 0.49 }),
             ("image-left", .moveLeft, { $0.face!.offsetX = -0.09 }, { $0.face!.offsetX = -0.07 }),
             ("image-right", .moveRight, { $0.face!.offsetX = 0.09 }, { $0.face!.offsetX = 0.07 }),
             ("low", .moveUp, { $0.face!.offsetY = 0.09 }, { $0.face!.offsetY = 0.07 }),
             ("high", .moveDown, { $0.face!.offsetY = -0.09 }, { $0.face!.offsetY = -0.07 }),
-            ("yaw", .lookStraight, { $0.face!.pose!.yaw = -13 }, { $0.face!.pose!.yaw = -11 }),
-            ("pitch", .lookStraight, { $0.face!.pose!.pitch = 13 }, { $0.face!.pose!.pitch = 11 }),
-            ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 10 }, { $0.face!.pose!.roll = 8 }),
-            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 57; $0.face!.light!.rightLuma = 100 },
-             { $0.face!.light!.leftLuma = 61; $0.face!.light!.rightLuma = 100 }),
+            ("yaw", .lookStraight, { $0.face!.pose!.yaw = -8.5 }, { $0.face!.pose!.yaw = -6.5 }),
+            ("pitch", .lookStraight, { $0.face!.pose!.pitch = 8.5 }, { $0.face!.pose!.pitch = 6.5 }),
+            ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 6.5 }, { $0.face!.pose!.roll = 4.5 }),
+            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 72; $0.face!.light!.rightLuma = 100 },
+             { $0.face!.light!.leftLuma = 76; $0.face!.light!.rightLuma = 100 }),
             ("eyes", .eyesClosed,
              { $0.face!.features!.leftEyeAspectRatio = 0.16; $0.face!.features!.rightEyeAspectRatio = 0.16 },
              { $0.face!.features!.leftEyeAspectRatio = 0.18; $0.face!.features!.rightEyeAspectRatio = 0.18 }),
-            ("sharpness", .blurry, { $0.face!.sharpness = 170 }, { $0.face!.sharpness = 185 }),
+            ("sharpness", .blurry, { $0.face!.sharpness = 210 }, { $0.face!.sharpness = 225 }),
             ("speed", .holdStill, { $0.motion!.centreSpeed = 0.016 }, { $0.motion!.centreSpeed = 0.012 }),
             ("size change", .holdStill, { $0.motion!.sizeChange = 0.025 }, { $0.motion!.sizeChange = 0.019 }),
             ("mask", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5

@@ -134,8 +134,8 @@ final class BuiltInValidatorTests: XCTestCase {
         XCTAssertEqual(try assess(blurred(half, radius: 2)).reasons, ["blurry"])
         XCTAssertEqual(try assess(twice(sergey)).reasons, ["multipleFaces"])
         XCTAssertEqual(try assess(try photo("dino.jpg")).reasons, ["noFace"])
-        // Stricter than guidance: a pose limit of 0.5° refuses sergey's −0.6° yaw, as a turned head would be.
-        var strict = ValidatorThresholds()
+        // A pose limit of 0.5° refuses sergey's −0.6° yaw, as a turned head would be.
+        var strict = AnalyzerThresholds()
         strict.maxYaw = 0.5
         strict.maxPitch = 90
         XCTAssertEqual(try assess(sergey, validator: LocalValidator(thresholds: strict)).reasons, ["lookStraight"])

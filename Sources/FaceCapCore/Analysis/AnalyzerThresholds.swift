@@ -1,9 +1,15 @@
-/// Every number the analyzer decides with, in one place, each with the reason for its value.
+/// Every number the analyzer and the built-in validator decide with, in one place, each with the reason
+/// for its value: the one capture gate (SPEC §4 "One gate"). Live guidance and `LocalValidator` read the
+/// same limits through the same rules (`GuidanceRules.activeCodes`), so a frame the guidance calls `ready`
+/// is one the validator accepts on every measure both check; the validator's only limit of its own is
+/// `minInterEyeDistance`, which live guidance checks too.
 ///
-/// The defaults are SPEC §4's conditions; the ones the spec leaves to calibration (eye aspect ratio,
-/// sharpness, pose offsets, hysteresis margins) were measured on real photos with
-/// `tools/calibrate.py` — docs/calibration.md records the photos and the numbers. Fractions of the
-/// frame are of its width for x and sizes, of its height for y. Luma is on the full 0...255 scale.
+/// The limits on light, pose, sharpness, second faces and the frame edge are the validator's (they were
+/// stricter than SPEC §4's table, whose numbers are now the `far…` limits that choose the plainer words);
+/// the ones the spec leaves to calibration (eye aspect ratio, eyelid opening, gaze, sharpness, pose offsets,
+/// hysteresis margins) were measured on real photos with `tools/calibrate.py` — docs/calibration.md records
+/// the photos and the numbers. Fractions of the frame are of its width for x and sizes, of its height for
+/// y. Luma is on the full 0...255 scale.
 ///
 /// Any field can be overridden from a flat JSON object (`AnalyzerThresholds(json:)`), e.g.
 /// `{"minFaceWidth": 0.25, "stabilityWindow": 1.5}`; `AnalyzerThresholds.fields` lists the names.
@@ -13,10 +19,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var minFaceScore = 0.5
     /// With no face and a whole-frame mean luma below this, say `tooDark` instead of `noFace`.
     public var darkFrameLuma = 50.0
-    /// A second face counts with this score (SPEC `multipleFaces`)…
-    public var secondFaceMinScore = 0.6
-    /// …and a width at least this fraction of the largest face's (SPEC `multipleFaces`).
-    public var secondFaceMinRelativeWidth = 0.4
+    /// A second face counts with this score (the detector's own cut: a photo must show one person only;
+    /// SPEC §4's table said 0.6)…
+    public var secondFaceMinScore = 0.5
+    /// …and a width at least this fraction of the largest face's (a quarter is a person a step or two
+    /// behind, who would be recognisable in the photo; SPEC §4's table said 0.4). Only faces the landmark
+    /// model confirmed count (`Face.isRejected`).
+    public var secondFaceMinRelativeWidth = 0.25
 
     // MARK: Geometry
     /// Oval target centre as a fraction of the frame (the front end draws the oval here).
@@ -30,30 +39,45 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var maxCentreOffsetX = 0.10
     /// Face centre further than this from the oval centre, in frame heights → `moveUp`/`moveDown`.
     public var maxCentreOffsetY = 0.10
+    /// The face box and key landmarks must stay this far inside every edge, as a fraction of the frame width
+    /// (x) or height (y) → else `faceNotVisible` (a chin or forehead at the very edge is often cut by the
+    /// landmark model's own error of a few pixels; was 0, touching the edge, for live guidance alone).
+    public var minEdgeMargin = 0.02
+    /// The eye centres (from the landmarks) must be at least this many pixels apart → else `moveCloser`.
+    /// 60 px is the ICAO/ISO 19794-5 minimum for a usable face image; the smallest face `minFaceWidth`
+    /// allows on a 640-pixel frame gives about 75, so this matters only for small camera modes.
+    public var minInterEyeDistance = 60.0
 
     // MARK: Light
-    /// Mean face luma below this → `tooDark` (SPEC).
-    public var minFaceLuma = 60.0
+    /// Mean face luma below this → `tooDark` (the validator's limit; well-lit calibration frames read
+    /// 98–170; SPEC §4's 60 is `farMinFaceLuma`).
+    public var minFaceLuma = 75.0
     /// Face pixels at or below this luma are under-exposed (ISO/IEC 29794-5 / OFIQ uses 0...25).
     public var darkPixelLuma = 25.0
-    /// More than this fraction of under-exposed face pixels → `tooDark` (SPEC).
-    public var maxDarkFraction = 0.40
-    /// Mean face luma above this → `tooBright` (SPEC).
-    public var maxFaceLuma = 205.0
+    /// More than this fraction of under-exposed face pixels → `tooDark` (good frames ≤ 0.034, the Grace
+    /// Hopper portrait's dark uniform collar 0.02; SPEC §4's 0.40 is `farMaxDarkFraction`).
+    public var maxDarkFraction = 0.25
+    /// Mean face luma above this → `tooBright` (SPEC §4's 205 is `farMaxFaceLuma`).
+    public var maxFaceLuma = 195.0
     /// Face pixels at or above this luma are over-exposed (SPEC).
     public var brightPixelLuma = 250.0
-    /// More than this fraction of over-exposed face pixels → `tooBright` (SPEC).
-    public var maxBrightFraction = 0.05
-    /// Darker/brighter face-half mean luma ratio below this → `unevenLight` (SPEC).
-    public var minLightBalance = 0.55
+    /// More than this fraction of over-exposed face pixels → `tooBright` (good frames ≤ 0.001; SPEC §4's
+    /// 0.05 is `farMaxBrightFraction`).
+    public var maxBrightFraction = 0.03
+    /// Darker/brighter face-half mean luma ratio below this → `unevenLight` (good frames 0.84–0.98, one half
+    /// at 60 % light 0.61–0.74; SPEC §4's 0.55 is `farMinLightBalance`).
+    public var minLightBalance = 0.7
 
     // MARK: Pose and eyes
-    /// |yaw| above this many degrees → `lookStraight` (SPEC).
-    public var maxYaw = 15.0
-    /// |pitch| above this many degrees → `lookStraight` (SPEC).
-    public var maxPitch = 15.0
-    /// |roll| above this many degrees → `keepHeadLevel` (SPEC).
-    public var maxRoll = 12.0
+    /// |yaw| above this many degrees → `lookStraight` (the frontal fixtures read ≤ 1.5°, turned calibration
+    /// photos 10.5–13°, which a selfie for an ID check should not be; SPEC §4's 15° is `farMaxYaw`).
+    public var maxYaw = 10.0
+    /// |pitch| above this many degrees → `lookStraight` (frontal photos read −3…+7° after `pitchOffset`;
+    /// SPEC §4's 15° is `farMaxPitch`).
+    public var maxPitch = 10.0
+    /// |roll| above this many degrees → `keepHeadLevel` (ISO 19794-5 allows ±8°; SPEC §4's 12° is
+    /// `farMaxRoll`).
+    public var maxRoll = 8.0
     /// Added to the fitted pitch so that people looking straight into the camera read 0°: fitted to
     /// the canonical face model, frontal portraits read −8…+2° (median −5.0°, docs/calibration.md).
     public var pitchOffset = 5.0
@@ -134,8 +158,8 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
     /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 226; 86 % of them at
-    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md).
-    public var minSharpness = 150.0
+    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md). The validator's 200 (was 150 live).
+    public var minSharpness = 200.0
     /// Face centre moving more than this many frame widths per 100 ms → `holdStill` (SPEC).
     public var maxCentreSpeed = 0.02
     /// Face size changing by more than this fraction per 100 ms → `holdStill` (SPEC).
@@ -156,9 +180,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var angleHysteresis = 3.0
     /// Margin on the eye aspect ratio (clears at 0.17, below the lowest open eye measured, 0.179).
     public var eyeHysteresis = 0.02
-    /// A blurry face must become this many times sharper than `minSharpness` to clear (180: still
+    /// A blurry face must become this many times sharper than `minSharpness` to clear (220: still
     /// below the least sharp σ = 1 px frame, 226, so a sharp-enough face always clears).
-    public var sharpnessHysteresis = 1.2
+    public var sharpnessHysteresis = 1.1
     /// Motion must fall below this fraction of its limits to clear `holdStill`.
     public var motionHysteresis = 0.7
     /// Margin on the second face's relative width and score.
@@ -166,6 +190,20 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// Margin on `minFaceScore` for a face that was already confident in the previous frame (only
     /// matters when `minFaceScore` is set above the detector's own 0.5 cut).
     public var faceScoreHysteresis = 0.05
+
+    // MARK: Words (which text a code is shown with; the codes themselves do not change)
+    /// A `tooDark`, `tooBright`, `unevenLight`, `lookStraight` or `keepHeadLevel` whose measure is past the
+    /// limit above but not past these (SPEC §4's table, the old live limits) is *slight*: the screen asks
+    /// gently ("A little more light") rather than with the plain text (`GuidanceCode.slightEnglishText`).
+    /// A slight code turns plain past these, and back only once inside them by the code's own margin.
+    public var farMinFaceLuma = 60.0
+    public var farMaxDarkFraction = 0.40
+    public var farMaxFaceLuma = 205.0
+    public var farMaxBrightFraction = 0.05
+    public var farMinLightBalance = 0.55
+    public var farMaxYaw = 15.0
+    public var farMaxPitch = 15.0
+    public var farMaxRoll = 12.0
 
     // MARK: Timing (seconds)
     /// A new primary message must be wanted this long before it is shown (SPEC).
@@ -204,6 +242,8 @@ extension AnalyzerThresholds {
         Field(name: "maxFaceWidth", keyPath: \.maxFaceWidth, range: 0...2),
         Field(name: "maxCentreOffsetX", keyPath: \.maxCentreOffsetX, range: 0...1),
         Field(name: "maxCentreOffsetY", keyPath: \.maxCentreOffsetY, range: 0...1),
+        Field(name: "minEdgeMargin", keyPath: \.minEdgeMargin, range: -0.5...0.5),
+        Field(name: "minInterEyeDistance", keyPath: \.minInterEyeDistance, range: 0...10_000),
         Field(name: "minFaceLuma", keyPath: \.minFaceLuma, range: 0...255),
         Field(name: "darkPixelLuma", keyPath: \.darkPixelLuma, range: 0...255),
         Field(name: "maxDarkFraction", keyPath: \.maxDarkFraction, range: 0...1),
@@ -248,6 +288,14 @@ extension AnalyzerThresholds {
         Field(name: "motionHysteresis", keyPath: \.motionHysteresis, range: 0.1...1),
         Field(name: "secondFaceHysteresis", keyPath: \.secondFaceHysteresis, range: 0...0.5),
         Field(name: "faceScoreHysteresis", keyPath: \.faceScoreHysteresis, range: 0...0.5),
+        Field(name: "farMinFaceLuma", keyPath: \.farMinFaceLuma, range: 0...255),
+        Field(name: "farMaxDarkFraction", keyPath: \.farMaxDarkFraction, range: 0...1),
+        Field(name: "farMaxFaceLuma", keyPath: \.farMaxFaceLuma, range: 0...255),
+        Field(name: "farMaxBrightFraction", keyPath: \.farMaxBrightFraction, range: 0...1),
+        Field(name: "farMinLightBalance", keyPath: \.farMinLightBalance, range: 0...1),
+        Field(name: "farMaxYaw", keyPath: \.farMaxYaw, range: 0...90),
+        Field(name: "farMaxPitch", keyPath: \.farMaxPitch, range: 0...90),
+        Field(name: "farMaxRoll", keyPath: \.farMaxRoll, range: 0...90),
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),
