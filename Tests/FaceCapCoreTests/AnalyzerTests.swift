@@ -134,24 +134,24 @@ final class AnalyzerTests: XCTestCase {
             XCTAssertEqual(Set(outputs.dropFirst(2).map(\.active)), [[.moveCloser]], "period \(period)")
             XCTAssertTrue(outputs.allSatisfy { $0.capture == nil })
         }
-        // Light wobbling around 75 and sharpness around its threshold: the same.
+        // Light wobbling around 60 and sharpness around its threshold: the same.
         var analyzer = Analyzer()
         let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
-            m.face!.light!.meanLuma = i % 2 == 0 ? 73 : 78
-            m.face!.sharpness = i % 3 == 0 ? 195 : 210
+            m.face!.light!.meanLuma = i % 2 == 0 ? 58 : 63
+            m.face!.sharpness = i % 3 == 0 ? 145 : 160
         }
         XCTAssertLessThanOrEqual(primaryChanges(outputs), 1)
         XCTAssertEqual(outputs.last?.primary, .tooDark)
         XCTAssertEqual(outputs.last?.hints, [], "light first: no sharpness in too little light")
         // Well lit, the wobbling sharpness is the message, held as steadily.
         var lit = Analyzer()
-        let blurred = feed(&lit, from: 0, seconds: 6) { i, m in m.face!.sharpness = i % 3 == 0 ? 195 : 210 }
+        let blurred = feed(&lit, from: 0, seconds: 6) { i, m in m.face!.sharpness = i % 3 == 0 ? 145 : 160 }
         XCTAssertLessThanOrEqual(primaryChanges(blurred), 1)
         XCTAssertEqual(blurred.last?.primary, .blurry)
-        // Light wobbling around the far limit (60): the gentle and the plain words do not flicker either.
+        // Light wobbling around the far limit (45): the gentle and the plain words do not flicker either.
         var dim = Analyzer()
-        let words = feed(&dim, from: 0, seconds: 3) { i, m in m.face!.light!.meanLuma = i % 2 == 0 ? 58 : 63 }
-        XCTAssertTrue(words.dropFirst().allSatisfy { $0.slight.isEmpty }, "plain from the first frame at 58")
+        let words = feed(&dim, from: 0, seconds: 3) { i, m in m.face!.light!.meanLuma = i % 2 == 0 ? 43 : 48 }
+        XCTAssertTrue(words.dropFirst().allSatisfy { $0.slight.isEmpty }, "plain from the first frame at 43")
     }
 
     func testManualFallbackAfterTimeoutOrWithoutAFace() {

@@ -66,12 +66,17 @@ final class GuidanceTests: XCTestCase {
             ("closed for 300 ms", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                     $0.face!.eyes!.closedFor = 0.3 }, .eyesClosed),
             ("eyes to the side", { $0.face!.eyes!.cameraGazeX = -0.1 }, .lookStraight),
-            ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09 }, .lookStraight),
-            ("eyes turned 30° down, lids following", { $0.face!.eyes!.cameraGazeY = 0.045 }, .lookStraight),
+            // Looking down: the iris comes to the lower lid (the constructed turns read −0.10).
+            ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09; $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
+            ("eyes turned 30° down, lids following", {
+                $0.face!.eyes!.cameraGazeY = 0.045; $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
+            ("eyes opened wide on the camera", {
+                $0.face!.eyes!.cameraGazeY = 0.065; $0.face!.eyes!.irisToLowerLid = -0.131 }, nil),
             ("eyes turned 30° up", { $0.face!.eyes!.cameraGazeY = -0.045 }, .lookStraight),
             ("open eyes, the most off-level measured", { $0.face!.eyes!.cameraGazeY = 0.029 }, nil),
             ("eyes down, narrowed but open", { $0.face!.eyes!.rightOpening = 0.14; $0.face!.eyes!.leftOpening = 0.15
-                                              $0.face!.eyes!.cameraGazeY = 0.06 }, .lookStraight),
+                                              $0.face!.eyes!.cameraGazeY = 0.06
+                                              $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
             ("a glance", { $0.face!.eyes!.cameraGazeX = 0.1; $0.face!.eyes!.gazeOffFor = 0.1 }, nil),
             ("closed eyes have no gaze", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                            $0.face!.eyes!.cameraGazeX = 0.2 }, .eyesClosed),
@@ -153,6 +158,7 @@ final class GuidanceTests: XCTestCase {
         XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "one eye closed, as the validator sees it")
         eyes = Self.openEyes
         eyes.cameraGazeY = 0.045
+        eyes.irisToLowerLid = -0.10
         XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "looking down")
         eyes = Self.openEyes
         eyes.isFresh = false
@@ -193,8 +199,8 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(codes { $0.face!.widthRatio = 0.285 }, [])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.285 }, previous: [.moveCloser]), [.moveCloser])
         XCTAssertEqual(codes({ $0.face!.widthRatio = 0.305 }, previous: [.moveCloser]), [])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 210 }, previous: [.blurry]), [.blurry])
-        XCTAssertEqual(codes({ $0.face!.sharpness = 225 }, previous: [.blurry]), [])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 170 }, previous: [.blurry]), [.blurry])
+        XCTAssertEqual(codes({ $0.face!.sharpness = 185 }, previous: [.blurry]), [])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.016 }, previous: [.holdStill]), [.holdStill])
         XCTAssertEqual(codes({ $0.motion!.centreSpeed = 0.012 }, previous: [.holdStill]), [])
         XCTAssertEqual(codes({ $0.face!.pose!.roll = -10 }, previous: [.keepHeadLevel]), [.keepHeadLevel])
@@ -215,29 +221,29 @@ final class GuidanceTests: XCTestCase {
              { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.23 },
              { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.19 }),
             ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.025 }, { $0.face!.edgeMargin = 0.035 }),
-            ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 79 }, { $0.face!.light!.meanLuma = 85 }),
-            ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.22 },
-             { $0.face!.light!.darkFraction = 0.19 }),
+            ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 64 }, { $0.face!.light!.meanLuma = 70 }),
+            ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.35 },
+             { $0.face!.light!.darkFraction = 0.31 }),
             ("eye distance", .moveCloser, { $0.face!.interEyeDistance = 60.8 }, { $0.face!.interEyeDistance = 62 }),
             ("dark frame", .tooDark, { $0.face = nil; $0.frameLuma = 55 }, { $0.face = nil; $0.frameLuma = 60 }),
-            ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 190 }, { $0.face!.light!.meanLuma = 185 }),
-            ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.027 },
-             { $0.face!.light!.brightFraction = 0.023 }),
+            ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 200 }, { $0.face!.light!.meanLuma = 195 }),
+            ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.045 },
+             { $0.face!.light!.brightFraction = 0.038 }),
             ("far", .moveCloser, { $0.face!.widthRatio = 0.29 }, { $0.face!.widthRatio = 0.31 }),
             ("close", .moveBack, { $0.face!.widthRatio = 0.51 }, { $0.face!.widthRatio = 0.49 }),
             ("image-left", .moveLeft, { $0.face!.offsetX = -0.09 }, { $0.face!.offsetX = -0.07 }),
             ("image-right", .moveRight, { $0.face!.offsetX = 0.09 }, { $0.face!.offsetX = 0.07 }),
             ("low", .moveUp, { $0.face!.offsetY = 0.09 }, { $0.face!.offsetY = 0.07 }),
             ("high", .moveDown, { $0.face!.offsetY = -0.09 }, { $0.face!.offsetY = -0.07 }),
-            ("yaw", .lookStraight, { $0.face!.pose!.yaw = -8.5 }, { $0.face!.pose!.yaw = -6.5 }),
-            ("pitch", .lookStraight, { $0.face!.pose!.pitch = 8.5 }, { $0.face!.pose!.pitch = 6.5 }),
-            ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 6.5 }, { $0.face!.pose!.roll = 4.5 }),
-            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 72; $0.face!.light!.rightLuma = 100 },
-             { $0.face!.light!.leftLuma = 76; $0.face!.light!.rightLuma = 100 }),
+            ("yaw", .lookStraight, { $0.face!.pose!.yaw = -13 }, { $0.face!.pose!.yaw = -11 }),
+            ("pitch", .lookStraight, { $0.face!.pose!.pitch = 13 }, { $0.face!.pose!.pitch = 11 }),
+            ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 10 }, { $0.face!.pose!.roll = 8 }),
+            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 52; $0.face!.light!.rightLuma = 100 },
+             { $0.face!.light!.leftLuma = 56; $0.face!.light!.rightLuma = 100 }),
             ("eyes", .eyesClosed,
              { $0.face!.features!.leftEyeAspectRatio = 0.16; $0.face!.features!.rightEyeAspectRatio = 0.16 },
              { $0.face!.features!.leftEyeAspectRatio = 0.18; $0.face!.features!.rightEyeAspectRatio = 0.18 }),
-            ("sharpness", .blurry, { $0.face!.sharpness = 210 }, { $0.face!.sharpness = 225 }),
+            ("sharpness", .blurry, { $0.face!.sharpness = 170 }, { $0.face!.sharpness = 185 }),
             ("speed", .holdStill, { $0.motion!.centreSpeed = 0.016 }, { $0.motion!.centreSpeed = 0.012 }),
             ("size change", .holdStill, { $0.motion!.sizeChange = 0.025 }, { $0.motion!.sizeChange = 0.019 }),
             ("mask", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceChroma = 11.5

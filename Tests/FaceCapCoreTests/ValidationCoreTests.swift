@@ -146,15 +146,15 @@ final class ValidationCoreTests: XCTestCase {
     func testTheValidatorsLimitsAreTheOneTableAndTheFarLimitsOnlyChooseWords() throws {
         let a = AnalyzerThresholds()
         XCTAssertEqual(LocalValidator().thresholds, a)
-        XCTAssertEqual([a.maxYaw, a.maxPitch, a.maxRoll], [10, 10, 8])
+        XCTAssertEqual([a.maxYaw, a.maxPitch, a.maxRoll], [15, 15, 12])
         XCTAssertEqual([a.minFaceLuma, a.maxFaceLuma, a.maxDarkFraction, a.maxBrightFraction, a.minLightBalance],
-                       [75, 195, 0.25, 0.03, 0.7])
-        XCTAssertEqual([a.minSharpness, a.minInterEyeDistance, a.minEdgeMargin], [200, 60, 0.02])
+                       [60, 205, 0.40, 0.05, 0.5])
+        XCTAssertEqual([a.minSharpness, a.minInterEyeDistance, a.minEdgeMargin], [150, 60, 0.02])
         XCTAssertEqual([a.secondFaceMinScore, a.secondFaceMinRelativeWidth], [0.5, 0.25])
-        // SPEC §4's table is the far band, which only picks the gentler or the plain words.
+        // The far band only picks the gentler or the plain words.
         XCTAssertEqual([a.farMinFaceLuma, a.farMaxFaceLuma, a.farMaxDarkFraction, a.farMaxBrightFraction,
                         a.farMinLightBalance, a.farMaxYaw, a.farMaxPitch, a.farMaxRoll],
-                       [60, 205, 0.40, 0.05, 0.55, 15, 15, 12])
+                       [45, 220, 0.50, 0.08, 0.40, 20, 20, 16])
         XCTAssertLessThan(a.farMinFaceLuma, a.minFaceLuma)
         XCTAssertGreaterThan(a.farMaxFaceLuma, a.maxFaceLuma)
         XCTAssertLessThan(a.farMinLightBalance, a.minLightBalance)
@@ -180,7 +180,7 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertEqual(good.verdict(isFinal: false), ValidationVerdict(result: .pass))
         XCTAssertGreaterThan(good.interEyeDistance ?? 0, 60)
 
-        XCTAssertEqual(assess(.init(faceWidth: 0.4, degrees: 12)).reasons, ["keepHeadLevel"])
+        XCTAssertEqual(assess(.init(faceWidth: 0.4, degrees: 16)).reasons, ["keepHeadLevel"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, gain: 0.5)).reasons, ["tooDark"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, gain: 1.9, offset: 30)).reasons, ["tooBright"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, blurRadius: 4)).reasons, ["blurry"])

@@ -135,6 +135,8 @@ final class EyeCoverTests: XCTestCase {
             // Looking down narrows the opening, but these eyes are visibly open: not closed, for either.
             XCTAssertGreaterThan(eyes.minOpening, AnalyzerThresholds().minEyeOpening, name)
             XCTAssertGreaterThan(down ? eyes.cameraGazeY : -eyes.cameraGazeY, t.maxGazeY, name)
+            // Looking down brings the iris to the lower lid (a surprised face does not).
+            if down { XCTAssertGreaterThan(eyes.irisToLowerLid, t.maxIrisToLowerLidDown + 0.01, name) }
             XCTAssertLessThan(abs(eyes.cameraGazeX), t.maxGazeX - 0.02, "\(name): straight ahead sideways")
             XCTAssertTrue(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
             XCTAssertFalse(report.guidance.contains(.eyesClosed), name)
@@ -155,6 +157,8 @@ final class EyeCoverTests: XCTestCase {
             let own = try XCTUnwrap(try analyse(photo).report.metrics.face?.eyes, photo)
             XCTAssertLessThan(abs(eyes.cameraGazeY), t.maxGazeY - 0.01, name)
             XCTAssertEqual(eyes.cameraGazeY, own.cameraGazeY, accuracy: 0.02, "\(name) against \(photo)")
+            // Opened wide, the iris stays well above the lower lid (narrowed, the lower lid rises toward it).
+            if name.contains("wide") { XCTAssertLessThan(eyes.irisToLowerLid, t.maxIrisToLowerLidDown, name) }
             XCTAssertGreaterThan(eyes.minOpening, t.minEyeOpening + 0.02, name)
             for code in [GuidanceCode.lookStraight, .eyesClosed, .faceCovered] {
                 XCTAssertFalse(report.guidance.contains(code), "\(name): \(report.guidance)")

@@ -145,7 +145,8 @@ public struct Analyzer: Sendable {
             eyesSeen = true
             let closed = eyes.minOpening < thresholds.minEyeOpening
             let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
-                                              minOpening: thresholds.minEyeOpening)
+                                              minOpening: thresholds.minEyeOpening,
+                                              maxIrisToLowerLid: thresholds.maxIrisToLowerLidDown)
             closedSince = closed ? (closedSince ?? t) : nil
             gazeOffSince = off ? (gazeOffSince ?? t) : nil
             eyes.closedFor = closedSince.map { t - $0 } ?? 0

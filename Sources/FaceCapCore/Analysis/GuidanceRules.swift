@@ -8,10 +8,9 @@
 /// thresholds apply. A code in `previous` that was not active (one a validator refused: `Analyzer.mustClear`)
 /// is held to the same margin from the first frame.
 ///
-/// Light first: on a face too dark or burnt out — past the `far…` light limits, where the plain "Too dark"
-/// is said — cover, eyes, gaze and sharpness are not judged (a crushed shadow reads as a mask or a dark
-/// lens, an iris is guessed) and not reported; only the light is. A face only just too dark (the slight
-/// band, e.g. a dark mask lowering the face's mean) is still judged on everything.
+/// Light first: on a face too dark or burnt out (`tooDark`/`tooBright`, with their hysteresis), cover, eyes,
+/// gaze and sharpness are not judged (a crushed shadow reads as a mask or a dark lens, an iris is guessed)
+/// and not reported; only the light is.
 public enum GuidanceRules {
     /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
     public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
@@ -45,19 +44,16 @@ public enum GuidanceRules {
             codes.append(.multipleFaces)
         }
         if below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
-        var dark = false, bright = false, lit = true
+        var dark = false, bright = false
         if let light = face.light {
             dark = below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
                 || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark)
             let brightMargin = t.maxBrightFraction * t.fractionHysteresis
             bright = above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
                 || above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright)
-            // Light first: what needs light to be seen is not judged without it — past the far limits (the
-            // plain "Too dark"). Only just too dark (a dark mask alone lowers the face's mean into that band)
-            // is light enough to see a mask, the eyes and the blur.
-            lit = light.meanLuma >= t.farMinFaceLuma && light.darkFraction <= t.farMaxDarkFraction
-                && light.meanLuma <= t.farMaxFaceLuma && light.brightFraction <= t.farMaxBrightFraction
         }
+        // Light first: what needs light to be seen is not judged without it.
+        let lit = !dark && !bright
         if lit, let cover = face.cover,
            !cover.regions(t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
             codes.append(.faceCovered)
@@ -79,7 +75,8 @@ public enum GuidanceRules {
         // The head turned away, or the eyes looking off the camera for long enough (a glance is not).
         let gazeOff = !lit ? false : face.eyes.map { eyes in
             gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
-                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening)
+                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
+                      maxIrisToLowerLid: t.maxIrisToLowerLidDown)
                 && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
         } ?? false
         if let pose = face.pose {
@@ -135,10 +132,14 @@ public enum GuidanceRules {
     /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
     /// A closed eye has no gaze (the model still places an iris, behind the lid or a hand), and the gaze is
     /// both eyes' mean: with either eye closed it is never off — that eye is `eyesClosed` instead.
+    /// Looking down also needs the iris near the lower lid (`maxIrisToLowerLidDown`): wide-open eyes on the
+    /// camera read down by the corners alone.
     public static func gazeIsOff(_ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
-                                 minOpening: Double = AnalyzerThresholds().minEyeOpening) -> Bool {
-        eyes.minOpening >= minOpening
-            && (abs(eyes.cameraGazeX) > limitX + margin || abs(eyes.cameraGazeY) > limitY + margin)
+                                 minOpening: Double = AnalyzerThresholds().minEyeOpening,
+                                 maxIrisToLowerLid: Double = AnalyzerThresholds().maxIrisToLowerLidDown) -> Bool {
+        let down = eyes.cameraGazeY > limitY + margin && eyes.irisToLowerLid > maxIrisToLowerLid
+        return eyes.minOpening >= minOpening
+            && (abs(eyes.cameraGazeX) > limitX + margin || eyes.cameraGazeY < -(limitY + margin) || down)
     }
 
     /// A frame the auto capture may keep, as far as the eyes go: read on this very frame, both eyes open (the
@@ -152,7 +153,7 @@ public enum GuidanceRules {
         return eyes.isFresh && eyes.minOpening >= opening
             && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
                           margin: mustClear.contains(.lookStraight) ? -t.gazeHysteresis : 0,
-                          minOpening: t.minEyeOpening)
+                          minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
     }
 
     /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
@@ -189,7 +190,8 @@ public enum GuidanceRules {
         if let pose = face.pose {
             // Only a head turned a little: eyes looking away are no "little" matter.
             let eyesAway = face.eyes.map {
-                gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
+                gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening,
+                          maxIrisToLowerLid: t.maxIrisToLowerLidDown)
             } ?? false
             if active.contains(.lookStraight), !eyesAway,
                inside(abs(pose.yaw), t.farMaxYaw, t.angleHysteresis, isMinimum: false, .lookStraight),
