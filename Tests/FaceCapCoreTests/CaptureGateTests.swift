@@ -177,7 +177,9 @@ final class CaptureGateTests: XCTestCase {
         for i in 0..<60 {
             var frame = i < 20 ? justOver : lit
             frame.timestamp = Double(i) / 15
-            if analyzer.process(frame, faces: [i < 20 ? face : litFace]).capture != nil { captureTime = frame.timestamp }
+            if analyzer.process(frame, faces: [i < 20 ? face : litFace]).capture != nil {
+                captureTime = frame.timestamp
+            }
         }
         let time = try XCTUnwrap(captureTime)
         XCTAssertGreaterThanOrEqual(time - 20.0 / 15, thresholds.stabilityWindow)

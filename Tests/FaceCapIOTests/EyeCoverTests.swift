@@ -21,7 +21,8 @@ enum EyeFixtures {
     static let open = ["sergey.png", "images/grace_hopper.jpg"]
     /// Eyes on the camera in a surprised (wide) or squinting (narrow) face: only the lids moved, by
     /// `move_lids` (tools/make_eye_frames.py, LID_EXPRESSIONS), each with the photo it is made from.
-    static let expressions = [("eyes/sergey_eyes_wide.jpg", "sergey.png"), ("eyes/sergey_eyes_narrow.jpg", "sergey.png"),
+    static let expressions = [("eyes/sergey_eyes_wide.jpg", "sergey.png"),
+                              ("eyes/sergey_eyes_narrow.jpg", "sergey.png"),
                               ("eyes/grace_hopper_eyes_wide.jpg", "images/grace_hopper.jpg"),
                               ("eyes/grace_hopper_eyes_narrow.jpg", "images/grace_hopper.jpg")]
     /// Uncovered faces with facial hair or a fringe (tools/make_cover_frames.py), each with the photo it is

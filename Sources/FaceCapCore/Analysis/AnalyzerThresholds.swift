@@ -7,10 +7,10 @@
 /// The limits on light, pose and sharpness are SPEC §4's (the validator's stricter ones refused 13 of 20 real
 /// uncovered faces of the real-photo set, docs/calibration.md "One gate"), the balance is lowered to 0.5 on
 /// that set, and second faces, the frame edge and the eye distance take the validator's; the `far…` limits
-/// beyond them only choose the plainer words. The ones the spec leaves to calibration (eye aspect ratio, eyelid opening, gaze, sharpness, pose offsets,
-/// hysteresis margins) were measured on real photos with `tools/calibrate.py` — docs/calibration.md records
-/// the photos and the numbers. Fractions of the frame are of its width for x and sizes, of its height for
-/// y. Luma is on the full 0...255 scale.
+/// beyond them only choose the plainer words. The ones the spec leaves to calibration (eye aspect ratio,
+/// eyelid opening, gaze, sharpness, pose offsets, hysteresis margins) were measured on real photos with
+/// `tools/calibrate.py` — docs/calibration.md records the photos and the numbers. Fractions of the frame are
+/// of its width for x and sizes, of its height for y. Luma is on the full 0...255 scale.
 ///
 /// Any field can be overridden from a flat JSON object (`AnalyzerThresholds(json:)`), e.g.
 /// `{"minFaceWidth": 0.25, "stabilityWindow": 1.5}`; `AnalyzerThresholds.fields` lists the names.

@@ -60,7 +60,8 @@ public enum EyeMeasures {
 
     /// Opening and iris position of one eye. `leftToRight`: the outer corner (contour 0) is on the image's
     /// left (the subject's right eye); for the other eye the inner corner (contour 8) is.
-    static func eye(_ e: EyeLandmarks, leftToRight: Bool) -> (opening: Double, gaze: SIMD2<Double>, toLowerLid: Double) {
+    static func eye(_ e: EyeLandmarks, leftToRight: Bool)
+        -> (opening: Double, gaze: SIMD2<Double>, toLowerLid: Double) {
         func flat(_ p: SIMD3<Float>) -> SIMD2<Double> { SIMD2(Double(p.x), Double(p.y)) }
         let a = flat(leftToRight ? e.outerCorner : e.innerCorner)
         let b = flat(leftToRight ? e.innerCorner : e.outerCorner)
