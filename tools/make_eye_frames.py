@@ -16,6 +16,10 @@ calibration photos come from, so they are made from each photo's own pixels:
                 both eyes turned 30° down or up as real eyes turn, the lids following (look_vertically; not
                 in the default list: name them with --variants, --gaze-degrees for other angles); kept only
                 when LiteRT's iris model reads them open and turned
+  eyes_wide / eyes_narrow
+                both eyes on the camera, the lids alone moved as a surprised or a squinting face moves them
+                (move_lids, LID_EXPRESSIONS; not in the default list): the globe stays, so the gaze is the
+                photo's own
   mask_surgical / mask_cloth
                 a pleated light-blue or a dark woven mask over nose, mouth and chin, following the lower face
                 outline of the FaceMesh landmarks, with ear loops
@@ -184,13 +188,27 @@ def vertical_gaze_shifts(degrees):
 
 
 def look_vertically(img, eye, leftmost_first, degrees):
-    """The eye turned `degrees` down (negative: up) with its lids: iris and sclera shifted inside the
-    opening, the upper lid skin stretched or folded from below the brow to its new margin, the lower lid
-    skin likewise down to the cheek; the corners stay. Where the shifted globe would show what the lids hid
-    in the photo, the iris is continued by its own mirror image and the rest filled with the eye's white.
-    All shifts taper to nothing at the corners. Returns a new float image."""
+    """The eye turned `degrees` down (negative: up) with its lids (`move_lids` with the shifts of
+    `vertical_gaze_shifts`). Returns a new float image."""
+    return move_lids(img, eye, leftmost_first, *vertical_gaze_shifts(degrees))
+
+
+# Expressions with the eyes on the camera (the globe still, only the lids move; eye widths, positive down).
+# Wide open (surprise, tension): the upper lid retracts past the iris top, baring white above it (~4.5 mm of
+# lid travel over a ~28 mm eye, 0.16), the lower lid drops ~1.5 mm (0.05). Narrowed (a squint, a broad
+# smile): the upper lid comes down ~2 mm over the iris (0.07) and the lower lid up ~1.7 mm (0.06).
+LID_EXPRESSIONS = {'eyes_wide': (-0.16, 0.05), 'eyes_narrow': (0.07, -0.06)}
+
+
+def move_lids(img, eye, leftmost_first, globe, upper, lower):
+    """The eye's globe shifted `globe` eye widths down (negative: up) inside the opening, the upper lid margin
+    `upper` and the lower `lower`: the upper lid skin stretched or folded from below the brow to its new
+    margin, the lower lid skin likewise down to the cheek; the corners stay. Where the shifted globe or the
+    moved lids would show what the lids hid in the photo, the iris is continued by its own mirror image and
+    the rest filled with the eye's white. All shifts taper to nothing at the corners. Returns a new float
+    image."""
     a, along, down, width, ((uu, vu), (ul, vl)) = curves(eye, leftmost_first)
-    d_globe, d_upper, d_lower = (width * d for d in vertical_gaze_shifts(degrees))
+    d_globe, d_upper, d_lower = (width * d for d in (globe, upper, lower))
     H, W, _ = img.shape
     ys, xs = np.mgrid[0:H, 0:W]
     pts = np.stack([xs + 0.5, ys + 0.5], -1).reshape(-1, 2)
@@ -200,7 +218,7 @@ def look_vertically(img, eye, leftmost_first, degrees):
     # The globe turns as a whole (the sclera by the corners, further back, moves about half as far); looking
     # down it never outruns the upper lid, which covers it.
     globe_shift = d_globe * (0.5 + 0.5 * np.sin(np.pi * t))
-    if degrees > 0:
+    if d_globe > 0:
         globe_shift = np.minimum(globe_shift, d_upper * lid_taper)
     up_old, lo_old = np.interp(u, uu, vu), np.interp(u, ul, vl)
     up_new = up_old + d_upper * lid_taper
@@ -496,6 +514,9 @@ def main():
         for variant in variants:
             if variant == 'closed':
                 out = close_eye(close_eye(img, eyes[0], True), eyes[1], False)
+            elif variant in LID_EXPRESSIONS:
+                upper, lower = LID_EXPRESSIONS[variant]
+                out = move_lids(move_lids(img, eyes[0], True, 0, upper, lower), eyes[1], False, 0, upper, lower)
             elif variant in VERTICAL_GAZE:
                 degrees = VERTICAL_GAZE[variant]
                 out = look_vertically(look_vertically(img, eyes[0], True, degrees), eyes[1], False, degrees)

@@ -34,7 +34,7 @@ enum WizardCommand {
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
-        let photos = try makePhotos(configuration, models: models, environment: environment)
+        let photos = try makePhotos(configuration, models: models, thresholds: thresholds, environment: environment)
         let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
         let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared)
@@ -57,8 +57,9 @@ enum WizardCommand {
 
     /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
+    /// The built-in validator holds the photo to `thresholds`, the live analyzer's own table: one gate.
     static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel),
-                           environment: [String: String]) throws -> WizardPhotos {
+                           thresholds: AnalyzerThresholds, environment: [String: String]) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
             let token = try BearerToken.from(environment: environment)
@@ -66,7 +67,8 @@ enum WizardCommand {
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {
-            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                         validator: LocalValidator(thresholds: thresholds))
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()

@@ -142,7 +142,16 @@ final class AnalyzerTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(primaryChanges(outputs), 1)
         XCTAssertEqual(outputs.last?.primary, .tooDark)
-        XCTAssertEqual(outputs.last?.hints, [.blurry])
+        XCTAssertEqual(outputs.last?.hints, [], "light first: no sharpness in too little light")
+        // Well lit, the wobbling sharpness is the message, held as steadily.
+        var lit = Analyzer()
+        let blurred = feed(&lit, from: 0, seconds: 6) { i, m in m.face!.sharpness = i % 3 == 0 ? 145 : 160 }
+        XCTAssertLessThanOrEqual(primaryChanges(blurred), 1)
+        XCTAssertEqual(blurred.last?.primary, .blurry)
+        // Light wobbling around the far limit (45): the gentle and the plain words do not flicker either.
+        var dim = Analyzer()
+        let words = feed(&dim, from: 0, seconds: 3) { i, m in m.face!.light!.meanLuma = i % 2 == 0 ? 43 : 48 }
+        XCTAssertTrue(words.dropFirst().allSatisfy { $0.slight.isEmpty }, "plain from the first frame at 43")
     }
 
     func testManualFallbackAfterTimeoutOrWithoutAFace() {

@@ -66,12 +66,17 @@ final class GuidanceTests: XCTestCase {
             ("closed for 300 ms", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                     $0.face!.eyes!.closedFor = 0.3 }, .eyesClosed),
             ("eyes to the side", { $0.face!.eyes!.cameraGazeX = -0.1 }, .lookStraight),
-            ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09 }, .lookStraight),
-            ("eyes turned 30° down, lids following", { $0.face!.eyes!.cameraGazeY = 0.045 }, .lookStraight),
+            // Looking down: the iris comes to the lower lid (the constructed turns read −0.10).
+            ("eyes down", { $0.face!.eyes!.cameraGazeY = 0.09; $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
+            ("eyes turned 30° down, lids following", {
+                $0.face!.eyes!.cameraGazeY = 0.045; $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
+            ("eyes opened wide on the camera", {
+                $0.face!.eyes!.cameraGazeY = 0.065; $0.face!.eyes!.irisToLowerLid = -0.131 }, nil),
             ("eyes turned 30° up", { $0.face!.eyes!.cameraGazeY = -0.045 }, .lookStraight),
             ("open eyes, the most off-level measured", { $0.face!.eyes!.cameraGazeY = 0.029 }, nil),
             ("eyes down, narrowed but open", { $0.face!.eyes!.rightOpening = 0.14; $0.face!.eyes!.leftOpening = 0.15
-                                              $0.face!.eyes!.cameraGazeY = 0.06 }, .lookStraight),
+                                              $0.face!.eyes!.cameraGazeY = 0.06
+                                              $0.face!.eyes!.irisToLowerLid = -0.10 }, .lookStraight),
             ("a glance", { $0.face!.eyes!.cameraGazeX = 0.1; $0.face!.eyes!.gazeOffFor = 0.1 }, nil),
             ("closed eyes have no gaze", { $0.face!.eyes!.rightOpening = 0.05; $0.face!.eyes!.leftOpening = 0.05
                                            $0.face!.eyes!.cameraGazeX = 0.2 }, .eyesClosed),
@@ -120,9 +125,11 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(GuidanceCode.faceCovered.priority, GuidanceCode.faceNotVisible.priority + 1)
     }
 
-    func testOneEyeOpenIsNotEyesClosed() {
-        // The eye aspect ratio (no iris model) is too weak a reading to act on one eye.
-        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [])
+    func testOneEyeClosedByTheLandmarksIsEyesClosedAsThePhotoNeedsIt() {
+        // Without the iris model, the eye aspect ratio on either eye, as the validator asks it of the photo:
+        // one gate (the check fires only when the landmark model puts the lids together).
+        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.05 }, [.eyesClosed])
+        XCTAssertEqual(codes { $0.face!.features!.leftEyeAspectRatio = 0.16 }, [])
     }
 
     func testANarrowOpenEyeClearsEyesClosedAndAClosedEyeHasNoGaze() {
@@ -151,6 +158,7 @@ final class GuidanceTests: XCTestCase {
         XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "one eye closed, as the validator sees it")
         eyes = Self.openEyes
         eyes.cameraGazeY = 0.045
+        eyes.irisToLowerLid = -0.10
         XCTAssertFalse(GuidanceRules.eyesCapturable(eyes, thresholds: thresholds), "looking down")
         eyes = Self.openEyes
         eyes.isFresh = false
@@ -159,8 +167,9 @@ final class GuidanceTests: XCTestCase {
     }
 
     func testSmallOrWeakSecondFacesAreIgnored() {
-        XCTAssertEqual(codes { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.3 }, [])
-        XCTAssertEqual(codes { $0.secondFaceScore = 0.55; $0.secondFaceRelativeWidth = 0.9 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.2 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.45; $0.secondFaceRelativeWidth = 0.9 }, [])
+        XCTAssertEqual(codes { $0.secondFaceScore = 0.55; $0.secondFaceRelativeWidth = 0.3 }, [.multipleFaces])
     }
 
     func testNoFaceAndTooDarkToFindOne() {
@@ -178,7 +187,8 @@ final class GuidanceTests: XCTestCase {
             $0.face!.light!.meanLuma = 40
             $0.face!.edgeMargin = -0.1
         }
-        XCTAssertEqual(active, [.faceNotVisible, .tooDark, .moveCloser, .keepHeadLevel, .blurry, .holdStill])
+        // Light first: the blur is not judged in too little light.
+        XCTAssertEqual(active, [.faceNotVisible, .tooDark, .moveCloser, .keepHeadLevel, .holdStill])
         XCTAssertEqual(active, active.sorted())
         XCTAssertEqual(GuidanceCode.allCases.first, .noFace)
         XCTAssertEqual(GuidanceCode.allCases.last, .ready)
@@ -205,15 +215,16 @@ final class GuidanceTests: XCTestCase {
         typealias Change = (inout FrameMetrics) -> Void
         let cases: [(String, GuidanceCode, inMargin: Change, cleared: Change)] = [
             ("second face score", .multipleFaces,
-             { $0.secondFaceScore = 0.58; $0.secondFaceRelativeWidth = 0.8 },
-             { $0.secondFaceScore = 0.54; $0.secondFaceRelativeWidth = 0.8 }),
+             { $0.secondFaceScore = 0.48; $0.secondFaceRelativeWidth = 0.8 },
+             { $0.secondFaceScore = 0.44; $0.secondFaceRelativeWidth = 0.8 }),
             ("second face width", .multipleFaces,
-             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.38 },
-             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.34 }),
-            ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.005 }, { $0.face!.edgeMargin = 0.015 }),
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.23 },
+             { $0.secondFaceScore = 0.9; $0.secondFaceRelativeWidth = 0.19 }),
+            ("edge", .faceNotVisible, { $0.face!.edgeMargin = 0.025 }, { $0.face!.edgeMargin = 0.035 }),
             ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 64 }, { $0.face!.light!.meanLuma = 70 }),
             ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.35 },
              { $0.face!.light!.darkFraction = 0.31 }),
+            ("eye distance", .moveCloser, { $0.face!.interEyeDistance = 60.8 }, { $0.face!.interEyeDistance = 62 }),
             ("dark frame", .tooDark, { $0.face = nil; $0.frameLuma = 55 }, { $0.face = nil; $0.frameLuma = 60 }),
             ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 200 }, { $0.face!.light!.meanLuma = 195 }),
             ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.045 },
@@ -227,8 +238,8 @@ final class GuidanceTests: XCTestCase {
             ("yaw", .lookStraight, { $0.face!.pose!.yaw = -13 }, { $0.face!.pose!.yaw = -11 }),
             ("pitch", .lookStraight, { $0.face!.pose!.pitch = 13 }, { $0.face!.pose!.pitch = 11 }),
             ("roll", .keepHeadLevel, { $0.face!.pose!.roll = 10 }, { $0.face!.pose!.roll = 8 }),
-            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 57; $0.face!.light!.rightLuma = 100 },
-             { $0.face!.light!.leftLuma = 61; $0.face!.light!.rightLuma = 100 }),
+            ("side light", .unevenLight, { $0.face!.light!.leftLuma = 52; $0.face!.light!.rightLuma = 100 },
+             { $0.face!.light!.leftLuma = 56; $0.face!.light!.rightLuma = 100 }),
             ("eyes", .eyesClosed,
              { $0.face!.features!.leftEyeAspectRatio = 0.16; $0.face!.features!.rightEyeAspectRatio = 0.16 },
              { $0.face!.features!.leftEyeAspectRatio = 0.18; $0.face!.features!.rightEyeAspectRatio = 0.18 }),

@@ -141,41 +141,33 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertTrue(String(decoding: named!.bytes, as: UTF8.self).contains(#"name="a%22b"; filename="x%0D%0Ay""#))
     }
 
-    // MARK: Validator thresholds
+    // MARK: One gate: the validator's limits are live guidance's
 
-    func testValidatorThresholdsAreStricterThanGuidanceAndOverridable() throws {
-        let v = ValidatorThresholds(), a = AnalyzerThresholds()
-        XCTAssertLessThan(v.maxYaw, a.maxYaw)
-        XCTAssertLessThan(v.maxPitch, a.maxPitch)
-        XCTAssertLessThan(v.maxRoll, a.maxRoll)
-        XCTAssertEqual([v.maxYaw, v.maxPitch, v.maxRoll], [10, 10, 8])
-        XCTAssertGreaterThan(v.minFaceLuma, a.minFaceLuma)
-        XCTAssertLessThan(v.maxFaceLuma, a.maxFaceLuma)
-        XCTAssertLessThan(v.maxDarkFraction, a.maxDarkFraction)
-        XCTAssertLessThan(v.maxBrightFraction, a.maxBrightFraction)
-        XCTAssertGreaterThan(v.minLightBalance, a.minLightBalance)
-        XCTAssertGreaterThan(v.minSharpness, a.minSharpness)
-        XCTAssertLessThanOrEqual(v.secondFaceMinRelativeWidth, a.secondFaceMinRelativeWidth)
-        XCTAssertEqual(v.minInterEyeDistance, 60)
-        XCTAssertEqual([v.maxGazeX, v.maxGazeY], [0.06, 0.04], "the analyzer's gaze limits (docs/calibration.md)")
-        let names = ValidatorThresholds.fields.map(\.name)
-        XCTAssertEqual(Set(Mirror(reflecting: v).children.compactMap(\.label)), Set(names))
-        for field in ValidatorThresholds.fields {
-            XCTAssertTrue(field.range.contains(v[keyPath: field.keyPath]), field.name)
-        }
-        let custom = try ValidatorThresholds(json: #"{"maxYaw": 12, "minInterEyeDistance": 80}"#)
-        XCTAssertEqual([custom.maxYaw, custom.minInterEyeDistance, custom.maxRoll], [12, 80, 8])
-        XCTAssertThrowsError(try ValidatorThresholds(json: #"{"maxYew": 12}"#)) { error in
-            let message = (error as! ThresholdsError).message
-            XCTAssertTrue(message.hasPrefix("thresholds config: unknown validator threshold 'maxYew'"), message)
-        }
-        XCTAssertThrowsError(try ValidatorThresholds(json: #"{"maxRoll": 100}"#))
+    func testTheValidatorsLimitsAreTheOneTableAndTheFarLimitsOnlyChooseWords() throws {
+        let a = AnalyzerThresholds()
+        XCTAssertEqual(LocalValidator().thresholds, a)
+        XCTAssertEqual([a.maxYaw, a.maxPitch, a.maxRoll], [15, 15, 12])
+        XCTAssertEqual([a.minFaceLuma, a.maxFaceLuma, a.maxDarkFraction, a.maxBrightFraction, a.minLightBalance],
+                       [60, 205, 0.40, 0.05, 0.5])
+        XCTAssertEqual([a.minSharpness, a.minInterEyeDistance, a.minEdgeMargin], [150, 60, 0.02])
+        XCTAssertEqual([a.secondFaceMinScore, a.secondFaceMinRelativeWidth], [0.5, 0.25])
+        // The far band only picks the gentler or the plain words.
+        XCTAssertEqual([a.farMinFaceLuma, a.farMaxFaceLuma, a.farMaxDarkFraction, a.farMaxBrightFraction,
+                        a.farMinLightBalance, a.farMaxYaw, a.farMaxPitch, a.farMaxRoll],
+                       [45, 220, 0.50, 0.08, 0.40, 20, 20, 16])
+        XCTAssertLessThan(a.farMinFaceLuma, a.minFaceLuma)
+        XCTAssertGreaterThan(a.farMaxFaceLuma, a.maxFaceLuma)
+        XCTAssertLessThan(a.farMinLightBalance, a.minLightBalance)
+        XCTAssertGreaterThan(a.farMaxRoll, a.maxRoll)
+        // A thresholds file moves both: the validator is built from the same value.
+        let custom = try AnalyzerThresholds(json: #"{"maxYaw": 12, "minInterEyeDistance": 80}"#)
+        XCTAssertEqual([LocalValidator(thresholds: custom).thresholds.maxYaw, custom.minInterEyeDistance], [12, 80])
     }
 
     // MARK: The validator on sergey's golden face, placed by construction
 
     private func assess(_ placement: AnalysisFixtures.Placement, width: Int = 640, height: Int = 480,
-                        thresholds: ValidatorThresholds = ValidatorThresholds(),
+                        thresholds: AnalyzerThresholds = AnalyzerThresholds(),
                         edit: (inout Face) -> Void = { _ in }) -> LocalValidator.Assessment {
         var (frame, face) = AnalysisFixtures.frame(placement, width: width, height: height)
         edit(&face)
@@ -188,7 +180,7 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertEqual(good.verdict(isFinal: false), ValidationVerdict(result: .pass))
         XCTAssertGreaterThan(good.interEyeDistance ?? 0, 60)
 
-        XCTAssertEqual(assess(.init(faceWidth: 0.4, degrees: 12)).reasons, ["keepHeadLevel"])
+        XCTAssertEqual(assess(.init(faceWidth: 0.4, degrees: 16)).reasons, ["keepHeadLevel"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, gain: 0.5)).reasons, ["tooDark"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, gain: 1.9, offset: 30)).reasons, ["tooBright"])
         XCTAssertEqual(assess(.init(faceWidth: 0.4, blurRadius: 4)).reasons, ["blurry"])
@@ -208,10 +200,10 @@ final class ValidationCoreTests: XCTestCase {
 
     func testPoseEyesAndSecondFacesUseTheValidatorsStricterLimits() {
         // Yaw/pitch and eyes are measured from landmarks: bend them as a turned head or shut lids would.
-        var t = ValidatorThresholds()
+        var t = AnalyzerThresholds()
         t.maxYaw = 0.1
         XCTAssertEqual(assess(.init(faceWidth: 0.4), thresholds: t).reasons, ["lookStraight"])
-        t = ValidatorThresholds()
+        t = AnalyzerThresholds()
         t.minEyeAspectRatio = 0.3  // above sergey's 0.25: the eyes now count as closed
         XCTAssertEqual(assess(.init(faceWidth: 0.4), thresholds: t).reasons, ["eyesClosed"])
         // Lids together on one eye only: the validator wants both open (the analyzer one).
@@ -231,6 +223,11 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertEqual(LocalValidator().assess(frame, faces: [face, other]).reasons, ["multipleFaces"])
         other.detection.score = 0.45
         XCTAssertEqual(LocalValidator().assess(frame, faces: [face, other]).reasons, [])
+        // A detection the landmark model did not confirm is no face at all.
+        other.detection.score = 0.9
+        other.isRejected = true
+        XCTAssertEqual(LocalValidator().assess(frame, faces: [face, other]).reasons, [])
+        XCTAssertEqual(LocalValidator().assess(frame, faces: [other]).reasons, ["faceUnclear"])
     }
 
     func testTheFinalAttemptTurnsAFailureIntoManualReview() {

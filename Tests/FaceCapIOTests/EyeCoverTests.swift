@@ -19,6 +19,12 @@ enum EyeFixtures {
                           ("eyes/grace_hopper_hand_eye.jpg", "eye"),
                           ("eyes/sergey_hand_mouth_up.jpg", "mouth"), ("eyes/sergey_hand_mouth_across.jpg", "mouth")]
     static let open = ["sergey.png", "images/grace_hopper.jpg"]
+    /// Eyes on the camera in a surprised (wide) or squinting (narrow) face: only the lids moved, by
+    /// `move_lids` (tools/make_eye_frames.py, LID_EXPRESSIONS), each with the photo it is made from.
+    static let expressions = [("eyes/sergey_eyes_wide.jpg", "sergey.png"),
+                              ("eyes/sergey_eyes_narrow.jpg", "sergey.png"),
+                              ("eyes/grace_hopper_eyes_wide.jpg", "images/grace_hopper.jpg"),
+                              ("eyes/grace_hopper_eyes_narrow.jpg", "images/grace_hopper.jpg")]
     /// Uncovered faces with facial hair or a fringe (tools/make_cover_frames.py), each with the photo it is
     /// drawn on: beards are another colour than the skin, and none of them covers the face.
     static let hair = [("eyes/sergey_beard_dark.jpg", "sergey.png"), ("eyes/sergey_moustache_dark.jpg", "sergey.png"),
@@ -128,14 +134,37 @@ final class EyeCoverTests: XCTestCase {
             XCTAssertLessThan(max(abs(pose.yaw), abs(pose.pitch)), t.maxPitch - 5, name)
             let eyes = try XCTUnwrap(face.eyes)
             // Looking down narrows the opening, but these eyes are visibly open: not closed, for either.
-            XCTAssertGreaterThan(eyes.minOpening, ValidatorThresholds().minEyeOpening, name)
+            XCTAssertGreaterThan(eyes.minOpening, AnalyzerThresholds().minEyeOpening, name)
             XCTAssertGreaterThan(down ? eyes.cameraGazeY : -eyes.cameraGazeY, t.maxGazeY, name)
+            // Looking down brings the iris to the lower lid (a surprised face does not).
+            if down { XCTAssertGreaterThan(eyes.irisToLowerLid, t.maxIrisToLowerLidDown + 0.01, name) }
             XCTAssertLessThan(abs(eyes.cameraGazeX), t.maxGazeX - 0.02, "\(name): straight ahead sideways")
             XCTAssertTrue(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
             XCTAssertFalse(report.guidance.contains(.eyesClosed), name)
             let reasons = try verdict(name)
             XCTAssertTrue(reasons.contains("lookStraight"), "\(name): \(reasons)")
             XCTAssertFalse(reasons.contains("eyesClosed"), "\(name): \(reasons)")
+        }
+    }
+
+    func testWideOpenAndNarrowedEyesOnTheCameraReadOnTheCamera() throws {
+        // The vertical gaze is the iris against the eye corners, which the lids do not move: a surprised or a
+        // squinting face looking into the camera reads as its own photo does, while the turned eyes above
+        // stay caught.
+        let t = AnalyzerThresholds()
+        for (name, photo) in EyeFixtures.expressions {
+            let (report, _, _) = try analyse(name)
+            let eyes = try XCTUnwrap(report.metrics.face?.eyes, name)
+            let own = try XCTUnwrap(try analyse(photo).report.metrics.face?.eyes, photo)
+            XCTAssertLessThan(abs(eyes.cameraGazeY), t.maxGazeY - 0.01, name)
+            XCTAssertEqual(eyes.cameraGazeY, own.cameraGazeY, accuracy: 0.02, "\(name) against \(photo)")
+            // Opened wide, the iris stays well above the lower lid (narrowed, the lower lid rises toward it).
+            if name.contains("wide") { XCTAssertLessThan(eyes.irisToLowerLid, t.maxIrisToLowerLidDown, name) }
+            XCTAssertGreaterThan(eyes.minOpening, t.minEyeOpening + 0.02, name)
+            for code in [GuidanceCode.lookStraight, .eyesClosed, .faceCovered] {
+                XCTAssertFalse(report.guidance.contains(code), "\(name): \(report.guidance)")
+            }
+            XCTAssertEqual(try verdict(name), [], name)
         }
     }
 

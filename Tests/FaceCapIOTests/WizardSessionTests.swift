@@ -1,5 +1,6 @@
 import FaceCapCore
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import FaceCapIO
@@ -103,6 +104,50 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertTrue(frontEnd.countdowns.contains("No new picture for 1 s"), "\(frontEnd.countdowns)")
         XCTAssertFalse(try events().contains { $0["screen"] as? String == "connectionError" },
                        "a pause shorter than the camera's 5 s limit is not a lost camera")
+    }
+
+    /// One gate, end to end: a still face just over the light limit (face luma ~64 against 60) is captured and
+    /// refused for `tooDark` by the checker; back in capture, the same still face must clear 60 by the margin
+    /// (68) first, so it is never captured again — before the fix it was, a second after the retry.
+    func testAPhotoRefusedForTooDarkIsNotCapturedAgainUntilTheLightClears() throws {
+        var settings = WizardSettings()
+        settings.plain = true
+        settings.showTutorial = false
+        settings.plainRetryDelay = 0.5
+        let checker = RefuseOnce(reasons: ["tooDark"])
+        let frontEnd = QuitAfter(seconds: 7)
+        let session = try session(settings, frontEnd: frontEnd,
+                                  opener: StillOpener(frame: try Self.dimSergey(gain: 0.57)), checker: checker)
+        XCTAssertEqual(session.run(), .cancelled)
+        let log = try events()
+        let captures = log.filter { $0["event"] as? String == "captured" }
+        XCTAssertEqual(captures.count, 1, "refused, then never captured again with the same fault: \(log)")
+        XCTAssertEqual(checker.checks, 1)
+        let afterRetry = log.drop { $0["event"] as? String != "validation" }
+        let guidance = afterRetry.compactMap { $0["event"] as? String == "guidance" ? $0["primary"] as? String : nil }
+        XCTAssertEqual(guidance.last, "tooDark", "the capture screen keeps saying what to change: \(log)")
+    }
+
+    /// sergey.png as a 640×480 webcam frame (the face 0.38 of the width, centred), every sample × `gain`.
+    static func dimSergey(gain: Double) throws -> Frame {
+        let photo = try ImageFile.read(path: fixturePath("sergey.png"))
+        XCTAssertEqual(photo.format, .rgb24)
+        let width = 640, height = 480
+        // sergey's face is 343 of the photo's 600 pixels wide.
+        let scale = 0.38 * Double(width) / 343
+        var data = [UInt8](repeating: 128, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let sx = Int((Double(x - width / 2) / scale + 300).rounded())
+                let sy = Int((Double(y - height / 2) / scale + 300).rounded())
+                guard sx >= 0, sy >= 0, sx < photo.width, sy < photo.height else { continue }
+                for c in 0..<3 {
+                    let v = Double(photo.data[(sy * photo.width + sx) * 3 + c]) * gain
+                    data[(y * width + x) * 3 + c] = UInt8(min(255, v.rounded()))
+                }
+            }
+        }
+        return Frame(format: .rgb24, width: width, height: height, colorRange: .full, timestamp: 0, data: data)
     }
 
     /// FACECAP_FRAME_STATS while the wizard runs: rewritten whole (renamed over, no temporary left), each time
@@ -302,4 +347,93 @@ private final class UnreachableChecker: PhotoChecker {
                progress: (Double) -> Void) -> ValidationOutcome {
         .unreachable(reason: "connection refused by 127.0.0.1:9", retryAfter: nil)
     }
+}
+
+/// A source of one still frame at 30 fps, as a camera pointed at a person holding still.
+private final class StillOpener: FrameSourceOpener {
+    let frame: Frame
+    init(frame: Frame) { self.frame = frame }
+    func open() throws(CameraProblem) -> FrameSource { StillSource(still: frame) }
+    func nextDevice() {}
+}
+
+private final class StillSource: FrameSource {
+    let still: Frame
+    var width: Int { still.width }
+    var height: Int { still.height }
+    var format: PixelFormat { still.format }
+    let frameRate = 30.0
+    let label = "still"
+    var pollDescriptor: Int32? { nil }
+    private let start = Date()
+    private var delivered = 0
+
+    init(still: Frame) { self.still = still }
+
+    private var due: Double { Double(delivered) / frameRate - Date().timeIntervalSince(start) }
+    var secondsUntilNextFrame: Double? { max(0, due) }
+
+    func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
+        guard due <= 0 else { return .noFrameYet }
+        frame = still
+        frame.timestamp = Double(delivered) / frameRate
+        delivered += 1
+        return .frame
+    }
+
+    func close() {}
+}
+
+/// A checker that refuses the first photo with `reasons` and passes the rest.
+private final class RefuseOnce: PhotoChecker {
+    let reasons: [String]
+    private let count = Mutex(0)
+    init(reasons: [String]) { self.reasons = reasons }
+    var checks: Int { count.withLock { $0 } }
+
+    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+               progress: (Double) -> Void) -> ValidationOutcome {
+        let n = count.withLock { n -> Int in
+            n += 1
+            return n
+        }
+        return .verdict(n == 1 ? ValidationVerdict(result: .retry, reasons: reasons) : ValidationVerdict(result: .pass))
+    }
+}
+
+/// A front end that draws nothing and quits (q) `seconds` after it was made.
+private final class QuitAfter: WizardFrontEnd, @unchecked Sendable {  // the timer thread only writes the pipe
+    private let pipeEnds: [Int32]
+
+    init(seconds: Double) {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        pipeEnds = ends
+        // Weakly held: once the test let go of the front end (and closed the pipe), the timer writes nothing.
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            var byte: UInt8 = 1
+            _ = write(self.pipeEnds[1], &byte, 1)
+        }
+    }
+
+    deinit {
+        for end in pipeEnds where end >= 0 { Glibc.close(end) }
+    }
+
+    var size: (columns: Int, rows: Int)? { nil }
+    var inputDescriptor: Int32? { pipeEnds[0] }
+
+    func readInput() -> [FrontEndInput] {
+        var byte: UInt8 = 0
+        _ = read(pipeEnds[0], &byte, 1)
+        return [.key(.character("q"))]
+    }
+
+    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {}
+    func wantsPreviewFrame(at now: Double) -> Bool { false }
+    func resize() -> (columns: Int, rows: Int)? { size }
+    func suspend() {}
+    func resume() {}
+    func close() {}
 }

@@ -22,6 +22,9 @@ public struct AnalyzerOutput: Sendable, Equatable {
     public var primary: GuidanceCode
     /// Up to two further codes that have persisted, in priority order.
     public var hints: [GuidanceCode]
+    /// The codes among `active` that are only just past their limit: the screen shows them with their
+    /// gentler words (`GuidanceCode.slightEnglishText`); the codes themselves are the same.
+    public var slight: Set<GuidanceCode> = []
     /// True when `primary` or `hints` differ from the previous frame's (for change-only events).
     public var guidanceChanged: Bool
     /// How much of the stability window `ready` has held, 0...1 (the progress ring).
@@ -50,9 +53,16 @@ public struct AnalyzerOutput: Sendable, Equatable {
 /// ```
 public struct Analyzer: Sendable {
     public var thresholds: AnalyzerThresholds
+    /// Codes a validator refused the last photo for (its reasons that are guidance codes): until the next
+    /// capture, each is held to its limit plus its hysteresis margin on every frame, as if it had just been
+    /// active, so auto capture waits until each refused measure has cleared its limit by that margin for the
+    /// whole stability window — never the same fault captured again a second later (SPEC §4, One gate).
+    public private(set) var mustClear: Set<GuidanceCode> = []
 
     private var motion = MotionTracker()
     private var previousActive: Set<GuidanceCode> = []
+    /// Active codes shown with their plain words in the previous frame (not slight).
+    private var previousPlain: Set<GuidanceCode> = []
     /// When each currently active code (and `ready`) became active.
     private var activeSince: [GuidanceCode: Double] = [:]
     private var shown: GuidanceCode?
@@ -78,13 +88,22 @@ public struct Analyzer: Sendable {
     private var gazeOffSince: Double?
     private var eyesSeen = false
 
-    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds()) {
+    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = []) {
         self.thresholds = thresholds
+        self.mustClear = mustClear
     }
 
     /// Starts a new capture session (e.g. after a retry): timers, stability and messages start over.
-    public mutating func reset() {
-        self = Analyzer(thresholds: thresholds)
+    /// `mustClear`: the codes the last photo was refused for (`Analyzer.mustClear`); empty after a pass or
+    /// at the first capture.
+    public mutating func reset(mustClear: Set<GuidanceCode> = []) {
+        self = Analyzer(thresholds: thresholds, mustClear: mustClear)
+    }
+
+    /// The guidance codes among a checker's reasons (a server's own codes and the validator's `faceUnclear`
+    /// name no measure the analyzer can hold to a margin).
+    public static func mustClear(reasons: [String]) -> Set<GuidanceCode> {
+        Set(reasons.compactMap(GuidanceCode.init(rawValue:)).filter { $0 != .noFace && $0 != .ready })
     }
 
     /// Analyses one frame and the faces the models found in it.
@@ -126,7 +145,8 @@ public struct Analyzer: Sendable {
             eyesSeen = true
             let closed = eyes.minOpening < thresholds.minEyeOpening
             let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
-                                              minOpening: thresholds.minEyeOpening)
+                                              minOpening: thresholds.minEyeOpening,
+                                              maxIrisToLowerLid: thresholds.maxIrisToLowerLidDown)
             closedSince = closed ? (closedSince ?? t) : nil
             gazeOffSince = off ? (gazeOffSince ?? t) : nil
             eyes.closedFor = closedSince.map { t - $0 } ?? 0
@@ -146,15 +166,20 @@ public struct Analyzer: Sendable {
     public mutating func decide(_ metrics: FrameMetrics, isWarmUp: Bool = false) -> AnalyzerOutput {
         let t = metrics.timestamp
         if let start = sessionStart, t < start {
-            // Time went backwards (a looped clip): a new session rather than negative durations.
-            reset()
+            // Time went backwards (a looped clip): a new session rather than negative durations (a refusal
+            // still has to be cleared).
+            reset(mustClear: mustClear)
         }
         let start = sessionStart ?? t
         sessionStart = start
         if metrics.face?.eyes != nil { eyesSeen = true }
-        let codes = GuidanceRules.activeCodes(metrics, previous: previousActive, thresholds: thresholds)
+        let codes = GuidanceRules.activeCodes(metrics, previous: previousActive.union(mustClear),
+                                              thresholds: thresholds)
         previousActive = Set(codes)
         let active = codes.isEmpty ? [GuidanceCode.ready] : codes
+        let slight = GuidanceRules.slightCodes(metrics, active: codes, previousPlain: previousPlain,
+                                               thresholds: thresholds)
+        previousPlain = Set(codes).subtracting(slight)
         // When each active code became active: kept for codes still active, now for new ones.
         let since = active.map { activeSince[$0] ?? t }
         activeSince = Dictionary(zip(active, since), uniquingKeysWith: { first, _ in first })
@@ -193,7 +218,8 @@ public struct Analyzer: Sendable {
             let sharpness = metrics.face?.sharpness ?? 0
             // Once the iris model has run, a frame is kept only with its own reading of open eyes on the
             // camera: a blink or a glance inside the window does not end it but is never the photo.
-            let eyesOK = !eyesSeen || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds)
+            let eyesOK = !eyesSeen
+                || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds, mustClear: mustClear)
             if eyesOK, sharpness > bestSharpness {
                 bestSharpness = sharpness
                 bestTimestamp = t
@@ -224,7 +250,7 @@ public struct Analyzer: Sendable {
                 fallback = .noConfidentFace
             }
         }
-        return AnalyzerOutput(metrics: metrics, active: active, primary: primary, hints: hints,
+        return AnalyzerOutput(metrics: metrics, active: active, primary: primary, hints: hints, slight: slight,
                               guidanceChanged: changed, stability: stability, keepFrame: keep,
                               capture: capture, manualFallback: captured ? nil : fallback)
     }

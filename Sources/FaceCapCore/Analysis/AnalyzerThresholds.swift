@@ -1,9 +1,16 @@
-/// Every number the analyzer decides with, in one place, each with the reason for its value.
+/// Every number the analyzer and the built-in validator decide with, in one place, each with the reason
+/// for its value: the one capture gate (SPEC §4 "One gate"). Live guidance and `LocalValidator` read the
+/// same limits through the same rules (`GuidanceRules.activeCodes`), so a frame the guidance calls `ready`
+/// is one the validator accepts on every measure both check; the validator's only limit of its own is
+/// `minInterEyeDistance`, which live guidance checks too.
 ///
-/// The defaults are SPEC §4's conditions; the ones the spec leaves to calibration (eye aspect ratio,
-/// sharpness, pose offsets, hysteresis margins) were measured on real photos with
-/// `tools/calibrate.py` — docs/calibration.md records the photos and the numbers. Fractions of the
-/// frame are of its width for x and sizes, of its height for y. Luma is on the full 0...255 scale.
+/// The limits on light, pose and sharpness are SPEC §4's (the validator's stricter ones refused 13 of 20 real
+/// uncovered faces of the real-photo set, docs/calibration.md "One gate"), the balance is lowered to 0.5 on
+/// that set, and second faces, the frame edge and the eye distance take the validator's; the `far…` limits
+/// beyond them only choose the plainer words. The ones the spec leaves to calibration (eye aspect ratio,
+/// eyelid opening, gaze, sharpness, pose offsets, hysteresis margins) were measured on real photos with
+/// `tools/calibrate.py` — docs/calibration.md records the photos and the numbers. Fractions of the frame are
+/// of its width for x and sizes, of its height for y. Luma is on the full 0...255 scale.
 ///
 /// Any field can be overridden from a flat JSON object (`AnalyzerThresholds(json:)`), e.g.
 /// `{"minFaceWidth": 0.25, "stabilityWindow": 1.5}`; `AnalyzerThresholds.fields` lists the names.
@@ -13,10 +20,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var minFaceScore = 0.5
     /// With no face and a whole-frame mean luma below this, say `tooDark` instead of `noFace`.
     public var darkFrameLuma = 50.0
-    /// A second face counts with this score (SPEC `multipleFaces`)…
-    public var secondFaceMinScore = 0.6
-    /// …and a width at least this fraction of the largest face's (SPEC `multipleFaces`).
-    public var secondFaceMinRelativeWidth = 0.4
+    /// A second face counts with this score (the detector's own cut: a photo must show one person only;
+    /// SPEC §4's table said 0.6)…
+    public var secondFaceMinScore = 0.5
+    /// …and a width at least this fraction of the largest face's (a quarter is a person a step or two
+    /// behind, who would be recognisable in the photo; SPEC §4's table said 0.4). Only faces the landmark
+    /// model confirmed count (`Face.isRejected`).
+    public var secondFaceMinRelativeWidth = 0.25
 
     // MARK: Geometry
     /// Oval target centre as a fraction of the frame (the front end draws the oval here).
@@ -30,29 +40,43 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var maxCentreOffsetX = 0.10
     /// Face centre further than this from the oval centre, in frame heights → `moveUp`/`moveDown`.
     public var maxCentreOffsetY = 0.10
+    /// The face box and key landmarks must stay this far inside every edge, as a fraction of the frame width
+    /// (x) or height (y) → else `faceNotVisible` (a chin or forehead at the very edge is often cut by the
+    /// landmark model's own error of a few pixels; was 0, touching the edge, for live guidance alone).
+    public var minEdgeMargin = 0.02
+    /// The eye centres (from the landmarks) must be at least this many pixels apart → else `moveCloser`.
+    /// 60 px is the ICAO/ISO 19794-5 minimum for a usable face image; the smallest face `minFaceWidth`
+    /// allows on a 640-pixel frame gives about 75, so this matters only for small camera modes.
+    public var minInterEyeDistance = 60.0
 
     // MARK: Light
-    /// Mean face luma below this → `tooDark` (SPEC).
+    /// Mean face luma below this → `tooDark` (SPEC; well-lit calibration frames read 98–170, the real-photo
+    /// set's uncovered faces at 60 % light 67–74, which the validator's old 75 refused).
     public var minFaceLuma = 60.0
     /// Face pixels at or below this luma are under-exposed (ISO/IEC 29794-5 / OFIQ uses 0...25).
     public var darkPixelLuma = 25.0
-    /// More than this fraction of under-exposed face pixels → `tooDark` (SPEC).
+    /// More than this fraction of under-exposed face pixels → `tooDark` (SPEC; good frames ≤ 0.034).
     public var maxDarkFraction = 0.40
     /// Mean face luma above this → `tooBright` (SPEC).
     public var maxFaceLuma = 205.0
     /// Face pixels at or above this luma are over-exposed (SPEC).
     public var brightPixelLuma = 250.0
-    /// More than this fraction of over-exposed face pixels → `tooBright` (SPEC).
+    /// More than this fraction of over-exposed face pixels → `tooBright` (SPEC; good frames ≤ 0.001).
     public var maxBrightFraction = 0.05
-    /// Darker/brighter face-half mean luma ratio below this → `unevenLight` (SPEC).
-    public var minLightBalance = 0.55
+    /// Darker/brighter face-half mean luma ratio below this → `unevenLight`. Calibration frames read 0.84–0.98,
+    /// one half at 45 % light 0.47–0.58, at 30 % 0.31–0.44; real uncovered faces in window light (the
+    /// real-photo set) read down to 0.52, which SPEC's 0.55 and the validator's 0.7 refused.
+    public var minLightBalance = 0.5
 
     // MARK: Pose and eyes
-    /// |yaw| above this many degrees → `lookStraight` (SPEC).
+    /// |yaw| above this many degrees → `lookStraight` (SPEC; the real-photo set's uncovered faces read up to
+    /// 10.2°, which the validator's old 10° refused).
     public var maxYaw = 15.0
-    /// |pitch| above this many degrees → `lookStraight` (SPEC).
+    /// |pitch| above this many degrees → `lookStraight` (SPEC; real faces looking into the camera from a little
+    /// above or below read −13.4…+11.1°, which the validator's old 10° refused).
     public var maxPitch = 15.0
-    /// |roll| above this many degrees → `keepHeadLevel` (SPEC).
+    /// |roll| above this many degrees → `keepHeadLevel` (SPEC; real uncovered faces read up to 9.7°, which the
+    /// validator's old 8°, ISO 19794-5's, refused).
     public var maxRoll = 12.0
     /// Added to the fitted pitch so that people looking straight into the camera read 0°: fitted to
     /// the canonical face model, frontal portraits read −8…+2° (median −5.0°, docs/calibration.md).
@@ -84,6 +108,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// Only read when both eyes are open: a closed or covered eye's iris is the model's guess.
     public var maxGazeX = 0.06
     public var maxGazeY = 0.04
+    /// A downward gaze (`cameraGazeY` past `maxGazeY`) counts only when the iris also sits within this of the
+    /// lower lid (`EyeMetrics.irisToLowerLid` above it). Wide-open eyes looking into the camera (the real-photo
+    /// set's surprised faces, ft3_02/11/23) read `cameraGazeY` +0.050…+0.065 — the raised upper lid pulls the
+    /// model's corners up — but their iris stays −0.131…−0.148 above the lower lid, like every face looking
+    /// into the camera (−0.132…−0.185); both constructed 30° downward turns read −0.101 and −0.098
+    /// (docs/calibration.md, "Wide-open eyes").
+    public var maxIrisToLowerLidDown = -0.12
     /// Margin on the gaze, in eye widths.
     public var gazeHysteresis = 0.01
     /// The gaze must read off the camera this long before `lookStraight` is active (a glance is not a
@@ -134,7 +165,8 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     // MARK: Sharpness and motion
     /// Exposure-normalised variance of the Laplacian of the 64×64 face crop below this → `blurry`.
     /// On 540 webcam-like frames no face with optical blur σ ≤ 1 px read below 226; 86 % of them at
-    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md).
+    /// σ = 3 px and all at σ = 4 px did (docs/calibration.md). A soft real photo (the real-photo set's
+    /// fer justin.jpg) reads 152–220, which the validator's old 200 refused.
     public var minSharpness = 150.0
     /// Face centre moving more than this many frame widths per 100 ms → `holdStill` (SPEC).
     public var maxCentreSpeed = 0.02
@@ -166,6 +198,21 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// Margin on `minFaceScore` for a face that was already confident in the previous frame (only
     /// matters when `minFaceScore` is set above the detector's own 0.5 cut).
     public var faceScoreHysteresis = 0.05
+
+    // MARK: Words (which text a code is shown with; the codes themselves do not change)
+    /// A `tooDark`, `tooBright`, `unevenLight`, `lookStraight` or `keepHeadLevel` whose measure is past the
+    /// limit above but not past these is *slight*: the screen asks gently ("A little more light") rather than
+    /// with the plain text (`GuidanceCode.slightEnglishText`). A slight code turns plain past these, and back
+    /// only once inside them by the code's own margin. They decide words only, never a capture, and are set
+    /// a quarter of the way again past each limit (not calibrated: nothing is measured against them).
+    public var farMinFaceLuma = 45.0
+    public var farMaxDarkFraction = 0.50
+    public var farMaxFaceLuma = 220.0
+    public var farMaxBrightFraction = 0.08
+    public var farMinLightBalance = 0.40
+    public var farMaxYaw = 20.0
+    public var farMaxPitch = 20.0
+    public var farMaxRoll = 16.0
 
     // MARK: Timing (seconds)
     /// A new primary message must be wanted this long before it is shown (SPEC).
@@ -204,6 +251,8 @@ extension AnalyzerThresholds {
         Field(name: "maxFaceWidth", keyPath: \.maxFaceWidth, range: 0...2),
         Field(name: "maxCentreOffsetX", keyPath: \.maxCentreOffsetX, range: 0...1),
         Field(name: "maxCentreOffsetY", keyPath: \.maxCentreOffsetY, range: 0...1),
+        Field(name: "minEdgeMargin", keyPath: \.minEdgeMargin, range: -0.5...0.5),
+        Field(name: "minInterEyeDistance", keyPath: \.minInterEyeDistance, range: 0...10_000),
         Field(name: "minFaceLuma", keyPath: \.minFaceLuma, range: 0...255),
         Field(name: "darkPixelLuma", keyPath: \.darkPixelLuma, range: 0...255),
         Field(name: "maxDarkFraction", keyPath: \.maxDarkFraction, range: 0...1),
@@ -221,6 +270,7 @@ extension AnalyzerThresholds {
         Field(name: "minEyesClosedTime", keyPath: \.minEyesClosedTime, range: 0...10),
         Field(name: "maxGazeX", keyPath: \.maxGazeX, range: 0...1),
         Field(name: "maxGazeY", keyPath: \.maxGazeY, range: 0...1),
+        Field(name: "maxIrisToLowerLidDown", keyPath: \.maxIrisToLowerLidDown, range: -1...1),
         Field(name: "gazeHysteresis", keyPath: \.gazeHysteresis, range: 0...0.5),
         Field(name: "minGazeOffTime", keyPath: \.minGazeOffTime, range: 0...10),
         Field(name: "gazeYawFactor", keyPath: \.gazeYawFactor, range: -2...2),
@@ -248,6 +298,14 @@ extension AnalyzerThresholds {
         Field(name: "motionHysteresis", keyPath: \.motionHysteresis, range: 0.1...1),
         Field(name: "secondFaceHysteresis", keyPath: \.secondFaceHysteresis, range: 0...0.5),
         Field(name: "faceScoreHysteresis", keyPath: \.faceScoreHysteresis, range: 0...0.5),
+        Field(name: "farMinFaceLuma", keyPath: \.farMinFaceLuma, range: 0...255),
+        Field(name: "farMaxDarkFraction", keyPath: \.farMaxDarkFraction, range: 0...1),
+        Field(name: "farMaxFaceLuma", keyPath: \.farMaxFaceLuma, range: 0...255),
+        Field(name: "farMaxBrightFraction", keyPath: \.farMaxBrightFraction, range: 0...1),
+        Field(name: "farMinLightBalance", keyPath: \.farMinLightBalance, range: 0...1),
+        Field(name: "farMaxYaw", keyPath: \.farMaxYaw, range: 0...90),
+        Field(name: "farMaxPitch", keyPath: \.farMaxPitch, range: 0...90),
+        Field(name: "farMaxRoll", keyPath: \.farMaxRoll, range: 0...90),
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),

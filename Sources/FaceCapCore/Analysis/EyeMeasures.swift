@@ -20,6 +20,12 @@ public struct EyeMetrics: Sendable, Equatable {
     /// eyes look toward the image's right, y positive when they look down.
     public var cameraGazeX: Double
     public var cameraGazeY: Double
+    /// Iris centre relative to the lower lid (the mean of its middle contour points 2…6), across the corner
+    /// line, in eye widths, mean of both eyes: negative when the iris sits above the lower lid, as it does
+    /// (−0.13…−0.20 looking into the camera, wide-open eyes included). A downward gaze brings it near the lid
+    /// (−0.10 on the constructed 30° turns); eyes opened wide raise the upper lid and, with it, the model's
+    /// corners, which `cameraGazeY` reads as a downward look, but not this.
+    public var irisToLowerLid: Double = -0.15
     /// True when the iris model ran on this frame; false when the reading is carried over from a recent
     /// frame (the model runs every few frames).
     public var isFresh: Bool
@@ -44,30 +50,34 @@ public enum EyeMeasures {
         let right = eye(eyes.right, leftToRight: true)
         let left = eye(eyes.left, leftToRight: false)
         let gazeX = (right.gaze.x + left.gaze.x) / 2, gazeY = (right.gaze.y + left.gaze.y) / 2
+        let toLowerLid = (right.toLowerLid + left.toLowerLid) / 2
         let yaw = (pose?.yaw ?? 0) * .pi / 180, pitch = (pose?.pitch ?? 0) * .pi / 180
         return EyeMetrics(rightOpening: right.opening, leftOpening: left.opening, gazeX: gazeX, gazeY: gazeY,
                           cameraGazeX: gazeX + t.gazeYawFactor * sin(yaw),
                           cameraGazeY: gazeY - t.gazeNeutralY - t.gazePitchFactor * sin(pitch),
-                          isFresh: true, closedFor: nil, gazeOffFor: nil)
+                          irisToLowerLid: toLowerLid, isFresh: true, closedFor: nil, gazeOffFor: nil)
     }
 
     /// Opening and iris position of one eye. `leftToRight`: the outer corner (contour 0) is on the image's
     /// left (the subject's right eye); for the other eye the inner corner (contour 8) is.
-    static func eye(_ e: EyeLandmarks, leftToRight: Bool) -> (opening: Double, gaze: SIMD2<Double>) {
+    static func eye(_ e: EyeLandmarks, leftToRight: Bool)
+        -> (opening: Double, gaze: SIMD2<Double>, toLowerLid: Double) {
         func flat(_ p: SIMD3<Float>) -> SIMD2<Double> { SIMD2(Double(p.x), Double(p.y)) }
         let a = flat(leftToRight ? e.outerCorner : e.innerCorner)
         let b = flat(leftToRight ? e.innerCorner : e.outerCorner)
         let axis = b - a
         let width = (axis * axis).sum().squareRoot()
-        guard width > 1e-6, e.contour.count >= 16, !e.iris.isEmpty else { return (0, .zero) }
+        guard width > 1e-6, e.contour.count >= 16, !e.iris.isEmpty else { return (0, .zero, 0) }
         let along = axis / width
         let down = SIMD2(-along.y, along.x)
-        var gap = 0.0
+        var gap = 0.0, lowerLid = 0.0
         for (upper, lower) in lidPairs {
             gap += ((flat(e.contour[lower]) - flat(e.contour[upper])) * down).sum()
+            lowerLid += ((flat(e.contour[lower]) - a) * down).sum()
         }
         let opening = max(0, gap / Double(lidPairs.count)) / width
         let offset = flat(e.irisCentre) - (a + b) / 2
-        return (opening, SIMD2((offset * along).sum() / width, (offset * down).sum() / width))
+        let toLowerLid = (((flat(e.irisCentre) - a) * down).sum() - lowerLid / Double(lidPairs.count)) / width
+        return (opening, SIMD2((offset * along).sum() / width, (offset * down).sum() / width), toLowerLid)
     }
 }

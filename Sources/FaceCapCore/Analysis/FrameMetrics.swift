@@ -26,6 +26,9 @@ public struct FaceMetrics: Sendable, Equatable {
     public var light: LightMetrics?
     /// Variance of the Laplacian of the face crop resampled to 64×64, exposure-normalised (higher = sharper).
     public var sharpness: Double?
+    /// Distance between the eye centres (the midpoints of each eye's corners, landmarks 33/133 and 362/263)
+    /// in frame pixels; nil without landmarks.
+    public var interEyeDistance: Double? = nil
 }
 
 /// How the face moved over the last `motionLookBack` seconds.
@@ -69,8 +72,10 @@ public enum FaceMeasures {
         let scoreCut = minScore ?? thresholds.minFaceScore
         // Widest first by the detector's box (for a tracked face, its landmarks' bounds): the measure
         // `FaceTracker` picks the face it runs landmarks on by, so the measured face is that face.
+        // A detection the landmark model did not confirm is not a face (a chandelier, a pattern): not counted,
+        // never measured.
         let confident = faces.indices
-            .filter { Double(faces[$0].detection.score) >= scoreCut }
+            .filter { Double(faces[$0].detection.score) >= scoreCut && !faces[$0].isRejected }
             .sorted { faces[$0].detection.box.width > faces[$1].detection.box.width }
         var metrics = FrameMetrics(timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
                                    frameLuma: nil, faceCount: confident.count,
@@ -160,6 +165,12 @@ public enum FaceMeasures {
             }
         }
         let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
+        var interEye: Double?
+        if points.count >= FaceLandmarker.count {
+            let right = (points[33] + points[133]) / 2, left = (points[362] + points[263]) / 2
+            let dx = Double(left.x - right.x), dy = Double(left.y - right.y)
+            interEye = (dx * dx + dy * dy).squareRoot()
+        }
         return FaceMetrics(
             index: index, score: Double(face.detection.score), box: box,
             widthRatio: Double(box.width) / width,
@@ -169,6 +180,6 @@ public enum FaceMeasures {
             pose: pose,
             features: LandmarkGeometry.features(points),
             eyes: face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) },
-            light: nil, sharpness: nil)
+            light: nil, sharpness: nil, interEyeDistance: interEye)
     }
 }

@@ -1,9 +1,16 @@
-/// SPEC §4's conditions: which guidance codes a frame's measures call for.
+/// SPEC §4's conditions: which guidance codes a frame's measures call for. The same rules, on the same
+/// `AnalyzerThresholds`, decide live guidance and the built-in validator's verdict (`LocalValidator`): one
+/// capture gate.
 ///
 /// Every threshold has hysteresis: a code that was active in the previous frame stays active until its
 /// measure clears the threshold by the margin in `AnalyzerThresholds`, so a measure wobbling around a
 /// threshold does not switch the code on and off. With an empty `previous` (a single photo) the plain
-/// thresholds apply.
+/// thresholds apply. A code in `previous` that was not active (one a validator refused: `Analyzer.mustClear`)
+/// is held to the same margin from the first frame.
+///
+/// Light first: on a face too dark or burnt out (`tooDark`/`tooBright`, with their hysteresis), cover, eyes,
+/// gaze and sharpness are not judged (a crushed shadow reads as a mask or a dark lens, an iris is guessed)
+/// and not reported; only the light is.
 public enum GuidanceRules {
     /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
     public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
@@ -36,22 +43,28 @@ public enum GuidanceRules {
            atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
             codes.append(.multipleFaces)
         }
-        if below(face.edgeMargin, 0, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
-        if let cover = face.cover, !cover.regions(t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
+        if below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        var dark = false, bright = false
+        if let light = face.light {
+            dark = below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
+                || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark)
+            let brightMargin = t.maxBrightFraction * t.fractionHysteresis
+            bright = above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
+                || above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright)
+        }
+        // Light first: what needs light to be seen is not judged without it.
+        let lit = !dark && !bright
+        if lit, let cover = face.cover,
+           !cover.regions(t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
             codes.append(.faceCovered)
         }
-        if let light = face.light {
-            if below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
-                || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark) {
-                codes.append(.tooDark)
-            }
-            let brightMargin = t.maxBrightFraction * t.fractionHysteresis
-            if above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
-                || above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright) {
-                codes.append(.tooBright)
-            }
+        if dark { codes.append(.tooDark) }
+        if bright { codes.append(.tooBright) }
+        if below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser)
+            || below(face.interEyeDistance, t.minInterEyeDistance, t.minInterEyeDistance * t.geometryHysteresis,
+                     .moveCloser) {
+            codes.append(.moveCloser)
         }
-        if below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser) { codes.append(.moveCloser) }
         if above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }
         // Mirror convention: a face on the image's left is on the person's right, so they move left.
         if below(face.offsetX, -t.maxCentreOffsetX, t.geometryHysteresis, .moveLeft) { codes.append(.moveLeft) }
@@ -60,9 +73,10 @@ public enum GuidanceRules {
         if above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
         if below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
         // The head turned away, or the eyes looking off the camera for long enough (a glance is not).
-        let gazeOff = face.eyes.map { eyes in
+        let gazeOff = !lit ? false : face.eyes.map { eyes in
             gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
-                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening)
+                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
+                      maxIrisToLowerLid: t.maxIrisToLowerLidDown)
                 && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
         } ?? false
         if let pose = face.pose {
@@ -75,7 +89,9 @@ public enum GuidanceRules {
         if let light = face.light, below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
-        if let eyes = face.eyes {
+        if !lit {
+            // No eyes and no sharpness in the dark or the glare.
+        } else if let eyes = face.eyes {
             // The iris model's lids: an eye closed for longer than a blink. Either eye, as the validator asks of
             // the photo: a wink held, or a hand over one eye that the cover measures miss, is said, not left as
             // a "ready" that never captures.
@@ -84,11 +100,12 @@ public enum GuidanceRules {
                 codes.append(.eyesClosed)
             }
         } else if let features = face.features,
-           below(max(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
+           below(min(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
                  t.eyeHysteresis, .eyesClosed) {
+            // Without the iris model, the landmarks' eye aspect ratio, on either eye as the photo needs it.
             codes.append(.eyesClosed)
         }
-        if let sharpness = face.sharpness,
+        if lit, let sharpness = face.sharpness,
            below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry) {
             codes.append(.blurry)
         }
@@ -115,18 +132,77 @@ public enum GuidanceRules {
     /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
     /// A closed eye has no gaze (the model still places an iris, behind the lid or a hand), and the gaze is
     /// both eyes' mean: with either eye closed it is never off — that eye is `eyesClosed` instead.
+    /// Looking down also needs the iris near the lower lid (`maxIrisToLowerLidDown`): wide-open eyes on the
+    /// camera read down by the corners alone.
     public static func gazeIsOff(_ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
-                                 minOpening: Double = AnalyzerThresholds().minEyeOpening) -> Bool {
-        eyes.minOpening >= minOpening
-            && (abs(eyes.cameraGazeX) > limitX + margin || abs(eyes.cameraGazeY) > limitY + margin)
+                                 minOpening: Double = AnalyzerThresholds().minEyeOpening,
+                                 maxIrisToLowerLid: Double = AnalyzerThresholds().maxIrisToLowerLidDown) -> Bool {
+        let down = eyes.cameraGazeY > limitY + margin && eyes.irisToLowerLid > maxIrisToLowerLid
+        return eyes.minOpening >= minOpening
+            && (abs(eyes.cameraGazeX) > limitX + margin || eyes.cameraGazeY < -(limitY + margin) || down)
     }
 
     /// A frame the auto capture may keep, as far as the eyes go: read on this very frame, both eyes open (the
     /// validator asks it of each eye) and on the camera by the plain thresholds (no hold time: a blink, a wink
     /// or a glance is never the captured frame).
-    public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds) -> Bool {
+    /// A code in `mustClear` (refused by a validator) asks its measure to clear the limit by its margin.
+    public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds,
+                                      mustClear: Set<GuidanceCode> = []) -> Bool {
         guard let eyes else { return false }
-        return eyes.isFresh && eyes.minOpening >= t.minEyeOpening
-            && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
+        let opening = t.minEyeOpening + (mustClear.contains(.eyesClosed) ? t.eyeOpeningHysteresis : 0)
+        return eyes.isFresh && eyes.minOpening >= opening
+            && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
+                          margin: mustClear.contains(.lookStraight) ? -t.gazeHysteresis : 0,
+                          minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+    }
+
+    /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
+    /// §4's table), so the screen asks gently (`GuidanceCode.slightEnglishText`). `previousPlain`: the codes
+    /// shown plain in the previous frame, which stay plain until back inside the far limits by their margin.
+    public static func slightCodes(_ m: FrameMetrics, active: [GuidanceCode], previousPlain: Set<GuidanceCode> = [],
+                                   thresholds t: AnalyzerThresholds) -> Set<GuidanceCode> {
+        guard let face = m.face else { return [] }
+        var slight: Set<GuidanceCode> = []
+        /// `value` inside `limit` (a lower limit when `isMinimum`); a code shown plain needs the margin too.
+        func inside(_ value: Double, _ limit: Double, _ margin: Double, isMinimum: Bool, _ code: GuidanceCode) -> Bool {
+            let m = previousPlain.contains(code) ? margin : 0
+            return isMinimum ? value >= limit + m : value <= limit - m
+        }
+        let fraction = t.fractionHysteresis
+        if let light = face.light {
+            if active.contains(.tooDark),
+               inside(light.meanLuma, t.farMinFaceLuma, t.lumaHysteresis, isMinimum: true, .tooDark),
+               inside(light.darkFraction, t.farMaxDarkFraction, t.farMaxDarkFraction * fraction, isMinimum: false,
+                      .tooDark) {
+                slight.insert(.tooDark)
+            }
+            if active.contains(.tooBright),
+               inside(light.meanLuma, t.farMaxFaceLuma, t.lumaHysteresis, isMinimum: false, .tooBright),
+               inside(light.brightFraction, t.farMaxBrightFraction, t.farMaxBrightFraction * fraction,
+                      isMinimum: false, .tooBright) {
+                slight.insert(.tooBright)
+            }
+            if active.contains(.unevenLight),
+               inside(light.balance, t.farMinLightBalance, t.balanceHysteresis, isMinimum: true, .unevenLight) {
+                slight.insert(.unevenLight)
+            }
+        }
+        if let pose = face.pose {
+            // Only a head turned a little: eyes looking away are no "little" matter.
+            let eyesAway = face.eyes.map {
+                gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening,
+                          maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+            } ?? false
+            if active.contains(.lookStraight), !eyesAway,
+               inside(abs(pose.yaw), t.farMaxYaw, t.angleHysteresis, isMinimum: false, .lookStraight),
+               inside(abs(pose.pitch), t.farMaxPitch, t.angleHysteresis, isMinimum: false, .lookStraight) {
+                slight.insert(.lookStraight)
+            }
+            if active.contains(.keepHeadLevel),
+               inside(abs(pose.roll), t.farMaxRoll, t.angleHysteresis, isMinimum: false, .keepHeadLevel) {
+                slight.insert(.keepHeadLevel)
+            }
+        }
+        return slight
     }
 }

@@ -65,10 +65,11 @@ public final class FaceTracker {
         framesSinceDetection = 0
     }
 
-    /// Faces in `frame`, in frame pixels, the widest first: the analyzer measures the widest face
-    /// (SPEC §4 "the largest"), so that is the one the landmark model (and the iris model) runs on. The first
-    /// face carries landmarks when the landmark model confirmed it; a face that is tracked (not re-detected
-    /// this frame) has `isTracked` set and a detection derived from its landmarks.
+    /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
+    /// face (SPEC §4 "the largest"), so that is the one the iris model runs on. Every detection goes through
+    /// the landmark model (up to `maxConfirmations` a frame): the ones it confirms carry their landmarks, the
+    /// others come last with `isRejected` set (not faces). A face that is tracked (not re-detected this frame)
+    /// has `isTracked` set and a detection derived from its landmarks.
     public func process(_ frame: Frame) -> [Face] {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
@@ -91,7 +92,7 @@ public final class FaceTracker {
                 }
                 faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
                                   isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
-                for other in others { faces.append(Face(detection: other, landmarks: nil)) }
+                appendConfirming(others, in: frame)
                 return faces
             }
             faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
@@ -104,27 +105,57 @@ public final class FaceTracker {
         return faces
     }
 
-    /// Appends `detections` to `faces`, the widest first with its landmarks (and a fresh eye reading) when
-    /// the landmark model confirms it, and tracks that face from the next frame on.
+    /// At most this many landmark runs confirm detections on one frame (~2 ms each): a cluttered background
+    /// with many false detections must not stall the frame. Detections past it stay unconfirmed: rejected.
+    public var maxConfirmations = 4
+
+    /// The landmarks of `detection` when the landmark model confirms a face there (into `points`).
+    private func confirm(_ detection: FaceDetection, in frame: Frame) -> FaceLandmarks? {
+        guard let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
+              presence >= landmarker.minPresence else { return nil }
+        return FaceLandmarks(points: points, presence: presence)
+    }
+
+    /// Appends `detections` to `faces`, the widest the landmark model confirms first with its landmarks (and a
+    /// fresh eye reading), and tracks that face from the next frame on. A detection the landmark model does
+    /// not confirm is not a face (a chandelier, a pattern): it is kept only as `isRejected`, after the faces.
     private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
         tracked = nil
-        guard let widest = detections.indices.max(by: { detections[$0].box.width < detections[$1].box.width }) else {
-            return
-        }
-        let detection = detections[widest]
-        var landmarks: FaceLandmarks?
-        var eyes: FaceEyes?
-        if let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
-           presence >= landmarker.minPresence {
-            landmarks = FaceLandmarks(points: points, presence: presence)
-            tracked = FaceROI(landmarks: points)
+        var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
+        var rejected: [FaceDetection] = []
+        var runs = 0
+        while !order.isEmpty, runs < maxConfirmations {
+            let detection = detections[order.removeFirst()]
+            runs += 1
+            guard let landmarks = confirm(detection, in: frame) else {
+                rejected.append(detection)
+                continue
+            }
+            tracked = FaceROI(landmarks: landmarks.points)
             trackedScore = detection.score
-            eyes = eyesIfDue(frame, points, now: true)
+            faces.append(Face(detection: detection, landmarks: landmarks,
+                              eyes: eyesIfDue(frame, landmarks.points, now: true)))
+            break
         }
-        faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes))
-        for (index, other) in detections.enumerated() where index != widest {
-            faces.append(Face(detection: other, landmarks: nil))
+        appendConfirming(order.map { detections[$0] }, in: frame, runs: runs)
+        for detection in rejected { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
+    }
+
+    /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a
+    /// second face counts only when it is one), the others as rejected — past `maxConfirmations` landmark runs
+    /// too, unconfirmed being no face.
+    private func appendConfirming(_ detections: [FaceDetection], in frame: Frame, runs: Int = 0) {
+        var runs = runs
+        var rejected: [FaceDetection] = []
+        for detection in detections {
+            runs += 1
+            if runs <= maxConfirmations, let landmarks = confirm(detection, in: frame) {
+                faces.append(Face(detection: detection, landmarks: landmarks))
+            } else {
+                rejected.append(detection)
+            }
         }
+        for detection in rejected { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
     }
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks

@@ -53,7 +53,13 @@ public struct Face: Sendable, Equatable {
     /// The iris model's eye and iris points, set only on frames where it ran on this face (every
     /// `FaceTracker.eyeInterval` frames, and whenever the face was detected anew); nil otherwise.
     public var eyes: FaceEyes?
-    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil) {
+    /// True when the landmark model did not confirm this detection (it found no face there, or the frame's
+    /// landmark runs were used up, `FaceTracker.maxConfirmations`): it is not a face (not counted for
+    /// `multipleFaces`, never the measured face), only a detection kept for the record.
+    public var isRejected: Bool
+    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
+                isRejected: Bool = false) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
+        self.isRejected = isRejected
     }
 }

@@ -108,6 +108,9 @@ public struct Wizard: Sendable, Equatable {
     public private(set) var awaitingCamera = false
     /// The last screen announced with a `screen` event.
     public private(set) var announcedScreen: ScreenName?
+    /// The guidance codes among the reasons the last photo was refused for: every capture until the next
+    /// verdict waits for them to clear by a margin (`Analyzer.mustClear`); empty after a pass.
+    public private(set) var refused: Set<GuidanceCode> = []
     /// The guidance last announced with a `guidance` event.
     private var announcedGuidance: (primary: GuidanceCode, hints: [GuidanceCode])?
     /// The time of the last event handled.
@@ -122,6 +125,7 @@ public struct Wizard: Sendable, Equatable {
             && lhs.showsHelp == rhs.showsHelp && lhs.awaitingCamera == rhs.awaitingCamera
             && lhs.terminalSize?.columns == rhs.terminalSize?.columns && lhs.terminalSize?.rows == rhs.terminalSize?.rows
             && lhs.announcedScreen == rhs.announcedScreen && lhs.now == rhs.now
+            && lhs.refused == rhs.refused
             && lhs.announcedGuidance?.primary == rhs.announcedGuidance?.primary
             && lhs.announcedGuidance?.hints == rhs.announcedGuidance?.hints
     }
@@ -162,7 +166,7 @@ public struct Wizard: Sendable, Equatable {
             if wasTooSmall, !isTerminalTooSmall, case .capture = phase {
                 // The person could not see the preview: start the capture over rather than take a photo unseen.
                 phase = .capture(CaptureProgress())
-                effects.append(.startAnalysis)
+                effects.append(.startAnalysis(mustClear: refused))
             }
         case .cameraOpened:
             effects += cameraOpened()
@@ -180,7 +184,7 @@ public struct Wizard: Sendable, Equatable {
                 var progress = CaptureProgress()
                 progress.manualOffered = offered
                 phase = .capture(progress)
-                effects.append(.startAnalysis)
+                effects.append(.startAnalysis(mustClear: refused))
             }
         case .validation(let outcome):
             effects += validation(outcome)
@@ -371,7 +375,7 @@ public struct Wizard: Sendable, Equatable {
         phase = .capture(CaptureProgress())
         // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
         announcedGuidance = nil
-        return [.startAnalysis]
+        return [.startAnalysis(mustClear: refused)]
     }
 
     private mutating func cameraFailed(_ problem: CameraProblem) -> [WizardEffect] {
@@ -507,11 +511,13 @@ public struct Wizard: Sendable, Equatable {
         switch verdict.result {
         case .pass:
             attemptsUsed = 0
+            refused = []
             phase = .saving(verdict, then: .success)
             return [.emit(.validation(result: .pass, reasons: verdict.reasons, attemptsLeft: settings.attempts)),
                     .save(verdict)]
         case .retry where !request.isFinal:
             attemptsUsed += 1
+            refused = Analyzer.mustClear(reasons: verdict.reasons)
             phase = .retry(verdict, attemptsLeft: attemptsLeft,
                            until: settings.plain ? now + settings.plainRetryDelay : nil)
             return [.emit(.validation(result: .retry, reasons: verdict.reasons, attemptsLeft: attemptsLeft)),

@@ -46,6 +46,8 @@ public struct FrameGuidance: Sendable, Equatable {
     public var time: Double
     public var primary: GuidanceCode
     public var hints: [GuidanceCode]
+    /// Codes only just past their limit, shown with their gentler words (`AnalyzerOutput.slight`).
+    public var slight: Set<GuidanceCode>
     /// 0...1: how much of the stability window `ready` has held.
     public var stability: Double
     /// A face was found in this frame.
@@ -56,10 +58,12 @@ public struct FrameGuidance: Sendable, Equatable {
     public var manualFallback: ManualFallbackReason?
 
     public init(time: Double, primary: GuidanceCode, hints: [GuidanceCode] = [], stability: Double = 0,
-                hasFace: Bool = true, autoCapture: Bool = false, manualFallback: ManualFallbackReason? = nil) {
+                hasFace: Bool = true, autoCapture: Bool = false, manualFallback: ManualFallbackReason? = nil,
+                slight: Set<GuidanceCode> = []) {
         self.time = time
         self.primary = primary
         self.hints = hints
+        self.slight = slight
         self.stability = stability
         self.hasFace = hasFace
         self.autoCapture = autoCapture
@@ -70,7 +74,7 @@ public struct FrameGuidance: Sendable, Equatable {
     public init(_ output: AnalyzerOutput) {
         self.init(time: output.metrics.timestamp, primary: output.primary, hints: output.hints,
                   stability: output.stability, hasFace: output.metrics.face != nil,
-                  autoCapture: output.capture != nil, manualFallback: output.manualFallback)
+                  autoCapture: output.capture != nil, manualFallback: output.manualFallback, slight: output.slight)
     }
 }
 
@@ -123,7 +127,9 @@ public enum WizardEffect: Sendable, Equatable {
     case nextDevice
     case closeCamera
     /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame.
-    case startAnalysis
+    /// `mustClear`: the codes the last photo was refused for, which must clear their limits by a margin
+    /// before auto capture (`Analyzer.reset(mustClear:)`).
+    case startAnalysis(mustClear: Set<GuidanceCode>)
     /// Stop sending frames (capture is over or paused).
     case stopAnalysis
     /// Encode the frame to keep (auto: the one the analyzer kept; manual: the latest) at full resolution;

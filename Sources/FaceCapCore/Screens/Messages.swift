@@ -4,6 +4,11 @@ public enum Messages {
     /// The guidance message for a code.
     public static func guidance(_ code: GuidanceCode) -> String { code.englishText }
 
+    /// The guidance message for a code, in its gentler words when it is only just past its limit.
+    public static func guidance(_ code: GuidanceCode, slight: Bool) -> String {
+        slight ? code.slightEnglishText ?? code.englishText : code.englishText
+    }
+
     /// Advice for a reason a checker gave for asking for another photo (guidance codes and the validator's
     /// own codes); an unknown code is shown as it is, so a server's new reason still reaches the person.
     public static func advice(forReason reason: String) -> String {

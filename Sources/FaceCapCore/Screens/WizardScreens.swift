@@ -164,7 +164,8 @@ extension Wizard {
             oval = .searching
         }
         let stability = taking ? 1 : (latest?.stability ?? 0)
-        var hints = (latest?.hints ?? []).map(Messages.guidance)
+        let slight = latest?.slight ?? []
+        var hints = (latest?.hints ?? []).map { Messages.guidance($0, slight: slight.contains($0)) }
         let primary: String
         var lines: [String] = []
         var countdown: String?
@@ -174,7 +175,9 @@ extension Wizard {
         } else if let reason = progress.manualOffered {
             primary = settings.plain ? "Press SPACE, or type capture and Enter, to take the photo"
                 : "Press SPACE to take the photo"
-            if let latest { hints = [Messages.guidance(latest.primary)] + hints.prefix(1) }
+            if let latest {
+                hints = [Messages.guidance(latest.primary, slight: slight.contains(latest.primary))] + hints.prefix(1)
+            }
             switch reason {
             case .timeout:
                 // Why: the live guidance, first among the hints (not repeated here).
@@ -188,7 +191,8 @@ extension Wizard {
             primary = "Waiting for the camera…"
             countdown = "No new picture for \(Int(stalled)) s"
         } else {
-            primary = latest.map { Messages.guidance($0.primary) } ?? "Looking for your face…"
+            primary = latest.map { Messages.guidance($0.primary, slight: slight.contains($0.primary)) }
+                ?? "Looking for your face…"
             if let start = progress.firstFrameTime, let time = latest?.time {
                 let remaining = settings.manualAfter - (time - start)
                 if remaining > 0 { countdown = "Manual capture in \(Messages.seconds(remaining)) s" }

@@ -1,6 +1,6 @@
 /// One tunable number of a thresholds struct: its name in a config file, where it lives, and the values
-/// a config file may give it. Shared by `AnalyzerThresholds` and `ValidatorThresholds`, so both are
-/// overridden the same way and refuse the same mistakes.
+/// a config file may give it. Used by `AnalyzerThresholds`, the one table live guidance and the validator
+/// share, so every field is overridden the same way and refuses the same mistakes.
 public struct ThresholdField<Root>: Sendable {
     public let name: String
     public let keyPath: WritableKeyPath<Root, Double> & Sendable

@@ -281,8 +281,8 @@ public final class WizardSession {
             opener.nextDevice()
         case .closeCamera:
             closeSource()
-        case .startAnalysis:
-            analyzer.reset()
+        case .startAnalysis(let mustClear):
+            analyzer.reset(mustClear: mustClear)
             tracker.reset()
             analysing = true
             hasFrame = false

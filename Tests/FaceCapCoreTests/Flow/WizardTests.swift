@@ -32,7 +32,7 @@ final class WizardTests: XCTestCase {
     private func capturing(_ settings: WizardSettings) -> Wizard {
         var wizard = Wizard(settings: settings)
         XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1), [.startAnalysis])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1), [.startAnalysis(mustClear: [])])
         return wizard
     }
 
@@ -53,7 +53,7 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(wizard.screen(at: 1).lines.joined().contains("never saved or sent"))
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [.openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.screen(at: 2).primary, "Starting the camera…")
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2), [.startAnalysis])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2), [.startAnalysis(mustClear: [])])
         XCTAssertEqual(wizard.screen(at: 2.2).picture, .livePreview(oval: .searching, stability: 0))
     }
 
@@ -120,7 +120,8 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.start, at: 0)
         _ = wizard.handle(.cameraFailed(denied), at: 0.1)
         _ = wizard.handle(.key(.character("r")), at: 5)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.1), [.startAnalysis, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.1),
+                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
     }
 
     func testNoCameraAndBusyAreRetriedWithBackoffAndOnR() {
@@ -138,7 +139,8 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.cameraFailed(busy), at: 3), [])
         XCTAssertEqual(wizard.screen(at: 3).countdown, "Looking again in 4 s")
         XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3.5), [.nextDevice, .openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.6), [.startAnalysis, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.6),
+                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
     }
 
     func testBusyQuitIs69() {
@@ -256,7 +258,7 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .noFace, manualFallback: .timeout)), at: 30)
         _ = wizard.handle(.key(.space), at: 31)
-        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31), [.startAnalysis])
+        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31), [.startAnalysis(mustClear: [])])
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
     }
 
@@ -307,10 +309,37 @@ final class WizardTests: XCTestCase {
         XCTAssertNil(screen.countdown, "the full-screen Retry waits for the person")
         XCTAssertEqual(wizard.handle(.tick, at: 60), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 61), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2), [.startAnalysis])
+        // The capture restarts holding the refused measure to its margin (a server's own code names none).
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2), [.startAnalysis(mustClear: [.tooDark])])
         _ = wizard.handle(.frameAnalyzed(ready(62, stability: 1, capture: true)), at: 62)
         XCTAssertEqual(wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 62).dropFirst(2).first,
                        .validate(ValidationRequest(attempt: 2, isFinal: false)))
+    }
+
+    func testARefusalIsCarriedToEveryRestartOfCaptureUntilTheNextVerdict() {
+        var wizard = validating(settings(tutorial: false))
+        let refusal = ValidationVerdict(result: .retry, reasons: ["keepHeadLevel", "faceUnclear", "unevenLight"])
+        _ = wizard.handle(.validation(.verdict(refusal)), at: 2)
+        XCTAssertEqual(wizard.refused, [.keepHeadLevel, .unevenLight])
+        _ = wizard.handle(.key(.enter), at: 3)
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
+                       [.startAnalysis(mustClear: [.keepHeadLevel, .unevenLight])])
+        // The camera lost and found again: still the same refusal to clear.
+        _ = wizard.handle(.cameraLost(CameraProblem(kind: .lost, message: "gone", exitCode: .failure)), at: 4)
+        _ = wizard.handle(.tick, at: 6)
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 6.1).first,
+                       .startAnalysis(mustClear: [.keepHeadLevel, .unevenLight]))
+        // A new refusal replaces it; a pass clears it.
+        _ = wizard.handle(.frameAnalyzed(ready(7, stability: 1, capture: true)), at: 7)
+        _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 7)
+        _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))), at: 8)
+        XCTAssertEqual(wizard.refused, [.blurry])
+        _ = wizard.handle(.key(.enter), at: 9)
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1), [.startAnalysis(mustClear: [.blurry])])
+        _ = wizard.handle(.frameAnalyzed(ready(10, stability: 1, capture: true)), at: 10)
+        _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 10)
+        _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 11)
+        XCTAssertEqual(wizard.refused, [])
     }
 
     func testPlainRetryGoesBackAfterTwoSeconds() {
@@ -485,7 +514,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         XCTAssertEqual(wizard.screen(at: 3.1).countdown, "Looking again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5.1), [.openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
                        [.emit(.guidance(primary: .ready, hints: []))],
                        "the guidance is announced again after the camera came back, even when it did not change")
@@ -537,7 +566,7 @@ final class WizardTests: XCTestCase {
         }
         XCTAssertFalse(wizard.screen(at: 2.2).showsHelp)
         XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 3),
-                       [.startAnalysis, .emit(.screen(.capture))])
+                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 4).last, .exit(.cancelled))
     }
 
