@@ -246,7 +246,7 @@ public struct ScreenLayout: Equatable, Sendable {
     /// "Uploading 120 of 340 kB  ████████░░░░  66 %", the bar shrinking first when space is short.
     private mutating func addProgress(_ progress: ScreenProgress, row: Int, margin: Int, width: Int, unicode: Bool) {
         let fraction = progress.fraction.isFinite ? min(1, max(0, progress.fraction)) : 0
-        let percent = " \(Int((fraction * 100).rounded())) %"
+        let percent = " " + Words.text(.progressPercent, ["percent": String(Int((fraction * 100).rounded()))])
         let labelWidth = TerminalText.width(of: progress.label, unicode: unicode)
         let barWidth = min(40, width - labelWidth - percent.count - 2)
         guard barWidth >= 5 else {
@@ -267,7 +267,7 @@ public struct ScreenLayout: Equatable, Sendable {
 
     /// A framed box in the middle of the screen, filled so that it hides what is under it.
     private mutating func addHelp(_ lines: [String], unicode: Bool) {
-        let title = " Help "
+        let title = " " + Words.text(.helpTitle) + " "
         let widest = lines.map { TerminalText.width(of: $0, unicode: unicode) }.max() ?? 0
         let boxWidth = min(columns, max(widest, title.count) + 4)
         let boxHeight = min(rows, lines.count + 2)

@@ -1,3 +1,11 @@
+/// What the wizard opens, as the permission screen names it.
+public enum SourceName: Sendable, Equatable {
+    /// The first video-capture node.
+    case defaultCamera
+    case camera(String)
+    case clip(String)
+}
+
 /// The wizard's settings, from the command line.
 public struct WizardSettings: Sendable, Equatable {
     /// Validation attempts before the photo goes to manual review.
@@ -26,9 +34,9 @@ public struct WizardSettings: Sendable, Equatable {
     public var usesServer = false
     /// The source is a replayed clip: there is no other device to switch to.
     public var sourceIsClip = false
-    /// For the screens' text: what is opened ("your camera", "the clip me.y4m"), where photos go, and the
+    /// For the screens' text: what is opened (the first camera, a named one, a clip), where photos go, and the
     /// server (nil: the built-in validator).
-    public var sourceDescription = "your camera"
+    public var source = SourceName.defaultCamera
     public var outputDirectory = "facecap-out"
     public var serverURL: String?
 
@@ -317,7 +325,7 @@ public struct Wizard: Sendable, Equatable {
             if quit {
                 let code: ExitCode
                 if case .exit(let wanted) = then { code = wanted } else { code = .failure }
-                return [.report("the photo was not saved: \(message)")] + finish(code)
+                return [.report(Words.text(.reportNotSavedQuit, ["reason": message]))] + finish(code)
             }
             if retry || key == .enter {
                 phase = .saving(verdict, then: then)
@@ -496,8 +504,10 @@ public struct Wizard: Sendable, Equatable {
             phase = .serverRefused(status: status, message: message, request: request, sending: false)
             if settings.plain {
                 phase = .saving(nil, then: .exit(.failure))
-                let how = status > 0 ? " (HTTP \(status))" : ""
-                return [.report("the server refused the photo\(how): \(message)"), .save(nil)]
+                let report = status > 0
+                    ? Words.text(.reportRefusedHTTP, ["status": String(status), "message": message])
+                    : Words.text(.reportRefused, ["message": message])
+                return [.report(report), .save(nil)]
             }
             return []
         }
@@ -534,12 +544,12 @@ public struct Wizard: Sendable, Equatable {
         switch then {
         case .success:
             phase = .success(saved, until: now + (settings.plain ? 0 : settings.successDelay))
-            return effects + [.report("photo saved: \(saved.photoPath)")]
+            return effects + [.report(Words.text(.reportSaved, ["path": saved.photoPath]))]
         case .finalError:
             phase = .finalError(saved, until: now + (settings.plain ? 0 : settings.finalErrorDelay))
-            return effects + [.report("photo submitted for manual review, saved: \(saved.photoPath)")]
+            return effects + [.report(Words.text(.reportManualReview, ["path": saved.photoPath]))]
         case .exit(let code):
-            return effects + [.report("the photo was not validated and is saved in \(saved.photoPath)")] + finish(code)
+            return effects + [.report(Words.text(.reportNotValidated, ["path": saved.photoPath]))] + finish(code)
         }
     }
 
@@ -547,10 +557,10 @@ public struct Wizard: Sendable, Equatable {
         guard case .saving(let verdict, let then) = phase else { return [] }
         if case .exit(let code) = then {
             // The person is already leaving: say what was lost and go.
-            return [.report("the photo could not be saved: \(message)")] + finish(code)
+            return [.report(Words.text(.reportNotSaved, ["reason": message]))] + finish(code)
         }
         if settings.plain {
-            return [.report("the photo could not be saved: \(message)")] + finish(.failure)
+            return [.report(Words.text(.reportNotSaved, ["reason": message]))] + finish(.failure)
         }
         phase = .saveFailed(message: message, verdict: verdict, then: then)
         return []

@@ -4,11 +4,12 @@ extension Wizard {
         var model = baseScreen(at: now)
         if isTerminalTooSmall, let size = terminalSize {
             model = ScreenModel(
-                name: .terminalTooSmall, title: "Terminal too small", tone: .warning,
-                lines: ["facecap needs at least \(settings.minimumColumns)×\(settings.minimumRows) characters;"
-                        + " this terminal is \(size.columns)×\(size.rows).",
-                        "Make the window larger, or run facecap with --plain."],
-                keys: [KeyHelp("q", "quit")])
+                name: .terminalTooSmall, title: Words.text(.tooSmallTitle), tone: .warning,
+                lines: [Words.text(.tooSmallNeeds, ["minColumns": String(settings.minimumColumns),
+                                                    "minRows": String(settings.minimumRows),
+                                                    "columns": String(size.columns), "rows": String(size.rows)]),
+                        Words.text(.tooSmallFix)],
+                keys: [KeyHelp("q", Words.text(.keyQuit))])
         }
         if showsHelp {
             model.showsHelp = true
@@ -18,34 +19,39 @@ extension Wizard {
     }
 
     private func baseScreen(at now: Double) -> ScreenModel {
-        let help = KeyHelp("?", "help")
+        let help = KeyHelp("?", Words.text(.keyHelp))
         switch phase {
         case .notStarted, .tutorial:
-            return ScreenModel(name: .tutorial, title: "Take your selfie", picture: .tutorialIllustration,
+            return ScreenModel(name: .tutorial, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
                                lines: Messages.tutorialTips,
-                               keys: [KeyHelp("Enter", "start"), KeyHelp("q", "quit"), help])
+                               keys: [KeyHelp(Words.text(.keyEnter), Words.text(.keyStart)),
+                                      KeyHelp("q", Words.text(.keyQuit)), help])
         case .permissionContext:
-            let verb = settings.sourceIsClip ? "replay" : "turn on"
-            var lines = ["facecap will \(verb) \(settings.sourceDescription) to take one photo of your face.",
-                         "The live picture stays on this machine: frames are analysed in memory, never saved or sent."]
-            if let server = settings.serverURL {
-                lines.append("Only the final photo is kept, in \(settings.outputDirectory), and sent to \(server)"
-                             + " to be checked.")
-            } else {
-                lines.append("Only the final photo is kept, in \(settings.outputDirectory), and checked on this machine.")
+            let source: String
+            switch settings.source {
+            case .defaultCamera: source = Words.text(.contextTurnOnYourCamera)
+            case .camera(let path): source = Words.text(.contextTurnOnCamera, ["path": path])
+            case .clip(let path): source = Words.text(.contextReplayClip, ["path": path])
             }
-            return ScreenModel(name: .permissionContext, title: "facecap needs your camera", lines: lines,
-                               keys: [KeyHelp("Enter", "turn on the camera"), KeyHelp("q", "no thanks"), help])
+            var lines = [source, Words.text(.contextStaysHere)]
+            if let server = settings.serverURL {
+                lines.append(Words.text(.contextKeptServer, ["directory": settings.outputDirectory, "server": server]))
+            } else {
+                lines.append(Words.text(.contextKeptLocal, ["directory": settings.outputDirectory]))
+            }
+            return ScreenModel(name: .permissionContext, title: Words.text(.contextTitle), lines: lines,
+                               keys: [KeyHelp(Words.text(.keyEnter), Words.text(.keyTurnOnCamera)),
+                                      KeyHelp("q", Words.text(.keyNoThanks)), help])
         case .permissionDismissed:
-            var lines = ["The camera stays off. You can still:", "press r to be asked again"]
-            if !settings.sourceIsClip { lines.append("press d to use another camera") }
-            lines += ["replay a recorded clip instead:", "$ facecap --input clip.y4m", "press q to quit"]
-            return ScreenModel(name: .permissionDismissed, title: "Camera not turned on", lines: lines,
-                               keys: deviceKeys(retry: "ask again"))
+            var lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain)]
+            if !settings.sourceIsClip { lines.append(Words.text(.dismissedOtherCamera)) }
+            lines += [Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
+            return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines,
+                               keys: deviceKeys(retry: Words.text(.keyAskAgain)))
         case .opening:
-            return ScreenModel(name: .capture, title: "Taking your selfie",
+            return ScreenModel(name: .capture, title: Words.text(.captureTitle),
                                picture: .livePreview(oval: .searching, stability: 0),
-                               primary: "Starting the camera…", keys: [KeyHelp("q", "quit"), help])
+                               primary: Words.text(.captureStarting), keys: [KeyHelp("q", Words.text(.keyQuit)), help])
         case .cameraUnavailable(let problem, _, let next):
             return unavailableScreen(problem, next: next, now: now)
         case .capture(let progress):
@@ -57,64 +63,66 @@ extension Wizard {
         case .validating(let request, let fraction):
             return uploadingScreen(request: request, fraction: fraction)
         case .saving:
-            return ScreenModel(name: screenName, title: "Saving your photo", picture: .photo,
-                               progress: ScreenProgress(fraction: 1, label: "Saving"))
+            return ScreenModel(name: screenName, title: Words.text(.savingTitle), picture: .photo,
+                               progress: ScreenProgress(fraction: 1, label: Words.text(.progressSaving)))
         case .success(let saved, let until):
-            return ScreenModel(name: .success, title: "Selfie accepted", tone: .good, picture: .photo,
-                               lines: ["Saved to \(saved.photoPath)", "Report: \(saved.reportPath)"],
-                               countdown: "Continuing in \(Messages.seconds(until - now)) s",
-                               keys: [KeyHelp("Enter", "continue")])
+            return ScreenModel(name: .success, title: Words.text(.successTitle), tone: .good, picture: .photo,
+                               lines: [Words.text(.successSavedTo, ["path": saved.photoPath]),
+                                       Words.text(.successReport, ["path": saved.reportPath])],
+                               countdown: Words.text(.countdownContinuing, Messages.secondsText(until - now)),
+                               keys: [KeyHelp(Words.text(.keyEnter), Words.text(.keyContinue))])
         case .retry(let verdict, let left, let until):
             var lines = verdict.message.map { [$0] } ?? []
-            lines += verdict.reasons.isEmpty ? ["The photo did not pass the check."]
+            lines += verdict.reasons.isEmpty ? [Words.text(.retryNotPassed)]
                 : verdict.reasons.map(Messages.advice(forReason:))
-            return ScreenModel(name: .retry, title: "Let's take another photo", tone: .warning, picture: .photo,
-                               primary: "\(Messages.attempts(left)) left", lines: lines,
-                               countdown: until.map { "Back to the camera in \(Messages.seconds($0 - now)) s" },
-                               keys: [KeyHelp("Enter", "try again"), KeyHelp("q", "quit"), help])
+            return ScreenModel(name: .retry, title: Words.text(.retryTitle), tone: .warning, picture: .photo,
+                               primary: Words.text(.retryAttemptsLeft, count: left), lines: lines,
+                               countdown: until.map { Words.text(.countdownBackToCamera, Messages.secondsText($0 - now)) },
+                               keys: [KeyHelp(Words.text(.keyEnter), Words.text(.keyTryAgain)),
+                                      KeyHelp("q", Words.text(.keyQuit)), help])
         case .finalError(let saved, let until):
-            var lines = ["The photo did not pass the automatic check after \(Messages.attempts(settings.attempts)).",
-                         "It was submitted for review by a person: you may continue."]
-            lines.append("Saved to \(saved.photoPath)")
-            return ScreenModel(name: .finalError, title: "Sent for manual review", tone: .warning, picture: .photo,
+            let lines = [Words.text(.finalNotPassed, count: settings.attempts), Words.text(.finalSubmitted),
+                         Words.text(.successSavedTo, ["path": saved.photoPath])]
+            return ScreenModel(name: .finalError, title: Words.text(.finalTitle), tone: .warning, picture: .photo,
                                lines: lines,
-                               countdown: "Continuing in \(Messages.seconds(until - now)) s",
-                               keys: [KeyHelp("Enter", "continue")])
+                               countdown: Words.text(.countdownContinuing, Messages.secondsText(until - now)),
+                               keys: [KeyHelp(Words.text(.keyEnter), Words.text(.keyContinue))])
         case .cameraLost(let problem, _, let next):
             var lines = [problem.message] + problem.details
             let countdown: String?
-            var keys = [KeyHelp("q", "quit")]
+            var keys = [KeyHelp("q", Words.text(.keyQuit))]
             if problem.recoverable {
-                lines.append("facecap keeps looking for the camera and goes on by itself when it is back.")
-                countdown = next.map { "Looking again in \(Messages.seconds($0 - now)) s" } ?? "Looking for the camera…"
-                keys.insert(KeyHelp("r", "look now"), at: 0)
+                lines.append(Words.text(.lostKeepsLooking))
+                countdown = next.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
+                    ?? Words.text(.countdownLookingForCamera)
+                keys.insert(KeyHelp("r", Words.text(.keyLookNow)), at: 0)
             } else {
                 countdown = nil
-                keys.insert(KeyHelp("r", settings.sourceIsClip ? "replay the clip" : "try again"), at: 0)
+                keys.insert(KeyHelp("r", Words.text(settings.sourceIsClip ? .keyReplayClip : .keyTryAgain)), at: 0)
             }
             return ScreenModel(name: .connectionError,
-                               title: settings.sourceIsClip ? "The clip ended" : "Camera connection lost",
+                               title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
                                tone: .error, lines: lines, countdown: countdown, keys: keys + [help])
         case .serverUnreachable(let reason, let request, _, let next, let sending, let fraction):
             return ScreenModel(
-                name: .connectionError, title: "Cannot reach the server", tone: .error, picture: .photo,
-                lines: [reason, "Your photo is kept and will be sent again as attempt \(request.attempt);"
-                        + " no attempt is used up."],
-                progress: sending ? ScreenProgress(fraction: fraction, label: "Sending again") : nil,
-                countdown: sending ? "Sending again…" : "Sending again in \(Messages.seconds(next - now)) s",
-                keys: [KeyHelp("r", "send now"), KeyHelp("q", "quit (the photo is saved here)"), help])
+                name: .connectionError, title: Words.text(.unreachableTitle), tone: .error, picture: .photo,
+                lines: [reason, Words.text(.unreachableKept, ["attempt": String(request.attempt)])],
+                progress: sending ? ScreenProgress(fraction: fraction, label: Words.text(.progressSendingAgain)) : nil,
+                countdown: sending ? Words.text(.countdownSendingAgainNow)
+                    : Words.text(.countdownSendingAgainIn, Messages.secondsText(next - now)),
+                keys: [KeyHelp("r", Words.text(.keySendNow)), KeyHelp("q", Words.text(.keyQuitPhotoSaved)), help])
         case .serverRefused(let status, let message, _, let sending):
             return ScreenModel(
-                name: .connectionError, title: "The server refused the photo", tone: .error, picture: .photo,
-                lines: [status > 0 ? "HTTP \(status): \(message)" : message, "Your photo is kept. Fix the problem (e.g. FACECAP_TOKEN), then"
-                        + " press r to send it again."],
-                countdown: sending ? "Sending again…" : nil,
-                keys: [KeyHelp("r", "send again"), KeyHelp("q", "quit (the photo is saved here)"), help])
+                name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
+                lines: [status > 0 ? Words.text(.refusedHTTP, ["status": String(status), "message": message]) : message,
+                        Words.text(.refusedFix)],
+                countdown: sending ? Words.text(.countdownSendingAgainNow) : nil,
+                keys: [KeyHelp("r", Words.text(.keySendAgain)), KeyHelp("q", Words.text(.keyQuitPhotoSaved)), help])
         case .saveFailed(let message, _, _):
-            return ScreenModel(name: .saveFailed, title: "Could not save the photo", tone: .error, picture: .photo,
-                               lines: [message, "The photo is kept in memory: fix the problem, then press r to save"
-                                       + " it again."],
-                               keys: [KeyHelp("r", "save again"), KeyHelp("q", "quit without saving")])
+            return ScreenModel(name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
+                               lines: [message, Words.text(.saveFailedKept)],
+                               keys: [KeyHelp("r", Words.text(.keySaveAgain)),
+                                      KeyHelp("q", Words.text(.keyQuitWithoutSaving))])
         case .finished:
             return ScreenModel(name: announcedScreen ?? .tutorial, title: "")
         }
@@ -122,8 +130,8 @@ extension Wizard {
 
     private func deviceKeys(retry: String) -> [KeyHelp] {
         var keys = [KeyHelp("r", retry)]
-        if !settings.sourceIsClip { keys.append(KeyHelp("d", "other camera")) }
-        return keys + [KeyHelp("q", "quit")]
+        if !settings.sourceIsClip { keys.append(KeyHelp("d", Words.text(.keyOtherCamera))) }
+        return keys + [KeyHelp("q", Words.text(.keyQuit))]
     }
 
     private func unavailableScreen(_ problem: CameraProblem, next: Double?, now: Double) -> ScreenModel {
@@ -132,23 +140,23 @@ extension Wizard {
         switch problem.kind {
         case .permissionDenied:
             name = .permissionDenied
-            title = "Camera access denied"
+            title = Words.text(.deniedTitle)
         case .busy:
             name = .cameraBusy
-            title = "The camera is in use"
+            title = Words.text(.busyTitle)
         case .noCamera, .lost:
             name = .noCamera
-            title = "No camera found"
+            title = Words.text(.noCameraTitle)
         }
         let countdown: String?
         if awaitingCamera {
-            countdown = "Looking for the camera…"
+            countdown = Words.text(.countdownLookingForCamera)
         } else {
-            countdown = next.map { "Looking again in \(Messages.seconds($0 - now)) s" }
+            countdown = next.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
         }
         return ScreenModel(name: name, title: title, tone: .error,
                            lines: [problem.message] + problem.details, countdown: countdown,
-                           keys: deviceKeys(retry: "try again") + [KeyHelp("?", "help")])
+                           keys: deviceKeys(retry: Words.text(.keyTryAgain)) + [KeyHelp("?", Words.text(.keyHelp))])
     }
 
     private func captureScreen(_ progress: CaptureProgress, taking: Bool, now: Double) -> ScreenModel {
@@ -168,46 +176,53 @@ extension Wizard {
         let primary: String
         var lines: [String] = []
         var countdown: String?
-        var keys = [KeyHelp("q", "quit"), KeyHelp("?", "help")]
+        var keys = [KeyHelp("q", Words.text(.keyQuit)), KeyHelp("?", Words.text(.keyHelp))]
         if taking {
-            primary = "Taking the photo…"
+            primary = Words.text(.captureTaking)
         } else if let reason = progress.manualOffered {
-            primary = settings.plain ? "Press SPACE, or type capture and Enter, to take the photo"
-                : "Press SPACE to take the photo"
+            primary = Words.text(settings.plain ? .manualPromptPlain : .manualPrompt)
             if let latest { hints = [Messages.guidance(latest.primary)] + hints.prefix(1) }
             switch reason {
             case .timeout:
                 // Why: the live guidance, first among the hints (not repeated here).
-                lines.append("Auto capture did not finish in \(Messages.seconds(settings.manualAfter)) s.")
+                lines.append(Words.text(.manualTimeout, Messages.secondsText(settings.manualAfter)))
             case .noConfidentFace:
-                lines.append("No face was found clearly enough for auto capture.")
+                lines.append(Words.text(.manualNoConfidentFace))
             }
-            if let stalled { countdown = "Waiting for the camera: no new picture for \(Int(stalled)) s" }
-            keys.insert(KeyHelp("SPACE", "take photo"), at: 0)
+            if let stalled { countdown = Words.text(.countdownWaitingNoPicture, ["seconds": String(Int(stalled))]) }
+            keys.insert(KeyHelp(Words.text(.keySpace), Words.text(.keyTakePhoto)), at: 0)
         } else if let stalled {
-            primary = "Waiting for the camera…"
-            countdown = "No new picture for \(Int(stalled)) s"
+            primary = Words.text(.captureWaiting)
+            countdown = Words.text(.countdownNoNewPicture, ["seconds": String(Int(stalled))])
         } else {
-            primary = latest.map { Messages.guidance($0.primary) } ?? "Looking for your face…"
+            primary = latest.map { Messages.guidance($0.primary) } ?? Words.text(.captureLooking)
             if let start = progress.firstFrameTime, let time = latest?.time {
                 let remaining = settings.manualAfter - (time - start)
-                if remaining > 0 { countdown = "Manual capture in \(Messages.seconds(remaining)) s" }
+                if remaining > 0 { countdown = Words.text(.countdownManualIn, Messages.secondsText(remaining)) }
             }
         }
-        let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: "Steady") : nil
+        let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: Words.text(.progressSteady)) : nil
         return ScreenModel(name: progress.manualOffered == nil ? .capture : .manualCapture,
-                           title: "Taking your selfie", tone: oval == .ready || taking ? .good : .neutral,
+                           title: Words.text(.captureTitle), tone: oval == .ready || taking ? .good : .neutral,
                            picture: .livePreview(oval: oval, stability: stability), primary: primary,
                            hints: Array(hints.prefix(2)), lines: lines, progress: stabilityBar, countdown: countdown,
                            keys: keys)
     }
 
     private func uploadingScreen(request: ValidationRequest, fraction: Double) -> ScreenModel {
-        let what = settings.usesServer ? "Sending your photo" : "Checking your photo"
+        let title = Words.text(settings.usesServer ? .checkingTitleServer : .checkingTitleLocal)
+        let primary = Words.text(settings.usesServer ? .checkingPrimaryServer : .checkingPrimaryLocal)
         let percent = Int((fraction * 100).rounded())
-        var lines = ["Attempt \(request.attempt) of \(settings.attempts)"]
-        if request.isFinal, settings.attempts > 1 { lines.append("This is the last attempt.") }
-        return ScreenModel(name: .uploading, title: what, picture: .photo, primary: what + "…", lines: lines,
-                           progress: ScreenProgress(fraction: fraction, label: "\(percent) %"))
+        var lines = [Words.text(.checkingAttempt, ["attempt": String(request.attempt),
+                                                    "attempts": String(settings.attempts)])]
+        if request.isFinal, settings.attempts > 1 { lines.append(Words.text(.checkingLastAttempt)) }
+        return ScreenModel(name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
+                           progress: ScreenProgress(fraction: fraction,
+                                                    label: Words.text(.progressPercent, ["percent": String(percent)])))
     }
+}
+
+/// Commands a screen shows to be typed as they are (never translated); a body line that starts with "$ ".
+enum ShellCommand {
+    static let replayClip = "$ facecap --input clip.y4m"
 }

@@ -174,52 +174,55 @@ public final class HTTPValidator: PhotoChecker {
         let place = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
         var osError = 0
         ccurlGetLong(handle, CURLINFO_OS_ERRNO, &osError)
-        let because = detail.isEmpty ? "" : " (\(detail))"
-        func unreachable(_ reason: String) -> ValidationOutcome { .unreachable(reason: reason, retryAfter: nil) }
+        func unreachable(_ id: MessageID, _ words: [String: String] = [:], detailed: Bool = false) -> ValidationOutcome {
+            let text = Words.text(id, words)
+            let reason = detailed && !detail.isEmpty ? Words.text(.netDetail, ["message": text, "detail": detail]) : text
+            return .unreachable(reason: reason, retryAfter: nil)
+        }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
-            return unreachable("cancelled")
+            return unreachable(.netCancelled)
         case CURLE_WRITE_ERROR where transfer.oversize, CURLE_FILESIZE_EXCEEDED:
-            return unreachable("the server's reply is larger than \(Self.size(c.maxReplyBytes))")
+            return unreachable(.netReplyTooLarge, ["size": Self.size(c.maxReplyBytes)])
         case CURLE_COULDNT_RESOLVE_HOST:
-            return unreachable("cannot find the server \(host) (DNS lookup failed)")
+            return unreachable(.netDNS, ["host": host])
         case CURLE_COULDNT_RESOLVE_PROXY:
-            return unreachable("cannot find the proxy server (DNS lookup failed)\(because)")
+            return unreachable(.netProxyDNS, detailed: true)
         case CURLE_COULDNT_CONNECT:
             switch Int32(osError) {
-            case ECONNREFUSED: return unreachable("connection refused by \(place)")
-            case ENETUNREACH, EHOSTUNREACH: return unreachable("no route to \(place) (network unreachable)")
-            default: return unreachable("cannot connect to \(place)\(because)")
+            case ECONNREFUSED: return unreachable(.netRefused, ["place": place])
+            case ENETUNREACH, EHOSTUNREACH: return unreachable(.netNoRoute, ["place": place])
+            default: return unreachable(.netCannotConnect, ["place": place], detailed: true)
             }
         case CURLE_OPERATION_TIMEDOUT:
             var connected: curl_off_t = 0
             _ = ccurl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connected)
             if connected == 0 {
-                return unreachable("no connection to \(place) within \(Self.seconds(c.connectTimeout))")
+                return unreachable(.netConnectTimeout, ["place": place, "seconds": Self.seconds(c.connectTimeout)])
             }
-            return unreachable("timed out after \(Self.seconds(c.totalTimeout))")
+            return unreachable(.netTimedOut, ["seconds": Self.seconds(c.totalTimeout)])
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return unreachable("the certificate of \(host) could not be verified\(because)")
+            return unreachable(.netCertificate, ["host": host], detailed: true)
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,
              CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
              CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
-            return unreachable("TLS with \(host) failed\(because)")
+            return unreachable(.netTLS, ["host": host], detailed: true)
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             if Int32(osError) == ECONNRESET || detail.contains("reset") {
-                return unreachable("the connection to \(place) was reset")
+                return unreachable(.netReset, ["place": place])
             }
-            return unreachable("the connection to \(place) broke\(because)")
+            return unreachable(.netBroke, ["place": place], detailed: true)
         case CURLE_GOT_NOTHING:
-            return unreachable("\(place) closed the connection without replying")
+            return unreachable(.netNoReply, ["place": place])
         case CURLE_PARTIAL_FILE:
-            return unreachable("the reply from \(place) was cut short")
+            return unreachable(.netCutShort, ["place": place])
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             // Not a connection problem: retrying the same address cannot help.
-            return .refused(status: 0, message: "cannot use the server address\(because); check --server")
+            return .refused(status: 0, message: Words.text(.netBadAddress))
         default:
             let name = String(cString: curl_easy_strerror(code))
-            return unreachable("the upload to \(place) failed (\(detail.isEmpty ? name : detail))")
+            return unreachable(.netFailed, ["place": place, "detail": detail.isEmpty ? name : detail])
         }
     }
 
@@ -249,7 +252,7 @@ public final class HTTPValidator: PhotoChecker {
         Int(max(1, min(seconds * 1000, Double(Int32.max))).rounded())
     }
 
-    static func seconds(_ value: Double) -> String { JSONText.fixed(value, decimals: 1) + " s" }
+    static func seconds(_ value: Double) -> String { JSONText.fixed(value, decimals: 1) }
 
     static func size(_ bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes) bytes"

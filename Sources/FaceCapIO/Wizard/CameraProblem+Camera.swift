@@ -6,31 +6,31 @@ extension CameraProblem {
     public init(_ error: CameraError) {
         switch error {
         case .permissionDenied(let path, let access):
-            let group = access.group.flatMap { $0 == "root" ? nil : $0 } ?? "video"
-            var details = ["Device: \(path)"]
+            let group = access.fixGroup
+            var details = [Words.text(.cameraDevice, ["path": path])]
             if let owner = access.owner, let deviceGroup = access.group, let mode = access.mode {
-                details.append("Owner \(owner), group \(deviceGroup), mode \(mode)")
+                details.append(Words.text(.cameraOwner, ["owner": owner, "group": deviceGroup, "mode": mode]))
             }
-            details.append("Your groups: " + (access.userGroups.isEmpty ? "none" : access.userGroups.joined(separator: ", ")))
+            let groups = access.userGroups.isEmpty ? Words.text(.cameraGroupsNone) : access.userGroups.joined(separator: ", ")
+            details.append(Words.text(.cameraYourGroups, ["groups": groups]))
             if access.membershipPending {
-                details += ["You were added to '\(group)' after this login: log out and back in, or run", "$ newgrp \(group)"]
+                details += [Words.text(.cameraAddedAfterLogin, ["group": group]), "$ newgrp \(group)"]
             } else {
-                details += ["Fix: add yourself to the '\(group)' group, then log out and back in:",
-                            "$ sudo usermod -aG \(group) $USER", "or, for this terminal only:", "$ newgrp \(group)"]
+                details += [Words.text(.cameraFixGroup, ["group": group]), "$ sudo usermod -aG \(group) $USER",
+                            Words.text(.cameraThisTerminalOnly), "$ newgrp \(group)"]
             }
-            details += ["Over SSH or in a container the camera must be passed through (e.g. docker run --device \(path)).",
-                        "Also check the camera's privacy switch or shutter."]
+            details += [Words.text(.cameraPassThrough, ["path": path]), Words.text(.cameraShutter)]
             self.init(kind: .permissionDenied, message: error.message, details: details, exitCode: error.exitCode)
         case .busy(_, let holders):
-            let details = holders.isEmpty ? ["No process visible to you holds it; this may show who does:",
-                                             "$ sudo fuser -v /dev/video*"]
-                : holders.map { "In use by \($0.command) (pid \($0.pid))" } + ["Close it; facecap tries again by itself."]
+            let details = holders.isEmpty ? [Words.text(.cameraNoHolderVisible), "$ sudo fuser -v /dev/video*"]
+                : holders.map { Words.text(.cameraInUseBy, ["command": $0.command, "pid": String($0.pid)]) }
+                    + [Words.text(.cameraCloseIt)]
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode)
         case .noCamera, .noSuchDevice, .notCaptureDevice, .unsupportedFormat:
             // Only the wizard can do without a camera, so only its message offers a clip.
-            self.init(kind: .noCamera, message: error.message + "; without a camera, replay a clip: facecap --input FILE.y4m",
-                      details: ["Connect a webcam; facecap looks again by itself. To list cameras:", "$ facecap devices",
-                                "Without a camera, replay a recorded clip:", "$ facecap --input clip.y4m"],
+            self.init(kind: .noCamera, message: Words.text(.cameraNoneReplayClip, ["message": error.message]),
+                      details: [Words.text(.cameraConnectWebcam), "$ facecap devices",
+                                Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
                       exitCode: error.exitCode)
         case .disconnected, .stalled, .ioError, .noBandwidth, .system, .closed:
             self.init(kind: .lost, message: error.message, exitCode: error.exitCode)

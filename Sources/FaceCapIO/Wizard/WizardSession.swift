@@ -325,7 +325,7 @@ public final class WizardSession {
         } else if let latestAnalysis {
             (chosen, analysis, faces) = (latestIsKept ? kept : frame, latestAnalysis, latestFaces)
         } else {
-            handle(.photoFailed(message: "no frame from the camera yet"))
+            handle(.photoFailed(message: Words.text(.photoNoFrame)))
             return
         }
         do throws(JPEGEncodingError) {
