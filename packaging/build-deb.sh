@@ -24,6 +24,15 @@ install -m 0755 "$binary" "$root/usr/bin/facecap"
 # Symbols are for debugging the build tree's binary; the package's is half the size without them.
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/facecap"
 for model in "$@"; do install -m 0644 "$model" "$root/usr/share/facecap/models/"; done
+# The compiled translations `make build` left beside the binary's build folder (.build/locale), one per language.
+locale_dir=$(cd "$(dirname "$(readlink -f "$binary")")/../.." 2>/dev/null && pwd)/locale
+[ -d "$locale_dir" ] || locale_dir=$(cd "$(dirname "$binary")/.." && pwd)/locale
+for mo in "$locale_dir"/*/LC_MESSAGES/facecap.mo; do
+    [ -e "$mo" ] || continue
+    lang=$(basename "$(dirname "$(dirname "$mo")")")
+    install -d "$root/usr/share/locale/$lang/LC_MESSAGES"
+    install -m 0644 "$mo" "$root/usr/share/locale/$lang/LC_MESSAGES/facecap.mo"
+done
 "$binary" generate man | gzip -9n > "$root/usr/share/man/man1/facecap.1.gz"
 "$binary" generate bash > "$root/usr/share/bash-completion/completions/facecap"
 "$binary" generate zsh > "$root/usr/share/zsh/vendor-completions/_facecap"

@@ -12,9 +12,7 @@ public enum TerminalError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .unusableTerminal(let term):
-            let name = term.isEmpty
-                ? "TERM is not set" : "the terminal type '\(term)' cannot draw the full-screen wizard"
-            return "\(name); set TERM (e.g. TERM=xterm-256color) or use --plain"
+            return term.isEmpty ? Words.text(.terminalUnset) : Words.text(.terminalCannotDraw, ["term": term])
         }
     }
 
@@ -111,11 +109,23 @@ public final class CursesFrontEnd {
         try self.init(colorMode: colorMode, mirror: mirror, environment: environment, output: nil, input: nil)
     }
 
+    /// The locale variables name a UTF-8 character set (the first of LC_ALL, LC_CTYPE and LANG that is set).
+    static func asksForUTF8(_ environment: [String: String]) -> Bool {
+        let value = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let lower = value.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8")
+    }
+
     /// Starts curses writing to `output` and reading `input` (nil: standard output and input); tests
     /// use this to count the bytes a real ncurses sends.
     init(colorMode: ColorMode, mirror: Bool, environment: [String: String],
          output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?) throws(TerminalError) {
-        setlocale(LC_ALL, "")
+        if setlocale(LC_ALL, "") == nil, Self.asksForUTF8(environment) {
+            // The locale asked for is not generated on this system (a minimal Debian without `locales`): glibc's
+            // built-in C.UTF-8 still gives ncursesw UTF-8, so the words (facecap's own catalogues) and the
+            // drawing keep their characters.
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
         let unicode = ccurses_locale_is_utf8() != 0
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
@@ -410,9 +420,9 @@ public final class CursesFrontEnd {
     // MARK: Input
 
     /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change.
-    public func readKeys() -> [TerminalInput] {
+    public func readKeys() -> [FrontEndInput] {
         guard state == .active else { return [] }
-        var inputs: [TerminalInput] = []
+        var inputs: [FrontEndInput] = []
         var character: wint_t = 0
         for _ in 0..<256 {
             let result = wget_wch(ccurses_stdscr(), &character)
@@ -424,7 +434,7 @@ public final class CursesFrontEnd {
                     refreshSize()
                     if size != before || reportedSize.map({ $0 != size }) ?? true {
                         reportedSize = size
-                        inputs.append(.resize(columns: size.columns, rows: size.rows))
+                        inputs.append(.resized(columns: size.columns, rows: size.rows))
                     }
                 } else if let key = KeyDecoder.key(code: Int32(character)) {
                     inputs.append(.key(key))

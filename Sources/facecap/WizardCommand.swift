@@ -1,5 +1,6 @@
 import FaceCapCore
 import FaceCapIO
+import FaceCapTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +19,8 @@ enum WizardCommand {
             return .success
         }
         let environment = Environment.values(Environment.wizardNames)
-        let configuration = try WizardConfiguration(parsed, environment: environment)
-        for warning in configuration.warnings { printError("warning: " + warning) }
+        let configuration = try WizardConfiguration(parsed, environment: environment, languages: Catalogues.available())
+        for warning in configuration.warnings { printError(Words.text(.warningPrefix, ["message": warning])) }
         if !configuration.plain { try checkTerminal(environment) }
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
         // and the terminal restored.
@@ -89,9 +90,9 @@ enum WizardCommand {
         switch configuration.source {
         case .clip(let path, _):
             settings.sourceIsClip = true
-            settings.sourceDescription = "the clip \(path)"
+            settings.source = .clip(path)
         case .camera(let path):
-            settings.sourceDescription = path.map { "the camera \($0)" } ?? "your camera"
+            settings.source = path.map(SourceName.camera) ?? .defaultCamera
         }
         return settings
     }
@@ -100,12 +101,10 @@ enum WizardCommand {
     static func checkTerminal(_ environment: [String: String]) throws(UsageError) {
         let term = environment["TERM"] ?? ""
         if isatty(0) != 1 || isatty(1) != 1 {
-            throw UsageError("the full-screen wizard needs a terminal on standard input and output; "
-                             + "for pipes, scripts and screen readers use --plain")
+            throw UsageError(Words.text(.usageNeedsTerminal))
         }
         if term.isEmpty || term == "dumb" {
-            throw UsageError("this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot show the full-screen wizard; "
-                             + "use --plain, or set TERM (e.g. TERM=xterm-256color)")
+            throw UsageError(Words.text(.usageTerminalType, ["term": term.isEmpty ? "unset" : term]))
         }
     }
 

@@ -39,8 +39,8 @@ struct Subcommand: Sendable {
                    summary: "measure face-model and per-frame analysis time on this machine",
                    usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
                    operands: .none, run: BenchCommand.run),
-        Subcommand(name: "generate", synopsis: "generate man|bash|zsh",
-                   summary: "print the manual page or a shell completion script (for packagers and installs)",
+        Subcommand(name: "generate", synopsis: "generate man|bash|zsh|pot",
+                   summary: "print the manual page, a shell completion script or the translation template",
                    usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
                    operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
     ]
@@ -74,6 +74,8 @@ func runMain() -> ExitCode {
     var arguments = Array(CommandLine.arguments.dropFirst())
     var helpCommand = "facecap --help"
     do {
+        // The language first, so that even a usage error is in it (Catalogues: --lang, then the environment).
+        try Catalogues.choose(option: languageOption(arguments))
         if let first = arguments.first, let command = Subcommand.all.first(where: { $0.name == first }) {
             arguments.removeFirst()
             helpCommand = "facecap \(command.name) --help"
@@ -81,17 +83,29 @@ func runMain() -> ExitCode {
         }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = Subcommand.all.map(\.name).joined(separator: ", ")
-            throw UsageError("unknown command '\(first)' (commands: \(names))")
+            throw UsageError(Words.text(.usageUnknownCommand, ["command": first, "commands": names]))
         }
         return try WizardCommand.run(arguments, startTime: startTime)
     } catch let error as UserFacingError {
         printError(error.message)
-        if error.exitCode == .usage { printError("Run '\(helpCommand)' for more.") }
+        if error.exitCode == .usage { printError(Words.text(.usageSeeHelp, ["command": helpCommand])) }
         return error.exitCode
     } catch {
         printError("\(error)")
         return .failure
     }
+}
+
+/// The value of `--lang CODE` or `--lang=CODE` before any `--`, read ahead of the parser (which checks it again).
+func languageOption(_ arguments: [String]) -> String? {
+    var index = 0
+    while index < arguments.count, arguments[index] != "--" {
+        let argument = arguments[index]
+        if argument == "--lang", index + 1 < arguments.count { return arguments[index + 1] }
+        if argument.hasPrefix("--lang=") { return String(argument.dropFirst("--lang=".count)) }
+        index += 1
+    }
+    return nil
 }
 
 exit(runMain().rawValue)

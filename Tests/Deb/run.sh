@@ -100,6 +100,17 @@ check "facecap --plain --input clip.y4m plays to the end: accepted, saved, exit 
            grep -q '^\[success\] Selfie accepted' '$root/tmp/plain.log' && ls '$root'/tmp/facecap-out/facecap-*.jpg >/dev/null"
 check "a FACECAP_MODEL_DIR that does not exist is named" \
     sh -c "chroot '$root' $clean_env env FACECAP_MODEL_DIR=/nowhere facecap analyze /tmp/sergey.png 2>&1 | grep -q /nowhere"
+# The catalogues: one per language the build compiled, and a language that works with no locale generated (the
+# root has no `locales` package: `locale -a` knows only C, C.UTF-8 and POSIX).
+built=$(ls .build/locale 2>/dev/null | sort | tr '\n' ' ')
+check "the package holds a catalogue per language ($built)" sh -c "[ \"\$(cd '$root/usr/share/locale' && ls -d */LC_MESSAGES/facecap.mo 2>/dev/null | cut -d/ -f1 | sort | tr '\\n' ' ')\" = '$built' ]"
+check "de_DE.UTF-8 is not generated in the root" sh -c "! chroot '$root' $clean_env locale -a | grep -qi '^de_DE'"
+chroot "$root" $clean_env sh -c 'facecap --plain --no-tutorial --device /dev/facecap-none >/tmp/lang-en.log 2>&1'
+for lang in $built; do
+    check "LANG=${lang}.UTF-8 speaks its language without a generated locale" sh -c "chroot '$root' $clean_env env \
+        LANG=${lang}.UTF-8 sh -c 'facecap --plain --no-tutorial --device /dev/facecap-none >/tmp/lang-$lang.log 2>&1';
+        ! cmp -s '$root/tmp/lang-en.log' '$root/tmp/lang-$lang.log'"
+done
 stage "checks"
 [ "$failures" = 0 ] || { echo "test-deb: $failures check(s) failed" >&2; exit 1; }
 echo "test-deb: $(basename "$deb") installs and runs on a clean Debian 12 root"

@@ -109,7 +109,7 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(try complete(["facecap", "analyze", "--json", ""]), ["a.y4m", "b.jpg", "photos", "t.json"])
         XCTAssertEqual(try complete(["facecap", "record", "-"]),
                        ["--device", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
-        XCTAssertEqual(try complete(["facecap", "generate", ""]), ["bash", "man", "zsh"])
+        XCTAssertEqual(try complete(["facecap", "generate", ""]), ["bash", "man", "pot", "zsh"])
     }
 
     func testZshCompletionParsesAndHandsEachCommandItsOptions() throws {
@@ -135,7 +135,7 @@ final class DocumentationTests: XCTestCase {
                       analyze.joined(separator: "\n"))
         XCTAssertTrue(analyze.contains("*:file:_files"), analyze.joined(separator: "\n"))
         XCTAssertFalse(analyze.contains { $0.hasPrefix("--color") }, "wizard options are not analyze's")
-        XCTAssertTrue(try specs(["facecap", "generate", ""]).contains("1:what:(man bash zsh)"))
+        XCTAssertTrue(try specs(["facecap", "generate", ""]).contains("1:what:(man bash zsh pot)"))
     }
 
     func testGenerateUsage() throws {

@@ -50,7 +50,11 @@ final class WizardConfigurationTests: XCTestCase {
         XCTAssertEqual(try configuration([], environment: ["NO_COLOR": "1"]).color, ColorMode.none)
         XCTAssertEqual(try configuration(["--color", "truecolor"], environment: ["NO_COLOR": "1"]).color, .truecolor)
         XCTAssertEqual(try configuration([], environment: ["LANG": "en_GB.UTF-8"]).language, "en")
-        XCTAssertEqual(try configuration([], environment: ["LANG": "de_DE.UTF-8"]).language, "en")
+        XCTAssertEqual(try configuration([], environment: ["LANG": "xx_YY.UTF-8"]).language, "en")
+        for language in WizardConfiguration.languages {
+            XCTAssertEqual(try configuration(["--lang", language], environment: ["LANG": "xx_YY.UTF-8"]).language,
+                           language)
+        }
     }
 
     func testBadCombinationsAndValuesSayWhatIsWrong() {
@@ -61,7 +65,8 @@ final class WizardConfigurationTests: XCTestCase {
                        "--events - (standard output) needs --plain: the full-screen UI owns standard output")
         XCTAssertEqual(usageMessage(["--color", "rainbow"]), "--color takes auto, truecolor, 256, 16 or none, not 'rainbow'")
         XCTAssertEqual(usageMessage(["--attempts", "0"]), "--attempts takes a whole number from 1 to 10, not '0'")
-        XCTAssertEqual(usageMessage(["--lang", "xx"]), "--lang xx: no messages in that language yet (available: en)")
+        XCTAssertEqual(usageMessage(["--lang", "xx"]), "--lang xx: no messages in that language (available: "
+                       + WizardConfiguration.languages.joined(separator: ", ") + ")")
         XCTAssertNotNil(usageMessage(["clip.y4m"]))
         XCTAssertNotNil(usageMessage(["--size", "0x0"]))
     }

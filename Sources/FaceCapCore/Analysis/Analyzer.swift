@@ -23,7 +23,7 @@ public struct AnalyzerOutput: Sendable, Equatable {
     /// Up to two further codes that have persisted, in priority order.
     public var hints: [GuidanceCode]
     /// The codes among `active` that are only just past their limit: the screen shows them with their
-    /// gentler words (`GuidanceCode.slightEnglishText`); the codes themselves are the same.
+    /// gentler words (`Messages.slightGuidanceID`); the codes themselves are the same.
     public var slight: Set<GuidanceCode> = []
     /// True when `primary` or `hints` differ from the previous frame's (for change-only events).
     public var guidanceChanged: Bool

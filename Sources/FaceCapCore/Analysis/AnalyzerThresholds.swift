@@ -202,7 +202,7 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     // MARK: Words (which text a code is shown with; the codes themselves do not change)
     /// A `tooDark`, `tooBright`, `unevenLight`, `lookStraight` or `keepHeadLevel` whose measure is past the
     /// limit above but not past these is *slight*: the screen asks gently ("A little more light") rather than
-    /// with the plain text (`GuidanceCode.slightEnglishText`). A slight code turns plain past these, and back
+    /// with the plain text (`Messages.slightGuidanceID`). A slight code turns plain past these, and back
     /// only once inside them by the code's own margin. They decide words only, never a capture, and are set
     /// a quarter of the way again past each limit (not calibrated: nothing is measured against them).
     public var farMinFaceLuma = 45.0

@@ -55,17 +55,4 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
         case .ready: "Perfect — hold still"
         }
     }
-
-    /// The gentler words for a code whose measure is only just past the limit (`GuidanceRules.slightCodes`;
-    /// the code is the same, only the text differs); nil for codes that have none.
-    public var slightEnglishText: String? {
-        switch self {
-        case .tooDark: "A little more light, please"
-        case .tooBright: "A little less light, please"
-        case .unevenLight: "Light your face a little more evenly"
-        case .lookStraight: "Turn a little more toward the camera"
-        case .keepHeadLevel: "Straighten your head a little"
-        default: nil
-        }
-    }
 }

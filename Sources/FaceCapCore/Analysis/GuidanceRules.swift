@@ -157,7 +157,7 @@ public enum GuidanceRules {
     }
 
     /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
-    /// §4's table), so the screen asks gently (`GuidanceCode.slightEnglishText`). `previousPlain`: the codes
+    /// §4's table), so the screen asks gently (`Messages.slightGuidanceID`). `previousPlain`: the codes
     /// shown plain in the previous frame, which stay plain until back inside the far limits by their margin.
     public static func slightCodes(_ m: FrameMetrics, active: [GuidanceCode], previousPlain: Set<GuidanceCode> = [],
                                    thresholds t: AnalyzerThresholds) -> Set<GuidanceCode> {

@@ -54,48 +54,33 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         switch self {
         case .noCamera(let directory):
             // No hint about --input here: `devices` and `record` need a camera; the wizard adds it (CameraProblem).
-            return "no camera found: no video-capture device in \(directory) — connect a webcam (check"
-                + " `ls /dev/video*`) or pass one through to this VM or container"
+            return Words.text(.cameraErrorNoCamera, ["directory": directory])
         case .noSuchDevice(let path):
-            return "no camera at \(path): no such file — run 'facecap devices' to list cameras"
+            return Words.text(.cameraErrorNoSuchDevice, ["path": path])
         case .notCaptureDevice(let path, let reason):
-            return "\(path) is not a video capture device (\(reason)) — run 'facecap devices' to list cameras"
+            return Words.text(.cameraErrorNotCapture, ["path": path, "reason": reason])
         case .permissionDenied(let path, let access):
-            let group = access.group.flatMap { $0 == "root" ? nil : $0 } ?? "video"
-            if access.membershipPending {
-                return "cannot open \(path): permission denied (\(access.summary)) — you were added to group '\(group)'"
-                    + " after this login session started: log out and back in (or run 'newgrp \(group)')"
-            }
-            return "cannot open \(path): permission denied (\(access.summary)) — fix: sudo usermod -aG \(group) $USER,"
-                + " then log out and back in (or run 'newgrp \(group)'); over SSH or in a container the device must be"
-                + " passed through; also check the camera's privacy switch or shutter"
+            let words = ["path": path, "access": access.summary, "group": access.fixGroup]
+            return Words.text(access.membershipPending ? .cameraErrorDeniedPending : .cameraErrorDenied, words)
         case .busy(let path, let holders):
-            if holders.isEmpty {
-                return "\(path) is busy: another program is using the camera (none visible to this user; try"
-                    + " 'sudo fuser \(path)') — close it and try again"
-            }
+            if holders.isEmpty { return Words.text(.cameraErrorBusyNoneVisible, ["path": path]) }
             let names = holders.map { "\($0.command) (pid \($0.pid))" }.joined(separator: ", ")
-            return "\(path) is busy: in use by \(names) — close \(holders.count == 1 ? "it" : "them") and try again"
+            return Words.text(.cameraErrorBusy, count: holders.count, ["path": path, "holders": names])
         case .unsupportedFormat(let path, let offered):
-            let list = offered.isEmpty ? "no formats" : offered.joined(separator: ", ")
-            return "\(path) offers no picture format facecap can read (it offers \(list); facecap needs YUYV or"
-                + " libv4l2's RGB24 conversion) — try another camera"
+            let list = offered.isEmpty ? Words.text(.cameraErrorNoFormats) : offered.joined(separator: ", ")
+            return Words.text(.cameraErrorUnsupported, ["path": path, "formats": list])
         case .disconnected(let path):
-            return "camera disconnected: \(path) stopped answering (unplugged?) — reconnect it and try again"
+            return Words.text(.cameraErrorDisconnected, ["path": path])
         case .stalled(let path, let seconds):
-            return "camera stalled: no frame from \(path) for \(CameraError.formatSeconds(seconds)) s — check the"
-                + " privacy shutter or switch, then reconnect the camera and try again"
+            return Words.text(.cameraErrorStalled, ["path": path, "seconds": CameraError.formatSeconds(seconds)])
         case .noBandwidth(let path):
-            return "\(path) cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size"
-                + " or --fps, or plug the camera (or other USB devices) into another port"
+            return Words.text(.cameraErrorNoBandwidth, ["path": path])
         case .ioError(let path, let attempts):
-            return "camera error: \(path) failed to deliver a frame (I/O error \(attempts) times in a row) — reconnect"
-                + " the camera and try again"
+            return Words.text(.cameraErrorIO, count: attempts, ["path": path])
         case .system(let path, let operation, let code):
-            return "camera error on \(path): \(operation) failed: \(errnoText(code)) — reconnect the"
-                + " camera or try another one (see 'facecap devices')"
+            return Words.text(.cameraErrorSystem, ["path": path, "operation": operation, "reason": errnoText(code)])
         case .closed(let path):
-            return "camera \(path) was already closed — open it again"
+            return Words.text(.cameraErrorClosed, ["path": path])
         }
     }
 
@@ -128,11 +113,15 @@ public struct DeviceAccess: Equatable, Sendable {
     public var summary: String {
         var parts: [String] = []
         if let owner, let group, let mode {
-            parts.append("owner \(owner), group \(group), mode \(mode)")
+            parts.append(Words.text(.accessOwner, ["owner": owner, "group": group, "mode": mode]))
         }
-        parts.append("you are in: " + (userGroups.isEmpty ? "no groups" : userGroups.joined(separator: ", ")))
+        let groups = userGroups.isEmpty ? Words.text(.accessNoGroups) : userGroups.joined(separator: ", ")
+        parts.append(Words.text(.accessYouAreIn, ["groups": groups]))
         return parts.joined(separator: "; ")
     }
+
+    /// The group the fix adds the user to: the device's, unless that is root (then "video").
+    public var fixGroup: String { group.flatMap { $0 == "root" ? nil : $0 } ?? "video" }
 }
 
 /// A process that has a device open, found in /proc/PID/fd.

@@ -66,8 +66,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), "
-                             + "not '\(text)'")
+            throw UsageError(Words.text(.usageWholeNumber, ["option": "--" + long, "low": String(range.lowerBound),
+                                                            "high": String(range.upperBound), "text": text]))
         }
         return number
     }
@@ -77,7 +77,7 @@ public struct ParsedArguments: Sendable, Equatable {
         guard let text = value(long) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             let low = formatNumber(range.lowerBound), high = formatNumber(range.upperBound)
-            throw UsageError("--\(long) takes a number from \(low) to \(high), not '\(text)'")
+            throw UsageError(Words.text(.usageNumber, ["option": "--" + long, "low": low, "high": high, "text": text]))
         }
         return number
     }
@@ -88,7 +88,7 @@ public struct ParsedArguments: Sendable, Equatable {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
               (16...8192).contains(w), (16...8192).contains(h) else {
-            throw UsageError("--\(long) takes WIDTHxHEIGHT with each side from 16 to 8192, e.g. 640x480, not '\(text)'")
+            throw UsageError(Words.text(.usageSize, ["option": "--" + long, "text": text]))
         }
         return (w, h)
     }
@@ -110,7 +110,7 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
     func once(_ option: OptionSpec) throws(UsageError) {
         guard !result.has(option.long) else {
             let spellings = (option.short.map { "-\($0)/" } ?? "") + "--\(option.long)"
-            throw UsageError("\(spellings) is given more than once; give each option once")
+            throw UsageError(Words.text(.usageGivenTwice, ["option": spellings]))
         }
     }
 
@@ -132,20 +132,20 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
                 name = String(body)
             }
             guard let option = spec(long: name) else {
-                throw UsageError("unknown option '--\(name)'")
+                throw UsageError(Words.text(.usageUnknownOption, ["option": "--" + name]))
             }
             try once(option)
             if option.takesValue {
                 if inline == nil {
                     guard index < arguments.count else {
-                        throw UsageError("--\(name) needs a value (\(option.valueName ?? "VALUE"))")
+                        throw UsageError(Words.text(.usageNeedsValue, ["option": "--" + name, "value": option.valueName ?? "VALUE"]))
                     }
                     inline = arguments[index]
                     index += 1
                 }
                 result.values[name, default: []].append(inline!)
             } else {
-                guard inline == nil else { throw UsageError("--\(name) takes no value") }
+                guard inline == nil else { throw UsageError(Words.text(.usageTakesNoValue, ["option": "--" + name])) }
                 result.flags.insert(name)
             }
             continue
@@ -155,13 +155,13 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
             while let letter = letters.first {
                 letters = letters.dropFirst()
                 guard let option = spec(short: letter) else {
-                    throw UsageError("unknown option '-\(letter)'")
+                    throw UsageError(Words.text(.usageUnknownOption, ["option": "-" + String(letter)]))
                 }
                 try once(option)
                 if option.takesValue {
                     if letters.isEmpty {
                         guard index < arguments.count else {
-                            throw UsageError("-\(letter) needs a value (\(option.valueName ?? "VALUE"))")
+                            throw UsageError(Words.text(.usageNeedsValue, ["option": "-" + String(letter), "value": option.valueName ?? "VALUE"]))
                         }
                         result.values[option.long, default: []].append(arguments[index])
                         index += 1

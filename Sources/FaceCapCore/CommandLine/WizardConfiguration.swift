@@ -59,33 +59,35 @@ public struct WizardConfiguration: Sendable, Equatable {
         OptionSpec("events", value: "FILE", help: "write JSON Lines events to FILE (- = stdout, with --plain)",
                    completion: .file(pattern: nil)),
         OptionSpec("plain", help: "no full-screen UI: one line per state or guidance change"),
-        OptionSpec("lang", value: "CODE", help: "message language (default from LANG; available: en)",
+        OptionSpec("lang", value: "CODE", help: "message language, e.g. de or ja (default from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)",
                    completion: .choices(languages)),
         OptionSpec("help", short: "h", help: "show this help"),
         OptionSpec("version", help: "show the version"),
     ]
 
-    /// Languages with message catalogues.
-    public static let languages = ["en"]
+    /// Languages with message catalogues (README, "Languages").
+    public static let languages = LanguageChoice.shipped
 
-    /// Checks parsed options; `environment` supplies LANG and NO_COLOR.
-    public init(_ parsed: ParsedArguments, environment: [String: String] = [:]) throws(UsageError) {
+    /// Checks parsed options; `environment` supplies NO_COLOR and the language variables.
+    /// `languages`: those with a catalogue (the installed ones at run time; `languages` by default).
+    public init(_ parsed: ParsedArguments, environment: [String: String] = [:],
+                languages: [String] = WizardConfiguration.languages) throws(UsageError) {
         if let extra = parsed.positionals.first {
-            throw UsageError("unexpected argument '\(extra)' (a clip is given with --input FILE.y4m)")
+            throw UsageError(Words.text(.usageUnexpectedArgument, ["argument": extra]))
         }
         let device = parsed.value("device")
         if let input = parsed.value("input") {
             guard device == nil else {
-                throw UsageError("--input and --device exclude each other: replay a clip or use a camera")
+                throw UsageError(Words.text(.usageInputOrDevice))
             }
             source = .clip(path: input, loop: parsed.has("loop"))
         } else {
-            guard !parsed.has("loop") else { throw UsageError("--loop goes with --input FILE.y4m") }
-            if let device, device.isEmpty { throw UsageError("--device needs a path, e.g. /dev/video0") }
+            guard !parsed.has("loop") else { throw UsageError(Words.text(.usageLoopNeedsInput)) }
+            if let device, device.isEmpty { throw UsageError(Words.text(.usageDeviceNeedsPath)) }
             source = .camera(path: device)
         }
         if let output = parsed.value("output") {
-            guard !output.isEmpty else { throw UsageError("--output needs a directory") }
+            guard !output.isEmpty else { throw UsageError(Words.text(.usageOutputNeedsFolder)) }
             outputDirectory = output
         }
         insecureHTTP = parsed.has("insecure-http")
@@ -99,7 +101,7 @@ public struct WizardConfiguration: Sendable, Equatable {
         mirror = !parsed.has("no-mirror")
         if let text = parsed.value("color") {
             guard let mode = ColorMode(rawValue: text) else {
-                throw UsageError("--color takes auto, truecolor, 256, 16 or none, not '\(text)'")
+                throw UsageError(Words.text(.usageColor, ["text": text]))
             }
             color = mode
         } else if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
@@ -110,36 +112,22 @@ public struct WizardConfiguration: Sendable, Equatable {
         if case .clip = source {
             let modes = ["size", "fps"].filter(parsed.has).map { "--\($0)" }
             if !modes.isEmpty {
-                warnings.append("\(modes.joined(separator: " and ")) \(modes.count == 1 ? "asks" : "ask") the camera "
-                                + "for a mode; a clip plays at its own size and frame rate, so "
-                                + "\(modes.count == 1 ? "it is" : "they are") ignored")
+                warnings.append(Words.text(.usageClipIgnoresMode, count: modes.count,
+                                           ["options": modes.joined(separator: " and ")]))
             }
         }
         plain = parsed.has("plain")
         if let events = parsed.value("events") {
             guard !events.isEmpty else {
-                throw UsageError("--events needs a file, or - for standard output with --plain")
+                throw UsageError(Words.text(.usageEventsNeedsFile))
             }
             guard events != "-" || plain else {
-                throw UsageError("--events - (standard output) needs --plain: the full-screen UI owns standard output")
+                throw UsageError(Words.text(.usageEventsStdout))
             }
             eventsPath = events
         }
-        if let lang = parsed.value("lang") {
-            let code = Self.languageCode(lang)
-            guard Self.languages.contains(code) else {
-                let available = Self.languages.joined(separator: ", ")
-                throw UsageError("--lang \(lang): no messages in that language yet (available: \(available))")
-            }
-            language = code
-        } else if let lang = environment["LANG"], Self.languages.contains(Self.languageCode(lang)) {
-            language = Self.languageCode(lang)
-        }
-    }
-
-    /// "de_DE.UTF-8" → "de".
-    static func languageCode(_ text: String) -> String {
-        String(text.prefix { $0.isLetter }).lowercased()
+        language = try LanguageChoice.choose(option: parsed.value("lang"), environment: environment,
+                                             available: languages)
     }
 
     /// HTTPS is required, except for loopback hosts or with --insecure-http.
@@ -151,7 +139,7 @@ public struct WizardConfiguration: Sendable, Equatable {
         } else if lower.hasPrefix("http://") {
             rest = lower.dropFirst(7)
         } else {
-            throw UsageError("--server needs an http(s) URL, e.g. https://example.org/selfie, not '\(url)'")
+            throw UsageError(Words.text(.usageServerURL, ["url": url]))
         }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostPort = authority.split(separator: "@").last ?? ""
@@ -161,11 +149,10 @@ public struct WizardConfiguration: Sendable, Equatable {
         } else {
             host = hostPort.prefix { $0 != ":" }
         }
-        guard !host.isEmpty else { throw UsageError("--server URL has no host: '\(url)'") }
+        guard !host.isEmpty else { throw UsageError(Words.text(.usageServerNoHost, ["url": url])) }
         if lower.hasPrefix("http://") && !insecure {
             guard isLoopbackHost(String(host)) else {
-                throw UsageError("--server must use https:// for a host that is not this machine "
-                                 + "(or add --insecure-http)")
+                throw UsageError(Words.text(.usageServerHTTPS))
             }
         }
     }

@@ -12,8 +12,7 @@ public struct ClipEndedError: Error, UserFacingError, Equatable, Sendable {
     }
 
     public var message: String {
-        let cut = lastFrameTruncated ? " (its last frame is incomplete)" : ""
-        return "\(path): the clip ended after \(Messages.count(framesPlayed, "frame"))\(cut); use --loop to replay it continuously"
+        Words.text(lastFrameTruncated ? .clipEndedCut : .clipEnded, count: framesPlayed, ["path": path])
     }
 
     public var exitCode: ExitCode { .failure }

@@ -1,66 +1,98 @@
-/// The words the screens use. English is the only catalogue today (`--lang en`); a new language adds a
-/// catalogue here, keyed by the same codes.
+/// The words the screens put together from the catalogue (`MessageID`, in `Words.current`'s language).
 public enum Messages {
     /// The guidance message for a code.
-    public static func guidance(_ code: GuidanceCode) -> String { code.englishText }
+    public static func guidance(_ code: GuidanceCode) -> String { Words.text(guidanceID(code)) }
 
-    /// The guidance message for a code, in its gentler words when it is only just past its limit.
+    /// The guidance message for a code, in its gentler words when it is only just past its limit
+    /// (`GuidanceRules.slightCodes`); codes without gentler words keep their own.
     public static func guidance(_ code: GuidanceCode, slight: Bool) -> String {
-        slight ? code.slightEnglishText ?? code.englishText : code.englishText
+        guard slight, let id = slightGuidanceID(code) else { return guidance(code) }
+        return Words.text(id)
     }
 
-    /// Advice for a reason a checker gave for asking for another photo (guidance codes and the validator's
-    /// own codes); an unknown code is shown as it is, so a server's new reason still reaches the person.
-    public static func advice(forReason reason: String) -> String {
-        switch reason {
-        case GuidanceCode.noFace.rawValue: return "No face was found in the photo: keep your face inside the oval"
-        case GuidanceCode.multipleFaces.rawValue: return "More than one face: make sure nobody else is in view"
-        case GuidanceCode.faceNotVisible.rawValue: return "Part of your face was cut off: move your whole face into view"
-        case GuidanceCode.faceCovered.rawValue:
-            return "Something covered your face: take off a mask or dark glasses and keep your hands away"
-        case GuidanceCode.tooDark.rawValue: return "Too dark: face a window or a lamp"
-        case GuidanceCode.tooBright.rawValue: return "Too bright: avoid direct sunlight or a lamp shining at the camera"
-        case GuidanceCode.moveCloser.rawValue: return "Your face was too small: move closer to the camera"
-        case GuidanceCode.moveBack.rawValue: return "Your face was too close: move back a little"
-        case GuidanceCode.moveLeft.rawValue, GuidanceCode.moveRight.rawValue, GuidanceCode.moveUp.rawValue,
-             GuidanceCode.moveDown.rawValue:
-            return "Your face was off centre: keep it in the middle of the oval"
-        case GuidanceCode.lookStraight.rawValue:
-            return "Your head was turned or your eyes looked away: look straight at the camera"
-        case GuidanceCode.keepHeadLevel.rawValue: return "Your head was tilted: keep it level"
-        case GuidanceCode.unevenLight.rawValue: return "The light was uneven: face the light so both sides are lit"
-        case GuidanceCode.eyesClosed.rawValue: return "Your eyes looked closed: keep them open and look at the camera"
-        case GuidanceCode.blurry.rawValue: return "The photo was blurry: hold still, and clean the lens"
-        case GuidanceCode.holdStill.rawValue: return "You were moving: hold still until the photo is taken"
-        default: return GuidanceCode(rawValue: reason)?.englishText ?? reason
+    static func slightGuidanceID(_ code: GuidanceCode) -> MessageID? {
+        switch code {
+        case .tooDark: .guidanceSlightTooDark
+        case .tooBright: .guidanceSlightTooBright
+        case .unevenLight: .guidanceSlightUnevenLight
+        case .lookStraight: .guidanceSlightLookStraight
+        case .keepHeadLevel: .guidanceSlightKeepHeadLevel
+        default: nil
         }
     }
 
-    /// "1 attempt", "2 attempts".
-    public static func attempts(_ count: Int) -> String { Self.count(count, "attempt") }
+    static func guidanceID(_ code: GuidanceCode) -> MessageID {
+        switch code {
+        case .noFace: .guidanceNoFace
+        case .multipleFaces: .guidanceMultipleFaces
+        case .faceNotVisible: .guidanceFaceNotVisible
+        case .faceCovered: .guidanceFaceCovered
+        case .tooDark: .guidanceTooDark
+        case .tooBright: .guidanceTooBright
+        case .moveCloser: .guidanceMoveCloser
+        case .moveBack: .guidanceMoveBack
+        case .moveLeft: .guidanceMoveLeft
+        case .moveRight: .guidanceMoveRight
+        case .moveUp: .guidanceMoveUp
+        case .moveDown: .guidanceMoveDown
+        case .lookStraight: .guidanceLookStraight
+        case .keepHeadLevel: .guidanceKeepHeadLevel
+        case .unevenLight: .guidanceUnevenLight
+        case .eyesClosed: .guidanceEyesClosed
+        case .blurry: .guidanceBlurry
+        case .holdStill: .guidanceHoldStill
+        case .ready: .guidanceReady
+        }
+    }
 
-    /// "1 frame", "2 frames", "0 frames": a count with its noun, plural unless exactly one.
+    /// Advice for a reason a checker gave for asking for another photo (guidance codes and the validator's
+    /// own codes). A code facecap does not know gets a generic sentence in the chosen language, not the
+    /// raw code (the code itself stays in the `validation` event and the report).
+    public static func advice(forReason reason: String) -> String {
+        if reason == LocalValidator.faceUnclear { return Words.text(.adviceFaceUnclear) }
+        guard let code = GuidanceCode(rawValue: reason) else { return Words.text(.adviceUnknown) }
+        switch code {
+        case .noFace: return Words.text(.adviceNoFace)
+        case .multipleFaces: return Words.text(.adviceMultipleFaces)
+        case .faceNotVisible: return Words.text(.adviceFaceNotVisible)
+        case .faceCovered: return Words.text(.adviceFaceCovered)
+        case .tooDark: return Words.text(.adviceTooDark)
+        case .tooBright: return Words.text(.adviceTooBright)
+        case .moveCloser: return Words.text(.adviceMoveCloser)
+        case .moveBack: return Words.text(.adviceMoveBack)
+        case .moveLeft, .moveRight, .moveUp, .moveDown: return Words.text(.adviceOffCentre)
+        case .lookStraight: return Words.text(.adviceLookStraight)
+        case .keepHeadLevel: return Words.text(.adviceKeepHeadLevel)
+        case .unevenLight: return Words.text(.adviceUnevenLight)
+        case .eyesClosed: return Words.text(.adviceEyesClosed)
+        case .blurry: return Words.text(.adviceBlurry)
+        case .holdStill: return Words.text(.adviceHoldStill)
+        case .ready: return guidance(.ready)
+        }
+    }
+
+    /// "1 frame", "2 frames", "0 frames": a count with its English noun, plural unless exactly one. For the
+    /// English-only reports of `facecap analyze`, not for the wizard's screens.
     public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     /// Whole seconds left, rounded up: a countdown never shows 0 before it ends.
     public static func seconds(_ remaining: Double) -> Int { max(1, Int(remaining.rounded(.up))) }
 
-    public static let tutorialTips = [
-        "Face the camera with your whole face inside the oval",
-        "Keep a neutral expression, eyes open, mouth closed",
-        "Find even light: face a window or a lamp, not a bright background",
-        "Uncover your face: no hat, mask or sunglasses (clear glasses are fine)",
-    ]
+    /// A countdown's seconds as text.
+    static func secondsText(_ remaining: Double) -> [String: String] { ["seconds": String(seconds(remaining))] }
 
-    public static let helpLines = [
-        "facecap takes one photo of your face, guided live.",
-        "",
-        "Follow the message under the preview until the oval turns green;",
-        "hold still and the photo is taken by itself.",
-        "Directions are your own, as in a mirror: \"Move left\" means to your left.",
-        "If it does not work out, SPACE takes the photo yourself once offered.",
-        "",
-        "Keys:  SPACE take the photo (when offered)   Enter/r continue or retry",
-        "       q or Esc quit   ? close this help",
-    ]
+    public static var tutorialTips: [String] {
+        [.tutorialTipFace, .tutorialTipExpression, .tutorialTipLight, .tutorialTipUncover].map { Words.text($0) }
+    }
+
+    /// The `?` help: how the screens work, then the keys of the screen it is open over (its bindings).
+    public static func helpLines(keys: [KeyHelp]) -> [String] {
+        let width = keys.map { $0.key.count }.max() ?? 0
+        let keyLines = keys.map { help in
+            let action = help.key == "?" ? Words.text(.keyCloseHelp) : help.action
+            return "  " + help.key + String(repeating: " ", count: max(0, width - help.key.count)) + "  " + action
+        }
+        return [Words.text(.helpAbout), "", Words.text(.helpFollow), Words.text(.helpHoldStill), Words.text(.helpMirror),
+                Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
+    }
 }

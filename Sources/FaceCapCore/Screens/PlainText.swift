@@ -13,10 +13,10 @@ public enum PlainText {
         for (index, line) in body.enumerated() {
             // Sentences follow each other; list items and fragments are separated by semicolons.
             let previous = index == 0 ? text : body[index - 1]
-            let separator = previous.isEmpty ? "" : index == 0 ? ": " : previous.hasSuffix(".") ? " " : "; "
+            let separator = previous.isEmpty ? "" : index == 0 ? ": " : previous.hasSuffix(".") || previous.hasSuffix("。") ? " " : "; "
             text += separator + line
         }
-        if !model.hints.isEmpty { text += " (also: " + model.hints.joined(separator: "; ") + ")" }
+        if !model.hints.isEmpty { text += " " + Words.text(.plainAlso, ["hints": model.hints.joined(separator: "; ")]) }
         return "[\(model.name.rawValue)] " + text
     }
 }

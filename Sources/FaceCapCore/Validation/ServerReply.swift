@@ -24,7 +24,7 @@ public enum ServerReply {
     public static func parse(status: Int, headers: [(String, String)], body: [UInt8],
                              now: Double? = nil) -> ValidationOutcome {
         guard body.count <= maxReplyBytes else {
-            return .unreachable(reason: "the server's reply is larger than \(maxReplyBytes >> 20) MB", retryAfter: nil)
+            return .unreachable(reason: .replyTooLarge(limit: "\(maxReplyBytes >> 20) MB"), retryAfter: nil)
         }
         func header(_ name: String) -> String? {
             headers.last { $0.0.lowercased() == name }?.1.trimmingSpaces
@@ -35,33 +35,31 @@ public enum ServerReply {
             switch verdict(body) {
             case .success(let verdict): return .verdict(verdict)
             case .failure(let problem):
-                let reason = "the server's reply is not the JSON the contract asks for (\(problem.text))"
-                return .unreachable(reason: reason, retryAfter: retryAfter)
+                return .unreachable(reason: .notContract(problem: problem.text), retryAfter: retryAfter)
             }
         case 429:
-            return .unreachable(reason: "the server is busy (HTTP 429 Too Many Requests)", retryAfter: retryAfter)
+            return .unreachable(reason: .busy, retryAfter: retryAfter)
         case 500...599:
-            let text = serverText(body).map { ": " + $0 } ?? ""
-            return .unreachable(reason: "the server failed (HTTP \(status))\(text)", retryAfter: retryAfter)
+            return .unreachable(reason: .serverError(status: status, message: serverText(body)), retryAfter: retryAfter)
         case 300...399:
-            let target = header("location").map { " to " + sanitise($0, limit: maxMessageLength) } ?? ""
-            return .refused(status: status,
-                            message: "the server redirects\(target); give the final address with --server")
+            let message = header("location").map {
+                Words.text(.serverRedirectsTo, ["location": sanitise($0, limit: maxMessageLength)])
+            } ?? Words.text(.serverRedirects)
+            return .refused(status: status, message: message)
         case 400...499:
             return .refused(status: status, message: serverText(body) ?? defaultMessage(status))
         default:
-            return .unreachable(reason: "the server answered with an unexpected HTTP status \(status)",
-                                retryAfter: retryAfter)
+            return .unreachable(reason: .unexpectedStatus(status), retryAfter: retryAfter)
         }
     }
 
     /// What to check when a 4xx came without a message of the server's own.
     static func defaultMessage(_ status: Int) -> String {
         switch status {
-        case 401, 403: return "the server refused the request (HTTP \(status)); check FACECAP_TOKEN"
-        case 404, 405: return "no validation endpoint at this address (HTTP \(status)); check --server"
-        case 413: return "the server refuses a photo this large (HTTP 413)"
-        default: return "the server refused the request (HTTP \(status))"
+        case 401, 403: return Words.text(.serverRefusedToken, ["status": String(status)])
+        case 404, 405: return Words.text(.serverNoEndpoint, ["status": String(status)])
+        case 413: return Words.text(.serverTooLarge)
+        default: return Words.text(.serverRefusedRequest, ["status": String(status)])
         }
     }
 

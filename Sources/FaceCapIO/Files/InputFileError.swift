@@ -32,19 +32,18 @@ public struct InputFileError: UserFacingError, Equatable {
     }
 
     public var message: String {
-        let what: String
         switch problem {
-        case .missing: what = "no such file; check the path"
-        case .permissionDenied: what = "permission denied; check the file's permissions (ls -l) or run as its owner"
-        case .isDirectory: what = "is a directory; give the path of an image or .y4m file"
-        case .notARegularFile: what = "is not a regular file; give the path of an image or .y4m file"
+        case .missing: return Words.text(.inputMissing, ["path": path])
+        case .permissionDenied: return Words.text(.inputDenied, ["path": path])
+        case .isDirectory: return Words.text(.inputDirectory, ["path": path])
+        case .notARegularFile: return Words.text(.inputNotRegular, ["path": path])
         case .fileTooLarge(let bytes, let limit):
-            what = "the file is too large (\(bytes / 1_048_576) MiB, at most \(limit / 1_048_576) MiB); scale it down"
-        case .unreadable(let reason): what = "cannot be read (\(reason))"
-        case .data(let error): what = error.summary
-        case .outOfMemory: what = "not enough memory to decode it"
+            return Words.text(.inputTooLarge, ["path": path, "size": String(bytes / 1_048_576),
+                                               "limit": String(limit / 1_048_576)])
+        case .unreadable(let reason): return Words.text(.inputUnreadable, ["path": path, "reason": reason])
+        case .data(let error): return Words.text(.filePathProblem, ["path": path, "problem": error.summary])
+        case .outOfMemory: return Words.text(.inputOutOfMemory, ["path": path])
         }
-        return "\(path): \(what)"
     }
 
     public var exitCode: ExitCode { .noInput }

@@ -35,20 +35,19 @@ public struct OutputFileError: UserFacingError, Equatable {
     }
 
     public var message: String {
-        let what: String
+        let words = ["path": path, "option": option]
         switch problem {
-        case .directoryMissing: what = "the folder does not exist; create it or choose another with \(option)"
-        case .permissionDenied: what = "permission denied; choose a folder you can write to"
-        case .readOnlyFileSystem: what = "the file system is read-only; choose another folder"
-        case .diskFull: what = "the disk is full (or over quota); free some space and try again"
-        case .isDirectory: what = "is a directory; give a file name"
-        case .notADirectory: what = "is a file, not a folder; move it away or choose another folder with \(option)"
-        case .alreadyExists: what = "already exists; it was left as it is"
-        case .frameMismatch(let detail): what = "cannot write this frame (\(detail))"
-        case .encoding(let detail): what = "cannot encode the image (\(detail))"
-        case .system(let detail): what = "cannot be written (\(detail))"
+        case .directoryMissing: return Words.text(.outputNoFolder, words)
+        case .permissionDenied: return Words.text(.outputDenied, words)
+        case .readOnlyFileSystem: return Words.text(.outputReadOnly, words)
+        case .diskFull: return Words.text(.outputDiskFull, words)
+        case .isDirectory: return Words.text(.outputIsDirectory, words)
+        case .notADirectory: return Words.text(.outputNotFolder, words)
+        case .alreadyExists: return Words.text(.outputExists, words)
+        case .frameMismatch(let detail): return Words.text(.outputFrame, ["path": path, "detail": detail])
+        case .encoding(let detail): return Words.text(.outputEncoding, ["path": path, "detail": detail])
+        case .system(let detail): return Words.text(.outputSystem, ["path": path, "detail": detail])
         }
-        return "\(path): \(what)"
     }
 
     public var exitCode: ExitCode { .failure }

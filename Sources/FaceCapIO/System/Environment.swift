@@ -15,6 +15,6 @@ public enum Environment {
 
     /// What the wizard reads: language and colour preferences, the terminal type, the upload token and the
     /// model folder.
-    public static let wizardNames = ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM", "COLORTERM", "FACECAP_TOKEN",
+    public static let wizardNames = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "TERM", "COLORTERM", "FACECAP_TOKEN",
                                      "FACECAP_MODEL_DIR"]
 }

@@ -65,8 +65,7 @@ public final class HTTPValidator: PhotoChecker {
         let address = Self.hostAndPort(configuration.url)
         if configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host) {
             if !configuration.allowInsecureHTTP {
-                return .refused(status: 0, message: "plain http:// to \(address.host) would send the photo unencrypted; "
-                                + "use https:// (or --insecure-http)")
+                return .refused(status: 0, message: Words.text(.netPlainHTTP, ["host": address.host]))
             }
             // --insecure-http lets the photo travel in clear text, never the token.
             if configuration.token != nil {
@@ -80,7 +79,7 @@ public final class HTTPValidator: PhotoChecker {
             body = MultipartBody.photoAndReport(jpeg: photo.jpeg, report: photo.reportJSON, boundary: boundary)
         }
         guard let body else {
-            return .unreachable(reason: "could not build the upload (no free multipart boundary)", retryAfter: nil)
+            return .unreachable(reason: .cannotBuildUpload, retryAfter: nil)
         }
         var headers = [
             "Content-Type: \(body.contentType)",
@@ -100,7 +99,7 @@ public final class HTTPValidator: PhotoChecker {
     private func post(_ body: [UInt8], headers: [String], cancellation: Cancellation,
               progress: (Double) -> Void) -> ValidationOutcome {
         guard ccurl_global_init_once() == CURLE_OK, let handle = curl_easy_init() else {
-            return .unreachable(reason: "libcurl could not start (out of memory?)", retryAfter: nil)
+            return .unreachable(reason: .cannotStart, retryAfter: nil)
         }
         defer { curl_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -179,52 +178,51 @@ public final class HTTPValidator: PhotoChecker {
         let place = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
         var osError = 0
         ccurlGetLong(handle, CURLINFO_OS_ERRNO, &osError)
-        let because = detail.isEmpty ? "" : " (\(detail))"
-        func unreachable(_ reason: String) -> ValidationOutcome { .unreachable(reason: reason, retryAfter: nil) }
+        func unreachable(_ failure: ConnectionFailure) -> ValidationOutcome {
+            .unreachable(reason: failure, retryAfter: nil)
+        }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
-            return unreachable("cancelled")
+            return unreachable(.cancelled)
         case CURLE_WRITE_ERROR where transfer.oversize, CURLE_FILESIZE_EXCEEDED:
-            return unreachable("the server's reply is larger than \(Self.size(c.maxReplyBytes))")
+            return unreachable(.replyTooLarge(limit: Self.size(c.maxReplyBytes)))
         case CURLE_COULDNT_RESOLVE_HOST:
-            return unreachable("cannot find the server \(host) (DNS lookup failed)")
+            return unreachable(.dns(host: host))
         case CURLE_COULDNT_RESOLVE_PROXY:
-            return unreachable("cannot find the proxy server (DNS lookup failed)\(because)")
+            return unreachable(.proxyDNS(detail: detail))
         case CURLE_COULDNT_CONNECT:
             switch Int32(osError) {
-            case ECONNREFUSED: return unreachable("connection refused by \(place)")
-            case ENETUNREACH, EHOSTUNREACH: return unreachable("no route to \(place) (network unreachable)")
-            default: return unreachable("cannot connect to \(place)\(because)")
+            case ECONNREFUSED: return unreachable(.refused(place: place))
+            case ENETUNREACH, EHOSTUNREACH: return unreachable(.noRoute(place: place))
+            default: return unreachable(.cannotConnect(place: place, detail: detail))
             }
         case CURLE_OPERATION_TIMEDOUT:
             var connected: curl_off_t = 0
             _ = ccurl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connected)
-            if connected == 0 {
-                return unreachable("no connection to \(place) within \(Self.seconds(c.connectTimeout))")
-            }
-            return unreachable("timed out after \(Self.seconds(c.totalTimeout))")
+            if connected == 0 { return unreachable(.connectTimeout(place: place, seconds: c.connectTimeout)) }
+            return unreachable(.timedOut(seconds: c.totalTimeout))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return unreachable("the certificate of \(host) could not be verified\(because)")
+            return unreachable(.certificate(host: host, detail: detail))
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,
              CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
              CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
-            return unreachable("TLS with \(host) failed\(because)")
+            return unreachable(.tls(host: host, detail: detail))
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             if Int32(osError) == ECONNRESET || detail.contains("reset") {
-                return unreachable("the connection to \(place) was reset")
+                return unreachable(.reset(place: place))
             }
-            return unreachable("the connection to \(place) broke\(because)")
+            return unreachable(.broke(place: place, detail: detail))
         case CURLE_GOT_NOTHING:
-            return unreachable("\(place) closed the connection without replying")
+            return unreachable(.noReply(place: place))
         case CURLE_PARTIAL_FILE:
-            return unreachable("the reply from \(place) was cut short")
+            return unreachable(.cutShort(place: place))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             // Not a connection problem: retrying the same address cannot help.
-            return .refused(status: 0, message: "cannot use the server address\(because); check --server")
+            return .refused(status: 0, message: Words.text(.netBadAddress))
         default:
             let name = String(cString: curl_easy_strerror(code))
-            return unreachable("the upload to \(place) failed (\(detail.isEmpty ? name : detail))")
+            return unreachable(.failed(place: place, detail: detail.isEmpty ? name : detail))
         }
     }
 
@@ -253,8 +251,6 @@ public final class HTTPValidator: PhotoChecker {
     private func milliseconds(_ seconds: Double) -> Int {
         Int(max(1, min(seconds * 1000, Double(Int32.max))).rounded())
     }
-
-    static func seconds(_ value: Double) -> String { JSONText.fixed(value, decimals: 1) + " s" }
 
     static func size(_ bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
@@ -350,9 +346,7 @@ public struct BearerToken: Sendable, CustomStringConvertible, CustomDebugStringC
 
 /// `FACECAP_TOKEN` holds a character no HTTP header can carry. Says so without repeating the token.
 public struct TokenError: UserFacingError, Equatable {
-    public var message: String {
-        "FACECAP_TOKEN contains a line break or control character; set it to the token alone"
-    }
+    public var message: String { Words.text(.usageTokenControl) }
     public var exitCode: ExitCode { .usage }
 }
 
@@ -369,10 +363,7 @@ public struct TokenInClearError: UserFacingError, Equatable {
         if !HTTPValidator.isLoopback(host) { throw TokenInClearError(host: host) }
     }
 
-    public var message: String {
-        "FACECAP_TOKEN is never sent over plain http:// to another machine (\(host)); use https:// "
-            + "or unset FACECAP_TOKEN"
-    }
+    public var message: String { Words.text(.usageTokenInClear, ["host": host]) }
     public var exitCode: ExitCode { .usage }
 }
 

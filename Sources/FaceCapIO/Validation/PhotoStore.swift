@@ -47,7 +47,7 @@ public struct PhotoStore: Sendable {
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let code = errno
-            throw OutputFileError(path: directory, problem: code == ENOENT ? .system("files cannot be created there")
+            throw OutputFileError(path: directory, problem: code == ENOENT ? .system(Words.text(.outputCannotCreate))
                                   : OutputFileError.problem(errno: code))
         }
         _ = close(fd)

@@ -158,7 +158,7 @@ public struct ValidationWorkerError: UserFacingError, Equatable {
     public var code: Int32
     public init(errno code: Int32) { self.code = code }
     public var message: String {
-        "cannot start the photo check (\(String(cString: strerror(code)))); close other programs and try again"
+        Words.text(.checkCannotStart, ["reason": String(cString: strerror(code))])
     }
     public var exitCode: ExitCode { .failure }
 }
