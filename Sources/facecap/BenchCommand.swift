@@ -41,7 +41,8 @@ enum BenchCommand {
         fillPseudoRandom(iris.input(), low: 0, high: 1)
         let irisMs = medianMilliseconds(runs: runs) { iris.run() }
 
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
         let frame = syntheticFrame()
         // A synthetic frame has no face, so every frame runs conversion + detector; to time the full
         // per-frame path (conversion, detection, landmarks) the tracker is asked to run all stages.

@@ -30,7 +30,8 @@ enum WizardCommand {
             prepared = try ClipSource(path: path, loop: loop)
         }
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
@@ -57,7 +58,8 @@ enum WizardCommand {
 
     /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
-    static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel),
+    static func makePhotos(_ configuration: WizardConfiguration,
+                           models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel),
                            environment: [String: String]) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
@@ -65,7 +67,8 @@ enum WizardCommand {
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {
-            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                     hand: models.hand)
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()

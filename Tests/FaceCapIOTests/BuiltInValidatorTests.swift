@@ -245,7 +245,7 @@ final class ModelDigestTests: XCTestCase {
             return (String(fields[1]), String(fields[0]))
         })
         let digests = try ModelFiles.digests()
-        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris])
+        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

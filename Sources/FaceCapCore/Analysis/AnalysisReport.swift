@@ -108,6 +108,7 @@ public enum AnalysisReport {
             ("mouthChroma", number(c.mouthChroma, 1)),
             ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
+            ("handOverMouth", number(c.handOverMouth, 3)),
         ])
     }
 

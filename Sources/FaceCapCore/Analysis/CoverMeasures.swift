@@ -36,6 +36,10 @@ public struct CoverMetrics: Sendable, Equatable {
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
     public var leftEyeDarkness: Double
+    /// The hand-landmark model's hand flag on the mouth (0…1, `HandLandmarker`), from this frame or, between
+    /// the model's runs, the last reading within `handMemory`; nil without the model or a recent reading.
+    /// A hand across the mouth reads high, a bare, bearded or masked mouth low (docs/calibration.md).
+    public var handOverMouth: Double? = nil
 
     /// The covered regions by `thresholds`: "mouth" (lower face), "eyes" (both, e.g. sunglasses), "eye"
     /// (one eye, e.g. a hand); empty when the face is uncovered.
@@ -60,13 +64,16 @@ public struct CoverMetrics: Sendable, Equatable {
     /// A mouth measure that could not be taken (burnt out, or the lips lost their colour) counts as showing
     /// nothing in the second rule: it is there for a light mask burnt to white in strong light (lower-face
     /// chroma 255), whose mouth cannot be measured either; a beard whose lips are burnt out is called covered
-    /// too (in light that strong `tooBright` usually fires as well).
+    /// too (in light that strong `tooBright` usually fires as well). Or the hand model sees a hand on the
+    /// mouth (`handOverMouth` ≥ `minHandOverMouth`): most hands across the mouth show the lips' range through
+    /// the finger gaps and are caught only so.
     public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let hidden = mouthContrast.map { $0 < t.minMouthContrast * (1 + margin) } ?? false
         let coloured = lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)
             && (mouthContrast ?? 0) < t.minColouredMouthContrast * (1 + margin)
             && (mouthChroma ?? 0) < t.maxMaskMouthChroma * (1 + margin)
-        return hidden || coloured
+        let hand = handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
+        return hidden || coloured || hand
     }
 
     /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes

@@ -31,6 +31,17 @@ public final class FaceTracker {
     /// Whether the last `process` call ran the iris model.
     public private(set) var eyesRan = false
     private var framesSinceEyes = 0
+    /// The hand-landmark model, when one was given: its hand flag on the best face's mouth.
+    public let hand: HandLandmarker?
+    /// Run the hand model (two runs, `HandLandmarker.crops`) every this many frames of a tracked face, never on a
+    /// frame the iris model ran on (1: every frame, eyes or not; the validator's choice), and on every frame
+    /// where the face was detected anew. Every
+    /// third frame is ten readings a second, and the frames with eyes — the capture candidates — keep
+    /// their cost.
+    public var handInterval = 3
+    /// Whether the last `process` call ran the hand model.
+    public private(set) var handRan = false
+    private var framesSinceHand = 0
 
     private var tracked: FaceROI?
     private var trackedScore: Float = 0
@@ -42,11 +53,24 @@ public final class FaceTracker {
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
     /// Builds both models' interpreters (all tensor memory is planned and allocated here).
-    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil) throws(ModelError) {
+    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+                hand: TFLiteModel? = nil) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
         self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model) }
+        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
         faces.reserveCapacity(8)
+    }
+
+    /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
+    /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`).
+    private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> Float? {
+        guard let hand else { return nil }
+        framesSinceHand += 1
+        guard now || (framesSinceHand >= handInterval && (handInterval <= 1 || !eyesRan)) else { return nil }
+        framesSinceHand = 0
+        handRan = true
+        return hand.handFlag(in: frame, landmarks: points)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -73,6 +97,7 @@ public final class FaceTracker {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
         eyesRan = false
+        handRan = false
         framesSinceDetection += 1
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
            presence >= landmarker.minPresence {
@@ -89,13 +114,15 @@ public final class FaceTracker {
                     landmarkWidest(of: detections, in: frame)
                     return faces
                 }
+                let eyes = eyesIfDue(frame, points, now: false)
                 faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
-                                  isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
+                                  isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
                 for other in others { faces.append(Face(detection: other, landmarks: nil)) }
                 return faces
             }
+            let eyes = eyesIfDue(frame, points, now: false)
             faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
-                              isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
+                              isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
             return faces
         }
         detectorRan = true
@@ -114,14 +141,16 @@ public final class FaceTracker {
         let detection = detections[widest]
         var landmarks: FaceLandmarks?
         var eyes: FaceEyes?
+        var handFlag: Float?
         if let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
            presence >= landmarker.minPresence {
             landmarks = FaceLandmarks(points: points, presence: presence)
             tracked = FaceROI(landmarks: points)
             trackedScore = detection.score
             eyes = eyesIfDue(frame, points, now: true)
+            handFlag = handIfDue(frame, points, now: true)
         }
-        faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes))
+        faces.append(Face(detection: detection, landmarks: landmarks, eyes: eyes, handFlag: handFlag))
         for (index, other) in detections.enumerated() where index != widest {
             faces.append(Face(detection: other, landmarks: nil))
         }
@@ -129,9 +158,11 @@ public final class FaceTracker {
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks
     /// on the best detection or, on a frame without a face, on the centred square; and the eyes (both, with
-    /// conversion) every `eyeInterval` calls, as a tracked face gets them (`eyesRan` says when).
+    /// conversion) every `eyeInterval` calls and the hand flag every `handInterval` calls (not with the eyes),
+    /// as a tracked face gets them (`eyesRan` and `handRan` say when).
     public func processFullPipeline(_ frame: Frame) -> Float? {
         eyesRan = false
+        handRan = false
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
         let roi = detections.first.map { FaceROI(detection: $0) }
@@ -139,6 +170,7 @@ public final class FaceTracker {
         let presence = landmarker.landmarks(in: frame, roi: roi, into: &points)
         // The eyes as a tracked face gets them: every `eyeInterval` calls.
         _ = eyesIfDue(frame, points, now: false)
+        _ = handIfDue(frame, points, now: false)
         return presence
     }
 

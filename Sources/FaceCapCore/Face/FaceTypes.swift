@@ -53,7 +53,12 @@ public struct Face: Sendable, Equatable {
     /// The iris model's eye and iris points, set only on frames where it ran on this face (every
     /// `FaceTracker.eyeInterval` frames, and whenever the face was detected anew); nil otherwise.
     public var eyes: FaceEyes?
-    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil) {
+    /// The hand-landmark model's hand flag (0…1) on the mouth (`HandLandmarker.handFlag`), set only on frames
+    /// where it ran on this face (every `FaceTracker.handInterval` frames); nil otherwise.
+    public var handFlag: Float?
+    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
+                handFlag: Float? = nil) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
+        self.handFlag = handFlag
     }
 }
