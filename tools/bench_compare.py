@@ -35,18 +35,20 @@ def main():
     def med(rows, key):
         return statistics.median(row[key] for row in rows)
     print(f'facecap (median of {rounds} rounds, each a median of {ours[0]["runs"]} runs, one thread):')
-    for key in ('detector_ms', 'landmarks_ms', 'iris_ms', 'frame_ms', 'frame_mean_ms', 'frame_eyes_ms'):
+    for key in ('detector_ms', 'landmarks_ms', 'iris_ms', 'hand_ms', 'frame_ms', 'frame_mean_ms', 'frame_eyes_ms',
+                'frame_hand_ms'):
         print(f'  {key:13s} {med(ours, key):7.2f}')
-    print(f'  (the eyes run every {ours[0]["eye_interval"]} frames: frame_ms is the median frame, '
-          'frame_eyes_ms a frame on which both eyes ran)')
+    print(f'  (the eyes run every {ours[0]["eye_interval"]} frames, the hand model every {ours[0]["hand_interval"]} '
+          'on others: frame_ms is the median frame, frame_eyes_ms a frame on which both eyes ran, frame_hand_ms '
+          'one on which both hand crops ran)')
     if not theirs:
         print(f'LiteRT: not measured ({error})')
         return
     print(f'LiteRT {theirs[0]["litert"]} with XNNPACK (same rounds, one thread):')
-    for key in ('detector_ms', 'landmarks_ms', 'iris_ms'):
+    for key in ('detector_ms', 'landmarks_ms', 'iris_ms', 'hand_ms'):
         print(f'  {key:13s} {med(theirs, key):7.2f}')
     print('ratio facecap / LiteRT (lower is faster; the bar is 1.5, for iris_ms 1.0):')
-    for key in ('detector_ms', 'landmarks_ms', 'iris_ms'):
+    for key in ('detector_ms', 'landmarks_ms', 'iris_ms', 'hand_ms'):
         print(f'  {key:13s} {med(ours, key) / med(theirs, key):7.2f}')
 
 
