@@ -12,7 +12,7 @@ import Glibc
 /// every `FaceTracker.eyeInterval` frames, the hand flag every `handInterval` frames on others, and the
 /// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye and hand frames'
 /// cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms` (median of the frames
-/// the hand model ran on, both crops), `analysis_ms`, `eye_interval`, `hand_interval`.
+/// the hand model ran on: one crop), `analysis_ms`, `eye_interval`, `hand_interval`.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: "print the results as one JSON object"),

@@ -33,15 +33,19 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its hand flag on the best face's mouth.
     public let hand: HandLandmarker?
-    /// Run the hand model (two runs, `HandLandmarker.crops`) every this many frames of a tracked face, never on a
-    /// frame the iris model ran on (1: every frame, eyes or not; the validator's choice), and on every frame
-    /// where the face was detected anew. Every
+    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: one
+    /// run, on `HandLandmarker.crops` in turn, the flag being the higher of this reading and the other crop's
+    /// last one. On every frame where the face was detected anew, and with 1 (every frame, eyes or not: the
+    /// validator's choice), both crops run. Every
     /// third frame is ten readings a second, and the frames with eyes — the capture candidates — keep
     /// their cost.
     public var handInterval = 3
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
     private var framesSinceHand = 0
+    /// The crop the next single hand run reads, and the last reading on this face (of the other crop).
+    private var handCrop = 0
+    private var lastHandFlag: Float?
 
     private var tracked: FaceROI?
     private var trackedScore: Float = 0
@@ -70,7 +74,17 @@ public final class FaceTracker {
         guard now || (framesSinceHand >= handInterval && (handInterval <= 1 || !eyesRan)) else { return nil }
         framesSinceHand = 0
         handRan = true
-        return hand.handFlag(in: frame, landmarks: points)
+        if now || handInterval <= 1 {
+            lastHandFlag = hand.handFlag(in: frame, landmarks: points)
+            return lastHandFlag
+        }
+        let crop = handCrop
+        handCrop = (handCrop + 1) % HandLandmarker.crops.count
+        guard let flag = hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop)) else {
+            return nil
+        }
+        defer { lastHandFlag = flag }
+        return max(flag, lastHandFlag ?? 0)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -87,6 +101,7 @@ public final class FaceTracker {
     public func reset() {
         tracked = nil
         framesSinceDetection = 0
+        lastHandFlag = nil
     }
 
     /// Faces in `frame`, in frame pixels, the widest first: the analyzer measures the widest face
@@ -135,6 +150,7 @@ public final class FaceTracker {
     /// the landmark model confirms it, and tracks that face from the next frame on.
     private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
         tracked = nil
+        lastHandFlag = nil
         guard let widest = detections.indices.max(by: { detections[$0].box.width < detections[$1].box.width }) else {
             return
         }
