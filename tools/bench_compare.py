@@ -39,7 +39,7 @@ def main():
                 'frame_hand_ms'):
         print(f'  {key:13s} {med(ours, key):7.2f}')
     print(f'  (the eyes run every {ours[0]["eye_interval"]} frames, the hand model every {ours[0]["hand_interval"]} '
-          'on others: frame_ms is the median frame, frame_eyes_ms a frame on which both eyes ran, frame_hand_ms '
+          'frames on others: frame_ms is the median frame, frame_eyes_ms a frame on which both eyes ran, frame_hand_ms '
           'one on which the hand model read one mouth crop)')
     if not theirs:
         print(f'LiteRT: not measured ({error})')

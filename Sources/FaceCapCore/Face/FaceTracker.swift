@@ -36,10 +36,10 @@ public final class FaceTracker {
     /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: one
     /// run, on `HandLandmarker.crops` in turn, the flag being the higher of this reading and the other crop's
     /// last one. On every frame where the face was detected anew, and with 1 (every frame, eyes or not: the
-    /// validator's choice), both crops run. Every
-    /// third frame is ten readings a second, and the frames with eyes — the capture candidates — keep
-    /// their cost.
-    public var handInterval = 3
+    /// validator's choice), both crops run. Every sixth frame is five readings a second (each crop in 0.4 s),
+    /// held by the analyzer for `handMemory`; a run costs about eight FaceMesh runs, so the mean frame grows by
+    /// a little over one of them, and the frames with eyes — the capture candidates — keep their cost.
+    public var handInterval = 6
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
     private var framesSinceHand = 0
