@@ -210,6 +210,19 @@ final class EyeCoverTests: XCTestCase {
         }
     }
 
+    func testNoGazeIsReadBehindCoveredEyes() throws {
+        // The iris model reads a guessed iris behind dark lenses: before this rule sergey's and grace_hopper's
+        // sunglasses got "Look straight at the camera" with the head straight.
+        for name in ["eyes/sergey_sunglasses.jpg", "eyes/grace_hopper_sunglasses.jpg"] {
+            let (report, _, _) = try analyse(name)
+            let pose = try XCTUnwrap(report.metrics.face?.pose, name)
+            XCTAssertLessThan(max(abs(pose.yaw), abs(pose.pitch)), AnalyzerThresholds().maxYaw - 3, name)
+            XCTAssertTrue(report.guidance.contains(.faceCovered), "\(name): \(report.guidance)")
+            XCTAssertFalse(report.guidance.contains(.lookStraight), "\(name): \(report.guidance)")
+            XCTAssertFalse(try verdict(name).contains("lookStraight"), name)
+        }
+    }
+
     func testAnalyzeJSONShowsTheEyesAndTheCoverPerFace() throws {
         let (report, faces, _) = try analyse("eyes/sergey_closed.jpg")
         let face = try XCTUnwrap(faces.first)

@@ -78,7 +78,9 @@ public struct LocalValidator: Sendable {
         }
         if let interEye, interEye < t.minInterEyeDistance { codes.append(.moveCloser) }
         if let pose = face.pose {
-            let gazeOff = face.eyes.map {
+            // No gaze behind a dark lens or a hand (the iris there is the model's guess).
+            let eyesCovered = face.cover.map { !Set($0.regions(measuring)).isDisjoint(with: ["eyes", "eye"]) } ?? false
+            let gazeOff = !eyesCovered && face.eyes.map {
                 GuidanceRules.gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening)
             } ?? false
             if abs(pose.yaw) > t.maxYaw || abs(pose.pitch) > t.maxPitch || gazeOff { codes.append(.lookStraight) }
