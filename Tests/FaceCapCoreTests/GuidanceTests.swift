@@ -87,6 +87,12 @@ final class GuidanceTests: XCTestCase {
                 $0.face!.cover!.lowerFaceChroma = 30; $0.face!.cover!.mouthContrast = 0.3; $0.face!.cover!.mouthChroma = 8
             }, nil),
             ("hand over the mouth", { $0.face!.cover!.mouthContrast = 0.1 }, .faceCovered),
+            ("a hand across the mouth, seen by the hand model", { $0.face!.cover!.handOverMouth = 0.8 }, .faceCovered),
+            ("no hand on the mouth by the hand model", { $0.face!.cover!.handOverMouth = 0.3 }, nil),
+            ("a green or printed mask: a hue no skin or hair has", { $0.face!.cover!.lowerFaceHue = 15
+                                                                     $0.face!.cover!.mouthContrast = 0.6 }, .faceCovered),
+            ("a beard's hue", { $0.face!.cover!.lowerFaceHue = 4; $0.face!.cover!.lowerFaceChroma = 30
+                                $0.face!.cover!.mouthContrast = 0.6 }, nil),
             ("sunglasses", { $0.face!.cover!.rightEyeBrightness = 0.2; $0.face!.cover!.leftEyeBrightness = 0.2 },
              .faceCovered),
             ("hand over an eye", { $0.face!.cover!.leftEyeDarkness = 0.9 }, .faceCovered),
@@ -258,6 +264,10 @@ final class GuidanceTests: XCTestCase {
                $0.face!.cover!.mouthChroma = 5.0 }),
             ("hand over the mouth", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.mouthContrast = 0.23 },
              { $0.face!.cover = Self.bare; $0.face!.cover!.mouthContrast = 0.25 }),
+            ("hand model", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.handOverMouth = 0.47 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.handOverMouth = 0.44 }),
+            ("mask's hue", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceHue = 8.5 },
+             { $0.face!.cover = Self.bare; $0.face!.cover!.lowerFaceHue = 8 }),
             ("dark lens", .faceCovered, { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.47 },
              { $0.face!.cover = Self.bare; $0.face!.cover!.rightEyeBrightness = 0.5 }),
         ]

@@ -13,7 +13,8 @@ final class AnalysisPipelineTests: XCTestCase {
         var faceBox: Rect
     }
 
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+                                            hand: TFLiteModel)?
     nonisolated(unsafe) static var photos: [String: Photo] = [:]
 
     override class func setUp() {
@@ -34,7 +35,8 @@ final class AnalysisPipelineTests: XCTestCase {
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                               hand: models.hand)
     }
 
     private func photo(_ name: String) throws -> Photo {

@@ -8,7 +8,8 @@ import XCTest
 /// them built here: turned, darkened, shrunk, blurred, doubled), the built-in checker through the
 /// worker, and the photo's JPEG.
 final class BuiltInValidatorTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+                                            hand: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()
@@ -18,7 +19,7 @@ final class BuiltInValidatorTests: XCTestCase {
     private func checker(_ validator: LocalValidator = LocalValidator()) throws -> BuiltInChecker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
         return try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                  validator: validator)
+                                  hand: models.hand, validator: validator)
     }
 
     private func photo(_ name: String) throws -> Frame {
@@ -267,7 +268,8 @@ final class ModelDigestTests: XCTestCase {
             return (String(fields[1]), String(fields[0]))
         })
         let digests = try ModelFiles.digests()
-        XCTAssertEqual(digests.map(\.file), [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris])
+        XCTAssertEqual(digests.map(\.file),
+                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

@@ -106,8 +106,10 @@ public enum AnalysisReport {
             ("lowerFaceChroma", number(c.lowerFaceChroma, 1)),
             ("mouthContrast", number(c.mouthContrast, 3)),
             ("mouthChroma", number(c.mouthChroma, 1)),
+            ("lowerFaceHue", number(c.lowerFaceHue, 1)),
             ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
+            ("handOverMouth", number(c.handOverMouth, 3)),
         ])
     }
 

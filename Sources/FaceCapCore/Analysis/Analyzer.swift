@@ -87,6 +87,8 @@ public struct Analyzer: Sendable {
     private var closedSince: Double?
     private var gazeOffSince: Double?
     private var eyesSeen = false
+    /// The last hand-model reading on the mouth and when it was taken.
+    private var lastHand: (time: Double, flag: Double)?
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = []) {
         self.thresholds = thresholds
@@ -122,6 +124,7 @@ public struct Analyzer: Sendable {
             metrics.secondFaceRelativeWidth = seen.relativeWidth
         }
         trackEyes(&metrics, time: t)
+        trackHand(&metrics, time: t)
         if let face = metrics.face {
             let box = face.box
             metrics.motion = motion.update(
@@ -159,6 +162,19 @@ public struct Analyzer: Sendable {
             eyes.closedFor = closedSince.map { t - $0 } ?? 0
             eyes.gazeOffFor = gazeOffSince.map { t - $0 } ?? 0
             metrics.face?.eyes = eyes
+        }
+    }
+
+    /// Carries the last hand flag over the frames between hand-model runs (for `handMemory`).
+    private mutating func trackHand(_ metrics: inout FrameMetrics, time t: Double) {
+        guard metrics.face?.cover != nil else {
+            if metrics.face == nil { lastHand = nil }
+            return
+        }
+        if let flag = metrics.face?.cover?.handOverMouth {
+            lastHand = (t, flag)
+        } else if let last = lastHand, t - last.time >= 0, t - last.time <= thresholds.handMemory {
+            metrics.face?.cover?.handOverMouth = last.flag
         }
     }
 

@@ -159,6 +159,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// brow showing: covered by a hand (uncovered ≤ 0.72 — a closed eye in an over-exposed frame; open eyes
     /// ≤ 0.62 — a hand 0.67–1.00, so a hand on a small face can be missed).
     public var maxEyeDarkness = 0.75
+    /// The lower face's hue further than this from any skin or hair colour (`CoverMetrics.lowerFaceHue`, Cb/Cr
+    /// on 0…255) → a mask (green, blue, printed), whatever the mouth measures say (docs/calibration.md).
+    public var maxLowerFaceHue = 9.0
+    /// The hand-landmark model's hand flag on the mouth (`CoverMetrics.handOverMouth`) at or above this → a hand
+    /// over the mouth (MediaPipe's own cut for the flag). Constructed hands across the mouth read up to 0.99,
+    /// uncovered, bearded and masked faces ≤ 0.26 (docs/calibration.md, "A hand over the mouth").
+    public var minHandOverMouth = 0.5
+    /// A hand-flag reading stays valid this long on the frames between hand-model runs.
+    public var handMemory = 0.5
     /// A covered face stays covered until each measure clears its limit by this fraction.
     public var coverHysteresis = 0.1
 
@@ -283,6 +292,9 @@ extension AnalyzerThresholds {
         Field(name: "minMouthContrast", keyPath: \.minMouthContrast, range: 0...10),
         Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
         Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
+        Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
+        Field(name: "minHandOverMouth", keyPath: \.minHandOverMouth, range: 0...1),
+        Field(name: "handMemory", keyPath: \.handMemory, range: 0...10),
         Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),

@@ -25,6 +25,13 @@ public struct CoverMetrics: Sendable, Equatable {
     /// nil when over a quarter of the mouth's samples are burnt out (luma ≥ 250): over-exposure flattens the
     /// mouth too, so it cannot tell.
     public var mouthContrast: Double?
+    /// How far the lower face's hue is from any skin or hair colour (Cb, Cr on 0…255): for every unclipped
+    /// sample of the lower face (chin, beside the mouth) the distance of its chroma from the wedge of hues
+    /// from a little redder than the cheeks' own round to yellow (`CoverMeasures.hueDistance`: skin in light
+    /// and shadow, brown, blond, ginger, grey and black hair), and the median. A green, blue, navy or pink
+    /// mask, or one printed on such a ground, is outside it, a beard inside. 0 when the colour could not be
+    /// measured.
+    public var lowerFaceHue: Double = 0
     /// Chroma distance (Cb, Cr) between the mouth (the middle of the lips) and the lower face (chin, beside the
     /// mouth); nil when either lost its colour. Under a mask both are the same cloth; lips show through a beard.
     public var mouthChroma: Double?
@@ -36,6 +43,10 @@ public struct CoverMetrics: Sendable, Equatable {
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
     public var leftEyeDarkness: Double
+    /// The hand-landmark model's hand flag on the mouth (0…1, `HandLandmarker`), from this frame or, between
+    /// the model's runs, the last reading within `handMemory`; nil without the model or a recent reading.
+    /// A hand across the mouth reads high, a bare, bearded or masked mouth low (docs/calibration.md).
+    public var handOverMouth: Double? = nil
 
     /// The covered regions by `thresholds`: "mouth" (lower face), "eyes" (both, e.g. sunglasses), "eye"
     /// (one eye, e.g. a hand); empty when the face is uncovered.
@@ -60,13 +71,18 @@ public struct CoverMetrics: Sendable, Equatable {
     /// A mouth measure that could not be taken (burnt out, or the lips lost their colour) counts as showing
     /// nothing in the second rule: it is there for a light mask burnt to white in strong light (lower-face
     /// chroma 255), whose mouth cannot be measured either; a beard whose lips are burnt out is called covered
-    /// too (in light that strong `tooBright` usually fires as well).
+    /// too (in light that strong `tooBright` usually fires as well). Or the hand model sees a hand on the
+    /// mouth (`handOverMouth` ≥ `minHandOverMouth`): most hands across the mouth show the lips' range through
+    /// the finger gaps and are caught only so. Or the lower face has a hue no skin or hair has
+    /// (`lowerFaceHue` > `maxLowerFaceHue`): a green, blue or printed mask, whatever its pleats show.
     public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let hidden = mouthContrast.map { $0 < t.minMouthContrast * (1 + margin) } ?? false
         let coloured = lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)
             && (mouthContrast ?? 0) < t.minColouredMouthContrast * (1 + margin)
             && (mouthChroma ?? 0) < t.maxMaskMouthChroma * (1 + margin)
-        return hidden || coloured
+        let hand = handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
+        let hue = lowerFaceHue > t.maxLowerFaceHue * (1 - margin)
+        return hidden || coloured || hand || hue
     }
 
     /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes
@@ -86,6 +102,8 @@ public enum CoverMeasures {
         var luma: Double, cb: Double, cr: Double, low: Double, high: Double
         /// False when most samples are clipped: the patch's colour is not the surface's.
         var hasColour: Bool
+        /// (Cb − 128, Cr − 128) of every unclipped sample.
+        var chroma: [SIMD2<Double>] = []
     }
 
     /// The measures for the face with 468 `points` (frame pixels) and presence logit `presence`; nil without
@@ -131,6 +149,17 @@ public enum CoverMeasures {
             lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
                 .squareRoot()
         }
+        // The hue reference is the cheeks alone: a fringe on the forehead can pass for skin by its luma.
+        var lowerHue = 0.0
+        let cheekColour = cheeks.filter(\.hasColour)
+        let lowerSamples = lower.flatMap(\.chroma)
+        if !cheekColour.isEmpty, !lowerSamples.isEmpty {
+            let n = Double(cheekColour.count)
+            let skin = SIMD2(cheekColour.reduce(0) { $0 + $1.cb } / n - 128,
+                             cheekColour.reduce(0) { $0 + $1.cr } / n - 128)
+            let distances = lowerSamples.map { hueDistance($0, skin: skin) }.sorted()
+            lowerHue = distances[distances.count / 2]
+        }
         let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
         let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
         if !lower.isEmpty, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)), lips.hasColour {
@@ -153,9 +182,39 @@ public enum CoverMeasures {
         }
         guard let right = eye(33, 133), let left = eye(362, 263) else { return nil }
         return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
-                            mouthChroma: mouthChroma,
+                            lowerFaceHue: lowerHue, mouthChroma: mouthChroma,
                             rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
                             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness)
+    }
+
+    /// The wedge of skin and hair hues reaches this far (radians) to the red side of the skin's own hue: the
+    /// chin and the skin around the lips are often redder than the cheeks.
+    static let redTolerance = 25 * Double.pi / 180
+    /// The hue angle (atan2(Cr − 128, Cb − 128)) skin has in daylight and under a webcam's white balance, and
+    /// the range a cheek reading is believed in: the calibration faces read 116°–130° from fair to dark skin.
+    static let skinHue = 120 * Double.pi / 180
+    static let skinHues = (80 * Double.pi / 180)...(170 * Double.pi / 180)
+
+    /// How far `chroma` (Cb − 128, Cr − 128) lies outside the hues of skin and hair: the wedge from a little
+    /// redder than the skin's own hue (`skin`, the cheeks; `redTolerance`) round to yellow (−Cb), any
+    /// saturation — skin in light and shadow, brown, blond, ginger, grey and black hair. 0 inside it;
+    /// outside, the distance to its nearer edge.
+    static func hueDistance(_ chroma: SIMD2<Double>, skin: SIMD2<Double>) -> Double {
+        let yellow = SIMD2<Double>(-1, 0)
+        // Skin of every tone lies near one hue; a cheek reading far from it is covered itself (a mask reaching
+        // up under the eyes) and the usual skin hue stands in for it.
+        let measured = (skin * skin).sum() > 1 ? atan2(skin.y, skin.x) : skinHue
+        let hue = skinHues.contains(measured) ? measured : skinHue
+        let red = hue - redTolerance
+        let edge = SIMD2(cos(red), sin(red))
+        func cross(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { a.x * b.y - a.y * b.x }
+        let wedge = cross(edge, yellow)
+        if wedge > 0, cross(edge, chroma) >= 0, cross(chroma, yellow) >= 0 { return 0 }
+        func distance(to ray: SIMD2<Double>) -> Double {
+            let off = chroma - max((chroma * ray).sum(), 0) * ray
+            return (off * off).sum().squareRoot()
+        }
+        return min(distance(to: edge), wedge > 0 ? distance(to: yellow) : .infinity)
     }
 
     /// `CoverMetrics.mouthContrast`: seven columns at 25…75 % of the way from corner 61 to corner 291, on the
@@ -218,6 +277,8 @@ public enum CoverMeasures {
         // has no colour of its own.
         var cb = 0.0, cr = 0.0, coloured = 0.0
         var cbAll = 0.0, crAll = 0.0
+        var chroma: [SIMD2<Double>] = []
+        chroma.reserveCapacity(n * n)
         for i in 0..<(n * n) {
             let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
             let y = 0.299 * r + 0.587 * g + 0.114 * b
@@ -226,6 +287,7 @@ public enum CoverMeasures {
             cbAll += u; crAll += v
             if max(r, g, b) < 235 {
                 cb += u; cr += v; coloured += 1
+                chroma.append(SIMD2(u - 128, v - 128))
             }
         }
         let count = Double(n * n)
@@ -233,6 +295,7 @@ public enum CoverMeasures {
         if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
         lumas.sort()
         return Patch(luma: lumas.reduce(0, +) / count, cb: cb / coloured, cr: cr / coloured,
-                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour)
+                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour,
+                     chroma: chroma)
     }
 }

@@ -103,6 +103,7 @@ public enum FaceMeasures {
             if let index = confident.first, let landmarks = faces[index].landmarks {
                 metrics.face?.cover = CoverMeasures.measure(frame: frame, points: landmarks.points,
                                                             presence: landmarks.presence)
+                metrics.face?.cover?.handOverMouth = faces[index].handFlag.map(Double.init)
             }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)

@@ -72,8 +72,13 @@ public enum GuidanceRules {
         // A face above the oval (image y smaller) must come down.
         if above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
         if below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
-        // The head turned away, or the eyes looking off the camera for long enough (a glance is not).
-        let gazeOff = !lit ? false : face.eyes.map { eyes in
+        // The head turned away, or the eyes looking off the camera for long enough (a glance is not). Not read
+        // without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
+        let coverMargin = was(.faceCovered) ? t.coverHysteresis : 0
+        let eyesCovered = face.cover.map {
+            !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
+        } ?? false
+        let gazeOff = lit && !eyesCovered && face.eyes.map { eyes in
             gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
                       margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
                       maxIrisToLowerLid: t.maxIrisToLowerLidDown)

@@ -31,6 +31,21 @@ public final class FaceTracker {
     /// Whether the last `process` call ran the iris model.
     public private(set) var eyesRan = false
     private var framesSinceEyes = 0
+    /// The hand-landmark model, when one was given: its hand flag on the best face's mouth.
+    public let hand: HandLandmarker?
+    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: one
+    /// run, on `HandLandmarker.crops` in turn, the flag being the higher of this reading and the other crop's
+    /// last one. On every frame where the face was detected anew, and with 1 (every frame, eyes or not: the
+    /// validator's choice), both crops run. Every sixth frame is five readings a second (each crop in 0.4 s),
+    /// held by the analyzer for `handMemory`; a run costs about eight FaceMesh runs, so the mean frame grows by
+    /// a little over one of them, and the frames with eyes — the capture candidates — keep their cost.
+    public var handInterval = 6
+    /// Whether the last `process` call ran the hand model.
+    public private(set) var handRan = false
+    private var framesSinceHand = 0
+    /// The crop the next single hand run reads, and the last reading on this face (of the other crop).
+    private var handCrop = 0
+    private var lastHandFlag: Float?
 
     private var tracked: FaceROI?
     private var trackedScore: Float = 0
@@ -42,11 +57,34 @@ public final class FaceTracker {
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
     /// Builds both models' interpreters (all tensor memory is planned and allocated here).
-    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil) throws(ModelError) {
+    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+                hand: TFLiteModel? = nil) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
         self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model) }
+        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
         faces.reserveCapacity(8)
+    }
+
+    /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
+    /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`).
+    private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> Float? {
+        guard let hand else { return nil }
+        framesSinceHand += 1
+        guard now || (framesSinceHand >= handInterval && (handInterval <= 1 || !eyesRan)) else { return nil }
+        framesSinceHand = 0
+        handRan = true
+        if now || handInterval <= 1 {
+            lastHandFlag = hand.handFlag(in: frame, landmarks: points)
+            return lastHandFlag
+        }
+        let crop = handCrop
+        handCrop = (handCrop + 1) % HandLandmarker.crops.count
+        guard let flag = hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop)) else {
+            return nil
+        }
+        defer { lastHandFlag = flag }
+        return max(flag, lastHandFlag ?? 0)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -63,6 +101,7 @@ public final class FaceTracker {
     public func reset() {
         tracked = nil
         framesSinceDetection = 0
+        lastHandFlag = nil
     }
 
     /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
@@ -74,6 +113,7 @@ public final class FaceTracker {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
         eyesRan = false
+        handRan = false
         framesSinceDetection += 1
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
            presence >= landmarker.minPresence {
@@ -90,13 +130,15 @@ public final class FaceTracker {
                     landmarkWidest(of: detections, in: frame)
                     return faces
                 }
+                let eyes = eyesIfDue(frame, points, now: false)
                 faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
-                                  isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
+                                  isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
                 return faces
             }
+            let eyes = eyesIfDue(frame, points, now: false)
             faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
-                              isTracked: true, eyes: eyesIfDue(frame, points, now: false)))
+                              isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
             return faces
         }
         detectorRan = true
@@ -121,6 +163,7 @@ public final class FaceTracker {
     /// not confirm is not a face (a chandelier, a pattern): it is kept only as `isRejected`, after the faces.
     private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
         tracked = nil
+        lastHandFlag = nil
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
         var runs = 0
@@ -134,7 +177,8 @@ public final class FaceTracker {
             tracked = FaceROI(landmarks: landmarks.points)
             trackedScore = detection.score
             faces.append(Face(detection: detection, landmarks: landmarks,
-                              eyes: eyesIfDue(frame, landmarks.points, now: true)))
+                              eyes: eyesIfDue(frame, landmarks.points, now: true),
+                              handFlag: handIfDue(frame, landmarks.points, now: true)))
             break
         }
         appendConfirming(order.map { detections[$0] }, in: frame, runs: runs)
@@ -160,9 +204,11 @@ public final class FaceTracker {
 
     /// Every stage on every call, for `facecap bench`: conversion + detector, then conversion + landmarks
     /// on the best detection or, on a frame without a face, on the centred square; and the eyes (both, with
-    /// conversion) every `eyeInterval` calls, as a tracked face gets them (`eyesRan` says when).
+    /// conversion) every `eyeInterval` calls and the hand flag every `handInterval` calls (not with the eyes),
+    /// as a tracked face gets them (`eyesRan` and `handRan` say when).
     public func processFullPipeline(_ frame: Frame) -> Float? {
         eyesRan = false
+        handRan = false
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
         let roi = detections.first.map { FaceROI(detection: $0) }
@@ -170,6 +216,7 @@ public final class FaceTracker {
         let presence = landmarker.landmarks(in: frame, roi: roi, into: &points)
         // The eyes as a tracked face gets them: every `eyeInterval` calls.
         _ = eyesIfDue(frame, points, now: false)
+        _ = handIfDue(frame, points, now: false)
         return presence
     }
 

@@ -57,9 +57,13 @@ public struct Face: Sendable, Equatable {
     /// landmark runs were used up, `FaceTracker.maxConfirmations`): it is not a face (not counted for
     /// `multipleFaces`, never the measured face), only a detection kept for the record.
     public var isRejected: Bool
+    /// The hand-landmark model's hand flag (0…1) on the mouth (`HandLandmarker.handFlag`), set only on frames
+    /// where it ran on this face (every `FaceTracker.handInterval` frames); nil otherwise.
+    public var handFlag: Float?
     public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
-                isRejected: Bool = false) {
+                isRejected: Bool = false, handFlag: Float? = nil) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
         self.isRejected = isRejected
+        self.handFlag = handFlag
     }
 }

@@ -163,8 +163,8 @@ struct PlanBuilder {
     var arenaFloats = 0
 
     /// Float values of constant tensors (FP16 converted, DEQUANTIZE folded).
-    private var constantValues: [Int: [Float]] = [:]
-    private var int32Values: [Int: [Int32]] = [:]
+    var constantValues: [Int: [Float]] = [:]
+    var int32Values: [Int: [Int32]] = [:]
     /// Storage owner of every tensor (RESHAPE outputs alias their input).
     private var root: [Int] = []
     private var offsets: [Int: Int] = [:]
@@ -176,9 +176,9 @@ struct PlanBuilder {
 
     func offset(of tensor: Int) -> Int { offsets[root[tensor]]! }
 
-    private func shape(_ t: Int) -> [Int] { model.tensors[t].shape }
+    func shape(_ t: Int) -> [Int] { model.tensors[t].shape }
 
-    private func floats(_ t: Int) throws -> [Float] {
+    func floats(_ t: Int) throws -> [Float] {
         guard let values = constantValues[t] else {
             throw PlanError(text: "tensor \(t) ('\(model.tensors[t].name)') must be a constant float tensor")
         }
@@ -263,6 +263,8 @@ struct PlanBuilder {
                 try planPad(index, op)
             case .concatenation:
                 try planConcatenation(index, op)
+            case .mean, .fullyConnected, .logistic:
+                try planDense(index, op)
             }
             if let last = plans.indices.last, plans[last].label.isEmpty { plans[last].label = "\(op.code)" }
             // PAD and CONCATENATION only move data (the kernels above count their own work).
@@ -275,7 +277,7 @@ struct PlanBuilder {
     }
 
     /// A short description of the step just appended, for profiles.
-    private mutating func label(_ text: String) { plans[plans.count - 1].label = text }
+    mutating func label(_ text: String) { plans[plans.count - 1].label = text }
 
     /// The work of the step just appended, for profiles: its operator family, FLOPs, and the floats it
     /// reads and writes (each tensor once) plus `constants` floats of weights.

@@ -40,10 +40,13 @@ public enum TFLiteOperatorCode: Int32, Sendable {
     case conv2D = 3
     case depthwiseConv2D = 4
     case dequantize = 6
+    case fullyConnected = 9
+    case logistic = 14
     case maxPool2D = 17
     case relu = 19
     case reshape = 22
     case pad = 34
+    case mean = 40
     case prelu = 54
 }
 
@@ -79,6 +82,10 @@ public enum TFLiteOptions: Sendable, Equatable {
     case add(TFLiteActivation)
     case concatenation(axis: Int, activation: TFLiteActivation)
     case reshape(newShape: [Int])
+    /// FULLY_CONNECTED: the fused activation and whether the output keeps the input's leading dimensions.
+    case fullyConnected(activation: TFLiteActivation, keepNumDims: Bool)
+    /// MEAN (ReducerOptions): whether the reduced axes stay as dimensions of size 1.
+    case reducer(keepDims: Bool)
 }
 
 /// One tensor of the graph; `data` holds the raw little-endian bytes of a constant, nil for activations.
@@ -265,7 +272,17 @@ public struct TFLiteModel: Sendable {
         case .reshape:
             guard let table else { return .none }
             return .reshape(newShape: try table.int32s(0).map(Int.init))
-        case .dequantize, .relu, .pad, .prelu:
+        case .fullyConnected:
+            // FullyConnectedOptions: 0 fused activation, 1 weights format (only DEFAULT, 0), 2 keep_num_dims.
+            guard try table?.i8(1) ?? 0 == 0 else {
+                throw ModelProblem(text: "operator \(index) uses shuffled FULLY_CONNECTED weights, "
+                    + "which are not supported")
+            }
+            return .fullyConnected(activation: try activation(try table?.i8(0) ?? 0, index),
+                                   keepNumDims: try table?.u8(2) ?? 0 != 0)
+        case .mean:
+            return .reducer(keepDims: try table?.u8(0) ?? 0 != 0)
+        case .dequantize, .relu, .pad, .prelu, .logistic:
             return .none
         }
     }

@@ -18,6 +18,8 @@ public enum ModelFiles {
     public static let landmarks = "face_landmark.tflite"
     /// The MediaPipe iris landmark model file name (eye contour, brows and iris per eye).
     public static let iris = "iris_landmark.tflite"
+    /// The MediaPipe hand landmark model file name (its hand flag tells a hand over the mouth).
+    public static let hand = "hand_landmark_full.tflite"
 
     /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
     public static func searchDirectories(environment: [String: String] = currentEnvironment(),
@@ -96,11 +98,12 @@ public enum ModelFiles {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
     }
 
-    /// The detector, landmark and iris models, ready for `FaceTracker(detector:landmarks:iris:)`.
+    /// The detector, landmark, iris and hand models, ready for `FaceTracker(detector:landmarks:iris:hand:)`.
     public static func loadAllFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
-        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel) {
+        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel) {
         let (detector, landmarks) = try loadFaceModels(directories: directories)
-        return (detector, landmarks, try load(iris, directories: directories))
+        return (detector, landmarks, try load(iris, directories: directories),
+                try load(hand, directories: directories))
     }
 
     /// The part of the process environment model lookup reads.

@@ -13,14 +13,16 @@ public final class BuiltInChecker: PhotoChecker {
     private let tracker: Mutex<FaceTracker>
 
     /// Builds the checker's own interpreters from models already loaded (`ModelFiles.loadAllFaceModels`).
-    /// Without the iris model the eyes are judged by the landmarks' eye aspect ratio only.
-    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+    /// Without the iris model the eyes are judged by the landmarks' eye aspect ratio only; without the hand
+    /// model a hand over the mouth only by the mouth measures.
+    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil, hand: TFLiteModel? = nil,
                 validator: LocalValidator = LocalValidator()) throws(ModelError) {
-        let tracker = try FaceTracker(detector: detector, landmarks: landmarks, iris: iris)
+        let tracker = try FaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand)
         // Every photo is a new picture: no tracking from the previous one, and the detector always runs,
-        // so a second face is always looked for; the eyes are read on every photo.
+        // so a second face is always looked for; the eyes and the hand flag are read on every photo.
         tracker.detectionInterval = 1
         tracker.eyeInterval = 1
+        tracker.handInterval = 1
         self.tracker = Mutex(tracker)
         self.validator = validator
     }

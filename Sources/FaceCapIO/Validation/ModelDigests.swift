@@ -6,7 +6,7 @@ extension ModelFiles {
     public static func digests(directories: [String] = searchDirectories()) throws(ModelError)
         -> [PhotoReport.ModelDigest] {
         var digests: [PhotoReport.ModelDigest] = []
-        for file in [detector, landmarks, iris] {
+        for file in [detector, landmarks, iris, hand] {
             let path = try locate(file, directories: directories)
             let bytes: [UInt8]
             do {
