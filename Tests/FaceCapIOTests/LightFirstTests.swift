@@ -7,7 +7,8 @@ import XCTest
 /// Light first and faces confirmed, through the real face models: real photos darkened the way a webcam
 /// darkens a dim room (the shadows crushed to black), and detections the landmark model does not confirm.
 final class LightFirstTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel)?
+    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+                                            hand: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()
@@ -16,7 +17,8 @@ final class LightFirstTests: XCTestCase {
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                               hand: models.hand)
     }
 
     /// Every sample through `curve` (RGB photos: each channel, as a camera's tone curve does).

@@ -146,8 +146,14 @@ public struct Analyzer: Sendable {
         }
         if var eyes = metrics.face?.eyes {
             eyesSeen = true
-            let closed = eyes.minOpening < thresholds.minEyeOpening
+            // Timed against the limit with its margin while the code is shown or must clear after a refusal,
+            // as the rule that reads these timers does (otherwise an eye between the two would read `ready`
+            // while the capture, which asks the margin, never keeps a frame).
+            let holdClosed = previousActive.contains(.eyesClosed) || mustClear.contains(.eyesClosed)
+            let holdOff = previousActive.contains(.lookStraight) || mustClear.contains(.lookStraight)
+            let closed = eyes.minOpening < thresholds.minEyeOpening + (holdClosed ? thresholds.eyeOpeningHysteresis : 0)
             let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
+                                              margin: holdOff ? -thresholds.gazeHysteresis : 0,
                                               minOpening: thresholds.minEyeOpening,
                                               maxIrisToLowerLid: thresholds.maxIrisToLowerLidDown)
             closedSince = closed ? (closedSince ?? t) : nil

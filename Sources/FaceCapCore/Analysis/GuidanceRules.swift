@@ -84,7 +84,8 @@ public enum GuidanceRules {
                       maxIrisToLowerLid: t.maxIrisToLowerLidDown)
                 && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
         } ?? false
-        if let pose = face.pose {
+        // Light first: nor the pose, read from landmarks the dark makes guesses of.
+        if lit, let pose = face.pose {
             if above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
                 || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
                 codes.append(.lookStraight)
@@ -94,8 +95,9 @@ public enum GuidanceRules {
         if let light = face.light, below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
-        if !lit {
-            // No eyes and no sharpness in the dark or the glare.
+        if !lit || eyesCovered {
+            // No eyes and no sharpness in the dark or the glare; no eyelids read behind a dark lens or a hand
+            // (that is `faceCovered`, not "Keep your eyes open").
         } else if let eyes = face.eyes {
             // The iris model's lids: an eye closed for longer than a blink. Either eye, as the validator asks of
             // the photo: a wink held, or a hand over one eye that the cover measures miss, is said, not left as
