@@ -225,19 +225,38 @@ public struct ScreenLayout: Equatable, Sendable {
         add(fitted, row: row, column: max(0, (columns - width) / 2), style: style, unicode: unicode)
     }
 
-    /// "Enter start  q quit  ? help", centred; the keys that do not fit are left off from the end.
+    /// "Enter start  q quit  ? help", centred. When a language's words make it too wide, the gaps narrow
+    /// first, then the last keys lose their words (never a word cut short), then the keys that do not fit are
+    /// left off from the end.
     private mutating func addKeys(_ keys: [KeyHelp], row: Int, unicode: Bool) {
-        var pieces: [(String, TextStyle)] = []
+        func pieces(gap: String, words: Int) -> [(String, TextStyle)] {
+            keys.enumerated().flatMap { i, key -> [(String, TextStyle)] in
+                let last = i == keys.count - 1
+                let name = (" \(key.key) ", TextStyle.keyName)
+                return i < words ? [name, (" \(key.action)" + (last ? "" : gap), .keyAction)]
+                    : [name] + (last ? [] : [(" ", .keyAction)])
+            }
+        }
+        func width(_ list: [(String, TextStyle)]) -> Int {
+            list.reduce(0) { $0 + TerminalText.width(of: $1.0, unicode: unicode) }
+        }
+        var chosen = pieces(gap: "  ", words: keys.count)
+        if width(chosen) > columns { chosen = pieces(gap: " ", words: keys.count) }
+        var words = keys.count
+        while width(chosen) > columns, words > 0 {
+            words -= 1
+            chosen = pieces(gap: " ", words: words)
+        }
+        var kept: [(String, TextStyle)] = []
         var total = 0
-        for (i, key) in keys.enumerated() {
-            let name = " \(key.key) ", action = " \(key.action)" + (i == keys.count - 1 ? "" : "  ")
-            let w = TerminalText.width(of: name + action, unicode: unicode)
+        for piece in chosen {
+            let w = TerminalText.width(of: piece.0, unicode: unicode)
             if total + w > columns { break }
-            pieces += [(name, .keyName), (action, .keyAction)]
+            kept.append(piece)
             total += w
         }
         var column = max(0, (columns - total) / 2)
-        for (text, style) in pieces {
+        for (text, style) in kept {
             add(text, row: row, column: column, style: style, unicode: unicode)
             column += TerminalText.width(of: text, unicode: unicode)
         }
@@ -248,12 +267,12 @@ public struct ScreenLayout: Equatable, Sendable {
         let fraction = progress.fraction.isFinite ? min(1, max(0, progress.fraction)) : 0
         let percent = " " + Words.text(.progressPercent, ["percent": String(Int((fraction * 100).rounded()))])
         let labelWidth = TerminalText.width(of: progress.label, unicode: unicode)
-        let barWidth = min(40, width - labelWidth - percent.count - 2)
+        let barWidth = min(40, width - labelWidth - TerminalText.width(of: percent, unicode: unicode) - 2)
         guard barWidth >= 5 else {
             addCentered(progress.label + percent, row: row, style: .progressLabel, unicode: unicode)
             return
         }
-        let total = labelWidth + 2 + barWidth + percent.count
+        let total = labelWidth + 2 + barWidth + TerminalText.width(of: percent, unicode: unicode)
         var column = margin + max(0, (width - total) / 2)
         add(progress.label, row: row, column: column, style: .progressLabel, unicode: unicode)
         column += labelWidth + 2
@@ -266,10 +285,17 @@ public struct ScreenLayout: Equatable, Sendable {
     }
 
     /// A framed box in the middle of the screen, filled so that it hides what is under it.
-    private mutating func addHelp(_ lines: [String], unicode: Bool) {
+    private mutating func addHelp(_ text: [String], unicode: Bool) {
         let title = " " + Words.text(.helpTitle) + " "
+        // Wrapped to the box (at most the body measure), between words or wide characters, never cut.
+        let measure = max(1, min(columns - 6, Self.bodyMeasure))
+        let lines = text.flatMap { line -> [String] in
+            guard TerminalText.width(of: line, unicode: unicode) > measure else { return [line] }
+            let indent = String(line.prefix { $0 == " " })
+            return TerminalText.wrap(line, width: max(1, measure - indent.count), unicode: unicode).map { indent + $0 }
+        }
         let widest = lines.map { TerminalText.width(of: $0, unicode: unicode) }.max() ?? 0
-        let boxWidth = min(columns, max(widest, title.count) + 4)
+        let boxWidth = min(columns, max(widest, TerminalText.width(of: title, unicode: unicode)) + 4)
         let boxHeight = min(rows, lines.count + 2)
         guard boxWidth >= 4, boxHeight >= 3 else {
             for (i, line) in lines.prefix(rows).enumerated() {

@@ -22,7 +22,7 @@ public enum TerminalText {
 
     /// Cells `text` occupies once made displayable.
     public static func width(of text: String, unicode: Bool) -> Int {
-        displayable(text, unicode: unicode).reduce(0) { $0 + width($1) }
+        cells(text, unicode: unicode).reduce(0) { $0 + $1.width }
     }
 
     /// The scalars to draw for `text`: control characters become spaces; without UTF-8, the common
@@ -60,82 +60,138 @@ public enum TerminalText {
         }
     }
 
-    /// `text` cut to at most `width` cells, ending in an ellipsis when it was cut.
-    public static func fit(_ text: String, width limit: Int, unicode: Bool) -> String {
-        let scalars = displayable(text, unicode: unicode)
-        guard limit > 0 else { return "" }
-        var total = 0
-        for s in scalars { total += width(s) }
-        if total <= limit { return string(scalars) }
-        let ellipsis: [Unicode.Scalar] = unicode ? ["…"] : ["."]
-        let room = limit - ellipsis.count
-        var kept: [Unicode.Scalar] = []
-        var used = 0
-        for s in scalars {
-            let w = width(s)
-            if used + w > room { break }
-            kept.append(s)
-            used += w
+    /// The characters (grapheme clusters: a letter with its accents, an emoji sequence) of `text` once made
+    /// displayable, with the cells each takes: layout never splits one.
+    static func cells(_ text: String, unicode: Bool) -> [(character: Character, width: Int)] {
+        string(displayable(text, unicode: unicode)).map { character in
+            (character, min(2, character.unicodeScalars.reduce(0) { $0 + width($1) }))
         }
-        return string(room >= 0 ? kept + ellipsis : [])
     }
 
-    /// `text` broken into lines of at most `width` cells, between words where it can.
+    /// `text` cut to at most `width` cells, ending in an ellipsis when it was cut; never inside a character.
+    public static func fit(_ text: String, width limit: Int, unicode: Bool) -> String {
+        let characters = cells(text, unicode: unicode)
+        guard limit > 0 else { return "" }
+        if characters.reduce(0, { $0 + $1.width }) <= limit { return String(characters.map(\.character)) }
+        let ellipsis: Character = unicode ? "…" : "."
+        let room = limit - 1
+        var kept = ""
+        var used = 0
+        for (character, w) in characters {
+            if used + w > room { break }
+            kept.append(character)
+            used += w
+        }
+        return room >= 0 ? kept + String(ellipsis) : ""
+    }
+
+    /// A piece of text a line may break before: a word (a run without spaces or wide characters), or one wide
+    /// character (CJK has no spaces: a line may break between any two, as Japanese text does).
+    struct Token {
+        var characters: [(character: Character, width: Int)]
+        /// A space came before it in the text (drawn when it does not start a line).
+        var spaced: Bool
+        var width: Int { characters.reduce(0) { $0 + $1.width } }
+    }
+
+    /// Closing punctuation and small kana never start a line, opening brackets never end one (JIS X 4051's
+    /// line-breaking rules, the common core).
+    static let noLineStart: Set<Character> = ["。", "、", "，", "．", "・", "：", "；", "？", "！", "」", "』", "）", "］",
+                                              "｝", "〉", "》", "】", "〕", "ー", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ",
+                                              "ゅ", "ょ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ", "…", "‥",
+                                              ")", "]", "}", ",", ".", ":", ";", "!", "?", "%"]
+    static let noLineEnd: Set<Character> = ["「", "『", "（", "［", "｛", "〈", "《", "【", "〔", "(", "[", "{"]
+
+    /// The break opportunities of `text`: spaces, and around wide characters, with the punctuation rules.
+    static func tokens(_ text: String, unicode: Bool) -> [Token] {
+        var tokens: [Token] = []
+        var current: [(character: Character, width: Int)] = []
+        var spaced = false
+        var pendingSpace = false
+        func close() {
+            if !current.isEmpty { tokens.append(Token(characters: current, spaced: spaced)) }
+            current = []
+        }
+        for cell in cells(text, unicode: unicode) {
+            if cell.character == " " {
+                close()
+                pendingSpace = true
+                continue
+            }
+            let wide = cell.width == 2
+            let previousWide = current.last.map { $0.width == 2 } ?? false
+            let glued = noLineStart.contains(cell.character) || current.last.map { noLineEnd.contains($0.character) } ?? false
+            if !current.isEmpty, !glued, wide || previousWide {
+                close()
+                spaced = false
+            }
+            if current.isEmpty {
+                spaced = pendingSpace
+                pendingSpace = false
+            }
+            current.append(cell)
+        }
+        close()
+        return tokens
+    }
+
+    /// `text` broken into lines of at most `width` cells: between words, or between wide characters, and
+    /// inside a word only when the word alone is wider than a line.
     public static func wrap(_ text: String, width limit: Int, unicode: Bool) -> [String] {
         guard limit > 0 else { return [] }
         var lines: [String] = []
-        var line: [Unicode.Scalar] = []
+        var line = ""
         var lineWidth = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var scalars = displayable(String(word), unicode: unicode)
-            var w = scalars.reduce(0) { $0 + width($1) }
-            if lineWidth > 0 && lineWidth + 1 + w <= limit {
-                line.append(" ")
-                line += scalars
-                lineWidth += 1 + w
+        for token in tokens(text, unicode: unicode) {
+            let gap = token.spaced && lineWidth > 0 ? 1 : 0
+            if lineWidth > 0 && lineWidth + gap + token.width <= limit {
+                line += (gap == 1 ? " " : "") + String(token.characters.map(\.character))
+                lineWidth += gap + token.width
                 continue
             }
             if lineWidth > 0 {
-                lines.append(string(line))
-                line = []
+                lines.append(line)
+                line = ""
                 lineWidth = 0
             }
-            // A word longer than a line is split where it must be.
-            while w > limit {
-                let (head, tail) = split(scalars, width: limit)
-                lines.append(string(head))
-                scalars = tail
-                w = scalars.reduce(0) { $0 + width($1) }
+            // A word longer than a line is split where it must be (between characters).
+            var rest = token.characters[...]
+            while rest.reduce(0, { $0 + $1.width }) > limit {
+                let (head, tail) = split(rest, width: limit)
+                lines.append(String(head.map(\.character)))
+                rest = tail
             }
-            line = scalars
-            lineWidth = w
+            line = String(rest.map(\.character))
+            lineWidth = rest.reduce(0) { $0 + $1.width }
         }
-        if lineWidth > 0 || lines.isEmpty { lines.append(string(line)) }
+        if lineWidth > 0 || lines.isEmpty { lines.append(line) }
         return lines
     }
 
     /// `text` verbatim (a command someone may type), broken only where a line is full.
     public static func hardWrap(_ text: String, width limit: Int, unicode: Bool) -> [String] {
         guard limit > 0 else { return [] }
-        var scalars = displayable(text, unicode: unicode)
+        var rest = cells(text, unicode: unicode)[...]
         var lines: [String] = []
         repeat {
-            let (head, tail) = split(scalars, width: limit)
-            lines.append(string(head))
-            scalars = tail
-        } while !scalars.isEmpty
+            let (head, tail) = split(rest, width: limit)
+            lines.append(String(head.map(\.character)))
+            rest = tail
+        } while !rest.isEmpty
         return lines
     }
 
-    private static func split(_ scalars: [Unicode.Scalar], width limit: Int) -> ([Unicode.Scalar], [Unicode.Scalar]) {
-        var used = 0, count = 0
-        for s in scalars {
-            let w = width(s)
-            if used + w > limit && count > 0 { break }
+    private static func split(_ characters: ArraySlice<(character: Character, width: Int)>, width limit: Int)
+        -> (ArraySlice<(character: Character, width: Int)>, ArraySlice<(character: Character, width: Int)>) {
+        var used = 0
+        var end = characters.startIndex
+        for index in characters.indices {
+            let w = characters[index].width
+            if used + w > limit && end > characters.startIndex { break }
             used += w
-            count += 1
+            end = index + 1
         }
-        return (Array(scalars[..<count]), Array(scalars[count...]))
+        return (characters[..<end], characters[end...])
     }
 
     private static func string(_ scalars: [Unicode.Scalar]) -> String {

@@ -66,11 +66,14 @@ public enum Messages {
         [.tutorialTipFace, .tutorialTipExpression, .tutorialTipLight, .tutorialTipUncover].map { Words.text($0) }
     }
 
-    public static var helpLines: [String] {
-        let keys = Words.text(.keySpace) + " " + Words.text(.keyTakePhoto) + "   " + Words.text(.keyEnter) + "/r "
-            + Words.text(.keyContinue) + "   q / " + Words.text(.keyEscape) + " " + Words.text(.keyQuit) + "   ? "
-            + Words.text(.keyCloseHelp)
+    /// The `?` help: how the screens work, then the keys of the screen it is open over (its bindings).
+    public static func helpLines(keys: [KeyHelp]) -> [String] {
+        let width = keys.map { $0.key.count }.max() ?? 0
+        let keyLines = keys.map { help in
+            let action = help.key == "?" ? Words.text(.keyCloseHelp) : help.action
+            return "  " + help.key + String(repeating: " ", count: max(0, width - help.key.count)) + "  " + action
+        }
         return [Words.text(.helpAbout), "", Words.text(.helpFollow), Words.text(.helpHoldStill), Words.text(.helpMirror),
-                Words.text(.helpManual), "", Words.text(.helpKeys) + "  " + keys]
+                Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
     }
 }

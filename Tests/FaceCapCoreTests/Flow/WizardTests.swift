@@ -73,7 +73,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2), [.emit(.screen(.permissionDismissed))])
         let screen = wizard.screen(at: 2)
         XCTAssertTrue(screen.lines.contains("$ facecap --input clip.y4m"))
-        XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q"])
+        XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q", "?"])
         var other = wizard
         XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])

@@ -1,0 +1,95 @@
+/// Opening the camera, and what happens when it cannot be opened or stops.
+extension Wizard {
+    mutating func openForCapture() -> [WizardEffect] {
+        state = .opening
+        return [.openCamera]
+    }
+
+    /// Asks for the camera again from a Camera unavailable or Connection error screen.
+    mutating func reopen(_ link: CameraLink, resetSteps: Bool = false, otherDevice: Bool = false) -> [WizardEffect] {
+        var link = link
+        link.nextTry = nil
+        link.awaitingAnswer = true
+        if resetSteps { link.retryStep = 0 }
+        switch state {
+        case .cameraLost: state = .cameraLost(link)
+        default: state = .cameraUnavailable(link)
+        }
+        return (otherDevice ? [.nextDevice] : []) + [.openCamera]
+    }
+
+    /// The automatic retry of an unavailable or lost camera, when its time has come.
+    mutating func cameraRetryDue() -> [WizardEffect] {
+        switch state {
+        case .cameraUnavailable(let link), .cameraLost(let link):
+            guard let next = link.nextTry, now >= next, !link.awaitingAnswer else { return [] }
+            return reopen(link)
+        default:
+            return []
+        }
+    }
+
+    /// The camera link whose `openCamera` is outstanding, if any.
+    var awaitedLink: CameraLink? {
+        switch state {
+        case .cameraUnavailable(let link), .cameraLost(let link): return link.awaitingAnswer ? link : nil
+        default: return nil
+        }
+    }
+
+    mutating func cameraOpened() -> [WizardEffect] {
+        if case .opening = state {} else if awaitedLink == nil { return [] }
+        state = .capture(CaptureProgress())
+        // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
+        announcedGuidance = nil
+        return [.startAnalysis]
+    }
+
+    mutating func cameraFailed(_ problem: CameraProblem) -> [WizardEffect] {
+        switch state {
+        case .cameraLost(let link) where link.awaitingAnswer:
+            // Still gone: wait longer before the next look. The loss keeps its kind (the screen stays
+            // Connection error).
+            let step = link.retryStep + 1
+            var lost = problem
+            lost.kind = .lost
+            state = .cameraLost(CameraLink(problem: lost, retryStep: step,
+                                           nextTry: problem.recoverable ? now + settings.backoff.delay(step: step) : nil))
+            return settings.plain && !problem.recoverable ? finish(problem.exitCode) : []
+        case .opening:
+            return cameraCannotOpen(problem, step: 0)
+        case .cameraUnavailable(let link) where link.awaitingAnswer:
+            return cameraCannotOpen(problem, step: link.retryStep + 1)
+        default:
+            return []
+        }
+    }
+
+    private mutating func cameraCannotOpen(_ problem: CameraProblem, step: Int) -> [WizardEffect] {
+        if settings.plain {
+            // A script wants the answer now, not a screen that waits for a camera to appear.
+            state = .cameraUnavailable(CameraLink(problem: problem, retryStep: step, nextTry: nil))
+            return [.report(problem.message)] + finish(problem.exitCode)
+        }
+        // No camera and busy are retried by themselves (hotplug, the other program quits); permission is not.
+        let automatic = problem.kind != .permissionDenied && problem.recoverable
+        state = .cameraUnavailable(CameraLink(problem: problem, retryStep: step,
+                                              nextTry: automatic ? now + settings.backoff.delay(step: step) : nil))
+        return []
+    }
+
+    mutating func cameraLost(_ problem: CameraProblem) -> [WizardEffect] {
+        switch state {
+        case .capture, .opening, .taking:
+            if settings.plain && !problem.recoverable {
+                announcedScreen = .connectionError
+                return [.emit(.screen(.connectionError)), .report(problem.message)] + finish(problem.exitCode)
+            }
+            state = .cameraLost(CameraLink(problem: problem, retryStep: 0,
+                                           nextTry: problem.recoverable ? now + settings.backoff.delay(step: 0) : nil))
+            return [.stopAnalysis, .closeCamera]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The capture screen: frames analysed, the photo taken.
+extension Wizard {
+    mutating func frameAnalyzed(_ guidance: FrameGuidance) -> [WizardEffect] {
+        guard case .capture(var progress) = state else { return [] }
+        guard !isTerminalTooSmall else {
+            // Unseen, so nothing acts on it; but the camera is still sending (no "waiting" once it is seen).
+            progress.lastFrameAt = now
+            state = .capture(progress)
+            return []
+        }
+        if progress.firstFrameTime == nil { progress.firstFrameTime = guidance.time }
+        progress.latest = guidance
+        progress.lastFrameAt = now
+        var effects: [WizardEffect] = []
+        let announced = AnnouncedGuidance(primary: guidance.primary, hints: guidance.hints)
+        if announcedGuidance != announced {
+            announcedGuidance = announced
+            effects.append(.emit(.guidance(primary: guidance.primary, hints: guidance.hints)))
+        }
+        if progress.manualOffered == nil, let reason = guidance.manualFallback {
+            progress.manualOffered = reason
+        }
+        if guidance.autoCapture {
+            state = .taking(Taking(mode: .auto, manualOffered: progress.manualOffered))
+            return effects + [.stopAnalysis, .takePhoto(.auto)]
+        }
+        state = .capture(progress)
+        return effects
+    }
+
+    /// SPACE once manual capture is offered.
+    mutating func takeManualPhoto(_ progress: CaptureProgress) -> [WizardEffect] {
+        guard let offered = progress.manualOffered else { return [] }
+        state = .taking(Taking(mode: .manual, manualOffered: offered))
+        return [.stopAnalysis, .takePhoto(.manual)]
+    }
+
+    mutating func photoTaken(mode: CaptureMode, width: Int, height: Int) -> [WizardEffect] {
+        guard case .taking = state else { return [] }
+        let request = ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
+        state = .validating(Check(request: request))
+        announcedGuidance = nil
+        return [.closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),
+                .validate(request)]
+    }
+
+    /// Nothing to keep (no frame yet): back to capture, guidance goes on.
+    mutating func photoFailed() -> [WizardEffect] {
+        guard case .taking(let taking) = state else { return [] }
+        var progress = CaptureProgress()
+        progress.manualOffered = taking.manualOffered
+        state = .capture(progress)
+        return [.startAnalysis]
+    }
+}

@@ -1,0 +1,201 @@
+/// What a key does on a screen.
+public enum KeyAction: Sendable, Equatable {
+    /// Leave the tutorial for the camera question.
+    case start
+    /// Turn the camera on (the context screen's Enter).
+    case turnOnCamera
+    /// Decline the camera question.
+    case decline
+    /// Be asked again after declining.
+    case askAgain
+    /// Open the camera again now (Camera unavailable, Connection error, Retry).
+    case tryAgain
+    /// Switch to the next camera and open it.
+    case otherCamera
+    /// Take the photo once manual capture is offered.
+    case takePhoto
+    /// Leave a screen that ends the run (Success, Final error).
+    case finish
+    /// Send the kept photo again (Cannot reach the server, The server refused the photo).
+    case sendAgain
+    /// Write the kept photo again (Could not save the photo).
+    case saveAgain
+    /// End the run from this screen (what the end means depends on the screen: the photo may be saved first).
+    case quit
+    /// Open or close the `?` help.
+    case toggleHelp
+    /// End as an interrupt would (q while the terminal is too small: the screen behind is not seen).
+    case interrupt
+}
+
+/// One key binding: the keys, the help a screen shows for them (none for an alias), and what they do. A
+/// screen's key bar and its `?` help are made from its bindings, so what a screen offers is what it does
+/// (bubbles' `key.Binding`).
+public struct KeyBinding: Sendable, Equatable {
+    public var keys: [Key]
+    /// Shown in the key bar; nil for a binding that works but is not advertised (Esc for q, y and n).
+    public var help: KeyHelp?
+    public var action: KeyAction
+
+    public init(_ keys: [Key], _ help: KeyHelp?, _ action: KeyAction) {
+        self.keys = keys
+        self.help = help
+        self.action = action
+    }
+}
+
+extension Wizard {
+    /// The bindings of the current state, in key-bar order.
+    public var bindings: [KeyBinding] {
+        if isTerminalTooSmall {
+            // The screen behind is hidden: no key may act on it (pass the camera question, take a photo).
+            return [KeyBinding([.character("q"), .escape], KeyHelp("q", Words.text(.keyQuit)), .interrupt)]
+        }
+        var list: [KeyBinding]
+        switch state {
+        case .notStarted, .finished, .saving:
+            list = []
+        case .validating:
+            // Input is ignored while the photo is checked; Ctrl-C (a signal) still stops.
+            return []
+        case .opening:
+            list = [quitBinding(.keyQuit)]
+        case .tutorial:
+            list = [KeyBinding([.enter, .space], KeyHelp(Words.text(.keyEnter), Words.text(.keyStart)), .start),
+                    quitBinding(.keyQuit)]
+        case .permissionContext:
+            list = [KeyBinding([.enter, .character("y")], KeyHelp(Words.text(.keyEnter), Words.text(.keyTurnOnCamera)),
+                               .turnOnCamera),
+                    KeyBinding([.character("q"), .escape, .character("n")], KeyHelp("q", Words.text(.keyNoThanks)),
+                               .decline)]
+        case .permissionDismissed:
+            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyAskAgain)),
+                               .askAgain)]
+                + otherCameraBinding + [quitBinding(.keyQuit)]
+        case .cameraUnavailable(let link):
+            list = link.awaitingAnswer ? [quitBinding(.keyQuit)]
+                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyTryAgain)),
+                              .tryAgain)] + otherCameraBinding + [quitBinding(.keyQuit)]
+        case .capture(let progress):
+            list = [quitBinding(.keyQuit)]
+            if progress.manualOffered != nil {
+                list.insert(KeyBinding([.space], KeyHelp(Words.text(.keySpace), Words.text(.keyTakePhoto)), .takePhoto),
+                            at: 0)
+            }
+        case .taking:
+            // The photo is being encoded: nothing may cut it short.
+            list = []
+        case .success, .finalError:
+            list = [KeyBinding([.enter, .space, .character("q"), .escape],
+                               KeyHelp(Words.text(.keyEnter), Words.text(.keyContinue)), .finish)]
+        case .retry:
+            list = [KeyBinding([.enter, .space, .character("r"), .character("R")],
+                               KeyHelp(Words.text(.keyEnter), Words.text(.keyTryAgain)), .tryAgain),
+                    quitBinding(.keyQuit)]
+        case .cameraLost(let link):
+            let look = link.problem.recoverable ? MessageID.keyLookNow
+                : settings.sourceIsClip ? .keyReplayClip : .keyTryAgain
+            list = (link.awaitingAnswer ? [] : [KeyBinding([.character("r"), .character("R")],
+                                                           KeyHelp("r", Words.text(look)), .tryAgain)])
+                + [quitBinding(.keyQuit)]
+        case .serverUnreachable(let trouble):
+            list = (trouble.sending ? [] : [KeyBinding([.character("r"), .character("R")],
+                                                       KeyHelp("r", Words.text(.keySendNow)), .sendAgain)])
+                + [quitBinding(.keyQuitPhotoSaved)]
+        case .serverRefused(let refusal):
+            list = (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
+                                                       KeyHelp("r", Words.text(.keySendAgain)), .sendAgain)])
+                + [quitBinding(.keyQuitPhotoSaved)]
+        case .saveFailed:
+            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keySaveAgain)),
+                               .saveAgain),
+                    quitBinding(.keyQuitWithoutSaving)]
+        }
+        if !settings.plain, !list.isEmpty {
+            list.append(KeyBinding([.character("?")], KeyHelp("?", Words.text(.keyHelp)), .toggleHelp))
+        }
+        return list
+    }
+
+    private func quitBinding(_ words: MessageID) -> KeyBinding {
+        KeyBinding([.character("q"), .escape], KeyHelp("q", Words.text(words)), .quit)
+    }
+
+    private var otherCameraBinding: [KeyBinding] {
+        settings.sourceIsClip ? [] : [KeyBinding([.character("d")], KeyHelp("d", Words.text(.keyOtherCamera)),
+                                                 .otherCamera)]
+    }
+
+    /// The key bar: the help of each advertised binding.
+    public var keyHelp: [KeyHelp] { bindings.compactMap(\.help) }
+
+    mutating func press(_ key: Key) -> [WizardEffect] {
+        let binding = bindings.first { $0.keys.contains(key) }
+        if showsHelp {
+            // Any key closes the overlay; q still quits.
+            showsHelp = false
+            guard key == .character("q") else { return [] }
+        }
+        guard let binding else { return [] }
+        return perform(binding.action)
+    }
+
+    /// What `action` does in the current state (only actions the state binds arrive here).
+    private mutating func perform(_ action: KeyAction) -> [WizardEffect] {
+        switch (action, state) {
+        case (.toggleHelp, _):
+            showsHelp.toggle()
+            return []
+        case (.interrupt, _):
+            return stop(.interrupt)
+        case (.quit, .cameraUnavailable(let link)), (.quit, .cameraLost(let link)):
+            return finish(link.problem.exitCode)
+        case (.quit, .serverUnreachable(let trouble)):
+            return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
+        case (.quit, .serverRefused(let refusal)):
+            return saveAndExit(.failure, cancelling: refusal.sending)
+        case (.quit, .saveFailed(let failure)):
+            return quitWithoutSaving(failure)
+        case (.quit, _):
+            return finish(.cancelled)
+        case (.start, _):
+            state = .permissionContext(Intro(until: nil))
+            return []
+        case (.turnOnCamera, _):
+            return openForCapture()
+        case (.decline, _):
+            state = .permissionDismissed
+            return []
+        case (.askAgain, _):
+            // Asked again, as the screen says: the person reads what the camera is for before it turns on.
+            state = .permissionContext(Intro(until: nil))
+            return []
+        case (.otherCamera, .cameraUnavailable(let link)):
+            return reopen(link, resetSteps: true, otherDevice: true)
+        case (.otherCamera, _):
+            return [.nextDevice] + openForCapture()
+        case (.tryAgain, .cameraUnavailable(let link)), (.tryAgain, .cameraLost(let link)):
+            return reopen(link)
+        case (.tryAgain, _):
+            return openForCapture()
+        case (.takePhoto, .capture(let progress)):
+            return takeManualPhoto(progress)
+        case (.finish, .success):
+            return finish(.success)
+        case (.finish, .finalError):
+            return finish(.manualReview)
+        case (.sendAgain, .serverUnreachable(var trouble)):
+            trouble.nextTry = now
+            return sendAgain(trouble)
+        case (.sendAgain, .serverRefused(var refusal)):
+            refusal.sending = true
+            state = .serverRefused(refusal)
+            return [.validate(refusal.request)]
+        case (.saveAgain, .saveFailed(let failure)):
+            return saveAgain(failure)
+        case (.takePhoto, _), (.finish, _), (.sendAgain, _), (.saveAgain, _):
+            // `bindings` offers these only in the states above: anything else is a bug in the key map.
+            preconditionFailure()
+        }
+    }
+}

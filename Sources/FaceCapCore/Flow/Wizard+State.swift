@@ -1,0 +1,135 @@
+extension Wizard {
+    /// Where the flow is. All state that means something only in one place lives in that case's struct, so it
+    /// cannot be read where it means nothing (swift-nio-http2's connection state machine does the same).
+    public enum State: Sendable, Equatable {
+        case notStarted
+        case tutorial(Intro)
+        case permissionContext(Intro)
+        /// The person declined the context screen.
+        case permissionDismissed
+        /// The camera is being opened for capture (first time, or after Retry); `cameraOpened` or
+        /// `cameraFailed` answers.
+        case opening
+        /// The camera cannot be opened: permission denied, no camera, busy.
+        case cameraUnavailable(CameraLink)
+        case capture(CaptureProgress)
+        /// `takePhoto` was asked for.
+        case taking(Taking)
+        /// The kept photo is being checked (the Uploading screen).
+        case validating(Check)
+        /// The photo and its report are being written.
+        case saving(Saving)
+        case success(Ending)
+        /// Validation asked for another photo.
+        case retry(Retry)
+        case finalError(Ending)
+        /// The camera stopped delivering frames; reopened with backoff when `problem.recoverable`.
+        case cameraLost(CameraLink)
+        /// The server could not be reached; the same photo is re-sent (same attempt) at `nextTry`.
+        case serverUnreachable(ServerTrouble)
+        /// The server refused the photo for good (a 4xx other than 429); only the person can retry.
+        case serverRefused(Refusal)
+        /// The photo could not be written; it is kept in memory and written again on `r`.
+        case saveFailed(SaveFailure)
+        case finished(ExitCode)
+    }
+
+    /// The tutorial and the context screen. `until`: plain mode moves on by itself then.
+    public struct Intro: Sendable, Equatable {
+        public var until: Double?
+    }
+
+    /// A camera that cannot be used (not there, busy, refused) or was lost, and the retries.
+    public struct CameraLink: Sendable, Equatable {
+        public var problem: CameraProblem
+        public var retryStep: Int
+        /// The automatic retry, when there is one.
+        public var nextTry: Double?
+        /// An `openCamera` is outstanding: `cameraOpened`/`cameraFailed` answer it.
+        public var awaitingAnswer = false
+    }
+
+    /// The live part of the capture screen.
+    public struct CaptureProgress: Sendable, Equatable {
+        /// Time of the first analysed frame (the analyzer's clock), for the manual-capture countdown.
+        public var firstFrameTime: Double?
+        public var latest: FrameGuidance?
+        /// Set once manual capture is offered, with why auto capture did not finish.
+        public var manualOffered: ManualFallbackReason?
+        /// When the last frame was analysed (the flow's clock): the picture is stale some time after.
+        public var lastFrameAt: Double?
+
+        public init() {}
+    }
+
+    public struct Taking: Sendable, Equatable {
+        public var mode: CaptureMode
+        public var manualOffered: ManualFallbackReason?
+    }
+
+    public struct Check: Sendable, Equatable {
+        public var request: ValidationRequest
+        /// 0...1.
+        public var progress = 0.0
+    }
+
+    /// Where the flow goes once the photo is written.
+    public enum AfterSave: Sendable, Equatable {
+        case success
+        case finalError
+        case exit(ExitCode)
+    }
+
+    public struct Saving: Sendable, Equatable {
+        public var verdict: ValidationVerdict?
+        public var then: AfterSave
+    }
+
+    /// Success and Final error: the photo written, the screen moving on by itself at `until`.
+    public struct Ending: Sendable, Equatable {
+        public var saved: SavedPhoto
+        public var until: Double
+    }
+
+    public struct Retry: Sendable, Equatable {
+        public var verdict: ValidationVerdict
+        public var attemptsLeft: Int
+        /// Plain mode goes back to capture by itself then.
+        public var until: Double?
+    }
+
+    public struct ServerTrouble: Sendable, Equatable {
+        public var reason: String
+        public var request: ValidationRequest
+        public var retryStep: Int
+        public var nextTry: Double
+        /// The photo is being sent again now.
+        public var sending = false
+        public var progress = 0.0
+    }
+
+    public struct Refusal: Sendable, Equatable {
+        public var status: Int
+        public var message: String
+        public var request: ValidationRequest
+        public var sending = false
+    }
+
+    public struct SaveFailure: Sendable, Equatable {
+        public var message: String
+        public var verdict: ValidationVerdict?
+        public var then: AfterSave
+    }
+
+    /// The terminal's size in cells.
+    public struct TerminalSize: Sendable, Equatable {
+        public var columns: Int
+        public var rows: Int
+    }
+
+    /// The guidance last announced with a `guidance` event.
+    struct AnnouncedGuidance: Sendable, Equatable {
+        var primary: GuidanceCode
+        var hints: [GuidanceCode]
+    }
+}

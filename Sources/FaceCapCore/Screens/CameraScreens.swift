@@ -1,0 +1,34 @@
+/// A camera that cannot be opened (denied, busy, none) or that was lost.
+extension Wizard {
+    func unavailableScreen(_ link: CameraLink, now: Double) -> ScreenModel {
+        let name: ScreenName
+        let title: String
+        switch link.problem.kind {
+        case .permissionDenied:
+            name = .permissionDenied
+            title = Words.text(.deniedTitle)
+        case .busy:
+            name = .cameraBusy
+            title = Words.text(.busyTitle)
+        case .noCamera, .lost:
+            name = .noCamera
+            title = Words.text(.noCameraTitle)
+        }
+        let countdown = link.awaitingAnswer ? Words.text(.countdownLookingForCamera)
+            : link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
+        return ScreenModel(name: name, title: title, tone: .error, lines: [link.problem.message] + link.problem.details,
+                           countdown: countdown)
+    }
+
+    func lostScreen(_ link: CameraLink, now: Double) -> ScreenModel {
+        var lines = [link.problem.message] + link.problem.details
+        var countdown: String?
+        if link.problem.recoverable {
+            lines.append(Words.text(.lostKeepsLooking))
+            countdown = link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
+                ?? Words.text(.countdownLookingForCamera)
+        }
+        return ScreenModel(name: .connectionError, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
+                           tone: .error, lines: lines, countdown: countdown)
+    }
+}

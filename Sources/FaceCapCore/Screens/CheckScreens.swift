@@ -1,0 +1,46 @@
+/// Checking and sending the photo, saving it, and what can go wrong on the way.
+extension Wizard {
+    func checkingScreen(_ check: Check) -> ScreenModel {
+        let title = Words.text(settings.usesServer ? .checkingTitleServer : .checkingTitleLocal)
+        let primary = Words.text(settings.usesServer ? .checkingPrimaryServer : .checkingPrimaryLocal)
+        let percent = Int((check.progress * 100).rounded())
+        var lines = [Words.text(.checkingAttempt, ["attempt": String(check.request.attempt),
+                                                    "attempts": String(settings.attempts)])]
+        if check.request.isFinal, settings.attempts > 1 { lines.append(Words.text(.checkingLastAttempt)) }
+        return ScreenModel(name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
+                           progress: ScreenProgress(fraction: check.progress,
+                                                    label: Words.text(.progressPercent, ["percent": String(percent)])))
+    }
+
+    func savingScreen(_ saving: Saving) -> ScreenModel {
+        // Saving on the way out after the server could not be reached or refused: still the Connection error;
+        // after an interrupted upload: still Uploading.
+        var name = ScreenName.uploading
+        if case .exit(let code) = saving.then, code != .cancelled { name = .connectionError }
+        return ScreenModel(name: name, title: Words.text(.savingTitle), picture: .photo,
+                           progress: ScreenProgress(fraction: 1, label: Words.text(.progressSaving)))
+    }
+
+    func unreachableScreen(_ trouble: ServerTrouble, now: Double) -> ScreenModel {
+        ScreenModel(
+            name: .connectionError, title: Words.text(.unreachableTitle), tone: .error, picture: .photo,
+            lines: [trouble.reason, Words.text(.unreachableKept, ["attempt": String(trouble.request.attempt)])],
+            progress: trouble.sending ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
+                : nil,
+            countdown: trouble.sending ? Words.text(.countdownSendingAgainNow)
+                : Words.text(.countdownSendingAgainIn, Messages.secondsText(trouble.nextTry - now)))
+    }
+
+    func refusedScreen(_ refusal: Refusal) -> ScreenModel {
+        let said = refusal.status > 0
+            ? Words.text(.refusedHTTP, ["status": String(refusal.status), "message": refusal.message]) : refusal.message
+        return ScreenModel(name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
+                           lines: [said, Words.text(.refusedFix)],
+                           countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)
+    }
+
+    func saveFailedScreen(_ failure: SaveFailure) -> ScreenModel {
+        ScreenModel(name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
+                    lines: [failure.message, Words.text(.saveFailedKept)])
+    }
+}

@@ -1,0 +1,30 @@
+/// The tutorial, the camera question and what is left when it is declined.
+extension Wizard {
+    func tutorialScreen() -> ScreenModel {
+        ScreenModel(name: .tutorial, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
+                    lines: Messages.tutorialTips)
+    }
+
+    func contextScreen() -> ScreenModel {
+        let source: String
+        switch settings.source {
+        case .defaultCamera: source = Words.text(.contextTurnOnYourCamera)
+        case .camera(let path): source = Words.text(.contextTurnOnCamera, ["path": path])
+        case .clip(let path): source = Words.text(.contextReplayClip, ["path": path])
+        }
+        var lines = [source, Words.text(.contextStaysHere)]
+        if let server = settings.serverURL {
+            lines.append(Words.text(.contextKeptServer, ["directory": settings.outputDirectory, "server": server]))
+        } else {
+            lines.append(Words.text(.contextKeptLocal, ["directory": settings.outputDirectory]))
+        }
+        return ScreenModel(name: .permissionContext, title: Words.text(.contextTitle), lines: lines)
+    }
+
+    func dismissedScreen() -> ScreenModel {
+        var lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain)]
+        if !settings.sourceIsClip { lines.append(Words.text(.dismissedOtherCamera)) }
+        lines += [Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
+        return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines)
+    }
+}
