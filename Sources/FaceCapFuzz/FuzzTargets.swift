@@ -101,7 +101,7 @@ public enum FuzzTargets {
         case .verdict(let verdict): texts = verdict.reasons + [verdict.message ?? ""]
         case .refused(_, let message): texts = [message]
         case .unreachable(let reason, let retryAfter):
-            texts = [reason]
+            texts = [reason.text]
             if let retryAfter { precondition(retryAfter.isFinite && retryAfter >= 0, "Retry-After \(retryAfter)") }
         case .progress: preconditionFailure("a reply is never progress")
         }

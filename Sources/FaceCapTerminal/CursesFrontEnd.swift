@@ -408,9 +408,9 @@ public final class CursesFrontEnd {
     // MARK: Input
 
     /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change.
-    public func readKeys() -> [TerminalInput] {
+    public func readKeys() -> [FrontEndInput] {
         guard state == .active else { return [] }
-        var inputs: [TerminalInput] = []
+        var inputs: [FrontEndInput] = []
         var character: wint_t = 0
         for _ in 0..<256 {
             let result = wget_wch(ccurses_stdscr(), &character)
@@ -422,7 +422,7 @@ public final class CursesFrontEnd {
                     refreshSize()
                     if size != before || reportedSize.map({ $0 != size }) ?? true {
                         reportedSize = size
-                        inputs.append(.resize(columns: size.columns, rows: size.rows))
+                        inputs.append(.resized(columns: size.columns, rows: size.rows))
                     }
                 } else if let key = KeyDecoder.key(code: Int32(character)) {
                     inputs.append(.key(key))

@@ -1,5 +1,6 @@
 import FaceCapCore
 import FaceCapIO
+import FaceCapTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ enum WizardCommand {
             return .success
         }
         let environment = Environment.values(Environment.wizardNames)
-        let configuration = try WizardConfiguration(parsed, environment: environment)
+        let configuration = try WizardConfiguration(parsed, environment: environment, languages: Catalogues.available())
         for warning in configuration.warnings { printError(Words.text(.warningPrefix, ["message": warning])) }
         if !configuration.plain { try checkTerminal(environment) }
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released

@@ -43,24 +43,24 @@ final class ValidationCoreTests: XCTestCase {
                 XCTFail("\(body.prefix(40)) → \(reply(200, body))")
                 continue
             }
-            XCTAssertTrue(reason.hasPrefix("the server's reply is not the JSON the contract asks for ("), reason)
+            XCTAssertTrue(reason.text.hasPrefix("the server's reply is not the JSON the contract asks for ("), reason.text)
         }
         XCTAssertEqual(reply(200, #"{"result":"ok"}"#), .unreachable(
-            reason: #"the server's reply is not the JSON the contract asks for ("result" is "ok")"#, retryAfter: nil))
+            reason: .notContract(problem: #""result" is "ok""#), retryAfter: nil))
         XCTAssertEqual(reply(200, ""), .unreachable(
-            reason: "the server's reply is not the JSON the contract asks for (empty body)", retryAfter: nil))
+            reason: .notContract(problem: "empty body"), retryAfter: nil))
         let huge = [UInt8](repeating: 0x20, count: ServerReply.maxReplyBytes + 1)
         XCTAssertEqual(ServerReply.parse(status: 200, headers: [], body: huge),
-                       .unreachable(reason: "the server's reply is larger than 1 MB", retryAfter: nil))
+                       .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
     }
 
     func testServerErrorsAndBusyAreUnreachableWithRetryAfter() {
         XCTAssertEqual(reply(503, "down for maintenance", headers: [("Retry-After", " 7 ")]),
-                       .unreachable(reason: "the server failed (HTTP 503): down for maintenance", retryAfter: 7))
+                       .unreachable(reason: .serverError(status: 503, message: "down for maintenance"), retryAfter: 7))
         XCTAssertEqual(reply(429, "", headers: [("retry-after", "120")]),
-                       .unreachable(reason: "the server is busy (HTTP 429 Too Many Requests)", retryAfter: 120))
+                       .unreachable(reason: .busy, retryAfter: 120))
         XCTAssertEqual(reply(500, "<html><body>Oops</body></html>"),
-                       .unreachable(reason: "the server failed (HTTP 500)", retryAfter: nil))
+                       .unreachable(reason: .serverError(status: 500, message: nil), retryAfter: nil))
         // An HTTP-date, relative to now; a date in the past means "now"; junk is ignored.
         let now = 784_111_777.0  // Sun, 06 Nov 1994 08:49:37 GMT
         XCTAssertEqual(ServerReply.parseRetryAfter("Sun, 06 Nov 1994 08:50:07 GMT", now: now), 30)
@@ -69,7 +69,7 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertNil(ServerReply.parseRetryAfter("soon", now: now))
         XCTAssertNil(ServerReply.parseRetryAfter("-5", now: now))
         XCTAssertEqual(ServerReply.parseRetryAfter("99999999999999999999999", now: nil), 86_400)
-        XCTAssertEqual(reply(204, ""), .unreachable(reason: "the server answered with an unexpected HTTP status 204",
+        XCTAssertEqual(reply(204, ""), .unreachable(reason: .unexpectedStatus(204),
                                                     retryAfter: nil))
     }
 

@@ -178,7 +178,7 @@ final class HTTPValidationTests: XCTestCase {
         let photo = try ValidationFixtures.photo()
         let request = ValidationRequest(attempt: 1, isFinal: false)
         let down = ValidationFixtures.run(worker, photo, request)
-        XCTAssertEqual(down.outcome, .unreachable(reason: "connection refused by 127.0.0.1:\(port)", retryAfter: nil))
+        XCTAssertEqual(down.outcome, .unreachable(reason: .refused(place: "127.0.0.1:\(port)"), retryAfter: nil))
         XCTAssertLessThan(down.seconds, 5)
         XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome, down.outcome, "still down")
         let server = try ValidationServer([pass()], in: temp, port: port)
@@ -197,7 +197,7 @@ final class HTTPValidationTests: XCTestCase {
         let photo = try ValidationFixtures.photo(attempt: 2)
         let request = ValidationRequest(attempt: 2, isFinal: false)
         XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome,
-                       .unreachable(reason: "the server failed (HTTP 503): maintenance", retryAfter: nil))
+                       .unreachable(reason: .serverError(status: 503, message: "maintenance"), retryAfter: nil))
         XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome,
                        .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         let requests = try server.requests()
@@ -212,7 +212,7 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
                                               ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: "the server is busy (HTTP 429 Too Many Requests)", retryAfter: 7))
+                       .unreachable(reason: .busy, retryAfter: 7))
     }
 
     func testAGarbageBodyIsAServerError() throws {
@@ -221,7 +221,7 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
                                               ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: "the server's reply is not the JSON the contract asks for (not valid JSON)",
+                       .unreachable(reason: .notContract(problem: "not valid JSON"),
                                     retryAfter: nil))
     }
 
@@ -231,7 +231,7 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(), ValidationRequest(attempt: 1,
                                                                                                      isFinal: false))
-        XCTAssertEqual(result.outcome, .unreachable(reason: "timed out after 1.5 s", retryAfter: nil))
+        XCTAssertEqual(result.outcome, .unreachable(reason: .timedOut(seconds: 1.5), retryAfter: nil))
         XCTAssertGreaterThan(result.seconds, 1.3)
         XCTAssertLessThan(result.seconds, 5)
     }
@@ -248,8 +248,8 @@ final class HTTPValidationTests: XCTestCase {
         guard case .unreachable(let reason, nil)? = result.outcome else {
             return XCTFail("\(String(describing: result.outcome))")
         }
-        XCTAssertTrue(reason == "the connection to 127.0.0.1:\(server.port) was reset"
-                      || reason.hasPrefix("the connection to 127.0.0.1:\(server.port) broke"), reason)
+        XCTAssertTrue(reason.text == "the connection to 127.0.0.1:\(server.port) was reset"
+                      || reason.text.hasPrefix("the connection to 127.0.0.1:\(server.port) broke"), reason.text)
         XCTAssertLessThan(result.progress.max() ?? 0, 1, "the upload did not complete")
         XCTAssertEqual(try server.requests().first?["note"] as? String, "reset after 4096 bytes")
     }
@@ -261,7 +261,7 @@ final class HTTPValidationTests: XCTestCase {
             defer { worker.shutdown() }
             XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
                                                   ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                           .unreachable(reason: "the server's reply is larger than 1 MB", retryAfter: nil),
+                           .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil),
                            "chunked: \(chunked)")
         }
     }
@@ -272,7 +272,7 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
                                               ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: "127.0.0.1:\(server.port) closed the connection without replying",
+                       .unreachable(reason: .noReply(place: "127.0.0.1:\(server.port)"),
                                     retryAfter: nil))
     }
 
@@ -324,7 +324,7 @@ final class HTTPValidationTests: XCTestCase {
         guard case .unreachable(let reason, nil)? = ValidationFixtures.run(strict, photo, request).outcome else {
             return XCTFail("an unknown certificate was accepted")
         }
-        XCTAssertTrue(reason.hasPrefix("the certificate of 127.0.0.1 could not be verified"), reason)
+        XCTAssertTrue(reason.text.hasPrefix("the certificate of 127.0.0.1 could not be verified"), reason.text)
         // …and accepted when it is the trusted authority: verification, not TLS itself, refused it.
         let trusting = try ValidationWorker(checker: try validator(server, caBundle: cert))
         defer { trusting.shutdown() }
@@ -338,7 +338,7 @@ final class HTTPValidationTests: XCTestCase {
         guard case .unreachable(let tlsReason, nil)? = ValidationFixtures.run(mismatch, photo, request).outcome else {
             return XCTFail("TLS to a plain server did not fail")
         }
-        XCTAssertTrue(tlsReason.hasPrefix("TLS with 127.0.0.1 failed"), tlsReason)
+        XCTAssertTrue(tlsReason.text.hasPrefix("TLS with 127.0.0.1 failed"), tlsReason.text)
     }
 
     // MARK: The worker

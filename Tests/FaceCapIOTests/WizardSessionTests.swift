@@ -300,6 +300,6 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
 private final class UnreachableChecker: PhotoChecker {
     func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
                progress: (Double) -> Void) -> ValidationOutcome {
-        .unreachable(reason: "connection refused by 127.0.0.1:9", retryAfter: nil)
+        .unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)
     }
 }

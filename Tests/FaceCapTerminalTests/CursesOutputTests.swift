@@ -204,11 +204,11 @@ final class CursesOutputTests: XCTestCase {
         ui.resize(columns: 60, rows: 20)
         // ncurses queues KEY_RESIZE both from its SIGWINCH handling and from resizeterm.
         for _ in 0..<3 { ungetch(KEY_RESIZE) }
-        XCTAssertEqual(ui.readKeys(), [.resize(columns: 60, rows: 20)])
+        XCTAssertEqual(ui.readKeys(), [.resized(columns: 60, rows: 20)])
         XCTAssertEqual(ui.readKeys(), [])
         ui.resize(columns: 90, rows: 30)
         ungetch(KEY_RESIZE)
-        XCTAssertEqual(ui.readKeys(), [.resize(columns: 90, rows: 30)])
+        XCTAssertEqual(ui.readKeys(), [.resized(columns: 90, rows: 30)])
         XCTAssertEqual(ui.size.columns, 90)
         ungetch(Int32(UInt8(ascii: "q")))
         XCTAssertEqual(ui.readKeys(), [.key(.character("q"))])

@@ -34,7 +34,7 @@ enum WizardScenes {
          (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
          (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))), 0.1),
          (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
-         (.validation(.unreachable(reason: "connection refused by 127.0.0.1:9", retryAfter: nil)), 0.1),
+         (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
          (.validation(.refused(status: 401, message: "bad token")), 0.1),
          (.photoSaved(SavedPhoto(photoPath: "facecap-out/facecap-20261201-120000.jpg",
                                  reportPath: "facecap-out/facecap-20261201-120000.json")), 0.1),

@@ -67,7 +67,9 @@ public struct WizardConfiguration: Sendable, Equatable {
     public static let languages = LanguageChoice.shipped
 
     /// Checks parsed options; `environment` supplies NO_COLOR and the language variables.
-    public init(_ parsed: ParsedArguments, environment: [String: String] = [:]) throws(UsageError) {
+    /// `languages`: those with a catalogue (the installed ones at run time; `languages` by default).
+    public init(_ parsed: ParsedArguments, environment: [String: String] = [:],
+                languages: [String] = WizardConfiguration.languages) throws(UsageError) {
         if let extra = parsed.positionals.first {
             throw UsageError(Words.text(.usageUnexpectedArgument, ["argument": extra]))
         }
@@ -123,7 +125,7 @@ public struct WizardConfiguration: Sendable, Equatable {
             eventsPath = events
         }
         language = try LanguageChoice.choose(option: parsed.value("lang"), environment: environment,
-                                             available: Self.languages)
+                                             available: languages)
     }
 
     /// HTTPS is required, except for loopback hosts or with --insecure-http.

@@ -99,7 +99,7 @@ extension Wizard {
     }
 
     public struct ServerTrouble: Sendable, Equatable {
-        public var reason: String
+        public var reason: ConnectionFailure
         public var request: ValidationRequest
         public var retryStep: Int
         public var nextTry: Double

@@ -24,7 +24,7 @@ extension Wizard {
     func unreachableScreen(_ trouble: ServerTrouble, now: Double) -> ScreenModel {
         ScreenModel(
             name: .connectionError, title: Words.text(.unreachableTitle), tone: .error, picture: .photo,
-            lines: [trouble.reason, Words.text(.unreachableKept, ["attempt": String(trouble.request.attempt)])],
+            lines: [trouble.reason.text, Words.text(.unreachableKept, ["attempt": String(trouble.request.attempt)])],
             progress: trouble.sending ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
                 : nil,
             countdown: trouble.sending ? Words.text(.countdownSendingAgainNow)

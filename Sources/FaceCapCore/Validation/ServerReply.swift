@@ -24,7 +24,7 @@ public enum ServerReply {
     public static func parse(status: Int, headers: [(String, String)], body: [UInt8],
                              now: Double? = nil) -> ValidationOutcome {
         guard body.count <= maxReplyBytes else {
-            return .unreachable(reason: Words.text(.netReplyTooLarge, ["size": "\(maxReplyBytes >> 20) MB"]), retryAfter: nil)
+            return .unreachable(reason: .replyTooLarge(limit: "\(maxReplyBytes >> 20) MB"), retryAfter: nil)
         }
         func header(_ name: String) -> String? {
             headers.last { $0.0.lowercased() == name }?.1.trimmingSpaces
@@ -35,15 +35,12 @@ public enum ServerReply {
             switch verdict(body) {
             case .success(let verdict): return .verdict(verdict)
             case .failure(let problem):
-                let reason = Words.text(.serverNotContract, ["problem": problem.text])
-                return .unreachable(reason: reason, retryAfter: retryAfter)
+                return .unreachable(reason: .notContract(problem: problem.text), retryAfter: retryAfter)
             }
         case 429:
-            return .unreachable(reason: Words.text(.serverBusy), retryAfter: retryAfter)
+            return .unreachable(reason: .busy, retryAfter: retryAfter)
         case 500...599:
-            let reason = serverText(body).map { Words.text(.serverFailedSaying, ["status": String(status), "message": $0]) }
-                ?? Words.text(.serverFailed, ["status": String(status)])
-            return .unreachable(reason: reason, retryAfter: retryAfter)
+            return .unreachable(reason: .serverError(status: status, message: serverText(body)), retryAfter: retryAfter)
         case 300...399:
             let message = header("location").map {
                 Words.text(.serverRedirectsTo, ["location": sanitise($0, limit: maxMessageLength)])
@@ -52,7 +49,7 @@ public enum ServerReply {
         case 400...499:
             return .refused(status: status, message: serverText(body) ?? defaultMessage(status))
         default:
-            return .unreachable(reason: Words.text(.serverUnexpected, ["status": String(status)]), retryAfter: retryAfter)
+            return .unreachable(reason: .unexpectedStatus(status), retryAfter: retryAfter)
         }
     }
 

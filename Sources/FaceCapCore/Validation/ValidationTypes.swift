@@ -48,7 +48,7 @@ public enum ValidationOutcome: Sendable, Equatable {
     /// The server could not be reached or answered with a server error (refused, DNS, TLS, timeout,
     /// reset, 5xx, 429, an unreadable reply); no attempt is used and the photo is re-sent later.
     /// `retryAfter` is the server's `Retry-After` in seconds, when it gave one.
-    case unreachable(reason: String, retryAfter: Double?)
+    case unreachable(reason: ConnectionFailure, retryAfter: Double?)
     /// The server refused the request for good (a 4xx other than 429), with its message.
     case refused(status: Int, message: String)
 }

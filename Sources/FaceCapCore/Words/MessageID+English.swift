@@ -235,6 +235,8 @@ extension MessageID {
         case .netCutShort: "the reply from {place} was cut short"
         case .netBadAddress: "cannot use the server address; check --server"
         case .netFailed: "the upload to {place} failed ({detail})"
+        case .netCannotBuild: "could not build the upload (no free multipart boundary)"
+        case .netCannotStart: "libcurl could not start (out of memory?)"
         case .serverNotContract: "the server's reply is not the JSON the contract asks for ({problem})"
         case .serverBusy: "the server is busy (HTTP 429 Too Many Requests)"
         case .serverFailed: "the server failed (HTTP {status})"

@@ -32,7 +32,7 @@ public final class BuiltInChecker: PhotoChecker {
             tracker.reset()
             return tracker.process(photo.frame)
         }
-        if cancellation.isCancelled { return .unreachable(reason: "cancelled", retryAfter: nil) }
+        if cancellation.isCancelled { return .unreachable(reason: .cancelled, retryAfter: nil) }
         progress(0.6)
         let assessment = validator.assess(photo.frame, faces: faces)
         progress(0.9)

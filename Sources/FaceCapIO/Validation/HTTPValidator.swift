@@ -75,7 +75,7 @@ public final class HTTPValidator: PhotoChecker {
             body = MultipartBody.photoAndReport(jpeg: photo.jpeg, report: photo.reportJSON, boundary: boundary)
         }
         guard let body else {
-            return .unreachable(reason: "could not build the upload (no free multipart boundary)", retryAfter: nil)
+            return .unreachable(reason: .cannotBuildUpload, retryAfter: nil)
         }
         var headers = [
             "Content-Type: \(body.contentType)",
@@ -95,7 +95,7 @@ public final class HTTPValidator: PhotoChecker {
     private func post(_ body: [UInt8], headers: [String], cancellation: Cancellation,
               progress: (Double) -> Void) -> ValidationOutcome {
         guard ccurl_global_init_once() == CURLE_OK, let handle = curl_easy_init() else {
-            return .unreachable(reason: "libcurl could not start (out of memory?)", retryAfter: nil)
+            return .unreachable(reason: .cannotStart, retryAfter: nil)
         }
         defer { curl_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -174,55 +174,51 @@ public final class HTTPValidator: PhotoChecker {
         let place = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
         var osError = 0
         ccurlGetLong(handle, CURLINFO_OS_ERRNO, &osError)
-        func unreachable(_ id: MessageID, _ words: [String: String] = [:], detailed: Bool = false) -> ValidationOutcome {
-            let text = Words.text(id, words)
-            let reason = detailed && !detail.isEmpty ? Words.text(.netDetail, ["message": text, "detail": detail]) : text
-            return .unreachable(reason: reason, retryAfter: nil)
+        func unreachable(_ failure: ConnectionFailure) -> ValidationOutcome {
+            .unreachable(reason: failure, retryAfter: nil)
         }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
-            return unreachable(.netCancelled)
+            return unreachable(.cancelled)
         case CURLE_WRITE_ERROR where transfer.oversize, CURLE_FILESIZE_EXCEEDED:
-            return unreachable(.netReplyTooLarge, ["size": Self.size(c.maxReplyBytes)])
+            return unreachable(.replyTooLarge(limit: Self.size(c.maxReplyBytes)))
         case CURLE_COULDNT_RESOLVE_HOST:
-            return unreachable(.netDNS, ["host": host])
+            return unreachable(.dns(host: host))
         case CURLE_COULDNT_RESOLVE_PROXY:
-            return unreachable(.netProxyDNS, detailed: true)
+            return unreachable(.proxyDNS(detail: detail))
         case CURLE_COULDNT_CONNECT:
             switch Int32(osError) {
-            case ECONNREFUSED: return unreachable(.netRefused, ["place": place])
-            case ENETUNREACH, EHOSTUNREACH: return unreachable(.netNoRoute, ["place": place])
-            default: return unreachable(.netCannotConnect, ["place": place], detailed: true)
+            case ECONNREFUSED: return unreachable(.refused(place: place))
+            case ENETUNREACH, EHOSTUNREACH: return unreachable(.noRoute(place: place))
+            default: return unreachable(.cannotConnect(place: place, detail: detail))
             }
         case CURLE_OPERATION_TIMEDOUT:
             var connected: curl_off_t = 0
             _ = ccurl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connected)
-            if connected == 0 {
-                return unreachable(.netConnectTimeout, ["place": place, "seconds": Self.seconds(c.connectTimeout)])
-            }
-            return unreachable(.netTimedOut, ["seconds": Self.seconds(c.totalTimeout)])
+            if connected == 0 { return unreachable(.connectTimeout(place: place, seconds: c.connectTimeout)) }
+            return unreachable(.timedOut(seconds: c.totalTimeout))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return unreachable(.netCertificate, ["host": host], detailed: true)
+            return unreachable(.certificate(host: host, detail: detail))
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,
              CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
              CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
-            return unreachable(.netTLS, ["host": host], detailed: true)
+            return unreachable(.tls(host: host, detail: detail))
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             if Int32(osError) == ECONNRESET || detail.contains("reset") {
-                return unreachable(.netReset, ["place": place])
+                return unreachable(.reset(place: place))
             }
-            return unreachable(.netBroke, ["place": place], detailed: true)
+            return unreachable(.broke(place: place, detail: detail))
         case CURLE_GOT_NOTHING:
-            return unreachable(.netNoReply, ["place": place])
+            return unreachable(.noReply(place: place))
         case CURLE_PARTIAL_FILE:
-            return unreachable(.netCutShort, ["place": place])
+            return unreachable(.cutShort(place: place))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             // Not a connection problem: retrying the same address cannot help.
             return .refused(status: 0, message: Words.text(.netBadAddress))
         default:
             let name = String(cString: curl_easy_strerror(code))
-            return unreachable(.netFailed, ["place": place, "detail": detail.isEmpty ? name : detail])
+            return unreachable(.failed(place: place, detail: detail.isEmpty ? name : detail))
         }
     }
 
@@ -251,8 +247,6 @@ public final class HTTPValidator: PhotoChecker {
     private func milliseconds(_ seconds: Double) -> Int {
         Int(max(1, min(seconds * 1000, Double(Int32.max))).rounded())
     }
-
-    static func seconds(_ value: Double) -> String { JSONText.fixed(value, decimals: 1) }
 
     static func size(_ bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes) bytes"

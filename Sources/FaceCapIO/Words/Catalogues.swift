@@ -66,8 +66,16 @@ public enum Catalogues {
     public static func choose(option: String?, environment: [String: String] = currentEnvironment())
         throws(UsageError) {
         let directories = searchDirectories(environment: environment)
-        let language = try LanguageChoice.choose(option: option, environment: environment,
-                                                 available: available(in: directories))
-        Words.current = load(language, from: directories)
+        let languages = available(in: directories)
+        do {
+            Words.current = load(try LanguageChoice.choose(option: option, environment: environment, available: languages),
+                                 from: directories)
+        } catch {
+            // An unknown --lang is said in the language the environment asks for.
+            Words.current = load((try? LanguageChoice.choose(option: nil, environment: environment, available: languages))
+                                 ?? "en", from: directories)
+            throw UsageError(Words.text(.usageUnknownLanguage,
+                                        ["code": option ?? "", "languages": languages.joined(separator: ", ")]))
+        }
     }
 }

@@ -378,21 +378,21 @@ final class WizardTests: XCTestCase {
     func testServerDownKeepsThePhotoAndResendsTheSameAttemptWithBackoff() {
         var wizard = validating(settings(tutorial: false, server: true))
         let request = ValidationRequest(attempt: 1, isFinal: false)
-        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: "connection refused", retryAfter: nil)), at: 2),
+        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), at: 2),
                        [.emit(.screen(.connectionError))])
         var screen = wizard.screen(at: 2)
         XCTAssertEqual(screen.title, "Cannot reach the server")
         XCTAssertEqual(screen.countdown, "Sending again in 1 s")
-        XCTAssertTrue(screen.lines.contains("connection refused"))
+        XCTAssertTrue(screen.lines.contains("connection refused by 127.0.0.1:9"), "the failure, worded by the screen")
         XCTAssertEqual(wizard.attemptsUsed, 0, "no attempt is used")
         XCTAssertEqual(wizard.handle(.tick, at: 3), [.validate(request)])
         XCTAssertEqual(wizard.screen(at: 3).countdown, "Sending again…")
-        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: "timed out", retryAfter: nil)), at: 4), [])
+        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: .timedOut(seconds: 30), retryAfter: nil)), at: 4), [])
         XCTAssertEqual(wizard.screen(at: 4).countdown, "Sending again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 5), [.validate(request)], "r sends at once")
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 5.1), [], "one send at a time")
-        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: "HTTP 429", retryAfter: 20)), at: 6), [])
+        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: .busy, retryAfter: 20)), at: 6), [])
         XCTAssertEqual(wizard.screen(at: 6).countdown, "Sending again in 20 s", "Retry-After wins over the backoff")
         XCTAssertEqual(wizard.handle(.tick, at: 26), [.validate(request)])
         XCTAssertEqual(wizard.handle(.validation(.progress(0.25)), at: 26.5), [])
@@ -409,7 +409,7 @@ final class WizardTests: XCTestCase {
 
     func testQuittingWhileTheServerIsUnreachableSavesThePhotoAndExits75() {
         var wizard = validating(settings(tutorial: false, server: true))
-        _ = wizard.handle(.validation(.unreachable(reason: "connection refused", retryAfter: nil)), at: 2)
+        _ = wizard.handle(.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), at: 2)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 3), [.save(nil)])
         let saved = SavedPhoto(photoPath: "c.jpg", reportPath: "c.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1),
@@ -419,7 +419,7 @@ final class WizardTests: XCTestCase {
 
     func testCtrlCWhileResendingCancelsTheUploadAndStillSaves() {
         var wizard = validating(settings(tutorial: false, server: true))
-        _ = wizard.handle(.validation(.unreachable(reason: "reset", retryAfter: nil)), at: 2)
+        _ = wizard.handle(.validation(.unreachable(reason: .reset(place: "127.0.0.1:9"), retryAfter: nil)), at: 2)
         _ = wizard.handle(.tick, at: 3)
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3.5),
                        [.cancelValidation, .save(nil)])

@@ -6,7 +6,7 @@ import XCTest
 final class LiteralScanTests: XCTestCase {
     static let scanned = ["Sources/FaceCapCore/Flow", "Sources/FaceCapCore/Screens", "Sources/FaceCapIO/Wizard",
                           "Sources/FaceCapTerminal/CursesFrontEnd.swift", "Sources/FaceCapTerminal/ScreenLayout.swift",
-                          "Sources/facecap/CursesWizardFrontEnd.swift", "Sources/facecap/WizardCommand.swift"]
+                          "Sources/FaceCapTerminal/CursesWizardFrontEnd.swift", "Sources/facecap/WizardCommand.swift"]
 
     /// Literals that are no sentence: commands typed as shown, key words of the pipe protocol, file names.
     static let allowed: Set<String> = ["$ facecap --input clip.y4m", "$ facecap devices", "$ sudo fuser -v /dev/video*",

@@ -1,5 +1,3 @@
-import FaceCapCore
-
 /// Something the person did at the front end.
 public enum FrontEndInput: Equatable, Sendable {
     case key(Key)
@@ -7,8 +5,10 @@ public enum FrontEndInput: Equatable, Sendable {
     case resized(columns: Int, rows: Int)
 }
 
-/// What draws the wizard's screens and reads the person's keys: the full-screen ncurses front end or the
-/// `--plain` line printer. The session owns the loop; a front end never blocks.
+/// What draws the wizard's screens and reads the person's keys: the full-screen ncurses front end
+/// (FaceCapTerminal's `CursesWizardFrontEnd`) or the `--plain` line printer (FaceCapIO's `PlainFrontEnd`). It
+/// lives in Core, beside the flow it serves, and uses only Core's types and descriptors; the session (FaceCapIO)
+/// owns the loop, and a front end never blocks.
 public protocol WizardFrontEnd: AnyObject {
     /// The descriptor to poll for input, or nil when there is nothing (more) to read.
     var inputDescriptor: Int32? { get }

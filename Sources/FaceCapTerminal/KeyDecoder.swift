@@ -1,12 +1,6 @@
 import CCurses
 import FaceCapCore
 
-/// What the terminal reports: a key, or a new size.
-public enum TerminalInput: Equatable, Sendable {
-    case key(Key)
-    case resize(columns: Int, rows: Int)
-}
-
 /// Maps what ncurses' `get_wch` returns to the flow's keys.
 enum KeyDecoder {
     /// A character `get_wch` returned with `OK`: Enter (CR or LF, since `nonl` passes CR through),
