@@ -8,7 +8,8 @@ public enum CaptureMode: String, Sendable, Equatable, Codable {
 
 /// Why the camera cannot be used, as the flow needs it: which screen, what to say, how to end.
 ///
-/// Built at the edge from the camera layer's errors, so the flow stays free of device calls.
+/// Made from the camera layer's `CameraError` (Screens/CameraProblem+Camera.swift words it), so the flow stays
+/// free of device calls.
 public struct CameraProblem: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
         /// EACCES/EPERM on open: the Permission denied screen.
@@ -30,13 +31,17 @@ public struct CameraProblem: Sendable, Equatable {
     public var exitCode: ExitCode
     /// False when waiting cannot help (a replayed clip that ended): no automatic retry.
     public var recoverable: Bool
+    /// The camera layer's error, when a camera (not a clip) failed.
+    public var error: CameraError?
 
-    public init(kind: Kind, message: String, details: [String] = [], exitCode: ExitCode, recoverable: Bool = true) {
+    public init(kind: Kind, message: String, details: [String] = [], exitCode: ExitCode, recoverable: Bool = true,
+                error: CameraError? = nil) {
         self.kind = kind
         self.message = message
         self.details = details
         self.exitCode = exitCode
         self.recoverable = recoverable
+        self.error = error
     }
 }
 

@@ -188,30 +188,9 @@ public final class WizardSession {
         }
     }
 
-    /// Writes `{"frames": N, "p50_ms": …, "p99_ms": …, "max_ms": …, "t": …, "bucket_ms": 0.1, "buckets":
-    /// [[index, count], …]}` of `frameLatency` to `path`, for the soak tests (tools/soak.py, Tests/Kernel/guest.sh,
-    /// `FACECAP_FRAME_STATS`): `t` is when (seconds since start), `buckets` the histogram's occupied buckets.
-    /// Written beside `path` and renamed over it, so a reader never sees half a file.
+    /// Writes the frame pacing so far to `path` (FrameStatsWriter), for the soak tests.
     public func writeFrameStats(to path: String) throws(OutputFileError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw OutputFileError(path: temporary, problem: OutputFileError.problem(errno: errno)) }
-        func ms(_ seconds: Double?) -> String { seconds.map { JSONText.fixed($0 * 1000, decimals: 2) } ?? "null" }
-        let buckets = frameLatency.occupiedBuckets.map { JSONText.array([String($0.index), String($0.count)]) }
-        writeAll(fd, JSONText.object([
-            ("frames", String(frameLatency.count)), ("p50_ms", ms(frameLatency.percentile(0.5))),
-            ("p99_ms", ms(frameLatency.percentile(0.99))),
-            ("max_ms", ms(frameLatency.count > 0 ? frameLatency.maximum : nil)),
-            ("t", JSONText.fixed(now, decimals: 3)),
-            ("bucket_ms", JSONText.fixed(LatencyHistogram.bucketSeconds * 1000, decimals: 1)),
-            ("buckets", JSONText.array(buckets)),
-        ]) + "\n")
-        _ = close(fd)
-        guard rename(temporary, path) == 0 else {
-            let problem = OutputFileError.problem(errno: errno)
-            _ = unlink(temporary)
-            throw OutputFileError(path: path, problem: problem)
-        }
+        try FrameStatsWriter.write(frameLatency, at: now, to: path)
     }
 
     private func pumpFrame(arrivedAt arrival: Double) {
