@@ -7,7 +7,7 @@
 public enum LanguageChoice {
     /// The languages whose catalogues ship with facecap (Resources/po/LANG.po), English (the source) first. A
     /// test keeps it equal to the .po files there; `--lang` accepts these, and its completion offers them.
-    public static let shipped = ["en"]
+    public static let shipped = ["en", "de", "es", "fr", "ja", "pt_BR"]
 
     /// The language to use among `available` (which must hold "en"). A `--lang` that is not available is a
     /// usage error that lists the languages there are; an environment that names none of them is English.
