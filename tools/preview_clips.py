@@ -15,6 +15,9 @@ import sys
 import numpy as np
 from PIL import Image
 
+# The clips hold a face: private files in private folders, as facecap writes its photos.
+os.umask(0o077)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FX = os.path.join(HERE, "..", "Tests", "Fixtures")
 WALL = (0x70, 0x78, 0x80)
