@@ -206,6 +206,40 @@ final class CaptureGateTests: XCTestCase {
         XCTAssertEqual(analyzer.mustClear, [])
     }
 
+    /// A still, ready face whose eyes read `opening` (either eye) and `gazeX` across, through the analyzer's own
+    /// eye timers for 4 s; the last output, and whether any frame was captured.
+    private func eyeClip(opening: Double, gazeX: Double, mustClear: Set<GuidanceCode>)
+        -> (last: AnalyzerOutput, captured: Bool) {
+        var analyzer = Analyzer(thresholds: thresholds, mustClear: mustClear)
+        var outputs: [AnalyzerOutput] = []
+        for i in 0..<60 {
+            let t = Double(i) / 15
+            var m = AnalysisFixtures.goodMetrics(at: t)
+            m.face!.eyes = EyeMetrics(rightOpening: opening, leftOpening: 0.3, gazeX: gazeX, gazeY: 0,
+                                      cameraGazeX: gazeX, cameraGazeY: 0, isFresh: true, closedFor: nil,
+                                      gazeOffFor: nil)
+            analyzer.trackEyes(&m, time: t)
+            outputs.append(analyzer.decide(m))
+        }
+        return (outputs.last!, outputs.contains { $0.capture != nil })
+    }
+
+    func testARefusalForTheEyesIsSaidWhileTheyAreBetweenTheLimitAndItsMargin() {
+        // An eye open 0.135 (limit 0.13, margin 0.01) and a gaze of 0.055 across (limit 0.06, margin 0.01): fine
+        // and captured at first; after a refusal for that measure, said and never captured, not "ready" for ever.
+        let t = thresholds
+        let opening = t.minEyeOpening + t.eyeOpeningHysteresis / 2, gaze = t.maxGazeX - t.gazeHysteresis / 2
+        XCTAssertTrue(eyeClip(opening: opening, gazeX: 0, mustClear: []).captured)
+        let closed = eyeClip(opening: opening, gazeX: 0, mustClear: [.eyesClosed])
+        XCTAssertFalse(closed.captured)
+        XCTAssertEqual(closed.last.primary, .eyesClosed)
+        XCTAssertTrue(eyeClip(opening: 0.3, gazeX: 0, mustClear: [.eyesClosed]).captured, "open by the margin")
+        XCTAssertTrue(eyeClip(opening: 0.3, gazeX: gaze, mustClear: []).captured)
+        let away = eyeClip(opening: 0.3, gazeX: gaze, mustClear: [.lookStraight])
+        XCTAssertFalse(away.captured)
+        XCTAssertEqual(away.last.primary, .lookStraight)
+    }
+
     // MARK: Light first
 
     func testADarkFaceIsToldAboutTheLightOnlyNotCoverEyesGazeOrSharpness() {

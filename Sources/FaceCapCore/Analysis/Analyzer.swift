@@ -139,7 +139,7 @@ public struct Analyzer: Sendable {
 
     /// Carries the last eye reading over the frames between iris-model runs (for `eyeMemory`) and times
     /// how long the eyes have read closed or off the camera.
-    private mutating func trackEyes(_ metrics: inout FrameMetrics, time t: Double) {
+    mutating func trackEyes(_ metrics: inout FrameMetrics, time t: Double) {
         guard metrics.face != nil else {
             lastEyes = nil; closedSince = nil; gazeOffSince = nil
             return

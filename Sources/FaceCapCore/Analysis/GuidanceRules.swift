@@ -84,8 +84,7 @@ public enum GuidanceRules {
                       maxIrisToLowerLid: t.maxIrisToLowerLidDown)
                 && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
         } ?? false
-        // Light first: nor the pose, read from landmarks the dark makes guesses of.
-        if lit, let pose = face.pose {
+        if let pose = face.pose {
             if above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
                 || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
                 codes.append(.lookStraight)
