@@ -17,6 +17,10 @@ import re
 import sys
 
 
+# Allocations LeakSanitizer cannot see as reachable although they are (see below).
+UNSEEN = ("Sources/FaceCapCore/Words/PluralRule.swift",)
+
+
 def main():
     folder = sys.argv[1]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
@@ -35,7 +39,12 @@ def main():
                 continue
             frames = re.findall(r"#\d+ 0x[0-9a-f]+ in \S+ (\S+)", block)
             ours = [f.replace(root, "") for f in frames if f.startswith(root)]
-            if ours and ours[0].startswith("Sources/"):
+            if ours and ours[0].startswith(UNSEEN):
+                # Swift keeps an indirect enum's case in the spare bits of its box pointers, which LeakSanitizer
+                # cannot follow: the plural rule of the catalogue in use, held for the whole process, reads as
+                # lost. Counted apart, not failed.
+                tolerated[ours[0].rsplit(":", 2)[0] + " (indirect enum, held for the process)"] += 1
+            elif ours and ours[0].startswith("Sources/"):
                 failing.append(f"{name}: {head.group(0)} allocated at {ours[0]}")
             else:
                 tolerated[ours[0].rsplit(":", 2)[0] if ours else "outside the repository"] += 1
