@@ -33,20 +33,21 @@ func runFacecap(_ arguments: [String], stdin: Data? = nil, environment: [String:
     try runProgram(try facecapBinary().path, arguments, stdin: stdin, environment: environment, timeout: timeout)
 }
 
+/// The sanitizers' settings of a `make test-sanitize` run, which a test's own environment for a child keeps, so
+/// that their reports go where the run reads them instead of changing the child's exit status.
+var sanitizerSettings: [String: String] {
+    ProcessInfo.processInfo.environment.filter {
+        ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+    }
+}
+
 /// Runs the program at `path` with `arguments` (and optional stdin), waiting at most `timeout` seconds.
 func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
                 timeout: TimeInterval = 60) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    if var environment {
-        // A test's own environment still carries the sanitizers' settings of a `make test-sanitize` run, so that
-        // their reports go where the run reads them instead of changing the child's exit status.
-        for name in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"] where environment[name] == nil {
-            environment[name] = ProcessInfo.processInfo.environment[name]
-        }
-        process.environment = environment
-    }
+    if let environment { process.environment = sanitizerSettings.merging(environment) { $1 } }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err

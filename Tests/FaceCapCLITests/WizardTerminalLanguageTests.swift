@@ -31,12 +31,9 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
-    /// The sanitizers' settings of a `make test-sanitize` run, kept through `env -i` so that their reports go
-    /// where the run reads them instead of changing facecap's exit status.
-    private var sanitizerSettings: String {
-        ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
-            ProcessInfo.processInfo.environment[name].map { "\(name)='\($0)'" }
-        }.joined(separator: " ")
+    /// The sanitizers' settings (`sanitizerSettings`), kept through `env -i`.
+    private var sanitizerWords: String {
+        sanitizerSettings.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
     }
 
     private func start(_ arguments: [String], environment: String) throws -> TmuxSession {
@@ -44,7 +41,7 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         let command = "cd '\(directory.path)' && env -i PATH=/usr/bin:/bin HOME='\(directory.path)' "
             + "FACECAP_MODEL_DIR='\(ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? "")' "
-            + "FACECAP_LOCALE_DIR='\(path("locale"))' \(sanitizerSettings) \(environment) TERM=xterm-256color \(quoted); "
+            + "FACECAP_LOCALE_DIR='\(path("locale"))' \(sanitizerWords) \(environment) TERM=xterm-256color \(quoted); "
             + "echo $? > status.new; mv status.new status; exec sleep 600"
         return try TmuxSession(command, columns: 60, rows: 20)
     }

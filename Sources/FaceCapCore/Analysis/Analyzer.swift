@@ -151,11 +151,8 @@ public struct Analyzer: Sendable {
             // while the capture, which asks the margin, never keeps a frame).
             let holdClosed = previousActive.contains(.eyesClosed) || mustClear.contains(.eyesClosed)
             let holdOff = previousActive.contains(.lookStraight) || mustClear.contains(.lookStraight)
-            let closed = eyes.minOpening < thresholds.minEyeOpening + (holdClosed ? thresholds.eyeOpeningHysteresis : 0)
-            let off = GuidanceRules.gazeIsOff(eyes, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY,
-                                              margin: holdOff ? -thresholds.gazeHysteresis : 0,
-                                              minOpening: thresholds.minEyeOpening,
-                                              maxIrisToLowerLid: thresholds.maxIrisToLowerLidDown)
+            let closed = GuidanceRules.eyeClosed(eyes, thresholds, holdingMargin: holdClosed)
+            let off = GuidanceRules.gazeOff(eyes, thresholds, holdingMargin: holdOff)
             closedSince = closed ? (closedSince ?? t) : nil
             gazeOffSince = off ? (gazeOffSince ?? t) : nil
             eyes.closedFor = closedSince.map { t - $0 } ?? 0

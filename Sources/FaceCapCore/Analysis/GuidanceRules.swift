@@ -155,11 +155,20 @@ public enum GuidanceRules {
     public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds,
                                       mustClear: Set<GuidanceCode> = []) -> Bool {
         guard let eyes else { return false }
-        let opening = t.minEyeOpening + (mustClear.contains(.eyesClosed) ? t.eyeOpeningHysteresis : 0)
-        return eyes.isFresh && eyes.minOpening >= opening
-            && !gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
-                          margin: mustClear.contains(.lookStraight) ? -t.gazeHysteresis : 0,
-                          minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+        return eyes.isFresh && !eyeClosed(eyes, t, holdingMargin: mustClear.contains(.eyesClosed))
+            && !gazeOff(eyes, t, holdingMargin: mustClear.contains(.lookStraight))
+    }
+
+    /// Either eye closed by the limit, or by the limit and its margin when `holdingMargin` (the code is shown,
+    /// or must clear after a refusal): one reading for the analyzer's timers and the capture.
+    static func eyeClosed(_ eyes: EyeMetrics, _ t: AnalyzerThresholds, holdingMargin: Bool) -> Bool {
+        eyes.minOpening < t.minEyeOpening + (holdingMargin ? t.eyeOpeningHysteresis : 0)
+    }
+
+    /// The eyes off the camera by the limit, or by the limit less its margin when `holdingMargin`.
+    static func gazeOff(_ eyes: EyeMetrics, _ t: AnalyzerThresholds, holdingMargin: Bool) -> Bool {
+        gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, margin: holdingMargin ? -t.gazeHysteresis : 0,
+                  minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
     }
 
     /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
