@@ -70,9 +70,10 @@ def run(opts, clip, size, mode, out, port, socket):
            'HOME': photos, 'FACECAP_MODEL_DIR': os.environ.get('FACECAP_MODEL_DIR', os.path.join(ROOT, 'models'))}
     command = ['env', '-i'] + [f'{k}={v}' for k, v in env.items()] + [
         os.path.abspath(opts.binary), '--no-tutorial', '--input', clip, '--loop', '--manual-after', '3600',
-        '--server', f'http://127.0.0.1:{port}/check', '--output', photos]
+        '--server', f'http://127.0.0.1:{port}/check', '--output', 'selfies']
     name = f'shot-{size}-{mode}'
-    tmux(socket, 'new-session', '-d', '-s', name, '-x', str(columns), '-y', str(rows),
+    # A relative --output in a folder of its own: the pictures show no path of this machine.
+    tmux(socket, 'new-session', '-d', '-s', name, '-x', str(columns), '-y', str(rows), '-c', photos,
          ' '.join(subprocess.list2cmdline([c]) for c in command) + '; sleep 30')
     tmux(socket, 'set-option', '-t', name, 'status', 'off')
     shots, last, pending, since = [], None, None, 0
