@@ -352,7 +352,9 @@ public struct PreviewRaster: Sendable {
                                                             // next column: no error goes down-left.
                                                             if right { diffusion[index + 1] += e * (7.0 / 16) }
                                                             diffusion[index + pixelsWide] += e * (8.0 / 16)
-                                                            if right { diffusion[index + pixelsWide + 1] += e * (1.0 / 16) }
+                                                            if right {
+                                                                diffusion[index + pixelsWide + 1] += e * (1.0 / 16)
+                                                            }
                                                         } else {
                                                             if right { diffusion[index + 1] += e * (7.0 / 16) }
                                                             if py + 1 < pixelsHigh {
@@ -362,7 +364,8 @@ public struct PreviewRaster: Sendable {
                                                                 if right { diffusion[below + 1] += e * (1.0 / 16) }
                                                             }
                                                         }
-                                                    } else if shown[index] >= 0, (d * d).sum() <= hysteresis * hysteresis {
+                                                    } else if shown[index] >= 0,
+                                                              (d * d).sum() <= hysteresis * hysteresis {
                                                         colour = shown[index]
                                                     } else {
                                                         // Outside the oval the dimmed surround is flat (the

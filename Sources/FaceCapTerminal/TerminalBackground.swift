@@ -75,7 +75,11 @@ public enum TerminalBackground {
     static func parseOSC11(_ body: [UInt8]) -> Colour? {
         guard let text = String(validating: body, as: UTF8.self), text.hasPrefix("11;") else { return nil }
         var spec = Substring(text.dropFirst(3))
-        if spec.hasPrefix("rgb:") { spec = spec.dropFirst(4) } else if spec.hasPrefix("rgba:") { spec = spec.dropFirst(5) } else {
+        if spec.hasPrefix("rgb:") {
+            spec = spec.dropFirst(4)
+        } else if spec.hasPrefix("rgba:") {
+            spec = spec.dropFirst(5)
+        } else {
             return nil
         }
         let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
