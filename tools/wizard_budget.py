@@ -37,8 +37,13 @@ The measures
   stay within ±2 MB of each other. Frame numbers assume the clip's 30 fps (the replay only slows down when
   facecap falls behind, which the CPU figure would show).
 
-Budgets: start ≤ 300 ms, bytes per frame at 80×24 ≤ 16 KB (16 384 B), CPU ≤ 25 %, peak RSS ≤ 60 MB,
-RSS flat ±2 MB from frame 1 000 to 10 000. Exit status 1 when one is exceeded, 2 when a run went wrong.
+- still scene (issue 18): the same face held still beside the oval (off centre, so nothing is captured and
+  the guidance stays put), with webcam-like noise (σ --still-noise levels) at 80×24: the bytes of each whole
+  second from 1 s after the first preview, over the camera's 30 frames in that second; the median.
+
+Budgets: start ≤ 300 ms, bytes per frame at 80×24 ≤ 16 KB (16 384 B) on the moving face and ≤ 1 KB per
+camera frame on the still scene, CPU ≤ 25 % (SPEC §10; issue 18 asks 15 %, reported beside it), peak RSS ≤
+60 MB, RSS flat ±2 MB from frame 1 000 to 10 000. Exit status 1 when one is exceeded, 2 when a run went wrong.
 The machine's load (/proc/loadavg) is printed before each run; on a shared machine quote medians and
 repeat when the load is high.
 """
@@ -59,8 +64,11 @@ HALF_BLOCK = '▀'.encode()
 CLK_TCK = os.sysconf('SC_CLK_TCK')
 FPS = 30
 CLIP_SECONDS = 3
-BUDGETS = {'start_ms': 300, 'bytes_per_frame_80x24': 16 * 1024, 'cpu_percent': 25.0, 'peak_rss_mb': 60.0,
-           'rss_drift_mb': 2.0}
+BUDGETS = {'start_ms': 300, 'bytes_per_frame_80x24': 16 * 1024, 'still_bytes_per_camera_frame_80x24': 1024,
+           'cpu_percent': 25.0, 'peak_rss_mb': 60.0, 'rss_drift_mb': 2.0}
+# Issue 18's tighter aim for the whole wizard, printed next to the SPEC's budget.
+CPU_AIM_PERCENT = 15.0
+STILL_ASIDE = (0.68, 0.5)   # the still scene's face: beside the oval (centre 0.5), so it is never captured
 # sergey's face box in the 600×600 photo (landmark bounds, as in Tests/FaceCapCLITests/TestClips.swift).
 FACE_BOX = (136.0, 141.5, 320.0, 367.0)
 FACE_WIDTH = 0.38       # of the frame width: inside the accepted 0.28…0.52
@@ -73,6 +81,8 @@ WALL = (178, 170, 160)  # the wall behind the face
 def face_path(i, still=False):
     """Face centre (x, y) in frame fractions for frame i: a sway, and a little vertical bob (still: centred)."""
     import math
+    if still == 'aside':
+        return STILL_ASIDE
     if still:
         return 0.5, 0.5
     phase = 2 * math.pi * i / (FPS * CLIP_SECONDS)
@@ -128,7 +138,8 @@ def clip_path(kind, noise=0.0, still=False):
     """The clip, made once into .cache/bench; `still`: the face held in the oval (auto-captured in ~1.5 s)."""
     directory = os.path.join(ROOT, '.cache', 'bench')
     os.makedirs(directory, exist_ok=True)
-    name = f'wizard-{kind}-v1' + ('-still' if still else '') + (f'-noise{noise:g}' if noise else '')
+    name = f'wizard-{kind}-v1' + ({'aside': '-still-aside'}.get(still, '-still') if still else '') + \
+        (f'-noise{noise:g}' if noise else '')
     path = os.path.join(directory, name + '.y4m')
     if not os.path.exists(path):
         make_clip(kind, path, noise, still)
@@ -245,7 +256,7 @@ def loadavg():
         return ' '.join(f.read().split()[:3])
 
 
-def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_preview=False):
+def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_preview=False, clip=None):
     """Runs facecap in a fresh pane; returns launch time, samples, the pane output chunks and the screen."""
     prefix = os.path.join(workdir, name)
     go = prefix + '.go'
@@ -254,7 +265,7 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
     env = {k: v for k, v in os.environ.items() if k not in ('NO_COLOR', 'COLORTERM', 'LC_ALL', 'LANGUAGE')}
     env.update({'TERM': opts.term, 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8',
                 'FACECAP_MODEL_DIR': os.environ.get('FACECAP_MODEL_DIR', os.path.join(ROOT, 'models'))})
-    argv = [os.path.abspath(opts.binary), '--no-tutorial', '--input', opts.clip, '--loop', '--color', '256',
+    argv = [os.path.abspath(opts.binary), '--no-tutorial', '--input', clip or opts.clip, '--loop', '--color', '256',
             '--manual-after', '3600', '--output', out_dir]
     with open(prefix + '.json', 'w') as f:
         json.dump({'go': go, 'launch': prefix + '.launch', 'cwd': workdir, 'argv': argv, 'env': env}, f)
@@ -375,6 +386,27 @@ def frame_bytes(run, opts):
             'seconds': seconds, 'bursts': len(bursts)}
 
 
+def still_bytes(run, after=1.0):
+    """Bytes per camera frame (30 a second) in each whole second from `after` s past the first preview;
+    the median, the largest and the first second's."""
+    start = first_preview(run)
+    if start is None:
+        return None
+    begin = run['launch']['t'] + start
+    end = run['chunks'][-1][0] if run['chunks'] else begin
+    last = run['samples'][-1]['t'] if run['samples'] else end
+    seconds = int(last - begin - after)
+    per_second = []
+    for s in range(seconds):
+        lo = begin + after + s
+        per_second.append(sum(len(c) for t, c in run['chunks'] if lo <= t < lo + 1) / FPS)
+    if not per_second:
+        return None
+    first = sum(len(c) for t, c in run['chunks'] if begin <= t < begin + 1) / FPS
+    return {'median_bytes_per_camera_frame': statistics.median(per_second), 'max': max(per_second),
+            'first_second_bytes_per_camera_frame': first, 'seconds': seconds}
+
+
 def pane_vs_written(run):
     """Bytes that reached the pane over the bytes facecap wrote (/proc/PID/io wchar), up to the last sample:
     about 1 when pipe-pane sees every byte (facecap writes nothing else in these runs)."""
@@ -426,9 +458,12 @@ def main():
     parser.add_argument('--noise', type=float, default=0,
                         help='Gaussian noise on the colour clip\'s luma, σ in levels (a webcam: 2–4; default 0)')
     parser.add_argument('--term', default='tmux-256color')
+    parser.add_argument('--still-noise', type=float, default=2,
+                        help='noise σ of the still scene (default 2 levels, a webcam in good light)')
     parser.add_argument('--warmup', type=float, default=3, help='seconds after the first preview not counted')
     parser.add_argument('--gap-ms', type=float, default=8, help='silence that separates two drawn frames')
-    parser.add_argument('--only', default='start,bytes,cpu', help='comma-separated: start, bytes, cpu')
+    parser.add_argument('--only', default='start,bytes,still,cpu',
+                        help='comma-separated: start, bytes, still, cpu')
     parser.add_argument('--json', help='also write every figure to this file')
     parser.add_argument('--keep', action='store_true', help='keep the work directory (pane logs)')
     parser.add_argument('--pipe-reader', help=argparse.SUPPRESS)
@@ -452,6 +487,7 @@ def main():
     if opts.clip == 'mono':
         opts.noise = 0
     clip_kind = opts.clip + (f', noise σ {opts.noise:g}' if opts.noise else '')
+    still_clip = clip_path(opts.clip, opts.still_noise if opts.clip == 'colour' else 0, still='aside')
     opts.clip = clip_path(opts.clip, opts.noise)
     phases = set(opts.only.split(','))
     workdir = tempfile.mkdtemp(prefix='facecap-budget-')
@@ -516,6 +552,18 @@ def main():
                           extra)
                 else:
                     info(f'bytes per preview frame {size}', '–' if value is None else f'{value:.0f} B', extra)
+        if 'still' in phases:
+            load_note(f'still scene at 80x24, {opts.bytes_seconds:.0f} s')
+            run = run_pane(opts, tmux, workdir, 'still80x24', 80, 24, seconds=opts.bytes_seconds, clip=still_clip)
+            sane(run, 'still scene')
+            figures = still_bytes(run)
+            results['still_80x24'] = figures
+            peaks.append(('still', peak_mb(run)))
+            check('still scene, bytes per camera frame 80x24', None if figures is None
+                  else figures['median_bytes_per_camera_frame'], BUDGETS['still_bytes_per_camera_frame_80x24'],
+                  ' B', '{:.0f}', '' if figures is None else
+                  f'max {figures["max"]:.0f} B, first second {figures["first_second_bytes_per_camera_frame"]:.0f} B,'
+                  f' noise σ {opts.still_noise:g}')
         if 'cpu' in phases:
             load_note(f'CPU and memory at 100x32, {opts.seconds:.0f} s')
             run = run_pane(opts, tmux, workdir, 'cpu', 100, 32, seconds=opts.seconds)
@@ -525,7 +573,8 @@ def main():
             whole, steady = cpu_figures(run)
             results['cpu'] = {'whole_percent': whole, 'steady_percent': steady}
             check('CPU, % of one core (launch to end)', whole, BUDGETS['cpu_percent'], ' %', '{:.1f}',
-                  f'steady state (after 5 s) {steady:.1f} %' if steady is not None else '')
+                  (f'steady state (after 5 s) {steady:.1f} %' if steady is not None else '')
+                  + f'; issue 18 aims at {CPU_AIM_PERCENT:g} %: ' + ('met' if whole <= CPU_AIM_PERCENT else 'not met'))
             figures = frame_bytes(run, opts)
             results['bytes_100x32'] = figures
             if figures:

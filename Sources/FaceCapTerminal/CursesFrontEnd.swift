@@ -33,12 +33,18 @@ public struct TerminalCapabilities: Equatable, Sendable {
 
 /// The screens' own colour pairs. Coloured text always has its own background, so it reads the same on a
 /// light and a dark theme (at least 4.5:1 either way): dark ink on green, yellow or cyan, white on red; the
-/// Steady bar is green on black. Text without a colour is the theme's own.
+/// Steady bar is green on black. Text without a colour is the theme's own. When the terminal said its
+/// background (OSC 11, `TerminalBackground`) and has 256 colours or more, a word is ink of its tone's hue
+/// on that background instead, where a shade reads 4.5:1 on it (`ToneInk`).
 enum UIPairs {
     static let good: Int32 = 1, warning: Int32 = 2, error: Int32 = 3, accent: Int32 = 4
     static let barFilled: Int32 = 5, barEmpty: Int32 = 6
     /// The first pair the preview may use.
     static let previewBase: Int32 = 7
+    /// The terminal's background, as it answered at start-up (nil: it did not); set once before `define`.
+    nonisolated(unsafe) static var background: TerminalBackground.Colour?
+    /// The pairs drawn as ink on the terminal's background (no box of their own).
+    nonisolated(unsafe) private(set) static var inked: Set<Int32> = []
 
     static func define() {
         let colours = Int(ccurses_colors()), direct = colours >= 1 << 24
@@ -51,6 +57,15 @@ enum UIPairs {
         init_extended_pair(warning, black, Int32(COLOR_YELLOW))
         init_extended_pair(error, white, Int32(COLOR_RED))
         init_extended_pair(accent, black, Int32(COLOR_CYAN))
+        inked = []
+        if let background, colours >= 256 {
+            for (pair, tone) in [(good, ToneInk.good), (warning, .warning), (error, .error), (accent, .accent)] {
+                guard let ink = tone.ink(on: background) else { continue }
+                let c = xtermRGB(Int(ink))
+                init_extended_pair(pair, direct ? Int32(c.r) << 16 | Int32(c.g) << 8 | Int32(c.b) : ink, -1)
+                inked.insert(pair)
+            }
+        }
         init_extended_pair(barFilled, Int32(COLOR_GREEN), black)
         init_extended_pair(barEmpty, grey, black)
     }
@@ -129,6 +144,8 @@ public final class CursesFrontEnd {
         let unicode = ccurses_locale_is_utf8() != 0
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
+        // The theme's background, for the words' colours (on the real terminal only, before curses starts).
+        UIPairs.background = output == nil && input == nil && colorMode != .none ? TerminalBackground.ask() : nil
 
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let wantsDirect = colorMode == .truecolor
@@ -388,7 +405,9 @@ public final class CursesFrontEnd {
         }
         // A tone's background is emphasis enough; bold would turn its black ink grey on terminals (and
         // renderers) that brighten bold colours.
-        func emphasis(_ pair: Int32) -> attr_t { pair == 0 ? CCURSES_A_BOLD : CCURSES_A_NORMAL }
+        func emphasis(_ pair: Int32) -> attr_t {
+            pair == 0 || UIPairs.inked.contains(pair) ? CCURSES_A_BOLD : CCURSES_A_NORMAL
+        }
         switch style {
         case .title(let t), .primary(let t):
             let pair = tone(t)

@@ -85,6 +85,8 @@ public struct PreviewRaster: Sendable {
     /// whose colour has not moved further than the palette's hysteresis keeps what it shows.
     private var shown: [Int32] = []
     private var lastInput: [SIMD3<Float>] = []
+    /// In 256 colours, the error each pixel receives from the pixels before it (linear light; Floyd–Steinberg).
+    private var diffusion: [SIMD3<Float>] = []
     /// Without colour: the brightness range the ramp spans, and the histogram it is taken from.
     private var stretchLow: Float = 0
     private var stretchHigh: Float = 255
@@ -187,7 +189,7 @@ public struct PreviewRaster: Sendable {
     var storageAddresses: [UInt] {
         func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
         return [address(cells), address(shown), address(lastInput), address(histogram), address(candidates),
-                address(known), address(mask), address(xTaps), address(yTaps)]
+                address(known), address(mask), address(xTaps), address(yTaps), address(diffusion)]
     }
 
     // MARK: Geometry
@@ -202,6 +204,7 @@ public struct PreviewRaster: Sendable {
         cells = [PreviewCell](repeating: .blank, count: g.columns * g.rows)
         shown = [Int32](repeating: -1, count: pixelsWide * pixelsHigh)
         lastInput = [SIMD3<Float>](repeating: .zero, count: pixelsWide * pixelsHigh)
+        diffusion = palette.diffuses ? [SIMD3<Float>](repeating: .zero, count: pixelsWide * pixelsHigh) : []
         guard pixelsWide > 0, pixelsHigh > 0, g.frameWidth > 0, g.frameHeight > 0 else {
             xTaps = []; yTaps = []; mask = []
             return
@@ -267,6 +270,8 @@ public struct PreviewRaster: Sendable {
         let stability = overlay?.stability ?? 0
         let filled = stability >= 1 ? 1001 : Int(max(0, stability.isFinite ? stability : 0) * 1000)
         let stretch = (stretchLow, stretchHigh)
+        diffusion.withUnsafeMutableBufferPointer { diffusion in
+        for i in diffusion.indices { diffusion[i] = .zero }
         candidates.withUnsafeMutableBufferPointer { candidates in
         known.withUnsafeMutableBufferPointer { known in
         scratch.withUnsafeMutableBufferPointer { scratch in
@@ -274,6 +279,8 @@ public struct PreviewRaster: Sendable {
                                   candidates: candidates, known: known, scratch: scratch)
         let hysteresis = palette.hysteresis
         let monochrome = palette == .monochrome
+        let diffuses = palette.diffuses
+        let pixelsHigh = rows * perCell
         let ramp = Self.ramp
         xTaps.withUnsafeBufferPointer { xs in
             yTaps.withUnsafeBufferPointer { ys in
@@ -322,7 +329,43 @@ public struct PreviewRaster: Sendable {
                                                         histogram[Int(max(0, min(255, luma)))] += 1
                                                     }
                                                     let d = rgb - lastInput[index]
-                                                    if shown[index] >= 0, (d * d).sum() <= hysteresis * hysteresis {
+                                                    if diffuses && m != -2 {
+                                                        // Error diffusion: the colour nearest what this pixel
+                                                        // wants plus the error the pixels before it left. A
+                                                        // pixel whose input has not moved keeps its colour
+                                                        // (and passes on the error it now leaves), so a still
+                                                        // scene repaints nothing and nothing cascades.
+                                                        let own = ColourSpace.linear(rgb)
+                                                        let wanted = (own + diffusion[index])
+                                                            .clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
+                                                        if shown[index] >= 0, (d * d).sum() <= hysteresis * hysteresis {
+                                                            colour = shown[index]
+                                                        } else {
+                                                            colour = quantiser.nearest(linear: wanted, own: own)
+                                                            shown[index] = colour
+                                                            lastInput[index] = rgb
+                                                        }
+                                                        let e = wanted - quantiser.linear(of: colour)
+                                                        let right = column + 1 < pixelsWide
+                                                        if perCell == 2 && half == 0 {
+                                                            // The lower pixel of this cell comes next, then the
+                                                            // next column: no error goes down-left.
+                                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
+                                                            diffusion[index + pixelsWide] += e * (8.0 / 16)
+                                                            if right {
+                                                                diffusion[index + pixelsWide + 1] += e * (1.0 / 16)
+                                                            }
+                                                        } else {
+                                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
+                                                            if py + 1 < pixelsHigh {
+                                                                let below = index + pixelsWide
+                                                                if column > 0 { diffusion[below - 1] += e * (3.0 / 16) }
+                                                                diffusion[below] += e * (5.0 / 16)
+                                                                if right { diffusion[below + 1] += e * (1.0 / 16) }
+                                                            }
+                                                        }
+                                                    } else if shown[index] >= 0,
+                                                              (d * d).sum() <= hysteresis * hysteresis {
                                                         colour = shown[index]
                                                     } else {
                                                         // Outside the oval the dimmed surround is flat (the
@@ -359,6 +402,7 @@ public struct PreviewRaster: Sendable {
                     }
                 }
             }
+        }
         }
         }
         }
@@ -423,6 +467,17 @@ private struct Quantiser {
         default: return tables.entries[Int(tables.nearest[PaletteTables.key(c)])].number
         }
     }
+
+    /// The palette colour nearest (CIELAB) a linear-light colour (0...1 a channel), for error diffusion.
+    /// (within reach of the pixel's own colour `own`: `PaletteTables.diffusionEntry`).
+    @inline(__always)
+    func nearest(linear c: SIMD3<Float>, own: SIMD3<Float>) -> Int32 {
+        tables.entries[tables.diffusionEntry(wanted: c, own: own)].number
+    }
+
+    /// Linear light of a palette colour number.
+    @inline(__always)
+    func linear(of number: Int32) -> SIMD3<Float> { ColourSpace.linear(tables.rgbOfNumber[Int(number)]) }
 
     /// The colour for `rgb` at pixel (`x`, `y`): one of the palette colours whose mix shows it (the
     /// tables' candidates), picked by the Bayer threshold at that pixel.

@@ -1,4 +1,5 @@
 import FaceCapCore
+import FaceCapIO
 @testable import FaceCapTerminal
 #if canImport(Glibc)
 import Glibc
@@ -173,4 +174,9 @@ enum FidelityFixtures {
         }
         return Frame(format: .rgb24, width: lightSkin.width, height: lightSkin.height, colorRange: .full, data: data)
     }()
+    /// grace_hopper.jpg (512×600, public domain) placed the same way: another light face, in an older
+    /// photo's colours, with dark hair and a navy uniform.
+    static let grace = TestFrames.place(
+        try! ImageFile.read(path: terminalFixtures.appendingPathComponent("images/grace_hopper.jpg").path),
+        format: .rgb24)
 }

@@ -19,45 +19,86 @@ final class PreviewFidelityTests: XCTestCase {
         return PreviewFidelity.measure(raster, source: frame)
     }
 
+    /// The fixture faces the acceptance's colour bounds hold on: light skin (sergey.png) and an older photo
+    /// with its own colours (grace_hopper.jpg). Dark skin has its own test below.
+    private static let faces: [(String, Frame)] = [("light skin", FidelityFixtures.lightSkin),
+                                                   ("grace_hopper.jpg", FidelityFixtures.grace)]
+
     func testColourErrorIn256And16ColoursStaysNearTruecolors() {
+        // The acceptance: 256 colours at most 1.5 times truecolor's error, 16 colours at most 4 times (of
+        // 2.3, one just-noticeable difference, where truecolor is better than that). With the ordered dither
+        // 256 colours gave 3.1 and 4.1-4.2 here (grace_hopper.jpg over its 4.0 bound at 100×32's size); the
+        // error diffusion, limited to colours near each pixel's own (no red specks), gives 2.6-2.8 and 3.2-3.4.
         for size in Self.sizes {
-            let frame = FidelityFixtures.lightSkin
-            let truecolor = fidelity(.truecolor, frame: frame, size: size)
-            let reference = max(truecolor.colourError, 2.3)
-            let c256 = fidelity(.xterm256, frame: frame, size: size)
-            let c16 = fidelity(.ansi16, frame: frame, size: size)
-            print("fidelity \(size), light skin: truecolor \(truecolor); 256 \(c256); 16 \(c16)")
-            XCTAssertLessThanOrEqual(c256.colourError, 1.5 * reference, "256 colours at \(size): \(c256)")
-            XCTAssertLessThanOrEqual(c16.colourError, 4 * reference, "16 colours at \(size): \(c16)")
+            for (name, frame) in Self.faces {
+                let truecolor = fidelity(.truecolor, frame: frame, size: size)
+                let reference = max(truecolor.colourError, 2.3)
+                let c256 = fidelity(.xterm256, frame: frame, size: size)
+                let c16 = fidelity(.ansi16, frame: frame, size: size)
+                print("fidelity \(size), \(name): truecolor \(truecolor); 256 \(c256); 16 \(c16)")
+                XCTAssertLessThanOrEqual(c256.colourError, 1.5 * reference, "\(name), 256 colours at \(size): \(c256)")
+                XCTAssertLessThanOrEqual(c16.colourError, 4 * reference, "\(name), 16 colours at \(size): \(c16)")
+                XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.9, "\(name), 256 colours at \(size): \(c256)")
+            }
         }
     }
 
     func testDarkSkinKeepsItsColourIn256Colours() {
-        // Dark skin lies where the 256-colour cube is sparsest (its levels are 0 and 95 below 135): the dither
-        // mixes colours far apart, and what the slight blur leaves of the pattern costs about 5.5 ΔE (the
-        // acceptance's 1.5 × 2.3 = 3.45 is not met; README, "Colours"). Undithered it was 17 (16 in the
-        // nearest colour alone); the bound keeps it near what the dither gives.
+        // Dark skin lies where the 256-colour cube is sparsest (its levels are 0 and 95 below 135): whatever
+        // mixes its hue mixes colours far apart, and what the slight blur leaves of the pattern costs
+        // 4.9-5.4 ΔE with the error diffusion (5.4-5.6 with the ordered dither; 17 undithered). The
+        // acceptance's 1.5 × 2.3 = 3.45 is NOT met (README, "The wizard"); these bounds hold what was reached:
+        // luma r 0.93-0.94 (0.89 before, under the acceptance's 0.9) and the hue within 7°.
         for size in Self.sizes {
             let frame = FidelityFixtures.darkSkin
             let c256 = fidelity(.xterm256, frame: frame, size: size)
             let c16 = fidelity(.ansi16, frame: frame, size: size)
             print("fidelity \(size), dark skin: truecolor \(fidelity(.truecolor, frame: frame, size: size)); "
                   + "256 \(c256); 16 \(c16)")
-            XCTAssertLessThanOrEqual(c256.colourError, 6.5, "256 colours at \(size): \(c256)")
-            XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.85, "256 colours at \(size): \(c256)")
-            XCTAssertLessThanOrEqual(c16.colourError, 14, "16 colours at \(size): \(c16)")
+            XCTAssertLessThanOrEqual(c256.colourError, 5.7, "256 colours at \(size): \(c256)")
+            XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.9, "256 colours at \(size): \(c256)")
+            XCTAssertLessThanOrEqual(c256.skinHue, 10, "256 colours at \(size): \(c256)")
+            XCTAssertLessThanOrEqual(c16.colourError, 13, "16 colours at \(size): \(c16)")
+            // Not the acceptance's 0.85 (a recognisable dark face in 16 colours is not reached): 0.67-0.73.
+            XCTAssertGreaterThanOrEqual(c16.lumaCorrelation, 0.6, "16 colours at \(size): \(c16)")
+            // The reduced 256 palette (ordered dither): 0.885-0.887.
+            let reduced = fidelity(.xterm256Reduced, frame: frame, size: size)
+            XCTAssertGreaterThanOrEqual(reduced.lumaCorrelation, 0.85, "reduced 256 at \(size): \(reduced)")
         }
     }
 
     func testSkinHueIsRightIn256ColoursOnLightAndDarkSkin() {
         for size in Self.sizes {
-            for (name, frame) in [("light", FidelityFixtures.lightSkin), ("dark", FidelityFixtures.darkSkin)] {
+            for (name, frame) in Self.faces + [("dark skin", FidelityFixtures.darkSkin)] {
                 let c256 = fidelity(.xterm256, frame: frame, size: size)
-                XCTAssertLessThanOrEqual(c256.skinHue, 10, "\(name) skin at \(size): \(c256)")
+                XCTAssertLessThanOrEqual(c256.skinHue, 10, "\(name) at \(size): \(c256)")
                 let reduced = fidelity(.xterm256Reduced, frame: frame, size: size)
-                XCTAssertLessThanOrEqual(reduced.skinHue, 10, "\(name) skin, reduced 256 at \(size): \(reduced)")
+                XCTAssertLessThanOrEqual(reduced.skinHue, 10, "\(name), reduced 256 at \(size): \(reduced)")
             }
         }
+    }
+
+    func testTheErrorDiffusionStaysStillWhereOnlyPartOfThePictureMoves() {
+        // A pixel whose input has not moved keeps its colour even when the pixels before it changed: the
+        // error they pass on changes, but no change runs on across the still part of the picture.
+        var raster = PreviewRaster(palette: .xterm256, unicode: true, mirror: false)
+        let still = FidelityFixtures.lightSkin
+        raster.render(still, columns: 53, rows: 20)
+        let before = raster.cells
+        // The top-left quarter changes (a hand comes in); the rest of the frame is the same.
+        var data = still.data
+        for y in 0..<(still.height / 4) {
+            for x in 0..<(still.width / 4) { for c in 0..<3 { data[(y * still.width + x) * 3 + c] = c == 0 ? 200 : 40 } }
+        }
+        raster.render(Frame(format: .rgb24, width: still.width, height: still.height, colorRange: .full, data: data),
+                      columns: 53, rows: 20)
+        var changedOutside = 0
+        for row in 0..<20 {
+            for column in 0..<53 where row >= 6 || column >= 14 {
+                if raster[column, row] != before[row * 53 + column] { changedOutside += 1 }
+            }
+        }
+        XCTAssertEqual(changedOutside, 0, "cells outside the changed quarter")
     }
 
     func testTheFaceIsRecognisableInEveryMode() {
