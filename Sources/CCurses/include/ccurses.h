@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <wchar.h>
 #include <ncurses.h>
+#include <zlib.h>
 
 /* ---- Globals (Swift 6 refuses shared mutable C globals; libtinfo owns these) --------------- */
 
@@ -62,6 +63,27 @@ static inline int ccurses_terminal_size(int fd, int *rows, int *columns) {
     *columns = size.ws_col;
     return 0;
 }
+
+/* ---- Terminal graphics (kitty, sixel) ---------------------------------------------------------- */
+
+/* TIOCGWINSZ's pixel fields: the text area in pixels (0 when the terminal does not say). */
+static inline int ccurses_terminal_pixels(int fd, int *width, int *height) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_xpixel == 0 || size.ws_ypixel == 0) return -1;
+    *width = size.ws_xpixel;
+    *height = size.ws_ypixel;
+    return 0;
+}
+
+/* zlib's compress2 (kitty's o=z payloads): the bytes written, or 0 when `capacity` is too small. */
+static inline size_t ccurses_deflate(const unsigned char *source, size_t count, unsigned char *target,
+                                     size_t capacity, int level) {
+    uLongf written = (uLongf)capacity;
+    return compress2(target, &written, source, (uLong)count, level) == Z_OK ? (size_t)written : 0;
+}
+
+/* compressBound: the room compress2 may need for `count` bytes. */
+static inline size_t ccurses_deflate_bound(size_t count) { return (size_t)compressBound((uLong)count); }
 
 /* ---- Output ---------------------------------------------------------------------------------- */
 
