@@ -5,12 +5,12 @@ import XCTest
 /// each on its own Xvfb display, looked at through a screenshot (xwd); xterm as a VT100 (no graphics) and
 /// tmux answer no, and get cells. Nothing here is told which terminal it is: facecap asks (`--graphics auto`).
 ///
-/// The screenshots are read for what tells pixels from cells: inside the oval, neighbouring screen pixels
-/// differ often in a picture (a dithered sixel, a scaled kitty image), while cells hold one colour over each
-/// half cell (6 to 10 screen pixels across).
+/// The screenshots are read for what tells pixels from cells: inside the oval, cells change colour only
+/// where a cell ends (one colour over each half cell, 6 to 10 screen pixels across), a picture anywhere.
 final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
     private var server: Process?
     private var display = ""
+    private var runs = 0
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -49,10 +49,14 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
     /// Runs facecap in `terminal` (its argument list up to the command) and returns the screenshot taken
     /// a second after the capture screen appeared, with the size of the terminal's window.
     private func screenshot(_ terminal: [String], window: (width: Int, height: Int)?,
-                            environment extra: [String: String] = [:]) throws -> (XWDImage, Int, Int) {
+                            environment extra: [String: String] = [:], graphics: String = "auto")
+        throws -> (XWDImage, Int, Int) {
+        // Each run its own events file: a facecap still ending from the run before cannot start the clock.
+        runs += 1
+        let events = "events-\(runs).jsonl"
         let binary = try facecapBinary().path
-        let script = "cd '\(directory.path)' && '\(binary)' --no-tutorial --input '\(try clip())' --loop "
-            + "--output out --events events.jsonl 2> stderr.txt; echo $? > status"
+        let script = "cd '\(directory.path)' && '\(binary)' --graphics \(graphics) --no-tutorial --input '\(try clip())' --loop "
+            + "--output out --events \(events) 2> stderr.txt; echo $? > status"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = terminal + ["sh", "-c", script]
@@ -71,8 +75,8 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         }
         let deadline = Date().addingTimeInterval(40)
         while Date() < deadline {
-            if let events = try? String(contentsOfFile: path("events.jsonl"), encoding: .utf8),
-               events.contains("\"capture\"") { break }
+            if let text = try? String(contentsOfFile: path(events), encoding: .utf8),
+               text.contains("\"capture\"") { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
         Thread.sleep(forTimeInterval: 1.5)
@@ -82,6 +86,10 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         xwd.arguments = ["-root", "-silent", "-display", display, "-out", shot]
         try xwd.run()
         xwd.waitUntilExit()
+        // FACECAP_TEST_SCREENSHOTS=DIR keeps each screenshot (xwd) there, to look at.
+        if let keep = ProcessInfo.processInfo.environment["FACECAP_TEST_SCREENSHOTS"] {
+            try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/\(terminal[0])-\(graphics)-\(runs).xwd")
+        }
         let image = try XWDImage(Data(contentsOf: URL(fileURLWithPath: shot)))
         // xterm's window is the white area from the top-left corner; kitty's is the size it was given.
         let size = window ?? (
@@ -90,47 +98,66 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         return (image, size.0, size.1)
     }
 
-    /// The share of horizontally neighbouring pixels that differ, in the middle of the preview (inside the oval).
-    private func changes(_ shot: (XWDImage, Int, Int)) -> Double {
+    /// How the preview's colour changes along its rows, in the middle of the preview (the face): the share
+    /// of neighbouring pixels that differ, and the share of those changes that fall on one column of a
+    /// repeating grid of 5 to 12 pixels (the best such grid). Cells change colour only where a cell ends,
+    /// so nearly all their changes fall on the cell grid; a picture's fall anywhere.
+    private func changes(_ shot: (XWDImage, Int, Int)) -> (rate: Double, onGrid: Double) {
         let (image, width, height) = shot
-        var changed = 0, total = 0
-        for y in Int(Double(height) * 0.22)..<Int(Double(height) * 0.5) {
+        var positions: [Int] = []
+        var total = 0
+        for y in Int(Double(height) * 0.3)..<Int(Double(height) * 0.5) {
             for x in Int(Double(width) * 0.4)..<Int(Double(width) * 0.6) {
                 total += 1
-                if image[x, y] != image[x + 1, y] { changed += 1 }
+                if image[x, y] != image[x + 1, y] { positions.append(x) }
             }
         }
-        return Double(changed) / Double(max(1, total))
+        guard !positions.isEmpty else { return (0, 0) }
+        var best = 0.0
+        for period in 5...12 {
+            var counts = [Int](repeating: 0, count: period)
+            for x in positions { counts[x % period] += 1 }
+            best = max(best, Double(counts.max()!) / Double(positions.count))
+        }
+        return (Double(positions.count) / Double(max(1, total)), best)
+    }
+
+    private func describe(_ c: (rate: Double, onGrid: Double)) -> String {
+        String(format: "%.2f of neighbouring pixels differ, %.2f of the changes on a cell grid", c.rate, c.onGrid)
     }
 
     func testXtermAsAVT340GetsSixelAndAsAVT100Cells() throws {
         let font = ["-fa", "DejaVu Sans Mono", "-fs", "10", "-geometry", "80x24+0+0"]
         let sixel = changes(try screenshot(["xterm", "-ti", "vt340"] + font + ["-e"], window: nil))
-        print("xterm -ti vt340: \(String(format: "%.2f", sixel)) of neighbouring pixels differ in the preview")
-        XCTAssertGreaterThan(sixel, 0.25, "a sixel picture, not cells")
-        try? FileManager.default.removeItem(atPath: path("events.jsonl"))
+        print("xterm -ti vt340: " + describe(sixel))
+        XCTAssertGreaterThan(sixel.rate, 0.05, "the preview is there")
+        XCTAssertLessThan(sixel.onGrid, 0.7, "a sixel picture, not cells")
         let cells = changes(try screenshot(["xterm", "-ti", "vt100"] + font + ["-e"], window: nil))
-        print("xterm -ti vt100: \(String(format: "%.2f", cells)) of neighbouring pixels differ in the preview")
-        XCTAssertLessThan(cells, 0.18, "cells: one colour over each half cell")
-        XCTAssertGreaterThan(cells, 0.01, "the preview is there, in cells")
+        print("xterm -ti vt100: " + describe(cells))
+        XCTAssertGreaterThan(cells.rate, 0.01, "the preview is there, in cells")
+        XCTAssertGreaterThan(cells.onGrid, 0.9, "cells: one colour over each half cell")
     }
 
     func testKittyGetsTheKittyGraphicsProtocol() throws {
         let config = path("kitty")
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         // kitty needs OpenGL 3.3: Mesa's software renderer gives it under Xvfb.
-        let pixels = changes(try screenshot(
-            ["kitty", "--config", "NONE", "-o", "initial_window_width=640", "-o", "initial_window_height=420",
-             "-o", "remember_window_size=no", "-o", "placement_strategy=top-left", "-o", "window_padding_width=0"],
-            window: (640, 420),
-            environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": config,
-                          "XDG_CACHE_HOME": config, "XDG_RUNTIME_DIR": config]))
-        print("kitty: \(String(format: "%.2f", pixels)) of neighbouring pixels differ in the preview")
-        XCTAssertGreaterThan(pixels, 0.25, "a kitty image, not cells")
+        let kitty = ["kitty", "--config", "NONE", "-o", "initial_window_width=640", "-o", "initial_window_height=420",
+                     "-o", "remember_window_size=no", "-o", "placement_strategy=top-left", "-o", "window_padding_width=0"]
+        let environment = ["LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": config, "XDG_CACHE_HOME": config,
+                           "XDG_RUNTIME_DIR": config]
+        let pixels = changes(try screenshot(kitty, window: (640, 420), environment: environment))
+        // The same in cells (truecolor in kitty): one colour over each half cell.
+        let cells = changes(try screenshot(kitty, window: (640, 420), environment: environment, graphics: "cells"))
+        print("kitty: " + describe(pixels) + "; with --graphics cells: " + describe(cells))
+        XCTAssertGreaterThan(pixels.rate, 0.01, "the preview is there")
+        XCTAssertLessThan(pixels.onGrid, 0.7, "a kitty image, not cells")
+        XCTAssertGreaterThan(cells.rate, 0.01, "the preview is there, in cells")
+        XCTAssertGreaterThan(cells.onGrid, 0.9, "cells: one colour over each half cell")
     }
 }
 
-/// An X window dump (xwd's format, 24-bit TrueColor, 32 bits a pixel), for the tests to read pixels from.
+/// An X window dump (xwd's format, 24-bit TrueColor in 4-byte pixels), for the tests to read pixels from.
 struct XWDImage {
     let width: Int, height: Int
     private let pixels: [UInt8]
@@ -143,11 +170,14 @@ struct XWDImage {
         }
         guard bytes.count >= 100 else { throw NSError(domain: "xwd", code: 1) }
         let headerSize = field(0)
-        guard field(11) == 32 else { throw NSError(domain: "xwd", code: 2, userInfo: [NSLocalizedDescriptionKey: "not 32 bpp"]) }
         width = field(4)
         height = field(5)
         littleEndian = field(7) == 0
         stride = field(12)
+        // 32 bits a pixel; with a GL client on the display xwd may say 24 for the same 4-byte pixels.
+        guard field(3) == 24, [24, 32].contains(field(11)), stride >= width * 4 else {
+            throw NSError(domain: "xwd", code: 2, userInfo: [NSLocalizedDescriptionKey: "not 4-byte TrueColor pixels"])
+        }
         let colours = field(19)
         let start = headerSize + colours * 12
         guard bytes.count >= start + stride * height else { throw NSError(domain: "xwd", code: 3) }

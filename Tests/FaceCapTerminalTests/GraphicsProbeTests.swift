@@ -1,11 +1,12 @@
 import XCTest
+import CCurses
 import FaceCapCore
 import Foundation
 @testable import FaceCapTerminal
 
 /// A terminal at the far end of a real pseudo-terminal that answers the graphics queries as a script says:
 /// the probe runs on the slave side exactly as it does on a person's terminal.
-private final class ScriptedTerminal {
+private final class ScriptedTerminal: @unchecked Sendable {
     let master: Int32
     let slave: Int32
     /// What the terminal received before it answered.
@@ -13,11 +14,10 @@ private final class ScriptedTerminal {
     private var thread: Thread?
 
     init() throws {
-        master = posix_openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
-            throw NSError(domain: "pty", code: Int(errno))
-        }
-        slave = open(name, O_RDWR | O_NOCTTY)
+        var number: Int32 = 0
+        master = ccurses_open_pty(&number)
+        guard master >= 0 else { throw NSError(domain: "pty", code: Int(errno)) }
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw NSError(domain: "pty", code: Int(errno)) }
     }
 

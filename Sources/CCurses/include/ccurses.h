@@ -16,6 +16,8 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <wchar.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <ncurses.h>
 #include <zlib.h>
 
@@ -73,6 +75,18 @@ static inline int ccurses_terminal_pixels(int fd, int *width, int *height) {
     *width = size.ws_xpixel;
     *height = size.ws_ypixel;
     return 0;
+}
+
+/* A new pseudo-terminal through /dev/ptmx (TIOCSPTLCK, TIOCGPTN: macros Swift cannot import): the master's
+ * descriptor, the slave's number in `number`; -1 on failure. The tests' scripted terminals answer through it. */
+static inline int ccurses_open_pty(int *number) {
+    int master = open("/dev/ptmx", O_RDWR | O_NOCTTY), unlock = 0;
+    if (master < 0) return -1;
+    if (ioctl(master, TIOCSPTLCK, &unlock) != 0 || ioctl(master, TIOCGPTN, number) != 0) {
+        close(master);
+        return -1;
+    }
+    return master;
 }
 
 /* zlib's compress2 (kitty's o=z payloads): the bytes written, or 0 when `capacity` is too small. */
