@@ -157,11 +157,11 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
     }
 }
 
-/// An X window dump (xwd's format, 24-bit TrueColor in 4-byte pixels), for the tests to read pixels from.
+/// An X window dump (xwd's format, 24-bit TrueColor in 3- or 4-byte pixels), for the tests to read pixels from.
 struct XWDImage {
     let width: Int, height: Int
     private let pixels: [UInt8]
-    private let stride: Int, littleEndian: Bool
+    private let stride: Int, bytesPerPixel: Int, littleEndian: Bool
 
     init(_ data: Data) throws {
         let bytes = [UInt8](data)
@@ -174,9 +174,10 @@ struct XWDImage {
         height = field(5)
         littleEndian = field(7) == 0
         stride = field(12)
-        // 32 bits a pixel; with a GL client on the display xwd may say 24 for the same 4-byte pixels.
-        guard field(3) == 24, [24, 32].contains(field(11)), stride >= width * 4 else {
-            throw NSError(domain: "xwd", code: 2, userInfo: [NSLocalizedDescriptionKey: "not 4-byte TrueColor pixels"])
+        // 4 bytes a pixel, or 3 (what xwd writes once a GL client such as kitty is on the display).
+        bytesPerPixel = field(11) / 8
+        guard field(3) == 24, [3, 4].contains(bytesPerPixel), stride >= width * bytesPerPixel else {
+            throw NSError(domain: "xwd", code: 2, userInfo: [NSLocalizedDescriptionKey: "not 24-bit TrueColor pixels"])
         }
         let colours = field(19)
         let start = headerSize + colours * 12
@@ -185,9 +186,10 @@ struct XWDImage {
     }
 
     subscript(x: Int, y: Int) -> (Int, Int, Int) {
-        let p = y * stride + x * 4
+        let p = y * stride + x * bytesPerPixel
         if littleEndian { return (Int(pixels[p + 2]), Int(pixels[p + 1]), Int(pixels[p])) }
-        return (Int(pixels[p + 1]), Int(pixels[p + 2]), Int(pixels[p + 3]))
+        let q = p + bytesPerPixel - 3
+        return (Int(pixels[q]), Int(pixels[q + 1]), Int(pixels[q + 2]))
     }
 }
 
