@@ -31,9 +31,10 @@ DEB_TOOLS   := dpkg-dev lintian mmdebstrap
 # Debian packages the build and the tests need (C libraries, and tools the tests drive). ncurses-term
 # holds the `*-direct` terminfo entries truecolor output goes through; libcurl (OpenSSL flavour, verifies
 # HTTPS against the system CA store) carries --server uploads. man-db and zsh: the tests render the manual page
-# and load the zsh completion.
+# and load the zsh completion. xterm, xvfb, x11-apps (xwd) and kitty: the preview's real pixels are checked in real
+# terminals that draw them (sixel in xterm as a VT340, kitty graphics in kitty), on a virtual display.
 DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev ncurses-term libcurl4-openssl-dev \
-                pkg-config tmux man-db zsh gettext
+                pkg-config tmux man-db zsh gettext xterm xvfb x11-apps kitty
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

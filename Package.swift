@@ -47,7 +47,8 @@ let package = Package(
         .target(
             name: "CCurses",
             // stdscr, LINES and COLS live in libtinfo.so.6 on Debian 12, not in libncursesw.
-            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]
+            // zlib: kitty graphics payloads (o=z).
+            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo"), .linkedLibrary("z")]
         ),
         .target(
             name: "FaceCapCore",

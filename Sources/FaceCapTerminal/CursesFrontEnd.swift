@@ -29,6 +29,8 @@ public struct TerminalCapabilities: Equatable, Sendable {
     public var terminalType: String
     /// The terminfo entry takes colour numbers as 0xRRGGBB.
     public var directColor: Bool
+    /// Real pixels for the live preview (nil: character cells).
+    public var graphics: GraphicsProtocol? = nil
 }
 
 /// The screens' own colour pairs. Coloured text always has its own background, so it reads the same on a
@@ -113,6 +115,14 @@ public final class CursesFrontEnd {
     /// The size the last `.resize` input reported.
     private var reportedSize: (columns: Int, rows: Int)?
     private var updateSeconds = 0.0
+    /// The live preview in pixels (kitty or sixel), when the terminal answered that it speaks one.
+    private var graphics: GraphicsLayer?
+    /// The image must go and be drawn again (the terminal was resized, suspended or repainted).
+    private var graphicsStale = false
+    private var graphicsBytes: [UInt8] = []
+    private let output: UnsafeMutablePointer<FILE>?
+    /// Bytes sent for the last update (ncurses' output is not counted: it writes itself).
+    public private(set) var lastGraphicsBytes = 0
 
     /// Starts curses on the controlling terminal (standard input and output).
     ///
@@ -120,8 +130,24 @@ public final class CursesFrontEnd {
     ///   - colorMode: `--color`; the caller passes `.none` when NO_COLOR is set.
     ///   - mirror: show the live preview mirrored (`--no-mirror` turns it off); the photo never is.
     ///   - environment: the process environment, for TERM and COLORTERM.
-    public convenience init(colorMode: ColorMode, mirror: Bool, environment: [String: String]) throws(TerminalError) {
-        try self.init(colorMode: colorMode, mirror: mirror, environment: environment, output: nil, input: nil)
+    ///   - graphics: `--graphics`; `auto` asks the terminal (before curses starts, so the replies are not
+    ///     read as keys) whether it shows kitty graphics or sixel.
+    public convenience init(colorMode: ColorMode, mirror: Bool, graphics: GraphicsMode = .auto,
+                            environment: [String: String]) throws(TerminalError) {
+        var layer: GraphicsLayer?
+        let term = environment["TERM"] ?? ""
+        if graphics != .cells, !term.isEmpty, term != "dumb" {
+            let answers = GraphicsProbe.ask(input: 0, output: 1)
+            var rows: Int32 = 0, columns: Int32 = 0
+            _ = ccurses_terminal_size(1, &rows, &columns)
+            let cell = GraphicsProbe.cellSize(descriptor: 1, columns: Int(columns), rows: Int(rows), answers: answers)
+            if let kind = GraphicsProbe.choose(graphics, answers: answers, cellSize: cell) {
+                layer = GraphicsLayer(kind: kind, cellSize: cell ?? (10, 20), sixelLimit: answers?.sixelLimit,
+                                      mirror: mirror)
+            }
+        }
+        try self.init(colorMode: colorMode, mirror: mirror, environment: environment, output: nil, input: nil,
+                      graphics: layer)
     }
 
     /// The locale variables name a UTF-8 character set (the first of LC_ALL, LC_CTYPE and LANG that is set).
@@ -134,7 +160,10 @@ public final class CursesFrontEnd {
     /// Starts curses writing to `output` and reading `input` (nil: standard output and input); tests
     /// use this to count the bytes a real ncurses sends.
     init(colorMode: ColorMode, mirror: Bool, environment: [String: String],
-         output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?) throws(TerminalError) {
+         output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?,
+         graphics: GraphicsLayer? = nil) throws(TerminalError) {
+        self.output = output
+        self.graphics = graphics
         if setlocale(LC_ALL, "") == nil, Self.asksForUTF8(environment) {
             // The locale asked for is not generated on this system (a minimal Debian without `locales`): glibc's
             // built-in C.UTF-8 still gives ncursesw UTF-8, so the words (facecap's own catalogues) and the
@@ -201,7 +230,7 @@ public final class CursesFrontEnd {
             UIPairs.define()
         }
         capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: chosen,
-                                            directColor: direct)
+                                            directColor: direct, graphics: graphics?.kind)
         preview = PreviewRaster(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
         photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
@@ -348,12 +377,16 @@ public final class CursesFrontEnd {
         }
         guard let layout else { return }
         werase(window)
+        let image = imagePlan(model, layout: layout, frame: frame)
         if let rect = layout.picture, let pictureFrame {
             switch model.picture {
             case .livePreview(let oval, let stability)?:
-                preview.render(pictureFrame, columns: rect.width, rows: rect.height,
-                               overlay: PreviewOverlay(state: oval, stability: stability))
-                put(preview, at: rect, columns: columns, rows: rows)
+                if image.draw == nil {
+                    preview.render(pictureFrame, columns: rect.width, rows: rect.height,
+                                   overlay: PreviewOverlay(state: oval, stability: stability))
+                    put(preview, at: rect, columns: columns, rows: rows)
+                }
+                // Under the image the cells stay blank: ncurses then never writes into it.
                 lastPreviewDraw = now
             case .photo?:
                 photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
@@ -371,8 +404,55 @@ public final class CursesFrontEnd {
         }
         wnoutrefresh(window)
         let start = Self.monotonicSeconds()
+        graphicsBytes.removeAll(keepingCapacity: true)
+        if image.remove, graphics != nil {
+            graphics!.remove(into: &graphicsBytes)
+            // ncurses believes the cells under a sixel image are blank, and the terminal shows pixels there:
+            // only a repaint of every cell takes the picture away.
+            if graphics!.kind == .sixel { clearok(ccurses_curscr(), true) }
+            sendGraphics()
+        }
         doupdate()
+        graphicsStale = false
+        var sent = graphicsBytes.count
+        if let rect = image.draw, let frame, case .livePreview(let oval, let stability)? = model.picture {
+            graphicsBytes.removeAll(keepingCapacity: true)
+            graphics!.draw(frame, overlay: PreviewOverlay(state: oval, stability: stability), at: rect,
+                           into: &graphicsBytes)
+            sendGraphics()
+            sent += graphicsBytes.count
+        }
+        lastGraphicsBytes = sent
+        // The time ncurses' update and the image took to write: a link that backs up makes writes block.
         noteUpdate(seconds: Self.monotonicSeconds() - start)
+    }
+
+    /// Whether this update shows the live preview as an image (and where), and whether the image on screen
+    /// must go first: when the picture moves, changes size or goes, behind the help overlay (which the
+    /// image would cover), when it would touch the last row (a sixel there scrolls the screen) and after a
+    /// resize or a suspension. An update without a frame (a resize, a key) keeps an image that still fits.
+    private func imagePlan(_ model: ScreenModel, layout: ScreenLayout, frame: Frame?)
+        -> (draw: CellRect?, remove: Bool) {
+        guard let graphics else { return (nil, false) }
+        var wanted: CellRect?
+        if case .livePreview? = model.picture, !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
+           rect.y + rect.height < size.rows, rect.x + rect.width <= size.columns {
+            wanted = rect
+        }
+        let keep = wanted != nil && wanted == graphics.shown && !graphicsStale
+        let remove = graphics.shown != nil && !keep
+        return (frame == nil && !keep ? nil : wanted, remove)
+    }
+
+    private func sendGraphics() {
+        guard !graphicsBytes.isEmpty else { return }
+        guard let output else {
+            // ncurses has flushed its own buffer of standard output by now (doupdate ends with a flush).
+            _ = GraphicsProbe.writeAll(1, graphicsBytes)
+            return
+        }
+        graphicsBytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, output) }
+        fflush(output)
     }
 
     /// Copies a raster's cells to the screen, clipped to it.
@@ -490,6 +570,7 @@ public final class CursesFrontEnd {
             resizeterm(Int32(rows), Int32(columns))
         }
         refreshSize()
+        graphicsStale = true
         if let model = lastModel { draw(model, preview: nil, now: Self.monotonicSeconds()) }
     }
 
@@ -501,9 +582,18 @@ public final class CursesFrontEnd {
         layoutKey = nil
     }
 
+    /// Takes the image away before the terminal goes back to the shell (a kitty image would stay on it).
+    private func removeImage() {
+        guard graphics != nil else { return }
+        graphicsBytes.removeAll(keepingCapacity: true)
+        graphics!.remove(into: &graphicsBytes)
+        sendGraphics()
+    }
+
     /// Call on SIGTSTP, before stopping the process: gives the terminal back to the shell.
     public func suspend() {
         guard state == .active else { return }
+        removeImage()
         endwin()
         state = .suspended
     }
@@ -513,6 +603,7 @@ public final class CursesFrontEnd {
     public func resume() {
         guard state == .suspended else { return }
         state = .active
+        graphicsStale = true
         clearok(ccurses_curscr(), true)
         refresh()
         handleResize()
@@ -521,7 +612,10 @@ public final class CursesFrontEnd {
     /// Ends curses and restores the terminal; safe to call more than once and on every path out.
     public func close() {
         guard state != .closed else { return }
-        if state == .active { endwin() }
+        if state == .active {
+            removeImage()
+            endwin()
+        }
         state = .closed
         if let screen { delscreen(screen) }
         screen = nil

@@ -5,7 +5,8 @@ public final class CursesWizardFrontEnd: WizardFrontEnd {
     private let ui: CursesFrontEnd
 
     public init(configuration: WizardConfiguration, environment: [String: String]) throws(TerminalError) {
-        ui = try CursesFrontEnd(colorMode: configuration.color, mirror: configuration.mirror, environment: environment)
+        ui = try CursesFrontEnd(colorMode: configuration.color, mirror: configuration.mirror,
+                                graphics: configuration.graphics, environment: environment)
     }
 
     public var inputDescriptor: Int32? { ui.inputDescriptor }

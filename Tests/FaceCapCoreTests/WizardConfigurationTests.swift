@@ -46,6 +46,14 @@ final class WizardConfigurationTests: XCTestCase {
         XCTAssertEqual(c.serverURL, "http://127.0.0.1:8080/v")
     }
 
+    func testGraphicsIsAskedOfTheTerminalUnlessChosen() throws {
+        XCTAssertEqual(try configuration([]).graphics, .auto)
+        for mode in GraphicsMode.allCases {
+            XCTAssertEqual(try configuration(["--graphics", mode.rawValue]).graphics, mode)
+        }
+        XCTAssertEqual(usageMessage(["--graphics", "iterm"]), "--graphics takes auto, kitty, sixel or cells, not 'iterm'")
+    }
+
     func testNoColorAndLangFromTheEnvironment() throws {
         XCTAssertEqual(try configuration([], environment: ["NO_COLOR": "1"]).color, ColorMode.none)
         XCTAssertEqual(try configuration(["--color", "truecolor"], environment: ["NO_COLOR": "1"]).color, .truecolor)

@@ -16,7 +16,10 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <wchar.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <ncurses.h>
+#include <zlib.h>
 
 /* ---- Globals (Swift 6 refuses shared mutable C globals; libtinfo owns these) --------------- */
 
@@ -62,6 +65,39 @@ static inline int ccurses_terminal_size(int fd, int *rows, int *columns) {
     *columns = size.ws_col;
     return 0;
 }
+
+/* ---- Terminal graphics (kitty, sixel) ---------------------------------------------------------- */
+
+/* TIOCGWINSZ's pixel fields: the text area in pixels (0 when the terminal does not say). */
+static inline int ccurses_terminal_pixels(int fd, int *width, int *height) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_xpixel == 0 || size.ws_ypixel == 0) return -1;
+    *width = size.ws_xpixel;
+    *height = size.ws_ypixel;
+    return 0;
+}
+
+/* A new pseudo-terminal through /dev/ptmx (TIOCSPTLCK, TIOCGPTN: macros Swift cannot import): the master's
+ * descriptor, the slave's number in `number`; -1 on failure. The tests' scripted terminals answer through it. */
+static inline int ccurses_open_pty(int *number) {
+    int master = open("/dev/ptmx", O_RDWR | O_NOCTTY), unlock = 0;
+    if (master < 0) return -1;
+    if (ioctl(master, TIOCSPTLCK, &unlock) != 0 || ioctl(master, TIOCGPTN, number) != 0) {
+        close(master);
+        return -1;
+    }
+    return master;
+}
+
+/* zlib's compress2 (kitty's o=z payloads): the bytes written, or 0 when `capacity` is too small. */
+static inline size_t ccurses_deflate(const unsigned char *source, size_t count, unsigned char *target,
+                                     size_t capacity, int level) {
+    uLongf written = (uLongf)capacity;
+    return compress2(target, &written, source, (uLong)count, level) == Z_OK ? (size_t)written : 0;
+}
+
+/* compressBound: the room compress2 may need for `count` bytes. */
+static inline size_t ccurses_deflate_bound(size_t count) { return (size_t)compressBound((uLong)count); }
 
 /* ---- Output ---------------------------------------------------------------------------------- */
 

@@ -3,6 +3,12 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case auto, truecolor, _256 = "256", _16 = "16", none
 }
 
+/// How the wizard's preview reaches the screen (`--graphics`): real pixels through the kitty graphics protocol
+/// or sixel where the terminal answers that it speaks one (`auto` asks it), else character cells.
+public enum GraphicsMode: String, Sendable, CaseIterable {
+    case auto, kitty, sixel, cells
+}
+
 /// Everything the wizard's options ask for, checked: a value of this type is always usable.
 public struct WizardConfiguration: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
@@ -22,6 +28,7 @@ public struct WizardConfiguration: Sendable, Equatable {
     public var showTutorial = true
     public var mirror = true
     public var color = ColorMode.auto
+    public var graphics = GraphicsMode.auto
     public var width = 640
     public var height = 480
     public var frameRate = 30
@@ -54,6 +61,9 @@ public struct WizardConfiguration: Sendable, Equatable {
         OptionSpec("no-mirror", help: "show the preview unmirrored"),
         OptionSpec("color", value: "MODE", help: "preview colours: auto, truecolor, 256, 16 or none",
                    completion: .choices(ColorMode.allCases.map(\.rawValue))),
+        OptionSpec("graphics", value: "MODE",
+                   help: "preview pixels: auto (ask the terminal), kitty, sixel or cells (default auto)",
+                   completion: .choices(GraphicsMode.allCases.map(\.rawValue))),
         OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
         OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
         OptionSpec("events", value: "FILE", help: "write JSON Lines events to FILE (- = stdout, with --plain)",
@@ -106,6 +116,12 @@ public struct WizardConfiguration: Sendable, Equatable {
             color = mode
         } else if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
             color = .none
+        }
+        if let text = parsed.value("graphics") {
+            guard let mode = GraphicsMode(rawValue: text) else {
+                throw UsageError(Words.text(.usageGraphics, ["text": text]))
+            }
+            graphics = mode
         }
         if let size = try parsed.size("size") { (width, height) = size }
         frameRate = try parsed.int("fps", in: 1...240) ?? frameRate

@@ -292,6 +292,7 @@ extension MessageID {
         case .usageDeviceNeedsPath: "--device needs a path, e.g. /dev/video0"
         case .usageOutputNeedsFolder: "--output needs a directory"
         case .usageColor: "--color takes auto, truecolor, 256, 16 or none, not '{text}'"
+        case .usageGraphics: "--graphics takes auto, kitty, sixel or cells, not '{text}'"
         case .usageEventsNeedsFile: "--events needs a file, or - for standard output with --plain"
         case .usageEventsStdout: "--events - (standard output) needs --plain: the full-screen UI owns standard output"
         case .usageUnknownLanguage: "--lang {code}: no messages in that language (available: {languages})"

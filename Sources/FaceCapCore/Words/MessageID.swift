@@ -145,6 +145,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case usageUnexpectedArgument = "usage.unexpectedArgument", usageInputOrDevice = "usage.inputOrDevice"
     case usageLoopNeedsInput = "usage.loopNeedsInput", usageDeviceNeedsPath = "usage.deviceNeedsPath"
     case usageOutputNeedsFolder = "usage.outputNeedsFolder", usageColor = "usage.color"
+    case usageGraphics = "usage.graphics"
     case usageEventsNeedsFile = "usage.eventsNeedsFile", usageEventsStdout = "usage.eventsStdout"
     case usageUnknownLanguage = "usage.unknownLanguage", usageServerURL = "usage.serverURL"
     case usageServerNoHost = "usage.serverNoHost", usageServerHTTPS = "usage.serverHTTPS"

@@ -1,0 +1,211 @@
+import XCTest
+import CCurses
+import FaceCapCore
+@testable import FaceCapTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real ncurses and the image layer writing into one file, as they write into one terminal: what goes
+/// out for each preview frame, and that the image leaves when the picture does.
+final class GraphicsFrontEndTests: XCTestCase {
+    private var output: UnsafeMutablePointer<FILE>?
+    private var input: UnsafeMutablePointer<FILE>?
+    private var path = ""
+    private var read = 0
+
+    override func setUp() {
+        setenv("LC_ALL", "C.UTF-8", 1)
+        input = fopen("/dev/null", "r")
+        fresh()
+    }
+
+    /// A new, empty output file.
+    private func fresh() {
+        if let output {
+            fclose(output)
+            unlink(path)
+        }
+        path = NSTemporaryDirectory() + "facecap-graphics-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        output = fopen(path, "w+")
+        read = 0
+    }
+
+    override func tearDown() {
+        if let output { fclose(output) }
+        if let input { fclose(input) }
+        unlink(path)
+        unsetenv("LC_ALL")
+    }
+
+    /// What was written since the last call.
+    private func newOutput() -> [UInt8] {
+        fflush(output)
+        let all = (try? Data(contentsOf: URL(fileURLWithPath: path))).map(Array.init) ?? []
+        defer { read = all.count }
+        return Array(all[min(read, all.count)...])
+    }
+
+    private func frontEnd(_ kind: GraphicsProtocol?, mirror: Bool = true) throws -> CursesFrontEnd {
+        let layer = kind.map { GraphicsLayer(kind: $0, cellSize: (10, 20), sixelLimit: nil, mirror: mirror) }
+        return try CursesFrontEnd(colorMode: .auto, mirror: mirror, environment: ["TERM": "xterm-256color"],
+                                  output: output, input: input, graphics: layer)
+    }
+
+    private func frame(_ i: Int) -> Frame {
+        let phase = Double(i) / 30 * 2 * Double.pi
+        return TestFrames.place(sergeyPhoto, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)), noise: 3,
+                                seed: UInt64(i))
+    }
+
+    private func capture(_ i: Int, help: Bool = false) -> ScreenModel {
+        var model = ScreenSamples.model(.capture, help: help)
+        model.picture = .livePreview(oval: .ready, stability: Double(i % 30) / 30)
+        return model
+    }
+
+    /// The first sixel image in `bytes` (DCS … ST).
+    private func sixel(in bytes: [UInt8]) throws -> SixelImage {
+        let start = Array("\u{1B}P9;1q".utf8)
+        let at = try XCTUnwrap((0...(bytes.count - start.count)).first { Array(bytes[$0..<($0 + start.count)]) == start },
+                               "no sixel image")
+        let end = try XCTUnwrap((at..<(bytes.count - 1)).first { bytes[$0] == 0x1B && bytes[$0 + 1] == UInt8(ascii: "\\") })
+        return try SixelImage(Array(bytes[at...(end + 1)]))
+    }
+
+    private func count(_ needle: String, in bytes: [UInt8]) -> Int {
+        String(decoding: bytes, as: UTF8.self).components(separatedBy: needle).count - 1
+    }
+
+    func testSixelIsDrawnWhereThePreviewCellsAreWithTheCellsLeftBlank() throws {
+        let ui = try frontEnd(.sixel)
+        defer { ui.close() }
+        ui.resize(columns: 80, rows: 24)
+        _ = newOutput()
+        XCTAssertEqual(ui.capabilities.graphics, .sixel)
+        ui.renderNow(capture(0), preview: frame(0), photo: nil)
+        let first = newOutput()
+        XCTAssertEqual(count("\u{1B}P", in: first), 1, "one image a frame")
+        XCTAssertEqual(count("▀", in: first), 0, "no half blocks under the image")
+        // The image sits at the picture's top-left cell, between a saved and a restored cursor.
+        let layout = ScreenLayout(capture(0), columns: 80, rows: 24, unicode: true, pictureSize: (640, 480))
+        let rect = try XCTUnwrap(layout.picture)
+        let text = String(decoding: first, as: UTF8.self)
+        XCTAssertTrue(text.contains("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H\u{1B}P9;1q"), "placed at \(rect)")
+        XCTAssertTrue(text.hasSuffix("\u{1B}\\\u{1B}8"))
+        let image = try sixel(in: first)
+        XCTAssertEqual(image.width, rect.width * 10)
+        XCTAssertLessThanOrEqual(image.height, rect.height * 20)
+        XCTAssertGreaterThan(image.height, rect.height * 20 - 6)
+        // The oval guide is in the pixels: the ready state's open outline, green (0, 135, 0), which the photo
+        // itself has none of: registers of no red, no blue and at least half the green.
+        func isGuideGreen(_ register: Int) -> Bool { register / 42 == 0 && register % 6 == 0 && register / 6 % 7 >= 3 }
+        let guidePixels = image.pixels.values.filter(isGuideGreen).count
+        XCTAssertGreaterThan(guidePixels, 2 * (rect.width + rect.height), "the guide's green is drawn into the image")
+
+        // The same frame again: nothing new to send.
+        ui.renderNow(capture(0), preview: frame(0), photo: nil)
+        XCTAssertLessThan(newOutput().count, 64, "a still scene sends nothing")
+    }
+
+    func testHelpAndAnotherScreenTakeTheImageAwayAndItComesBack() throws {
+        for kind in [GraphicsProtocol.sixel, .kitty] {
+            fresh()
+            let ui = try frontEnd(kind)
+            ui.resize(columns: 80, rows: 24)
+            ui.renderNow(capture(0), preview: frame(0), photo: nil)
+            _ = newOutput()
+            // Help: the image would cover the box; the preview goes back to cells behind it.
+            ui.renderNow(capture(1, help: true), preview: frame(1), photo: nil)
+            let help = newOutput()
+            XCTAssertEqual(count("\u{1B}P9;1q", in: help) + count("a=T", in: help), 0, "\(kind): no image behind help")
+            XCTAssertGreaterThan(count("▀", in: help), 100, "\(kind): the preview in cells behind help")
+            if kind == .kitty {
+                XCTAssertEqual(count("\u{1B}_Ga=d,d=I,q=2,i=7351\u{1B}\\", in: help), 1)
+            } else {
+                // ncurses repaints every cell (clear screen first), over the sixel.
+                XCTAssertEqual(count("\u{1B}[H\u{1B}[2J", in: help), 1, "\(kind): a full repaint")
+            }
+            ui.renderNow(capture(2), preview: frame(2), photo: nil)
+            let back = newOutput()
+            XCTAssertEqual(count("\u{1B}P9;1q", in: back) + count("a=T", in: back), 1, "\(kind): the image is back")
+            // Another screen: no picture.
+            ui.renderNow(ScreenSamples.model(.uploading), preview: nil, photo: nil)
+            let other = newOutput()
+            if kind == .kitty {
+                XCTAssertEqual(count("a=d,d=I", in: other), 1)
+            } else {
+                XCTAssertEqual(count("\u{1B}[2J", in: other), 1)
+            }
+            // A resize removes it too; closing the front end deletes a kitty image.
+            ui.renderNow(capture(3), preview: frame(3), photo: nil)
+            _ = newOutput()
+            ui.resize(columns: 100, rows: 32)
+            let resized = newOutput()
+            XCTAssertEqual(count(kind == .kitty ? "a=d,d=I" : "\u{1B}[2J", in: resized), 1, "\(kind): resize")
+            ui.renderNow(capture(4), preview: frame(4), photo: nil)
+            XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 1)
+            ui.close()
+            if kind == .kitty { XCTAssertEqual(count("a=d,d=I", in: newOutput()), 1, "closed: deleted") }
+        }
+    }
+
+    func testTheImageIsMirroredWhenThePreviewIs() throws {
+        // A frame dark on the left half, light on the right.
+        var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)
+        for y in 0..<480 { for x in 320..<640 { for c in 0..<3 { rgb[(y * 640 + x) * 3 + c] = 240 } } }
+        let split = Frame(format: .rgb24, width: 640, height: 480, data: rgb)
+        var results: [Bool: (left: Int, right: Int)] = [:]
+        for mirror in [true, false] {
+            fresh()
+            let ui = try frontEnd(.sixel, mirror: mirror)
+            ui.resize(columns: 80, rows: 24)
+            _ = newOutput()
+            var model = ScreenSamples.model(.capture)
+            model.picture = .livePreview(oval: .searching, stability: 0)
+            ui.renderNow(model, preview: split, photo: nil)
+            let bytes = newOutput()
+            let image = try sixel(in: bytes)
+            // Brightness register levels at a pixel a tenth in from either side, mid-height.
+            func level(_ x: Int) -> Int { SixelEncoder.percentages(max(0, image[x, image.height / 2])).r }
+            results[mirror] = (level(image.width / 10), level(image.width * 9 / 10))
+            ui.close()
+        }
+        XCTAssertLessThan(results[false]!.left, results[false]!.right, "unmirrored: dark left")
+        XCTAssertGreaterThan(results[true]!.left, results[true]!.right, "mirrored: dark right")
+    }
+
+    /// Bytes and time per preview frame of a moving face at 80×24, cells (256 colours), sixel and kitty
+    /// (10×20-pixel cells): the figures the README quotes.
+    func testBytesAndTimePerFrameOfEachMode() throws {
+        var figures: [String: (bytes: Int, milliseconds: Double)] = [:]
+        for kind in [GraphicsProtocol?.none, .sixel, .kitty] {
+            fresh()
+            let ui = try frontEnd(kind)
+            ui.resize(columns: 80, rows: 24)
+            ui.renderNow(capture(0), preview: frame(0), photo: nil)
+            _ = newOutput()
+            var sizes: [Int] = [], times: [Double] = []
+            let frames = (1...30).map(frame)
+            for (i, f) in frames.enumerated() {
+                let start = GraphicsProbe.monotonicSeconds()
+                ui.renderNow(capture(i + 1), preview: f, photo: nil)
+                times.append(GraphicsProbe.monotonicSeconds() - start)
+                sizes.append(newOutput().count)
+            }
+            // A still scene: the same frame again (the first time it is new).
+            ui.renderNow(capture(31), preview: frames.last!, photo: nil)
+            _ = newOutput()
+            for _ in 0..<3 { ui.renderNow(capture(31), preview: frames.last!, photo: nil) }
+            let still = newOutput().count / 3
+            ui.close()
+            let name = kind?.rawValue ?? "cells"
+            figures[name] = (sizes.sorted()[sizes.count / 2], times.sorted()[times.count / 2] * 1000)
+            print("80×24 \(name): median \(figures[name]!.bytes) bytes and \(String(format: "%.2f", figures[name]!.milliseconds)) ms "
+                  + "per moving frame; \(still) bytes per still frame")
+            XCTAssertLessThan(still, 1024, "\(name): a still scene stays under 1 KB a frame")
+        }
+        XCTAssertLessThanOrEqual(figures["cells"]!.bytes, 16 * 1024)
+        XCTAssertGreaterThan(figures["sixel"]!.bytes, figures["cells"]!.bytes, "pixels cost more bytes than cells")
+    }
+}
