@@ -88,7 +88,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(french.status, 0, french.stderr)
         XCTAssertTrue(french.stdout.hasPrefix("Utilisation\u{00A0}: facecap devices [--json]"), french.stdout)
 
-        let japanese = try runFacecap(["--lang", "ja", "analyse"])
+        let japanese = try runFacecap(["analyse"], environment: ["LANGUAGE": "ja", "PATH": "/usr/bin:/bin"]
+            .merging(sanitizerSettings) { $1 })
         XCTAssertEqual(japanese.status, 64)
         XCTAssertTrue(japanese.stderr.contains("devices、analyze、record、bench、generate"), japanese.stderr)
 

@@ -146,19 +146,27 @@ final class RealScreenTests: XCTestCase {
                 return FrameGuidance(time: 0, primary: primary.code, hints: hints.map(\.code), stability: stability,
                                      manualFallback: manual, slight: slight)
             }
-            var frames: [FrameGuidance] = []
-            for entry in worded + [(GuidanceCode.ready, false, Messages.guidance(.ready))] {
-                let others = worded.filter { $0.code != entry.code }.prefix(2).map { ($0.code, $0.slight) }
-                frames.append(guidance((entry.code, entry.slight), entry.code == .ready ? [] : others,
-                                       stability: entry.code == .ready ? 0.6 : 0))
+            /// The two longest hints of other codes (one wording per code).
+            func longestHints(besides code: GuidanceCode) -> [(code: GuidanceCode, slight: Bool)] {
+                var hints: [(code: GuidanceCode, slight: Bool)] = []
+                for entry in worded where entry.code != code && !hints.contains(where: { $0.code == entry.code }) {
+                    hints.append((code: entry.code, slight: entry.slight))
+                    if hints.count == 2 { break }
+                }
+                return hints
             }
+            var frames: [FrameGuidance] = []
+            for entry in worded {
+                frames.append(guidance((code: entry.code, slight: entry.slight), longestHints(besides: entry.code)))
+            }
+            frames.append(guidance((code: .ready, slight: false), [], stability: 0.6))
             let longest = worded[0]
             for hint in worded where hint.code != longest.code {
-                frames.append(guidance((longest.code, longest.slight), [(hint.code, hint.slight)]))
+                frames.append(guidance((code: longest.code, slight: longest.slight), [(code: hint.code, slight: hint.slight)]))
             }
-            let two = worded.filter { $0.code != longest.code }.prefix(2).map { ($0.code, $0.slight) }
-            frames.append(guidance((longest.code, longest.slight), two, manual: .timeout))
-            frames.append(guidance((longest.code, longest.slight), two, manual: .noConfidentFace))
+            let two = longestHints(besides: longest.code)
+            frames.append(guidance((code: longest.code, slight: longest.slight), two, manual: .timeout))
+            frames.append(guidance((code: longest.code, slight: longest.slight), two, manual: .noConfidentFace))
             for frame in frames {
                 for (columns, rows) in Self.sizes {
                     var wizard = live

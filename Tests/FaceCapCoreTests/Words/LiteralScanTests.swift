@@ -17,7 +17,8 @@ final class LiteralScanTests: XCTestCase {
     /// environment variables; and the one line said before the catalogue can be read.
     static let allowed: Set<String> = [
         "$ facecap --input clip.y4m", "$ facecap devices", "$ sudo fuser -v /dev/video*", "$ newgrp ",
-        "$ sudo usermod -aG   $USER", "generate man|bash|zsh|pot", "LANGUAGE, LC_ALL, LC_MESSAGES, LANG, LC_CTYPE",
+        "$ sudo usermod -aG   $USER", "generate man|bash|zsh|pot",
+        "LANGUAGE, LC_ALL, LC_MESSAGES, LANG, LC_CTYPE",
         "https_proxy, http_proxy, no_proxy",
         // checkCPU: said before any optimised code runs, so before the catalogue is read (main.swift).
         "this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); ",
@@ -35,7 +36,7 @@ final class LiteralScanTests: XCTestCase {
     static func isCommandOrMarkup(_ literal: String) -> Bool {
         if literal.hasPrefix(".") { return true }
         guard literal.hasPrefix("facecap ") || literal.hasPrefix("ffmpeg ") else { return false }
-        return literal.contains("--") || literal.contains("[") || literal.contains(".y4m")
+        return literal.contains("--") || literal.contains("[") || literal.contains("|") || literal.contains(".y4m")
     }
 
     /// `source` without its stretches marked English on purpose.
