@@ -12,14 +12,11 @@ import Glibc
 /// the manual-capture fallback — at the clip's own timestamps, so it shows what the wizard would show.
 enum AnalyzeCommand {
     static let options = [
-        OptionSpec("json", help: "one JSON object per image or clip frame (JSON Lines)"),
-        OptionSpec("thresholds", value: "FILE",
-                   help: "JSON object overriding analyzer thresholds, e.g. {\"minFaceWidth\": 0.25}",
-                   completion: .file(pattern: "*.json")),
+        OptionSpec("json", help: .optionAnalyzeJSON),
+        OptionSpec("thresholds", value: "FILE", help: .optionThresholds, completion: .file(pattern: "*.json")),
     ]
     static let usage = "facecap analyze [--json] [--thresholds FILE] IMAGE|CLIP.y4m…"
-    static let about = "Finds faces and prints the quality measures and the guidance facecap would give: for a "
-        + "photo on its own, for a .y4m clip one line per frame as the wizard would show it."
+    static let about = MessageID.commandAnalyzeAbout
 
     /// Config files are a few hundred bytes; anything near this is not one.
     static let maxThresholdsBytes = 1 << 20
@@ -29,7 +26,7 @@ enum AnalyzeCommand {
             return .success
         }
         guard !parsed.positionals.isEmpty else {
-            throw UsageError("'facecap analyze' needs at least one image or .y4m file")
+            throw UsageError(Words.text(.analyzeNeedsFile))
         }
         let json = parsed.has("json")
         let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
@@ -69,8 +66,9 @@ enum AnalyzeCommand {
         var frame = Frame(format: .gray, width: 1, height: 1, data: [])
         if !json {
             let header = reader.header
-            printOut("\(path): \(header.width)x\(header.height) at \(header.frameRate.value) fps, "
-                     + "stability window \(thresholds.stabilityWindow) s")
+            printOut(Words.text(.analyzeClipHeader, ["path": path, "width": String(header.width),
+                                                     "height": String(header.height), "fps": "\(header.frameRate.value)",
+                                                     "seconds": "\(thresholds.stabilityWindow)"]))
         }
         var index = 0
         var captured = false
@@ -84,11 +82,11 @@ enum AnalyzeCommand {
             index += 1
         }
         if reader.endedWithTruncatedFrame {
-            printError("warning: \(path): frame \(index) is cut short by the end of the file; analysed the "
-                       + "\(Messages.count(index, "whole frame")) before it")
+            printError(Words.text(.warningPrefix, ["message": Words.text(.analyzeClipCut, count: index,
+                                                                          ["path": path, "index": String(index)])]))
         }
         if !json {
-            printOut("\(path): \(Messages.count(index, "frame")), " + (captured ? "auto-captured" : "no auto capture"))
+            printOut(Words.text(captured ? .analyzeClipCaptured : .analyzeClipNotCaptured, count: index, ["path": path]))
         }
     }
 
@@ -191,21 +189,27 @@ struct AnalysisRecord {
     func text() -> String {
         if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
         var where_ = path
-        if let frameIndex { where_ += " frame \(frameIndex) (t=\(JSONText.number(frame.timestamp, decimals: 3)) s)" }
-        let count = faces.isEmpty ? "no face" : faces.count == 1 ? "1 face" : "\(faces.count) faces"
-        var lines = ["\(where_) (\(frame.width)x\(frame.height)): \(count)"]
+        if let frameIndex {
+            where_ = Words.text(.analyzeFrameAt, ["path": path, "index": String(frameIndex),
+                                                  "seconds": JSONText.number(frame.timestamp, decimals: 3)])
+        }
+        let count = faces.isEmpty ? Words.text(.analyzeNoFace) : Words.text(.analyzeFaces, count: faces.count)
+        var lines = [Words.text(.analyzePhotoLine, ["where": where_, "width": String(frame.width),
+                                                    "height": String(frame.height), "faces": count])]
         for (n, face) in faces.enumerated() {
             let d = face.detection
             func f(_ v: Float) -> String { JSONText.number(Double(v), decimals: 1) }
-            lines.append("  face \(n + 1): score \(JSONText.number(Double(d.score), decimals: 3))  box x=\(f(d.box.x)) "
-                + "y=\(f(d.box.y)) w=\(f(d.box.width)) h=\(f(d.box.height))\(face.isTracked ? "  (tracked)" : "")")
+            let line = Words.text(.analyzeFaceLine, ["index": String(n + 1), "score": JSONText.number(Double(d.score), decimals: 3),
+                                                     "x": f(d.box.x), "y": f(d.box.y), "w": f(d.box.width), "h": f(d.box.height)])
+            lines.append("  " + line + (face.isTracked ? "  " + Words.text(.analyzeTracked) : ""))
             let points = zip(Self.keypointNames, d.keypoints).map {
                 "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))"
             }
-            lines.append("    keypoints: " + points.joined(separator: "  "))
+            lines.append("    " + Words.text(.analyzeKeypoints, ["points": points.joined(separator: "  ")]))
             if let landmarks = face.landmarks {
                 let presence = JSONText.fixed(Self.presenceProbability(landmarks.presence), decimals: 3)
-                lines.append("    landmarks: \(landmarks.points.count) (face presence \(presence))")
+                lines.append("    " + Words.text(.analyzeLandmarks, ["count": String(landmarks.points.count),
+                                                                   "presence": presence]))
             }
         }
         lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)

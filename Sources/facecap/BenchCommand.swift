@@ -17,19 +17,18 @@ import Glibc
 /// `eye_interval`, `hand_interval`.
 enum BenchCommand {
     static let options = [
-        OptionSpec("json", help: "print the results as one JSON object"),
-        OptionSpec("runs", value: "N", help: "timed runs per measure (default 300)"),
-        OptionSpec("profile", help: "also print the median time of every kernel call of both models"),
+        OptionSpec("json", help: .optionBenchJSON),
+        OptionSpec("runs", value: "N", help: .optionRuns),
+        OptionSpec("profile", help: .optionProfile),
     ]
     static let usage = "facecap bench [--json] [--runs N] [--profile]"
-    static let about = "Times each face model, the whole per-frame path on a 640×480 YUYV frame and the analyzer "
-        + "(median milliseconds per call)."
+    static let about = MessageID.commandBenchAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
             return .success
         }
-        guard parsed.positionals.isEmpty else { throw UsageError("'facecap bench' takes no file arguments") }
+        guard parsed.positionals.isEmpty else { throw UsageError(Words.text(.benchNoFiles)) }
         let runs = try parsed.int("runs", in: 5...100_000) ?? 300
         let models = try ModelFiles.loadAllFaceModels()
 
@@ -85,6 +84,7 @@ enum BenchCommand {
             printProfile([("detector", detector), ("landmarks", landmarks), ("iris", iris)], runs: max(20, runs / 3))
         }
 
+        // MARK: English on purpose: --profile prints figures for docs/performance.md, quoted as printed
         if parsed.has("profile") {
             let detectorMap = FaceDetector.letterbox(width: frame.width, height: frame.height).map
             let meshMap = SamplingMap(centre: Point2(x: 320, y: 240), width: 300, height: 300, rotation: 0.2)
@@ -113,6 +113,7 @@ enum BenchCommand {
                 + "-> landmark tensor \(format(toLandmarks)) ms")
         }
 
+        // MARK: the results (JSON keys, and a line in the catalogue)
         let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
                                            ("iris_ms", irisMs), ("hand_ms", handMs), ("frame_ms", frameMs),
                                            ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
@@ -126,10 +127,12 @@ enum BenchCommand {
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }
-            printOut("(median of \(runs) runs each, one thread)")
+            printOut(Words.text(.benchMedianOf, ["count": String(runs)]))
         }
         return .success
     }
+
+    // MARK: English on purpose: the --profile tables (Markdown, quoted as printed by docs/performance.md)
 
     /// Where the time goes: every step of each model with its work, rate and ceiling (max of FLOPs at the
     /// measured FMA peak and bytes at the measured read bandwidth of the cache level they fit in), then the
@@ -189,6 +192,8 @@ enum BenchCommand {
     private static func sizeText(_ bytes: Int) -> String {
         bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) KB"
     }
+
+    // MARK: numbers
 
     /// `value` with `digits` decimals (no Foundation).
     private static func fixed(_ value: Double, _ digits: Int) -> String {

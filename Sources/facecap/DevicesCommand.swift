@@ -4,17 +4,16 @@ import FaceCapIO
 /// `facecap devices [--json]`: the video-capture nodes, their names and what they can stream.
 enum DevicesCommand {
     static let options: [OptionSpec] = [
-        OptionSpec("json", help: "print one JSON document (shape in the README) instead of text"),
+        OptionSpec("json", help: .optionDevicesJSON),
     ]
     static let usage = "facecap devices [--json]"
-    static let about = "Lists video-capture devices (metadata nodes are skipped): path, name, driver, bus, "
-        + "formats, sizes and frame rates."
+    static let about = MessageID.commandDevicesAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
             return .success
         }
-        if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw UsageError(Words.text(.usageUnexpectedOperand, ["argument": extra])) }
 
         let scan = CameraDevice.scan()
         if parsed.has("json") {
@@ -26,7 +25,7 @@ enum DevicesCommand {
             // Nothing usable: the first problem (e.g. permission denied) explains why, else there is no camera.
             throw scan.problems.first ?? CameraError.noCamera(directory: "/dev")
         }
-        for problem in scan.problems { printError("warning: " + problem.message) }
+        for problem in scan.problems { printError(Words.text(.warningPrefix, ["message": problem.message])) }
         return .success
     }
 }

@@ -4,97 +4,72 @@ import FaceCapCore
 /// (`facecap generate bash|zsh`) say: the option tables of the commands (`Subcommand.all`,
 /// `WizardConfiguration.options`) and the tables below. Change the text here, not in the generated files.
 enum Documentation {
-    static let tagline = "take a good selfie from the terminal, guided live, validated, saved"
+    static var tagline: String { Words.text(.helpTagline) }
 
     /// Exit codes: the short label `--help` shows, and the sentence of the manual page.
-    static let exitCodes: [(code: ExitCode, label: String, meaning: String)] = [
-        (.success, "accepted", "the photo was accepted (or a command other than the wizard succeeded)"),
-        (.manualReview, "manual review",
-         "validation failed on every attempt; the photo was submitted for manual review"),
-        (.usage, "usage", "bad command line: an unknown option, a bad value, a repeated option, a thresholds file "
-            + "whose values contradict each other"),
-        (.noInput, "input unreadable",
-         "an input file (photo, clip, thresholds file) is missing, unreadable or not a valid image or clip"),
-        (.noCamera, "no camera", "no camera, the camera is busy, or the path is not a video capture device"),
-        (.serverUnreachable, "server unreachable", "the validation server could not be reached and the user quit"),
-        (.permissionDenied, "camera permission denied", "permission to open the camera was denied"),
-        (.failure, "other error", "any other error: the face models are missing or damaged, the output folder or "
-            + "the events file cannot be written, the camera was disconnected, a clip ended, the disk is full"),
-        (.cancelled, "cancelled", "cancelled by the user (q, Esc, Ctrl-C)"),
+    static let exitCodes: [(code: ExitCode, label: MessageID, meaning: MessageID)] = [
+        (.success, .exitLabelSuccess, .manExitSuccess),
+        (.manualReview, .exitLabelManualReview, .manExitManualReview),
+        (.usage, .exitLabelUsage, .manExitUsage),
+        (.noInput, .exitLabelNoInput, .manExitNoInput),
+        (.noCamera, .exitLabelNoCamera, .manExitNoCamera),
+        (.serverUnreachable, .exitLabelServerUnreachable, .manExitServerUnreachable),
+        (.permissionDenied, .exitLabelPermissionDenied, .manExitPermissionDenied),
+        (.failure, .exitLabelFailure, .manExitFailure),
+        (.cancelled, .exitLabelCancelled, .manExitCancelled),
     ]
 
-    static let keys: [(key: String, meaning: String)] = [
-        ("SPACE", "take the photo, once manual capture is offered"),
-        ("Enter, r", "start, continue, or retry"),
-        ("q, Esc", "quit (exit 130)"),
-        ("?", "help on the capture screen"),
-        ("d", "choose another camera, on the camera error screens"),
+    /// The keys, as printed on the keyboard (the catalogue's names), and what they do.
+    static var keys: [(key: String, meaning: MessageID)] {
+        [(Words.text(.keySpace), .cliKeySpace), (Words.list([Words.text(.keyEnter), "r"]), .cliKeyEnter),
+         (Words.list(["q", Words.text(.keyEscape)]), .cliKeyQuit), ("?", .cliKeyHelp), ("d", .cliKeyDevice)]
+    }
+
+    /// Names of environment variables and files are as typed; what is said of them is in the catalogue.
+    static let environment: [(name: String, meaning: MessageID)] = [
+        ("FACECAP_MODEL_DIR", .manEnvModelDir),
+        ("FACECAP_TOKEN", .manEnvToken),
+        ("NO_COLOR", .manEnvNoColor),
+        ("TERM", .manEnvTerm),
+        ("COLORTERM", .manEnvColorterm),
+        ("LANGUAGE, LC_ALL, LC_MESSAGES, LANG, LC_CTYPE", .manEnvLang),
+        ("https_proxy, http_proxy, no_proxy", .manEnvProxy),
     ]
 
-    static let environment: [(name: String, meaning: String)] = [
-        ("FACECAP_MODEL_DIR", "the folder that holds the face models (*.tflite). When set it is the only folder "
-            + "searched, and it must exist; see FILES for where facecap looks otherwise."),
-        ("FACECAP_TOKEN", "sent as 'Authorization: Bearer TOKEN' to the --server endpoint; never taken from the "
-            + "command line, never written to events, reports or messages."),
-        ("NO_COLOR", "when set and not empty, the preview has no colour (as --color none)."),
-        ("TERM", "the terminal type; the full-screen wizard needs one that can address the screen (not dumb)."),
-        ("COLORTERM", "truecolor or 24bit lets --color auto use 24-bit colour."),
-        ("LANG, LC_ALL, LC_CTYPE", "the message language (LANG, default en) and whether the terminal takes "
-            + "UTF-8; without UTF-8 the screens are drawn in ASCII."),
-        ("https_proxy, http_proxy, no_proxy", "the proxy for --server uploads (never used for this machine)."),
+    static let files: [(path: String, meaning: MessageID)] = [
+        ("/usr/share/facecap/models/", .manFileModels),
+        ("/usr/share/locale/LANG/LC_MESSAGES/facecap.mo", .manFileLocale),
+        ("./facecap-out/", .manFileOutput),
+        ("facecap-YYYYMMDD-HHMMSS.jpg", .manFilePhoto),
+        ("facecap-YYYYMMDD-HHMMSS.json", .manFileReport),
     ]
 
-    static let files: [(path: String, meaning: String)] = [
-        ("/usr/share/facecap/models/", "the face models, checked against their SHA-256 sums when they were "
-            + "fetched. facecap looks for them in $FACECAP_MODEL_DIR when that is set (and only there); otherwise "
-            + "in BINDIR/../share/facecap/models (BINDIR is the folder of the facecap binary: /usr/bin gives "
-            + "/usr/share/facecap/models), then in the models folder of a source checkout the binary was built in, "
-            + "then in ./models."),
-        ("./facecap-out/", "where photos and reports go unless --output says otherwise; created with mode 0700."),
-        ("facecap-YYYYMMDD-HHMMSS.jpg", "the photo (full camera resolution, no EXIF), mode 0600, written "
-            + "atomically; -2, -3, ... when the name is taken."),
-        ("facecap-YYYYMMDD-HHMMSS.json", "its report beside it: capture, measures, guidance, landmarks, "
-            + "validation."),
+    static let examples: [(command: String, meaning: MessageID)] = [
+        ("facecap", .manExampleWizard),
+        ("facecap --plain --events events.jsonl", .manExamplePlain),
+        ("facecap --input clip.y4m --loop", .manExampleClip),
+        ("facecap record --seconds 10 me.y4m", .manExampleRecord),
+        ("facecap analyze --json photo.jpg", .manExampleAnalyze),
+        ("ffmpeg -loop 1 -i photo.jpg -frames:v 90 -pix_fmt yuv420p clip.y4m", .manExampleFfmpeg),
     ]
 
-    static let examples: [(command: String, meaning: String)] = [
-        ("facecap", "run the wizard with the first camera"),
-        ("facecap --plain --events events.jsonl", "no full-screen UI; JSON Lines events for a script"),
-        ("facecap --input clip.y4m --loop", "replay a clip instead of a camera"),
-        ("facecap record --seconds 10 me.y4m", "record a clip for replay or a bug report"),
-        ("facecap analyze --json photo.jpg", "faces, landmarks, measures and guidance as JSON"),
-        ("ffmpeg -loop 1 -i photo.jpg -frames:v 90 -pix_fmt yuv420p clip.y4m",
-         "turn a photo into a 3-second clip (ffmpeg is not part of facecap)"),
-    ]
-
-    static let description = [
-        "facecap turns on the webcam and shows a live, mirrored preview with an oval guide in the terminal, with "
-            + "guidance as the person moves (\"Move closer\", \"Too dark\", \"Hold still\"). The photo is taken by "
-            + "itself once the face is placed, lit and sharp, or with SPACE as a fallback; it is checked by a "
-            + "built-in validator (or uploaded to a server with --server) and saved with a JSON report.",
-        "Everything runs on this machine: facecap runs Google's MediaPipe face models itself; no frame leaves the "
-            + "machine and only the final photo is kept. Scripts drive facecap through exit codes, JSON Lines "
-            + "events (--events) and the output files; --plain replaces the full-screen UI with one line per "
-            + "change, for screen readers, pipes and logs.",
-        "Without a command, facecap runs the wizard. Each option may be given once: a repeated option is a usage "
-            + "error (exit 64). The output folder (written to by a test file) and the events file are checked before "
-            + "the camera opens; --size and --fps with --input are said to be ignored.",
-    ]
+    static let description: [MessageID] = [.manDescription1, .manDescription2, .manDescription3]
 
     // MARK: --help
 
     /// `facecap --help`: commands, the wizard's options, keys and exit codes, within 80 columns.
     static func help() -> String {
-        var commands = [("  facecap [options]", "run the capture wizard")]
-        commands += Subcommand.all.map { ("  facecap " + $0.synopsis, $0.summary) }
-        commands.append(("  facecap --help | --version", "this help, or the version"))
-        let codes = exitCodes.map { "\($0.code.rawValue) \($0.label)" }.joined(separator: ", ")
-        let keyText = keys.prefix(4).map { "\($0.key) \($0.meaning)" }.joined(separator: "; ")
-        return (["facecap — \(tagline).", "", "Usage:", formatColumns(commands, maxColumn: 40), "",
-                 "Options:", formatOptions(WizardConfiguration.options), ""]
-            + wrapWords("Keys: " + keyText + ".", width: helpWidth)
-            + wrapWords("Exit codes: " + codes + ".", width: helpWidth)
-            + ["Without a camera, try a clip: facecap --input clip.y4m", "More: man facecap"])
+        var commands = [("  facecap [options]", Words.text(.cliRunWizard))]
+        commands += Subcommand.all.map { ("  facecap " + $0.synopsis, Words.text($0.summary)) }
+        commands.append(("  facecap --help | --version", Words.text(.cliHelpOrVersion)))
+        let codes = Words.list(exitCodes.map { "\($0.code.rawValue) " + Words.text($0.label) })
+        let keyText = Words.clauses(keys.prefix(4).map { "\($0.key) " + Words.text($0.meaning) })
+        return ([Words.text(.cliTitleLine, ["tagline": tagline]), "", Words.text(.cliUsage),
+                 formatColumns(commands, maxColumn: 40), "", Words.text(.cliOptions),
+                 formatOptions(WizardConfiguration.options), ""]
+            + wrapWords(Words.text(.cliKeysLine, ["keys": keyText]), width: helpWidth)
+            + wrapWords(Words.text(.cliExitCodesLine, ["codes": codes]), width: helpWidth)
+            + [Words.text(.cliTryClip), Words.text(.cliMore)])
             .joined(separator: "\n")
     }
 
@@ -112,28 +87,27 @@ enum Documentation {
             if words.count > 2 { page.append(roff(words[2])) }
         }
         page += [".br", ".B facecap", "\\-\\-help | \\-\\-version", ".SH DESCRIPTION"]
-        page += description.flatMap { [".PP", roff($0)] }
-        page += [".SH OPTIONS", "Options of the wizard (the names are a stable contract):"]
+        page += description.flatMap { [".PP", roff(Words.text($0))] }
+        page += [".SH OPTIONS", roff(Words.text(.manOptionsIntro))]
         page += WizardConfiguration.options.flatMap(manualOption)
         page.append(".SH COMMANDS")
         for command in Subcommand.all {
-            page += [".SS " + roff(command.usage), roff(command.about)]
+            page += [".SS " + roff(command.usage), roff(Words.text(command.about))]
             page += (command.options + [helpOption]).flatMap(manualOption)
         }
-        page += [".SH KEYS", "In the full-screen wizard:"]
-        page += keys.flatMap { [".TP", "\\fB" + roff($0.key) + "\\fR", roff($0.meaning)] }
+        page += [".SH KEYS", roff(Words.text(.manKeysIntro))]
+        page += keys.flatMap { [".TP", "\\fB" + roff($0.key) + "\\fR", roff(Words.text($0.meaning))] }
         page.append(".SH EXIT STATUS")
-        page += exitCodes.flatMap { [".TP", "\\fB\($0.code.rawValue)\\fR", roff($0.meaning)] }
-        page += [".PP", "Errors go to standard error as one line that says what to do."]
+        page += exitCodes.flatMap { [".TP", "\\fB\($0.code.rawValue)\\fR", roff(Words.text($0.meaning))] }
+        page += [".PP", roff(Words.text(.manErrors))]
         page.append(".SH ENVIRONMENT")
-        page += environment.flatMap { [".TP", "\\fB" + roff($0.name) + "\\fR", roff($0.meaning)] }
+        page += environment.flatMap { [".TP", "\\fB" + roff($0.name) + "\\fR", roff(Words.text($0.meaning))] }
         page.append(".SH FILES")
-        page += files.flatMap { [".TP", "\\fI" + roff($0.path) + "\\fR", roff($0.meaning)] }
+        page += files.flatMap { [".TP", "\\fI" + roff($0.path) + "\\fR", roff(Words.text($0.meaning))] }
         page.append(".SH EXAMPLES")
-        page += examples.flatMap { [".TP", "\\fB" + roff($0.command) + "\\fR", roff($0.meaning)] }
+        page += examples.flatMap { [".TP", "\\fB" + roff($0.command) + "\\fR", roff(Words.text($0.meaning))] }
         page += [".SH SEE ALSO", "\\fBffmpeg\\fR(1), \\fBv4l2\\-ctl\\fR(1)",
-                 ".PP", "The README shipped in /usr/share/doc/facecap (the analyze \\-\\-json fields, the validation "
-                    + "server contract, the guidance codes)."]
+                 ".PP", roff(Words.text(.manSeeAlso))]
         return page.joined(separator: "\n") + "\n"
     }
 
@@ -167,7 +141,7 @@ enum Documentation {
         return out
     }
 
-    // MARK: shell completions
+    // MARK: English on purpose: shell completions (shell code; every description in them comes from the catalogue)
 
     /// A bash completion script (for /usr/share/bash-completion/completions/facecap); plain bash, no helpers.
     static func bashCompletion() -> String {
@@ -234,7 +208,7 @@ enum Documentation {
             "  local -a commands",
             "  commands=(",
         ]
-        script += Subcommand.all.map { "    '\($0.name):\(zshText($0.summary))'" }
+        script += Subcommand.all.map { "    '\($0.name):\(zshText(Words.text($0.summary)))'" }
         script += ["  )", "  if (( CURRENT > 2 )); then", "    case ${words[2]} in"]
         for command in Subcommand.all {
             var specs = (command.options + [helpOption]).map(zshSpec)

@@ -7,23 +7,28 @@ enum GenerateCommand {
     static let options: [OptionSpec] = []
     static let outputs = ["man", "bash", "zsh", "pot"]
     static let usage = "facecap generate man|bash|zsh|pot"
-    static let about = "Prints facecap's manual page (roff, for man1/facecap.1), or its completion script for bash "
-        + "(bash-completion/completions/facecap) or zsh (a _facecap function for fpath), or the template translations are "
-        + "made from (pot, for Resources/po/facecap.pot)."
+    static let about = MessageID.commandGenerateAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
             return .success
         }
         guard parsed.positionals.count == 1, let what = parsed.positionals.first else {
-            throw UsageError("'facecap generate' takes one of: \(outputs.joined(separator: ", "))")
+            throw UsageError(Words.text(.generateTakesOne, ["outputs": Words.list(outputs)]))
         }
+        // What is installed (man1, the completions' descriptions) and the template are English, whatever the
+        // language of the person who builds the package (README, "Languages").
+        let chosen = Words.current
+        defer { Words.current = chosen }
+        if what != "pot" { Words.current = .english }
         switch what {
         case "man": writeAll(Documentation.manualPage(version: facecapVersion), to: 1)
         case "bash": writeAll(Documentation.bashCompletion(), to: 1)
         case "zsh": writeAll(Documentation.zshCompletion(), to: 1)
         case "pot": writeAll(GettextTemplate.text(), to: 1)
-        default: throw UsageError("'facecap generate' takes one of: \(outputs.joined(separator: ", ")), not '\(what)'")
+        default:
+            Words.current = chosen
+            throw UsageError(Words.text(.generateTakesOneNot, ["outputs": Words.list(outputs), "what": what]))
         }
         return .success
     }

@@ -9,15 +9,13 @@ import Glibc
 /// camera, for replay with --input and for bug reports.
 enum RecordCommand {
     static let options: [OptionSpec] = [
-        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)",
-                   completion: .device),
-        OptionSpec("seconds", value: "N", help: "how long to record (default 10)"),
-        OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
-        OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
+        OptionSpec("device", short: "d", value: "PATH", help: .optionDevice, completion: .device),
+        OptionSpec("seconds", value: "N", help: .optionSeconds),
+        OptionSpec("size", value: "WxH", help: .optionSize),
+        OptionSpec("fps", value: "N", help: .optionFps),
     ]
     static let usage = "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m"
-    static let about = "Records a YUV4MPEG2 clip (mode 0600: it holds a face); Ctrl-C stops early and keeps the "
-        + "clip."
+    static let about = MessageID.commandRecordAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
         // First thing: from here on Ctrl-C/SIGTERM stop the recording cleanly instead of killing the process.
@@ -26,8 +24,8 @@ enum RecordCommand {
             return .success
         }
         guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
-            throw UsageError(parsed.positionals.isEmpty ? "record needs an output file, e.g. facecap record clip.y4m"
-                             : "record takes one output file, not \(parsed.positionals.count)")
+            throw UsageError(parsed.positionals.isEmpty ? Words.text(.recordNeedsFile)
+                             : Words.text(.recordOneFile, ["count": String(parsed.positionals.count)]))
         }
         let seconds = try parsed.double("seconds", in: 0.1...3600) ?? 10
         var configuration = CameraConfiguration()
@@ -52,10 +50,9 @@ enum RecordCommand {
         let writer = try Y4MFileWriter(path: partial, width: camera.width, height: camera.height,
                                        format: camera.format, frameRate: camera.frameRate,
                                        colorRange: camera.colorRange)
-        let adjusted = camera.wasSizeAdjusted
-            ? " (asked for \(camera.requestedWidth)x\(camera.requestedHeight); the camera chose this size)" : ""
-        printError("recording \(CameraDeviceText.rate(seconds)) s from \(camera.label)\(adjusted) to \(output);"
-                   + " Ctrl-C stops early")
+        let words = ["seconds": CameraDeviceText.rate(seconds), "camera": camera.label, "path": output,
+                     "width": String(camera.requestedWidth), "height": String(camera.requestedHeight)]
+        printError(Words.text(camera.wasSizeAdjusted ? .recordStartingAdjusted : .recordStarting, words))
 
         let summary: RecordingSummary
         do {

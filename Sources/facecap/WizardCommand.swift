@@ -21,22 +21,29 @@ enum WizardCommand {
         let environment = Environment.values(Environment.wizardNames)
         let configuration = try WizardConfiguration(parsed, environment: environment, languages: Catalogues.available())
         for warning in configuration.warnings { printError(Words.text(.warningPrefix, ["message": warning])) }
-        if !configuration.plain { try checkTerminal(environment) }
-        // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
-        // and the terminal restored.
-        Signals.install()
-        // A clip is checked before any screen shows, so a wrong path is one line and exit 66, not a screen.
+        // Errors in the order a person fixes them: the command line (above), then what it names (the clip, the
+        // token for the server), then where facecap runs (the terminal). A clip is checked before any screen shows,
+        // so a wrong path is one line and exit 66, not a screen, and it is said before a missing terminal.
         var prepared: FrameSource?
         if case .clip(let path, let loop) = configuration.source {
             prepared = try ClipSource(path: path, loop: loop)
         }
+        let token = try configuration.serverURL.map { url throws -> BearerToken? in
+            let token = try BearerToken.from(environment: environment)
+            try TokenInClearError.check(url: url, token: token)
+            return token
+        } ?? nil
+        if !configuration.plain { try checkTerminal(environment) }
+        // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
+        // and the terminal restored.
+        Signals.install()
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                       hand: models.hand)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
-        let photos = try makePhotos(configuration, models: models, thresholds: thresholds, environment: environment)
+        let photos = try makePhotos(configuration, models: models, thresholds: thresholds, token: token)
         let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
         let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared)
@@ -62,11 +69,9 @@ enum WizardCommand {
     /// The built-in validator holds the photo to `thresholds`, the live analyzer's own table: one gate.
     static func makePhotos(_ configuration: WizardConfiguration,
                            models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel),
-                           thresholds: AnalyzerThresholds, environment: [String: String]) throws -> WizardPhotos {
+                           thresholds: AnalyzerThresholds, token: BearerToken?) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
-            let token = try BearerToken.from(environment: environment)
-            try TokenInClearError.check(url: url, token: token)
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {

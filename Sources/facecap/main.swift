@@ -10,11 +10,11 @@ import Glibc
 struct Subcommand: Sendable {
     var name: String
     var synopsis: String
-    var summary: String
+    var summary: MessageID
     /// "facecap analyze [--json] …", as its `--help` starts.
     var usage: String
     /// The paragraph its `--help` shows under the usage line.
-    var about: String
+    var about: MessageID
     var options: [OptionSpec]
     /// What its arguments after the options are, for shell completion.
     var operands: ValueCompletion
@@ -24,23 +24,23 @@ struct Subcommand: Sendable {
     /// global: those belong to the main actor, and the help text is built outside it).
     static let all: [Subcommand] = [
         Subcommand(name: "devices", synopsis: "devices [--json]",
-                   summary: "list capture devices: path, name, driver, bus, formats, sizes, frame rates",
+                   summary: .commandDevicesSummary,
                    usage: DevicesCommand.usage, about: DevicesCommand.about, options: DevicesCommand.options,
                    operands: .none, run: DevicesCommand.run),
         Subcommand(name: "analyze", synopsis: "analyze [--json] IMAGE…",
-                   summary: "analyse photos (JPEG, PNG, PPM/PGM) or clips (.y4m, every frame)",
+                   summary: .commandAnalyzeSummary,
                    usage: AnalyzeCommand.usage, about: AnalyzeCommand.about, options: AnalyzeCommand.options,
                    operands: .file(pattern: nil), run: AnalyzeCommand.run),
         Subcommand(name: "record", synopsis: "record [--seconds N] OUT.y4m",
-                   summary: "record a clip from the camera for replay and bug reports",
+                   summary: .commandRecordSummary,
                    usage: RecordCommand.usage, about: RecordCommand.about, options: RecordCommand.options,
                    operands: .file(pattern: "*.y4m"), run: RecordCommand.run),
         Subcommand(name: "bench", synopsis: "bench [--json]",
-                   summary: "measure face-model and per-frame analysis time on this machine",
+                   summary: .commandBenchSummary,
                    usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
                    operands: .none, run: BenchCommand.run),
         Subcommand(name: "generate", synopsis: "generate man|bash|zsh|pot",
-                   summary: "print the manual page, a shell completion script or the translation template",
+                   summary: .commandGenerateSummary,
                    usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
                    operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
     ]
@@ -82,8 +82,13 @@ func runMain() -> ExitCode {
             return try command.run(arguments)
         }
         if let first = arguments.first, !first.hasPrefix("-") {
-            let names = Subcommand.all.map(\.name).joined(separator: ", ")
-            throw UsageError(Words.text(.usageUnknownCommand, ["command": first, "commands": names]))
+            let names = Subcommand.all.map(\.name)
+            let list = Words.list(names)
+            if let near = nearest(first, among: names) {
+                throw UsageError(Words.text(.usageUnknownCommandDidYouMean, ["command": first, "suggestion": near,
+                                                                             "commands": list]))
+            }
+            throw UsageError(Words.text(.usageUnknownCommand, ["command": first, "commands": list]))
         }
         return try WizardCommand.run(arguments, startTime: startTime)
     } catch let error as UserFacingError {

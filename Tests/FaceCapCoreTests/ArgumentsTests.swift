@@ -3,10 +3,10 @@ import XCTest
 
 final class ArgumentsTests: XCTestCase {
     let options = [
-        OptionSpec("device", short: "d", value: "PATH", help: ""),
-        OptionSpec("json", help: ""),
-        OptionSpec("loop", short: "l", help: ""),
-        OptionSpec("seconds", value: "N", help: ""),
+        OptionSpec("device", short: "d", value: "PATH", text: ""),
+        OptionSpec("json", text: ""),
+        OptionSpec("loop", short: "l", text: ""),
+        OptionSpec("seconds", value: "N", text: ""),
     ]
 
     func testLongShortAndInlineValues() throws {
@@ -71,8 +71,8 @@ final class ArgumentsTests: XCTestCase {
 
     func testHelpColumnsWrapWithinTheWidth() {
         let text = formatOptions([
-            OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)"),
-            OptionSpec("a-very-long-option-name", value: "SOMETHING", help: "its text goes on the next line"),
+            OptionSpec("device", short: "d", value: "PATH", text: "camera (default: the first video-capture node)"),
+            OptionSpec("a-very-long-option-name", value: "SOMETHING", text: "its text goes on the next line"),
         ], width: 40)
         XCTAssertEqual(text.split(separator: "\n"), [
             "  -d, --device PATH  camera (default:",
@@ -85,5 +85,36 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(wrapWords("one two three", width: 7), ["one two", "three"])
         XCTAssertEqual(wrapWords("unbreakable-word x", width: 5), ["unbreakable-word", "x"])
         XCTAssertEqual(wrapWords("", width: 5), [""])
+    }
+
+    /// The name meant by a typo: one edit for a short word, two for a longer one, none when two are as near.
+    func testNearestNameForATypo() {
+        let options = WizardConfiguration.options.map { "--" + $0.long }
+        XCTAssertEqual(nearest("--inptu", among: options), "--input")
+        XCTAssertEqual(nearest("--no-mirorr", among: options), "--no-mirror")
+        XCTAssertEqual(nearest("--Plain", among: options), "--plain")
+        XCTAssertNil(nearest("--frobnicate", among: options))
+        XCTAssertEqual(nearest("analyse", among: ["devices", "analyze", "record", "bench", "generate"]), "analyze")
+        XCTAssertEqual(nearest("devcies", among: ["devices", "analyze", "record", "bench", "generate"]), "devices")
+        XCTAssertNil(nearest("selfie", among: ["devices", "analyze", "record", "bench", "generate"]))
+        XCTAssertNil(nearest("ab", among: ["ax", "ay"]), "two names as near: no guess")
+        XCTAssertThrowsError(try parseArguments(["--lop"], options: WizardConfiguration.options)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "unknown option '--lop'; did you mean '--loop'?")
+        }
+    }
+
+    /// Help text in Japanese (no spaces, double-width) wraps within its width, between characters, and never
+    /// starts a line with a closing mark.
+    func testWrapWordsMeasuresDisplayWidthAndBreaksBetweenWideCharacters() {
+        let text = "ループバック以外のホストへの平文 http の --server を許可（写真のみ。FACECAP_TOKEN とは不可）"
+        let lines = wrapWords(text, width: 30)
+        XCTAssertGreaterThan(lines.count, 2)
+        for line in lines {
+            XCTAssertLessThanOrEqual(displayWidth(line), 30, line)
+            XCTAssertFalse(["、", "。", "）"].contains(line.first), line)
+        }
+        XCTAssertEqual(lines.joined().replacingOccurrences(of: " ", with: ""), text.replacingOccurrences(of: " ", with: ""))
+        XCTAssertEqual(displayWidth("写真"), 4)
+        XCTAssertEqual(wrapWords("one two three", width: 7), ["one two", "three"])
     }
 }

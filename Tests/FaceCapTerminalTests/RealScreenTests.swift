@@ -117,6 +117,74 @@ final class RealScreenTests: XCTestCase {
         }
     }
 
+    /// The live guidance on the capture screen as the flow shows it: every guidance message (in its plain and its
+    /// gentler words) as the main message with the two longest hints of the language under it, every hint under the
+    /// longest message, the Steady bar filling, and manual capture offered, at every size in every language.
+    func testEveryGuidanceMessageAndHintFitsTheCaptureScreenInEveryLanguage() throws {
+        let scenes = WizardScenes.scenes.filter { $0.screenName == .capture && !$0.showsHelp }
+        let live = try XCTUnwrap(scenes.first { wizard in
+            if case .capture(let progress) = wizard.state { return progress.manualOffered == nil }
+            return false
+        }, "no scene in the capture state")
+        let saved = Words.current
+        defer { Words.current = saved }
+        var checked = 0
+        for translations in try languages() {
+            Words.current = translations
+            // Each code with its words, plain and gentle, longest first (by display width: Japanese is double).
+            var worded: [(code: GuidanceCode, slight: Bool, text: String)] = []
+            for code in GuidanceCode.allCases where code != .ready {
+                worded.append((code, false, Messages.guidance(code)))
+                if Messages.guidance(code, slight: true) != Messages.guidance(code) {
+                    worded.append((code, true, Messages.guidance(code, slight: true)))
+                }
+            }
+            worded.sort { TerminalText.width(of: $0.text, unicode: true) > TerminalText.width(of: $1.text, unicode: true) }
+            func guidance(_ primary: (code: GuidanceCode, slight: Bool), _ hints: [(code: GuidanceCode, slight: Bool)],
+                          stability: Double = 0, manual: ManualFallbackReason? = nil) -> FrameGuidance {
+                let slight = Set(([primary] + hints).filter(\.slight).map(\.code))
+                return FrameGuidance(time: 0, primary: primary.code, hints: hints.map(\.code), stability: stability,
+                                     manualFallback: manual, slight: slight)
+            }
+            /// The two longest hints of other codes (one wording per code).
+            func longestHints(besides code: GuidanceCode) -> [(code: GuidanceCode, slight: Bool)] {
+                var hints: [(code: GuidanceCode, slight: Bool)] = []
+                for entry in worded where entry.code != code && !hints.contains(where: { $0.code == entry.code }) {
+                    hints.append((code: entry.code, slight: entry.slight))
+                    if hints.count == 2 { break }
+                }
+                return hints
+            }
+            var frames: [FrameGuidance] = []
+            for entry in worded {
+                frames.append(guidance((code: entry.code, slight: entry.slight), longestHints(besides: entry.code)))
+            }
+            frames.append(guidance((code: .ready, slight: false), [], stability: 0.6))
+            let longest = worded[0]
+            for hint in worded where hint.code != longest.code {
+                frames.append(guidance((code: longest.code, slight: longest.slight), [(code: hint.code, slight: hint.slight)]))
+            }
+            let two = longestHints(besides: longest.code)
+            frames.append(guidance((code: longest.code, slight: longest.slight), two, manual: .timeout))
+            frames.append(guidance((code: longest.code, slight: longest.slight), two, manual: .noConfidentFace))
+            for frame in frames {
+                for (columns, rows) in Self.sizes {
+                    var wizard = live
+                    var shown = frame
+                    shown.time = wizard.now + 1
+                    _ = wizard.handle(.resized(columns: columns, rows: rows), at: wizard.now)
+                    _ = wizard.handle(.frameAnalyzed(shown), at: wizard.now + 0.1)
+                    let model = wizard.screen(at: wizard.now)
+                    XCTAssertTrue(model.name == .capture || model.name == .manualCapture, "\(model.name)")
+                    let what = "\(translations.language) \(model.name) \(frame.primary) + \(frame.hints) at \(columns)×\(rows)"
+                    for problem in problems(model, columns: columns, rows: rows) { XCTFail("\(what): \(problem)") }
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+    }
+
     /// No item past the edge, no word cut (every word on the screen is a whole word of the model's texts), the
     /// key bar on the last row with every key's name and its words whole.
     func problems(_ model: ScreenModel, columns: Int, rows: Int) -> [String] {

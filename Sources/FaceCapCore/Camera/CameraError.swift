@@ -115,9 +115,9 @@ public struct DeviceAccess: Equatable, Sendable {
         if let owner, let group, let mode {
             parts.append(Words.text(.accessOwner, ["owner": owner, "group": group, "mode": mode]))
         }
-        let groups = userGroups.isEmpty ? Words.text(.accessNoGroups) : userGroups.joined(separator: ", ")
+        let groups = userGroups.isEmpty ? Words.text(.accessNoGroups) : Words.list(userGroups)
         parts.append(Words.text(.accessYouAreIn, ["groups": groups]))
-        return parts.joined(separator: "; ")
+        return Words.clauses(parts)
     }
 
     /// The group the fix adds the user to: the device's, unless that is root (then "video").

@@ -19,18 +19,31 @@ public struct OptionSpec: Sendable {
     public var short: Character?
     /// Name of the value in help text, e.g. "PATH"; nil for a flag that takes no value.
     public var valueName: String?
-    public var help: String
+    /// What `--help` says of it: a catalogue message, in the current language when read.
+    public var helpID: MessageID?
+    /// Or a text given as is (tests).
+    private var helpText: String
     /// What shells complete as the value (for an option that takes one).
     public var completion: ValueCompletion
 
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
+    public init(_ long: String, short: Character? = nil, value: String? = nil, help: MessageID,
+                completion: ValueCompletion = .none) {
+        self.init(long, short: short, value: value, text: "", completion: completion)
+        helpID = help
+    }
+
+    /// An option whose help is `text` as it stands (not from the catalogue: for tests).
+    public init(_ long: String, short: Character? = nil, value: String? = nil, text: String,
                 completion: ValueCompletion = .none) {
         self.long = long
         self.short = short
         self.valueName = value
-        self.help = help
+        self.helpText = text
         self.completion = completion
     }
+
+    /// The help text in the current language.
+    public var help: String { helpID.map { Words.text($0) } ?? helpText }
 
     public var takesValue: Bool { valueName != nil }
 
@@ -132,7 +145,7 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
                 name = String(body)
             }
             guard let option = spec(long: name) else {
-                throw UsageError(Words.text(.usageUnknownOption, ["option": "--" + name]))
+                throw unknownOption("--" + name, among: options.map { "--" + $0.long })
             }
             try once(option)
             if option.takesValue {
@@ -179,6 +192,49 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
     return result
 }
 
+/// "unknown option '--inptu'; did you mean '--input'?" when one of `names` is near enough, else without the guess.
+func unknownOption(_ given: String, among names: [String]) -> UsageError {
+    guard let near = nearest(given, among: names) else {
+        return UsageError(Words.text(.usageUnknownOption, ["option": given]))
+    }
+    return UsageError(Words.text(.usageUnknownOptionDidYouMean, ["option": given, "suggestion": near]))
+}
+
+/// The one name of `names` a person most likely meant by `given` (a typo: a letter wrong, missing, extra or two
+/// swapped, within one such edit for a short word and two for a longer one), or nil when none is that near or two
+/// are equally near. Case is ignored.
+public func nearest(_ given: String, among names: [String]) -> String? {
+    let word = Array(given.lowercased())
+    let limit = word.count <= 4 ? 1 : 2
+    var best: [(String, Int)] = []
+    for name in names {
+        let distance = editDistance(word, Array(name.lowercased()))
+        guard distance <= limit, distance > 0 || given != name else { continue }
+        if let first = best.first, distance > first.1 { continue }
+        if let first = best.first, distance < first.1 { best = [] }
+        best.append((name, distance))
+    }
+    return best.count == 1 ? best[0].0 : nil
+}
+
+/// Edits (a letter replaced, inserted, deleted, or two neighbours swapped) from `a` to `b` (optimal string alignment).
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return table[a.count][b.count]
+}
+
 /// Help text lines for `options`: synopses in a column, descriptions beside them, wrapped to `width`.
 public func formatOptions(_ options: [OptionSpec], width: Int = helpWidth) -> String {
     formatColumns(options.map { ("  " + $0.synopsis, $0.help) }, width: width)
@@ -191,32 +247,83 @@ public let helpWidth = 80
 /// `width` under itself. The column fits the widest term up to `maxColumn`; a wider term puts its text on the
 /// next line.
 public func formatColumns(_ rows: [(term: String, text: String)], width: Int = helpWidth, maxColumn: Int = 30) -> String {
-    let column = (rows.map { $0.term.count }.filter { $0 + 2 <= maxColumn }.max() ?? maxColumn - 2) + 2
+    let column = (rows.map { displayWidth($0.term) }.filter { $0 + 2 <= maxColumn }.max() ?? maxColumn - 2) + 2
     let indent = String(repeating: " ", count: column)
     return rows.map { term, text in
         let lines = wrapWords(text, width: width - column)
-        guard term.count + 2 <= column else {
+        guard displayWidth(term) + 2 <= column else {
             return ([term] + lines.map { indent + $0 }).joined(separator: "\n")
         }
-        let first = term + String(repeating: " ", count: column - term.count) + (lines.first ?? "")
+        let first = term + String(repeating: " ", count: column - displayWidth(term)) + (lines.first ?? "")
         return ([first] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n")
     }.joined(separator: "\n")
 }
 
-/// `text` broken at spaces into lines of at most `width` characters (a longer word gets a line of its own).
+/// `text` broken into lines of at most `width` terminal cells: at spaces, or between wide characters (Japanese has
+/// no spaces; a closing mark such as 、 or ） never starts a line, an opening one never ends it). A word wider than a
+/// line gets a line of its own.
 public func wrapWords(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
+    var lineWidth = 0
     for word in text.split(separator: " ") {
-        if line.isEmpty {
-            line = String(word)
-        } else if line.count + 1 + word.count <= width {
-            line += " " + word
-        } else {
-            lines.append(line)
-            line = String(word)
+        for (index, piece) in breakablePieces(word).enumerated() {
+            let pieceWidth = displayWidth(piece)
+            let gap = index == 0 && lineWidth > 0 ? 1 : 0
+            if lineWidth == 0 {
+                (line, lineWidth) = (piece, pieceWidth)
+            } else if lineWidth + gap + pieceWidth <= width {
+                line += (gap == 1 ? " " : "") + piece
+                lineWidth += gap + pieceWidth
+            } else {
+                lines.append(line)
+                (line, lineWidth) = (piece, pieceWidth)
+            }
         }
     }
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
     return lines
+}
+
+/// Terminal cells `text` takes: 2 for an East Asian wide character, 0 for a combining mark, else 1 (the table of
+/// the full-screen front end's `TerminalText`, for help text printed without a terminal).
+public func displayWidth(_ text: String) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + cellWidth($1) }
+}
+
+func cellWidth(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.value {
+    case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200B...0x200F, 0x20D0...0x20FF, 0xFE00...0xFE0F,
+         0xFE20...0xFE2F:
+        return 0
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+         0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+         0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        return 2
+    default:
+        return 1
+    }
+}
+
+/// A word cut where a line may break inside it: before or after a wide character, except before a closing mark
+/// or after an opening one.
+private func breakablePieces(_ word: Substring) -> [String] {
+    let noStart: Set<Character> = ["、", "。", "，", "．", "）", "」", "』", "：", "；", "？", "！", "ー", "・", ")", ",", ".", ":", ";"]
+    let noEnd: Set<Character> = ["（", "「", "『", "("]
+    var pieces: [String] = []
+    var piece = ""
+    var previous: Character?
+    for character in word {
+        if let previous, !piece.isEmpty,
+           character.unicodeScalars.contains(where: { cellWidth($0) == 2 })
+            || previous.unicodeScalars.contains(where: { cellWidth($0) == 2 }),
+           !noStart.contains(character), !noEnd.contains(previous) {
+            pieces.append(piece)
+            piece = ""
+        }
+        piece.append(character)
+        previous = character
+    }
+    if !piece.isEmpty { pieces.append(piece) }
+    return pieces
 }

@@ -43,36 +43,26 @@ public struct WizardConfiguration: Sendable, Equatable {
 
     /// The wizard's options, as `--help` lists them.
     public static let options: [OptionSpec] = [
-        OptionSpec("device", short: "d", value: "PATH", help: "camera (default: the first video-capture node)",
-                   completion: .device),
-        OptionSpec("input", short: "i", value: "FILE.y4m",
-                   help: "replay a clip instead of a camera, at its own frame rate", completion: .file(pattern: "*.y4m")),
-        OptionSpec("loop", help: "with --input: repeat the clip"),
-        OptionSpec("output", short: "o", value: "DIR", help: "where photos and reports go (default ./facecap-out)",
-                   completion: .directory),
-        OptionSpec("server", value: "URL",
-                   help: "validate by uploading to this endpoint, with the token from FACECAP_TOKEN "
-                       + "(default: built-in validator)"),
-        OptionSpec("insecure-http", help: "allow --server over plain http to a host that is not loopback "
-                   + "(the photo only: never with FACECAP_TOKEN)"),
-        OptionSpec("attempts", value: "N", help: "validation attempts before manual review (default 3)"),
-        OptionSpec("manual-after", value: "SEC", help: "offer manual capture after this many seconds (default 30)"),
-        OptionSpec("no-tutorial", help: "skip the tutorial and camera-permission screens"),
-        OptionSpec("no-mirror", help: "show the preview unmirrored"),
-        OptionSpec("color", value: "MODE", help: "preview colours: auto, truecolor, 256, 16 or none",
-                   completion: .choices(ColorMode.allCases.map(\.rawValue))),
-        OptionSpec("graphics", value: "MODE",
-                   help: "preview pixels: auto (ask the terminal), kitty, sixel or cells (default auto)",
+        OptionSpec("device", short: "d", value: "PATH", help: .optionDevice, completion: .device),
+        OptionSpec("input", short: "i", value: "FILE.y4m", help: .optionInput, completion: .file(pattern: "*.y4m")),
+        OptionSpec("loop", help: .optionLoop),
+        OptionSpec("output", short: "o", value: "DIR", help: .optionOutput, completion: .directory),
+        OptionSpec("server", value: "URL", help: .optionServer),
+        OptionSpec("insecure-http", help: .optionInsecureHTTP),
+        OptionSpec("attempts", value: "N", help: .optionAttempts),
+        OptionSpec("manual-after", value: "SEC", help: .optionManualAfter),
+        OptionSpec("no-tutorial", help: .optionNoTutorial),
+        OptionSpec("no-mirror", help: .optionNoMirror),
+        OptionSpec("color", value: "MODE", help: .optionColor, completion: .choices(ColorMode.allCases.map(\.rawValue))),
+        OptionSpec("graphics", value: "MODE", help: .optionGraphics,
                    completion: .choices(GraphicsMode.allCases.map(\.rawValue))),
-        OptionSpec("size", value: "WxH", help: "requested camera size (default 640x480)"),
-        OptionSpec("fps", value: "N", help: "requested camera frame rate (default 30)"),
-        OptionSpec("events", value: "FILE", help: "write JSON Lines events to FILE (- = stdout, with --plain)",
-                   completion: .file(pattern: nil)),
-        OptionSpec("plain", help: "no full-screen UI: one line per state or guidance change"),
-        OptionSpec("lang", value: "CODE", help: "message language, e.g. de or ja (default from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)",
-                   completion: .choices(languages)),
-        OptionSpec("help", short: "h", help: "show this help"),
-        OptionSpec("version", help: "show the version"),
+        OptionSpec("size", value: "WxH", help: .optionSize),
+        OptionSpec("fps", value: "N", help: .optionFps),
+        OptionSpec("events", value: "FILE", help: .optionEvents, completion: .file(pattern: nil)),
+        OptionSpec("plain", help: .optionPlain),
+        OptionSpec("lang", value: "CODE", help: .optionLang, completion: .choices(languages)),
+        OptionSpec("help", short: "h", help: .optionHelp),
+        OptionSpec("version", help: .optionVersion),
     ]
 
     /// Languages with message catalogues (README, "Languages").
@@ -129,7 +119,7 @@ public struct WizardConfiguration: Sendable, Equatable {
             let modes = ["size", "fps"].filter(parsed.has).map { "--\($0)" }
             if !modes.isEmpty {
                 warnings.append(Words.text(.usageClipIgnoresMode, count: modes.count,
-                                           ["options": modes.joined(separator: " and ")]))
+                                           ["options": modes.count == 2 ? Words.text(.listPair, ["first": modes[0], "second": modes[1]]) : modes[0]]))
             }
         }
         plain = parsed.has("plain")

@@ -64,7 +64,8 @@ extension Wizard {
             list = [KeyBinding([.enter, .space], KeyHelp(Words.text(.keyEnter), Words.text(.keyStart)), .start),
                     quitBinding(.keyQuit)]
         case .permissionContext:
-            list = [KeyBinding([.enter, .character("y")], KeyHelp(Words.text(.keyEnter), Words.text(.keyTurnOnCamera)),
+            list = [KeyBinding([.enter, .character("y")], KeyHelp(Words.text(.keyEnter),
+                                                                         Words.text(settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera)),
                                .turnOnCamera),
                     KeyBinding([.character("q"), .escape, .character("n")], KeyHelp("q", Words.text(.keyNoThanks)),
                                .decline)]

@@ -8,8 +8,7 @@ public struct ModelError: UserFacingError, Equatable, CustomStringConvertible {
     public var advice: String
 
     /// What to do about a damaged or wrong model file, whether facecap runs from a checkout or a package.
-    public static let refetch = "Fetch and verify the models again: 'make models' in a source checkout, or "
-        + "reinstall the facecap package."
+    public static var refetch: String { Words.text(.modelRefetch) }
 
     /// An error about `file`; `problem` is a lowercase phrase without a final full stop.
     public init(file: String, problem: String, advice: String = ModelError.refetch) {
@@ -19,7 +18,7 @@ public struct ModelError: UserFacingError, Equatable, CustomStringConvertible {
     }
 
     /// The sentence a person reads: the file, the problem, and what to do.
-    public var message: String { "cannot use the face model \(file): \(problem). \(advice)" }
+    public var message: String { Words.text(.modelCannotUse, ["file": file, "problem": problem, "advice": advice]) }
     public var exitCode: ExitCode { .failure }
     public var description: String { message }
 }
@@ -120,7 +119,7 @@ public struct TFLiteModel: Sendable {
         do {
             (tensors, operators, inputs, outputs) = try Self.parse(FlatBuffer(bytes))
         } catch let error as FlatBufferError {
-            throw ModelError(file: name, problem: "truncated or corrupted (\(error.description))")
+            throw ModelError(file: name, problem: Words.text(.modelCorrupted, ["detail": error.description]))
         } catch let error as ModelProblem {
             throw ModelError(file: name, problem: error.text)
         } catch {

@@ -26,10 +26,9 @@ extension CameraProblem {
                     + [Words.text(.cameraCloseIt)]
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode, error: error)
         case .noCamera, .noSuchDevice, .notCaptureDevice, .unsupportedFormat:
-            // Only the wizard can do without a camera, so only its message offers a clip.
+            // Only the wizard can do without a camera, so only its message offers a clip (once: not again below).
             self.init(kind: .noCamera, message: Words.text(.cameraNoneReplayClip, ["message": error.message]),
-                      details: [Words.text(.cameraConnectWebcam), "$ facecap devices",
-                                Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
+                      details: [Words.text(.cameraConnectWebcam), "$ facecap devices"],
                       exitCode: error.exitCode, error: error)
         case .disconnected, .stalled, .ioError, .noBandwidth, .system, .closed:
             self.init(kind: .lost, message: error.message, exitCode: error.exitCode, error: error)

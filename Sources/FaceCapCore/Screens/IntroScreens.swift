@@ -18,7 +18,8 @@ extension Wizard {
         } else {
             lines.append(Words.text(.contextKeptLocal, ["directory": settings.outputDirectory]))
         }
-        return ScreenModel(name: .permissionContext, title: Words.text(.contextTitle), lines: lines)
+        return ScreenModel(name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
+                           lines: lines)
     }
 
     func dismissedScreen() -> ScreenModel {

@@ -92,7 +92,7 @@ public enum Messages {
             let action = help.key == "?" ? Words.text(.keyCloseHelp) : help.action
             return "  " + help.key + String(repeating: " ", count: max(0, width - help.key.count)) + "  " + action
         }
-        return [Words.text(.helpAbout), "", Words.text(.helpFollow), Words.text(.helpHoldStill), Words.text(.helpMirror),
+        return [Words.text(.helpAbout), "", Words.text(.helpFollow), Words.text(.helpHoldStill), Words.text(.helpMirror, ["moveLeft": Words.text(.guidanceMoveLeft)]),
                 Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
     }
 }

@@ -24,7 +24,7 @@ public enum ServerReply {
     public static func parse(status: Int, headers: [(String, String)], body: [UInt8],
                              now: Double? = nil) -> ValidationOutcome {
         guard body.count <= maxReplyBytes else {
-            return .unreachable(reason: .replyTooLarge(limit: "\(maxReplyBytes >> 20) MB"), retryAfter: nil)
+            return .unreachable(reason: .replyTooLarge(limit: Words.megabytes(maxReplyBytes)), retryAfter: nil)
         }
         func header(_ name: String) -> String? {
             headers.last { $0.0.lowercased() == name }?.1.trimmingSpaces
@@ -66,23 +66,23 @@ public enum ServerReply {
     /// The verdict in a 200 reply, or what is wrong with it.
     static func verdict(_ body: [UInt8]) -> Result<ValidationVerdict, ReplyProblem> {
         guard let json = JSONValue.parse(body) else {
-            return .failure(ReplyProblem(body.isEmpty ? "empty body" : "not valid JSON"))
+            return .failure(ReplyProblem(Words.text(body.isEmpty ? .replyEmpty : .replyNotJSON)))
         }
-        guard case .object = json else { return .failure(ReplyProblem("not a JSON object")) }
-        guard let resultText = json["result"]?.stringValue else { return .failure(ReplyProblem("no \"result\"")) }
+        guard case .object = json else { return .failure(ReplyProblem(Words.text(.replyNotObject))) }
+        guard let resultText = json["result"]?.stringValue else { return .failure(ReplyProblem(Words.text(.replyNoResult))) }
         guard let result = ValidationResult(rawValue: resultText) else {
-            return .failure(ReplyProblem("\"result\" is \"\(sanitise(resultText, limit: 32))\""))
+            return .failure(ReplyProblem(Words.text(.replyBadResult, ["value": sanitise(resultText, limit: 32)])))
         }
         var reasons: [String] = []
         switch json["reasons"] {
         case nil, .null?: break
         case .array(let items)?:
             for item in items {
-                guard let text = item.stringValue else { return .failure(ReplyProblem("a reason is not a string")) }
+                guard let text = item.stringValue else { return .failure(ReplyProblem(Words.text(.replyReasonNotString))) }
                 let code = sanitise(text, limit: maxReasonLength)
                 if !code.isEmpty, reasons.count < maxReasons { reasons.append(code) }
             }
-        default: return .failure(ReplyProblem("\"reasons\" is not an array"))
+        default: return .failure(ReplyProblem(Words.text(.replyReasonsNotArray)))
         }
         var message: String?
         switch json["message"] {
@@ -90,7 +90,7 @@ public enum ServerReply {
         case .string(let text)?:
             let clean = sanitise(text, limit: maxMessageLength)
             message = clean.isEmpty ? nil : clean
-        default: return .failure(ReplyProblem("\"message\" is not a string"))
+        default: return .failure(ReplyProblem(Words.text(.replyMessageNotString)))
         }
         return .success(ValidationVerdict(result: result, reasons: reasons, message: message))
     }

@@ -56,6 +56,18 @@ public enum Words {
         return fill(english, arguments)
     }
 
+    /// `items` as a list in the current language ("a, b, c"; "a、b、c" in Japanese).
+    public static func list(_ items: [String]) -> String { items.joined(separator: text(.separatorList)) }
+
+    /// Clauses of one line in the current language ("a; b").
+    public static func clauses(_ parts: [String]) -> String { parts.joined(separator: text(.separatorClause)) }
+
+    /// "label: text" in the current language (French puts a no-break space before the colon).
+    public static func labelled(_ label: String, _ rest: String) -> String { label + text(.separatorLabel) + rest }
+
+    /// A size in whole megabytes, in the current language ("30 MB"; "30 Mo" in French).
+    public static func megabytes(_ bytes: Int) -> String { text(.unitMegabytes, ["count": String(bytes >> 20)]) }
+
     /// The placeholders a text uses: "{path}" gives "path".
     public static func placeholders(_ text: String) -> Set<String> {
         var names: Set<String> = []

@@ -22,19 +22,20 @@ public enum CameraDeviceText {
     public static func human(_ devices: [CameraDevice]) -> String {
         var lines: [String] = []
         for device in devices {
-            lines.append("\(device.path): \(device.card.isEmpty ? "(unnamed camera)" : device.card)"
-                         + " (driver \(device.driver), bus \(device.bus))")
+            lines.append(Words.text(.devicesDriverBus, ["path": device.path, "driver": device.driver, "bus": device.bus,
+                                                        "name": device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card]))
             let native = device.formats.filter { !$0.isEmulated }
             let converted = device.formats.filter(\.isEmulated)
             for format in native {
-                let compressed = format.isCompressed ? ", compressed" : ""
-                lines.append("  \(format.fourcc) (\(format.description)\(compressed))")
+                lines.append("  " + (format.isCompressed
+                    ? Words.text(.devicesCompressed, ["format": format.fourcc, "description": format.description])
+                    : "\(format.fourcc) (\(format.description))"))
                 for size in format.sizes { lines.append("    " + describe(size)) }
-                if format.sizes.isEmpty { lines.append("    (no sizes listed)") }
+                if format.sizes.isEmpty { lines.append("    " + Words.text(.devicesNoSizes)) }
             }
-            if native.isEmpty { lines.append("  (no formats listed)") }
+            if native.isEmpty { lines.append("  " + Words.text(.devicesNoFormats)) }
             if !converted.isEmpty {
-                lines.append("  also converted by libv4l2: " + converted.map(\.fourcc).joined(separator: ", "))
+                lines.append("  " + Words.text(.devicesConverted, ["formats": Words.list(converted.map(\.fourcc))]))
             }
         }
         return lines.joined(separator: "\n")
@@ -50,8 +51,10 @@ public enum CameraDeviceText {
         case .discrete:
             return "\(size.width)x\(size.height)\(rate)"
         case .stepwise, .continuous:
-            let steps = size.kind == .continuous ? "any size" : "steps \(size.stepWidth)x\(size.stepHeight)"
-            return "\(size.minWidth)x\(size.minHeight) to \(size.width)x\(size.height), \(steps)\(rate)"
+            let steps = size.kind == .continuous ? Words.text(.devicesAnySize)
+                : Words.text(.devicesSteps, ["width": String(size.stepWidth), "height": String(size.stepHeight)])
+            return Words.text(.devicesRange, ["low": "\(size.minWidth)x\(size.minHeight)",
+                                              "high": "\(size.width)x\(size.height)", "steps": steps]) + rate
         }
     }
 

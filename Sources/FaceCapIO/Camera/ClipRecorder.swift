@@ -19,18 +19,18 @@ public struct RecordingSummary {
     /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
     /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".
     public func report(camera: Camera, output: String) -> String {
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let stats = camera.statistics
         let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
         let mode = "\(camera.width)x\(camera.height) \(camera.isConverted ? "RGB24" : "YUYV")"
-        var text = framesWritten == 0
-            ? "no frames recorded; \(output) not written"
-            : "wrote \(count(framesWritten, "frame")) (\(CameraDeviceText.rate(length)) s at"
-                + " \(CameraDeviceText.rate(camera.frameRate)) fps, \(mode)) to \(output)"
-        text += "; dropped \(count(stats.dropped, "damaged frame")) (\(stats.droppedErrorFlag) flagged,"
-            + " \(stats.droppedBadSize) short), the driver skipped \(stats.skippedByDriver)"
-        if case .signal = stop { text += "; stopped early" }
-        return text
+        var parts = [framesWritten == 0 ? Words.text(.recordNoFrames, ["path": output])
+            : Words.text(.recordWrote, count: framesWritten,
+                         ["seconds": CameraDeviceText.rate(length), "fps": CameraDeviceText.rate(camera.frameRate),
+                          "mode": mode, "path": output])]
+        parts.append(Words.text(.recordDropped, count: stats.dropped,
+                                ["flagged": String(stats.droppedErrorFlag), "short": String(stats.droppedBadSize),
+                                 "skipped": String(stats.skippedByDriver)]))
+        if case .signal = stop { parts.append(Words.text(.recordStoppedEarly)) }
+        return Words.clauses(parts)
     }
 }
 

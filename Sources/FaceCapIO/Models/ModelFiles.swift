@@ -46,9 +46,8 @@ public enum ModelFiles {
     public static func locate(_ file: String, directories: [String] = searchDirectories(),
                               environment: [String: String] = currentEnvironment()) throws(ModelError) -> String {
         if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty, !isDirectory(dir) {
-            throw ModelError(file: "folder \(dir)", problem: "FACECAP_MODEL_DIR names it, but there is no such folder",
-                             advice: "Set FACECAP_MODEL_DIR to the folder that holds the *.tflite models, or unset it "
-                                + "to use the installed ones.")
+            throw ModelError(file: Words.text(.modelFolder, ["path": dir]), problem: Words.text(.modelFolderMissing),
+                             advice: Words.text(.modelFolderAdvice))
         }
         for directory in directories {
             let path = directory + "/" + file
@@ -126,7 +125,7 @@ public enum ModelFiles {
 
     private static func readWholeFile(_ path: String) throws(ModelError) -> [UInt8] {
         func unreadable() -> ModelError {
-            ModelError(file: path, problem: "cannot read it (\(String(cString: strerror(errno))))")
+            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": String(cString: strerror(errno))]))
         }
         guard let file = fopen(path, "rb") else { throw unreadable() }
         defer { fclose(file) }
@@ -141,7 +140,7 @@ public enum ModelFiles {
             }
             // Said "cannot read it (Success)" before: errno is 0 here, the size is the problem.
             if bytes.count > maxModelBytes {
-                throw ModelError(file: path, problem: "larger than \(maxModelBytes >> 20) MB, so not a face model")
+                throw ModelError(file: path, problem: Words.text(.modelTooLarge, ["size": Words.megabytes(maxModelBytes)]))
             }
         }
         return bytes
@@ -151,9 +150,7 @@ public enum ModelFiles {
 extension ModelError {
     /// A model that is not in any searched directory: where facecap looked, and how to point it at the models.
     public init(missing file: String, searched: [String]) {
-        self.init(file: file, problem: "not found (looked in \(searched.joined(separator: ", ")))",
-                  advice: "Set FACECAP_MODEL_DIR to the folder that holds the *.tflite models, or put them in "
-                    + "BINDIR/../share/facecap/models next to the binary; in a source checkout 'make models' "
-                    + "fetches and verifies them into models/.")
+        self.init(file: file, problem: Words.text(.modelNotFound, ["folders": Words.list(searched)]),
+                  advice: Words.text(.modelNotFoundAdvice))
     }
 }

@@ -253,7 +253,7 @@ public final class HTTPValidator: PhotoChecker {
     }
 
     static func size(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
+        bytes % (1 << 20) == 0 ? Words.megabytes(bytes) : Words.text(.unitBytes, count: bytes)
     }
 }
 

@@ -14,15 +14,15 @@ public protocol FrameSourceOpener: AnyObject {
 
 extension CameraProblem: Error {}
 
-/// The wizard's imperative shell: one `poll()` over the signal pipe, the front end's input, the validation
-/// pipe and the camera; frames go through the face models and the analyzer into the flow, the flow's effects
-/// are performed here, and the front end draws the flow's screen.
+/// The wizard's imperative shell: the loop and the effects. One `poll()` over the signal pipe, the front end's
+/// input, the validation pipe and the camera; frames go through the `FramePipeline` into the flow, the flow's
+/// effects are performed here, the front end draws the flow's screen, and `FramePacing` keeps the frame times.
 public final class WizardSession {
     private var wizard: Wizard
     private let frontEnd: WizardFrontEnd
     private let events: EventLog?
-    private let tracker: FaceTracker
-    private var analyzer: Analyzer
+    private let pipeline: FramePipeline
+    private let pacing = FramePacing()
     private let photos: WizardPhotos
     private let opener: FrameSourceOpener
     private let clock: () -> Double
@@ -30,16 +30,6 @@ public final class WizardSession {
 
     private var source: FrameSource?
     private var analysing = false
-    /// The newest frame and the sharpest frame of the current `ready` run; swapped, never copied per frame.
-    private var frame = Frame.empty()
-    private var kept = Frame.empty()
-    private var keptAnalysis: AnalyzerOutput?
-    private var keptFaces: [Face] = []
-    private var latestAnalysis: AnalyzerOutput?
-    private var latestFaces: [Face] = []
-    /// The newest frame is in `kept` (it was swapped there).
-    private var latestIsKept = false
-    private var hasFrame = false
     private var photo: CapturedPhoto?
     private var exitCode: ExitCode?
     private var reports: [String] = []
@@ -50,17 +40,21 @@ public final class WizardSession {
     private var handlingEvent = false
     private var previewDirty = false
     /// Frames analysed and when the first was drawn (for the start-up budget).
-    public private(set) var framesAnalysed = 0
+    public var framesAnalysed: Int { pipeline.framesAnalysed }
     public private(set) var firstPreviewAt: Double?
     /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
     /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
-    public private(set) var frameLatency = LatencyHistogram()
+    public var frameLatency: LatencyHistogram { pacing.latency }
     /// Where `writeFrameStats` goes while the wizard runs (`FACECAP_FRAME_STATS`): every `frameStatsInterval`
-    /// seconds of analysed frames the statistics so far, so that a soak watched from outside can take the
-    /// difference of two snapshots for the pacing of one stretch of the run (Tests/Kernel/guest.sh).
-    public var frameStatsPath: String?
-    public var frameStatsInterval = 5.0
-    private var frameStatsWrittenAt = -Double.infinity
+    /// seconds of analysed frames the statistics so far (FramePacing, Tests/Kernel/guest.sh).
+    public var frameStatsPath: String? {
+        get { pacing.path }
+        set { pacing.path = newValue }
+    }
+    public var frameStatsInterval: Double {
+        get { pacing.interval }
+        set { pacing.interval = newValue }
+    }
 
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
@@ -71,8 +65,7 @@ public final class WizardSession {
         wizard = Wizard(settings: settings)
         self.frontEnd = frontEnd
         self.events = events
-        self.tracker = tracker
-        analyzer = Analyzer(thresholds: thresholds)
+        pipeline = FramePipeline(tracker: tracker, thresholds: thresholds)
         self.photos = photos
         self.opener = opener
         self.clock = clock
@@ -190,40 +183,22 @@ public final class WizardSession {
 
     /// Writes the frame pacing so far to `path` (FrameStatsWriter), for the soak tests.
     public func writeFrameStats(to path: String) throws(OutputFileError) {
-        try FrameStatsWriter.write(frameLatency, at: now, to: path)
+        try pacing.write(to: path, at: now)
     }
 
     private func pumpFrame(arrivedAt arrival: Double) {
         guard let source else { return }
-        // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
-        let result: FrameReadResult
+        let guidance: FrameGuidance?
         do throws(FrameSourceError) {
-            result = try source.nextFrame(into: &frame, timeout: 0)
+            guidance = try pipeline.next(from: source)
         } catch {
             handle(.cameraLost(Self.problem(error)))
             return
         }
-        guard result == .frame else { return }
-        latestIsKept = false
-        hasFrame = true
-        let faces = tracker.process(frame)
-        let output = analyzer.process(frame, faces: faces)
-        framesAnalysed += 1
-        latestAnalysis = output
-        latestFaces = faces
-        if output.keepFrame {
-            swap(&frame, &kept)
-            keptAnalysis = output
-            keptFaces = faces
-            latestIsKept = true
-        }
+        guard let guidance else { return }
         previewDirty = true
-        handle(.frameAnalyzed(FrameGuidance(output)))
-        frameLatency.record(now - arrival)
-        if let frameStatsPath, now - frameStatsWrittenAt >= frameStatsInterval {
-            frameStatsWrittenAt = now
-            try? writeFrameStats(to: frameStatsPath)
-        }
+        handle(.frameAnalyzed(guidance))
+        pacing.record(now - arrival, now: now)
     }
 
     // MARK: - The flow
@@ -261,13 +236,8 @@ public final class WizardSession {
         case .closeCamera:
             closeSource()
         case .startAnalysis(let mustClear):
-            analyzer.reset(mustClear: mustClear)
-            tracker.reset()
+            pipeline.reset(mustClear: mustClear)
             analysing = true
-            hasFrame = false
-            latestIsKept = false
-            keptAnalysis = nil
-            latestAnalysis = nil
         case .stopAnalysis:
             analysing = false
         case .takePhoto(let mode):
@@ -296,14 +266,7 @@ public final class WizardSession {
     }
 
     private func takePhoto(_ mode: CaptureMode) {
-        let chosen: Frame
-        let analysis: AnalyzerOutput
-        let faces: [Face]
-        if mode == .auto, let keptAnalysis {
-            (chosen, analysis, faces) = (kept, keptAnalysis, keptFaces)
-        } else if let latestAnalysis {
-            (chosen, analysis, faces) = (latestIsKept ? kept : frame, latestAnalysis, latestFaces)
-        } else {
+        guard let (chosen, analysis, faces) = pipeline.photoFrame(for: mode) else {
             handle(.photoFailed(message: Words.text(.photoNoFrame)))
             return
         }
@@ -329,9 +292,9 @@ public final class WizardSession {
         // draw when the front end can take another frame.
         let textChanged = lastModel.map { !Self.sameText($0, model) } ?? true
         var preview: Frame?
-        if case .livePreview = model.picture, hasFrame,
+        if case .livePreview = model.picture, let newest = pipeline.newest,
            textChanged || ((previewDirty || model != lastModel) && frontEnd.wantsPreviewFrame(at: time)) {
-            preview = latestIsKept ? kept : frame
+            preview = newest
         }
         guard textChanged || preview != nil || (model != lastModel && model.picture == lastModel?.picture) else {
             return

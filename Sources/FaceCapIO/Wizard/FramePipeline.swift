@@ -1,0 +1,90 @@
+import FaceCapCore
+
+/// The frames the wizard reads, each through the face models and the analyzer into what the flow needs
+/// (`FrameGuidance`). It keeps the newest frame and the sharpest frame of the current `ready` run (the one auto
+/// capture takes), swapped between two buffers, never copied per frame.
+final class FramePipeline {
+    private let tracker: FaceTracker
+    private var analyzer: Analyzer
+    /// After a keep-swap `frame` holds the stale buffer and `kept` the newest frame (`latestIsKept`).
+    private var frame = Frame.empty()
+    private var kept = Frame.empty()
+    private var keptAnalysis: AnalyzerOutput?
+    private var keptFaces: [Face] = []
+    private var latestAnalysis: AnalyzerOutput?
+    private var latestFaces: [Face] = []
+    private var latestIsKept = false
+    private var hasFrame = false
+    /// Frames analysed since the start.
+    private(set) var framesAnalysed = 0
+
+    init(tracker: FaceTracker, thresholds: AnalyzerThresholds) {
+        self.tracker = tracker
+        analyzer = Analyzer(thresholds: thresholds)
+    }
+
+    /// Starts over (the camera opened again, a retry): no frame, nothing kept; `mustClear` are the codes the
+    /// analyzer must see cleared before it says `ready` again.
+    func reset(mustClear: Set<GuidanceCode>) {
+        analyzer.reset(mustClear: mustClear)
+        tracker.reset()
+        hasFrame = false
+        latestIsKept = false
+        keptAnalysis = nil
+        latestAnalysis = nil
+    }
+
+    /// Reads the next frame of `source` and analyses it: its guidance, or nil when no frame was ready.
+    func next(from source: FrameSource) throws(FrameSourceError) -> FrameGuidance? {
+        // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
+        guard try source.nextFrame(into: &frame, timeout: 0) == .frame else { return nil }
+        latestIsKept = false
+        hasFrame = true
+        let faces = tracker.process(frame)
+        let output = analyzer.process(frame, faces: faces)
+        framesAnalysed += 1
+        latestAnalysis = output
+        latestFaces = faces
+        if output.keepFrame {
+            swap(&frame, &kept)
+            keptAnalysis = output
+            keptFaces = faces
+            latestIsKept = true
+        }
+        return FrameGuidance(output)
+    }
+
+    /// The newest frame, once there is one since the last reset.
+    var newest: Frame? { hasFrame ? (latestIsKept ? kept : frame) : nil }
+
+    /// The frame a photo is taken from, with its analysis and faces: for auto capture the sharpest frame of the
+    /// ready run, else the newest; nil before any frame was analysed.
+    func photoFrame(for mode: CaptureMode) -> (frame: Frame, analysis: AnalyzerOutput, faces: [Face])? {
+        if mode == .auto, let keptAnalysis { return (kept, keptAnalysis, keptFaces) }
+        guard let latestAnalysis else { return nil }
+        return (latestIsKept ? kept : frame, latestAnalysis, latestFaces)
+    }
+}
+
+/// The frame pacing of a run (`FACECAP_FRAME_STATS`): each analysed frame's time from its arrival to its guidance
+/// handled, and, while the wizard runs, the statistics so far written every `interval` seconds to `path`
+/// (`FrameStatsWriter`, atomically), so a soak watched from outside can take the difference of two snapshots.
+final class FramePacing {
+    private(set) var latency = LatencyHistogram()
+    var path: String?
+    var interval = 5.0
+    private var writtenAt = -Double.infinity
+
+    /// One frame took `seconds`; at `now` the snapshot is written when it is due.
+    func record(_ seconds: Double, now: Double) {
+        latency.record(seconds)
+        if let path, now - writtenAt >= interval {
+            writtenAt = now
+            try? write(to: path, at: now)
+        }
+    }
+
+    func write(to path: String, at now: Double) throws(OutputFileError) {
+        try FrameStatsWriter.write(latency, at: now, to: path)
+    }
+}
