@@ -37,6 +37,8 @@ extension MessageID {
         case .progressSendingAgain: "Sending again"
         case .progressSteady: "Steady"
         case .progressPercent: "{percent} %"
+        case .progressSending: "Sending"
+        case .progressChecking: "Checking"
 
         case .tooSmallTitle: "Terminal too small"
         case .tooSmallNeeds: "facecap needs at least {minColumns}×{minRows} characters; this terminal is {columns}×{rows}."
@@ -75,6 +77,10 @@ extension MessageID {
         case .checkingPrimaryLocal: "Checking your photo…"
         case .checkingAttempt: "Attempt {attempt} of {attempts}"
         case .checkingLastAttempt: "This is the last attempt."
+        case .checkingWaitServer: "Waiting for the answer: {seconds} s (time-out {timeout} s)"
+        case .checkingWaitLocal: "Checking on this machine: {seconds} s"
+        case .checkingCancelServer: "Ctrl-C cancels: the photo is then saved without a check."
+        case .checkingCancelLocal: "Ctrl-C cancels (the photo is not kept)."
         case .savingTitle: "Saving your photo"
         case .successTitle: "Selfie accepted"
         case .successSavedTo: "Saved to {path}"
@@ -354,6 +360,9 @@ extension MessageID {
             "FACECAP_TOKEN, http://, https:// and --insecure-http stay as they are."
         case .usageClipIgnoresMode: "{options} is '--size', '--fps' or '--size and --fps'; the plural is for two."
         case .tooSmallNeeds: "× is the multiplication sign between columns and rows."
+        case .checkingWaitServer, .checkingWaitLocal:
+            "{seconds}: whole seconds since the photo was sent or the check began; {timeout}: whole seconds."
+        case .checkingCancelServer, .checkingCancelLocal: "Ctrl-C is the key combination: keep it as it is."
         default: nil
         }
     }

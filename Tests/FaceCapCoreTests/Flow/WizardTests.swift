@@ -188,7 +188,7 @@ final class WizardTests: XCTestCase {
 
     func testAFrozenPictureSaysItWaitsForTheCameraAndRecoversWithTheNextFrame() {
         var wizard = capturing(settings(tutorial: false))
-        let near = FrameGuidance(time: 5, primary: .moveCloser, hints: [.holdStill], stability: 0.3)
+        let near = FrameGuidance(time: 5, primary: .moveCloser, hints: [.holdStill])
         _ = wizard.handle(.frameAnalyzed(near), at: 5)
         XCTAssertEqual(wizard.screen(at: 5.9).primary, "Move closer", "a frame late is not a stall")
         let frozen = wizard.screen(at: 6.0)
@@ -224,7 +224,7 @@ final class WizardTests: XCTestCase {
                        [.closeCamera, .emit(.captured(mode: .auto, attempt: 1, width: 1280, height: 720)),
                         .validate(request), .emit(.screen(.uploading))])
         XCTAssertEqual(wizard.handle(.validation(.progress(0.5)), at: 1.2), [])
-        XCTAssertEqual(wizard.screen(at: 1.2).progress, ScreenProgress(fraction: 0.5, label: "50 %"))
+        XCTAssertEqual(wizard.screen(at: 1.2).progress, ScreenProgress(fraction: 0.5, label: "Checking"))
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1.3), [], "input is ignored while uploading")
     }
 
