@@ -223,14 +223,13 @@ public struct ScreenLayout: Equatable, Sendable {
         if model.showsHelp { addHelp(model.helpLines, unicode: unicode) }
     }
 
-    /// The spinner's glyphs: a braille dot circling, or the ASCII bar turning.
-    static func spinnerGlyphs(unicode: Bool) -> [String] {
-        unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
-    }
+    /// The spinner's glyphs: a bar turning, in ASCII whatever the locale (braille spinners show as empty boxes
+    /// in fonts without braille, as the screenshots' renderer showed).
+    static let spinnerGlyphs = ["|", "/", "-", "\\"]
 
-    /// "⠹ Waiting for the answer: 4 s (time-out 30 s)", centred as one line; the text never moves as the glyph turns.
+    /// "/ Waiting for the answer: 4 s (time-out 30 s)", centred as one line; the text never moves as the glyph turns.
     private mutating func addSpinning(_ text: String, step: Int, row: Int, unicode: Bool) {
-        let glyphs = Self.spinnerGlyphs(unicode: unicode)
+        let glyphs = Self.spinnerGlyphs
         let fitted = TerminalText.fit(text, width: max(1, columns - 2), unicode: unicode)
         let width = TerminalText.width(of: fitted, unicode: unicode) + 2
         let column = max(0, (columns - width) / 2)

@@ -12,9 +12,10 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         return environment
     }
 
-    /// sergey swaying left and right (a period of 1.2 s), never still long enough to be captured.
-    static func sway(frames: Int = 72) -> Data {
-        TestClips.sergey(frames: frames, width: { _ in 0.36 }, x: { i in 0.5 + 0.22 * sin(2 * Double.pi * Double(i) / 36) })
+    /// sergey swaying left and right as the UX review's sway clip did (a period of 2.9 s), never still long
+    /// enough to be captured.
+    static func sway(frames: Int = 172) -> Data {
+        TestClips.sergey(frames: frames, width: { _ in 0.36 }, x: { i in 0.5 + 0.16 * sin(2 * Double.pi * Double(i) / 86) })
     }
 
     func testAMovingFaceGetsAtMostALineASecondAndHintsSayNothingAlone() throws {
@@ -37,10 +38,11 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         let changes = try jsonObjects(try String(contentsOfFile: path("events.jsonl"), encoding: .utf8))
             .filter { $0["event"] as? String == "guidance" }
         // The face really moves: the guidance changes far more often than lines are said.
-        XCTAssertGreaterThanOrEqual(changes.count, 12, "\(changes)")
+        XCTAssertGreaterThanOrEqual(changes.count, 8, "\(changes)")
         XCTAssertGreaterThanOrEqual(capture.count, 3, live.stdout)
         XCTAssertLessThanOrEqual(capture.count, 10, "at most one line a second: \(live.stdout)")
-        for (earlier, later) in zip(capture, capture.dropFirst()) {
+        // The screen's first line ("Looking for your face…") does not hold back the first guidance.
+        for (earlier, later) in zip(capture.dropFirst(), capture.dropFirst(2)) {
             // Pipe and scheduling jitter aside, a second apart.
             XCTAssertGreaterThanOrEqual(later.at.timeIntervalSince(earlier.at), 0.85,
                                         "\(earlier.line) then \(later.line)")

@@ -46,6 +46,7 @@ final class PlainAnnouncerTests: XCTestCase {
 
     func testANewScreenIsSaidAtOnce() {
         var announcer = PlainAnnouncer(ascii: false)
+        _ = announcer.offer(capture("Move closer"), at: 0.5)
         _ = announcer.offer(capture("Perfect — hold still"), at: 1)
         XCTAssertNil(announcer.offer(capture("Taking the photo…"), at: 1.2))
         let uploading = ScreenModel(name: .uploading, title: "Checking your photo", primary: "Checking your photo…",
