@@ -493,7 +493,7 @@ public final class CursesFrontEnd {
             let pair = tone(t)
             return (emphasis(pair), pair)
         case .hint, .body, .keyAction, .progressLabel, .helpText, .illustration: return (CCURSES_A_NORMAL, 0)
-        case .command, .countdown, .helpFrame: return (CCURSES_A_BOLD, 0)
+        case .command, .countdown, .helpFrame, .spinner: return (CCURSES_A_BOLD, 0)
         case .keyName: return (CCURSES_A_REVERSE, 0)
         case .progressFilled: return colour ? (CCURSES_A_NORMAL, UIPairs.barFilled) : (CCURSES_A_NORMAL, 0)
         case .progressEmpty: return colour ? (CCURSES_A_NORMAL, UIPairs.barEmpty) : (CCURSES_A_NORMAL, 0)

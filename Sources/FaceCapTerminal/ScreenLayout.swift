@@ -10,6 +10,8 @@ public enum TextStyle: Equatable, Sendable {
     /// A command to type, shown verbatim.
     case command
     case countdown
+    /// The turning glyph before a countdown while something is awaited.
+    case spinner
     case keyName
     case keyAction
     case progressLabel
@@ -212,9 +214,28 @@ public struct ScreenLayout: Equatable, Sendable {
             row += 1
         }
         if nCountdown > 0, let countdown = model.countdown {
-            addCentered(countdown, row: row, style: .countdown, unicode: unicode)
+            if let step = model.spinner {
+                addSpinning(countdown, step: step, row: row, unicode: unicode)
+            } else {
+                addCentered(countdown, row: row, style: .countdown, unicode: unicode)
+            }
         }
         if model.showsHelp { addHelp(model.helpLines, unicode: unicode) }
+    }
+
+    /// The spinner's glyphs: a bar turning, in ASCII whatever the locale (braille spinners show as empty boxes
+    /// in fonts without braille, as the screenshots' renderer showed).
+    static let spinnerGlyphs = ["|", "/", "-", "\\"]
+
+    /// "/ Waiting for the answer: 4 s (time-out 30 s)", centred as one line; the text never moves as the glyph turns.
+    private mutating func addSpinning(_ text: String, step: Int, row: Int, unicode: Bool) {
+        let glyphs = Self.spinnerGlyphs
+        let fitted = TerminalText.fit(text, width: max(1, columns - 2), unicode: unicode)
+        let width = TerminalText.width(of: fitted, unicode: unicode) + 2
+        let column = max(0, (columns - width) / 2)
+        add(glyphs[((step % glyphs.count) + glyphs.count) % glyphs.count], row: row, column: column, style: .spinner,
+            unicode: unicode)
+        add(fitted, row: row, column: column + 2, style: .countdown, unicode: unicode)
     }
 
     /// The rows under the live preview kept for text: three for the main message, the hints and the body

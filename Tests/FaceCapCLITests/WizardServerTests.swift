@@ -139,7 +139,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(captured["width"] as? Int, 640)
         XCTAssertEqual(captured["height"] as? Int, 480)
         XCTAssertEqual(verdicts(run), ["pass  3"])
-        XCTAssertTrue(run.lines.contains("[uploading] Sending your photo: Attempt 1 of 3"), run.stdout)
+        XCTAssertTrue(run.lines.contains("[uploading] Sending your photo: Attempt 1 of 3; Ctrl-C cancels: the photo is then saved"
+                                          + " without a check."), run.stdout)
         XCTAssertTrue(run.lines.last?.hasPrefix("[success] Selfie accepted: Saved to ") ?? false, run.stdout)
 
         let (photo, jpeg, report) = try savedFiles(run)

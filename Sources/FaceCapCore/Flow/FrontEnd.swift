@@ -30,8 +30,12 @@ public protocol WizardFrontEnd: AnyObject {
     func close()
     /// True once the output's reader went away (EPIPE): the session then ends as if asked to stop.
     var outputClosed: Bool { get }
+    /// True when something held back (a paced `--plain` line) is due: the run loop then renders even when the
+    /// screen did not change.
+    var hasDueOutput: Bool { get }
 }
 
 extension WizardFrontEnd {
     public var outputClosed: Bool { false }
+    public var hasDueOutput: Bool { false }
 }

@@ -1,9 +1,12 @@
 /// The capture screen: frames analysed, the photo taken.
 extension Wizard {
-    mutating func frameAnalyzed(_ guidance: FrameGuidance) -> [WizardEffect] {
+    mutating func frameAnalyzed(_ analysed: FrameGuidance) -> [WizardEffect] {
         guard case .capture(var progress) = state else { return [] }
-        guard !isTerminalTooSmall else {
-            // Unseen, so nothing acts on it; but the camera is still sending (no "waiting" once it is seen).
+        let guidance = analysed.said
+        guard !isTerminalTooSmall, !showsHelp else {
+            // Unseen (too small a terminal) or paused (the help is open), so nothing acts on it: no capture, no
+            // countdown; but the camera is still sending (no "waiting" once it is seen). The capture starts over
+            // when the screen is seen again.
             progress.lastFrameAt = now
             state = .capture(progress)
             return []
@@ -38,7 +41,7 @@ extension Wizard {
     mutating func photoTaken(mode: CaptureMode, width: Int, height: Int) -> [WizardEffect] {
         guard case .taking = state else { return [] }
         let request = ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
-        state = .validating(Check(request: request))
+        state = .validating(Check(request: request, startedAt: now))
         announcedGuidance = nil
         return [.closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),
                 .validate(request)]

@@ -8,6 +8,14 @@ extension Wizard {
         case .serverRefused(let refusal) where refusal.sending: request = refusal.request
         default: return []
         }
+        if case .validating(var check) = state, check.held == nil, !Self.isProgress(outcome),
+           now < check.startedAt + minimumCheckingDisplay {
+            // Too soon to leave the Uploading screen: the answer waits for `heldAnswerDue` (a tick acts on it).
+            check.held = outcome
+            check.progress = 1
+            state = .validating(check)
+            return []
+        }
         switch outcome {
         case .progress(let fraction):
             let clamped = min(max(fraction.isNaN ? 0 : fraction, 0), 1)
@@ -42,6 +50,29 @@ extension Wizard {
             }
             return []
         }
+    }
+
+    private static func isProgress(_ outcome: ValidationOutcome) -> Bool {
+        if case .progress = outcome { return true }
+        return false
+    }
+
+    /// How long the Uploading screen stays up at least (none in plain mode).
+    var minimumCheckingDisplay: Double { settings.plain ? 0 : settings.minimumCheckingDisplay }
+
+    /// When a held answer is acted on.
+    func heldAnswerDue(_ check: Check) -> Double? {
+        check.held == nil ? nil : check.startedAt + minimumCheckingDisplay
+    }
+
+    /// A tick once the Uploading screen has been up long enough: the answer it held is acted on.
+    mutating func releaseHeldAnswer(_ check: Check) -> [WizardEffect] {
+        guard let held = check.held, let due = heldAnswerDue(check), now >= due else { return [] }
+        var released = check
+        released.held = nil
+        released.startedAt = -Double.infinity
+        state = .validating(released)
+        return validation(held)
     }
 
     /// `r` or the retry timer on Cannot reach the server: the same photo, the same attempt.

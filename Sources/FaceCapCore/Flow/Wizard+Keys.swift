@@ -133,19 +133,44 @@ extension Wizard {
     mutating func press(_ key: Key) -> [WizardEffect] {
         let binding = bindings.first { $0.keys.contains(key) }
         if showsHelp {
-            // Any key closes the overlay; q still quits.
+            // Any key closes the overlay; q still quits (from the capture nothing is resumed first).
+            guard key == .character("q"), let binding else { return closeHelp() }
+            let paused = helpOver
             showsHelp = false
-            guard key == .character("q") else { return [] }
+            helpOver = nil
+            let effects = perform(binding.action)
+            helpOver = paused
+            return effects + (isFinished ? [] : resumeAfterHelp())
         }
         guard let binding else { return [] }
         return perform(binding.action)
+    }
+
+    /// Closes the `?` help; a capture it paused starts over.
+    mutating func closeHelp() -> [WizardEffect] {
+        showsHelp = false
+        return resumeAfterHelp()
+    }
+
+    /// While the help is open over the capture, frames are shown but nothing acts on them (no auto capture, no
+    /// countdown): the capture starts over once the person sees it again, as after a terminal too small.
+    private mutating func resumeAfterHelp() -> [WizardEffect] {
+        let paused = helpOver == .capture || helpOver == .manualCapture
+        helpOver = nil
+        guard paused, case .capture(let progress) = state else { return [] }
+        var fresh = CaptureProgress()
+        fresh.manualOffered = progress.manualOffered
+        state = .capture(fresh)
+        return [.startAnalysis(mustClear: refused)]
     }
 
     /// What `action` does in the current state (only actions the state binds arrive here).
     private mutating func perform(_ action: KeyAction) -> [WizardEffect] {
         switch (action, state) {
         case (.toggleHelp, _):
-            showsHelp.toggle()
+            // Only opens: with the help open, any key closes it (`press`).
+            showsHelp = true
+            helpOver = screenName
             return []
         case (.interrupt, _):
             return stop(.interrupt)

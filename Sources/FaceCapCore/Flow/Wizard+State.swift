@@ -69,8 +69,12 @@ extension Wizard {
 
     public struct Check: Sendable, Equatable {
         public var request: ValidationRequest
+        /// When the check began (the flow's clock): the screen counts the seconds from it.
+        public var startedAt: Double
         /// 0...1.
         public var progress = 0.0
+        /// An answer that came before the screen had been up `minimumCheckingDisplay`: acted on then.
+        public var held: ValidationOutcome?
     }
 
     /// Where the flow goes once the photo is written.

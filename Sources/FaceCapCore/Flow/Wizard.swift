@@ -14,6 +14,8 @@ public struct Wizard: Sendable, Equatable {
     public internal(set) var attemptsUsed = 0
     /// The `?` help overlay is open.
     public internal(set) var showsHelp = false
+    /// The screen the help was opened over: it closes when the screen changes.
+    var helpOver: ScreenName?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
     /// The last screen announced with a `screen` event.
@@ -68,6 +70,10 @@ public struct Wizard: Sendable, Equatable {
         case .saveFailed(let message): effects = saveFailed(message)
         case .stop(let request): effects = stop(request)
         }
+        if showsHelp, !isFinished, screenName != helpOver {
+            // The help was about the screen it was opened over (Success must not appear under it).
+            effects += closeHelp()
+        }
         return effects + announce()
     }
 
@@ -108,6 +114,8 @@ public struct Wizard: Sendable, Equatable {
             return cameraRetryDue()
         case .serverUnreachable(let trouble) where !trouble.sending && now >= trouble.nextTry:
             return sendAgain(trouble)
+        case .validating(let check):
+            return releaseHeldAnswer(check)
         default:
             return []
         }
@@ -138,6 +146,7 @@ public struct Wizard: Sendable, Equatable {
         case .retry(let retry): return retry.until
         case .cameraUnavailable(let link), .cameraLost(let link): return link.awaitingAnswer ? nil : link.nextTry
         case .serverUnreachable(let trouble): return trouble.sending ? nil : trouble.nextTry
+        case .validating(let check): return heldAnswerDue(check)
         default: return nil
         }
     }

@@ -32,6 +32,12 @@ public struct WizardSettings: Sendable, Equatable {
     public var staleFrameAfter = 1.0
     /// Validation goes to a server (the Uploading screen counts bytes) rather than the built-in validator.
     public var usesServer = false
+    /// The server's time-out for one photo, sent and answered (HTTPValidator's `totalTimeout`), in seconds: the
+    /// Uploading screen says it while it waits for the answer.
+    public var serverTimeout = 30.0
+    /// The Uploading screen stays up at least this long, so that a check done in 30 ms does not flash by; an
+    /// answer that comes sooner is acted on then. Plain mode waits for nobody.
+    public var minimumCheckingDisplay = 1.0
     /// The source is a replayed clip: there is no other device to switch to.
     public var sourceIsClip = false
     /// For the screens' text: what is opened (the first camera, a named one, a clip), where photos go, and the

@@ -1,16 +1,34 @@
 /// Checking and sending the photo, saving it, and what can go wrong on the way.
 extension Wizard {
-    func checkingScreen(_ check: Check) -> ScreenModel {
-        let title = Words.text(settings.usesServer ? .checkingTitleServer : .checkingTitleLocal)
-        let primary = Words.text(settings.usesServer ? .checkingPrimaryServer : .checkingPrimaryLocal)
-        let percent = Int((check.progress * 100).rounded())
+    func checkingScreen(_ check: Check, now: Double) -> ScreenModel {
+        let server = settings.usesServer
+        let title = Words.text(server ? .checkingTitleServer : .checkingTitleLocal)
+        let primary = Words.text(server ? .checkingPrimaryServer : .checkingPrimaryLocal)
         var lines = [Words.text(.checkingAttempt, ["attempt": String(check.request.attempt),
                                                     "attempts": String(settings.attempts)])]
         if check.request.isFinal, settings.attempts > 1 { lines.append(Words.text(.checkingLastAttempt)) }
+        // Ctrl-C is a signal, not a key the flow binds: said here, not in the key bar.
+        lines.append(Words.text(server ? .checkingCancelServer : .checkingCancelLocal))
+        // The bar counts what is sent (or the checker's steps) and says its percentage once, after it. Once all is
+        // sent, nothing moves but the time: a spinner, the seconds waited and when the server gives up. An answer
+        // already in (held so the screen does not flash) is not waited for.
+        var countdown: String?
+        var spinner: Int?
+        if check.held == nil, !server || check.progress >= 1 {
+            let seconds = String(Int(max(0, now - check.startedAt)))
+            countdown = server
+                ? Words.text(.checkingWaitServer, ["seconds": seconds, "timeout": String(Int(settings.serverTimeout))])
+                : Words.text(.checkingWaitLocal, ["seconds": seconds])
+            spinner = Int(max(0, now - check.startedAt) * Self.spinnerSteps)
+        }
         return ScreenModel(name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
                            progress: ScreenProgress(fraction: check.progress,
-                                                    label: Words.text(.progressPercent, ["percent": String(percent)])))
+                                                    label: Words.text(server ? .progressSending : .progressChecking)),
+                           countdown: countdown, spinner: spinner)
     }
+
+    /// Spinner steps a second: the run loop ticks four times a second.
+    static let spinnerSteps = 4.0
 
     func savingScreen(_ saving: Saving) -> ScreenModel {
         // Saving on the way out after the server could not be reached or refused: still the Connection error;

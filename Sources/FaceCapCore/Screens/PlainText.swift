@@ -20,3 +20,91 @@ public enum PlainText {
         return "[\(model.name.rawValue)] " + text
     }
 }
+
+extension PlainText {
+    /// The locale variables name a UTF-8 character set (the first of LC_ALL, LC_CTYPE and LANG that is set, as
+    /// the C library reads them); unset is the C locale, ASCII.
+    public static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let value = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let lower = value.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8")
+    }
+
+    /// `text` with the catalogue's typographic punctuation in ASCII, for a terminal or log that is not UTF-8:
+    /// "…" as "...", dashes as "-", the no-break spaces (French before : ; ? !) as spaces, quotation marks as
+    /// `"` and `'`, "×" as "x", and the full-width punctuation of Japanese as its ASCII form. Letters are left
+    /// alone (a language with letters outside ASCII still needs UTF-8 to be read).
+    public static func asciiPunctuation(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if let replacement = asciiReplacements[scalar.value] {
+                out.append(contentsOf: replacement.unicodeScalars)
+            } else if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                // Full-width forms (：（）？／) are ASCII moved up by 0xFEE0.
+                out.append(ascii)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static let asciiReplacements: [UInt32: String] = [
+        0x00A0: " ", 0x202F: " ", 0x2009: " ", 0x3000: " ",
+        0x2026: "...", 0x2014: "-", 0x2013: "-", 0x2012: "-", 0x2212: "-", 0x301C: "~",
+        0x00AB: "\"", 0x00BB: "\"", 0x201C: "\"", 0x201D: "\"", 0x201E: "\"", 0x300C: "\"", 0x300D: "\"",
+        0x2018: "'", 0x2019: "'", 0x201A: "'",
+        0x00D7: "x", 0x3002: ".", 0x3001: ",", 0x30FB: ".", 0x00BF: "", 0x00A1: "",
+    ]
+}
+
+/// When `--plain` speaks: a line when the screen changes, at once; on the same screen, a line when what the
+/// person must know changes (on the capture screens the main message; the hints ride along on its line, and a
+/// change of hints alone says nothing), at most one every `minimumInterval` seconds. A change that comes
+/// sooner waits, and the line then said is the newest (a message that came and went in between is never said).
+/// The one exception is the line after a screen's first: that first line is often a placeholder ("Looking for
+/// your face…" until the first frame is analysed, 30 ms later), and the first guidance must not wait behind it.
+/// A screen reader reads each line aloud: 23 lines in 10 s of a swaying face was too many to follow.
+public struct PlainAnnouncer: Sendable {
+    public var minimumInterval = 1.0
+    /// Punctuation in ASCII (`PlainText.asciiPunctuation`): the locale is not UTF-8.
+    public var ascii: Bool
+    private var latest: ScreenModel?
+    private var said: (name: ScreenName, key: String, at: Double, first: Bool)?
+
+    public init(ascii: Bool) {
+        self.ascii = ascii
+    }
+
+    /// Takes the newest screen at `now`; returns the line to say now, if any.
+    public mutating func offer(_ model: ScreenModel, at now: Double) -> String? {
+        latest = model
+        return due(at: now)
+    }
+
+    /// A line held back that may be said now (the front end asks at every turn of the loop).
+    public mutating func due(at now: Double) -> String? {
+        guard let model = latest, isDue(at: now) else { return nil }
+        said = (model.name, Self.key(model), now, said?.name != model.name)
+        let line = PlainText.line(for: model)
+        return ascii ? PlainText.asciiPunctuation(line) : line
+    }
+
+    /// True when the newest screen says something not said yet and may be said at `now`.
+    public func isDue(at now: Double) -> Bool {
+        guard let model = latest else { return false }
+        guard let said else { return true }
+        if said.name != model.name { return true }
+        return said.key != Self.key(model) && (said.first || now - said.at >= minimumInterval)
+    }
+
+    /// What must change on one screen for a new line: on the capture screens the main message and the body (why
+    /// manual capture is offered), not the hints; elsewhere the whole line.
+    private static func key(_ model: ScreenModel) -> String {
+        guard model.name == .capture || model.name == .manualCapture else { return PlainText.line(for: model) }
+        var bare = model
+        bare.hints = []
+        return PlainText.line(for: bare)
+    }
+}

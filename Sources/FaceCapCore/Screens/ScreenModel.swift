@@ -86,6 +86,9 @@ public struct ScreenModel: Equatable, Sendable {
     public var progress: ScreenProgress?
     /// A countdown line, e.g. "Manual capture in 12 s", "Continuing in 3 s", "Next try in 4 s".
     public var countdown: String?
+    /// A sign of life before the countdown line while something is awaited (the Uploading screen waiting for
+    /// the answer): the step of a spinner the front end draws, advancing with time; nil for none.
+    public var spinner: Int?
     public var keys: [KeyHelp]
     /// The `?` help overlay is open: draw `helpLines` over the screen.
     public var showsHelp: Bool
@@ -93,7 +96,7 @@ public struct ScreenModel: Equatable, Sendable {
 
     public init(name: ScreenName, title: String, tone: ScreenTone = .neutral, picture: ScreenPicture? = nil,
                 primary: String? = nil, hints: [String] = [], lines: [String] = [],
-                progress: ScreenProgress? = nil, countdown: String? = nil, keys: [KeyHelp] = [],
+                progress: ScreenProgress? = nil, countdown: String? = nil, spinner: Int? = nil, keys: [KeyHelp] = [],
                 showsHelp: Bool = false, helpLines: [String] = []) {
         self.name = name
         self.title = title
@@ -104,6 +107,7 @@ public struct ScreenModel: Equatable, Sendable {
         self.lines = lines
         self.progress = progress
         self.countdown = countdown
+        self.spinner = spinner
         self.keys = keys
         self.showsHelp = showsHelp
         self.helpLines = helpLines

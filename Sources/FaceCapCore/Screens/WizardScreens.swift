@@ -21,7 +21,7 @@ extension Wizard {
         case .cameraUnavailable(let link): return unavailableScreen(link, now: now)
         case .capture(let progress): return captureScreen(progress, taking: false, now: now)
         case .taking(let taking): return takingScreen(taking, now: now)
-        case .validating(let check): return checkingScreen(check)
+        case .validating(let check): return checkingScreen(check, now: now)
         case .saving(let saving): return savingScreen(saving)
         case .success(let ending): return successScreen(ending, now: now)
         case .retry(let retry): return retryScreen(retry, now: now)

@@ -37,6 +37,8 @@ extension MessageID {
         case .progressSendingAgain: "Sending again"
         case .progressSteady: "Steady"
         case .progressPercent: "{percent} %"
+        case .progressSending: "Sending"
+        case .progressChecking: "Checking"
 
         case .tooSmallTitle: "Terminal too small"
         case .tooSmallNeeds: "facecap needs at least {minColumns}×{minRows} characters; this terminal is {columns}×{rows}."
@@ -75,6 +77,10 @@ extension MessageID {
         case .checkingPrimaryLocal: "Checking your photo…"
         case .checkingAttempt: "Attempt {attempt} of {attempts}"
         case .checkingLastAttempt: "This is the last attempt."
+        case .checkingWaitServer: "Waiting for the answer: {seconds} s (time-out {timeout} s)"
+        case .checkingWaitLocal: "Checking on this machine: {seconds} s"
+        case .checkingCancelServer: "Ctrl-C cancels: the photo is then saved without a check."
+        case .checkingCancelLocal: "Ctrl-C cancels (the photo is not kept)."
         case .savingTitle: "Saving your photo"
         case .successTitle: "Selfie accepted"
         case .successSavedTo: "Saved to {path}"
@@ -560,6 +566,9 @@ extension MessageID {
             "\"message\" is a JSON key: keep it."
         case .manDescription1, .manDescription2, .manDescription3, .manOptionsIntro, .manKeysIntro, .manErrors, .manSeeAlso, .manExitSuccess, .manExitManualReview, .manExitUsage, .manExitNoInput, .manExitNoCamera, .manExitServerUnreachable, .manExitPermissionDenied, .manExitFailure, .manExitCancelled, .manEnvModelDir, .manEnvToken, .manEnvNoColor, .manEnvTerm, .manEnvColorterm, .manEnvLang, .manEnvProxy, .manFileModels, .manFileOutput, .manFilePhoto, .manFileReport, .manFileLocale, .manExampleWizard, .manExamplePlain, .manExampleClip, .manExampleRecord, .manExampleAnalyze, .manExampleFfmpeg:
             "Part of the manual page, facecap(1); the manual page is installed in English (README, \"Languages\")."
+        case .checkingWaitServer, .checkingWaitLocal:
+            "{seconds}: whole seconds since the photo was sent or the check began; {timeout}: whole seconds."
+        case .checkingCancelServer, .checkingCancelLocal: "Ctrl-C is the key combination: keep it as it is."
         default: nil
         }
     }

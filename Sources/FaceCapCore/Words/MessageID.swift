@@ -24,6 +24,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case countdownWaitingNoPicture = "countdown.waitingNoPicture"
     case progressSaving = "progress.saving", progressSendingAgain = "progress.sendingAgain"
     case progressSteady = "progress.steady", progressPercent = "progress.percent"
+    case progressSending = "progress.sending", progressChecking = "progress.checking"
 
     // Screens.
     case tooSmallTitle = "tooSmall.title", tooSmallNeeds = "tooSmall.needs", tooSmallFix = "tooSmall.fix"
@@ -44,6 +45,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case checkingTitleServer = "checking.title.server", checkingTitleLocal = "checking.title.local"
     case checkingPrimaryServer = "checking.primary.server", checkingPrimaryLocal = "checking.primary.local"
     case checkingAttempt = "checking.attempt", checkingLastAttempt = "checking.lastAttempt"
+    case checkingWaitServer = "checking.wait.server", checkingWaitLocal = "checking.wait.local"
+    case checkingCancelServer = "checking.cancel.server", checkingCancelLocal = "checking.cancel.local"
     case savingTitle = "saving.title"
     case successTitle = "success.title", successSavedTo = "success.savedTo", successReport = "success.report"
     case retryTitle = "retry.title", retryAttemptsLeft = "retry.attemptsLeft", retryNotPassed = "retry.notPassed"

@@ -11,7 +11,8 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private let output: Int32
     private let input: Int32 = 0
     private var reading = true
-    private var lastLine: String?
+    private var announcer: PlainAnnouncer
+    private let clock: () -> Double
     private var savedTerminal: termios?
     private let isTerminal: Bool
     private var pending: [UInt8] = []
@@ -21,8 +22,17 @@ public final class PlainFrontEnd: WizardFrontEnd {
     /// Lines go to `output` (1 = stdout, or 2 when events take stdout). Run in the background from a shell
     /// (`facecap --plain … &`), it leaves the terminal alone: changing its modes or reading it would stop
     /// the process (SIGTTOU, SIGTTIN).
-    public init(output: Int32) {
+    ///
+    /// Punctuation is ASCII unless `environment`'s locale is UTF-8 (nil: the process's environment); `clock`
+    /// (seconds, any origin) paces the lines.
+    public init(output: Int32, environment: [String: String]? = nil,
+                clock: @escaping () -> Double = MonotonicReplayClock().now) {
         self.output = output
+        let locale = environment ?? Dictionary(uniqueKeysWithValues: ["LC_ALL", "LC_CTYPE", "LANG"].compactMap { name in
+            getenv(name).map { (name, String(cString: $0)) }
+        })
+        announcer = PlainAnnouncer(ascii: !PlainText.localeIsUTF8(locale))
+        self.clock = clock
         isTerminal = isatty(0) == 1
         if isTerminal {
             if tcgetpgrp(0) == getpgrp() {
@@ -123,11 +133,12 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private var overlong = false
 
     public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
-        let line = PlainText.line(for: model)
-        guard line != lastLine else { return }
-        lastLine = line
+        guard let line = announcer.offer(model, at: clock()) else { return }
         if writeAll(output, line + "\n") == EPIPE { outputClosed = true }
     }
+
+    /// A line held back by the pacing may be said now: the run loop renders again even if nothing changed.
+    public var hasDueOutput: Bool { announcer.isDue(at: clock()) }
 
     public func wantsPreviewFrame(at now: Double) -> Bool { false }
     public func resize() -> (columns: Int, rows: Int)? { nil }

@@ -296,7 +296,8 @@ public final class WizardSession {
            textChanged || ((previewDirty || model != lastModel) && frontEnd.wantsPreviewFrame(at: time)) {
             preview = newest
         }
-        guard textChanged || preview != nil || (model != lastModel && model.picture == lastModel?.picture) else {
+        guard textChanged || preview != nil || (model != lastModel && model.picture == lastModel?.picture)
+            || frontEnd.hasDueOutput else {
             return
         }
         frontEnd.render(model, preview: preview, photo: model.picture == .photo ? photo?.frame : nil)
