@@ -260,8 +260,8 @@ public final class WizardSession {
             opener.nextDevice()
         case .closeCamera:
             closeSource()
-        case .startAnalysis(let mustClear):
-            analyzer.reset(mustClear: mustClear)
+        case .startAnalysis(let mustClear, let awaitChange):
+            analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
             tracker.reset()
             analysing = true
             hasFrame = false
