@@ -47,6 +47,39 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(outputs[25].stability, 0)
     }
 
+    /// After a refusal that names no measure (a server's own code), the same still face is not captured again
+    /// a stability window later: only after a visible change, or after `unmeasuredRetryHold` of `ready`.
+    func testARefusalNamingNoMeasureWaitsForAVisibleChange() throws {
+        XCTAssertTrue(Analyzer.awaitsChange(reasons: ["myServersOwn", "faceUnclear"]))
+        XCTAssertTrue(Analyzer.awaitsChange(reasons: []))
+        XCTAssertFalse(Analyzer.awaitsChange(reasons: ["myServersOwn", "tooDark"]))
+        // A fresh session captures a still face after the window; after such a refusal not before the hold.
+        var fresh = Analyzer()
+        XCTAssertEqual(feed(&fresh, from: 0, seconds: 5).firstIndex { $0.capture != nil }, 30)
+        var still = Analyzer()
+        still.reset(awaitChange: true)
+        let held = feed(&still, from: 0, seconds: 6)
+        let index = try XCTUnwrap(held.firstIndex { $0.capture != nil }, "a long hold still captures")
+        XCTAssertEqual(index, 120, "ready held for unmeasuredRetryHold (4 s), not the 1 s window")
+        XCTAssertEqual(held[60].stability, 0.5, accuracy: 1e-9, "the ring fills over the hold")
+        // A change: the face gone for 0.6 s (long enough to be said), then back: one window after it is back.
+        var moved = Analyzer()
+        moved.reset(awaitChange: true)
+        let outputs = feed(&moved, from: 0, seconds: 4) { i, m in
+            if (15..<33).contains(i) { m.face = nil }
+        }
+        XCTAssertFalse(moved.awaitChange)
+        XCTAssertEqual(outputs.firstIndex { $0.capture != nil }, 63, "back at frame 33, then 1.0 s")
+        // A blip shorter than a message's persistence is no change.
+        var blip = Analyzer()
+        blip.reset(awaitChange: true)
+        let blipped = feed(&blip, from: 0, seconds: 3) { i, m in
+            if (15..<20).contains(i) { m.face = nil }
+        }
+        XCTAssertNil(blipped.firstIndex { $0.capture != nil })
+        XCTAssertTrue(blip.awaitChange)
+    }
+
     func testAFaceThatKeepsMovingIsNotCaptured() {
         var analyzer = Analyzer()
         let outputs = feed(&analyzer, from: 0, seconds: 5) { _, m in m.motion!.centreSpeed = 0.03 }

@@ -53,6 +53,25 @@ final class GuidanceTests: XCTestCase {
     private static let bare = CoverMetrics(presence: 50, lowerFaceChroma: 4, mouthContrast: 0.8, rightEyeBrightness: 0.8,
                                            leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
 
+    /// A near-profile's far eye is foreshortened and in the nose's shadow: its low brightness is no dark lens
+    /// (a real face turned 35° read 0.41–0.47 there and got `faceCovered`). The near eye still shows a lens,
+    /// and a hand (no dark parts) is judged on either eye.
+    func testTheDarkLensIsJudgedOnAnEyeSeenNearlyFullWidth() {
+        func cover(_ change: (inout CoverMetrics) -> Void) -> [String] {
+            var c = Self.bare
+            change(&c)
+            return c.regions(thresholds)
+        }
+        XCTAssertEqual(cover { $0.rightEyeBrightness = 0.41 }, ["eye"], "a frontal eye that dark: a lens")
+        XCTAssertEqual(cover { $0.rightEyeBrightness = 0.41; $0.rightEyeWidthRatio = 0.62 }, [], "the far eye")
+        XCTAssertEqual(cover { $0.rightEyeBrightness = 0.41; $0.rightEyeWidthRatio = 0.72 }, ["eye"])
+        XCTAssertEqual(cover { $0.rightEyeBrightness = 0.2; $0.leftEyeBrightness = 0.2; $0.rightEyeWidthRatio = 0.6 },
+                       ["eye"], "sunglasses on a turned head: the near eye's lens")
+        XCTAssertEqual(cover { $0.rightEyeDarkness = 0.9; $0.rightEyeWidthRatio = 0.6 }, ["eye"], "a hand over the far eye")
+        XCTAssertEqual(codes { $0.face!.cover = Self.bare; $0.face!.cover!.leftEyeBrightness = 0.41
+                               $0.face!.cover!.leftEyeWidthRatio = 0.64 }, [])
+    }
+
     func testIrisEyesAndCoversEachCallForTheirCode() {
         let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode?)] = [
             ("open, on the camera, bare", { _ in }, nil),
@@ -230,7 +249,8 @@ final class GuidanceTests: XCTestCase {
             ("dark mean", .tooDark, { $0.face!.light!.meanLuma = 64 }, { $0.face!.light!.meanLuma = 70 }),
             ("dark pixels", .tooDark, { $0.face!.light!.darkFraction = 0.35 },
              { $0.face!.light!.darkFraction = 0.31 }),
-            ("eye distance", .moveCloser, { $0.face!.interEyeDistance = 60.8 }, { $0.face!.interEyeDistance = 62 }),
+            // In pixels: 2 px in is still held (the frame-fraction margin, 1.2 px, let it go), 3.5 px clears.
+            ("eye distance", .moveCloser, { $0.face!.interEyeDistance = 62 }, { $0.face!.interEyeDistance = 63.5 }),
             ("dark frame", .tooDark, { $0.face = nil; $0.frameLuma = 55 }, { $0.face = nil; $0.frameLuma = 60 }),
             ("bright mean", .tooBright, { $0.face!.light!.meanLuma = 200 }, { $0.face!.light!.meanLuma = 195 }),
             ("bright pixels", .tooBright, { $0.face!.light!.brightFraction = 0.045 },

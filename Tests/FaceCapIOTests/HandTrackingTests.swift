@@ -52,4 +52,44 @@ final class HandTrackingTests: XCTestCase {
         XCTAssertEqual(turned.rotation - upright.rotation, -20 * .pi / 180, accuracy: 1e-5)
         XCTAssertGreaterThan(upright.centre.y, (points[13].y + points[14].y) / 2)
     }
+    /// The hand flag counts only where the hand lies over the lips (`HandLandmarker.minMouthOverlap`): a hand
+    /// the model sees under the chin, the mouth free, covers nothing (a real one read `faceCovered` before).
+    func testAHandAwayFromTheLipsIsNoHandOverTheMouth() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let hand = try HandLandmarker(model: models.hand)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
+        let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points)
+        let roi = HandLandmarker.roi(landmarks: points, crop: 1)
+        let raw = try XCTUnwrap(hand.flag(in: frame, roi: roi))
+        XCTAssertGreaterThan(raw, 0.5, "the model sees the hand")
+        XCTAssertEqual(try XCTUnwrap(hand.flag(in: frame, roi: roi, face: points)), raw, "over the lips: the flag")
+        XCTAssertGreaterThanOrEqual(hand.mouthOverlap, HandLandmarker.minMouthOverlap)
+        // The same hand against lips a face height lower (as a hand under the chin is to the real lips).
+        let faceHeight = points[152].y - points[10].y
+        let lower = points.map { $0 + SIMD3(0, faceHeight, 0) }
+        XCTAssertEqual(try XCTUnwrap(hand.flag(in: frame, roi: roi, face: lower)), 0, "off the lips: no hand there")
+        XCTAssertLessThan(hand.mouthOverlap, HandLandmarker.minMouthOverlap)
+        XCTAssertEqual(hand.rawFlag, raw, "the model's own reading is kept for the record")
+    }
+
+    /// `mouthOverlap` on made-up points: the share of the lips' grid inside the hand's hull.
+    func testTheMouthOverlapIsTheShareOfTheLipsUnderTheHandsHull() {
+        var face = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
+        face[33] = SIMD3(100, 100, 0); face[263] = SIMD3(200, 100, 0)     // level eyes
+        face[61] = SIMD3(120, 200, 0); face[291] = SIMD3(180, 200, 0)     // mouth corners
+        face[0] = SIMD3(150, 190, 0); face[17] = SIMD3(150, 210, 0)       // lips' top and bottom
+        var hull: [SIMD2<Float>] = [], sorted: [SIMD2<Float>] = []
+        func overlap(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> Double {
+            // 21 points: a 7 × 3 grid over the box (inner points do not change the hull).
+            let hand = (0..<21).map { i in
+                SIMD2(x0 + (x1 - x0) * Float(i % 7) / 6, y0 + (y1 - y0) * Float(i / 7) / 2)
+            }
+            return HandLandmarker.mouthOverlap(hand, face: face, hull: &hull, sorted: &sorted)
+        }
+        XCTAssertEqual(overlap(100, 150, 200, 250), 1, "over the whole mouth")
+        XCTAssertEqual(overlap(100, 215, 200, 300), 0, "under the chin: below the lower lip")
+        XCTAssertEqual(overlap(100, 150, 148, 250), 3.0 / 7, accuracy: 1e-9, "over the mouth's left half")
+        XCTAssertEqual(overlap(100, 203.4, 200, 300), 1.0 / 3, accuracy: 1e-9, "over the lower lip only")
+    }
 }

@@ -94,4 +94,32 @@ final class LightFirstTests: XCTestCase {
         XCTAssertEqual(metrics.faceCount, faces.filter { !$0.isRejected }.count)
         XCTAssertEqual(metrics.face?.index, 0)
     }
+    /// A detection the landmark model rejected is remembered for the track: on the next detector frames it is
+    /// rejected again without a landmark run (a wide one used to send every detector frame through the
+    /// widest-first pass: the widest rejected, the face re-confirmed, its eyes and both hand crops re-read).
+    func testARejectedDetectionIsNotRunThroughTheLandmarkModelAgainOnTheSameTrack() throws {
+        let tracker = try tracker()
+        tracker.detector.minScore = 0.02
+        tracker.detectionInterval = 5
+        let frame = try ImageFile.read(path: fixturePath("sergey.png"))
+        let first = tracker.process(frame)
+        let rejected = first.filter(\.isRejected).count
+        XCTAssertGreaterThan(rejected, 0, "spurious detections at a 0.02 cut")
+        XCTAssertGreaterThan(tracker.landmarkRuns, 1)
+        for i in 1...15 {
+            let faces = tracker.process(frame)
+            XCTAssertEqual(tracker.landmarkRuns, 1, "frame \(i): the tracked face only (detector ran: \(tracker.detectorRan))")
+            XCTAssertNotNil(faces.first?.landmarks)
+            XCTAssertFalse(faces.first?.isRejected ?? true)
+            if tracker.detectorRan {
+                // Still reported rejected (those overlapping the tracked face are dropped, as before).
+                let now = faces.filter(\.isRejected).count
+                XCTAssertTrue((1...rejected).contains(now), "frame \(i): \(now) of \(rejected) rejected")
+            }
+        }
+        // A reset forgets them: the next detection runs them through the landmark model again.
+        tracker.reset()
+        _ = tracker.process(frame)
+        XCTAssertGreaterThan(tracker.landmarkRuns, 1)
+    }
 }

@@ -109,6 +109,7 @@ public enum AnalysisReport {
             ("lowerFaceHue", number(c.lowerFaceHue, 1)),
             ("eyeBrightness", array([number(c.rightEyeBrightness, 3), number(c.leftEyeBrightness, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
+            ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),
         ])
     }

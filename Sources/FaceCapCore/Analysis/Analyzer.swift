@@ -58,6 +58,13 @@ public struct Analyzer: Sendable {
     /// active, so auto capture waits until each refused measure has cleared its limit by that margin for the
     /// whole stability window — never the same fault captured again a second later (SPEC §4, One gate).
     public private(set) var mustClear: Set<GuidanceCode> = []
+    /// The last photo was refused for reasons no measure here can hold to a margin (a server's own code, the
+    /// validator's `faceUnclear`): auto capture waits for a visible change — the face out of `ready` (moved,
+    /// gone, turned…) for `primaryPersistence`, long enough to be said — or, failing that, `ready` held for
+    /// `unmeasuredRetryHold` instead of the stability window; never the same picture ~3 s later.
+    public private(set) var awaitChange = false
+    /// When the current run of frames that are not `ready` began (for `awaitChange`).
+    private var notReadySince: Double?
 
     private var motion = MotionTracker()
     private var previousActive: Set<GuidanceCode> = []
@@ -90,22 +97,31 @@ public struct Analyzer: Sendable {
     /// The last hand-model reading on the mouth and when it was taken.
     private var lastHand: (time: Double, flag: Double)?
 
-    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = []) {
+    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = [],
+                awaitChange: Bool = false) {
         self.thresholds = thresholds
         self.mustClear = mustClear
+        self.awaitChange = awaitChange
     }
 
     /// Starts a new capture session (e.g. after a retry): timers, stability and messages start over.
     /// `mustClear`: the codes the last photo was refused for (`Analyzer.mustClear`); empty after a pass or
-    /// at the first capture.
-    public mutating func reset(mustClear: Set<GuidanceCode> = []) {
-        self = Analyzer(thresholds: thresholds, mustClear: mustClear)
+    /// at the first capture. `awaitChange`: the last photo was refused for no measurable reason
+    /// (`Analyzer.awaitsChange(reasons:)`).
+    public mutating func reset(mustClear: Set<GuidanceCode> = [], awaitChange: Bool = false) {
+        self = Analyzer(thresholds: thresholds, mustClear: mustClear, awaitChange: awaitChange)
     }
 
     /// The guidance codes among a checker's reasons (a server's own codes and the validator's `faceUnclear`
     /// name no measure the analyzer can hold to a margin).
     public static func mustClear(reasons: [String]) -> Set<GuidanceCode> {
         Set(reasons.compactMap(GuidanceCode.init(rawValue:)).filter { $0 != .noFace && $0 != .ready })
+    }
+
+    /// Whether a refusal for `reasons` names no measure (`mustClear(reasons:)` is empty: a server's own codes,
+    /// `faceUnclear`, or no reason at all): the next capture then waits for a visible change (`awaitChange`).
+    public static func awaitsChange(reasons: [String]) -> Bool {
+        mustClear(reasons: reasons).isEmpty
     }
 
     /// Analyses one frame and the faces the models found in it.
@@ -187,7 +203,7 @@ public struct Analyzer: Sendable {
         if let start = sessionStart, t < start {
             // Time went backwards (a looped clip): a new session rather than negative durations (a refusal
             // still has to be cleared).
-            reset(mustClear: mustClear)
+            reset(mustClear: mustClear, awaitChange: awaitChange)
         }
         let start = sessionStart ?? t
         sessionStart = start
@@ -227,6 +243,18 @@ public struct Analyzer: Sendable {
         let changed = hints != shownHints || (shownSince == t)
         shownHints = hints
 
+        // After a refusal no measure names: a change seen (out of `ready` long enough to be said) ends the wait.
+        if awaitChange, !isWarmUp {
+            if codes.isEmpty {
+                notReadySince = nil
+            } else {
+                let since = notReadySince ?? t
+                notReadySince = since
+                if t - since >= thresholds.primaryPersistence { awaitChange = false }
+            }
+        }
+        let window = awaitChange ? max(thresholds.unmeasuredRetryHold, thresholds.stabilityWindow)
+            : thresholds.stabilityWindow
         // Auto capture: `ready` without a break for the stability window; keep the sharpest frame.
         var keep = false
         var capture: AutoCapture?
@@ -245,7 +273,7 @@ public struct Analyzer: Sendable {
                 keep = true
             }
             // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
-            if t - runStart >= thresholds.stabilityWindow, bestSharpness > -Double.infinity {
+            if t - runStart >= window, bestSharpness > -Double.infinity {
                 capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
                 captured = true
             }
@@ -256,7 +284,7 @@ public struct Analyzer: Sendable {
         if captured {
             stability = 1
         } else if let since = readySince {
-            stability = thresholds.stabilityWindow > 0 ? min(1, (t - since) / thresholds.stabilityWindow) : 1
+            stability = window > 0 ? min(1, (t - since) / window) : 1
         } else {
             stability = 0
         }

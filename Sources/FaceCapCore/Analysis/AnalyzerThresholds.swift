@@ -159,6 +159,10 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// brow showing: covered by a hand (uncovered ≤ 0.72 — a closed eye in an over-exposed frame; open eyes
     /// ≤ 0.62 — a hand 0.67–1.00, so a hand on a small face can be missed).
     public var maxEyeDarkness = 0.75
+    /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
+    /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
+    /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
+    public var minLensEyeWidthRatio = 0.7
     /// The lower face's hue further than this from any skin or hair colour (`CoverMetrics.lowerFaceHue`, Cb/Cr
     /// on 0…255) → a mask (green, blue, printed), whatever the mouth measures say (docs/calibration.md).
     public var maxLowerFaceHue = 9.0
@@ -185,6 +189,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     // MARK: Hysteresis (a condition that is on needs to clear its threshold by this much to turn off)
     /// Margin on face width and centre offsets, in frame fractions.
     public var geometryHysteresis = 0.02
+    /// Margin on `minInterEyeDistance`, in pixels as that limit is (the eye centres jitter by about a pixel
+    /// from frame to frame; `geometryHysteresis`, a frame fraction, gave 1.2 px here).
+    public var interEyeHysteresis = 3.0
     /// Margin on the cut-by-the-edge test: the face must come this far inside, in frame widths.
     public var edgeHysteresis = 0.01
     /// Margin on mean luma levels.
@@ -230,6 +237,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var minimumDisplay = 0.8
     /// `ready` must hold this long before the auto capture (SPEC, `--stability`).
     public var stabilityWindow = 1.0
+    /// After a refusal that names no measure (`Analyzer.awaitChange`), with no visible change, `ready` must
+    /// hold this long (seconds) before the next auto capture, instead of `stabilityWindow`.
+    public var unmeasuredRetryHold = 4.0
     /// Offer manual capture when no auto capture happened within this time (SPEC `--manual-after`).
     public var manualAfter = 30.0
     /// Offer manual capture when no confident face was seen for this long (SPEC).
@@ -292,6 +302,7 @@ extension AnalyzerThresholds {
         Field(name: "minMouthContrast", keyPath: \.minMouthContrast, range: 0...10),
         Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
         Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
+        Field(name: "minLensEyeWidthRatio", keyPath: \.minLensEyeWidthRatio, range: 0...1),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "minHandOverMouth", keyPath: \.minHandOverMouth, range: 0...1),
         Field(name: "handMemory", keyPath: \.handMemory, range: 0...10),
@@ -300,6 +311,7 @@ extension AnalyzerThresholds {
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),
         Field(name: "maxSizeChange", keyPath: \.maxSizeChange, range: 0...10),
         Field(name: "geometryHysteresis", keyPath: \.geometryHysteresis, range: 0...0.5),
+        Field(name: "interEyeHysteresis", keyPath: \.interEyeHysteresis, range: 0...100),
         Field(name: "edgeHysteresis", keyPath: \.edgeHysteresis, range: 0...0.5),
         Field(name: "lumaHysteresis", keyPath: \.lumaHysteresis, range: 0...100),
         Field(name: "fractionHysteresis", keyPath: \.fractionHysteresis, range: 0...0.9),
@@ -321,6 +333,7 @@ extension AnalyzerThresholds {
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),
+        Field(name: "unmeasuredRetryHold", keyPath: \.unmeasuredRetryHold, range: 0...60),
         Field(name: "manualAfter", keyPath: \.manualAfter, range: 0...3600),
         Field(name: "noFaceFallbackAfter", keyPath: \.noFaceFallbackAfter, range: 0...3600),
         Field(name: "motionLookBack", keyPath: \.motionLookBack, range: 0.02...1),

@@ -43,6 +43,11 @@ public struct CoverMetrics: Sendable, Equatable {
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
     public var leftEyeDarkness: Double
+    /// Per eye: its width (corner to corner) over the wider eye's, 1 for the wider. A head turned far to one
+    /// side foreshortens the far eye (a near-profile's 0.61–0.65) and sinks it in the nose's shadow, so its
+    /// brightness says nothing of a lens there (`minLensEyeWidthRatio`).
+    public var rightEyeWidthRatio: Double = 1
+    public var leftEyeWidthRatio: Double = 1
     /// The hand-landmark model's hand flag on the mouth (0…1, `HandLandmarker`), from this frame or, between
     /// the model's runs, the last reading within `handMemory`; nil without the model or a recent reading.
     /// A hand across the mouth reads high, a bare, bearded or masked mouth low (docs/calibration.md).
@@ -54,8 +59,10 @@ public struct CoverMetrics: Sendable, Equatable {
     public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
         var regions: [String] = []
         if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
-        let right = eyeCovered(brightness: rightEyeBrightness, darkness: rightEyeDarkness, t, margin: margin)
-        let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness, t, margin: margin)
+        let right = eyeCovered(brightness: rightEyeBrightness, darkness: rightEyeDarkness,
+                               widthRatio: rightEyeWidthRatio, t, margin: margin)
+        let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness,
+                              widthRatio: leftEyeWidthRatio, t, margin: margin)
         if right && left {
             regions.append("eyes")
         } else if right || left {
@@ -86,9 +93,13 @@ public struct CoverMetrics: Sendable, Equatable {
     }
 
     /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes
-    /// or brow). `margin` (a fraction) loosens the limits for hysteresis.
-    func eyeCovered(brightness: Double, darkness: Double, _ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
-        brightness < t.minEyeBrightness * (1 + margin) || darkness > t.maxEyeDarkness * (1 - margin)
+    /// or brow). `margin` (a fraction) loosens the limits for hysteresis. The lens is judged only on an eye
+    /// seen nearly full width (`widthRatio` ≥ `minLensEyeWidthRatio`): a near-profile's far eye is
+    /// foreshortened and shadowed by the nose; the near eye still shows the lens.
+    func eyeCovered(brightness: Double, darkness: Double, widthRatio: Double = 1, _ t: AnalyzerThresholds,
+                    margin: Double = 0) -> Bool {
+        let lens = widthRatio >= t.minLensEyeWidthRatio && brightness < t.minEyeBrightness * (1 + margin)
+        return lens || darkness > t.maxEyeDarkness * (1 - margin)
     }
 }
 
@@ -102,14 +113,28 @@ public enum CoverMeasures {
         var luma: Double, cb: Double, cr: Double, low: Double, high: Double
         /// False when most samples are clipped: the patch's colour is not the surface's.
         var hasColour: Bool
-        /// (Cb − 128, Cr − 128) of every unclipped sample.
-        var chroma: [SIMD2<Double>] = []
+        /// How many unclipped samples' (Cb − 128, Cr − 128) were written to the caller's chroma buffer.
+        var chromaCount = 0
     }
 
     /// The measures for the face with 468 `points` (frame pixels) and presence logit `presence`; nil without
-    /// landmarks or for a frame whose data is too short.
+    /// landmarks or for a frame whose data is too short. Its scratch (samples, sorted lumas, the lower face's
+    /// chroma) is on the stack: a frame's measure allocates no buffers.
     public static func measure(frame: Frame, points: [SIMD3<Float>], presence: Float) -> CoverMetrics? {
         guard points.count >= FaceLandmarker.count else { return nil }
+        let n = samples * samples
+        return withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 3 * n) { chroma -> CoverMetrics? in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * n) { scratch -> CoverMetrics? in
+                measure(frame: frame, points: points, presence: presence, chroma: chroma, scratch: scratch)
+            }
+        }
+    }
+
+    /// `measure`, with `chroma` (3 × 64) for the lower face's samples and `scratch` (≥ 3 × 64) for sorting.
+    static func measure(frame: Frame, points: [SIMD3<Float>], presence: Float,
+                        chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
+                        scratch: UnsafeMutableBufferPointer<Double>) -> CoverMetrics? {
+        let n = samples * samples
         func p(_ i: Int) -> SIMD2<Float> { SIMD2(points[i].x, points[i].y) }
         let across = p(263) - p(33)
         let eyeSpan = (across * across).sum().squareRoot()
@@ -117,55 +142,70 @@ public enum CoverMeasures {
         let rotation = atan2f(across.y, across.x)
         let down = SIMD2(-across.y, across.x) / eyeSpan
         // A patch of `w × h` eye spans (corner 33 to corner 263) around `centre`, level with the eyes.
-        func patch(_ centre: SIMD2<Float>, _ w: Float, _ h: Float) -> Patch? {
-            sample(frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation)
+        func patch(_ centre: SIMD2<Float>, _ w: Float, _ h: Float, chromaAt slot: Int? = nil) -> Patch? {
+            let into = slot.map { UnsafeMutableBufferPointer(rebasing: chroma[($0 * n)..<($0 * n + n)]) }
+            return sample(frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation,
+                          scratch: scratch, chroma: into)
         }
         func mid(_ a: Int, _ b: Int) -> SIMD2<Float> { (p(a) + p(b)) / 2 }
         guard let cheekR = patch(p(118), 0.16, 0.10), let cheekL = patch(p(347), 0.16, 0.10),
               let forehead = patch(p(151) + 0.05 * eyeSpan * down, 0.3, 0.12),
-              let chin = patch(p(200), 0.28, 0.10),
-              let besideR = patch(p(206), 0.12, 0.12), let besideL = patch(p(426), 0.12, 0.12) else { return nil }
+              let chin = patch(p(200), 0.28, 0.10, chromaAt: 0),
+              let besideR = patch(p(206), 0.12, 0.12, chromaAt: 1),
+              let besideL = patch(p(426), 0.12, 0.12, chromaAt: 2) else { return nil }
         // The reference skin: the two upper cheeks, and the forehead unless hair makes it unlike them.
-        let cheeks = [cheekR, cheekL]
-        var skinPatches = cheeks
         let cheekLuma = (cheekR.luma + cheekL.luma) / 2
-        if abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma { skinPatches.append(forehead) }
-        let skinLuma = max(1, skinPatches.reduce(0) { $0 + $1.luma } / Double(skinPatches.count))
-        // Colour only from patches that kept theirs (not clipped); none left: no colour verdict.
-        let skinColour = skinPatches.filter(\.hasColour)
-        let lowerAll = [chin, besideR, besideL]
-        let lower = lowerAll.filter(\.hasColour)
+        let withForehead = abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma
+        let skinLuma = max(1, withForehead ? (cheekR.luma + cheekL.luma + forehead.luma) / 3 : cheekLuma)
+        // Colour only from patches that kept theirs (not clipped); none left: no colour verdict. (Sums over
+        // the patches in place: no arrays of patches per frame.)
+        func colour(_ a: Patch, _ b: Patch, _ c: Patch?) -> (cb: Double, cr: Double, count: Double) {
+            var cb = 0.0, cr = 0.0, count = 0.0
+            func add(_ patch: Patch?) {
+                guard let patch, patch.hasColour else { return }
+                cb += patch.cb; cr += patch.cr; count += 1
+            }
+            add(a); add(b); add(c)
+            return count > 0 ? (cb / count, cr / count, count) : (0, 0, 0)
+        }
+        let skinColour = colour(cheekR, cheekL, withForehead ? forehead : nil)
+        let lower = colour(chin, besideR, besideL)
+        let cheekColour = colour(cheekR, cheekL, nil)
         var lowerChroma = 0.0
         var mouthChroma: Double?
-        if cheeks.contains(where: \.hasColour), lower.isEmpty, lowerAll.reduce(0, { $0 + $1.luma }) / 3 > skinLuma {
+        if cheekColour.count > 0, lower.count == 0, (chin.luma + besideR.luma + besideL.luma) / 3 > skinLuma {
             // A lower face burnt to white under cheeks that kept their colour: a white or light mask in strong
             // light (skin in front of it would be darker than the cheeks, not brighter): another colour. (The
             // cheeks, not the forehead: a light fringe there keeps its colour when the skin has lost it.)
             lowerChroma = 255
-        } else if !skinColour.isEmpty, !lower.isEmpty {
-            let n = Double(skinColour.count), m = Double(lower.count)
-            let skinCb = skinColour.reduce(0) { $0 + $1.cb } / n, skinCr = skinColour.reduce(0) { $0 + $1.cr } / n
-            let lowerCb = lower.reduce(0) { $0 + $1.cb } / m, lowerCr = lower.reduce(0) { $0 + $1.cr } / m
-            lowerChroma = ((lowerCb - skinCb) * (lowerCb - skinCb) + (lowerCr - skinCr) * (lowerCr - skinCr))
-                .squareRoot()
+        } else if skinColour.count > 0, lower.count > 0 {
+            lowerChroma = ((lower.cb - skinColour.cb) * (lower.cb - skinColour.cb)
+                           + (lower.cr - skinColour.cr) * (lower.cr - skinColour.cr)).squareRoot()
         }
         // The hue reference is the cheeks alone: a fringe on the forehead can pass for skin by its luma.
         var lowerHue = 0.0
-        let cheekColour = cheeks.filter(\.hasColour)
-        let lowerSamples = lower.flatMap(\.chroma)
-        if !cheekColour.isEmpty, !lowerSamples.isEmpty {
-            let n = Double(cheekColour.count)
-            let skin = SIMD2(cheekColour.reduce(0) { $0 + $1.cb } / n - 128,
-                             cheekColour.reduce(0) { $0 + $1.cr } / n - 128)
-            let distances = lowerSamples.map { hueDistance($0, skin: skin) }.sorted()
-            lowerHue = distances[distances.count / 2]
+        if cheekColour.count > 0, lower.count > 0 {
+            let skin = SIMD2(cheekColour.cb - 128, cheekColour.cr - 128)
+            var count = 0
+            func add(_ patch: Patch, slot: Int) {
+                guard patch.hasColour else { return }
+                for i in 0..<patch.chromaCount {
+                    scratch[count] = hueDistance(chroma[slot * n + i], skin: skin)
+                    count += 1
+                }
+            }
+            add(chin, slot: 0); add(besideR, slot: 1); add(besideL, slot: 2)
+            if count > 0 {
+                let distances = UnsafeMutableBufferPointer(rebasing: scratch[0..<count])
+                insertionSort(distances)
+                lowerHue = distances[count / 2]
+            }
         }
         let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
         let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
-        if !lower.isEmpty, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)), lips.hasColour {
-            let m = Double(lower.count)
-            let lowerCb = lower.reduce(0) { $0 + $1.cb } / m, lowerCr = lower.reduce(0) { $0 + $1.cr } / m
-            mouthChroma = ((lips.cb - lowerCb) * (lips.cb - lowerCb) + (lips.cr - lowerCr) * (lips.cr - lowerCr))
+        if lower.count > 0, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)),
+           lips.hasColour {
+            mouthChroma = ((lips.cb - lower.cb) * (lips.cb - lower.cb) + (lips.cr - lower.cr) * (lips.cr - lower.cr))
                 .squareRoot()
         }
 
@@ -181,10 +221,14 @@ public enum CoverMeasures {
             return (opening.high / skinLuma, region.low / skinLuma)
         }
         guard let right = eye(33, 133), let left = eye(362, 263) else { return nil }
+        func width(_ a: Int, _ b: Int) -> Double { Double(((p(b) - p(a)) * (p(b) - p(a))).sum().squareRoot()) }
+        let rightWidth = width(33, 133), leftWidth = width(362, 263)
+        let widest = max(rightWidth, leftWidth, 1e-6)
         return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
                             lowerFaceHue: lowerHue, mouthChroma: mouthChroma,
                             rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
-                            rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness)
+                            rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
+                            rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
     }
 
     /// The wedge of skin and hair hues reaches this far (radians) to the red side of the skin's own hue: the
@@ -227,9 +271,9 @@ public enum CoverMeasures {
         let lips = max(bottom - top, 0.02 * eyeSpan)
         let from = top - 0.4 * lips, to = bottom + 0.4 * lips
         let rows = 24, cols = 3
-        var ranges: [Double] = []
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 7) { ranges -> Double? in
         var burnt = 0
-        var rgb = [Float](repeating: 0, count: rows * cols * 3)
         for k in 0..<7 {
             let t = 0.25 + Float(k) / 12
             var base = a + t * (b - a)
@@ -237,10 +281,8 @@ public enum CoverMeasures {
             let mid = base + (from + to) / 2 * down
             let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.03 * eyeSpan, height: to - from,
                                   rotation: rotation)
-            let filled = rgb.withUnsafeMutableBufferPointer {
-                fillTensor($0, width: cols, height: rows, from: frame, map: map, border: .replicate, scale: 1, offset: 0)
-            }
-            guard filled else { return nil }
+            guard fillTensor(rgb, width: cols, height: rows, from: frame, map: map, border: .replicate, scale: 1,
+                             offset: 0) else { return nil }
             var low = Double.infinity, high = -Double.infinity
             for r in 0..<rows {
                 var y = 0.0
@@ -254,31 +296,47 @@ public enum CoverMeasures {
                 low = min(low, y)
                 high = max(high, y)
             }
-            ranges.append(high - low)
+            ranges[k] = high - low
         }
         guard burnt * 4 <= 7 * rows * cols else { return nil }
-        ranges.sort()
-        return ranges[ranges.count / 2] / skinLuma
+        insertionSort(ranges)
+        return ranges[3] / skinLuma
+        }
+        }
     }
 
-    /// An 8 × 8 bilinear sample of the rotated rectangle, as BT.601 Y, Cb, Cr statistics.
-    static func sample(_ frame: Frame, centre: SIMD2<Float>, width: Float, height: Float, rotation: Float) -> Patch? {
+    /// Sorts `values` in place without a buffer (a patch's 64 lumas, the lower face's ≤ 192 hue distances).
+    static func insertionSort(_ values: UnsafeMutableBufferPointer<Double>) {
+        guard values.count > 1 else { return }
+        for i in 1..<values.count {
+            let v = values[i]
+            var j = i
+            while j > 0, values[j - 1] > v {
+                values[j] = values[j - 1]
+                j -= 1
+            }
+            values[j] = v
+        }
+    }
+
+    /// An 8 × 8 bilinear sample of the rotated rectangle, as BT.601 Y, Cb, Cr statistics; `scratch` (≥ 64)
+    /// holds the lumas, and `chroma` (64), when given, receives each unclipped sample's (Cb − 128, Cr − 128).
+    static func sample(_ frame: Frame, centre: SIMD2<Float>, width: Float, height: Float, rotation: Float,
+                       scratch: UnsafeMutableBufferPointer<Double>,
+                       chroma: UnsafeMutableBufferPointer<SIMD2<Double>>? = nil) -> Patch? {
         let n = samples
-        var rgb = [Float](repeating: 0, count: n * n * 3)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n * 3) { rgb -> Patch? in
         let map = SamplingMap(centre: Point2(x: centre.x, y: centre.y), width: width, height: height,
                               rotation: rotation)
-        let filled = rgb.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: n, height: n, from: frame, map: map, border: .replicate, scale: 1, offset: 0)
-        }
-        guard filled else { return nil }
-        var lumas = [Double](repeating: 0, count: n * n)
+        guard fillTensor(rgb, width: n, height: n, from: frame, map: map, border: .replicate, scale: 1,
+                         offset: 0) else { return nil }
+        let lumas = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n * n)])
         // Colour (BT.601 Cb, Cr) from unclipped samples only: a channel at 235+ is on its way to clipping and
         // has lost its hue (an over-exposed cheek turns orange); a patch with fewer than half such samples
         // has no colour of its own.
         var cb = 0.0, cr = 0.0, coloured = 0.0
         var cbAll = 0.0, crAll = 0.0
-        var chroma: [SIMD2<Double>] = []
-        chroma.reserveCapacity(n * n)
+        var chromaCount = 0
         for i in 0..<(n * n) {
             let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
             let y = 0.299 * r + 0.587 * g + 0.114 * b
@@ -287,15 +345,21 @@ public enum CoverMeasures {
             cbAll += u; crAll += v
             if max(r, g, b) < 235 {
                 cb += u; cr += v; coloured += 1
-                chroma.append(SIMD2(u - 128, v - 128))
+                if let chroma {
+                    chroma[chromaCount] = SIMD2(u - 128, v - 128)
+                    chromaCount += 1
+                }
             }
         }
         let count = Double(n * n)
         let hasColour = coloured >= count / 2
         if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
-        lumas.sort()
-        return Patch(luma: lumas.reduce(0, +) / count, cb: cb / coloured, cr: cr / coloured,
+        insertionSort(lumas)
+        var sum = 0.0
+        for y in lumas { sum += y }
+        return Patch(luma: sum / count, cb: cb / coloured, cr: cr / coloured,
                      low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour,
-                     chroma: chroma)
+                     chromaCount: chromaCount)
+        }
     }
 }

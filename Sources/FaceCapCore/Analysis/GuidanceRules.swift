@@ -61,8 +61,7 @@ public enum GuidanceRules {
         if dark { codes.append(.tooDark) }
         if bright { codes.append(.tooBright) }
         if below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser)
-            || below(face.interEyeDistance, t.minInterEyeDistance, t.minInterEyeDistance * t.geometryHysteresis,
-                     .moveCloser) {
+            || below(face.interEyeDistance, t.minInterEyeDistance, t.interEyeHysteresis, .moveCloser) {
             codes.append(.moveCloser)
         }
         if above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }

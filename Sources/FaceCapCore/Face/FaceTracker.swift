@@ -48,6 +48,12 @@ public final class FaceTracker {
     private var lastHandFlag: Float?
 
     private var tracked: FaceROI?
+    /// Boxes of detections the landmark model rejected while this face was tracked: a detection there again
+    /// (a chandelier, a pattern: they stay put) is rejected without a landmark run, so a wide one no longer
+    /// sends every detector frame through the widest-first pass. Forgotten with the track.
+    private var rejectedBoxes: [Rect] = []
+    /// Landmark-model runs made by the last `process` call (for tests and the record).
+    public private(set) var landmarkRuns = 0
     private var trackedScore: Float = 0
     private var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
     private var framesSinceDetection = 0
@@ -80,7 +86,7 @@ public final class FaceTracker {
         }
         let crop = handCrop
         handCrop = (handCrop + 1) % HandLandmarker.crops.count
-        guard let flag = hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop)) else {
+        guard let flag = hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), face: points) else {
             return nil
         }
         defer { lastHandFlag = flag }
@@ -100,6 +106,7 @@ public final class FaceTracker {
     /// Forgets the tracked face: the next frame starts with the detector (use between unrelated images).
     public func reset() {
         tracked = nil
+        rejectedBoxes.removeAll(keepingCapacity: true)
         framesSinceDetection = 0
         lastHandFlag = nil
     }
@@ -114,7 +121,9 @@ public final class FaceTracker {
         detectorRan = false
         eyesRan = false
         handRan = false
+        landmarkRuns = 0
         framesSinceDetection += 1
+        if tracked != nil { landmarkRuns += 1 }
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
@@ -124,16 +133,27 @@ public final class FaceTracker {
                 framesSinceDetection = 0
                 detectorRan = true
                 let detections = detector.detect(frame)
-                let others = detections.filter { iou($0.box, detection.box) < 0.3 }
+                // Detections already rejected on this track are not looked at again (`rejectedBoxes`).
+                let apart = detections.filter { iou($0.box, detection.box) < 0.3 }
+                let known = apart.filter { wasRejected($0) }
+                let others = apart.filter { !wasRejected($0) }
                 // A wider face came in: it is the one measured now, so it gets the landmarks (and eyes).
                 if others.contains(where: { $0.box.width > detection.box.width }) {
-                    landmarkWidest(of: detections, in: frame)
+                    let kept = rejectedBoxes
+                    landmarkWidest(of: detections.filter { !wasRejected($0) }, in: frame)
+                    if tracked != nil {
+                        // Still a face to track: what was rejected before stays so, with what was just rejected.
+                        rejectedBoxes = kept + faces.filter(\.isRejected).map(\.detection.box)
+                    }
+                    for detection in known { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
                     return faces
                 }
                 let eyes = eyesIfDue(frame, points, now: false)
                 faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
                                   isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
+                rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box)
+                for detection in known { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
                 return faces
             }
             let eyes = eyesIfDue(frame, points, now: false)
@@ -144,7 +164,15 @@ public final class FaceTracker {
         detectorRan = true
         framesSinceDetection = 0
         landmarkWidest(of: detector.detect(frame), in: frame)
+        // A new track: what this pass rejected is remembered for it.
+        rejectedBoxes.removeAll(keepingCapacity: true)
+        if tracked != nil { rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box) }
         return faces
+    }
+
+    /// Whether `detection` sits where a detection was rejected on this track (IoU ≥ 0.5).
+    private func wasRejected(_ detection: FaceDetection) -> Bool {
+        rejectedBoxes.contains { iou($0, detection.box) >= 0.5 }
     }
 
     /// At most this many landmark runs confirm detections on one frame (~2 ms each): a cluttered background
@@ -153,6 +181,7 @@ public final class FaceTracker {
 
     /// The landmarks of `detection` when the landmark model confirms a face there (into `points`).
     private func confirm(_ detection: FaceDetection, in frame: Frame) -> FaceLandmarks? {
+        landmarkRuns += 1
         guard let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
               presence >= landmarker.minPresence else { return nil }
         return FaceLandmarks(points: points, presence: presence)

@@ -21,6 +21,20 @@ public final class HandLandmarker {
 
     let interpreter: Interpreter
     private let flagOutput: Int
+    private let landmarkOutput: Int
+    /// The 21 hand landmarks of the last run, in frame pixels (reused: a run allocates nothing).
+    public private(set) var points = [SIMD2<Float>](repeating: .zero, count: 21)
+    /// The flag of the last run before the mouth test (for the record: a hand under the chin reads high).
+    public private(set) var rawFlag: Float = 0
+    /// Of the last run, the share of the lips inside the hand's hull (`mouthOverlap`).
+    public private(set) var mouthOverlap = 0.0
+    private var hull: [SIMD2<Float>] = []
+    private var sorted: [SIMD2<Float>] = []
+    /// A hand counts as over the mouth only when the hull of its 21 landmarks covers at least this share of
+    /// the lips (`mouthOverlap`): a hand under the chin or at the cheek, the mouth free, is a hand to the model
+    /// but covers nothing (a real one read 0.00, hands across the mouth ≥ 0.33: docs/calibration.md, "A hand
+    /// over the mouth").
+    public static let minMouthOverlap = 0.25
 
     /// Prepares the model; a model of another shape (or without the hand flag output) is a `ModelError`.
     public init(model: TFLiteModel) throws(ModelError) {
@@ -34,6 +48,9 @@ public final class HandLandmarker {
                                                                          "outputs": "\(interpreter.outputShapes)"]))
         }
         flagOutput = flag
+        landmarkOutput = interpreter.outputShapes.firstIndex(of: [1, 63])!
+        hull.reserveCapacity(2 * 21 + 1)
+        sorted.reserveCapacity(21)
     }
 
     /// The square crop `crop` (an index into `crops`) of the face whose 468 FaceMesh landmarks are `points`.
@@ -55,20 +72,106 @@ public final class HandLandmarker {
         guard points.count >= FaceLandmarker.count else { return nil }
         var best: Float = 0
         for crop in Self.crops.indices {
-            guard let flag = flag(in: frame, roi: Self.roi(landmarks: points, crop: crop)) else { return nil }
+            guard let flag = flag(in: frame, roi: Self.roi(landmarks: points, crop: crop), face: points) else {
+                return nil
+            }
             best = max(best, flag)
         }
         return best
     }
 
     /// The hand flag on `roi` of `frame` (bilinear, RGB in [0, 1], zero outside the frame, as MediaPipe's
-    /// hand graph crops); nil when the frame's data is too short for its format.
-    public func flag(in frame: Frame, roi: FaceROI) -> Float? {
+    /// hand graph crops), or 0 when `face` (its 468 FaceMesh landmarks) is given and the hand's landmarks
+    /// cover less than `minMouthOverlap` of its lips; nil when the frame's data is too short for its format.
+    public func flag(in frame: Frame, roi: FaceROI, face: [SIMD3<Float>]? = nil) -> Float? {
         let n = Self.inputSize
         let map = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
         guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
                          scale: 1 / 255, offset: 0) else { return nil }
         interpreter.run()
-        return interpreter.output(flagOutput)[0]
+        rawFlag = interpreter.output(flagOutput)[0]
+        // The landmarks back into the frame, as FaceLandmarker projects its own.
+        let raw = interpreter.output(landmarkOutput)
+        let c = cosf(roi.rotation), s = sinf(roi.rotation)
+        for i in 0..<21 {
+            let dx = raw[3 * i] / Float(n) - 0.5, dy = raw[3 * i + 1] / Float(n) - 0.5
+            points[i] = SIMD2(roi.centre.x + (c * dx - s * dy) * roi.side, roi.centre.y + (s * dx + c * dy) * roi.side)
+        }
+        guard let face, face.count >= FaceLandmarker.count else {
+            mouthOverlap = 0
+            return rawFlag
+        }
+        mouthOverlap = Self.mouthOverlap(points, face: face, hull: &hull, sorted: &sorted)
+        return mouthOverlap >= Self.minMouthOverlap ? rawFlag : 0
+    }
+
+    /// The share of the lips (a 7 × 3 grid over the rectangle from corner 61 to corner 291 and from 0 to 17,
+    /// level with the eyes) inside the convex hull of the hand's landmarks: how much of the mouth the hand
+    /// lies over. `hull` and `sorted` are scratch (reused).
+    public static func mouthOverlap(_ hand: [SIMD2<Float>], face: [SIMD3<Float>], hull: inout [SIMD2<Float>],
+                                    sorted: inout [SIMD2<Float>]) -> Double {
+        convexHull(hand, into: &hull, sorted: &sorted)
+        guard hull.count >= 3 else { return 0 }
+        func p(_ i: Int) -> SIMD2<Float> { SIMD2(face[i].x, face[i].y) }
+        let a = p(61), b = p(291)
+        let centre = (p(0) + p(17)) / 2
+        let across = p(263) - p(33)
+        let span = max((across * across).sum().squareRoot(), 1e-3)
+        let down = SIMD2(-across.y, across.x) / span
+        let top = ((p(0) - centre) * down).sum(), bottom = ((p(17) - centre) * down).sum()
+        var inside = 0
+        for i in 0..<7 {
+            let t = (Float(i) + 0.5) / 7
+            var base = a + t * (b - a)
+            base += ((centre - base) * down).sum() * down
+            for j in 0..<3 {
+                let q = base + (top + (Float(j) + 0.5) / 3 * (bottom - top)) * down
+                if contains(hull, q) { inside += 1 }
+            }
+        }
+        return Double(inside) / 21
+    }
+
+    /// Andrew's monotone chain: the convex hull of `points`, counter-clockwise in frame pixels, into `hull`
+    /// (`sorted`: scratch for the points in order; an insertion sort, as 21 points need no more).
+    static func convexHull(_ points: [SIMD2<Float>], into hull: inout [SIMD2<Float>], sorted: inout [SIMD2<Float>]) {
+        sorted.removeAll(keepingCapacity: true)
+        for q in points {
+            var j = sorted.count
+            sorted.append(q)
+            while j > 0, sorted[j - 1].x > q.x || (sorted[j - 1].x == q.x && sorted[j - 1].y > q.y) {
+                sorted[j] = sorted[j - 1]
+                j -= 1
+            }
+            sorted[j] = q
+        }
+        hull.removeAll(keepingCapacity: true)
+        func cross(_ o: SIMD2<Float>, _ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Float {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        for q in sorted {
+            while hull.count >= 2, cross(hull[hull.count - 2], hull[hull.count - 1], q) <= 0 { hull.removeLast() }
+            hull.append(q)
+        }
+        let lower = hull.count + 1
+        for k in stride(from: sorted.count - 2, through: 0, by: -1) {
+            let q = sorted[k]
+            while hull.count >= lower, cross(hull[hull.count - 2], hull[hull.count - 1], q) <= 0 { hull.removeLast() }
+            hull.append(q)
+        }
+        hull.removeLast()
+    }
+
+    /// Whether `q` lies inside the convex polygon `hull` (either winding).
+    static func contains(_ hull: [SIMD2<Float>], _ q: SIMD2<Float>) -> Bool {
+        var sign: Float = 0
+        for i in hull.indices {
+            let a = hull[i], b = hull[(i + 1) % hull.count]
+            let c = (b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x)
+            if c != 0 {
+                if sign == 0 { sign = c } else if (c > 0) != (sign > 0) { return false }
+            }
+        }
+        return true
     }
 }

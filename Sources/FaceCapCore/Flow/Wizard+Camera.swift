@@ -42,7 +42,7 @@ extension Wizard {
         state = .capture(CaptureProgress())
         // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
         announcedGuidance = nil
-        return [.startAnalysis(mustClear: refused)]
+        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
     }
 
     mutating func cameraFailed(_ problem: CameraProblem) -> [WizardEffect] {

@@ -53,6 +53,6 @@ extension Wizard {
         var progress = CaptureProgress()
         progress.manualOffered = taking.manualOffered
         state = .capture(progress)
-        return [.startAnalysis(mustClear: refused)]
+        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
     }
 }

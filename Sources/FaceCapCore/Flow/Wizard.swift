@@ -24,6 +24,9 @@ public struct Wizard: Sendable, Equatable {
     /// The guidance codes among the reasons the last photo was refused for: every capture until the next
     /// verdict waits for them to clear by a margin (`Analyzer.mustClear`); empty after a pass.
     public internal(set) var refused: Set<GuidanceCode> = []
+    /// The last photo was refused for no reason a measure names (`Analyzer.awaitsChange`): the next capture
+    /// waits for a visible change (`Analyzer.awaitChange`); false after a pass.
+    public internal(set) var refusedUnmeasured = false
     /// The time of the last event handled.
     public internal(set) var now = 0.0
 
@@ -92,7 +95,7 @@ public struct Wizard: Sendable, Equatable {
         if wasTooSmall, !isTerminalTooSmall, case .capture = state {
             // The person could not see the preview: start the capture over rather than take a photo unseen.
             state = .capture(CaptureProgress())
-            return [.startAnalysis(mustClear: refused)]
+            return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
         }
         return []
     }

@@ -133,8 +133,9 @@ public enum WizardEffect: Sendable, Equatable {
     case closeCamera
     /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame.
     /// `mustClear`: the codes the last photo was refused for, which must clear their limits by a margin
-    /// before auto capture (`Analyzer.reset(mustClear:)`).
-    case startAnalysis(mustClear: Set<GuidanceCode>)
+    /// before auto capture (`Analyzer.reset(mustClear:)`); `awaitChange`: the last refusal named no measure,
+    /// so auto capture waits for a visible change (`Analyzer.awaitChange`).
+    case startAnalysis(mustClear: Set<GuidanceCode>, awaitChange: Bool = false)
     /// Stop sending frames (capture is over or paused).
     case stopAnalysis
     /// Encode the frame to keep (auto: the one the analyzer kept; manual: the latest) at full resolution;

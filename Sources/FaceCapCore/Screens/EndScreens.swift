@@ -10,7 +10,7 @@ extension Wizard {
     func retryScreen(_ retry: Retry, now: Double) -> ScreenModel {
         var lines = retry.verdict.message.map { [$0] } ?? []
         lines += retry.verdict.reasons.isEmpty ? [Words.text(.retryNotPassed)]
-            : retry.verdict.reasons.map(Messages.advice(forReason:))
+            : Messages.advice(forReasons: retry.verdict.reasons)
         return ScreenModel(name: .retry, title: Words.text(.retryTitle), tone: .warning, picture: .photo,
                            primary: Words.text(.retryAttemptsLeft, count: retry.attemptsLeft), lines: lines,
                            countdown: retry.until.map { Words.text(.countdownBackToCamera, Messages.secondsText($0 - now)) })

@@ -45,6 +45,13 @@ public enum Messages {
         }
     }
 
+    /// The advice for each of `reasons`, in their order, each line once: two reasons with the same advice
+    /// (`moveLeft` and `moveUp`, two codes a server does not name) give it once.
+    public static func advice(forReasons reasons: [String]) -> [String] {
+        var seen: Set<String> = []
+        return reasons.map(advice(forReason:)).filter { seen.insert($0).inserted }
+    }
+
     /// Advice for a reason a checker gave for asking for another photo (guidance codes and the validator's
     /// own codes). A code facecap does not know gets a generic sentence in the chosen language, not the
     /// raw code (the code itself stays in the `validation` event and the report).

@@ -24,9 +24,10 @@ final class FramePipeline {
     }
 
     /// Starts over (the camera opened again, a retry): no frame, nothing kept; `mustClear` are the codes the
-    /// analyzer must see cleared before it says `ready` again.
-    func reset(mustClear: Set<GuidanceCode>) {
-        analyzer.reset(mustClear: mustClear)
+    /// analyzer must see cleared before it says `ready` again; `awaitChange`, after a refusal no measure
+    /// explains, that it must see the face leave `ready` (or hold it far longer) first.
+    func reset(mustClear: Set<GuidanceCode>, awaitChange: Bool = false) {
+        analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
         tracker.reset()
         hasFrame = false
         latestIsKept = false

@@ -235,8 +235,8 @@ public final class WizardSession {
             opener.nextDevice()
         case .closeCamera:
             closeSource()
-        case .startAnalysis(let mustClear):
-            pipeline.reset(mustClear: mustClear)
+        case .startAnalysis(let mustClear, let awaitChange):
+            pipeline.reset(mustClear: mustClear, awaitChange: awaitChange)
             analysing = true
         case .stopAnalysis:
             analysing = false

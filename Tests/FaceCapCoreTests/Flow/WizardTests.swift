@@ -321,6 +321,34 @@ final class WizardTests: XCTestCase {
                        .validate(ValidationRequest(attempt: 2, isFinal: false)))
     }
 
+    func testARefusalNamingNoMeasureRestartsCaptureWaitingForAChange() {
+        var wizard = validating(settings(tutorial: false))
+        // A server's own code: nothing the analyzer can hold to a margin, so it waits for a visible change.
+        _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["serverSaysNo"]))), at: 2)
+        XCTAssertEqual(wizard.refused, [])
+        XCTAssertTrue(wizard.refusedUnmeasured)
+        _ = wizard.handle(.key(.enter), at: 3)
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1), [.startAnalysis(mustClear: [], awaitChange: true)])
+        // A refusal that names a measure holds that measure instead; a pass clears both.
+        _ = wizard.handle(.frameAnalyzed(ready(5, stability: 1, capture: true)), at: 5)
+        _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 5)
+        _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry", "x"]))), at: 6)
+        XCTAssertFalse(wizard.refusedUnmeasured)
+        _ = wizard.handle(.key(.enter), at: 7)
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 7.1), [.startAnalysis(mustClear: [.blurry], awaitChange: false)])
+    }
+
+    func testTheRetryScreenGivesEachAdviceOnce() {
+        var wizard = validating(settings(tutorial: false))
+        // moveLeft and moveUp share one advice (off centre), and two unknown codes share the generic one.
+        let verdict = ValidationVerdict(result: .retry, reasons: ["moveLeft", "tooDark", "moveUp", "a", "b"])
+        _ = wizard.handle(.validation(.verdict(verdict)), at: 2)
+        let lines = wizard.screen(at: 2).lines
+        XCTAssertEqual(lines.count, Set(lines).count, "\(lines)")
+        XCTAssertEqual(lines, [Messages.advice(forReason: "moveLeft"), Messages.advice(forReason: "tooDark"),
+                               Messages.advice(forReason: "a")])
+    }
+
     func testARefusalIsCarriedToEveryRestartOfCaptureUntilTheNextVerdict() {
         var wizard = validating(settings(tutorial: false))
         let refusal = ValidationVerdict(result: .retry, reasons: ["keepHeadLevel", "faceUnclear", "unevenLight"])
