@@ -22,6 +22,12 @@ public struct Wizard: Sendable, Equatable {
     /// The guidance codes among the reasons the last photo was refused for: every capture until the next
     /// verdict waits for them to clear by a margin (`Analyzer.mustClear`); empty after a pass.
     public internal(set) var refused: Set<GuidanceCode> = []
+    /// The pre-flight's answer when it was not ready; nil while none came (or it was ready).
+    public internal(set) var serverCheck: ServerCheck?
+    /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
+    public internal(set) var serverCheckCleared = false
+    /// A `checkServer` is outstanding.
+    var serverCheckInFlight = false
     /// The time of the last event handled.
     public internal(set) var now = 0.0
 
@@ -67,17 +73,20 @@ public struct Wizard: Sendable, Equatable {
         case .photoSaved(let saved): effects = photoSaved(saved)
         case .saveFailed(let message): effects = saveFailed(message)
         case .stop(let request): effects = stop(request)
+        case .serverChecked(let check): effects = serverChecked(check)
+        case .camerasListed(let choices): effects = camerasListed(choices)
         }
         return effects + announce()
     }
 
     private mutating func start() -> [WizardEffect] {
         guard case .notStarted = state else { return [] }
-        guard settings.showTutorial else { return openForCapture() }
+        let check = startServerCheck()
+        guard settings.showTutorial else { return check + openForCapture() }
         // Plain mode waits for nobody: the tutorial and the context are printed and pass at once (running
         // --plain is the consent).
         state = .tutorial(Intro(until: settings.plain ? now : nil))
-        return []
+        return check
     }
 
     private mutating func resized(columns: Int, rows: Int) -> [WizardEffect] {
@@ -108,6 +117,8 @@ public struct Wizard: Sendable, Equatable {
             return cameraRetryDue()
         case .serverUnreachable(let trouble) where !trouble.sending && now >= trouble.nextTry:
             return sendAgain(trouble)
+        case .serverCheckFailed(let trouble):
+            return serverCheckDue(trouble)
         default:
             return []
         }
@@ -138,6 +149,8 @@ public struct Wizard: Sendable, Equatable {
         case .retry(let retry): return retry.until
         case .cameraUnavailable(let link), .cameraLost(let link): return link.awaitingAnswer ? nil : link.nextTry
         case .serverUnreachable(let trouble): return trouble.sending ? nil : trouble.nextTry
+        case .serverCheckFailed(let trouble):
+            return trouble.checking ? nil : [trouble.continueAt, trouble.nextTry].compactMap { $0 }.min()
         default: return nil
         }
     }

@@ -18,13 +18,19 @@ extension Wizard {
         } else {
             lines.append(Words.text(.contextKeptLocal, ["directory": settings.outputDirectory]))
         }
-        return ScreenModel(name: .permissionContext, title: Words.text(.contextTitle), lines: lines)
+        return ScreenModel(name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
+                           lines: lines)
     }
 
     func dismissedScreen() -> ScreenModel {
-        var lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain)]
-        if !settings.sourceIsClip { lines.append(Words.text(.dismissedOtherCamera)) }
-        lines += [Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
+        guard !settings.sourceIsClip else {
+            // A clip is what was declined: neither another camera nor "replay a clip" is an answer.
+            return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitleClip),
+                               lines: [Words.text(.dismissedClipNotPlayed), Words.text(.dismissedAskAgain),
+                                       Words.text(.dismissedQuit)])
+        }
+        let lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain), Words.text(.dismissedOtherCamera),
+                     Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
         return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines)
     }
 }

@@ -91,11 +91,10 @@ public enum MessageID: String, CaseIterable, Sendable {
     case reportNotSavedQuit = "report.notSavedQuit", reportRefused = "report.refused", reportRefusedHTTP = "report.refusedHTTP"
     case warningPrefix = "warning.prefix", photoNoFrame = "photo.noFrame"
 
-    // Camera problems: the wizard's lines under the camera's sentence.
-    case cameraDevice = "camera.device", cameraOwner = "camera.owner", cameraYourGroups = "camera.yourGroups"
+    // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.
+    case cameraDevice = "camera.device", cameraYourGroups = "camera.yourGroups"
     case cameraGroupsNone = "camera.groups.none", cameraAddedAfterLogin = "camera.addedAfterLogin"
     case cameraFixGroup = "camera.fixGroup", cameraThisTerminalOnly = "camera.thisTerminalOnly"
-    case cameraPassThrough = "camera.passThrough", cameraShutter = "camera.shutter"
     case cameraNoHolderVisible = "camera.noHolderVisible", cameraInUseBy = "camera.inUseBy"
     case cameraCloseIt = "camera.closeIt", cameraNoneReplayClip = "camera.none.replayClip"
     case cameraConnectWebcam = "camera.connectWebcam", cameraReplayRecorded = "camera.replayRecorded"
@@ -152,4 +151,35 @@ public enum MessageID: String, CaseIterable, Sendable {
     case usageTokenControl = "usage.tokenControl", usageTokenInClear = "usage.tokenInClear"
     case usageNeedsTerminal = "usage.needsTerminal", usageTerminalType = "usage.terminalType"
     case terminalUnset = "terminal.unset", terminalCannotDraw = "terminal.cannotDraw"
+
+    // The server checked before the camera opens (the pre-flight), and server answers named for what they are.
+    case usageServerPort = "usage.serverPort"
+    case serverCheckingTitle = "serverCheck.checking.title", serverCheckingPrimary = "serverCheck.checking.primary"
+    case serverErrorTitle = "serverError.title"
+    case serverCheckTitleToken = "serverCheck.title.token", serverCheckTitleForbidden = "serverCheck.title.forbidden"
+    case serverCheckTitleAddress = "serverCheck.title.address", serverCheckTitleRefused = "serverCheck.title.refused"
+    case serverCheckFixUnreachable = "serverCheck.fix.unreachable"
+    case serverCheckFixUnreachablePlain = "serverCheck.fix.unreachable.plain"
+    case serverCheckFixTokenMissing = "serverCheck.fix.tokenMissing"
+    case serverCheckFixTokenRefused = "serverCheck.fix.tokenRefused"
+    case serverCheckFixForbidden = "serverCheck.fix.forbidden", serverCheckFixAddress = "serverCheck.fix.address"
+    case serverCheckFixOther = "serverCheck.fix.other"
+    case keyCheckAgain = "key.checkAgain", keyTakePhotoAnyway = "key.takePhotoAnyway"
+    case countdownCheckingAgainIn = "countdown.checkingAgainIn", countdownCheckingNow = "countdown.checkingNow"
+    case reportServerCheck = "report.serverCheck"
+    case refusedFixAddress = "refused.fix.address", refusedFixOther = "refused.fix.other"
+
+    // Camera and clip screens: each fact once, words that fit a replayed clip.
+    case cameraDeviceOwned = "camera.deviceOwned", cameraElsewhere = "camera.elsewhere"
+    case clipUnreadableTitle = "clip.unreadable.title", contextTitleClip = "context.title.clip"
+    case dismissedTitleClip = "dismissed.title.clip", dismissedClipNotPlayed = "dismissed.clipNotPlayed"
+
+    // Key d: choosing another camera.
+    case pickerTitle = "picker.title", pickerLooking = "picker.looking", pickerPrompt = "picker.prompt"
+    case pickerCurrent = "picker.current", pickerNoOther = "picker.noOther", pickerNone = "picker.none"
+    case keyChooseCamera = "key.chooseCamera", keyLookAgain = "key.lookAgain", keyBack = "key.back"
+
+    // Could not save the photo: another folder, typed.
+    case keySaveElsewhere = "key.saveElsewhere", keySaveHere = "key.saveHere"
+    case saveFolderOffer = "saveFolder.offer", saveFolderPrompt = "saveFolder.prompt"
 }
