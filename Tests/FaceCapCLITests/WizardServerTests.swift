@@ -262,9 +262,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     }
 
     /// After a connection error the photo is sent again and passes: one photo, no attempt used.
-    private func checkRecovered(_ run: WizardRun, file: StaticString = #filePath, line: UInt = #line) {
+    /// `preflightFailed`: the server could not be reached before the camera opened either (plain mode went on).
+    private func checkRecovered(_ run: WizardRun, preflightFailed: Bool = false, file: StaticString = #filePath,
+                                line: UInt = #line) {
         checkEnding(run, 0, file: file, line: line)
-        XCTAssertEqual(run.screens, ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
+        XCTAssertEqual(run.screens, (preflightFailed ? ["capture", "connectionError"] : [])
+                       + ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
                        file: file, line: line)
         XCTAssertEqual(capturedAttempts(run), [1], "never re-captured", file: file, line: line)
         XCTAssertEqual(verdicts(run), ["pass  3"], "a connection error is no verdict", file: file, line: line)
@@ -289,7 +292,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([Self.pass], port: port)
         let status = live.finish(timeout: 20)
         let run = try finished(live, status: status, since: start)
-        checkRecovered(run)
+        checkRecovered(run, preflightFailed: true)
         XCTAssertTrue(run.stdout.contains("Your photo is kept and will be sent again as attempt 1"), run.stdout)
         let (_, jpeg, report) = try savedFiles(run)
         checkResent(try server.requests(), count: 1, jpeg: jpeg)
@@ -399,7 +402,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let status = live.finish(timeout: 10)
         let run = try finished(live, status: status, since: start)
         checkEnding(run, 75)
-        XCTAssertEqual(Array(run.screens.prefix(3)), ["capture", "uploading", "connectionError"])
+        XCTAssertEqual(Array(run.screens.prefix(5)), ["capture", "connectionError", "capture", "uploading", "connectionError"],
+                       "the pre-flight's connection error, then the upload's")
         XCTAssertEqual(capturedAttempts(run), [1])
         XCTAssertEqual(verdicts(run), [])
         let (photo, _, report) = try savedFiles(run)
@@ -520,11 +524,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     }
 
     func testANotFoundAddressIsNamedAsSuchBeforeTheCameraOpens() throws {
-        let server = try startServer([Self.pass], options: ["--preflight", #"{"status": 404, "body": "no such path"}"#])
+        let server = try startServer([Self.pass], options: ["--preflight", #"{"status": 404, "body": ""}"#])
         let run = try runWizard(server.url)
         XCTAssertEqual(run.status, 1, "\(run)")
         XCTAssertEqual(run.events("captured").count, 0)
-        XCTAssertTrue(run.stderr.contains("HTTP 404: no such path"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("facecap: the server was checked before the camera opened: The server answered "
+                                           + "HTTP 404.\n"), run.stderr)
         XCTAssertFalse(run.stderr.contains("FACECAP_TOKEN"), run.stderr)
     }
 

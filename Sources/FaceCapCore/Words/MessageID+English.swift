@@ -171,7 +171,6 @@ extension MessageID {
         case .cameraInUseBy: "In use by {command} (pid {pid})"
         case .cameraCloseIt: "Close it; facecap tries again by itself."
         case .cameraNoneReplayClip: "{message}; without a camera, replay a clip: facecap --input FILE.y4m"
-        case .cameraConnectWebcam: "Connect a webcam; facecap looks again by itself. To list cameras:"
         case .cameraReplayRecorded: "Without a camera, replay a recorded clip:"
 
         case .cameraErrorNoCamera:
@@ -326,6 +325,12 @@ extension MessageID {
         case .serverCheckFixUnreachablePlain:
             "Check the address and that the server runs. The photo is taken anyway: it is kept and sent once the"
                 + " server answers."
+        case .serverCheckFixServerError:
+            "The server is there but failing; facecap checks again by itself. Press c to take the photo anyway: it"
+                + " is kept and sent once the server answers."
+        case .serverCheckFixServerErrorPlain:
+            "The server is there but failing. The photo is taken anyway: it is kept and sent once the server answers."
+        case .serverCheckAnswered: "The server answered HTTP {status}."
         case .serverCheckFixTokenMissing: "This server needs a token: set FACECAP_TOKEN, then start facecap again."
         case .serverCheckFixTokenRefused:
             "Set FACECAP_TOKEN to a token this server accepts, then start facecap again."
@@ -340,6 +345,10 @@ extension MessageID {
         case .reportServerCheck: "the server was checked before the camera opened: {problem}"
         case .refusedFixAddress: "Your photo is kept. Check the --server address, then press r to send it again."
         case .refusedFixOther: "Your photo is kept. The server's answer says what to fix; then press r to send it again."
+        case .cameraNoneDetail:
+            "No video-capture device in {directory}: connect a webcam (check `ls /dev/video*`) or pass one through to"
+                + " this VM or container."
+        case .cameraLooksAgain: "facecap looks again by itself."
         case .cameraDeviceOwned: "Device: {path} (owner {owner}, group {group}, mode {mode})"
         case .cameraElsewhere:
             "Over SSH or in a container, pass the camera through (e.g. docker run --device {path}); also check the"
@@ -390,7 +399,7 @@ extension MessageID {
         case .dismissedAskAgain, .dismissedOtherCamera, .dismissedQuit, .refusedFix, .saveFailedKept,
              .refusedFixAddress, .refusedFixOther:
             "r, d and q are the keys: keep them as they are."
-        case .serverCheckFixUnreachable: "c is the key: keep it as it is."
+        case .serverCheckFixUnreachable, .serverCheckFixServerError: "c is the key: keep it as it is."
         case .pickerNoOther, .pickerNone: "r is the key: keep it as it is."
         case .saveFolderOffer: "o is the key: keep it as it is."
         case .pickerCurrent: "{camera} is a numbered line: number, device path, its name."

@@ -97,7 +97,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case cameraFixGroup = "camera.fixGroup", cameraThisTerminalOnly = "camera.thisTerminalOnly"
     case cameraNoHolderVisible = "camera.noHolderVisible", cameraInUseBy = "camera.inUseBy"
     case cameraCloseIt = "camera.closeIt", cameraNoneReplayClip = "camera.none.replayClip"
-    case cameraConnectWebcam = "camera.connectWebcam", cameraReplayRecorded = "camera.replayRecorded"
+    case cameraReplayRecorded = "camera.replayRecorded"
 
     // The camera layer's sentences (also `facecap devices` and `record`).
     case cameraErrorNoCamera = "cameraError.noCamera", cameraErrorNoSuchDevice = "cameraError.noSuchDevice"
@@ -160,6 +160,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case serverCheckTitleAddress = "serverCheck.title.address", serverCheckTitleRefused = "serverCheck.title.refused"
     case serverCheckFixUnreachable = "serverCheck.fix.unreachable"
     case serverCheckFixUnreachablePlain = "serverCheck.fix.unreachable.plain"
+    case serverCheckFixServerError = "serverCheck.fix.serverError"
+    case serverCheckFixServerErrorPlain = "serverCheck.fix.serverError.plain", serverCheckAnswered = "serverCheck.answered"
     case serverCheckFixTokenMissing = "serverCheck.fix.tokenMissing"
     case serverCheckFixTokenRefused = "serverCheck.fix.tokenRefused"
     case serverCheckFixForbidden = "serverCheck.fix.forbidden", serverCheckFixAddress = "serverCheck.fix.address"
@@ -171,6 +173,7 @@ public enum MessageID: String, CaseIterable, Sendable {
 
     // Camera and clip screens: each fact once, words that fit a replayed clip.
     case cameraDeviceOwned = "camera.deviceOwned", cameraElsewhere = "camera.elsewhere"
+    case cameraNoneDetail = "camera.noneDetail", cameraLooksAgain = "camera.looksAgain"
     case clipUnreadableTitle = "clip.unreadable.title", contextTitleClip = "context.title.clip"
     case dismissedTitleClip = "dismissed.title.clip", dismissedClipNotPlayed = "dismissed.clipNotPlayed"
 

@@ -49,14 +49,14 @@ final class ServerCheckFlowTests: XCTestCase {
     }
 
     func testA404NamesTheAddressNotTheToken() {
-        let (wizard, effects) = answered(.refused(status: 404, message: "no validation endpoint at this address (HTTP 404); check --server"),
-                                         settings(token: true))
+        let (wizard, effects) = answered(.refused(status: 404, message: ""), settings(token: true))
         XCTAssertEqual(effects, [.emit(.screen(.connectionError))])
         let screen = wizard.screen(at: 0.2)
         XCTAssertEqual(screen.title, "No validation service at this address")
         XCTAssertFalse(screen.lines.joined().contains("FACECAP_TOKEN"), "\(screen.lines)")
-        XCTAssertTrue(screen.lines.contains("Check the address given with --server (https://id.example.org/selfie), then "
-                                            + "start facecap again."), "\(screen.lines)")
+        XCTAssertEqual(screen.lines, ["The server answered HTTP 404.",
+                                      "Check the address given with --server (https://id.example.org/selfie), then "
+                                          + "start facecap again."], "each fact once")
         XCTAssertEqual(keys(wizard), ["r", "q", "?"], "waiting cannot mend an address: no taking the photo anyway")
         XCTAssertNil(screen.countdown)
     }
@@ -82,7 +82,9 @@ final class ServerCheckFlowTests: XCTestCase {
         let screen = wizard.screen(at: 0.2)
         XCTAssertEqual(screen.title, "The server answered with an error")
         XCTAssertNotEqual(screen.title, "Cannot reach the server", "it answered")
-        XCTAssertEqual(screen.lines.first, "the server failed (HTTP 503): down for maintenance")
+        XCTAssertEqual(screen.lines, ["the server failed (HTTP 503): down for maintenance",
+                                      "The server is there but failing; facecap checks again by itself. Press c to take "
+                                          + "the photo anyway: it is kept and sent once the server answers."])
         XCTAssertEqual(screen.countdown, "Checking again in 1 s")
         XCTAssertEqual(keys(wizard), ["r", "c", "q", "?"])
         XCTAssertEqual(wizard.handle(.tick, at: 0.5), [])
@@ -206,6 +208,8 @@ final class ServerCheckFlowTests: XCTestCase {
         _ = none.handle(.cameraFailed(CameraProblem(CameraError.noCamera(directory: "/dev"))), at: 0.1)
         let noneLines = none.screen(at: 0.1).lines
         XCTAssertEqual(noneLines.filter { $0.contains("--input") }.count, 1, "\(noneLines)")
+        XCTAssertEqual(noneLines.filter { $0.lowercased().contains("connect a webcam") }.count, 1, "\(noneLines)")
+        XCTAssertFalse(noneLines.contains { $0.lowercased().hasPrefix("no camera found") }, "the title says it")
         XCTAssertEqual(noneLines.filter { $0.contains("/dev") && !$0.hasPrefix("$") }.count, 1, "\(noneLines)")
     }
 
