@@ -11,7 +11,9 @@ enum KeyDecoder {
         case 10, 13: return .enter
         case 32: return .space
         case 27: return .escape
-        case 0..<32, 127: return nil
+        // ^H and DEL: what the Backspace key sends, by terminal.
+        case 8, 127: return .backspace
+        case 0..<32: return nil
         default:
             guard let scalar = Unicode.Scalar(character) else { return nil }
             return .character(Character(scalar))
@@ -20,6 +22,10 @@ enum KeyDecoder {
 
     /// A function-key code `get_wch` returned with `KEY_CODE_YES`; KEY_RESIZE is handled by the caller.
     static func key(code: Int32) -> Key? {
-        code == KEY_ENTER ? .enter : nil
+        switch code {
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        default: return nil
+        }
     }
 }

@@ -53,7 +53,9 @@ enum WizardCommand {
         } else {
             frontEnd = try CursesWizardFrontEnd(configuration: configuration, environment: environment)
         }
-        let session = WizardSession(settings: settings(configuration), frontEnd: frontEnd, events: events,
+        var settings = Self.settings(configuration)
+        settings.sendsToken = (environment["FACECAP_TOKEN"] ?? "").isEmpty == false
+        let session = WizardSession(settings: settings, frontEnd: frontEnd, events: events,
                                     tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
                                     startTime: startTime)
         // The frame pacing, for the soak tests (tools/soak.py, Tests/Kernel/guest.sh): while it runs and at the end.
@@ -93,6 +95,8 @@ enum WizardCommand {
         settings.manualAfter = configuration.manualAfter
         settings.usesServer = configuration.serverURL != nil
         settings.serverURL = configuration.serverURL
+        // The server is asked before the camera opens, so a wrong address or token is found before the selfie.
+        settings.checkServer = configuration.serverURL != nil
         settings.outputDirectory = configuration.outputDirectory
         switch configuration.source {
         case .clip(let path, _):

@@ -28,8 +28,9 @@ final class WizardServerTests: ScratchDirectoryTestCase {
 
     private static let clipData = TestClips.approachAndHold(frames: 90)
 
-    private func startServer(_ steps: [[String: Any]], port: Int = 0) throws -> TestValidationServer {
-        let server = try TestValidationServer(steps, in: directory, port: port)
+    private func startServer(_ steps: [[String: Any]], port: Int = 0, options: [String] = []) throws
+        -> TestValidationServer {
+        let server = try TestValidationServer(steps, in: directory, port: port, options: options)
         servers.append(server)
         return server
     }
@@ -262,9 +263,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     }
 
     /// After a connection error the photo is sent again and passes: one photo, no attempt used.
-    private func checkRecovered(_ run: WizardRun, file: StaticString = #filePath, line: UInt = #line) {
+    /// `preflightFailed`: the server could not be reached before the camera opened either (plain mode went on).
+    private func checkRecovered(_ run: WizardRun, preflightFailed: Bool = false, file: StaticString = #filePath,
+                                line: UInt = #line) {
         checkEnding(run, 0, file: file, line: line)
-        XCTAssertEqual(run.screens, ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
+        XCTAssertEqual(run.screens, (preflightFailed ? ["capture", "connectionError"] : [])
+                       + ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
                        file: file, line: line)
         XCTAssertEqual(capturedAttempts(run), [1], "never re-captured", file: file, line: line)
         XCTAssertEqual(verdicts(run), ["pass  3"], "a connection error is no verdict", file: file, line: line)
@@ -278,16 +282,18 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let start = Date()
         let live = try LiveFacecap(try arguments(server: url), environment: environment())
         defer { _ = live.finish(timeout: 0) }   // never left running, whatever fails
+        // The pre-flight is refused first (plain mode takes the photo anyway), then the upload.
         XCTAssertTrue(live.waitFor(
-            "[connectionError] Cannot reach the server: connection refused by 127.0.0.1:\(port)"),
+            "[connectionError] Cannot reach the server: connection refused by 127.0.0.1:\(port); Check the address"),
                       live.stdout + live.stderr)
+        XCTAssertTrue(live.waitFor("will be sent again as attempt 1"), live.stdout + live.stderr)
         let down = Date()
         // Let the first automatic re-send (1 s later) be refused too, then come up.
         Thread.sleep(forTimeInterval: 1.3)
         let server = try startServer([Self.pass], port: port)
         let status = live.finish(timeout: 20)
         let run = try finished(live, status: status, since: start)
-        checkRecovered(run)
+        checkRecovered(run, preflightFailed: true)
         XCTAssertTrue(run.stdout.contains("Your photo is kept and will be sent again as attempt 1"), run.stdout)
         let (_, jpeg, report) = try savedFiles(run)
         checkResent(try server.requests(), count: 1, jpeg: jpeg)
@@ -303,7 +309,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let run = try runWizard(server.url)
         checkRecovered(run)
         XCTAssertTrue(run.lines.contains { $0.hasPrefix(
-            "[connectionError] Cannot reach the server: the server failed (HTTP 503): maintenance") }, run.stdout)
+            "[connectionError] The server answered with an error: the server failed (HTTP 503): maintenance") },
+                      run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
         let requests = try server.requests()
         checkResent(requests, count: 2, jpeg: jpeg)
@@ -316,7 +323,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let run = try runWizard(server.url)
         checkRecovered(run)
         XCTAssertTrue(run.lines.contains {
-            $0.hasPrefix("[connectionError] Cannot reach the server: the server is busy")
+            $0.hasPrefix("[connectionError] The server answered with an error: the server is busy")
         },
                       run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
@@ -331,7 +338,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let run = try runWizard(server.url)
         checkRecovered(run)
         XCTAssertTrue(run.lines.contains { $0.hasPrefix(
-            "[connectionError] Cannot reach the server: the server's reply is not the JSON the contract asks for") },
+            "[connectionError] The server answered with an error: the server's reply is not the JSON the contract "
+                + "asks for") },
             run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
         checkResent(try server.requests(), count: 2, jpeg: jpeg)
@@ -389,12 +397,14 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let live = try LiveFacecap(try arguments(server: "http://127.0.0.1:\(port)/validate"),
                                    environment: environment())
         defer { _ = live.finish(timeout: 0) }
-        XCTAssertTrue(live.waitFor("[connectionError] Cannot reach the server"), live.stdout + live.stderr)
+        XCTAssertTrue(live.waitFor("will be sent again as attempt"), "the upload's, not the pre-flight's: "
+                      + live.stdout + live.stderr)
         live.signal(SIGINT)
         let status = live.finish(timeout: 10)
         let run = try finished(live, status: status, since: start)
         checkEnding(run, 75)
-        XCTAssertEqual(Array(run.screens.prefix(3)), ["capture", "uploading", "connectionError"])
+        XCTAssertEqual(Array(run.screens.prefix(5)), ["capture", "connectionError", "capture", "uploading", "connectionError"],
+                       "the pre-flight's connection error, then the upload's")
         XCTAssertEqual(capturedAttempts(run), [1])
         XCTAssertEqual(verdicts(run), [])
         let (photo, _, report) = try savedFiles(run)
@@ -487,6 +497,65 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(verdicts(run).first, "retry tooDark 2", "the reason code cleaned too")
     }
 
+    // MARK: The server checked before the camera opens
+
+    func testAPortOutOfRangeIsAUsageErrorBeforeAnythingStarts() throws {
+        for url in ["http://127.0.0.1:99999/x", "http://127.0.0.1:0/x", "http://127.0.0.1:80a/x", "http://[::1]:/x"] {
+            let result = try runFacecap(["--plain", "--input", try clip(), "--server", url], stdin: Data())
+            XCTAssertEqual(result.status, 64, url)
+            XCTAssertEqual(result.stdout, "", "nothing started: \(url)")
+            XCTAssertTrue(result.stderr.hasPrefix("facecap: --server URL has no valid port: '\(url)' (a port is a number "
+                                                  + "from 1 to 65535)\n"), result.stderr)
+        }
+    }
+
+    func testAWrongTokenIsFoundBeforeTheCameraOpensAndTheRightOnePasses() throws {
+        let server = try startServer([Self.pass], options: ["--token", "the-right-token"])
+        let wrong = try runWizard(server.url, token: "another-token")
+        XCTAssertEqual(wrong.status, 1, "\(wrong)")
+        XCTAssertEqual(wrong.events("captured").count, 0, "no selfie was taken: \(wrong)")
+        XCTAssertTrue(wrong.stderr.contains("facecap: the server was checked before the camera opened: HTTP 401: this "
+                                            + "token is not accepted\n"), wrong.stderr)
+        XCTAssertEqual(try server.requests().count, 0, "no photo was sent")
+        XCTAssertEqual(try server.preflights().map { $0.header("authorization") }, ["Bearer another-token"])
+        let right = try runWizard(server.url, token: "the-right-token")
+        checkEnding(right, 0)
+        XCTAssertEqual(try server.preflights().count, 2)
+        XCTAssertEqual(try server.requests().count, 1)
+    }
+
+    func testANotFoundAddressIsNamedAsSuchBeforeTheCameraOpens() throws {
+        let server = try startServer([Self.pass], options: ["--preflight", #"{"status": 404, "body": ""}"#])
+        let run = try runWizard(server.url)
+        XCTAssertEqual(run.status, 1, "\(run)")
+        XCTAssertEqual(run.events("captured").count, 0)
+        XCTAssertTrue(run.stderr.hasSuffix("facecap: the server was checked before the camera opened: The server answered "
+                                           + "HTTP 404.\n"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("FACECAP_TOKEN"), run.stderr)
+    }
+
+    /// The full screen in a real terminal (tmux): a 503 to the pre-flight is named as the server's error, the
+    /// camera stays off, and q ends with 75 and the line on standard error.
+    func testTheFullScreenNamesAServerErrorBeforeTheCameraAndQuitSaysItOnStandardError() throws {
+        let server = try startServer([Self.pass], options: ["--preflight", #"{"status": 503, "body": "down for maintenance"}"#])
+        let arguments = [try facecapBinary().path, "--no-tutorial", "--input", try clip(), "--server", server.url,
+                         "--output", path("out")].map { "'" + $0 + "'" }.joined(separator: " ")
+        let tmux = try TmuxSession("cd '\(directory.path)' && env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color "
+                                   + arguments + "; echo \"status $?\"; exec sleep 600", columns: 200, rows: 30)
+        XCTAssertTrue(tmux.waitFor("The server answered with an error"), tmux.screen())
+        let screen = tmux.screen()
+        XCTAssertFalse(screen.contains("Cannot reach the server"), "the server answered: " + screen)
+        XCTAssertTrue(screen.contains("the server failed (HTTP 503): down for maintenance"), screen)
+        XCTAssertTrue(screen.contains("take the photo anyway"), screen)
+        XCTAssertFalse(screen.contains("Position your face"), "the camera stays off: " + screen)
+        tmux.send("q")
+        XCTAssertTrue(tmux.waitFor("status 75"), tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("facecap: the server was checked before the camera opened: the server failed "
+                                             + "(HTTP 503): down for maintenance"), tmux.screen())
+        XCTAssertEqual(try server.requests().count, 0, "no photo")
+        XCTAssertEqual(try server.preflights().count, 1)
+    }
+
     func testTheTokenIsNotAnOption() throws {
         let result = try runFacecap(["--plain", "--token", "abc", "--server", "http://127.0.0.1:9/x"], stdin: Data(),
                                     environment: environment(), timeout: 20)
@@ -539,14 +608,14 @@ private final class TestValidationServer {
     private let recordPath: String
 
     /// Starts the server with `steps` (see the script's docstring) on `port` (0: a free one).
-    init(_ steps: [[String: Any]], in directory: URL, port: Int = 0) throws {
+    init(_ steps: [[String: Any]], in directory: URL, port: Int = 0, options: [String] = []) throws {
         let name = UUID().uuidString
         let scriptPath = directory.appendingPathComponent("script-\(name).json").path
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         recordPath = directory.appendingPathComponent("requests-\(name).jsonl").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script, "--script", scriptPath, "--record", recordPath,
-                             "--port", String(port)]
+                             "--port", String(port)] + options
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -571,8 +640,17 @@ private final class TestValidationServer {
 
     var url: String { "http://127.0.0.1:\(port)/validate" }
 
-    /// Every request the server received, in order.
+    /// Every upload the server received, in order (the pre-flight's OPTIONS requests left out).
     func requests() throws -> [[String: Any]] {
+        try everything().filter { $0["method"] as? String != "OPTIONS" }
+    }
+
+    /// The pre-flight requests (OPTIONS), in order.
+    func preflights() throws -> [[String: Any]] {
+        try everything().filter { $0["method"] as? String == "OPTIONS" }
+    }
+
+    private func everything() throws -> [[String: Any]] {
         guard let data = FileManager.default.contents(atPath: recordPath) else { return [] }
         return try jsonObjects(String(decoding: data, as: UTF8.self))
     }

@@ -15,16 +15,17 @@ final class ValidationServer {
     let recordPath: String
     let scheme: String
 
-    /// Starts the server with `steps` (see the script's docstring); `port` 0 picks a free one.
+    /// Starts the server with `steps` (see the script's docstring); `port` 0 picks a free one. `options`: more
+    /// of the script's options (`--token`, `--preflight`).
     init(_ steps: [[String: Any]], in directory: TemporaryDirectory, port: Int = 0,
-         tls: (cert: String, key: String)? = nil) throws {
+         tls: (cert: String, key: String)? = nil, options: [String] = []) throws {
         let scriptPath = directory.path("script-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         recordPath = directory.path("requests-\(UUID().uuidString).jsonl")
         scheme = tls == nil ? "http" : "https"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script, "--script", scriptPath, "--record", recordPath,
-                             "--port", String(port)] + (tls.map { ["--tls", $0.cert, $0.key] } ?? [])
+                             "--port", String(port)] + (tls.map { ["--tls", $0.cert, $0.key] } ?? []) + options
         let output = Pipe()
         process.standardOutput = output
         try process.run()

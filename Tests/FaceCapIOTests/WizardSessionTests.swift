@@ -196,7 +196,8 @@ private final class FakeOpener: FrameSourceOpener {
         return GreySource(pause: pause)
     }
 
-    func nextDevice() {}
+    func cameras() -> [CameraChoice] { [] }
+    func choose(_ path: String) {}
 }
 
 private final class GreySource: FrameSource {
@@ -354,7 +355,8 @@ private final class StillOpener: FrameSourceOpener {
     let frame: Frame
     init(frame: Frame) { self.frame = frame }
     func open() throws(CameraProblem) -> FrameSource { StillSource(still: frame) }
-    func nextDevice() {}
+    func cameras() -> [CameraChoice] { [] }
+    func choose(_ path: String) {}
 }
 
 private final class StillSource: FrameSource {

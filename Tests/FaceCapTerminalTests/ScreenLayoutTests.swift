@@ -143,7 +143,9 @@ final class ScreenLayoutTests: XCTestCase {
         XCTAssertEqual(KeyDecoder.key(character: 63), .character("?"))
         XCTAssertEqual(KeyDecoder.key(character: 0xE9), .character("é"))
         XCTAssertNil(KeyDecoder.key(character: 1))
-        XCTAssertNil(KeyDecoder.key(character: 127))
+        XCTAssertEqual(KeyDecoder.key(character: 127), .backspace, "DEL, what most terminals send for Backspace")
+        XCTAssertEqual(KeyDecoder.key(character: 8), .backspace)
+        XCTAssertEqual(KeyDecoder.key(code: KEY_BACKSPACE), .backspace)
         XCTAssertEqual(KeyDecoder.key(code: KEY_ENTER), .enter)
         XCTAssertNil(KeyDecoder.key(code: KEY_UP))
     }

@@ -38,11 +38,19 @@ enum WizardScenes {
          (.validation(.refused(status: 401, message: "bad token")), 0.1),
          (.photoSaved(SavedPhoto(photoPath: "facecap-out/facecap-20261201-120000.jpg",
                                  reportPath: "facecap-out/facecap-20261201-120000.json")), 0.1),
-         (.saveFailed(message: "facecap-out: the disk is full (or over quota); free some space and try again"), 0.1)]
+         (.saveFailed(message: "facecap-out: the disk is full (or over quota); free some space and try again"), 0.1),
+         (.key(.character("c")), 0.1), (.key(.character("2")), 0.1),
+         (.camerasListed([CameraChoice(path: "/dev/video0", description: "Integrated Camera (uvcvideo, usb-0000:00:14.0-5)",
+                                       isCurrent: true),
+                          CameraChoice(path: "/dev/video2", description: "USB Camera (uvcvideo, usb-0000:00:14.0-2)")]), 0.1),
+         (.serverChecked(.ready), 0.1),
+         (.serverChecked(.unreachable(.serverError(status: 503, message: "down for maintenance"))), 0.1),
+         (.serverChecked(.refused(status: 401, message: "bad token")), 0.1)]
     }
 
-    static func settings(clip: Bool = false) -> WizardSettings {
+    static func settings(clip: Bool = false, checkServer: Bool = false) -> WizardSettings {
         var settings = WizardSettings()
+        settings.checkServer = checkServer
         settings.attempts = 2
         settings.usesServer = true
         settings.serverURL = "https://id.example.org/selfie"
@@ -86,7 +94,8 @@ enum WizardScenes {
     static var scenes: [Wizard] {
         var seen: Set<String> = []
         var result: [Wizard] = []
-        for wizard in reachable() + reachable(settings(clip: true), depth: 8) where !wizard.isFinished {
+        for wizard in reachable() + reachable(settings(clip: true), depth: 8)
+            + reachable(settings(checkServer: true), depth: 5) where !wizard.isFinished {
             let kind = String(String(describing: wizard.state).prefix { $0 != "(" })
             let key = "\(wizard.screenName) \(kind) \(wizard.showsHelp) \(wizard.settings.sourceIsClip)"
             guard !seen.contains(key) else { continue }

@@ -2,6 +2,7 @@
 """A scripted validation server on loopback for facecap's tests (standard library only).
 
     validation_server.py --script SCRIPT.json --record RECORD.jsonl [--port N] [--tls CERT KEY]
+                         [--token TOKEN] [--preflight STEP-JSON]
 
 Listens on 127.0.0.1 (port N, 0 = any free one), prints "PORT <n>" once it accepts connections, and
 answers the k-th request with step k of the script (the last step repeats). Each request is appended to
@@ -24,6 +25,12 @@ A step is a JSON object:
 
 Any method is answered (a redirected POST may come back as a GET): GET, PUT and DELETE requests are recorded
 and scripted like POST.
+
+OPTIONS is facecap's pre-flight (README, "Validation server contract"): it is recorded but does not take a
+step of the script. It is answered as a validation server should: 401 with a JSON message when --token is
+given and the request's "Authorization: Bearer" is missing or another token (POSTs are held to the token the
+same way), else 204 with "Allow: POST, OPTIONS"; --preflight replaces that answer with a step of its own
+({"status": 404, "json": {...}}, {"status": 503, "body": "..."}, {"action": "close"}).
 """
 import argparse
 import email.parser
@@ -93,8 +100,40 @@ class Handler(BaseHTTPRequestHandler):
             step = step["final"] if self.headers.get("X-Facecap-Final") == "true" else step.get("else", {})
         return step
 
+    def token_refusal(self):
+        """The 401 step for a request without the server's token, or None when it has it (or none is set)."""
+        token = self.server.token
+        if token is None or self.headers.get("Authorization") == "Bearer " + token:
+            return None
+        said = "a token is needed" if self.headers.get("Authorization") is None else "this token is not accepted"
+        return {"status": 401, "json": {"message": said}, "headers": {"WWW-Authenticate": "Bearer"}}
+
+    def reply(self, step):
+        if "json" in step:
+            payload = json.dumps(step["json"]).encode()
+        else:
+            payload = step.get("body", "").encode()
+        self.send_response(step.get("status", 200))
+        for name, value in step.get("headers", {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def do_OPTIONS(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length) if length else b""
+        self.record(body)
+        step = self.server.preflight or self.token_refusal() or {
+            "status": 204, "headers": {"Allow": "POST, OPTIONS"}}
+        if step.get("action") == "close":
+            self.close_connection = True
+            return
+        self.reply(step)
+
     def do_POST(self):
-        step = self.next_step()
+        refusal = self.token_refusal()
+        step = refusal or self.next_step()
         length = int(self.headers.get("Content-Length", "0"))
         action = step.get("action")
         if action == "reset":
@@ -154,16 +193,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
             return
-        if "json" in step:
-            payload = json.dumps(step["json"]).encode()
-        else:
-            payload = step.get("body", "").encode()
-        self.send_response(step.get("status", 200))
-        for name, value in step.get("headers", {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        self.reply(step)
 
     do_GET = do_PUT = do_DELETE = do_POST
 
@@ -174,11 +204,15 @@ def main():
     parser.add_argument("--record", required=True)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--token")
+    parser.add_argument("--preflight", type=json.loads)
     args = parser.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
     with open(args.script) as f:
         server.script = json.load(f)
     server.record = args.record
+    server.token = args.token
+    server.preflight = args.preflight
     server.count = 0
     server.lock = threading.Lock()
     if args.tls:

@@ -156,11 +156,31 @@ public struct WizardConfiguration: Sendable, Equatable {
             host = hostPort.prefix { $0 != ":" }
         }
         guard !host.isEmpty else { throw UsageError(Words.text(.usageServerNoHost, ["url": url])) }
+        try checkServerPort(url, hostPort: hostPort)
         if lower.hasPrefix("http://") && !insecure {
             guard isLoopbackHost(String(host)) else {
                 throw UsageError(Words.text(.usageServerHTTPS))
             }
         }
+    }
+}
+
+extension WizardConfiguration {
+    /// The port after the host, when one is given, is a number from 1 to 65535: `http://127.0.0.1:99999/x` is a
+    /// usage error at start-up, not a connection error after the selfie. `hostPort` is the URL's authority
+    /// without its user part.
+    static func checkServerPort(_ url: String, hostPort: Substring) throws(UsageError) {
+        let afterHost: Substring
+        if hostPort.hasPrefix("[") {
+            afterHost = hostPort.drop { $0 != "]" }.dropFirst()
+        } else {
+            afterHost = hostPort.drop { $0 != ":" }
+        }
+        guard !afterHost.isEmpty else { return }
+        let digits = afterHost.dropFirst()
+        guard afterHost.first == ":", !digits.isEmpty, digits.count <= 5,
+              digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let port = Int(digits), (1...65535).contains(port)
+        else { throw UsageError(Words.text(.usageServerPort, ["url": url])) }
     }
 }
 

@@ -1,12 +1,13 @@
 /// Opening the camera, and what happens when it cannot be opened or stops.
 extension Wizard {
     mutating func openForCapture() -> [WizardEffect] {
+        if let held = holdForServerCheck() { return held }
         state = .opening
         return [.openCamera]
     }
 
     /// Asks for the camera again from a Camera unavailable or Connection error screen.
-    mutating func reopen(_ link: CameraLink, resetSteps: Bool = false, otherDevice: Bool = false) -> [WizardEffect] {
+    mutating func reopen(_ link: CameraLink, resetSteps: Bool = false) -> [WizardEffect] {
         var link = link
         link.nextTry = nil
         link.awaitingAnswer = true
@@ -15,7 +16,7 @@ extension Wizard {
         case .cameraLost: state = .cameraLost(link)
         default: state = .cameraUnavailable(link)
         }
-        return (otherDevice ? [.nextDevice] : []) + [.openCamera]
+        return [.openCamera]
     }
 
     /// The automatic retry of an unavailable or lost camera, when its time has come.

@@ -175,6 +175,12 @@ extension Wizard {
             return saveAndExit(.cancelled, cancelling: true)
         case .validating:
             return [.cancelValidation] + finish(.cancelled)
+        case .serverCheckFailed(let trouble):
+            return quitServerCheck(trouble, code: .cancelled)
+        case .cameraUnavailable(let link), .cameraLost(let link):
+            return [.report(link.problem.message)] + finish(.cancelled)
+        case .choosingCamera(let picker):
+            return quitPicker(picker, code: .cancelled)
         default:
             return finish(.cancelled)
         }

@@ -10,8 +10,14 @@ public enum KeyAction: Sendable, Equatable {
     case askAgain
     /// Open the camera again now (Camera unavailable, Connection error, Retry).
     case tryAgain
-    /// Switch to the next camera and open it.
+    /// Show the capture devices to choose from.
     case otherCamera
+    /// Open the camera with this number in the picker.
+    case pickCamera(Int)
+    /// Leave the picker for the screen it was opened from.
+    case back
+    /// List the capture devices again.
+    case lookAgain
     /// Take the photo once manual capture is offered.
     case takePhoto
     /// Leave a screen that ends the run (Success, Final error).
@@ -20,8 +26,12 @@ public enum KeyAction: Sendable, Equatable {
     case sendAgain
     /// Write the kept photo again (Could not save the photo).
     case saveAgain
+    /// Type another folder to save the photo in (Could not save the photo).
+    case chooseFolder
     /// End the run from this screen (what the end means depends on the screen: the photo may be saved first).
     case quit
+    /// Open the camera without a server that answered the pre-flight (the photo is sent once it does).
+    case continueWithoutServer
     /// Open or close the `?` help.
     case toggleHelp
     /// End as an interrupt would (q while the terminal is too small: the screen behind is not seen).
@@ -58,8 +68,34 @@ extension Wizard {
         case .validating:
             // Input is ignored while the photo is checked; Ctrl-C (a signal) still stops.
             return []
-        case .opening:
+        case .choosingCamera(let picker):
+            list = []
+            if picker.choices != nil {
+                let count = picker.numbered.count
+                if picker.hasOther {
+                    // One binding a number; the key bar shows them as one range.
+                    let label = count == 1 ? "1" : "1–\(count)"
+                    for number in 1...count {
+                        list.append(KeyBinding([.character(Character(String(number)))],
+                                               number == 1 ? KeyHelp(label, Words.text(.keyChooseCamera)) : nil,
+                                               .pickCamera(number)))
+                    }
+                }
+                list.append(KeyBinding([.character("r"), .character("R")], KeyHelp("r", Words.text(.keyLookAgain)),
+                                       .lookAgain))
+            }
+            list += [KeyBinding([.escape, .character("b")], KeyHelp(Words.text(.keyEscape), Words.text(.keyBack)), .back),
+                     KeyBinding([.character("q")], KeyHelp("q", Words.text(.keyQuit)), .quit)]
+        case .opening, .checkingServer:
             list = [quitBinding(.keyQuit)]
+        case .serverCheckFailed(let trouble):
+            list = trouble.checking ? [quitBinding(.keyQuit)]
+                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyCheckAgain)),
+                              .tryAgain)]
+                    + (trouble.isTransient ? [KeyBinding([.character("c"), .character("C")],
+                                                         KeyHelp("c", Words.text(.keyTakePhotoAnyway)),
+                                                         .continueWithoutServer)] : [])
+                    + [quitBinding(.keyQuit)]
         case .tutorial:
             list = [KeyBinding([.enter, .space], KeyHelp(Words.text(.keyEnter), Words.text(.keyStart)), .start),
                     quitBinding(.keyQuit)]
@@ -107,9 +143,15 @@ extension Wizard {
             list = (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
                                                        KeyHelp("r", Words.text(.keySendAgain)), .sendAgain)])
                 + [quitBinding(.keyQuitPhotoSaved)]
+        case .saveFailed(let failure) where failure.folder != nil:
+            // Typing: the keys are the field's (Wizard+SaveFolder.swift); these are only what the bar shows.
+            return [KeyBinding([.enter], KeyHelp(Words.text(.keyEnter), Words.text(.keySaveHere)), .saveAgain),
+                    KeyBinding([.escape], KeyHelp(Words.text(.keyEscape), Words.text(.keyBack)), .saveAgain)]
         case .saveFailed:
             list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keySaveAgain)),
                                .saveAgain),
+                    KeyBinding([.character("o"), .character("O")], KeyHelp("o", Words.text(.keySaveElsewhere)),
+                               .chooseFolder),
                     quitBinding(.keyQuitWithoutSaving)]
         }
         if !settings.plain, !list.isEmpty {
@@ -131,6 +173,9 @@ extension Wizard {
     public var keyHelp: [KeyHelp] { bindings.compactMap(\.help) }
 
     mutating func press(_ key: Key) -> [WizardEffect] {
+        if case .saveFailed(let failure) = state, let folder = failure.folder, !isTerminalTooSmall {
+            return typeFolder(key, into: folder, failure)
+        }
         let binding = bindings.first { $0.keys.contains(key) }
         if showsHelp {
             // Any key closes the overlay; q still quits (from the capture nothing is resumed first).
@@ -175,13 +220,18 @@ extension Wizard {
         case (.interrupt, _):
             return stop(.interrupt)
         case (.quit, .cameraUnavailable(let link)), (.quit, .cameraLost(let link)):
-            return finish(link.problem.exitCode)
+            // The screen is gone once the program ends: its one-line summary stays on standard error.
+            return [.report(link.problem.message)] + finish(link.problem.exitCode)
         case (.quit, .serverUnreachable(let trouble)):
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case (.quit, .serverRefused(let refusal)):
             return saveAndExit(.failure, cancelling: refusal.sending)
         case (.quit, .saveFailed(let failure)):
             return quitWithoutSaving(failure)
+        case (.quit, .serverCheckFailed(let trouble)):
+            return quitServerCheck(trouble)
+        case (.quit, .choosingCamera(let picker)):
+            return quitPicker(picker)
         case (.quit, _):
             return finish(.cancelled)
         case (.start, _):
@@ -197,11 +247,21 @@ extension Wizard {
             state = .permissionContext(Intro(until: nil))
             return []
         case (.otherCamera, .cameraUnavailable(let link)):
-            return reopen(link, resetSteps: true, otherDevice: true)
+            return openPicker(from: link)
         case (.otherCamera, _):
-            return [.nextDevice] + openForCapture()
+            return openPicker(from: nil)
+        case (.pickCamera(let number), .choosingCamera(let picker)):
+            return pickCamera(number, in: picker)
+        case (.back, .choosingCamera(let picker)):
+            return leavePicker(picker)
+        case (.lookAgain, .choosingCamera(let picker)):
+            return relistCameras(picker)
         case (.tryAgain, .cameraUnavailable(let link)), (.tryAgain, .cameraLost(let link)):
             return reopen(link)
+        case (.tryAgain, .serverCheckFailed(let trouble)):
+            return checkServerAgain(trouble)
+        case (.continueWithoutServer, _):
+            return continueWithoutServerCheck()
         case (.tryAgain, _):
             return openForCapture()
         case (.takePhoto, .capture(let progress)):
@@ -219,7 +279,13 @@ extension Wizard {
             return [.validate(refusal.request)]
         case (.saveAgain, .saveFailed(let failure)):
             return saveAgain(failure)
-        case (.takePhoto, _), (.finish, _), (.sendAgain, _), (.saveAgain, _):
+        case (.chooseFolder, .saveFailed(var failure)):
+            failure.folder = ""
+            state = .saveFailed(failure)
+            showsHelp = false
+            return []
+        case (.takePhoto, _), (.finish, _), (.sendAgain, _), (.saveAgain, _), (.pickCamera, _), (.back, _),
+             (.lookAgain, _), (.chooseFolder, _):
             // `bindings` offers these only in the states above: anything else is a bug in the key map.
             preconditionFailure()
         }

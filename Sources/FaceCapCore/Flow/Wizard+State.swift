@@ -7,6 +7,13 @@ extension Wizard {
         case permissionContext(Intro)
         /// The person declined the context screen.
         case permissionDismissed
+        /// Key d: the capture devices to choose from (or that there is no other one).
+        case choosingCamera(CameraPicker)
+        /// The camera waits for the pre-flight's answer (`serverChecked`).
+        case checkingServer
+        /// The pre-flight did not answer ready: what it found, retry, take the photo anyway (when that can
+        /// help), quit.
+        case serverCheckFailed(ServerCheckTrouble)
         /// The camera is being opened for capture (first time, or after Retry); `cameraOpened` or
         /// `cameraFailed` answers.
         case opening
@@ -123,6 +130,8 @@ extension Wizard {
         public var message: String
         public var verdict: ValidationVerdict?
         public var then: AfterSave
+        /// The folder being typed (key o), nil when none is; every key but Enter, Esc and Backspace types.
+        public var folder: String?
     }
 
     /// The terminal's size in cells.

@@ -27,6 +27,12 @@ public struct Wizard: Sendable, Equatable {
     /// The last photo was refused for no reason a measure names (`Analyzer.awaitsChange`): the next capture
     /// waits for a visible change (`Analyzer.awaitChange`); false after a pass.
     public internal(set) var refusedUnmeasured = false
+    /// The pre-flight's answer when it was not ready; nil while none came (or it was ready).
+    public internal(set) var serverCheck: ServerCheck?
+    /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
+    public internal(set) var serverCheckCleared = false
+    /// A `checkServer` is outstanding.
+    var serverCheckInFlight = false
     /// The time of the last event handled.
     public internal(set) var now = 0.0
 
@@ -72,6 +78,8 @@ public struct Wizard: Sendable, Equatable {
         case .photoSaved(let saved): effects = photoSaved(saved)
         case .saveFailed(let message): effects = saveFailed(message)
         case .stop(let request): effects = stop(request)
+        case .serverChecked(let check): effects = serverChecked(check)
+        case .camerasListed(let choices): effects = camerasListed(choices)
         }
         if showsHelp, !isFinished, screenName != helpOver {
             // The help was about the screen it was opened over (Success must not appear under it).
@@ -82,11 +90,12 @@ public struct Wizard: Sendable, Equatable {
 
     private mutating func start() -> [WizardEffect] {
         guard case .notStarted = state else { return [] }
-        guard settings.showTutorial else { return openForCapture() }
+        let check = startServerCheck()
+        guard settings.showTutorial else { return check + openForCapture() }
         // Plain mode waits for nobody: the tutorial and the context are printed and pass at once (running
         // --plain is the consent).
         state = .tutorial(Intro(until: settings.plain ? now : nil))
-        return []
+        return check
     }
 
     private mutating func resized(columns: Int, rows: Int) -> [WizardEffect] {
@@ -119,6 +128,8 @@ public struct Wizard: Sendable, Equatable {
             return sendAgain(trouble)
         case .validating(let check):
             return releaseHeldAnswer(check)
+        case .serverCheckFailed(let trouble):
+            return serverCheckDue(trouble)
         default:
             return []
         }
@@ -150,6 +161,8 @@ public struct Wizard: Sendable, Equatable {
         case .cameraUnavailable(let link), .cameraLost(let link): return link.awaitingAnswer ? nil : link.nextTry
         case .serverUnreachable(let trouble): return trouble.sending ? nil : trouble.nextTry
         case .validating(let check): return heldAnswerDue(check)
+        case .serverCheckFailed(let trouble):
+            return trouble.checking ? nil : [trouble.continueAt, trouble.nextTry].compactMap { $0 }.min()
         default: return nil
         }
     }

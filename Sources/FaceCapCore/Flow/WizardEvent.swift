@@ -122,14 +122,20 @@ public enum WizardEvent: Sendable, Equatable {
     case photoSaved(SavedPhoto)
     case saveFailed(message: String)
     case stop(StopRequest)
+    /// The capture devices `listCameras` found, as `facecap devices` lists them.
+    case camerasListed([CameraChoice])
+    /// The pre-flight asked for by `checkServer` answered.
+    case serverChecked(ServerCheck)
 }
 
 /// What the wizard asks its run loop to do. The run loop answers with events.
 public enum WizardEffect: Sendable, Equatable {
     /// Open the camera or clip; answer `cameraOpened` or `cameraFailed`.
     case openCamera
-    /// Switch to the next capture device (key d), then `openCamera` follows.
-    case nextDevice
+    /// List the capture devices (key d); answer `camerasListed`.
+    case listCameras
+    /// Use this device for the next `openCamera`.
+    case chooseCamera(String)
     case closeCamera
     /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame.
     /// `mustClear`: the codes the last photo was refused for, which must clear their limits by a margin
@@ -148,6 +154,9 @@ public enum WizardEffect: Sendable, Equatable {
     /// Write the kept photo and its report (with the verdict, when there is one); answer `photoSaved` or
     /// `saveFailed`.
     case save(ValidationVerdict?)
+    /// Write the kept photo and its report into `directory` (made 0700 if missing), there from now on; answer
+    /// `photoSaved` or `saveFailed`.
+    case saveIn(directory: String, verdict: ValidationVerdict?)
     /// Forget the kept photo (it failed validation; a new one will be taken).
     case discardPhoto
     /// Write an event record (JSON Lines) and, in plain mode, what it says.
@@ -155,6 +164,8 @@ public enum WizardEffect: Sendable, Equatable {
     /// Print a line for people on standard error after the front end is closed (e.g. where the photo is).
     case report(String)
     case exit(ExitCode)
+    /// Ask the validation server whether an upload would get through (the pre-flight); answer `serverChecked`.
+    case checkServer
 }
 
 /// One line of the `--events` stream (README, "Events"); `t` is added by the writer.

@@ -45,6 +45,10 @@ public struct WizardSettings: Sendable, Equatable {
     public var source = SourceName.defaultCamera
     public var outputDirectory = "facecap-out"
     public var serverURL: String?
+    /// Ask the server before the camera opens (`checkServer`); the command line sets it with `--server`.
+    public var checkServer = false
+    /// `FACECAP_TOKEN` is set: a 401 means the token was refused, not missing.
+    public var sendsToken = false
 
     public init() {}
 }

@@ -1,3 +1,9 @@
+extension CameraProblem {
+    /// What a screen says, each fact once: the details when there are any (they say what the one-line message
+    /// says, in parts), else the message.
+    var screenLines: [String] { details.isEmpty ? [message] : details }
+}
+
 /// A camera that cannot be opened (denied, busy, none) or that was lost.
 extension Wizard {
     func unavailableScreen(_ link: CameraLink, now: Double) -> ScreenModel {
@@ -12,16 +18,15 @@ extension Wizard {
             title = Words.text(.busyTitle)
         case .noCamera, .lost:
             name = .noCamera
-            title = Words.text(.noCameraTitle)
+            title = Words.text(settings.sourceIsClip ? .clipUnreadableTitle : .noCameraTitle)
         }
         let countdown = link.awaitingAnswer ? Words.text(.countdownLookingForCamera)
             : link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
-        return ScreenModel(name: name, title: title, tone: .error, lines: [link.problem.message] + link.problem.details,
-                           countdown: countdown)
+        return ScreenModel(name: name, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
     }
 
     func lostScreen(_ link: CameraLink, now: Double) -> ScreenModel {
-        var lines = [link.problem.message] + link.problem.details
+        var lines = link.problem.screenLines
         var countdown: String?
         if link.problem.recoverable {
             lines.append(Words.text(.lostKeepsLooking))

@@ -41,7 +41,8 @@ extension Wizard {
 
     func unreachableScreen(_ trouble: ServerTrouble, now: Double) -> ScreenModel {
         ScreenModel(
-            name: .connectionError, title: Words.text(.unreachableTitle), tone: .error, picture: .photo,
+            name: .connectionError, title: Words.text(trouble.reason.serverAnswered ? .serverErrorTitle : .unreachableTitle),
+            tone: .error, picture: .photo,
             lines: [trouble.reason.text, Words.text(.unreachableKept, ["attempt": String(trouble.request.attempt)])],
             progress: trouble.sending ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
                 : nil,
@@ -53,12 +54,28 @@ extension Wizard {
         let said = refusal.status > 0
             ? Words.text(.refusedHTTP, ["status": String(refusal.status), "message": refusal.message]) : refusal.message
         return ScreenModel(name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
-                           lines: [said, Words.text(.refusedFix)],
+                           lines: [said, Words.text(Self.refusedFix(refusal.status))],
                            countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)
     }
 
+    /// What to fix before sending again: the token for 401/403, the address for 404/405 and redirects.
+    static func refusedFix(_ status: Int) -> MessageID {
+        switch status {
+        case 401, 403: return .refusedFix
+        case 404, 405, 300...399: return .refusedFixAddress
+        default: return .refusedFixOther
+        }
+    }
+
     func saveFailedScreen(_ failure: SaveFailure) -> ScreenModel {
-        ScreenModel(name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
-                    lines: [failure.message, Words.text(.saveFailedKept)])
+        var lines = [failure.message, Words.text(.saveFailedKept)]
+        if let folder = failure.folder {
+            // The field, with a cursor after what is typed.
+            lines += [Words.text(.saveFolderPrompt), "> " + folder + "_"]
+        } else {
+            lines.append(Words.text(.saveFolderOffer))
+        }
+        return ScreenModel(name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
+                           lines: lines)
     }
 }

@@ -23,9 +23,14 @@ extension Wizard {
     }
 
     func dismissedScreen() -> ScreenModel {
-        var lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain)]
-        if !settings.sourceIsClip { lines.append(Words.text(.dismissedOtherCamera)) }
-        lines += [Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
+        guard !settings.sourceIsClip else {
+            // A clip is what was declined: neither another camera nor "replay a clip" is an answer.
+            return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitleClip),
+                               lines: [Words.text(.dismissedClipNotPlayed), Words.text(.dismissedAskAgain),
+                                       Words.text(.dismissedQuit)])
+        }
+        let lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain), Words.text(.dismissedOtherCamera),
+                     Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
         return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines)
     }
 }

@@ -168,20 +168,16 @@ extension MessageID {
         case .photoNoFrame: "no frame from the camera yet"
 
         case .cameraDevice: "Device: {path}"
-        case .cameraOwner: "Owner {owner}, group {group}, mode {mode}"
         case .cameraYourGroups: "Your groups: {groups}"
         case .cameraGroupsNone: "none"
         case .cameraAddedAfterLogin: "You were added to '{group}' after this login: log out and back in, or for this terminal only:"
         case .cameraFixGroup: "Fix: add yourself to the '{group}' group, then log out and back in:"
         case .cameraThisTerminalOnly: "or, for this terminal only:"
-        case .cameraPassThrough:
-            "Over SSH or in a container the camera must be passed through (e.g. docker run --device {path})."
-        case .cameraShutter: "Also check the camera's privacy switch or shutter."
         case .cameraNoHolderVisible: "No process visible to you holds it; this may show who does:"
         case .cameraInUseBy: "In use by {command} (pid {pid})"
         case .cameraCloseIt: "Close it; facecap tries again by itself."
         case .cameraNoneReplayClip: "{message}; without a camera, replay a clip: facecap --input FILE.y4m"
-        case .cameraConnectWebcam: "Connect a webcam; facecap looks again by itself. To list cameras:"
+        case .cameraReplayRecorded: "Without a camera, replay a recorded clip:"
 
         case .cameraErrorNoCamera:
             "no camera found: no video-capture device in {directory} — connect a webcam (check `ls /dev/video*`) or"
@@ -483,6 +479,65 @@ extension MessageID {
         case .manExampleRecord: "record a clip for replay or a bug report"
         case .manExampleAnalyze: "faces, landmarks, measures and guidance as JSON"
         case .manExampleFfmpeg: "turn a photo into a 3-second clip (ffmpeg is not part of facecap)"
+
+        case .usageServerPort: "--server URL has no valid port: '{url}' (a port is a number from 1 to 65535)"
+        case .serverCheckingTitle: "Checking the server"
+        case .serverCheckingPrimary: "Asking {server} whether it takes photos…"
+        case .serverErrorTitle: "The server answered with an error"
+        case .serverCheckTitleToken: "The server did not accept the token"
+        case .serverCheckTitleForbidden: "The server refused access"
+        case .serverCheckTitleAddress: "No validation service at this address"
+        case .serverCheckTitleRefused: "The server refused the check"
+        case .serverCheckFixUnreachable:
+            "Check the address and that the server runs. Press c to take the photo anyway: it is kept and sent once"
+                + " the server answers."
+        case .serverCheckFixUnreachablePlain:
+            "Check the address and that the server runs. The photo is taken anyway: it is kept and sent once the"
+                + " server answers."
+        case .serverCheckFixServerError:
+            "The server is there but failing; facecap checks again by itself. Press c to take the photo anyway: it"
+                + " is kept and sent once the server answers."
+        case .serverCheckFixServerErrorPlain:
+            "The server is there but failing. The photo is taken anyway: it is kept and sent once the server answers."
+        case .serverCheckAnswered: "The server answered HTTP {status}."
+        case .serverCheckFixTokenMissing: "This server needs a token: set FACECAP_TOKEN, then start facecap again."
+        case .serverCheckFixTokenRefused:
+            "Set FACECAP_TOKEN to a token this server accepts, then start facecap again."
+        case .serverCheckFixForbidden:
+            "The token in FACECAP_TOKEN may not send photos here: ask for one that may, then start facecap again."
+        case .serverCheckFixAddress: "Check the address given with --server ({server}), then start facecap again."
+        case .serverCheckFixOther: "The server's answer says what to fix; then start facecap again."
+        case .keyCheckAgain: "check again"
+        case .keyTakePhotoAnyway: "take the photo anyway"
+        case .countdownCheckingAgainIn: "Checking again in {seconds} s"
+        case .countdownCheckingNow: "Checking the server again…"
+        case .reportServerCheck: "the server was checked before the camera opened: {problem}"
+        case .refusedFixAddress: "Your photo is kept. Check the --server address, then press r to send it again."
+        case .refusedFixOther: "Your photo is kept. The server's answer says what to fix; then press r to send it again."
+        case .cameraNoneDetail:
+            "No video-capture device in {directory}: connect a webcam (check `ls /dev/video*`) or pass one through to"
+                + " this VM or container."
+        case .cameraLooksAgain: "facecap looks again by itself."
+        case .cameraDeviceOwned: "Device: {path} (owner {owner}, group {group}, mode {mode})"
+        case .cameraElsewhere:
+            "Over SSH or in a container, pass the camera through (e.g. docker run --device {path}); also check the"
+                + " camera's privacy switch or shutter."
+        case .clipUnreadableTitle: "The clip cannot be read"
+        case .dismissedTitleClip: "The clip was not replayed"
+        case .dismissedClipNotPlayed: "Nothing was replayed. You can still:"
+        case .pickerTitle: "Choose a camera"
+        case .pickerLooking: "Looking for cameras…"
+        case .pickerPrompt: "Press the number of the camera to use:"
+        case .pickerCurrent: "{camera} (tried last)"
+        case .pickerNoOther: "No other camera was found: {path} is the only one. Connect another and press r."
+        case .pickerNone: "No camera was found. Connect one and press r to look again."
+        case .keyChooseCamera: "choose"
+        case .keyLookAgain: "look again"
+        case .keyBack: "back"
+        case .keySaveElsewhere: "another folder"
+        case .keySaveHere: "save there"
+        case .saveFolderOffer: "Or press o to type another folder to save it in."
+        case .saveFolderPrompt: "Type the folder to save the photo in (it is created if missing), then press Enter:"
         }
     }
 
@@ -516,8 +571,13 @@ extension MessageID {
     public var note: String? {
         switch self {
         case .keyEnter, .keySpace, .keyEscape: "The name of a key on the keyboard, as printed on it."
-        case .dismissedAskAgain, .dismissedOtherCamera, .dismissedQuit, .refusedFix, .saveFailedKept:
+        case .dismissedAskAgain, .dismissedOtherCamera, .dismissedQuit, .refusedFix, .saveFailedKept,
+             .refusedFixAddress, .refusedFixOther:
             "r, d and q are the keys: keep them as they are."
+        case .serverCheckFixUnreachable, .serverCheckFixServerError: "c is the key: keep it as it is."
+        case .pickerNoOther, .pickerNone: "r is the key: keep it as it is."
+        case .saveFolderOffer: "o is the key: keep it as it is."
+        case .pickerCurrent: "{camera} is a numbered line: number, device path, its name."
         case .manualPromptPlain: "'capture' is a word typed on standard input: keep it in English."
         case .progressPercent: "A percentage: {percent} is a whole number."
         case .cameraCloseIt, .cameraErrorBusy: "It and them: the program(s) holding the camera."
@@ -525,7 +585,8 @@ extension MessageID {
         case .guidanceSlightTooDark, .guidanceSlightTooBright, .guidanceSlightUnevenLight, .guidanceSlightLookStraight,
              .guidanceSlightKeepHeadLevel:
             "Gentler words for the same guidance, shown when the face is only just past the limit."
-        case .usageTokenControl, .usageTokenInClear, .netPlainHTTP:
+        case .usageTokenControl, .usageTokenInClear, .netPlainHTTP, .serverCheckFixTokenMissing,
+             .serverCheckFixTokenRefused, .serverCheckFixForbidden:
             "FACECAP_TOKEN, http://, https:// and --insecure-http stay as they are."
         case .usageClipIgnoresMode: "{options} is '--size', '--fps' or '--size and --fps'; the plural is for two."
         case .tooSmallNeeds: "× is the multiplication sign between columns and rows."

@@ -94,14 +94,13 @@ public enum MessageID: String, CaseIterable, Sendable {
     case reportNotSavedQuit = "report.notSavedQuit", reportRefused = "report.refused", reportRefusedHTTP = "report.refusedHTTP"
     case warningPrefix = "warning.prefix", photoNoFrame = "photo.noFrame"
 
-    // Camera problems: the wizard's lines under the camera's sentence.
-    case cameraDevice = "camera.device", cameraOwner = "camera.owner", cameraYourGroups = "camera.yourGroups"
+    // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.
+    case cameraDevice = "camera.device", cameraYourGroups = "camera.yourGroups"
     case cameraGroupsNone = "camera.groups.none", cameraAddedAfterLogin = "camera.addedAfterLogin"
     case cameraFixGroup = "camera.fixGroup", cameraThisTerminalOnly = "camera.thisTerminalOnly"
-    case cameraPassThrough = "camera.passThrough", cameraShutter = "camera.shutter"
     case cameraNoHolderVisible = "camera.noHolderVisible", cameraInUseBy = "camera.inUseBy"
     case cameraCloseIt = "camera.closeIt", cameraNoneReplayClip = "camera.none.replayClip"
-    case cameraConnectWebcam = "camera.connectWebcam"
+    case cameraReplayRecorded = "camera.replayRecorded"
 
     // The camera layer's sentences (also `facecap devices` and `record`).
     case cameraErrorNoCamera = "cameraError.noCamera", cameraErrorNoSuchDevice = "cameraError.noSuchDevice"
@@ -322,4 +321,37 @@ public enum MessageID: String, CaseIterable, Sendable {
     case manExampleRecord = "man.example.record"
     case manExampleAnalyze = "man.example.analyze"
     case manExampleFfmpeg = "man.example.ffmpeg"
+    // The server checked before the camera opens (the pre-flight), and server answers named for what they are.
+    case usageServerPort = "usage.serverPort"
+    case serverCheckingTitle = "serverCheck.checking.title", serverCheckingPrimary = "serverCheck.checking.primary"
+    case serverErrorTitle = "serverError.title"
+    case serverCheckTitleToken = "serverCheck.title.token", serverCheckTitleForbidden = "serverCheck.title.forbidden"
+    case serverCheckTitleAddress = "serverCheck.title.address", serverCheckTitleRefused = "serverCheck.title.refused"
+    case serverCheckFixUnreachable = "serverCheck.fix.unreachable"
+    case serverCheckFixUnreachablePlain = "serverCheck.fix.unreachable.plain"
+    case serverCheckFixServerError = "serverCheck.fix.serverError"
+    case serverCheckFixServerErrorPlain = "serverCheck.fix.serverError.plain", serverCheckAnswered = "serverCheck.answered"
+    case serverCheckFixTokenMissing = "serverCheck.fix.tokenMissing"
+    case serverCheckFixTokenRefused = "serverCheck.fix.tokenRefused"
+    case serverCheckFixForbidden = "serverCheck.fix.forbidden", serverCheckFixAddress = "serverCheck.fix.address"
+    case serverCheckFixOther = "serverCheck.fix.other"
+    case keyCheckAgain = "key.checkAgain", keyTakePhotoAnyway = "key.takePhotoAnyway"
+    case countdownCheckingAgainIn = "countdown.checkingAgainIn", countdownCheckingNow = "countdown.checkingNow"
+    case reportServerCheck = "report.serverCheck"
+    case refusedFixAddress = "refused.fix.address", refusedFixOther = "refused.fix.other"
+
+    // Camera and clip screens: each fact once, words that fit a replayed clip.
+    case cameraDeviceOwned = "camera.deviceOwned", cameraElsewhere = "camera.elsewhere"
+    case cameraNoneDetail = "camera.noneDetail", cameraLooksAgain = "camera.looksAgain"
+    case clipUnreadableTitle = "clip.unreadable.title"
+    case dismissedTitleClip = "dismissed.title.clip", dismissedClipNotPlayed = "dismissed.clipNotPlayed"
+
+    // Key d: choosing another camera.
+    case pickerTitle = "picker.title", pickerLooking = "picker.looking", pickerPrompt = "picker.prompt"
+    case pickerCurrent = "picker.current", pickerNoOther = "picker.noOther", pickerNone = "picker.none"
+    case keyChooseCamera = "key.chooseCamera", keyLookAgain = "key.lookAgain", keyBack = "key.back"
+
+    // Could not save the photo: another folder, typed.
+    case keySaveElsewhere = "key.saveElsewhere", keySaveHere = "key.saveHere"
+    case saveFolderOffer = "saveFolder.offer", saveFolderPrompt = "saveFolder.prompt"
 }

@@ -16,7 +16,7 @@ import Glibc
 /// so refused / DNS / TLS / timeout / reset can each be named. It also keeps Foundation out of the
 /// binary. Debian's libcurl4-openssl verifies HTTPS against the system CA store
 /// (/etc/ssl/certs/ca-certificates.crt).
-public final class HTTPValidator: PhotoChecker {
+public final class HTTPValidator: PhotoChecker, ServerProbe {
     /// Where and how to upload.
     public struct Configuration: Sendable {
         /// The endpoint (`--server`), already checked: http(s), plain http only to loopback unless allowed.
@@ -60,18 +60,7 @@ public final class HTTPValidator: PhotoChecker {
     /// `.unreachable` with a reason a person can read ("connection refused by 127.0.0.1:8080").
     public func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
                       progress: (Double) -> Void) -> ValidationOutcome {
-        // The command line refuses this at start-up; checked again here so that no caller can send the
-        // photo and the token in clear text across a network by mistake.
-        let address = Self.hostAndPort(configuration.url)
-        if configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host) {
-            if !configuration.allowInsecureHTTP {
-                return .refused(status: 0, message: Words.text(.netPlainHTTP, ["host": address.host]))
-            }
-            // --insecure-http lets the photo travel in clear text, never the token.
-            if configuration.token != nil {
-                return .refused(status: 0, message: TokenInClearError(host: address.host).message)
-            }
-        }
+        if let refusal = clearTextRefusal() { return .refused(status: 0, message: refusal) }
         // A boundary that happens to occur inside the photo would split it: draw again (bounded).
         var body: MultipartBody?
         for _ in 0..<8 where body == nil {
@@ -92,14 +81,56 @@ public final class HTTPValidator: PhotoChecker {
         ]
         if request.isFinal { headers.append("X-Facecap-Final: true") }
         if let token = configuration.token { headers.append("Authorization: Bearer \(token.value)") }
-        return post(body.bytes, headers: headers, cancellation: cancellation, progress: progress)
+        switch exchange(body.bytes, headers: headers, cancellation: cancellation, progress: progress) {
+        case .failed(let outcome):
+            return outcome
+        case .answered(let status, let replyHeaders, let reply):
+            return ServerReply.parse(status: status, headers: replyHeaders, body: reply, now: Double(time(nil)))
+        }
     }
 
-    /// One POST of `body` with `headers`, mapped to an outcome.
-    private func post(_ body: [UInt8], headers: [String], cancellation: Cancellation,
-              progress: (Double) -> Void) -> ValidationOutcome {
+    /// The pre-flight (README "Validation server contract"): `OPTIONS URL` with the upload's `Authorization`
+    /// and `User-Agent` and no body, so that the address, the TLS certificate and the token are tried before
+    /// the camera opens. A server that knows only the contract's POST answers 405, which proves as much as the
+    /// address and TLS can; one that checks the token first answers 401/403 for a wrong one.
+    public func preflight(cancellation: Cancellation) -> ServerCheck {
+        if let refusal = clearTextRefusal() { return .refused(status: 0, message: refusal) }
+        var headers = ["Accept: application/json"]
+        if let token = configuration.token { headers.append("Authorization: Bearer \(token.value)") }
+        switch exchange(nil, headers: headers, cancellation: cancellation, progress: { _ in }) {
+        case .failed(.unreachable(let reason, _)):
+            return .unreachable(reason)
+        case .failed(.refused(let status, let message)):
+            return .refused(status: status, message: message)
+        case .failed:
+            return .unreachable(.cannotStart)
+        case .answered(let status, _, let reply):
+            return ServerReply.preflight(status: status, body: reply)
+        }
+    }
+
+    /// The command line refuses this at start-up; checked again here so that no caller can send the photo and
+    /// the token in clear text across a network by mistake. Nil when the request may go.
+    private func clearTextRefusal() -> String? {
+        let address = Self.hostAndPort(configuration.url)
+        guard configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host) else { return nil }
+        if !configuration.allowInsecureHTTP { return Words.text(.netPlainHTTP, ["host": address.host]) }
+        // --insecure-http lets the photo travel in clear text, never the token.
+        if configuration.token != nil { return TokenInClearError(host: address.host).message }
+        return nil
+    }
+
+    /// What one HTTP exchange gave: a reply, or a failure already mapped to an outcome.
+    private enum Exchange {
+        case answered(status: Int, headers: [(String, String)], body: [UInt8])
+        case failed(ValidationOutcome)
+    }
+
+    /// One POST of `body` with `headers`, or an OPTIONS request when `body` is nil.
+    private func exchange(_ body: [UInt8]?, headers: [String], cancellation: Cancellation,
+                          progress: (Double) -> Void) -> Exchange {
         guard ccurl_global_init_once() == CURLE_OK, let handle = curl_easy_init() else {
-            return .unreachable(reason: .cannotStart, retryAfter: nil)
+            return .failed(.unreachable(reason: .cannotStart, retryAfter: nil))
         }
         defer { curl_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -110,25 +141,28 @@ public final class HTTPValidator: PhotoChecker {
             let transfer = Transfer(limit: configuration.maxReplyBytes, cancellation: cancellation, progress: progress)
             let context = Unmanaged.passUnretained(transfer).toOpaque()
             var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-            let code = body.withUnsafeBufferPointer { bytes -> CURLcode in
+            let code = (body ?? []).withUnsafeBufferPointer { bytes -> CURLcode in
                 errorBuffer.withUnsafeMutableBufferPointer { errors -> CURLcode in
-                    configure(handle, list: list, body: bytes, errors: errors.baseAddress!, context: context)
+                    configure(handle, list: list, body: body == nil ? nil : bytes, errors: errors.baseAddress!,
+                              context: context)
                     return curl_easy_perform(handle)
                 }
             }
             withExtendedLifetime(transfer) {}
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard code == CURLE_OK else { return failure(code, handle: handle, transfer: transfer, detail: detail) }
+            guard code == CURLE_OK else {
+                return .failed(failure(code, handle: handle, transfer: transfer, detail: detail))
+            }
             var status = 0
             ccurlGetLong(handle, CURLINFO_RESPONSE_CODE, &status)
             progress(1)
-            return ServerReply.parse(status: status, headers: transfer.headers, body: transfer.body,
-                                     now: Double(time(nil)))
+            return .answered(status: status, headers: transfer.headers, body: transfer.body)
         }
     }
 
+    /// `body` nil: an OPTIONS request without a body (the pre-flight).
     private func configure(_ handle: UnsafeMutableRawPointer, list: UnsafeMutablePointer<curl_slist>?,
-                           body: UnsafeBufferPointer<UInt8>, errors: UnsafeMutablePointer<CChar>,
+                           body: UnsafeBufferPointer<UInt8>?, errors: UnsafeMutablePointer<CChar>,
                            context: UnsafeMutableRawPointer) {
         let c = configuration
         ccurl_setopt_pointer(handle, CURLOPT_URL, c.url)
@@ -137,9 +171,13 @@ public final class HTTPValidator: PhotoChecker {
         ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         // libcurl's DNS timeouts use SIGALRM unless told not to; signals would hit the wizard's threads.
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        ccurl_setopt_long(handle, CURLOPT_POST, 1)
-        ccurl_setopt_pointer(handle, CURLOPT_POSTFIELDS, body.baseAddress)
-        ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        if let body {
+            ccurl_setopt_long(handle, CURLOPT_POST, 1)
+            ccurl_setopt_pointer(handle, CURLOPT_POSTFIELDS, body.baseAddress)
+            ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        } else {
+            ccurl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, "OPTIONS")
+        }
         ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
         ccurl_setopt_pointer(handle, CURLOPT_USERAGENT, "facecap/\(c.version)")
         ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(c.connectTimeout))

@@ -1,7 +1,7 @@
 import FaceCapCore
 
-/// Opens what the wizard reads from: the camera given with --device, the first capture node (and the next
-/// one on key d), or a clip replayed at its own frame rate.
+/// Opens what the wizard reads from: the camera given with --device (or chosen with key d), the first capture
+/// node, or a clip replayed at its own frame rate.
 public final class SourceOpener: FrameSourceOpener {
     private let source: WizardConfiguration.Source
     private let camera: CameraConfiguration
@@ -9,8 +9,7 @@ public final class SourceOpener: FrameSourceOpener {
     private let ops: CameraOps
     /// A clip opened (and so checked) before the screens started, handed out by the first `open`.
     private var prepared: FrameSource?
-    /// Which capture node `open` uses when no --device was given, or after key d.
-    private var deviceIndex = 0
+    /// The node --device named or key d chose; nil: the first capture node.
     private var devicePath: String?
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
@@ -47,24 +46,43 @@ public final class SourceOpener: FrameSourceOpener {
                 let devices = CameraDevice.scan(directory: directory, ops: ops).devices
                 guard !devices.isEmpty else { return try Camera.openFirst(configuration: camera, directory: directory,
                                                                            ops: ops) }
-                let device = devices[deviceIndex % devices.count]
-                return try Camera(path: device.path, configuration: camera, ops: ops)
+                return try Camera(path: devices[0].path, configuration: camera, ops: ops)
             } catch {
                 throw CameraProblem(error)
             }
         }
     }
 
-    public func nextDevice() {
-        guard case .camera = source else { return }
-        let devices = CameraDevice.scan(directory: directory, ops: ops).devices
-        guard !devices.isEmpty else { return }
-        if let current = devicePath, let index = devices.firstIndex(where: { $0.path == current }) {
-            deviceIndex = index + 1
-        } else {
-            deviceIndex += 1
+    public func cameras() -> [CameraChoice] {
+        guard case .camera = source else { return [] }
+        let scan = CameraDevice.scan(directory: directory, ops: ops)
+        let current = devicePath ?? scan.devices.first?.path
+        var choices = scan.devices.map { device in
+            CameraChoice(path: device.path, description: "\(device.card) (\(device.driver), \(device.bus))",
+                         isCurrent: device.path == current)
         }
-        // After d the choice is the scan's, even when --device named one.
-        devicePath = nil
+        // Nodes that could not be inspected are listed with why, as `facecap devices` does: one may be the camera.
+        for problem in scan.problems {
+            guard let path = problem.devicePath else { continue }
+            choices.append(CameraChoice(path: path, description: problem.message, isCurrent: path == current))
+        }
+        return choices.sorted { ($0.path.count, $0.path) < ($1.path.count, $1.path) }
+    }
+
+    public func choose(_ path: String) {
+        devicePath = path
+    }
+}
+
+private extension CameraError {
+    /// The node the error is about, when it names one.
+    var devicePath: String? {
+        switch self {
+        case .noCamera: return nil
+        case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _), .busy(let path, _),
+             .unsupportedFormat(let path, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
+             .ioError(let path, _), .system(let path, _, _), .closed(let path):
+            return path
+        }
     }
 }

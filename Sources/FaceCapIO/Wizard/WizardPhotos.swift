@@ -10,21 +10,43 @@ import Glibc
 public final class WizardPhotos {
     private let worker: ValidationWorker
     private let validator: PhotoReport.Validator
-    private let store: PhotoStore
+    private var store: PhotoStore
     private let version: String
     private let models: [PhotoReport.ModelDigest]
+    /// The pre-flight, for a checker that can be asked before a photo exists (a server).
+    private let serverCheck: ServerCheckWorker?
 
     /// `validator` says which kind `checker` is, for the report.
     public init(checker: any PhotoChecker, validator: PhotoReport.Validator, store: PhotoStore, version: String,
                 models: [PhotoReport.ModelDigest]) throws(ValidationWorkerError) {
         worker = try ValidationWorker(checker: checker)
+        serverCheck = try (checker as? any ServerProbe).map { probe throws(ValidationWorkerError) in
+            try ServerCheckWorker(probe: probe)
+        }
         self.validator = validator
         self.store = store
         self.version = version
         self.models = models
     }
 
-    deinit { worker.shutdown() }
+    deinit {
+        worker.shutdown()
+        serverCheck?.shutdown()
+    }
+
+    /// Starts the pre-flight; false when the checker cannot be asked before a photo exists (the built-in
+    /// validator), which has nothing to check.
+    public func startServerCheck() -> Bool {
+        guard let serverCheck else { return false }
+        serverCheck.start()
+        return true
+    }
+
+    /// Readable when the pre-flight answered; nil without one.
+    public var serverCheckDescriptor: Int32? { serverCheck?.descriptor }
+
+    /// The pre-flight's answers that arrived, without blocking.
+    public func serverCheckAnswers() -> [ServerCheck] { serverCheck?.drain() ?? [] }
 
     /// Readable when validation outcomes are waiting.
     public var descriptor: Int32 { worker.descriptor }
@@ -56,7 +78,20 @@ public final class WizardPhotos {
         return try store.save(jpeg: photo.jpeg, report: report.jsonBytes())
     }
 
-    public func shutdown() { worker.shutdown() }
+    /// Writes them into `directory` instead (made 0700 when missing), and every later photo too: the folder the
+    /// person typed after the first could not be written.
+    public func save(_ photo: CapturedPhoto, verdict: ValidationVerdict?,
+                     in directory: String) throws(OutputFileError) -> SavedPhoto {
+        let other = PhotoStore(directory: directory)
+        try other.prepare()
+        store = other
+        return try save(photo, verdict: verdict)
+    }
+
+    public func shutdown() {
+        worker.shutdown()
+        serverCheck?.shutdown()
+    }
 
     private static func describe(_ source: FrameSource?) -> PhotoReport.Source {
         if let clip = source as? ClipSource { return .clip(path: clip.path) }

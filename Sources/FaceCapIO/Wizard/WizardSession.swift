@@ -8,8 +8,10 @@ import Glibc
 public protocol FrameSourceOpener: AnyObject {
     /// Opens the current device (or the clip again, from its start).
     func open() throws(CameraProblem) -> FrameSource
-    /// Moves to the next capture device for the next `open` (key d).
-    func nextDevice()
+    /// The capture devices to choose from (key d), as `facecap devices` lists them; none for a clip.
+    func cameras() -> [CameraChoice]
+    /// Uses `path` for the next `open`.
+    func choose(_ path: String)
 }
 
 extension CameraProblem: Error {}
@@ -108,6 +110,10 @@ public final class WizardSession {
         }
         descriptors.append(pollfd(fd: photos.descriptor, events: Int16(POLLIN), revents: 0))
         let photosIndex = descriptors.count - 1
+        let serverCheckIndex = photos.serverCheckDescriptor.map { fd -> Int in
+            descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+            return descriptors.count - 1
+        }
         var cameraIndex: Int?
         var timeout = tickInterval
         if let deadline = wizard.nextDeadline { timeout = min(timeout, max(0, deadline - now)) }
@@ -138,6 +144,12 @@ public final class WizardSession {
         if descriptors[photosIndex].revents != 0 {
             for outcome in photos.outcomes() {
                 handle(.validation(outcome))
+                if exitCode != nil { return }
+            }
+        }
+        if let serverCheckIndex, descriptors[serverCheckIndex].revents != 0 {
+            for answer in photos.serverCheckAnswers() {
+                handle(.serverChecked(answer))
                 if exitCode != nil { return }
             }
         }
@@ -231,8 +243,10 @@ public final class WizardSession {
             } catch {
                 handle(.cameraFailed(error))
             }
-        case .nextDevice:
-            opener.nextDevice()
+        case .listCameras:
+            handle(.camerasListed(opener.cameras()))
+        case .chooseCamera(let path):
+            opener.choose(path)
         case .closeCamera:
             closeSource()
         case .startAnalysis(let mustClear, let awaitChange):
@@ -247,10 +261,20 @@ public final class WizardSession {
             photos.startValidation(of: photo, request: request)
         case .cancelValidation:
             photos.cancelValidation()
+        case .checkServer:
+            // Nothing to ask without a server: the camera may open.
+            if !photos.startServerCheck() { handle(.serverChecked(.ready)) }
         case .save(let verdict):
             guard let photo else { return }
             do throws(OutputFileError) {
                 handle(.photoSaved(try photos.save(photo, verdict: verdict)))
+            } catch {
+                handle(.saveFailed(message: error.message))
+            }
+        case .saveIn(let directory, let verdict):
+            guard let photo else { return }
+            do throws(OutputFileError) {
+                handle(.photoSaved(try photos.save(photo, verdict: verdict, in: directory)))
             } catch {
                 handle(.saveFailed(message: error.message))
             }

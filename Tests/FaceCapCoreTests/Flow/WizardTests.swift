@@ -78,7 +78,11 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(screen.lines.contains("$ facecap --input clip.y4m"))
         XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q", "?"])
         var other = wizard
-        XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.nextDevice, .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.listCameras], "d opens the camera picker")
+        _ = other.handle(.camerasListed([CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
+                                         CameraChoice(path: "/dev/video2", description: "B")]), at: 3)
+        XCTAssertEqual(other.handle(.key(.character("2")), at: 3),
+                       [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])
         XCTAssertEqual(wizard.handle(.key(.enter), at: 4), [.openCamera, .emit(.screen(.capture))])
     }
@@ -110,7 +114,8 @@ final class WizardTests: XCTestCase {
         var wizard = Wizard(settings: settings(tutorial: false))
         _ = wizard.handle(.start, at: 0)
         XCTAssertEqual(wizard.handle(.cameraFailed(denied), at: 0.1), [.emit(.screen(.permissionDenied))])
-        XCTAssertEqual(wizard.screen(at: 0.1).lines, [denied.message, "$ sudo usermod -aG video $USER"])
+        // Each fact once: the details say what the one-line message says (that line is for standard error).
+        XCTAssertEqual(wizard.screen(at: 0.1).lines, ["$ sudo usermod -aG video $USER"])
         XCTAssertNil(wizard.screen(at: 0.1).countdown, "permission is not retried by itself")
         XCTAssertEqual(wizard.handle(.tick, at: 60), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 61), [.openCamera])
@@ -141,9 +146,13 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 2.95), [], "one open at a time")
         XCTAssertEqual(wizard.handle(.cameraFailed(busy), at: 3), [])
         XCTAssertEqual(wizard.screen(at: 3).countdown, "Looking again in 4 s")
-        XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3.5), [.nextDevice, .openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.6),
-                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3.5), [.listCameras])
+        XCTAssertEqual(wizard.handle(.tick, at: 20), [], "no automatic retry behind the picker")
+        _ = wizard.handle(.camerasListed([CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
+                                          CameraChoice(path: "/dev/video2", description: "B")]), at: 20)
+        XCTAssertEqual(wizard.handle(.key(.character("2")), at: 20),
+                       [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1), [.startAnalysis(mustClear: [])])
     }
 
     func testBusyQuitIs69() {

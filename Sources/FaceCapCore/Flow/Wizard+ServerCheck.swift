@@ -1,0 +1,107 @@
+/// The server checked before the camera opens (README "Validation server contract"): the pre-flight is asked
+/// for at the start, so that it runs while the tutorial is read; the camera opens only once it answered ready,
+/// or once the person chose to take the photo anyway (a photo that cannot be sent yet is kept and re-sent).
+extension Wizard {
+    /// A pre-flight that did not answer ready, and its retries.
+    public struct ServerCheckTrouble: Sendable, Equatable {
+        /// `.unreachable` or `.refused`.
+        public var check: ServerCheck
+        public var retryStep: Int
+        /// The automatic re-check (a server that could not be reached may come back), when there is one.
+        public var nextTry: Double?
+        /// A re-check is in flight.
+        public var checking = false
+        /// Plain mode takes the photo anyway then (nothing waits for a key there).
+        public var continueAt: Double?
+
+        /// Waiting may help, and a photo taken anyway can be sent later: the server could not be reached or
+        /// answered with a server error. A refusal (token, address) stays until facecap starts again.
+        public var isTransient: Bool {
+            if case .unreachable = check { return true }
+            return false
+        }
+    }
+
+    /// The start's pre-flight, when the settings ask for one.
+    mutating func startServerCheck() -> [WizardEffect] {
+        guard settings.checkServer, !serverCheckCleared else { return [] }
+        serverCheckInFlight = true
+        return [.checkServer]
+    }
+
+    /// Nil when the camera may open now; else the state waits for the pre-flight or shows its failure.
+    mutating func holdForServerCheck() -> [WizardEffect]? {
+        guard settings.checkServer, !serverCheckCleared else { return nil }
+        guard let check = serverCheck else {
+            state = .checkingServer
+            return serverCheckInFlight ? [] : startServerCheck()
+        }
+        return serverCheckFailed(check, step: 0)
+    }
+
+    mutating func serverChecked(_ check: ServerCheck) -> [WizardEffect] {
+        guard serverCheckInFlight else { return [] }
+        serverCheckInFlight = false
+        serverCheck = check == .ready ? nil : check
+        if check == .ready { serverCheckCleared = true }
+        switch state {
+        case .checkingServer:
+            return openForCapture()
+        case .serverCheckFailed(let trouble) where trouble.checking:
+            return check == .ready ? openForCapture() : serverCheckFailed(check, step: trouble.retryStep + 1)
+        default:
+            // Answered while the tutorial is read: kept for when the camera is asked for.
+            return []
+        }
+    }
+
+    private mutating func serverCheckFailed(_ check: ServerCheck, step: Int) -> [WizardEffect] {
+        var trouble = ServerCheckTrouble(check: check, retryStep: step)
+        if settings.plain {
+            guard trouble.isTransient else {
+                state = .serverCheckFailed(trouble)
+                return [.report(serverCheckReport(trouble))] + finish(.failure)
+            }
+            // A script goes on: the photo is sent once the server answers (the Connection error's backoff).
+            trouble.continueAt = now
+        } else if trouble.isTransient {
+            trouble.nextTry = now + settings.backoff.delay(step: step)
+        }
+        state = .serverCheckFailed(trouble)
+        return []
+    }
+
+    /// `r`, or the automatic re-check.
+    mutating func checkServerAgain(_ trouble: ServerCheckTrouble) -> [WizardEffect] {
+        var trouble = trouble
+        trouble.checking = true
+        trouble.nextTry = nil
+        state = .serverCheckFailed(trouble)
+        serverCheck = nil
+        serverCheckInFlight = true
+        return [.checkServer]
+    }
+
+    /// `c` (or plain mode's own choice): the camera opens without a server that answered.
+    mutating func continueWithoutServerCheck() -> [WizardEffect] {
+        serverCheckCleared = true
+        serverCheckInFlight = false
+        return openForCapture()
+    }
+
+    /// q or a signal on the failure screen: one line on standard error says what was wrong; a server that
+    /// could not be reached ends as SPEC's "server unreachable and the user quit" (75), a refusal as an error.
+    mutating func quitServerCheck(_ trouble: ServerCheckTrouble, code: ExitCode? = nil) -> [WizardEffect] {
+        [.report(serverCheckReport(trouble))] + finish(code ?? (trouble.isTransient ? .serverUnreachable : .failure))
+    }
+
+    mutating func serverCheckDue(_ trouble: ServerCheckTrouble) -> [WizardEffect] {
+        if let at = trouble.continueAt, now >= at { return continueWithoutServerCheck() }
+        if let next = trouble.nextTry, now >= next, !trouble.checking { return checkServerAgain(trouble) }
+        return []
+    }
+
+    func serverCheckReport(_ trouble: ServerCheckTrouble) -> String {
+        Words.text(.reportServerCheck, ["problem": serverCheckSaid(trouble.check)])
+    }
+}

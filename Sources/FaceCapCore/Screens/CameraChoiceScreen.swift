@@ -1,0 +1,29 @@
+/// Key d: the capture devices, numbered, as `facecap devices` lists them; or that there is no other one.
+extension Wizard {
+    func pickerScreen(_ picker: CameraPicker) -> ScreenModel {
+        // Still the screen d was pressed on, as far as events go: choosing is a step of it.
+        let name: ScreenName
+        switch picker.from?.problem.kind {
+        case nil: name = .permissionDismissed
+        case .permissionDenied?: name = .permissionDenied
+        case .busy?: name = .cameraBusy
+        case .noCamera?, .lost?: name = .noCamera
+        }
+        guard let choices = picker.choices else {
+            return ScreenModel(name: name, title: Words.text(.pickerTitle), lines: [Words.text(.pickerLooking)])
+        }
+        var lines: [String]
+        if picker.hasOther {
+            lines = [Words.text(.pickerPrompt)]
+            for (index, choice) in picker.numbered.enumerated() {
+                let line = "\(index + 1)  \(choice.path)  \(choice.description)"
+                lines.append(choice.isCurrent ? Words.text(.pickerCurrent, ["camera": line]) : line)
+            }
+        } else if let only = choices.first {
+            lines = [Words.text(.pickerNoOther, ["path": only.path])]
+        } else {
+            lines = [Words.text(.pickerNone)]
+        }
+        return ScreenModel(name: name, title: Words.text(.pickerTitle), lines: lines)
+    }
+}

@@ -1,0 +1,67 @@
+/// The pre-flight: waiting for its answer, and a failure named for what it is (the server could not be
+/// reached, it answered with an error, it refused the token, there is no service at the address).
+extension Wizard {
+    func checkingServerScreen() -> ScreenModel {
+        ScreenModel(name: .capture, title: Words.text(.serverCheckingTitle),
+                    primary: Words.text(.serverCheckingPrimary, ["server": settings.serverURL ?? ""]))
+    }
+
+    func serverCheckFailedScreen(_ trouble: ServerCheckTrouble, now: Double) -> ScreenModel {
+        let countdown = trouble.checking ? Words.text(.countdownCheckingNow)
+            : trouble.nextTry.map { Words.text(.countdownCheckingAgainIn, Messages.secondsText($0 - now)) }
+        return ScreenModel(name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
+                           lines: [serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
+    }
+
+    /// What the server (or the way to it) said, in one sentence.
+    func serverCheckSaid(_ check: ServerCheck) -> String {
+        switch check {
+        case .ready: return ""
+        case .unreachable(let reason): return reason.text
+        case .refused(let status, let message):
+            guard status > 0 else { return message }
+            return message.isEmpty ? Words.text(.serverCheckAnswered, ["status": String(status)])
+                : Words.text(.refusedHTTP, ["status": String(status), "message": message])
+        }
+    }
+
+    private func serverCheckTitle(_ check: ServerCheck) -> String {
+        switch check {
+        case .ready: return ""
+        case .unreachable(let reason): return Words.text(reason.serverAnswered ? .serverErrorTitle : .unreachableTitle)
+        case .refused(401, _): return Words.text(.serverCheckTitleToken)
+        case .refused(403, _): return Words.text(.serverCheckTitleForbidden)
+        case .refused(let status, _) where status == 404 || status == 405 || (300...399).contains(status):
+            return Words.text(.serverCheckTitleAddress)
+        case .refused: return Words.text(.serverCheckTitleRefused)
+        }
+    }
+
+    private func serverCheckFix(_ check: ServerCheck) -> String {
+        switch check {
+        case .ready: return ""
+        case .unreachable(let reason) where reason.serverAnswered:
+            return Words.text(settings.plain ? .serverCheckFixServerErrorPlain : .serverCheckFixServerError)
+        case .unreachable:
+            return Words.text(settings.plain ? .serverCheckFixUnreachablePlain : .serverCheckFixUnreachable)
+        case .refused(let status, _) where (status == 401 || status == 403) && !settings.sendsToken:
+            return Words.text(.serverCheckFixTokenMissing)
+        case .refused(401, _): return Words.text(.serverCheckFixTokenRefused)
+        case .refused(403, _): return Words.text(.serverCheckFixForbidden)
+        case .refused(let status, _) where status == 404 || status == 405 || (300...399).contains(status):
+            return Words.text(.serverCheckFixAddress, ["server": settings.serverURL ?? ""])
+        case .refused: return Words.text(.serverCheckFixOther)
+        }
+    }
+}
+
+extension ConnectionFailure {
+    /// The server itself answered (with an error, busy, or a reply that is not the contract's): the way to it
+    /// works, so "cannot reach the server" would be wrong.
+    public var serverAnswered: Bool {
+        switch self {
+        case .notContract, .busy, .serverError, .unexpectedStatus, .replyTooLarge: return true
+        default: return false
+        }
+    }
+}
