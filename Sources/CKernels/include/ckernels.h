@@ -35,6 +35,16 @@ void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long 
                      long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                      const float *alpha, float *out);
 
+/* YUYV frame (h rows of row_bytes bytes, w pixels) → RGB float tensor out_h × out_w × 3, bilinear: TensorInput.swift's
+ * resample with the same arithmetic in the same order (bit-identical). Pixel (i, j) samples frame position
+ * origin + j·dj + i·di (summed as Swift does, one di per pixel). replicate: 1 = nearest edge pixel outside the
+ * frame, 0 = black. colour = {yOffset, yScale, rv, gu, gv, bu} (ColourTransform). Only call when fc_has_avx512;
+ * the caller guarantees h·row_bytes < 2^31 and row_bytes ≥ 2·w (resample.c says why every read is in bounds). */
+void fc_resample_yuyv_avx512(const unsigned char *p, long w, long h, long row_bytes, float origin_x,
+                             float origin_y, float di_x, float di_y, float dj_x, float dj_y, long out_w,
+                             long out_h, int replicate, const float colour[6], float scale, float offset,
+                             float *dst);
+
 /* For `facecap bench --profile`, the machine's ceilings. `iterations` rounds of 12 independent 8-lane (AVX2) or
  * 16-lane (AVX-512, only call when fc_has_avx512) fused multiply-adds: 192 or 384 FLOPs per round. */
 float fc_fma_loop_avx2(long iterations);
