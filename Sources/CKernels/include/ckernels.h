@@ -27,6 +27,10 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
+/* Sets the region (the next step's packed weights) that the GEMM and depthwise kernels prefetch into L2 while
+ * they run, a line per inner iteration, until it is covered; NULL or 0 bytes stops it. A hint only. */
+void fc_prefetch_next(const void *p, long bytes);
+
 /* A whole 3×3 depthwise convolution (multiplier 1, stride 1 or 2) of an NHWC input `h × w × c` with zero padding
  * `pad_top`/`pad_left`, to `out_h × out_w × c`, with the arithmetic of FaceCapCore's depthwise (bias, then one fused
  * multiply-add per tap inside the image in ky, kx order, then the activation). Tap t = 3·ky + kx of channel ch is
