@@ -13,6 +13,25 @@ int fc_has_avx512(void) {
 }
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
+
+/* The weights the next step will read, prefetched into L2 a cache line at a time from inside this step's inner
+ * loops (one line per k of a GEMM block, one per group of depthwise outputs), so their misses overlap this step's
+ * arithmetic instead of stalling the next step (the iris model's late layers are small and their weights are
+ * not in cache from one run to the next on a busy machine). Only a hint: a prefetch never faults and changes no
+ * result. FACECAP_NO_PREFETCH (any value) turns it off, for measuring. One thread runs a model, so the cursor is
+ * per thread. */
+static __thread const char *pf_cur, *pf_end;
+static int pf_off = -1;
+
+void fc_prefetch_next(const void *p, long bytes) {
+    if (pf_off < 0) pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
+    if (pf_off || !p || bytes <= 0) { pf_cur = pf_end = 0; return; }
+    pf_cur = (const char *)p;
+    pf_end = (const char *)p + bytes;
+}
+
+#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch(pf_cur, _MM_HINT_T1); pf_cur += 64; } } while (0)
+
 /* Inlined into each caller, so the activation and residual flags below are constants there. */
 #define ALWAYS __attribute__((always_inline))
 
@@ -95,6 +114,7 @@ rows12x16(const float *a, long lda, long sc, long sl, long ss, const float *w, c
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp);
             wp += 16;
             c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), v, c0);
@@ -125,6 +145,7 @@ rows4x16(const float *a, long lda, long sc, long sl, long ss, const float *w, co
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp);
             wp += 16;
             c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), v, c0);
@@ -145,6 +166,7 @@ row1x16(const float *a, long sc, long sl, long ss, const float *w, const float *
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), _mm512_loadu_ps(wp), c0);
             wp += 16;
         }
@@ -164,6 +186,7 @@ rows8x24(const float *a, long lda, long sc, long sl, long ss, const float *w, co
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp);
             __m256 vh = _mm256_loadu_ps(wp + 16);
             wp += 24;
@@ -191,6 +214,7 @@ rows4x24(const float *a, long lda, long sc, long sl, long ss, const float *w, co
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp);
             __m256 vh = _mm256_loadu_ps(wp + 16);
             wp += 24;
@@ -215,6 +239,7 @@ row1x24(const float *a, long sc, long sl, long ss, const float *w, const float *
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             z = _mm512_fmadd_ps(_mm512_set1_ps(a[k]), _mm512_loadu_ps(wp), z);
             y = _mm256_fmadd_ps(_mm256_set1_ps(a[k]), _mm256_loadu_ps(wp + 16), y);
             wp += 24;
@@ -235,6 +260,7 @@ rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, c
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp), u = _mm512_loadu_ps(wp + 16);
             wp += 32;
 #define ROW(r, p, q) { __m512 x = _mm512_set1_ps(a[(r) * lda + k]); p = _mm512_fmadd_ps(x, v, p); \
@@ -259,6 +285,7 @@ rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, co
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 v = _mm512_loadu_ps(wp), u = _mm512_loadu_ps(wp + 16);
             wp += 32;
 #define ROW(r, p, q) { __m512 x = _mm512_set1_ps(a[(r) * lda + k]); p = _mm512_fmadd_ps(x, v, p); \
@@ -281,6 +308,7 @@ row1x32(const float *a, long sc, long sl, long ss, const float *w, const float *
     for (long s = 0; s < sc; s++) {
         long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
             __m512 x = _mm512_set1_ps(a[k]);
             p = _mm512_fmadd_ps(x, _mm512_loadu_ps(wp), p);
             q = _mm512_fmadd_ps(x, _mm512_loadu_ps(wp + 16), q);
@@ -392,6 +420,7 @@ TARGET static inline ALWAYS void dw_interior(
             const float *q = p + at * c;
             float *o4 = o + at * c;
             __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+            PREFETCH_LINE();
             for (long ky = ky_lo; ky < ky_hi; ky++) {
                 const float *r = q + ky * row;
                 __m512 x0 = LD(r, 0), x1 = LD(r, 1), x2 = LD(r, 2), x3 = LD(r, 3), x4 = LD(r, 4), x5 = LD(r, 5);
@@ -410,6 +439,7 @@ TARGET static inline ALWAYS void dw_interior(
             const float *q = p + 2 * at * c;
             float *o4 = o + at * c;
             __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+            PREFETCH_LINE();
             for (long ky = ky_lo; ky < ky_hi; ky++) {
                 const float *r = q + ky * row;
                 __m512 x0 = LD(r, 0), x1 = LD(r, 1), x2 = LD(r, 2), x3 = LD(r, 3), x4 = LD(r, 4), x5 = LD(r, 5),
@@ -536,6 +566,7 @@ TARGET2 float fc_read_sum(const float *p, long n) {
 }
 
 #else
+void fc_prefetch_next(const void *p, long bytes) { (void)p; (void)bytes; }
 void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
                      long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                      const float *alpha, float *out) {

@@ -96,6 +96,12 @@ enum BenchCommand {
                 fillTensor(landmarks.input(), width: 192, height: 192, from: frame, map: meshMap, border: .replicate,
                            scale: 1 / 255, offset: 0)
             }
+            // One eye's crop as IrisLandmarker takes it: a small turned square, mirrored (negative width).
+            let eyeMap = SamplingMap(centre: Point2(x: 290, y: 215), width: -70, height: 70, rotation: 0.15)
+            let toEye = medianMilliseconds(runs: runs) {
+                fillTensor(iris.input(), width: 64, height: 64, from: frame, map: eyeMap, border: .replicate,
+                           scale: 1 / 255, offset: 0)
+            }
             let detectOnly = medianMilliseconds(runs: runs) { _ = tracker.detector.detect(frame) }
             var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
             let roi = FaceROI(centre: Point2(x: 320, y: 240), side: 480, rotation: 0)
@@ -109,8 +115,8 @@ enum BenchCommand {
             printOut("alternating detector+landmarks runs \(format(pair)) ms; on the frame \(format(pairFrame)) ms")
             printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms "
                 + "(both with conversion)")
-            printOut("yuyv 640x480 -> detector tensor \(format(toDetector)) ms, "
-                + "-> landmark tensor \(format(toLandmarks)) ms")
+            printOut("yuyv 640x480 -> detector tensor \(fixed(toDetector, 3)) ms, "
+                + "-> landmark tensor \(fixed(toLandmarks, 3)) ms, -> eye tensor \(fixed(toEye, 3)) ms")
         }
 
         // MARK: the results (JSON keys, and a line in the catalogue)

@@ -93,4 +93,53 @@ final class FaceTensorInputTests: XCTestCase {
         XCTAssertFalse(ok)
         XCTAssertEqual(out[0], 7)
     }
+
+    /// The YUYV kernel (AVX-512 CPUs) against the Swift loop: bit for bit, on random frames, at the models' sizes
+    /// (16-pixel steps) and odd ones (single pixels), turned, mirrored, partly or wholly outside the frame, with
+    /// both borders and both colour ranges. (Without AVX-512 both calls take the Swift loop.)
+    func testYUYVKernelIsBitIdenticalToTheSwiftLoop() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        func uniform(_ low: Float, _ high: Float) -> Float { low + (high - low) * Float(next() % 10_000) / 10_000 }
+        let sizes = [(64, 64), (128, 128), (192, 192), (37, 21), (16, 3), (1, 1)]
+        let frames = [(640, 480), (33, 17), (2, 2), (1, 1)]
+        var compared = 0
+        for (index, (fw, fh)) in frames.enumerated() {
+            let bytes = (fw + 1) / 2 * 4 * fh
+            let data = (0..<bytes).map { _ in UInt8(truncatingIfNeeded: next()) }
+            for range in [ColorRange.limited, .full] {
+                let frame = Frame(format: .yuyv, width: fw, height: fh, colorRange: range, data: data)
+                for (tw, th) in sizes {
+                    for trial in 0..<4 {
+                        let side = uniform(0.3, 1.6) * Float(max(fw, fh))
+                        let map = SamplingMap(
+                            centre: Point2(x: uniform(-0.3, 1.3) * Float(fw), y: uniform(-0.3, 1.3) * Float(fh)),
+                            width: trial == 1 ? -side : side, height: side * uniform(0.7, 1.3),
+                            rotation: trial == 0 ? 0 : uniform(-3.2, 3.2))
+                        for border in [SamplingBorder.zero, .replicate] {
+                            let scale: Float = border == .zero ? 2 / 255 : 1 / 255
+                            let offset: Float = border == .zero ? -1 : 0
+                            var fast = [Float](repeating: .nan, count: tw * th * 3), slow = fast
+                            let okFast = fast.withUnsafeMutableBufferPointer {
+                                fillTensor($0, width: tw, height: th, from: frame, map: map, border: border,
+                                           scale: scale, offset: offset, kernel: true)
+                            }
+                            let okSlow = slow.withUnsafeMutableBufferPointer {
+                                fillTensor($0, width: tw, height: th, from: frame, map: map, border: border,
+                                           scale: scale, offset: offset, kernel: false)
+                            }
+                            XCTAssertTrue(okFast && okSlow)
+                            let same = zip(fast, slow).allSatisfy { $0.bitPattern == $1.bitPattern }
+                            XCTAssertTrue(same, "frame \(index) \(range) \(tw)x\(th) trial \(trial) \(border)")
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(compared, 4 * 2 * 6 * 4 * 2)
+    }
 }

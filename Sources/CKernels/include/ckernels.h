@@ -27,6 +27,10 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
+/* Sets the region (the next step's packed weights) that the GEMM and depthwise kernels prefetch into L2 while
+ * they run, a line per inner iteration, until it is covered; NULL or 0 bytes stops it. A hint only. */
+void fc_prefetch_next(const void *p, long bytes);
+
 /* A whole 3×3 depthwise convolution (multiplier 1, stride 1 or 2) of an NHWC input `h × w × c` with zero padding
  * `pad_top`/`pad_left`, to `out_h × out_w × c`, with the arithmetic of FaceCapCore's depthwise (bias, then one fused
  * multiply-add per tap inside the image in ky, kx order, then the activation). Tap t = 3·ky + kx of channel ch is
@@ -34,6 +38,16 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
 void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
                      long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                      const float *alpha, float *out);
+
+/* YUYV frame (h rows of row_bytes bytes, w pixels) → RGB float tensor out_h × out_w × 3, bilinear: TensorInput.swift's
+ * resample with the same arithmetic in the same order (bit-identical). Pixel (i, j) samples frame position
+ * origin + j·dj + i·di (summed as Swift does, one di per pixel). replicate: 1 = nearest edge pixel outside the
+ * frame, 0 = black. colour = {yOffset, yScale, rv, gu, gv, bu} (ColourTransform). Only call when fc_has_avx512;
+ * the caller guarantees h·row_bytes < 2^31 and row_bytes ≥ 2·w (resample.c says why every read is in bounds). */
+void fc_resample_yuyv_avx512(const unsigned char *p, long w, long h, long row_bytes, float origin_x,
+                             float origin_y, float di_x, float di_y, float dj_x, float dj_y, long out_w,
+                             long out_h, int replicate, const float colour[6], float scale, float offset,
+                             float *dst);
 
 /* For `facecap bench --profile`, the machine's ceilings. `iterations` rounds of 12 independent 8-lane (AVX2) or
  * 16-lane (AVX-512, only call when fc_has_avx512) fused multiply-adds: 192 or 384 FLOPs per round. */

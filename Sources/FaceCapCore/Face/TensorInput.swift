@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CKernels
 
 /// Where tensor pixel (i, j) samples the frame: the pixel-centre convention of MediaPipe's GPU path
 /// and of the reference pipeline (tensor pixel centre (i+0.5, j+0.5) ↦ frame point, then bilinear at
@@ -109,6 +110,17 @@ struct ColourTransform {
 public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
                        from frame: Frame, map: SamplingMap, border: SamplingBorder,
                        scale: Float, offset: Float) -> Bool {
+    fillTensor(tensor, width: outW, height: outH, from: frame, map: map, border: border, scale: scale,
+               offset: offset, kernel: avx512GEMM)
+}
+
+/// The same; `kernel` false keeps the Swift loop for YUYV frames too (the tests compare the two paths).
+/// With `kernel` (AVX-512 CPUs, not FACECAP_NO_AVX512) a YUYV frame goes through `fc_resample_yuyv_avx512`:
+/// 16 tensor pixels per step, taps gathered, the same arithmetic in the same order (bit-identical).
+@discardableResult
+func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
+                from frame: Frame, map: SamplingMap, border: SamplingBorder,
+                scale: Float, offset: Float, kernel: Bool) -> Bool {
     guard let needed = frame.format.byteCount(width: frame.width, height: frame.height),
           frame.data.count >= needed, tensor.count >= outW * outH * 3 else { return false }
     let colour = ColourTransform(format: frame.format, range: frame.colorRange)
@@ -116,6 +128,19 @@ public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: 
     frame.data.withUnsafeBufferPointer { buffer in
         let p = buffer.baseAddress!
         let dst = tensor.baseAddress!
+        let rowBytes = (w + 1) / 2 * 4
+        // The kernel's 32-bit gather offsets need the whole frame below 2^31 bytes; its reads stay inside the
+        // h rows of rowBytes bytes checked above (byteCount), and its writes inside outH·outW·3 floats.
+        if kernel, frame.format == .yuyv, h * rowBytes < Int(Int32.max), outW > 0, outH > 0 {
+            let g = SamplingGeometry(map: map, outW: outW, outH: outH)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 6) { c in  // on the stack: no allocation
+                c[0] = colour.yOffset; c[1] = colour.yScale; c[2] = colour.rv
+                c[3] = colour.gu; c[4] = colour.gv; c[5] = colour.bu
+                fc_resample_yuyv_avx512(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
+                                        outW, outH, border == .replicate ? 1 : 0, c.baseAddress!, scale, offset, dst)
+            }
+            return
+        }
         func run<T: PixelTaps>(_ taps: T) {
             resample(taps, width: w, height: h, map: map, outW: outW, outH: outH, border: border,
                      colour: colour, scale: scale, offset: offset, dst: dst)
@@ -138,18 +163,27 @@ public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: 
     return true
 }
 
+/// Frame position (index space) of tensor pixel (i, j) = origin + i·di + j·dj (summed one di per pixel).
+struct SamplingGeometry {
+    var origin: SIMD2<Float>, di: SIMD2<Float>, dj: SIMD2<Float>
+
+    @inline(__always) init(map: SamplingMap, outW: Int, outH: Int) {
+        let c = cosf(map.rotation), s = sinf(map.rotation)
+        let stepU = map.width / Float(outW), stepV = map.height / Float(outH)
+        di = SIMD2<Float>(c * stepU, s * stepU)
+        dj = SIMD2<Float>(-s * stepV, c * stepV)
+        let u0: Float = (0.5 / Float(outW) - 0.5) * map.width
+        let v0: Float = (0.5 / Float(outH) - 0.5) * map.height
+        origin = SIMD2<Float>(map.centre.x + c * u0 - s * v0 - 0.5, map.centre.y + s * u0 + c * v0 - 0.5)
+    }
+}
+
 @inline(__always)
 private func resample<T: PixelTaps>(_ taps: T, width w: Int, height h: Int, map: SamplingMap, outW: Int, outH: Int,
                                     border: SamplingBorder, colour: ColourTransform, scale: Float, offset: Float,
                                     dst: UnsafeMutablePointer<Float>) {
-    let c = cosf(map.rotation), s = sinf(map.rotation)
-    let stepU = map.width / Float(outW), stepV = map.height / Float(outH)
-    // Frame position (index space) of tensor pixel (i, j) = origin + i·di + j·dj.
-    let di = SIMD2<Float>(c * stepU, s * stepU)
-    let dj = SIMD2<Float>(-s * stepV, c * stepV)
-    let u0: Float = (0.5 / Float(outW) - 0.5) * map.width
-    let v0: Float = (0.5 / Float(outH) - 0.5) * map.height
-    let origin = SIMD2<Float>(map.centre.x + c * u0 - s * v0 - 0.5, map.centre.y + s * u0 + c * v0 - 0.5)
+    let geometry = SamplingGeometry(map: map, outW: outW, outH: outH)
+    let origin = geometry.origin, di = geometry.di, dj = geometry.dj
     let black = colour.black
     let maxX = w - 1, maxY = h - 1
     @inline(__always) func edgeTap(_ x: Int, _ y: Int) -> SIMD4<Float> {

@@ -42,9 +42,13 @@ public final class Interpreter {
         UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
     }
 
-    /// Runs the graph once on the current inputs.
+    /// Runs the graph once on the current inputs. On AVX-512 each step's kernels prefetch the packed weights of
+    /// the next step that has any (`fc_prefetch_next`), so a small late layer does not wait for its weights.
     public func run() {
-        for step in steps { step.execute() }
+        for step in steps {
+            if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
+            step.execute()
+        }
     }
 
     /// Runs the graph `runs` times and returns, per step, its label, the operator it runs, its work (FLOPs
@@ -54,6 +58,7 @@ public final class Interpreter {
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
             for (index, step) in steps.enumerated() {
+                if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
                 let start = clock()
                 step.execute()
                 times[index].append(clock() - start)
@@ -86,6 +91,13 @@ public final class Interpreter {
         let base = arena.assumingMemoryBound(to: Float.self)
         constants = builder.constantPool.pointers
         steps = builder.plans.map { $0.makeStep(base) }
+        // The weights each step prefetches: those of the next step that has packed weights.
+        var next: (UnsafeRawPointer?, Int) = (nil, 0)
+        for index in steps.indices.reversed() {
+            steps[index].nextWeights = next.0
+            steps[index].nextWeightBytes = next.1
+            if let weights = builder.plans[index].weights { next = (weights, builder.plans[index].weightBytes) }
+        }
         inputPointers = model.inputs.map { base + builder.offset(of: $0) }
         outputPointers = model.outputs.map { base + builder.offset(of: $0) }
     }
@@ -136,6 +148,9 @@ struct Step {
     let flops: Int
     let bytes: Int
     let execute: () -> Void
+    /// The next step's packed weights (see `Interpreter.run`).
+    var nextWeights: UnsafeRawPointer?
+    var nextWeightBytes = 0
 }
 
 /// Arena-relative description of a step; becomes a `Step` once the arena exists.
@@ -148,6 +163,9 @@ struct StepPlan {
     var kind = "other"
     var flops = 0
     var bytes = 0
+    /// The packed weights the step reads (a GEMM's), for the previous step to prefetch.
+    var weights: UnsafeRawPointer?
+    var weightBytes = 0
 
     func makeStep(_ base: UnsafeMutablePointer<Float>) -> Step {
         let resolve = resolver!
@@ -534,6 +552,8 @@ struct PlanBuilder {
         }))
         label("CONV \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)->\(outC)\(residual != nil ? "+res" : "")")
         cost(pointwise ? "CONV 1x1" : "CONV kxk", flops: 2 * m * outC * k, constants: weights.count + bias.count)
+        plans[plans.count - 1].weights = UnsafeRawPointer(gemmWeights.weights)
+        plans[plans.count - 1].weightBytes = packed.count * 4
     }
 
     /// For PAD that only appends zero channels: its input and that input's channel count.
