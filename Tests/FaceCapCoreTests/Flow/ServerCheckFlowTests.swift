@@ -13,6 +13,9 @@ final class ServerCheckFlowTests: XCTestCase {
         settings.serverURL = "https://id.example.org/selfie"
         settings.checkServer = true
         settings.sendsToken = token
+        // These tables answer within a second of the checking screen: no minimum display time to wait out
+        // (HonestScreensTests tests it).
+        settings.minimumCheckingDisplay = 0
         return settings
     }
 
@@ -170,6 +173,7 @@ final class ServerCheckFlowTests: XCTestCase {
     private var cameraSettings: WizardSettings {
         var settings = WizardSettings()
         settings.showTutorial = false
+        settings.minimumCheckingDisplay = 0
         return settings
     }
 
