@@ -9,14 +9,17 @@ public enum PlainText {
         if !isCapture, !model.title.isEmpty { parts.append(model.title) }
         if let primary = model.primary, !primary.hasPrefix(model.title) { parts.append(primary) }
         let body = model.lines.map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
-        var text = parts.joined(separator: ": ")
+        // The language's own separators (French puts a no-break space before the colon, Japanese has its own).
+        let label = Words.text(.separatorLabel), clause = Words.text(.separatorClause)
+        var text = parts.joined(separator: label)
         for (index, line) in body.enumerated() {
-            // Sentences follow each other; list items and fragments are separated by semicolons.
+            // Sentences follow each other; list items and fragments are separated as clauses.
             let previous = index == 0 ? text : body[index - 1]
-            let separator = previous.isEmpty ? "" : index == 0 ? ": " : previous.hasSuffix(".") || previous.hasSuffix("。") ? " " : "; "
+            let separator = previous.isEmpty ? "" : index == 0 ? label
+                : previous.hasSuffix(".") || previous.hasSuffix("。") ? " " : clause
             text += separator + line
         }
-        if !model.hints.isEmpty { text += " " + Words.text(.plainAlso, ["hints": model.hints.joined(separator: "; ")]) }
+        if !model.hints.isEmpty { text += " " + Words.text(.plainAlso, ["hints": Words.clauses(model.hints)]) }
         return "[\(model.name.rawValue)] " + text
     }
 }

@@ -1,4 +1,4 @@
-import FaceCapCore
+@testable import FaceCapCore
 import XCTest
 
 final class PlainTextTests: XCTestCase {
@@ -34,5 +34,18 @@ final class PlainTextTests: XCTestCase {
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 9, primary: .moveCloser)), at: 9)
         XCTAssertEqual(PlainText.line(for: wizard.screen(at: 9)), early)
         XCTAssertEqual(early, "[capture] Move closer")
+    }
+
+    /// The separators are the language's own: French puts a no-break space before the colon and the semicolon,
+    /// Japanese has its own colon.
+    func testSeparatorsAreTheLanguages() throws {
+        let model = ScreenModel(name: .permissionDenied, title: "T", primary: "P", hints: ["h1", "h2"], lines: ["a", "b"])
+        XCTAssertEqual(PlainText.line(for: model), "[permissionDenied] T: P: a; b (also: h1; h2)")
+        let shipped = try shippedTranslations()
+        let french = try XCTUnwrap(shipped.first { $0.language == "fr" })
+        let line = speaking(french) { PlainText.line(for: model) }
+        XCTAssertTrue(line.hasPrefix("[permissionDenied] T\u{A0}: P\u{A0}: a\u{A0}; b"), line)
+        let japanese = try XCTUnwrap(shipped.first { $0.language == "ja" })
+        XCTAssertTrue(speaking(japanese) { PlainText.line(for: model) }.hasPrefix("[permissionDenied] T：P：a"))
     }
 }
