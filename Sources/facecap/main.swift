@@ -79,7 +79,8 @@ func runMain() -> ExitCode {
         if let first = arguments.first, let command = Subcommand.all.first(where: { $0.name == first }) {
             arguments.removeFirst()
             helpCommand = "facecap \(command.name) --help"
-            return try command.run(arguments)
+            // `--lang` is the whole program's (read above): every command takes it, none lists it again.
+            return try command.run(try withoutLanguageOption(arguments))
         }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = Subcommand.all.map(\.name)
@@ -111,6 +112,29 @@ func languageOption(_ arguments: [String]) -> String? {
         index += 1
     }
     return nil
+}
+
+/// `arguments` without `--lang CODE` or `--lang=CODE` before any `--`; `--lang` with no value is a usage error.
+func withoutLanguageOption(_ arguments: [String]) throws(UsageError) -> [String] {
+    var kept: [String] = []
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        if argument == "--" {
+            kept += arguments[index...]
+            break
+        }
+        if argument == "--lang" {
+            guard index + 1 < arguments.count else {
+                throw UsageError(Words.text(.usageNeedsValue, ["option": "--lang", "value": "CODE"]))
+            }
+            index += 2
+            continue
+        }
+        if !argument.hasPrefix("--lang=") { kept.append(argument) }
+        index += 1
+    }
+    return kept
 }
 
 exit(runMain().rawValue)

@@ -88,6 +88,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(french.status, 0, french.stderr)
         XCTAssertTrue(french.stdout.hasPrefix("Utilisation\u{00A0}: facecap devices [--json]"), french.stdout)
 
+        // Every command takes --lang, before or after its own options.
+        let spanish = try runFacecap(["devices", "--lang", "es", "--help"], environment: ["LANG": "fr_FR.UTF-8",
+            "PATH": "/usr/bin:/bin"].merging(sanitizerSettings) { $1 })
+        XCTAssertEqual(spanish.status, 0, spanish.stderr)
+        XCTAssertTrue(spanish.stdout.hasPrefix("Uso: facecap devices [--json]"), spanish.stdout)
+        let noValue = try runFacecap(["devices", "--lang"], environment: german)
+        XCTAssertEqual(noValue.status, 64, noValue.stderr)
+        XCTAssertTrue(noValue.stderr.contains("--lang"), noValue.stderr)
+
         let japanese = try runFacecap(["analyse"], environment: ["LANGUAGE": "ja", "PATH": "/usr/bin:/bin"]
             .merging(sanitizerSettings) { $1 })
         XCTAssertEqual(japanese.status, 64)
