@@ -31,6 +31,9 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
+        if !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            XCTFail("Xvfb did not start on \(display) within 10 s")
+        }
     }
 
     override func tearDown() {
@@ -79,23 +82,30 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
                text.contains("\"capture\"") { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        Thread.sleep(forTimeInterval: 1.5)
-        let shot = path("screen.xwd")
-        let xwd = Process()
-        xwd.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
-        xwd.arguments = ["-root", "-silent", "-display", display, "-out", shot]
-        try xwd.run()
-        xwd.waitUntilExit()
-        // FACECAP_TEST_SCREENSHOTS=DIR keeps each screenshot (xwd) there, to look at.
-        if let keep = ProcessInfo.processInfo.environment["FACECAP_TEST_SCREENSHOTS"] {
-            try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/\(terminal[0])-\(graphics)-\(runs).xwd")
+        // A terminal drawing in software on a loaded machine may take a while to show the first frames: the
+        // screenshot is taken again until the preview is there (up to about 10 s).
+        var result: (XWDImage, Int, Int)?
+        for _ in 0..<6 {
+            Thread.sleep(forTimeInterval: 1.5)
+            let shot = path("screen.xwd")
+            let xwd = Process()
+            xwd.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+            xwd.arguments = ["-root", "-silent", "-display", display, "-out", shot]
+            try xwd.run()
+            xwd.waitUntilExit()
+            // FACECAP_TEST_SCREENSHOTS=DIR keeps each screenshot (xwd) there, to look at.
+            if let keep = ProcessInfo.processInfo.environment["FACECAP_TEST_SCREENSHOTS"] {
+                try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/\(terminal[0])-\(graphics)-\(runs).xwd")
+            }
+            let image = try XWDImage(Data(contentsOf: URL(fileURLWithPath: shot)))
+            // xterm's window is the white area from the top-left corner; kitty's is the size it was given.
+            let size = window ?? (
+                (0..<image.width).last { image[$0, 2] == (255, 255, 255) } ?? image.width,
+                (0..<image.height).last { image[2, $0] == (255, 255, 255) } ?? image.height)
+            result = (image, size.0, size.1)
+            if changes(result!).rate > 0.01 { break }
         }
-        let image = try XWDImage(Data(contentsOf: URL(fileURLWithPath: shot)))
-        // xterm's window is the white area from the top-left corner; kitty's is the size it was given.
-        let size = window ?? (
-            (0..<image.width).last { image[$0, 2] == (255, 255, 255) } ?? image.width,
-            (0..<image.height).last { image[2, $0] == (255, 255, 255) } ?? image.height)
-        return (image, size.0, size.1)
+        return result!
     }
 
     /// How the preview's colour changes along its rows, in the middle of the preview (the face): the share

@@ -43,8 +43,9 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         XCTAssertLessThanOrEqual(capture.count, 10, "at most one line a second: \(live.stdout)")
         // The screen's first line ("Looking for your face…") does not hold back the first guidance.
         for (earlier, later) in zip(capture.dropFirst(), capture.dropFirst(2)) {
-            // Pipe and scheduling jitter aside, a second apart.
-            XCTAssertGreaterThanOrEqual(later.at.timeIntervalSince(earlier.at), 0.85,
+            // A second apart as written; read here through a pipe polled every 20 ms on a machine that may be
+            // loaded, one line can arrive late and the next on time, so the bound leaves 0.4 s for that.
+            XCTAssertGreaterThanOrEqual(later.at.timeIntervalSince(earlier.at), 0.6,
                                         "\(earlier.line) then \(later.line)")
         }
         let withoutHints = capture.map { $0.line.replacingOccurrences(of: #" \(also: .*\)$"#, with: "",

@@ -543,17 +543,19 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let tmux = try TmuxSession("cd '\(directory.path)' && env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color "
                                    + arguments + "; echo \"status $?\"; exec sleep 600", columns: 200, rows: 30)
         XCTAssertTrue(tmux.waitFor("The server answered with an error"), tmux.screen())
+        // The screen checks again by itself a second later (its key bar changes while it does): each text is
+        // waited for rather than read from one capture.
+        XCTAssertTrue(tmux.waitFor("the server failed (HTTP 503): down for maintenance"), tmux.screen())
+        XCTAssertTrue(tmux.waitFor("take the photo anyway"), tmux.screen())
         let screen = tmux.screen()
         XCTAssertFalse(screen.contains("Cannot reach the server"), "the server answered: " + screen)
-        XCTAssertTrue(screen.contains("the server failed (HTTP 503): down for maintenance"), screen)
-        XCTAssertTrue(screen.contains("take the photo anyway"), screen)
         XCTAssertFalse(screen.contains("Position your face"), "the camera stays off: " + screen)
         tmux.send("q")
         XCTAssertTrue(tmux.waitFor("status 75"), tmux.screen())
         XCTAssertTrue(tmux.screen().contains("facecap: the server was checked before the camera opened: the server failed "
                                              + "(HTTP 503): down for maintenance"), tmux.screen())
         XCTAssertEqual(try server.requests().count, 0, "no photo")
-        XCTAssertEqual(try server.preflights().count, 1)
+        XCTAssertGreaterThanOrEqual(try server.preflights().count, 1, "checked again by itself on a slow machine")
     }
 
     func testTheTokenIsNotAnOption() throws {

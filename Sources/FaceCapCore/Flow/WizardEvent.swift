@@ -141,7 +141,7 @@ public enum WizardEffect: Sendable, Equatable {
     /// `mustClear`: the codes the last photo was refused for, which must clear their limits by a margin
     /// before auto capture (`Analyzer.reset(mustClear:)`); `awaitChange`: the last refusal named no measure,
     /// so auto capture waits for a visible change (`Analyzer.awaitChange`).
-    case startAnalysis(mustClear: Set<GuidanceCode>, awaitChange: Bool = false)
+    case startAnalysis(mustClear: Set<GuidanceCode>, awaitChange: Bool)
     /// Stop sending frames (capture is over or paused).
     case stopAnalysis
     /// Encode the frame to keep (auto: the one the analyzer kept; manual: the latest) at full resolution;

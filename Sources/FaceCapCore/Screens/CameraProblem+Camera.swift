@@ -13,7 +13,7 @@ extension CameraProblem {
             } else {
                 details = [Words.text(.cameraDevice, ["path": path])]
             }
-            let groups = access.userGroups.isEmpty ? Words.text(.cameraGroupsNone) : access.userGroups.joined(separator: ", ")
+            let groups = access.userGroups.isEmpty ? Words.text(.cameraGroupsNone) : Words.list(access.userGroups)
             details.append(Words.text(.cameraYourGroups, ["groups": groups]))
             if access.membershipPending {
                 details += [Words.text(.cameraAddedAfterLogin, ["group": group]), "$ newgrp \(group)"]

@@ -108,7 +108,7 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 40.5).primary, "Move closer", "frames still come: not a frozen camera")
 
         // Any key closes it, and the capture starts over (the analyzer's timers too).
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41), [.startAnalysis(mustClear: [], awaitChange: false)])
         XCTAssertFalse(wizard.showsHelp)
         XCTAssertEqual(wizard.handle(.frameAnalyzed(FrameGuidance(time: 41, primary: .ready, stability: 1,
                                                                    autoCapture: true)), at: 41.1),
@@ -120,7 +120,7 @@ final class HonestScreensTests: XCTestCase {
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .tooDark, manualFallback: .timeout)), at: 30)
         XCTAssertEqual(wizard.screenName, .manualCapture)
         _ = wizard.handle(.key(.character("?")), at: 31)
-        XCTAssertEqual(wizard.handle(.key(.space), at: 32), [.startAnalysis(mustClear: [])], "SPACE closes the help")
+        XCTAssertEqual(wizard.handle(.key(.space), at: 32), [.startAnalysis(mustClear: [], awaitChange: false)], "SPACE closes the help")
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
         XCTAssertEqual(wizard.handle(.key(.space), at: 33), [.stopAnalysis, .takePhoto(.manual)])
     }
@@ -222,5 +222,13 @@ final class HonestScreensTests: XCTestCase {
         var wizard = validating(settings(), at: 1.1)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13)
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 1.5).last, .exit(.cancelled))
+        // With a server, the answer it gave is acted on before the stop: its pass is saved as a pass, the upload
+        // that is over is not cancelled.
+        var server = validating(settings(server: true), at: 1.1)
+        _ = server.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13)
+        let effects = server.handle(.stop(.interrupt), at: 1.5)
+        XCTAssertTrue(effects.contains(.save(ValidationVerdict(result: .pass))), "\(effects)")
+        XCTAssertFalse(effects.contains(.cancelValidation), "\(effects)")
+        XCTAssertFalse(effects.contains(.save(nil)), "\(effects)")
     }
 }

@@ -97,7 +97,7 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 1.3).title, "Cannot reach the server")
         XCTAssertEqual(wizard.screen(at: 1.3).countdown, "Checking again in 2 s", "backoff")
         XCTAssertEqual(wizard.handle(.key(.character("c")), at: 1.5), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6), [.startAnalysis(mustClear: [], awaitChange: false)])
     }
 
     func testRRetriesAndAServerThatComesBackOpensTheCamera() {

@@ -35,7 +35,7 @@ final class WizardTests: XCTestCase {
     private func capturing(_ settings: WizardSettings) -> Wizard {
         var wizard = Wizard(settings: settings)
         XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1), [.startAnalysis(mustClear: [], awaitChange: false)])
         return wizard
     }
 
@@ -56,7 +56,7 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(wizard.screen(at: 1).lines.joined().contains("never saved or sent"))
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [.openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.screen(at: 2).primary, "Starting the camera…")
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2), [.startAnalysis(mustClear: [], awaitChange: false)])
         XCTAssertEqual(wizard.screen(at: 2.2).picture, .livePreview(oval: .searching, stability: 0))
     }
 
@@ -129,7 +129,7 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.cameraFailed(denied), at: 0.1)
         _ = wizard.handle(.key(.character("r")), at: 5)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.1),
-                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
+                       [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
     }
 
     func testNoCameraAndBusyAreRetriedWithBackoffAndOnR() {
@@ -152,7 +152,7 @@ final class WizardTests: XCTestCase {
                                           CameraChoice(path: "/dev/video2", description: "B")]), at: 20)
         XCTAssertEqual(wizard.handle(.key(.character("2")), at: 20),
                        [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1), [.startAnalysis(mustClear: [], awaitChange: false)])
     }
 
     func testBusyQuitIs69() {
@@ -270,7 +270,7 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .noFace, manualFallback: .timeout)), at: 30)
         _ = wizard.handle(.key(.space), at: 31)
-        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31), [.startAnalysis(mustClear: [])])
+        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31), [.startAnalysis(mustClear: [], awaitChange: false)])
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
     }
 
@@ -324,7 +324,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.tick, at: 60), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 61), [.openCamera, .emit(.screen(.capture))])
         // The capture restarts holding the refused measure to its margin (a server's own code names none).
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2), [.startAnalysis(mustClear: [.tooDark])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2), [.startAnalysis(mustClear: [.tooDark], awaitChange: false)])
         _ = wizard.handle(.frameAnalyzed(ready(62, stability: 1, capture: true)), at: 62)
         XCTAssertEqual(wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 62).dropFirst(2).first,
                        .validate(ValidationRequest(attempt: 2, isFinal: false)))
@@ -338,6 +338,9 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(wizard.refusedUnmeasured)
         _ = wizard.handle(.key(.enter), at: 3)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1), [.startAnalysis(mustClear: [], awaitChange: true)])
+        // Opening and closing the help restarts the capture still waiting for the change.
+        _ = wizard.handle(.key(.character("?")), at: 3.5)
+        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 4), [.startAnalysis(mustClear: [], awaitChange: true)])
         // A refusal that names a measure holds that measure instead; a pass clears both.
         _ = wizard.handle(.frameAnalyzed(ready(5, stability: 1, capture: true)), at: 5)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 5)
@@ -365,19 +368,19 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.refused, [.keepHeadLevel, .unevenLight])
         _ = wizard.handle(.key(.enter), at: 3)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
-                       [.startAnalysis(mustClear: [.keepHeadLevel, .unevenLight])])
+                       [.startAnalysis(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false)])
         // The camera lost and found again: still the same refusal to clear.
         _ = wizard.handle(.cameraLost(CameraProblem(kind: .lost, message: "gone", exitCode: .failure)), at: 4)
         _ = wizard.handle(.tick, at: 6)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 6.1).first,
-                       .startAnalysis(mustClear: [.keepHeadLevel, .unevenLight]))
+                       .startAnalysis(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false))
         // A new refusal replaces it; a pass clears it.
         _ = wizard.handle(.frameAnalyzed(ready(7, stability: 1, capture: true)), at: 7)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 7)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))), at: 8)
         XCTAssertEqual(wizard.refused, [.blurry])
         _ = wizard.handle(.key(.enter), at: 9)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1), [.startAnalysis(mustClear: [.blurry])])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1), [.startAnalysis(mustClear: [.blurry], awaitChange: false)])
         _ = wizard.handle(.frameAnalyzed(ready(10, stability: 1, capture: true)), at: 10)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 10)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 11)
@@ -556,7 +559,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         XCTAssertEqual(wizard.screen(at: 3.1).countdown, "Looking again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5.1), [.openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
                        [.emit(.guidance(primary: .ready, hints: []))],
                        "the guidance is announced again after the camera came back, even when it did not change")
@@ -608,7 +611,7 @@ final class WizardTests: XCTestCase {
         }
         XCTAssertFalse(wizard.screen(at: 2.2).showsHelp)
         XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 3),
-                       [.startAnalysis(mustClear: []), .emit(.screen(.capture))])
+                       [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 4).last, .exit(.cancelled))
     }
 
