@@ -99,7 +99,7 @@ TARGET static inline void taps16(const Src *s, __m512i x, __m512i y, __m512 *cy,
             & _mm512_cmpge_epi32_mask(y, zero) & _mm512_cmple_epi32_mask(y, max_y);
         /* Black as a pair: Y0 = Y1 = yOffset (16 or 0), U = V = 128; lanes outside keep it. */
         /* Built unsigned: 128 << 24 does not fit a signed int. */
-        uint32_t off = (uint32_t)s->y_offset;
+        unsigned off = (unsigned)s->y_offset;
         __m512i black = _mm512_set1_epi32((int)(off | (128u << 8) | (off << 16) | (128u << 24)));
         __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(y, _mm512_set1_epi32((int)s->row_bytes)),
                                        _mm512_slli_epi32(_mm512_andnot_si512(_mm512_set1_epi32(1), x), 1));
