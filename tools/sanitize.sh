@@ -46,6 +46,10 @@ run_tests() {   # SCRATCH SANITIZER FILTER
         args+=(-Xcc "-fsanitize=$sanitizer")
     fi
     swift build "${args[@]}" --build-tests && swift build "${args[@]}" --product facecap || return 1
+    # The sanitized facecap finds the catalogues as the build tree's does (BINDIR/../../locale, from the real
+    # path SCRATCH/TRIPLE/release): SCRATCH/locale is .build/locale.
+    make --no-print-directory locales >/dev/null || return 1
+    ln -sfn "$PWD/.build/locale" "$scratch/locale"
     local filter_args=()
     [ -n "$tests" ] && filter_args=(--filter "$tests")
     FACECAP_BIN=$PWD/$scratch/release/facecap \
