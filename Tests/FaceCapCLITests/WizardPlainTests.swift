@@ -20,7 +20,8 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.first?.hasPrefix("[tutorial] Take your selfie: Face the camera") ?? false, result.stdout)
         XCTAssertTrue(lines.contains("[capture] Move closer"), result.stdout)
-        XCTAssertTrue(lines.contains("[capture] Perfect — hold still"), result.stdout)
+        // "Perfect — hold still" is not asserted: lines come at most one a second, and on a slow run (a
+        // sanitizer build) the capture can follow "Move closer" within that second; the events say `ready`.
         XCTAssertTrue(lines.contains { $0.hasPrefix("[uploading] Checking your photo") }, result.stdout)
         XCTAssertTrue(lines.last?.hasPrefix("[success] Selfie accepted: Saved to ") ?? false, result.stdout)
         XCTAssertEqual(Set(lines).count, lines.count, "one line per change: \(result.stdout)")
