@@ -204,4 +204,87 @@ final class PhotoStoreTests: XCTestCase {
         try AtomicFile.write([4], to: temp.path("free.jpg"), replace: false)
         XCTAssertEqual(FileManager.default.contents(atPath: temp.path("free.jpg")), Data([4]))
     }
+
+    /// The data reaches the disk before the name does (mutation audit E1: nothing else in the suite sees an
+    /// fsync): the temporary file is written, fsynced and closed before link(2) or rename(2) gives it the
+    /// name, and the folder is fsynced after, for both kinds of write.
+    func testTheFileIsFsyncedBeforeItTakesItsNameAndTheFolderAfter() throws {
+        for replace in [true, false] {
+            let log = CallLog()
+            let path = temp.path(replace ? "replaced.json" : "kept.jpg")
+            try AtomicFile.write([1, 2, 3], to: path, replace: replace, calls: log.recording(.system))
+            let steps = log.steps
+            let temporary = try XCTUnwrap(steps.first?.split(separator: " ").last.map(String.init))
+            let fileFD = "fd\(log.fds[0])", folderFD = "fd\(log.fds[1])"
+            let place = replace ? ["rename \(temporary) \(path)"] : ["link \(temporary) \(path)", "unlink \(temporary)"]
+            XCTAssertEqual(
+                steps,
+                ["open \(temporary)", "write \(fileFD) 3", "fsync \(fileFD)", "close \(fileFD)"] + place
+                    + ["open \(temp.url.path)", "fsync \(folderFD)", "close \(folderFD)"],
+                "replace: \(replace)")
+            XCTAssertEqual(FileManager.default.contents(atPath: path), Data([1, 2, 3]))
+        }
+    }
+
+    /// An fsync that fails (EIO: the disk gave up) is an error, the temporary file is removed and the name
+    /// never appears: a photo reported saved is on the disk.
+    func testAFailedFsyncIsAnErrorAndLeavesNothingBehind() throws {
+        for replace in [true, false] {
+            var calls = FileCalls.system
+            calls.fsync = { _ in
+                errno = EIO
+                return -1
+            }
+            let path = temp.path("photo.jpg")
+            XCTAssertThrowsError(try AtomicFile.write([9, 9], to: path, replace: replace, calls: calls)) {
+                XCTAssertEqual(($0 as? OutputFileError)?.problem, OutputFileError.problem(errno: EIO))
+            }
+            XCTAssertEqual(listing(temp.url.path), [], "replace: \(replace): no photo, no temporary file")
+        }
+    }
+}
+
+/// Records the file calls `AtomicFile` makes, in order, passing each on to the real one.
+private final class CallLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    private var opened: [Int32] = []
+    var steps: [String] { lock.withLock { recorded } }
+    var fds: [Int32] { lock.withLock { opened } }
+
+    private func note(_ step: String) { lock.withLock { recorded.append(step) } }
+
+    func recording(_ real: FileCalls) -> FileCalls {
+        FileCalls(
+            open: { path, flags, mode in
+                let fd = real.open(path, flags, mode)
+                self.note("open \(path)")
+                self.lock.withLock { self.opened.append(fd) }
+                return fd
+            },
+            write: { fd, bytes in
+                self.note("write fd\(fd) \(bytes.count)")
+                return real.write(fd, bytes)
+            },
+            fsync: { fd in
+                self.note("fsync fd\(fd)")
+                return real.fsync(fd)
+            },
+            close: { fd in
+                self.note("close fd\(fd)")
+                return real.close(fd)
+            },
+            rename: { from, to in
+                self.note("rename \(from) \(to)")
+                return real.rename(from, to)
+            },
+            link: { from, to in
+                self.note("link \(from) \(to)")
+                return real.link(from, to)
+            },
+            unlink: { path in
+                self.note("unlink \(path)")
+                return real.unlink(path)
+            })
+    }
 }
