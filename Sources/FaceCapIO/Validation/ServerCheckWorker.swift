@@ -18,12 +18,11 @@ public protocol ServerProbe: AnyObject, Sendable {
 /// hands the answer to the run loop through a wake-up pipe (as `ValidationWorker` does for photos).
 public final class ServerCheckWorker: Sendable {
     /// Readable when an answer arrived; valid until `shutdown()`.
-    public let descriptor: Int32
-    private let writeEnd: Int32
+    public var descriptor: Int32 { wakeUp.descriptor }
+    private let wakeUp: WakeUpPipe
     private let probe: any ServerProbe
     private let queue = DispatchQueue(label: "facecap.servercheck")
     private let state = Mutex(State())
-    private let fdsClosed = Atomic<Bool>(false)
 
     private struct State {
         var answers: [ServerCheck] = []
@@ -32,18 +31,9 @@ public final class ServerCheckWorker: Sendable {
     }
 
     public init(probe: any ServerProbe) throws(ValidationWorkerError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ValidationWorkerError(errno: errno) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = fds[0]
-        writeEnd = fds[1]
+        wakeUp = try WakeUpPipe()
         self.probe = probe
     }
-
-    deinit { closePipe() }
 
     /// Asks the server (again); an earlier question still in flight is abandoned.
     public func start() {
@@ -65,20 +55,13 @@ public final class ServerCheckWorker: Sendable {
                 return true
             }
             guard accepted else { return }
-            var byte: UInt8 = 1
-            while write(writeEnd, &byte, 1) < 0, errno == EINTR {}
+            wakeUp.wake()
         }
     }
 
     /// The answers that arrived since the last call; never blocks.
     public func drain() -> [ServerCheck] {
-        var buffer = [UInt8](repeating: 0, count: 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n > 0 { continue }
-            if n < 0, errno == EINTR { continue }
-            break
-        }
+        wakeUp.drain()
         return state.withLock { state in
             defer { state.answers.removeAll() }
             return state.answers
@@ -95,12 +78,6 @@ public final class ServerCheckWorker: Sendable {
         }
         guard wasOpen else { return }
         queue.sync {}
-        closePipe()
-    }
-
-    private func closePipe() {
-        guard !fdsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = close(descriptor)
-        _ = close(writeEnd)
+        wakeUp.close()
     }
 }

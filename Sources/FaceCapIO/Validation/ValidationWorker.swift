@@ -21,8 +21,8 @@ import Glibc
 /// ```
 public final class ValidationWorker: Sendable {
     /// The read end of the wake-up pipe (non-blocking, close-on-exec); valid until `shutdown()`.
-    public let descriptor: Int32
-    private let writeEnd: Int32
+    public var descriptor: Int32 { wakeUp.descriptor }
+    private let wakeUp: WakeUpPipe
     private let checker: any PhotoChecker
     private let queue = DispatchQueue(label: "facecap.validation")
     private let state = Mutex(State())
@@ -38,20 +38,8 @@ public final class ValidationWorker: Sendable {
 
     /// Sets up the wake-up pipe; fails only when the process is out of file descriptors.
     public init(checker: any PhotoChecker) throws(ValidationWorkerError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ValidationWorkerError(errno: errno) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = fds[0]
-        writeEnd = fds[1]
+        wakeUp = try WakeUpPipe()
         self.checker = checker
-    }
-
-    deinit {
-        // Nothing can be in flight here: a running check holds a reference to the worker.
-        closePipe()
     }
 
     /// Whether a check is running (started and not yet answered, cancelled or drained).
@@ -82,13 +70,7 @@ public final class ValidationWorker: Sendable {
 
     /// Everything that arrived since the last call, in order; never blocks.
     public func drain() -> [ValidationOutcome] {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n > 0 { continue }
-            if n < 0, errno == EINTR { continue }
-            break
-        }
+        wakeUp.drain()
         return state.withLock { state in
             let taken = state.pending
             state.pending.removeAll()
@@ -120,7 +102,7 @@ public final class ValidationWorker: Sendable {
         }
         guard wasOpen else { return }
         queue.sync {}
-        closePipe()
+        wakeUp.close()
     }
 
     private func post(_ outcome: ValidationOutcome, generation: Int, final: Bool) {
@@ -139,17 +121,7 @@ public final class ValidationWorker: Sendable {
             return true
         }
         guard accepted else { return }
-        var byte: UInt8 = 1
-        // EAGAIN: the pipe is full of unread wake-ups, so the run loop is woken anyway.
-        while write(writeEnd, &byte, 1) < 0, errno == EINTR {}
-    }
-
-    private let fdsClosed = Atomic<Bool>(false)
-
-    private func closePipe() {
-        guard !fdsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = close(descriptor)
-        _ = close(writeEnd)
+        wakeUp.wake()
     }
 }
 
