@@ -1,3 +1,5 @@
+import FaceCapCore
+
 /// Text as terminal cells: how wide it is, made safe for the locale, cut or wrapped to a width.
 ///
 /// Works on Unicode scalars with the widths `wcwidth` gives on a UTF-8 Linux for the scripts messages
@@ -5,20 +7,7 @@
 /// tested without a terminal.
 public enum TerminalText {
     /// Cells `scalar` occupies.
-    public static func width(_ scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
-        switch v {
-        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200B...0x200F, 0x20D0...0x20FF, 0xFE00...0xFE0F,
-             0xFE20...0xFE2F:
-            return 0
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-             0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
-    }
+    public static func width(_ scalar: Unicode.Scalar) -> Int { cellWidth(scalar) }
 
     /// Cells `text` occupies once made displayable.
     public static func width(of text: String, unicode: Bool) -> Int {

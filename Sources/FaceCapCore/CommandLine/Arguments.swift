@@ -285,13 +285,16 @@ public func wrapWords(_ text: String, width: Int) -> [String] {
     return lines
 }
 
-/// Terminal cells `text` takes: 2 for an East Asian wide character, 0 for a combining mark, else 1 (the table of
-/// the full-screen front end's `TerminalText`, for help text printed without a terminal).
+/// Terminal cells `text` takes: 2 for an East Asian wide character, 0 for a combining mark, else 1 (the table
+/// `cellWidth` holds, which the full-screen front end's `TerminalText` uses too).
 public func displayWidth(_ text: String) -> Int {
     text.unicodeScalars.reduce(0) { $0 + cellWidth($1) }
 }
 
-func cellWidth(_ scalar: Unicode.Scalar) -> Int {
+/// Cells `scalar` occupies, as `wcwidth` gives them on a UTF-8 Linux for the scripts messages use: combining
+/// marks 0, East Asian wide and emoji 2, the rest 1. The one table for help text printed without a terminal
+/// and for the full-screen layouts.
+public func cellWidth(_ scalar: Unicode.Scalar) -> Int {
     switch scalar.value {
     case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200B...0x200F, 0x20D0...0x20FF, 0xFE00...0xFE0F,
          0xFE20...0xFE2F:
