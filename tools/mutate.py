@@ -47,6 +47,14 @@ def sync():
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(source, target)
         shutil.copymode(source, target)
+    # A file the tree no longer has (renamed, deleted) goes from the copy too, or the copy builds it still.
+    kept = {os.path.normpath(name) for name in files if name}
+    for top in ("Sources", "Tests", "Resources", "tools"):
+        for folder, _, names in os.walk(os.path.join(COPY, top)):
+            for name in names:
+                relative = os.path.relpath(os.path.join(folder, name), COPY)
+                if relative not in kept and "__pycache__" not in relative:
+                    os.remove(os.path.join(COPY, relative))
     # The models and the kernel test's cached kernel are shared with the working tree, not copied.
     for shared in ("models", ".cache"):
         if os.path.isdir(os.path.join(ROOT, shared)) and not os.path.lexists(os.path.join(COPY, shared)):
