@@ -188,6 +188,26 @@ final class PreviewFidelityTests: XCTestCase {
         }
     }
 
+    func testADarkFaceStaysStillIn16Colours() {
+        // The tone gain comes from each frame's face region: camera noise must not move it (a gain that moves
+        // repaints every cell).
+        var dark = sergeyPhoto
+        let gains: [Float] = [0.48, 0.40, 0.32]
+        for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
+        var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: true)
+        raster.render(TestFrames.place(dark, noise: 3, seed: 1), columns: 53, rows: 20)
+        raster.render(TestFrames.place(dark, noise: 3, seed: 2), columns: 53, rows: 20)
+        let first = raster.cells, gain = raster.toneGain
+        XCTAssertGreaterThan(gain, 1.4)
+        var changed = 0
+        for seed in 3..<33 {
+            raster.render(TestFrames.place(dark, noise: 3, seed: UInt64(seed)), columns: 53, rows: 20)
+            XCTAssertEqual(raster.toneGain, gain)
+            changed += zip(first, raster.cells).filter { $0 != $1 }.count
+        }
+        XCTAssertLessThan(Double(changed) / 30, Double(first.count) / 1000, "\(changed) cell changes in 30 frames")
+    }
+
     func testEveryModeDithers() {
         // A smooth left-to-right ramp between two palette colours comes out as a mix of both, not a step.
         var rgb = [UInt8](repeating: 0, count: 64 * 48 * 3)
