@@ -45,25 +45,69 @@ final class PreviewFidelityTests: XCTestCase {
 
     func testDarkSkinKeepsItsColourIn256Colours() {
         // Dark skin lies where the 256-colour cube is sparsest (its levels are 0 and 95 below 135): whatever
-        // mixes its hue mixes colours far apart, and what the slight blur leaves of the pattern costs
-        // 4.9-5.4 ΔE with the error diffusion (5.4-5.6 with the ordered dither; 17 undithered). The
-        // acceptance's 1.5 × 2.3 = 3.45 is NOT met (README, "The wizard"); these bounds hold what was reached:
-        // luma r 0.93-0.94 (0.89 before, under the acceptance's 0.9) and the hue within 7°.
+        // mixes its hue mixes colours 23 ΔE or more from it, and what the slight blur leaves of the pattern
+        // is the error (at a blur of 1.5 pixels it halves). Clamping the carried error at black dropped what
+        // dark pixels owed: 4.9-5.4 ΔE and the hue 6-7° towards blue. Let a little below black, 4.3-4.5 ΔE and
+        // the hue within 2°. The acceptance's 1.5 × 2.3 = 3.45 is still NOT met (README, "The wizard"): this
+        // bound holds what was reached.
         for size in Self.sizes {
             let frame = FidelityFixtures.darkSkin
             let c256 = fidelity(.xterm256, frame: frame, size: size)
-            let c16 = fidelity(.ansi16, frame: frame, size: size)
-            print("fidelity \(size), dark skin: truecolor \(fidelity(.truecolor, frame: frame, size: size)); "
-                  + "256 \(c256); 16 \(c16)")
-            XCTAssertLessThanOrEqual(c256.colourError, 5.7, "256 colours at \(size): \(c256)")
+            print("fidelity \(size), dark skin: truecolor \(fidelity(.truecolor, frame: frame, size: size)); 256 \(c256)")
+            XCTAssertLessThanOrEqual(c256.colourError, 4.8, "256 colours at \(size): \(c256)")
             XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.9, "256 colours at \(size): \(c256)")
-            XCTAssertLessThanOrEqual(c256.skinHue, 10, "256 colours at \(size): \(c256)")
-            XCTAssertLessThanOrEqual(c16.colourError, 13, "16 colours at \(size): \(c16)")
-            // Not the acceptance's 0.85 (a recognisable dark face in 16 colours is not reached): 0.67-0.73.
-            XCTAssertGreaterThanOrEqual(c16.lumaCorrelation, 0.6, "16 colours at \(size): \(c16)")
+            XCTAssertLessThanOrEqual(c256.skinHue, 3, "256 colours at \(size): \(c256)")
             // The reduced 256 palette (ordered dither): 0.885-0.887.
             let reduced = fidelity(.xterm256Reduced, frame: frame, size: size)
             XCTAssertGreaterThanOrEqual(reduced.lumaCorrelation, 0.85, "reduced 256 at \(size): \(reduced)")
+        }
+    }
+
+    func testADarkFaceIsRecognisableIn16Colours() {
+        // In 16 colours the darkest colours after black are 30-53 L* away, so a dark face (L* 13-26) was sparse
+        // dots whose pattern hid its shading: luma r 0.67-0.73. Brightened before the dither (the tone gain,
+        // from the face region's own mean, at most 1.6 times), it meets the acceptance's 0.85. The colour error
+        // rises with it (12.1 → 13.0-13.4: the face is drawn brighter than it is), over the acceptance's
+        // 4 × 2.3 = 9.2, which is NOT met (README).
+        for size in Self.sizes {
+            var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            raster.render(FidelityFixtures.darkSkin, columns: size.0, rows: size.1)
+            let once = PreviewFidelity.measure(raster, source: FidelityFixtures.darkSkin)
+            XCTAssertGreaterThan(raster.toneGain, 1.4, "a dark face is brightened from its first frame on")
+            let c16 = fidelity(.ansi16, frame: FidelityFixtures.darkSkin, size: size)
+            print("fidelity \(size), dark skin, 16 colours: \(c16) (gain \(raster.toneGain))")
+            XCTAssertEqual(once.lumaCorrelation, c16.lumaCorrelation, accuracy: 1e-9)
+            XCTAssertGreaterThanOrEqual(c16.lumaCorrelation, 0.85, "16 colours at \(size): \(c16)")
+            XCTAssertLessThanOrEqual(c16.colourError, 14, "16 colours at \(size): \(c16)")
+            // A light face is left as it is.
+            var light = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            light.render(FidelityFixtures.lightSkin, columns: size.0, rows: size.1)
+            XCTAssertEqual(light.toneGain, 1)
+        }
+    }
+
+    func testADarkFaceIsRecognisableWithoutColour() {
+        // The ASCII ramp is stretched to the picture's own brightness, so a dark face uses every character:
+        // 0.96. Without UTF-8 (a space on its colour, one pixel a cell twice as tall as wide, 256 colours) a
+        // dark face reaches 0.73-0.78, under the 0.85 the light faces meet (0.89-0.91): held here, not met.
+        for size in Self.sizes {
+            for (name, palette, unicode, limit) in [("NO_COLOR", PreviewPalette.monochrome, true, 0.85),
+                                                    ("LANG=C, 256", .xterm256, false, 0.7)] {
+                let f = fidelity(palette, unicode: unicode, frame: FidelityFixtures.darkSkin, size: size)
+                print("fidelity \(size), dark skin, \(name): \(f)")
+                XCTAssertGreaterThanOrEqual(f.lumaCorrelation, limit, "\(name) at \(size): \(f)")
+            }
+        }
+    }
+
+    func testADarkFaceIn8Colours() {
+        // NOT the acceptance's 0.85: 8 colours have black, a red (L* 43) and nothing between for a dark face
+        // (L* 13-26); its pattern hides the shading (0.47). Brightening measured worse (0.33 at 1.6 times,
+        // 0.74 at 3 times, with the colour error at 23), so 8 colours are drawn as they are; this holds it.
+        for size in Self.sizes {
+            let f = fidelity(.ansi8, frame: FidelityFixtures.darkSkin, size: size)
+            print("fidelity \(size), dark skin, 8 colours: \(f)")
+            XCTAssertGreaterThanOrEqual(f.lumaCorrelation, 0.4, "8 colours at \(size): \(f)")
         }
     }
 
@@ -142,6 +186,26 @@ final class PreviewFidelityTests: XCTestCase {
                                   "\(palette) unicode \(unicode): \(changed) cell changes in 30 frames")
             }
         }
+    }
+
+    func testADarkFaceStaysStillIn16Colours() {
+        // The tone gain comes from each frame's face region: camera noise must not move it (a gain that moves
+        // repaints every cell).
+        var dark = sergeyPhoto
+        let gains: [Float] = [0.48, 0.40, 0.32]
+        for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
+        var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: true)
+        raster.render(TestFrames.place(dark, noise: 3, seed: 1), columns: 53, rows: 20)
+        raster.render(TestFrames.place(dark, noise: 3, seed: 2), columns: 53, rows: 20)
+        let first = raster.cells, gain = raster.toneGain
+        XCTAssertGreaterThan(gain, 1.4)
+        var changed = 0
+        for seed in 3..<33 {
+            raster.render(TestFrames.place(dark, noise: 3, seed: UInt64(seed)), columns: 53, rows: 20)
+            XCTAssertEqual(raster.toneGain, gain)
+            changed += zip(first, raster.cells).filter { $0 != $1 }.count
+        }
+        XCTAssertLessThan(Double(changed) / 30, Double(first.count) / 1000, "\(changed) cell changes in 30 frames")
     }
 
     func testEveryModeDithers() {
