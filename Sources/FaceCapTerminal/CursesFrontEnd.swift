@@ -396,8 +396,10 @@ public final class CursesFrontEnd {
                 // Under the image the cells stay blank: ncurses then never writes into it.
                 lastPreviewDraw = now
             case .photo?:
-                photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
-                put(photoRaster, at: rect, columns: columns, rows: rows)
+                if image.draw == nil {
+                    photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
+                    put(photoRaster, at: rect, columns: columns, rows: rows)
+                }
             default:
                 break
             }
@@ -428,27 +430,39 @@ public final class CursesFrontEnd {
                            into: &graphicsBytes)
             sendGraphics()
             sent += graphicsBytes.count
+        } else if let rect = image.draw, let photo, case .photo? = model.picture {
+            graphicsBytes.removeAll(keepingCapacity: true)
+            graphics!.draw(photo, overlay: nil, at: rect, photo: true, into: &graphicsBytes)
+            sendGraphics()
+            sent += graphicsBytes.count
         }
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
         noteUpdate(seconds: Self.monotonicSeconds() - start)
     }
 
-    /// Whether this update shows the live preview as an image (and where), and whether the image on screen
-    /// must go first: when the picture moves, changes size or goes, behind the help overlay (which the
-    /// image would cover), when it would touch the last row (a sixel there scrolls the screen) and after a
-    /// resize or a suspension. An update without a frame (a resize, a key) keeps an image that still fits.
+    /// Whether this update shows the live preview or the photo's thumbnail as an image (and where), and
+    /// whether the image on screen must go first: when the picture moves, changes size or goes, behind the
+    /// help overlay (which the image would cover), when it would touch the last row (a sixel there scrolls
+    /// the screen) and after a resize or a suspension. An update without a frame (a resize, a key) keeps a
+    /// preview image that still fits; the photo is always at hand.
     private func imagePlan(_ model: ScreenModel, layout: ScreenLayout, frame: Frame?)
         -> (draw: CellRect?, remove: Bool) {
         guard let graphics else { return (nil, false) }
         var wanted: CellRect?
-        if case .livePreview? = model.picture, !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
+        var isPhoto = false
+        switch model.picture {
+        case .livePreview?: break
+        case .photo? where photo != nil: isPhoto = true
+        default: return (nil, graphics.shown != nil)
+        }
+        if !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
            rect.y + rect.height < size.rows, rect.x + rect.width <= size.columns {
             wanted = rect
         }
         let keep = wanted != nil && wanted == graphics.shown && !graphicsStale
         let remove = graphics.shown != nil && !keep
-        return (frame == nil && !keep ? nil : wanted, remove)
+        return (frame == nil && !isPhoto && !keep ? nil : wanted, remove)
     }
 
     private func sendGraphics() {
