@@ -7,14 +7,18 @@ usage: screenshots.py [--binary .build/release/facecap] [--out .build/screenshot
 For each size and colour mode, facecap runs in a detached tmux pane on a private tmux server (no user
 config), replaying a clip of the fixture photo Tests/Fixtures/sergey.png (tools/preview_clips.py's
 good.y4m, the face held in the oval) against Tests/Support/validation_server.py on loopback, scripted to
-ask for another photo once and then accept. Every 100 ms the pane is captured (`tmux capture-pane -e -p`);
+ask for another photo once and then accept. Every 100 ms the pane is captured (`tmux capture-pane -e -p -N`);
 each screen whose title line differs from the one before, once it has stayed the same for two captures, is
 kept as NN-title.ansi and drawn to NN-title.png by tools/ansi2png.py. On the retry screen Enter is pressed
 (take another photo), on the success screen too (finish). Modes: truecolor is TERM=tmux-direct, 256 is
 screen-256color and 16 is screen-16color, none with COLORTERM.
 
+facecap runs with its default settings (the manual-capture countdown as a person sees it); only the
+clip, the server and the output folder are given.
+
 --readme DIR also writes the capture, retry and success screens of the 80x24 256-colour run to
-DIR/screen-{capture,retry,success}.png (the pictures the README shows).
+DIR/screen-{capture,retry,success}.png (the pictures the README shows), with the words each shows in
+DIR/screen-*.txt (DocumentationTests reads them).
 
 The pictures hold the fixture photo's face (MediaPipe test data, Apache-2.0; docs/images/SOURCES.md), not
 anyone's own; the output folder is private (0700) all the same, as facecap keeps its photos.
@@ -69,7 +73,7 @@ def run(opts, clip, size, mode, out, port, socket):
     env = {'TERM': TERMS[mode], 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'PATH': os.environ.get('PATH', ''),
            'HOME': photos, 'FACECAP_MODEL_DIR': os.environ.get('FACECAP_MODEL_DIR', os.path.join(ROOT, 'models'))}
     command = ['env', '-i'] + [f'{k}={v}' for k, v in env.items()] + [
-        os.path.abspath(opts.binary), '--no-tutorial', '--input', clip, '--loop', '--manual-after', '3600',
+        os.path.abspath(opts.binary), '--no-tutorial', '--input', clip, '--loop',
         '--server', f'http://127.0.0.1:{port}/check', '--output', 'selfies']
     name = f'shot-{size}-{mode}'
     # A relative --output in a folder of its own: the pictures show no path of this machine.
@@ -93,7 +97,9 @@ def run(opts, clip, size, mode, out, port, socket):
             if title == last or since < 2:
                 continue
             last = title
-            ansi = tmux(socket, 'capture-pane', '-e', '-p', '-t', name, check=False)
+            # -N: the trailing cells too; without it tmux drops spaces on a colour at a row's end (the preview's
+            # right-hand cells), and the picture shows bars and holes that are not on the screen.
+            ansi = tmux(socket, 'capture-pane', '-e', '-p', '-N', '-t', name, check=False)
             base = os.path.join(out, f'{len(shots):02d}-{slug(title)}')
             with open(base + '.ansi', 'w') as f:
                 f.write(ansi)
@@ -151,6 +157,10 @@ def main():
                     for what, path in picks.items():
                         if path:
                             shutil.copyfile(path, os.path.join(opts.readme, f'screen-{what}.png'))
+                            # The picture's words, for DocumentationTests (what a person reads in it).
+                            text = next(t for _, p, t in shots if p == path)
+                            with open(os.path.join(opts.readme, f'screen-{what}.txt'), 'w') as f:
+                                f.write('\n'.join(l.rstrip() for l in text.rstrip().split('\n')) + '\n')
     finally:
         subprocess.run(['tmux', '-L', socket, 'kill-server'], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)

@@ -106,6 +106,8 @@ public final class CursesFrontEnd {
     private var paletteSize: Int32 = 0
     private var blackSlot: Int32 = 0
     private var wide: [wchar_t] = []
+    /// What was read of an escape sequence, across reads.
+    private var keys = KeyDecoder()
 
     private var lastModel: ScreenModel?
     private var layout: ScreenLayout?
@@ -130,14 +132,19 @@ public final class CursesFrontEnd {
     ///   - colorMode: `--color`; the caller passes `.none` when NO_COLOR is set.
     ///   - mirror: show the live preview mirrored (`--no-mirror` turns it off); the photo never is.
     ///   - environment: the process environment, for TERM and COLORTERM.
-    ///   - graphics: `--graphics`; `auto` asks the terminal (before curses starts, so the replies are not
-    ///     read as keys) whether it shows kitty graphics or sixel.
+    ///   - graphics: `--graphics`; `auto` asks the terminal whether it shows kitty graphics or sixel.
+    ///
+    /// The terminal is asked once, before curses starts (so the replies are not read as keys), in one round
+    /// (`TerminalProbe`): its background when there is colour, its graphics unless `--graphics cells`.
     public convenience init(colorMode: ColorMode, mirror: Bool, graphics: GraphicsMode = .auto,
                             environment: [String: String]) throws(TerminalError) {
         var layer: GraphicsLayer?
+        var answers: TerminalAnswers?
         let term = environment["TERM"] ?? ""
+        if !term.isEmpty, term != "dumb" {
+            answers = TerminalProbe.ask(input: 0, output: 1, background: colorMode != .none, graphics: graphics != .cells)
+        }
         if graphics != .cells, !term.isEmpty, term != "dumb" {
-            let answers = GraphicsProbe.ask(input: 0, output: 1)
             var rows: Int32 = 0, columns: Int32 = 0
             _ = ccurses_terminal_size(1, &rows, &columns)
             let cell = GraphicsProbe.cellSize(descriptor: 1, columns: Int(columns), rows: Int(rows), answers: answers)
@@ -147,7 +154,7 @@ public final class CursesFrontEnd {
             }
         }
         try self.init(colorMode: colorMode, mirror: mirror, environment: environment, output: nil, input: nil,
-                      graphics: layer)
+                      graphics: layer, background: answers?.background)
     }
 
     /// The locale variables name a UTF-8 character set (the first of LC_ALL, LC_CTYPE and LANG that is set).
@@ -158,10 +165,10 @@ public final class CursesFrontEnd {
     }
 
     /// Starts curses writing to `output` and reading `input` (nil: standard output and input); tests
-    /// use this to count the bytes a real ncurses sends.
+    /// use this to count the bytes a real ncurses sends. `background` is the terminal's, as it answered.
     init(colorMode: ColorMode, mirror: Bool, environment: [String: String],
          output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?,
-         graphics: GraphicsLayer? = nil) throws(TerminalError) {
+         graphics: GraphicsLayer? = nil, background: TerminalBackground.Colour? = nil) throws(TerminalError) {
         self.output = output
         self.graphics = graphics
         if setlocale(LC_ALL, "") == nil, Self.asksForUTF8(environment) {
@@ -173,8 +180,8 @@ public final class CursesFrontEnd {
         let unicode = ccurses_locale_is_utf8() != 0
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
-        // The theme's background, for the words' colours (on the real terminal only, before curses starts).
-        UIPairs.background = output == nil && input == nil && colorMode != .none ? TerminalBackground.ask() : nil
+        // The theme's background, for the words' colours.
+        UIPairs.background = colorMode != .none ? background : nil
 
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let wantsDirect = colorMode == .truecolor
@@ -389,8 +396,10 @@ public final class CursesFrontEnd {
                 // Under the image the cells stay blank: ncurses then never writes into it.
                 lastPreviewDraw = now
             case .photo?:
-                photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
-                put(photoRaster, at: rect, columns: columns, rows: rows)
+                if image.draw == nil {
+                    photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
+                    put(photoRaster, at: rect, columns: columns, rows: rows)
+                }
             default:
                 break
             }
@@ -421,27 +430,39 @@ public final class CursesFrontEnd {
                            into: &graphicsBytes)
             sendGraphics()
             sent += graphicsBytes.count
+        } else if let rect = image.draw, let photo, case .photo? = model.picture {
+            graphicsBytes.removeAll(keepingCapacity: true)
+            graphics!.draw(photo, overlay: nil, at: rect, photo: true, into: &graphicsBytes)
+            sendGraphics()
+            sent += graphicsBytes.count
         }
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
         noteUpdate(seconds: Self.monotonicSeconds() - start)
     }
 
-    /// Whether this update shows the live preview as an image (and where), and whether the image on screen
-    /// must go first: when the picture moves, changes size or goes, behind the help overlay (which the
-    /// image would cover), when it would touch the last row (a sixel there scrolls the screen) and after a
-    /// resize or a suspension. An update without a frame (a resize, a key) keeps an image that still fits.
+    /// Whether this update shows the live preview or the photo's thumbnail as an image (and where), and
+    /// whether the image on screen must go first: when the picture moves, changes size or goes, behind the
+    /// help overlay (which the image would cover), when it would touch the last row (a sixel there scrolls
+    /// the screen) and after a resize or a suspension. An update without a frame (a resize, a key) keeps a
+    /// preview image that still fits; the photo is always at hand.
     private func imagePlan(_ model: ScreenModel, layout: ScreenLayout, frame: Frame?)
         -> (draw: CellRect?, remove: Bool) {
         guard let graphics else { return (nil, false) }
         var wanted: CellRect?
-        if case .livePreview? = model.picture, !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
+        var isPhoto = false
+        switch model.picture {
+        case .livePreview?: break
+        case .photo? where photo != nil: isPhoto = true
+        default: return (nil, graphics.shown != nil)
+        }
+        if !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
            rect.y + rect.height < size.rows, rect.x + rect.width <= size.columns {
             wanted = rect
         }
         let keep = wanted != nil && wanted == graphics.shown && !graphicsStale
         let remove = graphics.shown != nil && !keep
-        return (frame == nil && !keep ? nil : wanted, remove)
+        return (frame == nil && !isPhoto && !keep ? nil : wanted, remove)
     }
 
     private func sendGraphics() {
@@ -518,7 +539,8 @@ public final class CursesFrontEnd {
 
     // MARK: Input
 
-    /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change.
+    /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change. A
+    /// terminal's reply that comes after the start-up wait is no key (`KeyDecoder`).
     public func readKeys() -> [FrontEndInput] {
         guard state == .active else { return [] }
         var inputs: [FrontEndInput] = []
@@ -535,12 +557,13 @@ public final class CursesFrontEnd {
                         reportedSize = size
                         inputs.append(.resized(columns: size.columns, rows: size.rows))
                     }
-                } else if let key = KeyDecoder.key(code: Int32(character)) {
-                    inputs.append(.key(key))
+                } else {
+                    inputs += keys.decode(code: Int32(character), at: Self.monotonicSeconds()).map { .key($0) }
                 }
             } else if result == OK {
-                if let key = KeyDecoder.key(character: UInt32(character)) { inputs.append(.key(key)) }
+                inputs += keys.decode(character: UInt32(character), at: Self.monotonicSeconds()).map { .key($0) }
             } else {
+                inputs += keys.endOfInput().map { .key($0) }
                 break
             }
         }

@@ -1,6 +1,6 @@
 import FaceCapCore
 
-/// The live preview in real pixels, over the cells the layout gives the picture.
+/// The live preview, and the photo's thumbnail, in real pixels, over the cells the layout gives the picture.
 ///
 /// The pixels come from the project's own raster (`PreviewRaster`) at pixel resolution in true colour, so
 /// the picture is mirrored, dimmed outside the oval and carries the oval guide exactly as the cells do.
@@ -19,6 +19,8 @@ struct GraphicsLayer {
     static let maximumWidth = 320
 
     private var raster: PreviewRaster
+    /// The photo's raster: never mirrored (the photo is what is kept and sent).
+    private var photoRaster: PreviewRaster
     private var rgb: [UInt8] = []
     private var sentRGB: [UInt8] = []
     /// The cells the image covers on screen now (nil: none shown).
@@ -32,6 +34,7 @@ struct GraphicsLayer {
         self.cellSize = (max(1, cellSize.width), max(1, cellSize.height))
         self.sixelLimit = sixelLimit
         raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: mirror)
+        photoRaster = PreviewRaster(palette: .truecolor, unicode: true, mirror: false)
     }
 
     /// The screen pixels of `rect`, the picture's pixels and how many screen pixels each one covers.
@@ -55,13 +58,19 @@ struct GraphicsLayer {
 
     /// The bytes that show `frame` with `overlay` over `rect` (appended to `out`, cursor movement included;
     /// the cursor is saved and restored around them). Nothing when the same picture is already there.
-    mutating func draw(_ frame: Frame, overlay: PreviewOverlay?, at rect: CellRect, into out: inout [UInt8]) {
+    /// `photo`: the photo taken (the success and retry thumbnails), drawn as it is, never mirrored.
+    mutating func draw(_ frame: Frame, overlay: PreviewOverlay?, at rect: CellRect, photo: Bool = false,
+                       into out: inout [UInt8]) {
         let g = geometry(rect)
         guard g.width > 0, g.height > 0 else { return }
-        raster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: overlay)
+        if photo {
+            photoRaster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: nil)
+        } else {
+            raster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: overlay)
+        }
         let count = g.sourceWidth * g.sourceHeight * 3
         if rgb.count != count { rgb = [UInt8](repeating: 0, count: count) }
-        let cells = raster.cells
+        let cells = photo ? photoRaster.cells : raster.cells
         let w = g.sourceWidth
         for row in 0..<(g.sourceHeight / 2) {
             for x in 0..<w {

@@ -143,10 +143,15 @@ public enum TerminalText {
                 line = ""
                 lineWidth = 0
             }
-            // A word longer than a line is split where it must be (between characters).
+            // A word longer than a line is split where it must be: after a path's last "/" that fits (when that
+            // keeps at least half the line), else between characters.
             var rest = token.characters[...]
             while rest.reduce(0, { $0 + $1.width }) > limit {
-                let (head, tail) = split(rest, width: limit)
+                var (head, tail) = split(rest, width: limit)
+                if let slash = head.lastIndex(where: { $0.character == "/" }), slash + 1 < head.endIndex,
+                   head[..<(slash + 1)].reduce(0, { $0 + $1.width }) * 2 >= limit {
+                    (head, tail) = (rest[..<(slash + 1)], rest[(slash + 1)...])
+                }
                 lines.append(String(head.map(\.character)))
                 rest = tail
             }

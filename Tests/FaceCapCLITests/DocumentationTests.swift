@@ -1,3 +1,4 @@
+import FaceCapCore
 import Foundation
 import XCTest
 
@@ -38,6 +39,24 @@ final class DocumentationTests: XCTestCase {
         try result.stdout.write(to: url, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
+    }
+
+    /// The README's pictures show what a person sees with the default settings (`make screenshots` writes each
+    /// picture's words next to it): the manual-capture countdown within the default delay, not the hour a
+    /// test setting would give.
+    func testTheReadmePicturesShowWhatAPersonSees() throws {
+        let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/images")
+        let capture = try String(contentsOf: images.appendingPathComponent("screen-capture.txt"), encoding: .utf8)
+        XCTAssertTrue(capture.contains("Taking your selfie"), capture)
+        let match = try XCTUnwrap(capture.firstMatch(of: /Manual capture in (\d+) s/), "no countdown: " + capture)
+        let seconds = try XCTUnwrap(Double(String(match.1)))
+        XCTAssertLessThanOrEqual(seconds, WizardConfiguration().manualAfter, "a countdown no default run shows: " + capture)
+        XCTAssertGreaterThan(seconds, 0)
+        for (picture, words) in [("retry", "Let's take another photo"), ("success", "Selfie accepted")] {
+            let text = try String(contentsOf: images.appendingPathComponent("screen-\(picture).txt"), encoding: .utf8)
+            XCTAssertTrue(text.contains(words), picture + ": " + text)
+        }
     }
 
     func testEveryHelpFitsAn80ColumnTerminal() throws {

@@ -529,8 +529,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let run = try runWizard(server.url)
         XCTAssertEqual(run.status, 1, "\(run)")
         XCTAssertEqual(run.events("captured").count, 0)
-        XCTAssertTrue(run.stderr.hasSuffix("facecap: the server was checked before the camera opened: The server answered "
-                                           + "HTTP 404.\n"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("facecap: the server was checked before the camera opened: the server answered "
+                                           + "HTTP 404\n"), run.stderr)
         XCTAssertFalse(run.stderr.contains("FACECAP_TOKEN"), run.stderr)
     }
 

@@ -150,6 +150,47 @@ final class GraphicsFrontEndTests: XCTestCase {
         }
     }
 
+    /// The success and retry thumbnails are real pixels too where the preview is: one image over the photo's
+    /// cells (left blank), never mirrored, sent once for a screen that stays, taken away with the screen.
+    func testThumbnailsAreImagesWhereThePreviewIsOne() throws {
+        var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)
+        for y in 0..<480 { for x in 320..<640 { for c in 0..<3 { rgb[(y * 640 + x) * 3 + c] = 240 } } }
+        let split = Frame(format: .rgb24, width: 640, height: 480, data: rgb)
+        for kind in [GraphicsProtocol.sixel, .kitty] {
+            fresh()
+            let ui = try frontEnd(kind, mirror: true)
+            ui.resize(columns: 80, rows: 24)
+            for name in [ScreenName.retry, .success] {
+                ui.renderNow(capture(0), preview: frame(0), photo: nil)
+                _ = newOutput()
+                let model = ScreenSamples.model(name)
+                ui.renderNow(model, preview: nil, photo: split)
+                let bytes = newOutput()
+                let rect = try XCTUnwrap(ScreenLayout(model, columns: 80, rows: 24, unicode: true,
+                                                      pictureSize: (640, 480)).picture)
+                let text = String(decoding: bytes, as: UTF8.self)
+                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: bytes), 1, "\(kind) \(name): one image")
+                XCTAssertTrue(text.contains("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H"), "\(kind) \(name): placed at \(rect)")
+                XCTAssertEqual(count("▀", in: bytes), 0, "\(kind) \(name): no half blocks under the image")
+                if kind == .sixel {
+                    let image = try sixel(in: bytes)
+                    XCTAssertEqual(image.width, rect.width * 10)
+                    func level(_ x: Int) -> Int { SixelEncoder.percentages(max(0, image[x, image.height / 2])).r }
+                    XCTAssertLessThan(level(image.width / 10), level(image.width * 9 / 10), "the photo is not mirrored")
+                }
+                // The same screen again (a countdown's second): the image stays, nothing of it is sent again.
+                ui.renderNow(model, preview: nil, photo: split)
+                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 0, "\(kind) \(name): kept")
+                // Back to the capture: the thumbnail goes, the preview's image comes.
+                ui.renderNow(capture(1), preview: frame(1), photo: nil)
+                let back = newOutput()
+                XCTAssertEqual(count(kind == .kitty ? "a=d,d=I" : "\u{1B}[2J", in: back), 1, "\(kind): the thumbnail removed")
+                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: back), 1, "\(kind): the preview drawn")
+            }
+            ui.close()
+        }
+    }
+
     func testTheImageIsMirroredWhenThePreviewIs() throws {
         // A frame dark on the left half, light on the right.
         var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)

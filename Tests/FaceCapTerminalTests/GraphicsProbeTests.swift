@@ -6,7 +6,7 @@ import Foundation
 
 /// A terminal at the far end of a real pseudo-terminal that answers the graphics queries as a script says:
 /// the probe runs on the slave side exactly as it does on a person's terminal.
-private final class ScriptedTerminal: @unchecked Sendable {
+final class ScriptedTerminal: @unchecked Sendable {
     let master: Int32
     let slave: Int32
     /// What the terminal received before it answered.
@@ -54,13 +54,14 @@ extension Array where Element == UInt8 {
 
 final class GraphicsProbeTests: XCTestCase {
     private func probe(_ reply: String?, delay: Double = 0, timeout: Double = 2)
-        throws -> (answers: GraphicsAnswers?, seconds: Double, received: [UInt8], echo: Bool) {
+        throws -> (answers: TerminalAnswers?, seconds: Double, received: [UInt8], echo: Bool) {
         let terminal = try ScriptedTerminal()
         var before = termios()
         tcgetattr(terminal.slave, &before)
         terminal.answer(reply, delay: delay)
         let start = GraphicsProbe.monotonicSeconds()
-        let answers = GraphicsProbe.ask(input: terminal.slave, output: terminal.slave, timeout: timeout)
+        let answers = TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: true,
+                                        timeout: timeout)
         let seconds = GraphicsProbe.monotonicSeconds() - start
         var after = termios()
         tcgetattr(terminal.slave, &after)
@@ -77,7 +78,7 @@ final class GraphicsProbeTests: XCTestCase {
         XCTAssertEqual(answers.cellSize?.height, 20)
         XCTAssertEqual(GraphicsProbe.choose(.auto, answers: answers, cellSize: answers.cellSize), .kitty)
         // The terminal got every query, the device-attributes request last.
-        XCTAssertEqual(result.received, GraphicsProbe.queries)
+        XCTAssertEqual(result.received, GraphicsProbe.queries + TerminalProbe.deviceAttributes)
         XCTAssertTrue(result.echo, "the terminal's modes are restored")
     }
 
@@ -125,7 +126,7 @@ final class GraphicsProbeTests: XCTestCase {
         var pipeEnds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&pipeEnds), 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
-        XCTAssertNil(GraphicsProbe.ask(input: pipeEnds[0], output: pipeEnds[1]))
+        XCTAssertNil(TerminalProbe.ask(input: pipeEnds[0], output: pipeEnds[1], background: true, graphics: true))
         XCTAssertNil(GraphicsProbe.choose(.auto, answers: nil, cellSize: (8, 16)))
         XCTAssertEqual(GraphicsProbe.choose(.sixel, answers: nil, cellSize: nil), .sixel)
         XCTAssertEqual(GraphicsProbe.choose(.kitty, answers: nil, cellSize: nil), .kitty)
@@ -133,12 +134,12 @@ final class GraphicsProbeTests: XCTestCase {
 
     func testRepliesAreFoundAmongKeysAndErrors() {
         let bytes = Array("x\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\y\u{1B}[?2;3;0;0S\u{1B}[?62;22;4c".utf8)
-        let answers = GraphicsAnswers.parse(bytes)
+        let answers = TerminalAnswers.parse(bytes)
         XCTAssertFalse(answers.kitty, "an error reply is no")
         XCTAssertNil(answers.sixelLimit, "a failed XTSMGRAPHICS gives no geometry")
         XCTAssertTrue(answers.sixel)
         // The 4 must be an attribute, not the first field (the terminal class).
-        XCTAssertFalse(GraphicsAnswers.parse(Array("\u{1B}[?4;1c".utf8)).sixel)
-        XCTAssertFalse(GraphicsAnswers.parse(Array("\u{1B}[?64;14c".utf8)).sixel)
+        XCTAssertFalse(TerminalAnswers.parse(Array("\u{1B}[?4;1c".utf8)).sixel)
+        XCTAssertFalse(TerminalAnswers.parse(Array("\u{1B}[?64;14c".utf8)).sixel)
     }
 }

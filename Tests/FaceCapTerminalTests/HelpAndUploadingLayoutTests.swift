@@ -28,6 +28,28 @@ extension RealScreenTests {
         }
     }
 
+    /// The sentence the help gives in two catalogue entries ("Follow … green;" and "hold still …") is one
+    /// paragraph: at 60×20 its first half's last words never stand on a row of their own before the second half.
+    func testTheHelpsSplitSentenceFlowsAsOneParagraph() throws {
+        let saved = Words.current
+        defer { Words.current = saved }
+        let scene = try XCTUnwrap(WizardScenes.scenes.first { $0.showsHelp })
+        for translations in try languages() where translations.language != "wide" {
+            Words.current = translations
+            var wizard = scene
+            _ = wizard.handle(.resized(columns: 60, rows: 20), at: scene.now)
+            let model = wizard.screen(at: wizard.now)
+            let follow = Words.text(.helpFollow), hold = Words.text(.helpHoldStill)
+            XCTAssertTrue(model.helpLines.contains { $0.hasPrefix(follow) && $0.hasSuffix(hold) },
+                          "\(translations.language): \(model.helpLines)")
+            let rows = ScreenLayout(model, columns: 60, rows: 20, unicode: true, pictureSize: (640, 480)).items
+                .filter { $0.style == .helpText }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            for (row, next) in zip(rows, rows.dropFirst()) where follow.hasSuffix(row) && !row.isEmpty {
+                XCTAssertFalse(hold.hasPrefix(next), "\(translations.language): '\(row)' then '\(next)' on a row of their own")
+            }
+        }
+    }
+
     /// The Uploading screen says its percentage once (not "100 %" on both sides of the bar).
     func testUploadingSaysItsPercentageOnce() throws {
         let saved = Words.current

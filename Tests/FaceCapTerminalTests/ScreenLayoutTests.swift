@@ -129,6 +129,12 @@ final class ScreenLayoutTests: XCTestCase {
         XCTAssertEqual(TerminalText.wrap("Hold still — image is blurry", width: 12, unicode: true),
                        ["Hold still —", "image is", "blurry"])
         XCTAssertEqual(TerminalText.wrap("abcdefghij", width: 4, unicode: true), ["abcd", "efgh", "ij"])
+        // A path longer than a line breaks after a "/" (not inside a folder's name) when that fills half the line.
+        XCTAssertEqual(TerminalText.wrap("Saved to /tmp/a-long-folder/another-sub-folder/facecap-1.jpg", width: 30,
+                                         unicode: true),
+                       ["Saved to", "/tmp/a-long-folder/", "another-sub-folder/", "facecap-1.jpg"])
+        XCTAssertEqual(TerminalText.wrap("/a/bcdefghijkl", width: 8, unicode: true), ["/a/bcdef", "ghijkl"],
+                       "a slash too early would leave most of the line empty")
         XCTAssertEqual(TerminalText.fit("abcdef", width: 4, unicode: true), "abc…")
         XCTAssertEqual(TerminalText.fit("abcdef", width: 4, unicode: false), "abc.")
         XCTAssertEqual(TerminalText.fit("a\u{1B}[2Jb", width: 10, unicode: true), "a [2Jb")

@@ -8,6 +8,9 @@ import Glibc
 /// OSC 11: the terminal's background asked at start-up, against a pseudo-terminal whose other end is a
 /// script playing the terminal; and the inks chosen for the answer.
 final class TerminalBackgroundTests: XCTestCase {
+    /// What is sent when only the background is asked (`--graphics cells`): OSC 11, then the device attributes.
+    static let burst = TerminalBackground.query + TerminalProbe.deviceAttributes
+
     /// A pty pair: the program's end (a real tty) and the terminal's end.
     private struct PTY {
         struct Unavailable: Error {}
@@ -53,7 +56,7 @@ final class TerminalBackgroundTests: XCTestCase {
         DispatchQueue.global().async {
             var buffer = [UInt8](repeating: 0, count: 64)
             var got: [UInt8] = []
-            while got.count < TerminalBackground.query.count {
+            while got.count < Self.burst.count {
                 let n = buffer.withUnsafeMutableBytes { read(terminal, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
                 got += buffer[0..<n]
@@ -63,7 +66,8 @@ final class TerminalBackgroundTests: XCTestCase {
             heard.signal()
         }
         let start = Self.seconds()
-        let colour = TerminalBackground.ask(input: pty.program, output: pty.program, timeout: timeout)
+        let colour = TerminalProbe.ask(input: pty.program, output: pty.program, background: true, graphics: false,
+                                       timeout: timeout)?.background
         let elapsed = Self.seconds() - start
         heard.wait()
         return (colour, elapsed, query)
@@ -71,7 +75,7 @@ final class TerminalBackgroundTests: XCTestCase {
 
     func testALightBackgroundIsReadFromTheTerminalsReply() throws {
         let r = try ask(reply: "\u{1B}]11;rgb:ffff/ffff/f5f5\u{1B}\\\u{1B}[?62;22c", timeout: 2)
-        XCTAssertEqual(r.query, TerminalBackground.query)
+        XCTAssertEqual(r.query, Self.burst)
         XCTAssertEqual(r.colour, TerminalBackground.Colour(r: 255, g: 255, b: 245))
         XCTAssertLessThan(r.seconds, 1, "the wait ends at the device-attributes reply")
     }
@@ -100,23 +104,23 @@ final class TerminalBackgroundTests: XCTestCase {
         defer { pty.close() }
         var before = termios(), after = termios()
         tcgetattr(pty.program, &before)
-        _ = TerminalBackground.ask(input: pty.program, output: pty.program, timeout: 0.05)
+        _ = TerminalProbe.ask(input: pty.program, output: pty.program, background: true, graphics: true, timeout: 0.05)
         tcgetattr(pty.program, &after)
         XCTAssertEqual(before.c_lflag, after.c_lflag)
         XCTAssertEqual(before.c_iflag, after.c_iflag)
     }
 
     func testParsing() {
-        func colour(_ s: String) -> TerminalBackground.Colour? { TerminalBackground.parse(Array(s.utf8)).colour }
+        func colour(_ s: String) -> TerminalBackground.Colour? { TerminalAnswers.parse(Array(s.utf8)).background }
         XCTAssertEqual(colour("\u{1B}]11;rgb:f/8/0\u{07}"), .init(r: 255, g: 136, b: 0))
         XCTAssertEqual(colour("\u{1B}]11;rgba:0000/8080/ffff/ffff\u{1B}\\"), .init(r: 0, g: 128, b: 255))
         XCTAssertNil(colour("\u{1B}]11;rgb:ff/ff\u{07}"), "two channels")
         XCTAssertNil(colour("\u{1B}]11;rgb:fffff/0/0\u{07}"), "five digits")
         XCTAssertNil(colour("\u{1B}]10;rgb:ff/ff/ff\u{07}"), "the foreground's reply")
         XCTAssertNil(colour("\u{1B}]11;rgb:ff/ff/ff"), "not terminated yet")
-        XCTAssertFalse(TerminalBackground.parse(Array("\u{1B}[?1;2".utf8)).finished)
-        XCTAssertTrue(TerminalBackground.parse(Array("x\u{1B}[?64;1;2c".utf8)).finished)
-        XCTAssertFalse(TerminalBackground.parse(Array("\u{1B}[2c".utf8)).finished, "not a DA1 reply")
+        XCTAssertFalse(TerminalAnswers.parse(Array("\u{1B}[?1;2".utf8)).deviceAttributes)
+        XCTAssertTrue(TerminalAnswers.parse(Array("x\u{1B}[?64;1;2c".utf8)).deviceAttributes)
+        XCTAssertFalse(TerminalAnswers.parse(Array("\u{1B}[2c".utf8)).deviceAttributes, "not a DA1 reply")
     }
 
     func testInksReadOnTheBackgroundTheTerminalSaid() {

@@ -101,7 +101,13 @@ extension Wizard {
         return []
     }
 
+    /// The line on standard error: the problem as a clause after the label (the screen's sentence, "The server
+    /// answered HTTP 404.", would put a capital and a full stop in the middle of the line).
     func serverCheckReport(_ trouble: ServerCheckTrouble) -> String {
-        Words.text(.reportServerCheck, ["problem": serverCheckSaid(trouble.check)])
+        var problem = serverCheckSaid(trouble.check)
+        if case .refused(let status, let message) = trouble.check, status > 0, message.isEmpty {
+            problem = Words.text(.reportServerAnswered, ["status": String(status)])
+        }
+        return Words.text(.reportServerCheck, ["problem": problem])
     }
 }

@@ -99,7 +99,12 @@ public enum Messages {
             let action = help.key == "?" ? Words.text(.keyCloseHelp) : help.action
             return "  " + help.key + String(repeating: " ", count: max(0, width - help.key.count)) + "  " + action
         }
-        return [Words.text(.helpAbout), "", Words.text(.helpFollow), Words.text(.helpHoldStill), Words.text(.helpMirror, ["moveLeft": Words.text(.guidanceMoveLeft)]),
+        // "Follow … green;" and "hold still …" are one sentence: one paragraph, so a narrow box wraps it as one
+        // (wrapped apart, the first half's last words dangled on a row of their own, like a paragraph's end).
+        let follow = Words.text(.helpFollow)
+        let joiner = follow.last.map { $0.isASCII || $0 == "\u{00A0}" ? " " : "" } ?? ""
+        return [Words.text(.helpAbout), "", follow + joiner + Words.text(.helpHoldStill),
+                Words.text(.helpMirror, ["moveLeft": Words.text(.guidanceMoveLeft)]),
                 Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
     }
 }

@@ -512,6 +512,7 @@ extension MessageID {
         case .countdownCheckingAgainIn: "Checking again in {seconds} s"
         case .countdownCheckingNow: "Checking the server again…"
         case .reportServerCheck: "the server was checked before the camera opened: {problem}"
+        case .reportServerAnswered: "the server answered HTTP {status}"
         case .refusedFixAddress: "Your photo is kept. Check the --server address, then press r to send it again."
         case .refusedFixOther: "Your photo is kept. The server's answer says what to fix; then press r to send it again."
         case .cameraNoneDetail:
@@ -582,6 +583,9 @@ extension MessageID {
         case .progressPercent: "A percentage: {percent} is a whole number."
         case .cameraCloseIt, .cameraErrorBusy: "It and them: the program(s) holding the camera."
         case .adviceUnknown: "Shown for a reason code the server sent that facecap does not know."
+        case .reportServerAnswered:
+            "Ends the one line on standard error after \"the server was checked…: \": a clause, not a sentence (no"
+                + " capital, no full stop)."
         case .guidanceSlightTooDark, .guidanceSlightTooBright, .guidanceSlightUnevenLight, .guidanceSlightLookStraight,
              .guidanceSlightKeepHeadLevel:
             "Gentler words for the same guidance, shown when the face is only just past the limit."

@@ -337,7 +337,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case serverCheckFixOther = "serverCheck.fix.other"
     case keyCheckAgain = "key.checkAgain", keyTakePhotoAnyway = "key.takePhotoAnyway"
     case countdownCheckingAgainIn = "countdown.checkingAgainIn", countdownCheckingNow = "countdown.checkingNow"
-    case reportServerCheck = "report.serverCheck"
+    case reportServerCheck = "report.serverCheck", reportServerAnswered = "report.serverAnswered"
     case refusedFixAddress = "refused.fix.address", refusedFixOther = "refused.fix.other"
 
     // Camera and clip screens: each fact once, words that fit a replayed clip.

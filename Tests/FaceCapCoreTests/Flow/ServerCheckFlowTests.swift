@@ -64,6 +64,30 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertNil(screen.countdown)
     }
 
+    /// The line on standard error is one sentence: the status as a clause after the label, not the screen's
+    /// own sentence (no capital and full stop mid-line), in every shipped language.
+    func testTheLineOnStandardErrorForA404IsOneSentenceInEveryLanguage() throws {
+        var (english, _) = answered(.refused(status: 404, message: ""), settings())
+        XCTAssertEqual(english.handle(.key(.character("q")), at: 1).first,
+                       .report("the server was checked before the camera opened: the server answered HTTP 404"))
+        for translations in try shippedTranslations() {
+            let line: String? = speaking(translations) {
+                var wizard = Wizard(settings: settings())
+                _ = wizard.handle(.start, at: 0)
+                _ = wizard.handle(.serverChecked(.refused(status: 404, message: "")), at: 0.2)
+                guard case .report(let line)? = wizard.handle(.key(.character("q")), at: 1).first else { return nil }
+                return line
+            }
+            let said = try XCTUnwrap(line, translations.language)
+            let label = speaking(translations) { Words.text(.separatorLabel) }
+            let rest = try XCTUnwrap(said.components(separatedBy: label).last, said)
+            XCTAssertTrue(rest.contains("404"), "\(translations.language): \(said)")
+            XCTAssertFalse(rest.first.map { $0.isUppercase } ?? true, "\(translations.language): a capital after the colon: \(said)")
+            XCTAssertFalse(said.hasSuffix(".") || said.hasSuffix("。"), "\(translations.language): a full stop: \(said)")
+            XCTAssertFalse(said.contains("{"), said)
+        }
+    }
+
     func testA401SaysWhetherTheTokenIsMissingOrRefusedAndQuitSaysItOnStandardError() {
         let (missing, _) = answered(.refused(status: 401, message: "a token is needed"), settings())
         XCTAssertEqual(missing.screen(at: 1).title, "The server did not accept the token")
