@@ -93,6 +93,7 @@ public enum AnalysisReport {
             ("opening", array([number(e.rightOpening, 3), number(e.leftOpening, 3)])),
             ("gaze", array([number(e.gazeX, 3), number(e.gazeY, 3)])),
             ("cameraGaze", array([number(e.cameraGazeX, 3), number(e.cameraGazeY, 3)])),
+            ("pupilShade", array([number(e.rightPupilShade, 3), number(e.leftPupilShade, 3)])),
             ("fresh", String(e.isFresh)),
         ])
     }
