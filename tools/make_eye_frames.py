@@ -32,7 +32,8 @@ calibration photos come from, so they are made from each photo's own pixels:
   sunglasses    two dark lenses over the eyes with a bridge and temple arms
 
 Every constructed eye (closed, gaze) is read by the iris model through LiteRT and the script prints the
-lid opening and iris offset it finds, the same measures as Sources/FaceCapCore/Analysis/EyeMeasures.swift.
+lid opening, iris offset and pupil shade it finds, the same measures as
+Sources/FaceCapCore/Analysis/EyeMeasures.swift.
 
 Usage: FACECAP_MODEL_DIR=models python3 tools/make_eye_frames.py --ref-tools DIR --out OUTDIR PHOTO...
 (numpy, pillow, ai-edge-litert). Writes OUTDIR/<photo>_<variant>.png, and <photo>_open.png (the photo
@@ -85,6 +86,40 @@ def eye_measures(eye, leftmost_first):
     mid = (c[0] + c[8]) / 2
     off = eye['iris'][0, :2] - mid
     return max(0.0, gap) / width, off @ along / width, off @ down / width
+
+
+def pupil_shade(img, eye, leftmost_first):
+    """The pupil's shade as EyeMeasures.pupilShade computes it: the 20th percentile of the luma on a 7x7 grid
+    over the disc of 0.7 iris radii around the iris centre, kept between the lids, over the median luma of
+    five cheek points 0.3 eye widths below the lower lid (bilinear samples, BT.601 luma)."""
+    a, along, down, width = lid_frame(eye, leftmost_first)
+    c = eye['contours'][:, :2]
+    luma = img[..., 0] * 0.299 + img[..., 1] * 0.587 + img[..., 2] * 0.114
+    H, W = luma.shape
+
+    def sample(u, v):
+        x, y = a + along * u * width + down * v * width
+        x = min(max(x - 0.5, 0), W - 1.001)
+        y = min(max(y - 0.5, 0), H - 1.001)
+        x0, y0 = int(x), int(y)
+        tx, ty = x - x0, y - y0
+        return ((luma[y0, x0] * (1 - tx) + luma[y0, x0 + 1] * tx) * (1 - ty)
+                + (luma[y0 + 1, x0] * (1 - tx) + luma[y0 + 1, x0 + 1] * tx) * ty)
+
+    def line(indices):
+        u, v = uv(c[list(indices)], a, along, down)
+        order = np.argsort(u)
+        return u[order] / width, v[order] / width
+    (uu, vu), (ul, vl) = line(LIDS[0]), line(LIDS[1])
+    cu, cv = (x / width for x in uv(eye['iris'][0, :2], a, along, down))
+    radius = np.mean([np.linalg.norm(p - eye['iris'][0, :2]) for p in eye['iris'][1:5, :2]]) / width
+    steps = np.linspace(-0.7, 0.7, 7)
+    disc = [sample(cu + du * radius, cv + dv * radius) for du in steps for dv in steps
+            if du * du + dv * dv <= 0.49 + 1e-9
+            and np.interp(cu + du * radius, uu, vu) < cv + dv * radius < np.interp(cu + du * radius, ul, vl)]
+    disc = disc or [sample(cu, cv)]
+    cheek = np.median([sample(u, np.interp(u, ul, vl) + 0.3) for u in np.linspace(0.25, 0.75, 5)])
+    return float(np.percentile(disc, 20) / cheek) if cheek >= 1 else None
 
 
 def curves(eye, leftmost_first):
@@ -514,11 +549,13 @@ def main():
             return None, None
         return lms, iris_ref.eyes(rp, ri, None, img, lms, run=litert)
 
-    def describe(eyes):
+    def describe(eyes, img):
         r = eye_measures(eyes[0], True)
         l = eye_measures(eyes[1], False)
+        shades = [pupil_shade(img, e, first) for e, first in ((eyes[0], True), (eyes[1], False))]
         return (f'opening {r[0]:.3f}/{l[0]:.3f}, iris offset x {(r[1] + l[1]) / 2:+.3f} '
-                f'y {(r[2] + l[2]) / 2:+.3f}')
+                f'y {(r[2] + l[2]) / 2:+.3f}, pupil shade '
+                + '/'.join('-' if x is None else f'{x:.2f}' for x in shades))
 
     os.makedirs(args.out, exist_ok=True)
     variants = args.variants.split(',')
@@ -545,7 +582,7 @@ def main():
                     int(ys.mean() + side / 2))
         row = [Image.fromarray(img.astype(np.uint8)).crop(crop_box).resize((120, 120), Image.LANCZOS)]
         eye_row = [eye_band(img, eyes)]
-        print(f'{name} open: LiteRT iris model reads {describe(eyes)}')
+        print(f'{name} open: LiteRT iris model reads {describe(eyes, img)}')
         for variant in variants:
             if variant == 'closed':
                 out = close_eye(close_eye(img, eyes[0], True), eyes[1], False)
@@ -571,7 +608,7 @@ def main():
             row.append(Image.fromarray(out).crop(crop_box).resize((120, 120), Image.LANCZOS))
             eye_row.append(eye_band(out, eyes))
             _, after = read_eyes(out.astype(np.float32))
-            print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after) if after else 'no face'))
+            print(f'{name} {variant}: LiteRT iris model reads ' + (describe(after, out) if after else 'no face'))
             if variant in VERTICAL_GAZE and not reads_vertical_gaze(eyes, after, VERTICAL_GAZE[variant]):
                 # The model does not see it as intended: not a test frame.
                 print(f'{name} {variant}: rejected (the iris model does not read open eyes turned '

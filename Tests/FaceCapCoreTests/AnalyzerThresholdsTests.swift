@@ -68,6 +68,8 @@ final class AnalyzerThresholdsTests: XCTestCase {
             // The iris-model eyes and the cover measures (docs/calibration.md, "Eyes" and "Covered faces").
             "minEyeOpening": 0.13,
             "eyeOpeningHysteresis": 0.01,
+            "maxPupilShade": 0.40,
+            "noPupilOpeningPenalty": 0.04,
             "minEyesClosedTime": 0.3,
             "maxGazeX": 0.06,
             "maxGazeY": 0.04,

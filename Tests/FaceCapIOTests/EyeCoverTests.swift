@@ -239,6 +239,95 @@ final class EyeCoverTests: XCTestCase {
         }
     }
 
+    /// Eyes squeezed shut, whose lids the iris model still places 0.13–0.16 apart on the creases, read
+    /// closed because no pupil shows between those lids; a narrowed eye with its pupil showing stays open.
+    /// Built from sergey.png: the iris model's own points, the lids drawn together about the middle of the
+    /// opening to 0.15 of the eye's width (narrowed, the model's reading replaced at this edge), on the photo
+    /// as taken (pupils showing) and on the photo with each eye's opening filled with the lid skin above it.
+    func testEyesShowingNoPupilBetweenNarrowLidsReadClosed() throws {
+        let t = AnalyzerThresholds()
+        let (_, faces, photo) = try analyse("sergey.png")
+        var face = try XCTUnwrap(faces.first)
+        let eyes = try XCTUnwrap(face.eyes)
+        let open = FaceMeasures.measure(frame: photo, faces: [face], thresholds: t)
+        let shades = try [XCTUnwrap(open.face?.eyes?.rightPupilShade), XCTUnwrap(open.face?.eyes?.leftPupilShade)]
+        for shade in shades { XCTAssertLessThan(shade, t.maxPupilShade - 0.1, "the photo's pupils: \(shades)") }
+
+        face.eyes = FaceEyes(right: Self.narrowed(eyes.right, leftToRight: true, to: 0.15),
+                             left: Self.narrowed(eyes.left, leftToRight: false, to: 0.15))
+        let lidded = Self.fillingOpenings(of: eyes, in: photo)
+        let narrow = FaceMeasures.measure(frame: photo, faces: [face], thresholds: t)
+        let shut = FaceMeasures.measure(frame: lidded, faces: [face], thresholds: t)
+        let narrowEyes = try XCTUnwrap(narrow.face?.eyes), shutEyes = try XCTUnwrap(shut.face?.eyes)
+        for eyes in [narrowEyes, shutEyes] {
+            XCTAssertEqual(eyes.rightOpening, 0.15, accuracy: 0.005)
+            XCTAssertEqual(eyes.leftOpening, 0.15, accuracy: 0.005)
+        }
+        // Narrowed with the pupils showing: open, no code about the eyes, capturable.
+        XCTAssertGreaterThanOrEqual(narrowEyes.minOpening, t.minEyeOpening)
+        XCTAssertFalse(GuidanceRules.activeCodes(narrow, thresholds: t).contains(.eyesClosed))
+        XCTAssertTrue(GuidanceRules.eyesCapturable(narrowEyes, thresholds: t))
+        // The same lids with lid skin between them: no pupil, closed, said and never captured.
+        for shade in [shutEyes.rightPupilShade, shutEyes.leftPupilShade] {
+            XCTAssertGreaterThanOrEqual(try XCTUnwrap(shade), t.maxPupilShade, "\(shutEyes)")
+        }
+        XCTAssertLessThan(shutEyes.minOpening, t.minEyeOpening)
+        XCTAssertLessThan(shutEyes.maxOpening, t.minEyeOpening)
+        let codes = GuidanceRules.activeCodes(shut, thresholds: t)
+        XCTAssertTrue(codes.contains(.eyesClosed), "\(codes)")
+        XCTAssertFalse(codes.contains(.lookStraight), "no gaze is read on closed eyes: \(codes)")
+        XCTAssertFalse(GuidanceRules.eyesCapturable(shutEyes, thresholds: t))
+        // The validator judges the photo on the same reading.
+        XCTAssertTrue(LocalValidator().assess(lidded, faces: [face]).reasons.contains("eyesClosed"))
+        XCTAssertFalse(LocalValidator().assess(photo, faces: [face]).reasons.contains("eyesClosed"))
+    }
+
+    /// `eye` with its lids (contour 1…7 and 9…15) moved toward the middle of the opening, so that the opening
+    /// `EyeMeasures` reads is `opening` eye widths.
+    static func narrowed(_ eye: EyeLandmarks, leftToRight: Bool, to opening: Double) -> EyeLandmarks {
+        let now = EyeMeasures.eye(eye, leftToRight: leftToRight).opening
+        let a = eye.outerCorner, b = eye.innerCorner
+        let axis = SIMD2(b.x - a.x, b.y - a.y), along = axis / ((axis * axis).sum()).squareRoot()
+        let down = SIMD2(-along.y, along.x)
+        var out = eye
+        for (upper, lower) in (9...15).map({ ($0, $0 - 8) }) {
+            let pu = eye.contour[upper], pl = eye.contour[lower]
+            let vu = (SIMD2(pu.x - a.x, pu.y - a.y) * down).sum(), vl = (SIMD2(pl.x - a.x, pl.y - a.y) * down).sum()
+            let mid = (vu + vl) / 2, k = Float(opening / now)
+            out.contour[upper] += SIMD3(down * ((mid + (vu - mid) * k) - vu), 0)
+            out.contour[lower] += SIMD3(down * ((mid + (vl - mid) * k) - vl), 0)
+        }
+        return out
+    }
+
+    /// `frame` (RGB) with the opening of each eye (between the iris model's lids) filled with the skin of the
+    /// upper lid: each pixel takes the one mirrored about a line 0.1 eye widths above the upper lid.
+    static func fillingOpenings(of eyes: FaceEyes, in frame: Frame) -> Frame {
+        precondition(frame.format == .rgb24)
+        var out = frame
+        for (eye, leftToRight) in [(eyes.right, true), (eyes.left, false)] {
+            let c = eye.contour.map { SIMD2(Double($0.x), Double($0.y)) }
+            let a = leftToRight ? c[0] : c[8], b = leftToRight ? c[8] : c[0]
+            let width = ((b - a) * (b - a)).sum().squareRoot(), along = (b - a) / width, down = SIMD2(-along.y, along.x)
+            func uv(_ p: SIMD2<Double>) -> SIMD2<Double> { SIMD2(((p - a) * along).sum(), ((p - a) * down).sum()) / width }
+            let upper = ([0, 9, 10, 11, 12, 13, 14, 15, 8].map { uv(c[$0]) }).sorted { $0.x < $1.x }
+            let lower = ((0...8).map { uv(c[$0]) }).sorted { $0.x < $1.x }
+            let xs = c[0...15].map(\.x), ys = c[0...15].map(\.y)
+            for y in Int(ys.min()! - 2)...Int(ys.max()! + 2) {
+                for x in Int(xs.min()! - 2)...Int(xs.max()! + 2) {
+                    let p = uv(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                    let top = EyeMeasures.interpolate(upper, p.x), bottom = EyeMeasures.interpolate(lower, p.x)
+                    guard p.y > top - 0.02, p.y < bottom + 0.02 else { continue }
+                    let v = 2 * (top - 0.1) - p.y
+                    let q = a + along * (p.x * width) + down * (v * width)
+                    let sx = min(max(Int(q.x), 0), frame.width - 1), sy = min(max(Int(q.y), 0), frame.height - 1)
+                    for k in 0..<3 { out.data[(y * frame.width + x) * 3 + k] = frame.data[(sy * frame.width + sx) * 3 + k] }
+                }
+            }
+        }
+        return out
+    }
+
     func testNoGazeIsReadBehindCoveredEyes() throws {
         // The iris model reads a guessed iris behind dark lenses: before this rule sergey's and grace_hopper's
         // sunglasses got "Look straight at the camera" with the head straight.

@@ -4,7 +4,7 @@
 /// JSON fields (stable keys; numbers rounded; `null` where a measure could not be taken):
 /// ```
 /// per face:  "yaw", "pitch", "roll" (degrees), "eyesOpen"           (null without landmarks),
-///            "eyes": {"opening": [right, left], "gaze": [x, y], "cameraGaze": [x, y], "fresh"}
+///            "eyes": {"opening": [right, left], "gaze": [x, y], "cameraGaze": [x, y], "pupilShade": [right, left], "fresh"}
 ///              (the iris model's reading, eye widths; null when it did not run on that face)
 /// per image: "metrics": {"frameLuma", "faceCount", "faceWidths", "faceWidth", "offsetX", "offsetY",
 ///              "edgeMargin", "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening", "eyes",
@@ -93,6 +93,7 @@ public enum AnalysisReport {
             ("opening", array([number(e.rightOpening, 3), number(e.leftOpening, 3)])),
             ("gaze", array([number(e.gazeX, 3), number(e.gazeY, 3)])),
             ("cameraGaze", array([number(e.cameraGazeX, 3), number(e.cameraGazeY, 3)])),
+            ("pupilShade", array([number(e.rightPupilShade, 3), number(e.leftPupilShade, 3)])),
             ("fresh", String(e.isFresh)),
         ])
     }

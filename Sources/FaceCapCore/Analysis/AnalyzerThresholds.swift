@@ -90,6 +90,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// and their 640×480 frames), eyes closed by construction (and read as closed by LiteRT's run of the same
     /// model) 0.040–0.099 on the photos — the more open eye of a pair ≤ 0.099.
     public var minEyeOpening = 0.13
+    /// An eye whose iris disc shows no pupil — its darkest fifth at or above this fraction of the cheek's luma
+    /// (`EyeMetrics.rightPupilShade`) — is judged `noPupilOpeningPenalty` less open than its lids read, so an
+    /// eye under 0.17 without a pupil reads closed. Eyes squeezed shut, whose lids the iris model places on the
+    /// creases at 0.13–0.16 (the real-photo set's ft3_19, ft3_06), read 0.41–0.84; every open real eye under
+    /// 0.2 read ≤ 0.35 (docs/calibration.md, "Eyes squeezed shut"). Set on the real-photo set's failure.
+    public var maxPupilShade = 0.40
+    public var noPupilOpeningPenalty = 0.04
     /// Margin on the eyelid opening: clears at 0.14, below the least open real eye (0.146), so a narrow open
     /// eye that blinked is not held on `eyesClosed`.
     public var eyeOpeningHysteresis = 0.01
@@ -286,6 +293,8 @@ extension AnalyzerThresholds {
         Field(name: "minEyeAspectRatio", keyPath: \.minEyeAspectRatio, range: 0...1),
         Field(name: "minEyeOpening", keyPath: \.minEyeOpening, range: 0...1),
         Field(name: "eyeOpeningHysteresis", keyPath: \.eyeOpeningHysteresis, range: 0...0.5),
+        Field(name: "maxPupilShade", keyPath: \.maxPupilShade, range: 0...10),
+        Field(name: "noPupilOpeningPenalty", keyPath: \.noPupilOpeningPenalty, range: 0...1),
         Field(name: "minEyesClosedTime", keyPath: \.minEyesClosedTime, range: 0...10),
         Field(name: "maxGazeX", keyPath: \.maxGazeX, range: 0...1),
         Field(name: "maxGazeY", keyPath: \.maxGazeY, range: 0...1),

@@ -26,6 +26,16 @@ public struct EyeMetrics: Sendable, Equatable {
     /// (−0.10 on the constructed 30° turns); eyes opened wide raise the upper lid and, with it, the model's
     /// corners, which `cameraGazeY` reads as a downward look, but not this.
     public var irisToLowerLid: Double = -0.15
+    /// How dark the darkest fifth of the iris disc (0.7 of the iris model's iris radius, inside the lids) is
+    /// against the cheek below the eye (`EyeMeasures.pupilShade`), per eye; nil when the frame's pixels were
+    /// not read (a reading built without the frame). An open eye shows its pupil and iris there (≤ 0.35 on
+    /// every open real eye narrower than 0.2); eyes squeezed shut show lid skin and creases (≥ 0.40).
+    public var rightPupilShade: Double? = nil
+    public var leftPupilShade: Double? = nil
+    /// What the rules take off each eye's opening: `AnalyzerThresholds.noPupilOpeningPenalty` when the eye
+    /// shows no pupil (its shade at or above `maxPupilShade`), else 0.
+    public var rightOpeningPenalty = 0.0
+    public var leftOpeningPenalty = 0.0
     /// True when the iris model ran on this frame; false when the reading is carried over from a recent
     /// frame (the model runs every few frames).
     public var isFresh: Bool
@@ -34,10 +44,14 @@ public struct EyeMetrics: Sendable, Equatable {
     public var closedFor: Double?
     public var gazeOffFor: Double?
 
-    /// The more open of the two eyes (`eyesClosed` needs both closed).
-    public var maxOpening: Double { max(rightOpening, leftOpening) }
-    /// The less open of the two (the validator wants both open).
-    public var minOpening: Double { min(rightOpening, leftOpening) }
+    /// The openings the rules judge: each eye's opening less its penalty (an eye showing no pupil reads
+    /// less open than its lids alone say).
+    public var rightReadOpening: Double { rightOpening - rightOpeningPenalty }
+    public var leftReadOpening: Double { leftOpening - leftOpeningPenalty }
+    /// The more open of the two eyes, as judged (`eyesOpen` needs one open).
+    public var maxOpening: Double { max(rightReadOpening, leftReadOpening) }
+    /// The less open of the two, as judged (the validator wants both open).
+    public var minOpening: Double { min(rightReadOpening, leftReadOpening) }
 }
 
 /// Eye measures from the iris model's points (`FaceEyes`).
@@ -56,6 +70,95 @@ public enum EyeMeasures {
                           cameraGazeX: gazeX + t.gazeYawFactor * sin(yaw),
                           cameraGazeY: gazeY - t.gazeNeutralY - t.gazePitchFactor * sin(pitch),
                           irisToLowerLid: toLowerLid, isFresh: true, closedFor: nil, gazeOffFor: nil)
+    }
+
+    /// `measure`, and each eye's pupil shade read from the frame's pixels (`reader`): an eye narrower than
+    /// `minEyeOpening + noPupilOpeningPenalty` whose shade is at or above `maxPupilShade` shows no pupil, and
+    /// its opening is judged that much less (eyes squeezed shut, whose lids the model places on the creases).
+    static func measure(_ eyes: FaceEyes, pose: HeadPose?, thresholds t: AnalyzerThresholds,
+                        reader: LumaReader) -> EyeMetrics {
+        var m = measure(eyes, pose: pose, thresholds: t)
+        m.rightPupilShade = pupilShade(eyes.right, leftToRight: true, reader: reader)
+        m.leftPupilShade = pupilShade(eyes.left, leftToRight: false, reader: reader)
+        func penalty(_ shade: Double?) -> Double { (shade ?? 0) >= t.maxPupilShade ? t.noPupilOpeningPenalty : 0 }
+        m.rightOpeningPenalty = penalty(m.rightPupilShade)
+        m.leftOpeningPenalty = penalty(m.leftPupilShade)
+        return m
+    }
+
+    /// The pupil's shade of one eye: the 20th percentile of the luma sampled on a 7 × 7 grid over the disc of
+    /// 0.7 iris radii (the iris model's iris centre and edge points) around the iris centre, kept where it
+    /// lies between the lids (the contour, interpolated along the corner line), over the median luma of five
+    /// cheek points 0.3 eye widths below the lower lid (0.25…0.75 of the way between the corners). Bilinear
+    /// samples, 34 of them at most; nil when the eye or the cheek cannot be read.
+    static func pupilShade(_ e: EyeLandmarks, leftToRight: Bool, reader: LumaReader) -> Double? {
+        func flat(_ p: SIMD3<Float>) -> SIMD2<Double> { SIMD2(Double(p.x), Double(p.y)) }
+        let a = flat(leftToRight ? e.outerCorner : e.innerCorner)
+        let b = flat(leftToRight ? e.innerCorner : e.outerCorner)
+        let axis = b - a
+        let width = (axis * axis).sum().squareRoot()
+        guard width > 1e-6, e.contour.count >= 16, e.iris.count >= 5 else { return nil }
+        let along = axis / width, down = SIMD2(-along.y, along.x)
+        func uv(_ p: SIMD3<Float>) -> SIMD2<Double> {
+            let d = flat(p) - a
+            return SIMD2((d * along).sum() / width, (d * down).sum() / width)
+        }
+        func sample(_ u: Double, _ v: Double) -> Double {
+            let p = a + along * (u * width) + down * (v * width)
+            return bilinear(reader, p.x, p.y)
+        }
+        // The lids as v(u): upper 0, 9…15, 8 and lower 0…8, sorted along the corner line.
+        var upper = [SIMD2<Double>](), lower = [SIMD2<Double>]()
+        upper.reserveCapacity(9); lower.reserveCapacity(9)
+        for i in [0, 9, 10, 11, 12, 13, 14, 15, 8] { upper.append(uv(e.contour[i])) }
+        for i in 0...8 { lower.append(uv(e.contour[i])) }
+        upper.sort { $0.x < $1.x }; lower.sort { $0.x < $1.x }
+        let centre = uv(e.irisCentre)
+        var radius = 0.0
+        for p in e.iris[1...4] { let d = uv(p) - centre; radius += (d * d).sum().squareRoot() / 4 }
+        var disc = [Double](), cheek = [Double]()
+        disc.reserveCapacity(37)
+        let steps = [-0.7, -0.7 / 1.5, -0.7 / 3, 0, 0.7 / 3, 0.7 / 1.5, 0.7]
+        for du in steps {
+            for dv in steps where du * du + dv * dv <= 0.49 + 1e-9 {
+                let u = centre.x + du * radius, v = centre.y + dv * radius
+                if v > interpolate(upper, u), v < interpolate(lower, u) { disc.append(sample(u, v)) }
+            }
+        }
+        if disc.isEmpty { disc.append(sample(centre.x, centre.y)) }
+        for k in 0..<5 {
+            let u = 0.25 + 0.125 * Double(k)
+            cheek.append(sample(u, interpolate(lower, u) + 0.3))
+        }
+        cheek.sort()
+        guard cheek[2] >= 1 else { return nil }
+        disc.sort()
+        let position = 0.2 * Double(disc.count - 1)
+        let low = Int(position), high = min(low + 1, disc.count - 1)
+        let p20 = disc[low] + (disc[high] - disc[low]) * (position - Double(low))
+        return p20 / cheek[2]
+    }
+
+    /// v at u on a polyline sorted by u, held flat beyond its ends.
+    static func interpolate(_ line: [SIMD2<Double>], _ u: Double) -> Double {
+        guard let first = line.first, let last = line.last else { return 0 }
+        if u <= first.x { return first.y }
+        if u >= last.x { return last.y }
+        for i in 1..<line.count where u <= line[i].x {
+            let p = line[i - 1], q = line[i]
+            return q.x - p.x > 1e-12 ? p.y + (q.y - p.y) * (u - p.x) / (q.x - p.x) : q.y
+        }
+        return last.y
+    }
+
+    /// Luma at (x, y) in pixels (pixel k covers [k, k + 1)), bilinear between the four nearest pixels.
+    static func bilinear(_ reader: LumaReader, _ x: Double, _ y: Double) -> Double {
+        let fx = min(max(x - 0.5, 0), Double(reader.width) - 1.001)
+        let fy = min(max(y - 0.5, 0), Double(reader.height) - 1.001)
+        let x0 = Int(fx), y0 = Int(fy), tx = fx - Double(x0), ty = fy - Double(y0)
+        let top = Double(reader.luma(x0, y0)) * (1 - tx) + Double(reader.luma(x0 + 1, y0)) * tx
+        let bottom = Double(reader.luma(x0, y0 + 1)) * (1 - tx) + Double(reader.luma(x0 + 1, y0 + 1)) * tx
+        return top * (1 - ty) + bottom * ty
     }
 
     /// Opening and iris position of one eye. `leftToRight`: the outer corner (contour 0) is on the image's

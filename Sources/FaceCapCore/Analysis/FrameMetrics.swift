@@ -128,6 +128,9 @@ public enum FaceMeasures {
     private static func faceMetrics(_ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
                                     thresholds: AnalyzerThresholds) -> FaceMetrics {
         var metrics = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
+        // With the pixels at hand, the eyes' pupils are read too (`EyeMeasures.pupilShade`).
+        metrics.eyes = face.eyes.map { EyeMeasures.measure($0, pose: metrics.pose, thresholds: thresholds,
+                                                           reader: reader) }
         let box = metrics.box
         // The nose splits the face into halves (a turned face's halves are then still its own halves).
         let noseX: Float
