@@ -20,6 +20,23 @@ calibration photos come from, so they are drawn here, each from the photo's own 
                    hair drawn as thousands of short strands (random length and curl) flowing down along the
                    jaw, in the photo's own hair colour (`dark`: sampled above the forehead when that hair is
                    dark, else a dark brown) or a light one (`light`: ash blond / grey).
+  mask_<colour>_<reach>
+                   a dark pleated mask (`black`, `charcoal`, `navy`, `brown`) laid along the FaceMesh outline of
+                   the lower face (pushed out 4 %), its top edge across the nose at `high` (its middle, 197:
+                   the mask reaches up under the eyes and over the upper cheeks, as a real one pulled up does)
+                   or `mid` (195); three pleats with a shadow under each fold, a woven texture, light from one
+                   side, a binding along the top edge.
+  sunglasses_<kind>
+                   dark glasses over both eyes, from the eye corners and lids: `dark` (grey-black), `brown`
+                   (a brown lens that lets a quarter of the light through: the eye shows dimly behind it),
+                   `gradient` (brown, dark at the top and light toward the bottom), `reflect` (a dark lens with a
+                   window's reflection and a lit streak across it), each with a frame round the lens, a bridge
+                   and arms.
+  shadow_<kind>    uncovered eyes in hard light (must NOT read as covered): `brow` (light from above: the eye
+                   sockets in the brow's shadow, to 35 % of the light at the lids), `side` (light from the
+                   image's left: the far half of the face at 30 %, the edge soft along the nose), `glasses_dim`
+                   (thin clear glasses drawn round the eyes with a faint reflection on the lens, the whole
+                   frame at gain 0.5: clear glasses in dim light).
   fringe_<colour>  hair over the forehead from the hairline down to the eyebrows (strand ends ragged, some over
                    the brows), same colours.
 
@@ -309,6 +326,163 @@ def draw_fringe(face, colour_name, seed):
     return img * (1 - alpha[..., None]) + rgb * alpha[..., None]
 
 
+# FaceMesh's face oval from the left cheek at nose level round the chin to the right one (tools/realset.py lays
+# its mask photos along the same outline).
+LOWER_OVAL = [323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93]
+DARK_MASKS = {'black': (30, 30, 33), 'charcoal': (60, 60, 64), 'navy': (30, 36, 64), 'brown': (64, 50, 42)}
+# Eyes by their landmarks: outer corner, inner corner, upper lid, lower lid; brow points.
+EYES = [(33, 133, 159, 145, (70, 63, 105, 66, 107)), (263, 362, 386, 374, (300, 293, 334, 296, 336))]
+
+
+def pixels(face):
+    ys, xs = np.mgrid[0:face.H, 0:face.W]
+    return np.stack([xs + 0.5, ys + 0.5], -1)
+
+
+def blurred(a, sigma):
+    im = Image.fromarray(np.clip(a * 255, 0, 255).astype(np.uint8))
+    return np.asarray(im.filter(ImageFilter.GaussianBlur(max(0.5, sigma))), np.float32) / 255
+
+
+def draw_dark_mask(face, colour, reach, seed):
+    """A dark pleated mask over the lower face, its top edge across the nose at `reach`."""
+    rng = np.random.default_rng(seed)
+    s, down, along = face.span, face.down, face.along
+    top = face.p({'high': 197, 'mid': 195}[reach])
+    left, right = face.p(93), face.p(323)
+    corner_l = top + ((left - top) @ along) * along
+    corner_r = top + ((right - top) @ along) * along
+    poly = [face.p(i) for i in LOWER_OVAL] + [corner_l, top, corner_r]
+    c = np.mean(poly, axis=0)
+    poly = [c + (q - c) * 1.04 for q in poly]
+    alpha = polygon_mask(face, poly, 0.6)
+    pts = pixels(face)
+    height = max(1.0, float((face.p(152) - top) @ down) * 1.04)
+    v = ((pts - top) @ down) / height                         # 0 at the top edge, 1 at the chin
+    u = ((pts - corner_l) @ along) / max(1.0, float((corner_r - corner_l) @ along))
+    shade = np.ones((face.H, face.W), np.float32)
+    for y in (0.3, 0.5, 0.7):                                 # three pleats: a lit fold, a shadow under it
+        f = (v - y - 0.04 * np.sin(np.pi * u)) / 0.035
+        shade *= 1 - 0.4 * np.exp(-np.clip(f, 0, None) ** 2 * 2) * (f > 0) + 0.15 * np.exp(-f ** 2 * 4)
+    shade *= 1.12 - 0.24 * np.clip(u, 0, 1)                   # light from one side
+    shade *= np.where((v > 0) & (v < 0.05), 0.85, 1.0)        # the binding along the top edge
+    weave = blurred(rng.normal(0.5, 0.08, (face.H, face.W)), 0.4) - 0.5
+    fabric = np.array(DARK_MASKS[colour], np.float32) * (shade * (1 + 0.6 * weave))[..., None]
+    out = face.img * (1 - alpha[..., None]) + fabric * alpha[..., None]
+    im = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(im)
+    loop = tuple(int(x) for x in DARK_MASKS[colour])
+    width = max(2, int(0.02 * s))
+    for corner, ear in ((poly[-3], face.p(234)), (poly[-1], face.p(454))):
+        draw.line([tuple(corner), tuple(ear - 0.1 * s * down)], fill=loop, width=width)
+    return np.asarray(im, np.float32)
+
+
+def lens_polygon(face, eye):
+    """A lens round `eye` (EYES entry): an ellipse level with the eyes, a little above the eye's middle."""
+    outer, inner, upper, lower, _ = eye
+    w = float(np.linalg.norm(face.p(outer) - face.p(inner)))
+    mid = (face.p(outer) + face.p(inner)) / 2 - 0.12 * w * face.down
+    t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    return [mid + 0.95 * w * math.cos(a) * face.along + 0.72 * w * math.sin(a) * face.down for a in t], mid, w
+
+
+def draw_sunglasses(face, kind, seed):
+    """Dark glasses: a lens over each eye that lets little light through, a frame, a bridge and arms."""
+    rng = np.random.default_rng(seed)
+    img, s, down, along = face.img, face.span, face.down, face.along
+    pts = pixels(face)
+    out = img.copy()
+    frame_colour = (24, 24, 28) if kind in ('dark', 'reflect') else (74, 48, 32)
+    rims = []
+    for eye in EYES:
+        poly, mid, w = lens_polygon(face, eye)
+        rims.append((poly, mid, w))
+        a = polygon_mask(face, poly, 0.6)[..., None]
+        v = np.clip(((pts - mid) @ down) / (0.72 * w) * 0.5 + 0.5, 0, 1)[..., None]   # 0 top … 1 bottom
+        if kind == 'dark':
+            lens = img * 0.06 + np.array([20, 22, 27], np.float32)
+        elif kind == 'brown':
+            lens = img * 0.25 * np.array([1.0, 0.78, 0.55], np.float32) + np.array([34, 22, 12], np.float32)
+        elif kind == 'gradient':
+            through = 0.08 + 0.42 * v
+            lens = img * through * np.array([1.0, 0.8, 0.6], np.float32) + np.array([30, 20, 12], np.float32) * (1 - v)
+        else:                                                 # reflect: a dark lens with a window and a streak
+            lens = img * 0.08 + np.array([18, 20, 26], np.float32)
+            side = 1 if eye[0] == 33 else -1
+            c = mid - side * 0.35 * w * along - 0.3 * w * down
+            window = [c + (-0.28 * along - 0.22 * down) * w, c + (0.22 * along - 0.26 * down) * w,
+                      c + (0.26 * along + 0.18 * down) * w, c + (-0.24 * along + 0.22 * down) * w]
+            win = polygon_mask(face, window, 0.03 * w)[..., None]
+            bars = polygon_mask(face, [c - 0.02 * w * along - 0.26 * w * down, c + 0.02 * w * along - 0.26 * w * down,
+                                       c + 0.02 * w * along + 0.22 * w * down, c - 0.02 * w * along + 0.22 * w * down],
+                                0.01 * w)[..., None]
+            sky = np.array([205, 214, 228], np.float32) * rng.uniform(0.9, 1.0)
+            lens = lens * (1 - 0.75 * win) + sky * 0.75 * win * (1 - 0.6 * bars)
+            d = ((pts - mid) @ (0.8 * along + 0.6 * down)) / w
+            streak = (np.exp(-((d - 0.25) / 0.06) ** 2) * 0.35)[..., None]
+            lens = lens * (1 - streak) + 235 * streak
+        out = out * (1 - a) + lens * a
+    im = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(im)
+    for poly, mid, w in rims:
+        draw.line([tuple(q) for q in poly + poly[:1]], fill=frame_colour, width=max(2, int(0.09 * w)))
+    (p0, m0, w0), (p1, m1, w1) = rims
+    lw = max(2, int(0.08 * w0))
+    near0 = max(p0, key=lambda q: (q - m0) @ (m1 - m0))
+    near1 = max(p1, key=lambda q: (q - m1) @ (m0 - m1))
+    draw.line([tuple(near0 - 0.2 * w0 * down), tuple(near1 - 0.2 * w1 * down)], fill=frame_colour, width=lw)
+    far0 = max(p0, key=lambda q: (q - m0) @ (m0 - m1))
+    far1 = max(p1, key=lambda q: (q - m1) @ (m1 - m0))
+    draw.line([tuple(far0), tuple(face.p(234) - 0.1 * s * down)], fill=frame_colour, width=lw)
+    draw.line([tuple(far1), tuple(face.p(454) - 0.1 * s * down)], fill=frame_colour, width=lw)
+    return np.asarray(im, np.float32)
+
+
+def draw_shadow(face, kind, seed):
+    """Uncovered eyes in hard light: the brow's shadow, light from one side, or clear glasses in dim light."""
+    img, s, down, along = face.img, face.span, face.down, face.along
+    pts = pixels(face)
+    if kind == 'brow':
+        shadow = np.zeros((face.H, face.W), np.float32)
+        for eye in EYES:
+            outer, inner, upper, lower, brow = eye
+            w = float(np.linalg.norm(face.p(outer) - face.p(inner)))
+            top = np.mean([face.p(i) for i in brow], axis=0)
+            mid = (face.p(upper) + face.p(lower)) / 2
+            centre = (top + mid) / 2 - 0.05 * w * down
+            d = pts - centre
+            e = ((d @ along) / (0.85 * w)) ** 2 + ((d @ down) / (0.62 * w)) ** 2
+            shadow = np.maximum(shadow, (e < 1).astype(np.float32))
+        shadow = np.clip(1.3 * blurred(shadow, 0.08 * s), 0, 1)
+        return img * (1 - 0.65 * shadow)[..., None]
+    if kind == 'side':
+        x = ((pts - face.p(1)) @ along) / (0.08 * s)
+        lit = 0.3 + 0.7 / (1 + np.exp(x))
+        return img * lit[..., None]
+    # glasses_dim: clear glasses (thin frames, a faint reflection on the lens), the whole frame dim.
+    im = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    out = np.asarray(im, np.float32).copy()
+    rims = []
+    for eye in EYES:
+        poly, mid, w = lens_polygon(face, eye)
+        rims.append((poly, mid, w))
+        a = polygon_mask(face, poly, 0.6)
+        d = ((pts - mid) @ (0.8 * along - 0.6 * down)) / w
+        glint = (np.exp(-((d + 0.3) / 0.12) ** 2) * 0.25 * a)[..., None]
+        out = out * (1 - glint) + 230 * glint
+    im = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(im)
+    for poly, mid, w in rims:
+        draw.line([tuple(q) for q in poly + poly[:1]], fill=(40, 34, 30), width=max(1, int(0.04 * w)))
+    (p0, m0, w0), (p1, m1, w1) = rims
+    near0 = max(p0, key=lambda q: (q - m0) @ (m1 - m0))
+    near1 = max(p1, key=lambda q: (q - m1) @ (m0 - m1))
+    draw.line([tuple(near0 - 0.2 * w0 * down), tuple(near1 - 0.2 * w1 * down)], fill=(40, 34, 30),
+              width=max(1, int(0.04 * w0)))
+    return np.asarray(im, np.float32) * 0.5
+
+
 HANDS = {
     'hand_h_1': ('h', ('mid', 'same', 'top')),
     'hand_hr_2': ('hr', ('mid', 'palm', 'left')),
@@ -321,6 +495,10 @@ HANDS = {
 }
 HAIR = ['beard_dark', 'beard_light', 'moustache_dark', 'moustache_light', 'goatee_dark', 'stubble',
         'fringe_dark', 'fringe_light']
+# Not in the default list (name them with --variants): dark masks, dark glasses, eyes in hard light.
+DARK = [f'mask_{c}_{r}' for c in DARK_MASKS for r in ('high', 'mid')]
+GLASSES = ['sunglasses_dark', 'sunglasses_brown', 'sunglasses_gradient', 'sunglasses_reflect']
+SHADOWS = ['shadow_brow', 'shadow_side', 'shadow_glasses_dim']
 
 
 def make(variant, face, seed=11):
@@ -328,6 +506,13 @@ def make(variant, face, seed=11):
         direction, v = HANDS[variant]
         return draw_hand(face, direction, v, seed)
     kind, _, colour = variant.partition('_')
+    if kind == 'mask':
+        colour, _, reach = colour.partition('_')
+        return draw_dark_mask(face, colour, reach, seed)
+    if kind == 'sunglasses':
+        return draw_sunglasses(face, colour, seed)
+    if kind == 'shadow':
+        return draw_shadow(face, colour, seed)
     if kind == 'fringe':
         return draw_fringe(face, colour, seed)
     return draw_beard(face, kind, colour or 'dark', seed)
@@ -337,12 +522,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ref-tools', required=True)
     ap.add_argument('--out', required=True)
-    ap.add_argument('--variants', default=','.join(list(HANDS) + HAIR))
+    ap.add_argument('--variants', default=','.join(list(HANDS) + HAIR),
+                    help='comma-separated; `dark`, `glasses` and `shadows` name the groups DARK, GLASSES, SHADOWS')
     ap.add_argument('--jpeg', type=int, metavar='QUALITY')
     ap.add_argument('--no-open', action='store_true')
     ap.add_argument('--sheet', metavar='FILE', help='a contact sheet of the face crops, one row per photo')
     ap.add_argument('photos', nargs='+')
     args = ap.parse_args()
+    groups = {'dark': DARK, 'glasses': GLASSES, 'shadows': SHADOWS}
+    args.variants = ','.join(x for v in args.variants.split(',') for x in groups.get(v, [v]))
     sys.path.insert(0, args.ref_tools)
     import ref_pipeline as rp
     os.makedirs(args.out, exist_ok=True)

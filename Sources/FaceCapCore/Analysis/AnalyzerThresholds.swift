@@ -166,6 +166,14 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// brow showing: covered by a hand (uncovered ≤ 0.72 — a closed eye in an over-exposed frame; open eyes
     /// ≤ 0.62 — a hand 0.67–1.00, so a hand on a small face can be missed).
     public var maxEyeDarkness = 0.75
+    /// …or whose median is below this fraction (a lens with a reflection: the reflection is its brightest
+    /// tenth; uncovered eyes with dark irises read from 0.18, so the next two limits must hold too)…
+    public var maxLensEyeMedian = 0.45
+    /// …is behind a lens only where the dark is a lens's: the band below the eye below this fraction of the
+    /// cheek beside the nose (lenses 0.15–0.43; the brow's shadow ≥ 0.60, uncovered eyes ≥ 0.64)…
+    public var maxLensBelowEye = 0.5
+    /// …or the opening flat, its contrast below this (dark lenses 0–0.28; shadowed and uncovered eyes ≥ 0.46).
+    public var maxLensEyeContrast = 0.3
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -173,6 +181,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// The lower face's hue further than this from any skin or hair colour (`CoverMetrics.lowerFaceHue`, Cb/Cr
     /// on 0…255) → a mask (green, blue, printed), whatever the mouth measures say (docs/calibration.md).
     public var maxLowerFaceHue = 9.0
+    /// A dark mask of no colour (`CoverMetrics.neutralDark`): the lower face's saturation below this (black and
+    /// charcoal masks, drawn and photographed, 0.02–0.05; uncovered faces, beards, moustaches, stubble ≥ 0.09)…
+    public var maxNeutralLowerFaceSaturation = 0.07
+    /// …where the upper face, between the brows, has at least this saturation (a colour to tell it by: a
+    /// greyscale picture has none)…
+    public var minUpperFaceSaturation = 0.04
+    /// …and the lower face's luma below this fraction of the upper face's (black masks 0.14–0.54; a grey or
+    /// white beard is not dark).
+    public var maxNeutralLowerFaceLuma = 0.6
     /// The hand-landmark model's hand flag on the mouth (`CoverMetrics.handOverMouth`) at or above this → a hand
     /// over the mouth (MediaPipe's own cut for the flag). Constructed hands across the mouth read up to 0.99,
     /// uncovered, bearded and masked faces ≤ 0.26 (docs/calibration.md, "A hand over the mouth").
@@ -312,7 +329,13 @@ extension AnalyzerThresholds {
         Field(name: "minEyeBrightness", keyPath: \.minEyeBrightness, range: 0...10),
         Field(name: "maxEyeDarkness", keyPath: \.maxEyeDarkness, range: 0...10),
         Field(name: "minLensEyeWidthRatio", keyPath: \.minLensEyeWidthRatio, range: 0...1),
+        Field(name: "maxLensEyeMedian", keyPath: \.maxLensEyeMedian, range: 0...10),
+        Field(name: "maxLensBelowEye", keyPath: \.maxLensBelowEye, range: 0...10),
+        Field(name: "maxLensEyeContrast", keyPath: \.maxLensEyeContrast, range: 0...1),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
+        Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
+        Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),
+        Field(name: "maxNeutralLowerFaceLuma", keyPath: \.maxNeutralLowerFaceLuma, range: 0...10),
         Field(name: "minHandOverMouth", keyPath: \.minHandOverMouth, range: 0...1),
         Field(name: "handMemory", keyPath: \.handMemory, range: 0...10),
         Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),

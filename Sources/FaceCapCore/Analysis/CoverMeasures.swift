@@ -32,13 +32,37 @@ public struct CoverMetrics: Sendable, Equatable {
     /// mask, or one printed on such a ground, is outside it, a beard inside. 0 when the colour could not be
     /// measured.
     public var lowerFaceHue: Double = 0
+    /// The lower face's saturation (chin, beside the mouth: the chroma of the unclipped patches' mean colour
+    /// over their mean luma), the upper face's (between the brows, landmark 9, above any mask), and the lower
+    /// face's luma over the upper face's; nil when either lost its colour. A black or grey mask is neutral and
+    /// dark under a face that has a colour; skin, shaded or not, has one of its own, and a beard shows skin
+    /// between its hairs (docs/calibration.md, "Dark masks").
+    public var lowerFaceSaturation: Double? = nil
+    public var upperFaceSaturation: Double? = nil
+    public var lowerToUpperLuma: Double? = nil
     /// Chroma distance (Cb, Cr) between the mouth (the middle of the lips) and the lower face (chin, beside the
     /// mouth); nil when either lost its colour. Under a mask both are the same cloth; lips show through a beard.
     public var mouthChroma: Double?
-    /// Per eye (subject's right, left): the brightest tenth of the eye region's luma over the reference skin
-    /// luma; dark lenses keep it low (the white of the eye and the skin around it are gone).
+    /// Per eye (subject's right, left): the brightest tenth of the eye opening's luma over the reference skin
+    /// luma, or over the cheek beside the nose on the eye's own side when that is darker (a hard side light
+    /// darkens the eye and its cheek alike); dark lenses keep it low (the white of the eye and the skin around
+    /// it are gone).
     public var rightEyeBrightness: Double
     public var leftEyeBrightness: Double
+    /// Per eye: the median of the eye opening's luma over the same reference: a lens with a reflection keeps
+    /// most of the opening dark though its brightest tenth is the reflection's.
+    public var rightEyeMedian: Double = 1
+    public var leftEyeMedian: Double = 1
+    /// Per eye: the band just below the eye (0.45 eye widths down from its middle) over the cheek beside the
+    /// nose on the same side (50, 280): a lens covers the band, the shadow of the brow or of a side light does
+    /// not darken the band more than that cheek.
+    /// (0, and 0 for the contrast, when not measured: then the brightness alone decides, as before these.)
+    public var rightBelowEye: Double = 0
+    public var leftBelowEye: Double = 0
+    /// Per eye: the opening's contrast, (brightest tenth − darkest tenth) / brightest tenth: a shadow darkens
+    /// the white, the iris and the lids alike and keeps it; a flat dark lens has little.
+    public var rightEyeContrast: Double = 0
+    public var leftEyeContrast: Double = 0
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -60,9 +84,11 @@ public struct CoverMetrics: Sendable, Equatable {
         var regions: [String] = []
         if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
         let right = eyeCovered(brightness: rightEyeBrightness, darkness: rightEyeDarkness,
-                               widthRatio: rightEyeWidthRatio, t, margin: margin)
+                               widthRatio: rightEyeWidthRatio, median: rightEyeMedian, below: rightBelowEye,
+                               contrast: rightEyeContrast, t, margin: margin)
         let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness,
-                              widthRatio: leftEyeWidthRatio, t, margin: margin)
+                              widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
+                              contrast: leftEyeContrast, t, margin: margin)
         if right && left {
             regions.append("eyes")
         } else if right || left {
@@ -89,16 +115,34 @@ public struct CoverMetrics: Sendable, Equatable {
             && (mouthChroma ?? 0) < t.maxMaskMouthChroma * (1 + margin)
         let hand = handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
         let hue = lowerFaceHue > t.maxLowerFaceHue * (1 - margin)
-        return hidden || coloured || hand || hue
+        return hidden || coloured || hand || hue || neutralDark(t, margin: margin)
     }
 
-    /// An eye behind a dark lens (no bright white of the eye or skin) or under a hand (no dark iris, lashes
-    /// or brow). `margin` (a fraction) loosens the limits for hysteresis. The lens is judged only on an eye
+    /// A dark mask of no colour (black, charcoal, grey): the lower face nearly neutral (`lowerFaceSaturation`
+    /// below `maxNeutralLowerFaceSaturation`, and below the upper face's own, which must have a colour to
+    /// compare with: at least `minUpperFaceSaturation`) and darker than the upper face
+    /// (`lowerToUpperLuma` below `maxNeutralLowerFaceLuma`). The cheeks are not the reference: a mask pulled up
+    /// under the eyes covers them. A grey or white beard is neutral but not dark; a dark beard shows skin.
+    func neutralDark(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        guard let low = lowerFaceSaturation, let up = upperFaceSaturation, let luma = lowerToUpperLuma,
+              up >= t.minUpperFaceSaturation else { return false }
+        return low < t.maxNeutralLowerFaceSaturation * (1 + margin) && low < up * (1 + margin)
+            && luma < t.maxNeutralLowerFaceLuma * (1 + margin)
+    }
+
+    /// An eye behind a dark lens or under a hand (no dark iris, lashes or brow). `margin` (a fraction) loosens
+    /// the limits for hysteresis. A lens: the opening dark — its brightest tenth (no white of the eye, no lid
+    /// skin) or, with a reflection on the lens, its median — and the darkness a lens's, not a shadow's: it
+    /// reaches below the eye (`below`), or the opening is flat (`contrast`). The shadow of the brow darkens
+    /// the opening but not the band below it, and keeps the iris against the white. Judged only on an eye
     /// seen nearly full width (`widthRatio` ≥ `minLensEyeWidthRatio`): a near-profile's far eye is
-    /// foreshortened and shadowed by the nose; the near eye still shows the lens.
-    func eyeCovered(brightness: Double, darkness: Double, widthRatio: Double = 1, _ t: AnalyzerThresholds,
-                    margin: Double = 0) -> Bool {
-        let lens = widthRatio >= t.minLensEyeWidthRatio && brightness < t.minEyeBrightness * (1 + margin)
+    /// foreshortened and shadowed by the nose; the near eye still shows the lens. docs/calibration.md,
+    /// "A dark lens told from a shadowed eye".
+    func eyeCovered(brightness: Double, darkness: Double, widthRatio: Double = 1, median: Double = 1,
+                    below: Double = 0, contrast: Double = 0, _ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        let dark = brightness < t.minEyeBrightness * (1 + margin) || median < t.maxLensEyeMedian * (1 + margin)
+        let lensLike = below < t.maxLensBelowEye * (1 + margin) || contrast < t.maxLensEyeContrast * (1 + margin)
+        let lens = widthRatio >= t.minLensEyeWidthRatio && dark && lensLike
         return lens || darkness > t.maxEyeDarkness * (1 - margin)
     }
 }
@@ -110,7 +154,7 @@ public enum CoverMeasures {
 
     /// Mean, Cb/Cr means and 10th/90th luma percentiles of one patch.
     struct Patch {
-        var luma: Double, cb: Double, cr: Double, low: Double, high: Double
+        var luma: Double, cb: Double, cr: Double, low: Double, high: Double, median = 0.0
         /// False when most samples are clipped: the patch's colour is not the surface's.
         var hasColour: Bool
         /// How many unclipped samples' (Cb − 128, Cr − 128) were written to the caller's chroma buffer.
@@ -152,7 +196,8 @@ public enum CoverMeasures {
               let forehead = patch(p(151) + 0.05 * eyeSpan * down, 0.3, 0.12),
               let chin = patch(p(200), 0.28, 0.10, chromaAt: 0),
               let besideR = patch(p(206), 0.12, 0.12, chromaAt: 1),
-              let besideL = patch(p(426), 0.12, 0.12, chromaAt: 2) else { return nil }
+              let besideL = patch(p(426), 0.12, 0.12, chromaAt: 2),
+              let brows = patch(p(9), 0.14, 0.08) else { return nil }
         // The reference skin: the two upper cheeks, and the forehead unless hair makes it unlike them.
         let cheekLuma = (cheekR.luma + cheekL.luma) / 2
         let withForehead = abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma
@@ -201,6 +246,20 @@ public enum CoverMeasures {
                 lowerHue = distances[count / 2]
             }
         }
+        // The lower face against the upper face between the brows: saturation and luma (`neutralDark`). The brows'
+        // colour even when a channel nears clipping (a ruddy skin's red at 240 still has its hue: it can only read
+        // less saturated, never more), but not burnt to white.
+        var lowerSaturation: Double?, upperSaturation: Double?, lowerToUpper: Double?
+        if lower.count > 0, brows.luma < 230 {
+            let luma = ((chin.hasColour ? chin.luma : 0) + (besideR.hasColour ? besideR.luma : 0)
+                        + (besideL.hasColour ? besideL.luma : 0)) / lower.count
+            func saturation(_ cb: Double, _ cr: Double, _ y: Double) -> Double {
+                ((cb - 128) * (cb - 128) + (cr - 128) * (cr - 128)).squareRoot() / max(y, 1)
+            }
+            lowerSaturation = saturation(lower.cb, lower.cr, luma)
+            upperSaturation = saturation(brows.cb, brows.cr, brows.luma)
+            lowerToUpper = luma / max(brows.luma, 1)
+        }
         let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
         let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
         if lower.count > 0, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)),
@@ -211,22 +270,34 @@ public enum CoverMeasures {
 
         let mouth = mouthContrast(frame, p, eyeSpan: eyeSpan, rotation: rotation, down: down, skinLuma: skinLuma)
 
-        func eye(_ a: Int, _ b: Int) -> (brightness: Double, darkness: Double)? {
+        typealias Eye = (brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double)
+        func eye(_ a: Int, _ b: Int, cheek: Int) -> Eye? {
             let v = p(b) - p(a)
             let width = (v * v).sum().squareRoot() / eyeSpan
             guard let opening = patch(mid(a, b), 0.8 * width, 0.35 * width),
-                  let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width) else {
+                  let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width),
+                  let band = patch(mid(a, b) + 0.45 * width * eyeSpan * down, 0.7 * width, 0.15 * width),
+                  let side = patch(p(cheek), 0.14, 0.10) else {
                 return nil
             }
-            return (opening.high / skinLuma, region.low / skinLuma)
+            // The lens measures against the darker of the skin and this eye's own cheek: in a hard side light
+            // the far eye and its cheek are dark alike.
+            let reference = max(1, min(skinLuma, side.luma))
+            return (opening.high / reference, region.low / skinLuma, opening.median / reference,
+                    band.luma / max(side.luma, 1), (opening.high - opening.low) / max(opening.high, 1))
         }
-        guard let right = eye(33, 133), let left = eye(362, 263) else { return nil }
+        guard let right = eye(33, 133, cheek: 50), let left = eye(362, 263, cheek: 280) else { return nil }
         func width(_ a: Int, _ b: Int) -> Double { Double(((p(b) - p(a)) * (p(b) - p(a))).sum().squareRoot()) }
         let rightWidth = width(33, 133), leftWidth = width(362, 263)
         let widest = max(rightWidth, leftWidth, 1e-6)
         return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
-                            lowerFaceHue: lowerHue, mouthChroma: mouthChroma,
+                            lowerFaceHue: lowerHue, lowerFaceSaturation: lowerSaturation,
+                            upperFaceSaturation: upperSaturation, lowerToUpperLuma: lowerToUpper,
+                            mouthChroma: mouthChroma,
                             rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
+                            rightEyeMedian: right.median, leftEyeMedian: left.median,
+                            rightBelowEye: right.below, leftBelowEye: left.below,
+                            rightEyeContrast: right.contrast, leftEyeContrast: left.contrast,
                             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
                             rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
     }
@@ -358,8 +429,8 @@ public enum CoverMeasures {
         var sum = 0.0
         for y in lumas { sum += y }
         return Patch(luma: sum / count, cb: cb / coloured, cr: cr / coloured,
-                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], hasColour: hasColour,
-                     chromaCount: chromaCount)
+                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], median: lumas[n * n / 2],
+                     hasColour: hasColour, chromaCount: chromaCount)
         }
     }
 }
