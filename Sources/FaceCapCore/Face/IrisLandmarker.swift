@@ -51,9 +51,10 @@ public final class IrisLandmarker {
     private let contourOutput: Int
     private let irisOutput: Int
 
-    /// Prepares the iris model; a model of another shape is a `ModelError`.
+    /// Prepares the iris model; a model of another shape is a `ModelError`. The interpreter holds two images:
+    /// `eyes` runs both crops through each layer together (its weights read once for the two).
     public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+        interpreter = try Interpreter(model: model, batch: 2)
         let n = Self.inputSize
         let sizes = interpreter.outputShapes.map { $0.reduce(1, *) }
         guard interpreter.inputShapes == [[1, n, n, 3]], sizes.count == 2,
@@ -75,36 +76,49 @@ public final class IrisLandmarker {
     }
 
     /// Both eyes of the face whose 468 FaceMesh landmarks are `points` (frame pixels); nil when there are
-    /// fewer points or the frame's data is too short for its format. Two model runs.
+    /// fewer points or the frame's data is too short for its format. One run of the model on both crops (a
+    /// batch of two: the same results as two runs of `eye`, bit for bit).
     public func eyes(in frame: Frame, landmarks points: [SIMD3<Float>]) -> FaceEyes? {
-        guard points.count >= FaceLandmarker.count,
-              let right = eye(in: frame, roi: Self.roi(from: points[33], to: points[133]), flipped: false),
-              let left = eye(in: frame, roi: Self.roi(from: points[362], to: points[263]), flipped: true) else {
-            return nil
-        }
-        return FaceEyes(right: right, left: left)
+        guard points.count >= FaceLandmarker.count else { return nil }
+        let right = Self.roi(from: points[33], to: points[133]), left = Self.roi(from: points[362], to: points[263])
+        guard fill(image: 0, from: frame, roi: right, flipped: false),
+              fill(image: 1, from: frame, roi: left, flipped: true) else { return nil }
+        interpreter.run(images: 2)
+        return FaceEyes(right: landmarks(image: 0, roi: right, flipped: false),
+                        left: landmarks(image: 1, roi: left, flipped: true))
+    }
+
+    /// The crop of `roi` (mirrored when `flipped`) into input image `image`; false when the frame's data is
+    /// too short for its format.
+    private func fill(image: Int, from frame: Frame, roi: FaceROI, flipped: Bool) -> Bool {
+        let n = Self.inputSize
+        // A negative width samples the square right to left: the mirror image, pixel for pixel.
+        let map = SamplingMap(centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
+                              rotation: roi.rotation)
+        return fillTensor(interpreter.input(0, image: image), width: n, height: n, from: frame, map: map,
+                          border: .replicate, scale: 1 / 255, offset: 0)
     }
 
     /// Runs the model on `roi` of `frame`, mirrored horizontally when `flipped` (the subject's left eye), and
     /// returns the points in frame pixels; nil when the frame's data is too short for its format.
     public func eye(in frame: Frame, roi: FaceROI, flipped: Bool) -> EyeLandmarks? {
-        let n = Self.inputSize
-        // A negative width samples the square right to left: the mirror image, pixel for pixel.
-        let map = SamplingMap(centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
-                              rotation: roi.rotation)
-        guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
-                         scale: 1 / 255, offset: 0) else { return nil }
+        guard fill(image: 0, from: frame, roi: roi, flipped: flipped) else { return nil }
         return eyeFromInput(roi: roi, flipped: flipped)
     }
 
-    /// Runs the model on the crop already in its input and projects the points through `roi`.
+    /// Runs the model on the crop already in its input (image 0) and projects the points through `roi`.
     func eyeFromInput(roi: FaceROI, flipped: Bool) -> EyeLandmarks {
-        interpreter.run()
-        return EyeLandmarks(contour: project(interpreter.output(contourOutput), count: Self.contourCount, roi: roi,
-                                             flipped: flipped),
-                            iris: project(interpreter.output(irisOutput), count: Self.irisCount, roi: roi,
-                                          flipped: flipped),
-                            roi: roi)
+        interpreter.run(images: 1)
+        return landmarks(image: 0, roi: roi, flipped: flipped)
+    }
+
+    /// The points of input image `image` after a run, projected through `roi`.
+    private func landmarks(image: Int, roi: FaceROI, flipped: Bool) -> EyeLandmarks {
+        EyeLandmarks(contour: project(interpreter.output(contourOutput, image: image), count: Self.contourCount,
+                                      roi: roi, flipped: flipped),
+                     iris: project(interpreter.output(irisOutput, image: image), count: Self.irisCount, roi: roi,
+                                   flipped: flipped),
+                     roi: roi)
     }
 
     private func project(_ raw: UnsafeBufferPointer<Float>, count: Int, roi: FaceROI, flipped: Bool)
