@@ -127,6 +127,11 @@ def main():
     for key in TARGETED:
         verdict = 'met' if ratios[key] <= RATIO_BAR else 'NOT met'
         print(f'  {key:14s} ratio {ratios[key]:.2f} <= {RATIO_BAR}: {verdict}')
+        # The same in CPU time (on a loaded machine the wall-clock ratio also measures who was preempted more).
+        cpu_key = key.replace('_ms', '_cpu_ms')
+        if cpu_key in ratios:
+            verdict = 'met' if ratios[cpu_key] <= RATIO_BAR else 'NOT met'
+            print(f'  {cpu_key:14s} ratio {ratios[cpu_key]:.2f} <= {RATIO_BAR}: {verdict}')
     for key in ('frame_eyes_ms', 'frame_eyes_cpu_ms'):
         if key not in keys:
             continue
