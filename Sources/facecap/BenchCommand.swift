@@ -90,7 +90,7 @@ enum BenchCommand {
 
         if parsed.has("profile") {
             printProfile([("detector", detector, 1), ("landmarks", landmarks, 1), ("iris", iris, 1),
-                          ("iris, both eyes (batch of 2)", irisPair, 2), ("hand", hand, 1)],
+                          ("iris_pair", irisPair, 2), ("hand", hand, 1)],
                          runs: max(20, runs / 3))
         }
 
