@@ -51,10 +51,10 @@ public final class IrisLandmarker {
     private let contourOutput: Int
     private let irisOutput: Int
 
-    /// Prepares the iris model; a model of another shape is a `ModelError`. The interpreter holds two images:
-    /// `eyes` runs both crops through each layer together (its weights read once for the two).
+    /// Prepares the iris model; a model of another shape is a `ModelError`. One image per run: a batch of two
+    /// eyes measured slower on a quiet machine (docs/performance.md, third pass).
     public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model, batch: 2)
+        interpreter = try Interpreter(model: model)
         let n = Self.inputSize
         let sizes = interpreter.outputShapes.map { $0.reduce(1, *) }
         guard interpreter.inputShapes == [[1, n, n, 3]], sizes.count == 2,
@@ -76,16 +76,14 @@ public final class IrisLandmarker {
     }
 
     /// Both eyes of the face whose 468 FaceMesh landmarks are `points` (frame pixels); nil when there are
-    /// fewer points or the frame's data is too short for its format. One run of the model on both crops (a
-    /// batch of two: the same results as two runs of `eye`, bit for bit).
+    /// fewer points or the frame's data is too short for its format. Two model runs.
     public func eyes(in frame: Frame, landmarks points: [SIMD3<Float>]) -> FaceEyes? {
-        guard points.count >= FaceLandmarker.count else { return nil }
-        let right = Self.roi(from: points[33], to: points[133]), left = Self.roi(from: points[362], to: points[263])
-        guard fill(image: 0, from: frame, roi: right, flipped: false),
-              fill(image: 1, from: frame, roi: left, flipped: true) else { return nil }
-        interpreter.run(images: 2)
-        return FaceEyes(right: landmarks(image: 0, roi: right, flipped: false),
-                        left: landmarks(image: 1, roi: left, flipped: true))
+        guard points.count >= FaceLandmarker.count,
+              let right = eye(in: frame, roi: Self.roi(from: points[33], to: points[133]), flipped: false),
+              let left = eye(in: frame, roi: Self.roi(from: points[362], to: points[263]), flipped: true) else {
+            return nil
+        }
+        return FaceEyes(right: right, left: left)
     }
 
     /// The crop of `roi` (mirrored when `flipped`) into input image `image`; false when the frame's data is
