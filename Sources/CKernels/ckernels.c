@@ -523,6 +523,147 @@ TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride
     }
 }
 
+/* Four outputs of one 16-channel slab of a kh × kw depthwise window, every tap column inside the image: kernel
+ * rows ky_lo..<ky_hi (those inside the image), for each tap column kx one fused multiply-add per output in ky,
+ * kx order from the bias, as FaceCapCore's depthwise. KW (a constant where inlined) lets the input pixels of a
+ * kernel row stay in registers: 3 + KW of them at stride 1 (the four windows overlap), 6 + KW at stride 2.
+ * Taps are read from the packed weights (L1). */
+TARGET static inline ALWAYS void dwk_group4(const float *p, long c, long row, long sx, long ky_lo, long ky_hi,
+                                            const float *wk, long kw, long cp, __m512 bv, __mmask16 m,
+                                            __m512 *r0, __m512 *r1, __m512 *r2, __m512 *r3, const int KW,
+                                            const int SX, const int full) {
+    __m512 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+    const long kwn = KW ? KW : kw;
+    const long step = SX ? SX : sx;
+    for (long ky = ky_lo; ky < ky_hi; ky++) {
+        const float *r = p + ky * row;
+        const float *t = wk + ky * kwn * cp;
+        if (KW && SX) {
+            /* The input pixels the four windows of this kernel row read, loaded once. */
+            __m512 x[3 * 2 + 8];
+            const int nx = 3 * SX + KW;
+            for (int j = 0; j < nx; j++)
+                x[j] = full ? _mm512_loadu_ps(r + j * c) : _mm512_maskz_loadu_ps(m, r + j * c);
+            for (int kx = 0; kx < KW; kx++) {
+                __m512 k = _mm512_loadu_ps(t + kx * cp);
+                a0 = _mm512_fmadd_ps(x[kx], k, a0);
+                a1 = _mm512_fmadd_ps(x[SX + kx], k, a1);
+                a2 = _mm512_fmadd_ps(x[2 * SX + kx], k, a2);
+                a3 = _mm512_fmadd_ps(x[3 * SX + kx], k, a3);
+            }
+        } else {
+            for (long kx = 0; kx < kwn; kx++) {
+                __m512 k = _mm512_loadu_ps(t + kx * cp);
+#define LDX(j) (full ? _mm512_loadu_ps(r + ((j) * step + kx) * c) : _mm512_maskz_loadu_ps(m, r + ((j) * step + kx) * c))
+                a0 = _mm512_fmadd_ps(LDX(0), k, a0);
+                a1 = _mm512_fmadd_ps(LDX(1), k, a1);
+                a2 = _mm512_fmadd_ps(LDX(2), k, a2);
+                a3 = _mm512_fmadd_ps(LDX(3), k, a3);
+#undef LDX
+            }
+        }
+    }
+    *r0 = a0; *r1 = a1; *r2 = a2; *r3 = a3;
+}
+
+/* One output pixel whose window may cross the image's edge, all channels, four 16-channel slabs at a time (four
+ * independent chains of multiply-adds instead of one): for each tap inside the image, in ky, kx order, one fused
+ * multiply-add per slab from the bias, as FaceCapCore's depthwise. FULL (a constant where inlined): all four
+ * slabs exist and are whole (plain loads); otherwise every load is masked to the slab's channels, and a slab past
+ * the last channel (mask 0) reads and writes nothing. */
+TARGET static inline ALWAYS void dwk_pixel4(const float *in, long w, long c, long kw, long ix0, long iy0,
+                                            long ky_lo, long ky_hi, const float *wp, long cp, const float *bias,
+                                            long ch, int act, const float *alpha, float *o, const int FULL) {
+    const long row = w * c;
+    long kx_lo = ix0 < 0 ? -ix0 : 0, kx_hi = w - ix0 < kw ? w - ix0 : kw;
+    __mmask16 m[4];
+    for (int i = 0; i < 4; i++) {
+        long left = c - ch - 16 * i;
+        m[i] = FULL || left >= 16 ? (__mmask16)0xFFFF : left <= 0 ? 0 : (__mmask16)((1u << left) - 1);
+    }
+#define LD(i, ptr) (FULL ? _mm512_loadu_ps(ptr) : _mm512_maskz_loadu_ps(m[i], ptr))
+    __m512 a0 = LD(0, bias + ch), a1 = LD(1, bias + ch + 16), a2 = LD(2, bias + ch + 32), a3 = LD(3, bias + ch + 48);
+    for (long ky = ky_lo; ky < ky_hi; ky++) {
+        for (long kx = kx_lo; kx < kx_hi; kx++) {
+            /* Inside the image: row iy0 + ky (ky_lo..<ky_hi), column ix0 + kx (kx_lo..<kx_hi). */
+            const float *x = in + (iy0 + ky) * row + (ix0 + kx) * c + ch;
+            const float *k = wp + (ky * kw + kx) * cp + ch;
+            a0 = _mm512_fmadd_ps(LD(0, x), LD(0, k), a0);
+            a1 = _mm512_fmadd_ps(LD(1, x + 16), LD(1, k + 16), a1);
+            a2 = _mm512_fmadd_ps(LD(2, x + 32), LD(2, k + 32), a2);
+            a3 = _mm512_fmadd_ps(LD(3, x + 48), LD(3, k + 48), a3);
+        }
+    }
+#undef LD
+    /* Only slabs that exist take the activation (its slopes are read 16 at a time from the slab's channel). */
+    if (m[0]) put16(o + ch, m[0], act16(a0, act, alpha ? alpha + ch : 0));
+    if (m[1]) put16(o + ch + 16, m[1], act16(a1, act, alpha ? alpha + ch + 16 : 0));
+    if (m[2]) put16(o + ch + 32, m[2], act16(a2, act, alpha ? alpha + ch + 32 : 0));
+    if (m[3]) put16(o + ch + 48, m[3], act16(a3, act, alpha ? alpha + ch + 48 : 0));
+}
+
+TARGET static void dwk_pixel(const float *in, long w, long c, long kw, long ix0, long iy0, long ky_lo, long ky_hi,
+                             const float *wp, long cp, const float *bias, int act, const float *alpha, float *o) {
+    long ch = 0;
+    for (; ch + 64 <= c; ch += 64) dwk_pixel4(in, w, c, kw, ix0, iy0, ky_lo, ky_hi, wp, cp, bias, ch, act, alpha, o, 1);
+    if (ch < c) dwk_pixel4(in, w, c, kw, ix0, iy0, ky_lo, ky_hi, wp, cp, bias, ch, act, alpha, o, 0);
+}
+
+/* A whole kh × kw depthwise convolution (multiplier 1, strides sy, sx): see ckernels.h. Per output row: the
+ * interior (every tap column in the image) four outputs at a time per 16-channel slab, the last group moved back
+ * to end at the interior's end (up to three outputs recomputed with the same arithmetic, from another tensor, so
+ * the values written again are the same); the edge pixels, and the whole row when its interior holds fewer than
+ * four outputs, one pixel at a time over all channels (dwk_pixel). */
+TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
+                         long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                         const float *alpha, float *out) {
+    /* Output columns whose kw input columns all lie in the image. */
+    long ox_lo = (pad_left + sx - 1) / sx;
+    if (ox_lo > out_w) ox_lo = out_w;
+    long ox_hi = out_w;
+    while (ox_hi > ox_lo && (ox_hi - 1) * sx - pad_left + kw - 1 >= w) ox_hi--;
+    const long row = w * c;
+    const int grouped = ox_hi - ox_lo >= 4;
+    for (long oy = 0; oy < out_h; oy++) {
+        long iy0 = oy * sy - pad_top;
+        long ky_lo = iy0 < 0 ? -iy0 : 0, ky_hi = h - iy0 < kh ? h - iy0 : kh;
+        if (ky_hi < ky_lo) ky_hi = ky_lo;
+        float *orow = out + oy * out_w * c;
+        if (grouped) {
+            for (long ch = 0; ch < c; ch += 16) {
+                long left = c - ch;
+                __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
+                __m512 bv = _mm512_loadu_ps(bias + ch);
+                const float *al = alpha ? alpha + ch : 0;
+                const int full = m == (__mmask16)0xFFFF;
+                PREFETCH_LINE();
+                for (long g = ox_lo; g < ox_hi; g += 4) {
+                    long at = g + 4 <= ox_hi ? g : ox_hi - 4;
+                    /* In bounds: the windows of outputs at…at+3 lie inside the image's columns (interior), and
+                     * only kernel rows ky_lo..<ky_hi, inside its rows, are read through p. */
+                    const float *p = in + ch + iy0 * row + (at * sx - pad_left) * c;
+                    const float *wk = wp + ch;
+                    __m512 a0, a1, a2, a3;
+#define G(KW, SX, F) dwk_group4(p, c, row, sx, ky_lo, ky_hi, wk, kw, cp, bv, m, &a0, &a1, &a2, &a3, KW, SX, F)
+                    if (kw == 5 && sx == 1) { if (full) G(5, 1, 1); else G(5, 1, 0); }
+                    else if (kw == 5 && sx == 2) { if (full) G(5, 2, 1); else G(5, 2, 0); }
+                    else if (full) G(0, 0, 1);
+                    else G(0, 0, 0);
+#undef G
+                    float *o4 = orow + at * c + ch;
+                    put16(o4, m, act16(a0, act, al)); put16(o4 + c, m, act16(a1, act, al));
+                    put16(o4 + 2 * c, m, act16(a2, act, al)); put16(o4 + 3 * c, m, act16(a3, act, al));
+                }
+            }
+        }
+        for (long ox = 0; ox < out_w; ox++) {
+            if (grouped && ox == ox_lo) { ox = ox_hi - 1; continue; }
+            dwk_pixel(in, w, c, kw, ox * sx - pad_left, iy0, ky_lo, ky_hi, wp, cp, bias, act, alpha,
+                      orow + ox * c);
+        }
+    }
+}
+
 #define TARGET2 __attribute__((target("avx2,fma")))
 
 /* 12 independent chains: enough to cover the FMA latency (4–5 cycles) on two pipes. */
@@ -567,6 +708,12 @@ TARGET2 float fc_read_sum(const float *p, long n) {
 
 #else
 void fc_prefetch_next(const void *p, long bytes) { (void)p; (void)bytes; }
+void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
+                  long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                  const float *alpha, float *out) {
+    (void)in; (void)h; (void)w; (void)c; (void)kh; (void)kw; (void)sy; (void)sx; (void)pad_top; (void)pad_left;
+    (void)out_h; (void)out_w; (void)wp; (void)cp; (void)bias; (void)act; (void)alpha; (void)out;
+}
 void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
                      long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                      const float *alpha, float *out) {

@@ -110,6 +110,12 @@ final class InferenceOpTests: XCTestCase {
             (1, 1, 16, 16, 3, 1, true, true),      // depthwise on one pixel: only the centre tap
             (6, 5, 8, 24, 2, 2, false, false),     // 2×2 stride 2 VALID (iris): no padded copy
             (16, 16, 3, 24, 5, 2, true, false),    // detector's first layer: padded copy, 8-row blocks
+            // Depthwise windows other than 3×3 (the hand model's 5×5) in CKernels on AVX-512.
+            (11, 13, 40, 40, 5, 1, true, true),    // 5×5 stride 1: interior groups of four, a slab of 8
+            (14, 15, 24, 24, 5, 2, true, true),    // 5×5 stride 2, odd width
+            (3, 3, 16, 16, 5, 1, true, true),      // 5×5 on a map smaller than its window
+            (9, 10, 20, 20, 5, 2, false, true),    // 5×5 stride 2 VALID
+            (8, 9, 18, 18, 4, 1, true, true),      // 4×4 (no specialised copy): the generic loop
         ]
         for (n, t) in cases.enumerated() {
             let weightCount = t.depthwise ? t.k * t.k * t.c : t.outC * t.k * t.k * t.c

@@ -27,6 +27,79 @@ final class IrisGoldenTests: XCTestCase {
         }
     }
 
+    /// Two images through one run of a batch of two give, each, what a run of batch 1 gives, bit for bit: the
+    /// 1×1 layers as one GEMM over both, the small 2×2 layers through their patch copy, the rest image by image.
+    func testBatchOfTwoIsBitIdenticalToSingleRuns() throws {
+        let model = try TestData.iris
+        let single = try Interpreter(model: model)
+        let pair = try Interpreter(model: model, batch: 2)
+        XCTAssertEqual(pair.batch, 2)
+        var state: UInt32 = 7
+        for image in 0..<2 {
+            let input = pair.input(0, image: image)
+            for i in input.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                input[i] = Float(state >> 8) / Float(1 << 24)
+            }
+        }
+        pair.run()
+        for image in 0..<2 {
+            _ = single.input().update(fromContentsOf: pair.input(0, image: image))
+            single.run()
+            for output in 0..<2 {
+                XCTAssertEqual(Array(pair.output(output, image: image)), Array(single.output(output)),
+                               "image \(image), output \(output)")
+            }
+        }
+        // One image of the pair's interpreter: image 0 again, the same values.
+        _ = pair.input(0, image: 0).update(fromContentsOf: single.input())
+        pair.run(images: 1)
+        XCTAssertEqual(Array(pair.output(0, image: 0)), Array(single.output(0)))
+
+        // The landmarker's `eyes` (one batched run) and two runs of `eye` agree exactly.
+        let landmarker = try IrisLandmarker(model: model)
+        // A 640×480 YUYV frame with a pattern (the camera's format: the AVX-512 resample path on such CPUs).
+        var bytes = [UInt8](repeating: 0, count: 640 * 480 * 2)
+        for y in 0..<480 {
+            for x in 0..<640 {
+                bytes[(y * 640 + x) * 2] = UInt8(truncatingIfNeeded: 16 + (x * 3 + y * 5) % 220)
+                bytes[(y * 640 + x) * 2 + 1] = UInt8(truncatingIfNeeded: 128 + (x - 2 * y) % 64)
+            }
+        }
+        let frame = Frame(format: .yuyv, width: 640, height: 480, data: bytes)
+        var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
+        points[33] = SIMD3(300, 230, 0); points[133] = SIMD3(340, 234, 0)
+        points[362] = SIMD3(380, 233, 0); points[263] = SIMD3(420, 229, 0)
+        let both = try XCTUnwrap(landmarker.eyes(in: frame, landmarks: points))
+        let right = try XCTUnwrap(landmarker.eye(in: frame, roi: IrisLandmarker.roi(from: points[33], to: points[133]),
+                                                 flipped: false))
+        let left = try XCTUnwrap(landmarker.eye(in: frame, roi: IrisLandmarker.roi(from: points[362], to: points[263]),
+                                                flipped: true))
+        XCTAssertEqual(both.right, right)
+        XCTAssertEqual(both.left, left)
+    }
+
+    /// A second interpreter of the same model uses the first one's packed weights (no second copy), computes the
+    /// same outputs, and keeps them alive when the first is gone.
+    func testInterpretersOfOneModelShareTheirWeights() throws {
+        let model = try TestData.iris
+        var first: Interpreter? = try Interpreter(model: model)
+        // (`first` may itself use the weights of an interpreter another test left alive.)
+        let buffers = try XCTUnwrap(first).constantBuffers
+        XCTAssertGreaterThan(buffers.owned + buffers.borrowed, 0)
+        let second = try Interpreter(model: model, batch: 2)
+        XCTAssertEqual(second.constantBuffers.owned, 0)
+        XCTAssertEqual(second.constantBuffers.borrowed, buffers.owned + buffers.borrowed)
+        let x = try TestData.golden("iris_sergey_r_input_1x64x64x3.f32")
+        _ = try XCTUnwrap(first).input().update(fromContentsOf: x)
+        try XCTUnwrap(first).run()
+        let expected = Array(try XCTUnwrap(first).output(0))
+        first = nil
+        _ = second.input().update(fromContentsOf: x)
+        second.run(images: 1)
+        XCTAssertEqual(Array(second.output(0)), expected)
+    }
+
     func testAnotherModelIsRefused() throws {
         XCTAssertThrowsError(try IrisLandmarker(model: try TestData.landmarks)) { error in
             XCTAssertTrue("\(error)".contains("not the iris landmark model"), "\(error)")

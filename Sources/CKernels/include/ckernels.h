@@ -39,6 +39,13 @@ void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride, long 
                      long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                      const float *alpha, float *out);
 
+/* A whole kh × kw depthwise convolution (multiplier 1, strides sy and sx, any window size) of an NHWC input
+ * `h × w × c` with zero padding, as fc_dw3x3_avx512 (the same arithmetic as FaceCapCore's depthwise). Tap
+ * t = ky·kw + kx of channel ch is wp[t·cp + ch]; `bias` and `alpha` hold cp floats. */
+void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
+                  long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                  const float *alpha, float *out);
+
 /* YUYV frame (h rows of row_bytes bytes, w pixels) → RGB float tensor out_h × out_w × 3, bilinear: TensorInput.swift's
  * resample with the same arithmetic in the same order (bit-identical). Pixel (i, j) samples frame position
  * origin + j·dj + i·di (summed as Swift does, one di per pixel). replicate: 1 = nearest edge pixel outside the

@@ -51,7 +51,8 @@ public final class IrisLandmarker {
     private let contourOutput: Int
     private let irisOutput: Int
 
-    /// Prepares the iris model; a model of another shape is a `ModelError`.
+    /// Prepares the iris model; a model of another shape is a `ModelError`. One image per run: a batch of two
+    /// eyes measured slower on a quiet machine (docs/performance.md, third pass).
     public init(model: TFLiteModel) throws(ModelError) {
         interpreter = try Interpreter(model: model)
         let n = Self.inputSize
@@ -85,26 +86,37 @@ public final class IrisLandmarker {
         return FaceEyes(right: right, left: left)
     }
 
-    /// Runs the model on `roi` of `frame`, mirrored horizontally when `flipped` (the subject's left eye), and
-    /// returns the points in frame pixels; nil when the frame's data is too short for its format.
-    public func eye(in frame: Frame, roi: FaceROI, flipped: Bool) -> EyeLandmarks? {
+    /// The crop of `roi` (mirrored when `flipped`) into input image `image`; false when the frame's data is
+    /// too short for its format.
+    private func fill(image: Int, from frame: Frame, roi: FaceROI, flipped: Bool) -> Bool {
         let n = Self.inputSize
         // A negative width samples the square right to left: the mirror image, pixel for pixel.
         let map = SamplingMap(centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
                               rotation: roi.rotation)
-        guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
-                         scale: 1 / 255, offset: 0) else { return nil }
+        return fillTensor(interpreter.input(0, image: image), width: n, height: n, from: frame, map: map,
+                          border: .replicate, scale: 1 / 255, offset: 0)
+    }
+
+    /// Runs the model on `roi` of `frame`, mirrored horizontally when `flipped` (the subject's left eye), and
+    /// returns the points in frame pixels; nil when the frame's data is too short for its format.
+    public func eye(in frame: Frame, roi: FaceROI, flipped: Bool) -> EyeLandmarks? {
+        guard fill(image: 0, from: frame, roi: roi, flipped: flipped) else { return nil }
         return eyeFromInput(roi: roi, flipped: flipped)
     }
 
-    /// Runs the model on the crop already in its input and projects the points through `roi`.
+    /// Runs the model on the crop already in its input (image 0) and projects the points through `roi`.
     func eyeFromInput(roi: FaceROI, flipped: Bool) -> EyeLandmarks {
-        interpreter.run()
-        return EyeLandmarks(contour: project(interpreter.output(contourOutput), count: Self.contourCount, roi: roi,
-                                             flipped: flipped),
-                            iris: project(interpreter.output(irisOutput), count: Self.irisCount, roi: roi,
-                                          flipped: flipped),
-                            roi: roi)
+        interpreter.run(images: 1)
+        return landmarks(image: 0, roi: roi, flipped: flipped)
+    }
+
+    /// The points of input image `image` after a run, projected through `roi`.
+    private func landmarks(image: Int, roi: FaceROI, flipped: Bool) -> EyeLandmarks {
+        EyeLandmarks(contour: project(interpreter.output(contourOutput, image: image), count: Self.contourCount,
+                                      roi: roi, flipped: flipped),
+                     iris: project(interpreter.output(irisOutput, image: image), count: Self.irisCount, roi: roi,
+                                   flipped: flipped),
+                     roi: roi)
     }
 
     private func project(_ raw: UnsafeBufferPointer<Float>, count: Int, roi: FaceROI, flipped: Bool)

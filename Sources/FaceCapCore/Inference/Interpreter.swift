@@ -1,4 +1,8 @@
 import CKernels
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a `TFLiteModel` on the CPU: NHWC float32, batch 1, one thread.
 ///
@@ -9,14 +13,19 @@ import CKernels
 public final class Interpreter {
     /// The model's name (its file), for messages.
     public let name: String
-    /// Shapes of the graph inputs and outputs, in the model's order.
+    /// Shapes of the graph inputs and outputs, in the model's order (of one image: batch 1).
     public let inputShapes: [[Int]]
     public let outputShapes: [[Int]]
+    /// Images the plan holds room for: `run(images:)` runs the first 1…batch of them through the same
+    /// steps, so each step's weights are read once for all of them (the iris model's two eyes).
+    public let batch: Int
 
     private var steps: [Step] = []
     private let arena: UnsafeMutableRawPointer
     private let arenaFloats: Int
     private var constants: [UnsafeMutableRawPointer] = []
+    /// The packed weights, biases and slopes, shared with other interpreters of the same model.
+    private let sharedConstants: SharedConstants
     private var inputPointers: [UnsafeMutablePointer<Float>] = []
     private var outputPointers: [UnsafeMutablePointer<Float>] = []
 
@@ -24,6 +33,11 @@ public final class Interpreter {
     public var arenaSize: Int { arenaFloats }
     /// Whether the large kernels run on AVX-512 (CKernels; this CPU has it and FACECAP_NO_AVX512 is unset).
     public static var usesAVX512: Bool { avx512GEMM }
+    /// Constant buffers (packed weights, biases, slopes) this interpreter allocated, and those it uses from an
+    /// earlier interpreter of the same model (for tests).
+    var constantBuffers: (owned: Int, borrowed: Int) {
+        (sharedConstants.owned.count, sharedConstants.pointers.count - sharedConstants.owned.count)
+    }
     /// Number of kernel calls per `run()` after fusion.
     public var stepCount: Int { steps.count }
 
@@ -32,49 +46,62 @@ public final class Interpreter {
         for pointer in constants { pointer.deallocate() }
     }
 
-    /// Pointer to input `index` (elements in NHWC order); write the input here before `run()`.
-    public func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
-        UnsafeMutableBufferPointer(start: inputPointers[index], count: inputShapes[index].reduce(1, *))
+    /// Pointer to input `index` of image `image` (0..<batch; elements in NHWC order); write the input here
+    /// before `run()`.
+    public func input(_ index: Int = 0, image: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+        precondition(image >= 0 && image < batch, "image \(image) of a batch of \(batch)")
+        let count = inputShapes[index].reduce(1, *)
+        return UnsafeMutableBufferPointer(start: inputPointers[index] + image * count, count: count)
     }
 
-    /// Output `index` of the last `run()`, valid until the next one.
-    public func output(_ index: Int) -> UnsafeBufferPointer<Float> {
-        UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
+    /// Output `index` of image `image` of the last `run()`, valid until the next one.
+    public func output(_ index: Int, image: Int = 0) -> UnsafeBufferPointer<Float> {
+        precondition(image >= 0 && image < batch, "image \(image) of a batch of \(batch)")
+        let count = outputShapes[index].reduce(1, *)
+        return UnsafeBufferPointer(start: outputPointers[index] + image * count, count: count)
     }
 
-    /// Runs the graph once on the current inputs. On AVX-512 each step's kernels prefetch the packed weights of
-    /// the next step that has any (`fc_prefetch_next`), so a small late layer does not wait for its weights.
-    public func run() {
+    /// Runs the graph once on the current inputs of the first `images` images (all `batch` by default). On
+    /// AVX-512 each step's kernels prefetch the packed weights of the next step that has any
+    /// (`fc_prefetch_next`), so a small late layer does not wait for its weights.
+    public func run(images: Int? = nil) {
+        let n = images ?? batch
+        precondition(n >= 1 && n <= batch, "\(n) images for a batch of \(batch)")
         for step in steps {
             if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
-            step.execute()
+            step.execute(n)
         }
     }
 
     /// Runs the graph `runs` times and returns, per step, its label, the operator it runs, its work (FLOPs
     /// and bytes) and median time in milliseconds measured with `clock` (for `facecap bench --profile`, to see
     /// where the time goes and how far each kernel is from the machine's ceiling).
-    public func profile(runs: Int, clock: () -> Double) -> [StepProfile] {
+    /// With `images` > 1 each step runs that many images (FLOPs and activation bytes counted for all of them).
+    public func profile(runs: Int, images: Int = 1, clock: () -> Double) -> [StepProfile] {
+        let n = max(1, min(images, batch))
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
             for (index, step) in steps.enumerated() {
                 if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
                 let start = clock()
-                step.execute()
+                step.execute(n)
                 times[index].append(clock() - start)
             }
         }
         return zip(steps, times).map { step, samples in
-            StepProfile(label: step.label, kind: step.kind, flops: step.flops, bytes: step.bytes,
+            StepProfile(label: step.label, kind: step.kind, flops: step.flops * n,
+                        bytes: (step.bytes - step.constantBytes) * n + step.constantBytes,
                         milliseconds: samples.sorted()[samples.count / 2])
         }
     }
 
     /// Plans the whole graph: converts and packs weights, fuses operators, lays out the arena. An operator
     /// or shape the engine cannot run is a `ModelError` naming the model file.
-    public init(model: TFLiteModel) throws(ModelError) {
+    public init(model: TFLiteModel, batch: Int = 1) throws(ModelError) {
         name = model.name
-        var builder = PlanBuilder(model: model)
+        self.batch = max(1, batch)
+        var builder = PlanBuilder(model: model, batch: self.batch)
+        builder.constantPool.previous = SharedConstants.existing(for: model.name)
         do {
             try builder.build()
         } catch {
@@ -90,7 +117,10 @@ public final class Interpreter {
         arena.initializeMemory(as: Float.self, repeating: 0, count: arenaFloats)
         let base = arena.assumingMemoryBound(to: Float.self)
         constants = builder.constantPool.pointers
-        steps = builder.plans.map { $0.makeStep(base) }
+        sharedConstants = builder.constantPool.shared
+        SharedConstants.register(sharedConstants, for: model.name)
+        let tensors = model.tensors
+        steps = builder.plans.map { $0.makeStep(base, images: self.batch) { tensors[$0].elementCount } }
         // The weights each step prefetches: those of the next step that has packed weights.
         var next: (UnsafeRawPointer?, Int) = (nil, 0)
         for index in steps.indices.reversed() {
@@ -118,9 +148,79 @@ public struct StepProfile: Sendable {
 
 struct PlanError: Error { var text: String }
 
-/// Owns the constant buffers (packed weights, biases, slopes) for the interpreter's lifetime.
-struct ConstantPool {
+/// The float values of a model's constant tensors, converted from the model's bytes each time one is read.
+struct ConstantTable {
+    var model: TFLiteModel?
+    /// The tensor holding the bytes of each constant (DEQUANTIZE and RESHAPE outputs name their input's).
+    var source: [Int: Int] = [:]
+
+    func has(_ t: Int) -> Bool { source[t] != nil }
+
+    mutating func alias(_ t: Int, to other: Int) { source[t] = source[other] }
+
+    /// Element count of constant `t` (without converting it).
+    func count(_ t: Int) -> Int {
+        guard let s = source[t], let tensor = model?.tensors[s], let data = tensor.data else { return 0 }
+        return tensor.type == .float16 ? data.count / 2 : data.count / 4
+    }
+
+    subscript(_ t: Int) -> [Float]? {
+        guard let s = source[t], let tensor = model?.tensors[s], let data = tensor.data else { return nil }
+        switch tensor.type {
+        case .float32:
+            return (0..<data.count / 4).map { (i: Int) -> Float in
+                let b0 = UInt32(data[4 * i]), b1 = UInt32(data[4 * i + 1])
+                let b2 = UInt32(data[4 * i + 2]), b3 = UInt32(data[4 * i + 3])
+                return Float(bitPattern: b0 | b1 << 8 | b2 << 16 | b3 << 24)
+            }
+        case .float16:
+            return (0..<data.count / 2).map { (i: Int) -> Float in
+                floatFromHalfBits(UInt16(data[2 * i]) | UInt16(data[2 * i + 1]) << 8)
+            }
+        case .int32:
+            return nil
+        }
+    }
+}
+
+/// Constant buffers (packed weights, biases, slopes) that interpreters of the same model share: the wizard runs
+/// the face models twice, in the live tracker and in the built-in checker's own, and their packed weights
+/// (about 16 MB for the four models) were held twice. Immutable once built (scratch buffers, which a run
+/// writes, are never shared); each buffer is freed with the object that allocated it, which every interpreter
+/// using it keeps alive (through `borrowed`).
+final class SharedConstants: @unchecked Sendable {
+    // @unchecked: written only while its interpreter is built, before it is registered; then only read.
+    /// Every constant the interpreter stored, in order, and its float count (what a later build matches).
     var pointers: [UnsafeMutableRawPointer] = []
+    var counts: [Int] = []
+    /// The buffers this object allocated (the others belong to `borrowed`).
+    var owned: [UnsafeMutableRawPointer] = []
+    var borrowed: SharedConstants?
+
+    deinit { for pointer in owned { pointer.deallocate() } }
+
+    /// The constants of the last interpreter built for each model (by name), while one still holds them.
+    private struct Entry { weak var constants: SharedConstants? }
+    private static let registry = Mutex<[String: Entry]>([:])
+
+    static func existing(for name: String) -> SharedConstants? {
+        registry.withLock { $0[name]?.constants }
+    }
+
+    static func register(_ constants: SharedConstants, for name: String) {
+        registry.withLock { $0[name] = Entry(constants: constants) }
+    }
+}
+
+/// The constant buffers of one interpreter being built: its scratch buffers (its own) and its stored constants.
+struct ConstantPool {
+    /// Scratch buffers, this interpreter's own.
+    var pointers: [UnsafeMutableRawPointer] = []
+    /// The stored constants, in order (shared with later interpreters of the same model).
+    var shared = SharedConstants()
+    /// Another interpreter's constants of the same model: a constant equal to the one it stored at the same
+    /// position is that one, not a new copy.
+    var previous: SharedConstants?
 
     /// A zeroed buffer of `count` floats that a step may write (a padded input copy).
     mutating func scratch(_ count: Int) -> UnsafeMutablePointer<Float> {
@@ -131,12 +231,30 @@ struct ConstantPool {
         return typed
     }
 
+    /// A constant buffer holding `values` and 16 zero floats past them.
     mutating func store(_ values: [Float]) -> UnsafePointer<Float> {
+        let index = shared.pointers.count
+        if let previous, index < previous.pointers.count, previous.counts[index] == values.count {
+            // In bounds: that buffer holds counts[index] + 16 floats (allocated as below); only `values.count`
+            // of them are compared.
+            let old = previous.pointers[index].assumingMemoryBound(to: Float.self)
+            let same = values.withUnsafeBufferPointer { buffer in
+                buffer.isEmpty || memcmp(old, buffer.baseAddress!, buffer.count * 4) == 0
+            }
+            if same {
+                shared.pointers.append(previous.pointers[index])
+                shared.counts.append(values.count)
+                shared.borrowed = previous
+                return UnsafePointer(old)
+            }
+        }
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(64, values.count * 4 + 64), alignment: 64)
         let typed = raw.bindMemory(to: Float.self, capacity: values.count + 16)
         typed.initialize(repeating: 0, count: values.count + 16)
         values.withUnsafeBufferPointer { typed.update(from: $0.baseAddress!, count: values.count) }
-        pointers.append(raw)
+        shared.owned.append(raw)
+        shared.pointers.append(raw)
+        shared.counts.append(values.count)
         return UnsafePointer(typed)
     }
 }
@@ -147,7 +265,9 @@ struct Step {
     let kind: String
     let flops: Int
     let bytes: Int
-    let execute: () -> Void
+    let constantBytes: Int
+    /// Runs the step on the first n images.
+    let execute: (_ n: Int) -> Void
     /// The next step's packed weights (see `Interpreter.run`).
     var nextWeights: UnsafeRawPointer?
     var nextWeightBytes = 0
@@ -158,37 +278,59 @@ struct StepPlan {
     var reads: [Int]
     var writes: [Int]
     var make: (_ address: (Int) -> UnsafeMutablePointer<Float>) -> () -> Void
+    /// A kernel call that runs n images at once (their tensors lie one after the other), when the step has
+    /// one; otherwise `make`'s call runs once per image on that image's tensors.
+    var makeBatched: ((_ address: (Int) -> UnsafeMutablePointer<Float>) -> (_ n: Int) -> Void)?
     var resolver: ((Int) -> Int)?
     var label = ""
     var kind = "other"
     var flops = 0
     var bytes = 0
+    var constantBytes = 0
     /// The packed weights the step reads (a GEMM's), for the previous step to prefetch.
     var weights: UnsafeRawPointer?
     var weightBytes = 0
 
-    func makeStep(_ base: UnsafeMutablePointer<Float>) -> Step {
+    /// Image i's tensor t lies i · (t's element count) floats after image 0's (planMemory sizes each tensor
+    /// for `images` images).
+    func makeStep(_ base: UnsafeMutablePointer<Float>, images: Int, elements: (Int) -> Int) -> Step {
         let resolve = resolver!
-        return Step(label: label, kind: kind, flops: flops, bytes: bytes, execute: make { base + resolve($0) })
+        let execute: (Int) -> Void
+        if let makeBatched {
+            execute = makeBatched { base + resolve($0) }
+        } else if images == 1 {
+            let call = make { base + resolve($0) }
+            execute = { _ in call() }
+        } else {
+            let calls = (0..<images).map { image in make { base + resolve($0) + image * elements($0) } }
+            execute = { n in for i in 0..<n { calls[i]() } }
+        }
+        return Step(label: label, kind: kind, flops: flops, bytes: bytes, constantBytes: constantBytes,
+                    execute: execute)
     }
 }
 
 /// Turns the operator list into fused, memory-planned steps.
 struct PlanBuilder {
     let model: TFLiteModel
+    /// Images per run the arena holds (see `Interpreter.batch`).
+    let batch: Int
     var constantPool = ConstantPool()
     var plans: [StepPlan] = []
     var arenaFloats = 0
 
-    /// Float values of constant tensors (FP16 converted, DEQUANTIZE folded).
-    var constantValues: [Int: [Float]] = [:]
+    /// Float values of constant tensors (FP16 converted, DEQUANTIZE folded), converted when read: all of a
+    /// model's weights as floats at once were the largest part of the peak memory at load (the hand model's
+    /// FP16 weights are 11 MB as floats), while each is read by one operator.
+    var constantValues = ConstantTable()
     var int32Values: [Int: [Int32]] = [:]
     /// Storage owner of every tensor (RESHAPE outputs alias their input).
     private var root: [Int] = []
     private var offsets: [Int: Int] = [:]
 
-    init(model: TFLiteModel) {
+    init(model: TFLiteModel, batch: Int = 1) {
         self.model = model
+        self.batch = batch
         root = Array(0..<model.tensors.count)
     }
 
@@ -214,15 +356,12 @@ struct PlanBuilder {
 
     mutating func build() throws {
         let tensors = model.tensors
+        constantValues.model = model
         for (index, tensor) in tensors.enumerated() {
             guard let data = tensor.data else { continue }
             switch tensor.type {
-            case .float32:
-                constantValues[index] = littleEndianWords(data).map { Float(bitPattern: $0) }
-            case .float16:
-                constantValues[index] = stride(from: 0, to: data.count, by: 2).map { i in
-                    floatFromHalfBits(UInt16(data[i]) | UInt16(data[i + 1]) << 8)
-                }
+            case .float32, .float16:
+                constantValues.source[index] = index
             case .int32:
                 int32Values[index] = littleEndianWords(data).map { Int32(bitPattern: $0) }
             }
@@ -255,17 +394,17 @@ struct PlanBuilder {
             }
             switch op.code {
             case .dequantize:
-                guard op.inputs.count == 1, let values = constantValues[op.inputs[0]],
-                      values.count == tensors[output].elementCount else {
+                guard op.inputs.count == 1, constantValues.has(op.inputs[0]),
+                      constantValues.count(op.inputs[0]) == tensors[output].elementCount else {
                     throw PlanError(text: "DEQUANTIZE (operator \(index)) of a non-constant tensor is not supported")
                 }
-                constantValues[output] = values
+                constantValues.alias(output, to: op.inputs[0])
             case .reshape:
                 guard let input = op.inputs.first, tensors[input].elementCount == tensors[output].elementCount else {
                     throw PlanError(text: "RESHAPE (operator \(index)) changes the element count")
                 }
-                if let values = constantValues[input] {
-                    constantValues[output] = values
+                if constantValues.has(input) {
+                    constantValues.alias(output, to: input)
                 } else {
                     root[output] = root[input]
                 }
@@ -288,7 +427,7 @@ struct PlanBuilder {
             // PAD and CONCATENATION only move data (the kernels above count their own work).
             if let last = plans.indices.last, plans[last].bytes == 0 { cost("other", flops: 0) }
         }
-        for output in model.outputs where constantValues[output] != nil {
+        for output in model.outputs where constantValues.has(output) {
             throw PlanError(text: "graph output \(output) is a constant")
         }
         planMemory()
@@ -306,6 +445,7 @@ struct PlanBuilder {
         plans[plans.count - 1].kind = kind
         plans[plans.count - 1].flops = flops
         plans[plans.count - 1].bytes = floats * 4
+        plans[plans.count - 1].constantBytes = constants * 4
     }
 
     private func littleEndianWords(_ data: [UInt8]) -> [UInt32] {
@@ -370,7 +510,7 @@ struct PlanBuilder {
             // (a fuzzed model's ADD or RELU with another output shape overran the bias).
             let other = add.inputs.count == 2 ? (add.inputs[0] == finalOutput ? add.inputs[1] : add.inputs[0]) : -1
             if other >= 0, add.outputs.count == 1, shape(add.outputs[0]) == shape(finalOutput),
-               shape(other) == shape(finalOutput), constantValues[other] == nil {
+               shape(other) == shape(finalOutput), !constantValues.has(other) {
                 var source = other, channels = outC, padIndex: Int?
                 if producer[other] >= 0, model.operators[producer[other]].code == .pad, soleConsumer(other) == addIndex,
                    let padded = channelOnlyPad(model.operators[producer[other]]) {
@@ -423,7 +563,7 @@ struct PlanBuilder {
         }
 
         let out = finalOutput
-        if depthwise, avx512GEMM, kh == 3, kw == 3, g.sh == g.sw, g.sh == 1 || g.sh == 2 {
+        if depthwise, avx512GEMM, kh == 3, kw == 3, g.sh == g.sw, g.sh == 1 || g.sh == 2, outW >= 6 {
             // The whole layer in CKernels, 16 channels at a time: weights tap-major in plain channel order,
             // padded to a multiple of 16 (the last slab's loads and stores are masked to the real channels).
             let cp = (inC + 15) / 16 * 16
@@ -442,6 +582,31 @@ struct PlanBuilder {
             }))
             label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
             cost("DW", flops: 2 * outH * outW * outC * 9, constants: weights.count + bias.count)
+            return
+        }
+        if depthwise, avx512GEMM {
+            // Any other window (the hand model's 5×5, stride 1 and 2), and 3×3 on maps under six wide (whose
+            // edge pixels, most of the row there, take four at a time in lockstep), in CKernels, 16 channels at a time:
+            // weights tap-major (t = ky·kw + kx) in plain channel order, padded to a multiple of 16.
+            let taps = kh * kw
+            let cp = (inC + 15) / 16 * 16
+            var packed = [Float](repeating: 0, count: taps * cp)
+            for t in 0..<taps {
+                for ch in 0..<inC { packed[t * cp + ch] = weights[t * inC + ch] }
+            }
+            let w = constantPool.store(packed)
+            let plainBias = constantPool.store(bias + [Float](repeating: 0, count: cp - inC))
+            let (act, alpha) = cActivation(activation, prelu: prelu.map { constantPool.store($0 + [Float](
+                repeating: 0, count: cp - inC)) })
+            plans.append(StepPlan(reads: [input], writes: [out], make: { address in
+                let src = address(input), dst = address(out)
+                return { fc_dw_avx512(src, inH, inW, inC, kh, kw, g.sh, g.sw, g.padTop, g.padLeft, outH, outW, w, cp,
+                                      plainBias, act, alpha, dst) }
+            }))
+            label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
+            cost("DW", flops: 2 * outH * outW * outC * taps, constants: weights.count + bias.count)
+            plans[plans.count - 1].weights = UnsafeRawPointer(w)
+            plans[plans.count - 1].weightBytes = packed.count * 4
             return
         }
         if depthwise {
@@ -550,6 +715,53 @@ struct PlanBuilder {
                 }
             }
         }))
+        // Several images: a 1×1 convolution is one GEMM over all their pixels (their tensors lie one after
+        // the other), so each weight panel is read once for all of them.
+        let images = batch
+        if pointwise {
+            plans[plans.count - 1].makeBatched = { address in
+                let src = address(input), dst = address(out)
+                let residualValue = residual.map { Residual(pointer: address($0), stride: residualChannels,
+                                                            channels: residualChannels) }
+                return { n in
+                    gemm(a: src, lda: k, m: m &* n, packed: gemmWeights, c: dst, ldc: outC, residual: residualValue,
+                         activation: kernelActivation)
+                }
+            }
+        } else if padded == nil, m <= 16 {
+            // A small windowed convolution without padding (the iris model's 2×2/2 at 4×4 and 2×2 at 2×2):
+            // one or two pixels per output row would each take a single-row kernel, bound by the multiply-add
+            // latency. Its patches (kh runs of kw·C floats, in the order the packed weights run) are copied
+            // into one matrix instead, m · images rows of k, and go through one GEMM with the multi-row
+            // kernels: the same multiply-adds per output in the same order. The copy buffer is sized for
+            // `images` images at load; patch rows lie inside the input (the window fits: no padding).
+            let patches = constantPool.scratch(m * images * k)
+            let inFloats = inH * inW * inC
+            plans[plans.count - 1].makeBatched = { address in
+                let src = address(input), dst = address(out)
+                let residualValue = residual.map { Residual(pointer: address($0), stride: residualChannels,
+                                                            channels: residualChannels) }
+                let rowFloats = inW * inC, runFloats = kw * inC
+                return { n in
+                    var row = patches
+                    for image in 0..<n {
+                        let base = src + image &* inFloats
+                        for oy in 0..<outH {
+                            for ox in 0..<outW {
+                                for ky in 0..<kh {
+                                    (row + ky &* runFloats).update(
+                                        from: base + ((oy &* g.sh &+ ky) &* rowFloats &+ ox &* g.sw &* inC),
+                                        count: runFloats)
+                                }
+                                row += k
+                            }
+                        }
+                    }
+                    gemm(a: patches, lda: k, m: m &* n, packed: gemmWeights, c: dst, ldc: outC,
+                         residual: residualValue, activation: kernelActivation)
+                }
+            }
+        }
         label("CONV \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)->\(outC)\(residual != nil ? "+res" : "")")
         cost(pointwise ? "CONV 1x1" : "CONV kxk", flops: 2 * m * outC * k, constants: weights.count + bias.count)
         plans[plans.count - 1].weights = UnsafeRawPointer(gemmWeights.weights)
@@ -595,7 +807,7 @@ struct PlanBuilder {
             throw PlanError(text: "ADD (operator \(index)) needs two inputs")
         }
         let a = op.inputs[0], b = op.inputs[1], out = op.outputs[0]
-        guard shape(a) == shape(b), shape(a) == shape(out), constantValues[a] == nil, constantValues[b] == nil else {
+        guard shape(a) == shape(b), shape(a) == shape(out), !constantValues.has(a), !constantValues.has(b) else {
             throw PlanError(text: "ADD (operator \(index)) with broadcasting or constants is not supported")
         }
         let count = model.tensors[out].elementCount
@@ -607,7 +819,7 @@ struct PlanBuilder {
     }
 
     private mutating func planActivation(_ index: Int, _ op: TFLiteOperator) throws {
-        guard let input = op.inputs.first, constantValues[input] == nil,
+        guard let input = op.inputs.first, !constantValues.has(input),
               model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount else {
             throw PlanError(text: "operator \(index) needs an activation input of its output's size")
         }
@@ -673,7 +885,7 @@ struct PlanBuilder {
         var chunks: [Int] = []
         for input in op.inputs {
             let s = shape(input)
-            guard s.count == outShape.count, constantValues[input] == nil,
+            guard s.count == outShape.count, !constantValues.has(input),
                   s.enumerated().allSatisfy({ $0.offset == axis || $0.element == outShape[$0.offset] }) else {
                 throw PlanError(text: "CONCATENATION (operator \(index)) has inputs of mismatched shapes")
             }
@@ -716,7 +928,7 @@ struct PlanBuilder {
         }
         for output in model.outputs { touch(output, end) }
         func size(_ r: Int) -> Int {
-            let floats = model.tensors[r].elementCount
+            let floats = model.tensors[r].elementCount * batch
             return (floats + 16 + 15) & ~15          // room for one over-wide SIMD load, 64-byte aligned
         }
         let order = first.keys.sorted { size($0) != size($1) ? size($0) > size($1) : $0 < $1 }
