@@ -219,8 +219,10 @@ public final class CursesFrontEnd {
         nonl()
         keypad(window, true)
         nodelay(window, true)
-        // A lone ESC is a key; an escape sequence arrives within a few milliseconds.
-        set_escdelay(25)
+        // A lone ESC is a key. ncurses waits this long after an ESC for the rest of a sequence: a key's
+        // sequence comes at once, but a terminal's late reply over a slow link can be split after its ESC,
+        // and its rest must not be read as keys (KeyDecoder), so the wait is longer than a key needs.
+        set_escdelay(150)
         curs_set(0)
         // The cursor is hidden, so ncurses need not move it back after each update.
         leaveok(window, true)
@@ -239,6 +241,7 @@ public final class CursesFrontEnd {
         capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: chosen,
                                             directColor: direct, graphics: graphics?.kind)
         preview = PreviewRaster(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
+        keys.eightBitControls = unicode
         photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
         definePreviewPairs()

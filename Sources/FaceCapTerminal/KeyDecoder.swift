@@ -28,6 +28,10 @@ struct KeyDecoder {
     }
 
     private var state = State.ground
+    /// Whether `get_wch` decodes UTF-8 (a UTF-8 locale): only then is a character 0x80–0x9F a C1 control a
+    /// terminal sent. In any other locale it hands over raw bytes, and those are the continuation bytes of
+    /// what the person typed (ś is C5 9B), never the start of a reply.
+    var eightBitControls = true
     /// When the last character of an unfinished sequence came.
     private var lastAt = -Double.infinity
 
@@ -51,10 +55,10 @@ struct KeyDecoder {
                 state = .escape
                 return []
             // The 8-bit forms of CSI, DCS, SOS, OSC, PM and APC (a terminal that sends C1 controls as UTF-8).
-            case 0x9B:
+            case 0x9B where eightBitControls:
                 state = .controlSequence
                 return []
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+            case 0x90 where eightBitControls, 0x98 where eightBitControls, 0x9D...0x9F where eightBitControls:
                 state = .controlString
                 return []
             default:

@@ -82,6 +82,15 @@ final class TerminalProbeTests: XCTestCase {
         XCTAssertEqual(keys(ui, for: 0.2, until: .key(.character("q"))), [], "half of the cell size's reply")
         type("0;10t" + Self.attributes + "\u{1B}P1+r544e\u{1B}\\\u{9D}11;rgb:0/0/0\u{07}", on: terminal)
         XCTAssertEqual(keys(ui, for: 0.2, until: .key(.character("q"))), [], "the rest, a DCS and an 8-bit OSC")
+        // A reply split right after its ESC, the rest 60 ms behind (a packet boundary): ncurses waits ESCDELAY
+        // for it, so the ESC is no Esc key and the rest (]11;rgb:…, with its c and d) no keys.
+        let master = terminal.master
+        type("\u{1B}", on: terminal)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.06) {
+            let rest = Array("]11;rgb:cccc/dddd/eeee\u{07}".utf8)
+            _ = rest.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        }
+        XCTAssertEqual(keys(ui, for: 0.4, until: .key(.escape)), [], "a reply split after its ESC")
         type("r", on: terminal)
         XCTAssertEqual(keys(ui, for: 5, until: .key(.character("r"))), [.key(.character("r"))],
                        "a key typed after the replies is a key")
@@ -114,5 +123,13 @@ final class TerminalProbeTests: XCTestCase {
         XCTAssertEqual(feed("\u{1B}]11;rgb:ff", at: 1), [])
         XCTAssertEqual(feed("q", at: 1 + KeyDecoder.sequenceGap + 0.1), [.character("q")], "a key long after a cut reply")
         XCTAssertEqual(decoder.decode(code: KEY_ENTER, at: 3), [.enter])
+        // Outside a UTF-8 locale get_wch hands over raw bytes: 0x9B and 0x9E are the second bytes of ś and ў
+        // typed, not the start of a reply, so the keys after them are keys.
+        var raw = KeyDecoder()
+        raw.eightBitControls = false
+        var typed: [Key] = []
+        for byte: UInt32 in [0xC5, 0x9B, 0x20, 0xD1, 0x9E, 0x71] { typed += raw.decode(character: byte, at: 4) }
+        XCTAssertEqual(typed.filter { $0 == .space || $0 == .character("q") }, [.space, .character("q")])
+        XCTAssertFalse(raw.inSequence)
     }
 }
