@@ -8,7 +8,7 @@ import Glibc
 /// `facecap bench`: median milliseconds per call of each face model and of a whole 640×480 YUYV frame.
 ///
 /// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `iris_pair_ms` (both
-/// eyes, as a frame runs them: one run of the iris model on a batch of two crops), `hand_ms` (one run of
+/// eyes as one run of the iris model on a batch of two crops: measured only, a frame runs two single runs), `hand_ms` (one run of
 /// the hand model: one mouth crop), `frame_ms` (median whole frame: conversion, detector, landmarks, the eyes
 /// every `FaceTracker.eyeInterval` frames, the hand flag every `handInterval` frames on others, and the
 /// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye and hand frames'

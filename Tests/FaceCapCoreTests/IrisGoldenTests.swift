@@ -55,28 +55,6 @@ final class IrisGoldenTests: XCTestCase {
         _ = pair.input(0, image: 0).update(fromContentsOf: single.input())
         pair.run(images: 1)
         XCTAssertEqual(Array(pair.output(0, image: 0)), Array(single.output(0)))
-
-        // The landmarker's `eyes` (one batched run) and two runs of `eye` agree exactly.
-        let landmarker = try IrisLandmarker(model: model)
-        // A 640×480 YUYV frame with a pattern (the camera's format: the AVX-512 resample path on such CPUs).
-        var bytes = [UInt8](repeating: 0, count: 640 * 480 * 2)
-        for y in 0..<480 {
-            for x in 0..<640 {
-                bytes[(y * 640 + x) * 2] = UInt8(truncatingIfNeeded: 16 + (x * 3 + y * 5) % 220)
-                bytes[(y * 640 + x) * 2 + 1] = UInt8(truncatingIfNeeded: 128 + (x - 2 * y) % 64)
-            }
-        }
-        let frame = Frame(format: .yuyv, width: 640, height: 480, data: bytes)
-        var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
-        points[33] = SIMD3(300, 230, 0); points[133] = SIMD3(340, 234, 0)
-        points[362] = SIMD3(380, 233, 0); points[263] = SIMD3(420, 229, 0)
-        let both = try XCTUnwrap(landmarker.eyes(in: frame, landmarks: points))
-        let right = try XCTUnwrap(landmarker.eye(in: frame, roi: IrisLandmarker.roi(from: points[33], to: points[133]),
-                                                 flipped: false))
-        let left = try XCTUnwrap(landmarker.eye(in: frame, roi: IrisLandmarker.roi(from: points[362], to: points[263]),
-                                                flipped: true))
-        XCTAssertEqual(both.right, right)
-        XCTAssertEqual(both.left, left)
     }
 
     /// A second interpreter of the same model uses the first one's packed weights (no second copy), computes the
