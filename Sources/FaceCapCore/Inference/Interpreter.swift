@@ -563,32 +563,14 @@ struct PlanBuilder {
         }
 
         let out = finalOutput
-        if depthwise, avx512GEMM, kh == 3, kw == 3, g.sh == g.sw, g.sh == 1 || g.sh == 2, outW >= 6 {
-            // The whole layer in CKernels, 16 channels at a time: weights tap-major in plain channel order,
-            // padded to a multiple of 16 (the last slab's loads and stores are masked to the real channels).
-            let cp = (inC + 15) / 16 * 16
-            var packed = [Float](repeating: 0, count: 9 * cp)
-            for t in 0..<9 {
-                for ch in 0..<inC { packed[t * cp + ch] = weights[t * inC + ch] }
-            }
-            let w = constantPool.store(packed)
-            let plainBias = constantPool.store(bias + [Float](repeating: 0, count: cp - inC))
-            let (act, alpha) = cActivation(activation, prelu: prelu.map { constantPool.store($0 + [Float](
-                repeating: 0, count: cp - inC)) })
-            plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-                let src = address(input), dst = address(out)
-                return { fc_dw3x3_avx512(src, inH, inW, inC, g.sh, g.padTop, g.padLeft, outH, outW, w, cp, plainBias,
-                                         act, alpha, dst) }
-            }))
-            label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
-            cost("DW", flops: 2 * outH * outW * outC * 9, constants: weights.count + bias.count)
-            return
-        }
         if depthwise, avx512GEMM {
-            // Any other window (the hand model's 5×5, stride 1 and 2), and 3×3 on maps under six wide (whose
-            // edge pixels, most of the row there, take four at a time in lockstep), in CKernels, 16 channels at a time:
-            // weights tap-major (t = ky·kw + kx) in plain channel order, padded to a multiple of 16.
+            // The whole layer in CKernels, 16 channels at a time: weights tap-major (t = ky·kw + kx) in plain
+            // channel order, padded to a multiple of 16 (the last slab's loads and stores are masked to the real
+            // channels). 3×3 at stride 1 or 2 on maps at least six wide has its own kernel; any other window (the
+            // hand model's 5×5, stride 1 and 2), and 3×3 on maps under six wide (whose edge pixels, most of the
+            // row there, take four at a time in lockstep), the general one.
             let taps = kh * kw
+            let threeByThree = kh == 3 && kw == 3 && g.sh == g.sw && (g.sh == 1 || g.sh == 2) && outW >= 6
             let cp = (inC + 15) / 16 * 16
             var packed = [Float](repeating: 0, count: taps * cp)
             for t in 0..<taps {
@@ -600,13 +582,20 @@ struct PlanBuilder {
                 repeating: 0, count: cp - inC)) })
             plans.append(StepPlan(reads: [input], writes: [out], make: { address in
                 let src = address(input), dst = address(out)
+                if threeByThree {
+                    return { fc_dw3x3_avx512(src, inH, inW, inC, g.sh, g.padTop, g.padLeft, outH, outW, w, cp,
+                                             plainBias, act, alpha, dst) }
+                }
                 return { fc_dw_avx512(src, inH, inW, inC, kh, kw, g.sh, g.sw, g.padTop, g.padLeft, outH, outW, w, cp,
                                       plainBias, act, alpha, dst) }
             }))
             label("DW \(kh)x\(kw)/\(g.sh) \(inH)x\(inW)x\(inC)")
             cost("DW", flops: 2 * outH * outW * outC * taps, constants: weights.count + bias.count)
-            plans[plans.count - 1].weights = UnsafeRawPointer(w)
-            plans[plans.count - 1].weightBytes = packed.count * 4
+            if !threeByThree {
+                // The weights the step reads, for the prefetch (named for the general kernel only, as before).
+                plans[plans.count - 1].weights = UnsafeRawPointer(w)
+                plans[plans.count - 1].weightBytes = packed.count * 4
+            }
             return
         }
         if depthwise {
