@@ -3,7 +3,7 @@
 
 Usage: wizard_budget.py [--binary .build/release/facecap] [--seconds 60] [--bytes-seconds 20]
                         [--launches 10] [--soak [--soak-seconds 345]] [--clip colour|mono]
-                        [--noise SIGMA] [--term tmux-256color] [--only start,bytes,cpu] [--json FILE]
+                        [--noise SIGMA] [--term tmux-256color] [--only start,bytes,still,cpu,capture] [--json FILE]
 (used by `make bench-wizard`; `make bench-wizard ARGS=--soak` adds the 10 000-frame memory run).
 
 What it does
@@ -36,6 +36,10 @@ The measures
   --soak, a --soak-seconds run (≥ 340 s) and RSS at ~frame 1 000 and ~frame 10 000 (333 s), which must
   stay within ±2 MB of each other. Frame numbers assume the clip's 30 fps (the replay only slows down when
   facecap falls behind, which the CPU figure would show).
+
+- capture (SPEC §10's "capture session"): the face held still in the oval, so the wizard captures it (~1.5 s), the
+  built-in validator checks the photo, the photo and report are saved and the Success screen ends the run; VmHWM
+  is read every 20 ms up to the exit and counts in the peak RSS.
 
 - still scene (issue 18): the same face held still beside the oval (off centre, so nothing is captured and
   the guidance stays put), with webcam-like noise (σ --still-noise levels) at 80×24: the bytes of each whole
@@ -256,8 +260,10 @@ def loadavg():
         return ' '.join(f.read().split()[:3])
 
 
-def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_preview=False, clip=None):
-    """Runs facecap in a fresh pane; returns launch time, samples, the pane output chunks and the screen."""
+def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_preview=False, clip=None,
+             sample_every=1.0):
+    """Runs facecap in a fresh pane; returns launch time, samples (every `sample_every` s), the pane output
+    chunks, the screen and the photos folder."""
     prefix = os.path.join(workdir, name)
     go = prefix + '.go'
     os.mkfifo(go)
@@ -294,7 +300,7 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
             time.sleep(0.2)
         else:
             end = launch['t'] + seconds
-            next_sample = launch['t'] + 1
+            next_sample = launch['t'] + sample_every
             while alive(pid):
                 now = time.monotonic()
                 if now >= end:
@@ -305,7 +311,7 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
                         samples.append(proc_sample(pid))
                     except OSError:
                         break
-                    next_sample += 1
+                    next_sample += sample_every
             if alive(pid):
                 samples.append(proc_sample(pid))
         ran_to_end = alive(pid)
@@ -326,7 +332,7 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
     if not opts.keep:
         os.unlink(prefix + '.raw')
     return {'launch': launch, 'samples': samples, 'chunks': chunks, 'screen': screen, 'ran_to_end': ran_to_end,
-            'size': f'{columns}x{rows}'}
+            'size': f'{columns}x{rows}', 'photos': out_dir}
 
 
 def wait_for(condition, seconds, what):
@@ -462,8 +468,8 @@ def main():
                         help='noise σ of the still scene (default 2 levels, a webcam in good light)')
     parser.add_argument('--warmup', type=float, default=3, help='seconds after the first preview not counted')
     parser.add_argument('--gap-ms', type=float, default=8, help='silence that separates two drawn frames')
-    parser.add_argument('--only', default='start,bytes,still,cpu',
-                        help='comma-separated: start, bytes, still, cpu')
+    parser.add_argument('--only', default='start,bytes,still,cpu,capture',
+                        help='comma-separated: start, bytes, still, cpu, capture')
     parser.add_argument('--json', help='also write every figure to this file')
     parser.add_argument('--keep', action='store_true', help='keep the work directory (pane logs)')
     parser.add_argument('--pipe-reader', help=argparse.SUPPRESS)
@@ -488,6 +494,7 @@ def main():
         opts.noise = 0
     clip_kind = opts.clip + (f', noise σ {opts.noise:g}' if opts.noise else '')
     still_clip = clip_path(opts.clip, opts.still_noise if opts.clip == 'colour' else 0, still='aside')
+    capture_clip = clip_path(opts.clip, still=True)
     opts.clip = clip_path(opts.clip, opts.noise)
     phases = set(opts.only.split(','))
     workdir = tempfile.mkdtemp(prefix='facecap-budget-')
@@ -586,6 +593,21 @@ def main():
                 end_mb, t2 = rss_at(run, opts.seconds)
                 results['rss_cpu_run'] = {'frame_1000_mb': at1000, 'end_mb': end_mb, 'end_s': t2}
                 info('RSS at ~frame 1 000 / end', f'{at1000:.1f} / {end_mb:.1f} MB', f'at {t1:.0f} s and {t2:.0f} s')
+        if 'capture' in phases:
+            # The whole capture: the face held in the oval, auto capture, the built-in validator on the photo (the
+            # face models run a second time, on the worker thread), the JPEG and report saved, the Success screen,
+            # exit. facecap ends by itself, so VmHWM is read every 20 ms: the last reading is its peak to within
+            # the closing of the screen.
+            load_note('capture session at 100x32 (still face: auto capture, built-in validator, save)')
+            run = run_pane(opts, tmux, workdir, 'capture', 100, 32, seconds=30, clip=capture_clip, sample_every=0.02)
+            saved = sorted(os.listdir(run['photos'])) if os.path.isdir(run['photos']) else []
+            if run['ran_to_end'] or not any(name.endswith('.jpg') for name in saved):
+                problems.append(f'capture: no photo saved and exit within 30 s; screen: {guidance_line(run["screen"])}')
+            peaks.append(('capture', peak_mb(run)))
+            if run['samples']:
+                ended = run['samples'][-1]['t'] - run['launch']['t']
+                info('capture session', f'{peak_mb(run):.1f} MB peak', f'photo saved, exit after {ended:.1f} s; '
+                     f'RSS at the end {run["samples"][-1]["rss_kb"] / 1024:.1f} MB')
         if opts.soak:
             load_note(f'soak at 100x32, {opts.soak_seconds:.0f} s')
             run = run_pane(opts, tmux, workdir, 'soak', 100, 32, seconds=opts.soak_seconds)

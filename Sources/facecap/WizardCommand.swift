@@ -37,13 +37,17 @@ enum WizardCommand {
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
         // and the terminal restored.
         Signals.install()
-        let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        // The digests first: each file is read once more and dropped before the models are loaded, so those
+        // bytes never sit beside the models' (the start-up peak of the wizard's memory, SPEC §10).
+        let digests = try ModelFiles.digests()
+        let tracker = try loadTracker()
+        // The models' bytes are freed now: hand the holes back to the system (glibc keeps freed heap otherwise).
+        MemoryRelease.trim()
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
-        let photos = try makePhotos(configuration, models: models, thresholds: thresholds, token: token)
+        let photos = try makePhotos(configuration, tracker: tracker, digests: digests, thresholds: thresholds,
+                                    token: token)
         let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
         let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared)
@@ -66,24 +70,31 @@ enum WizardCommand {
         return code
     }
 
-    /// The checker (a server, or the built-in validator on its own copy of the models) and the photo store,
+    /// The four face models' one tracker, for the live analysis and the built-in validator alike. The models
+    /// (their parsed bytes, 10.8 MB) are released when this returns: the interpreters hold packed copies.
+    static func loadTracker() throws(ModelError) -> SharedFaceTracker {
+        let models = try ModelFiles.loadAllFaceModels()
+        return try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                     hand: models.hand)
+    }
+
+    /// The checker (a server, or the built-in validator on the live analysis's `tracker`) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
     /// The built-in validator holds the photo to `thresholds`, the live analyzer's own table: one gate.
-    static func makePhotos(_ configuration: WizardConfiguration,
-                           models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel),
-                           thresholds: AnalyzerThresholds, token: BearerToken?) throws -> WizardPhotos {
+    static func makePhotos(_ configuration: WizardConfiguration, tracker: SharedFaceTracker,
+                           digests: [PhotoReport.ModelDigest], thresholds: AnalyzerThresholds,
+                           token: BearerToken?) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
             checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
                                           allowInsecureHTTP: configuration.insecureHTTP))
         } else {
-            checker = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                         hand: models.hand, validator: LocalValidator(thresholds: thresholds))
+            checker = BuiltInChecker(sharing: tracker, validator: LocalValidator(thresholds: thresholds))
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()
         return try WizardPhotos(checker: checker, validator: configuration.serverURL == nil ? .builtIn : .server,
-                                store: store, version: facecapVersion, models: try ModelFiles.digests())
+                                store: store, version: facecapVersion, models: digests)
     }
 
     /// The flow's settings from the command line.

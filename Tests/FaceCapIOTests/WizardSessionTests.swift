@@ -20,7 +20,7 @@ final class WizardSessionTests: XCTestCase {
     private func session(_ settings: WizardSettings, frontEnd: WizardFrontEnd, opener: FrameSourceOpener,
                          checker: any PhotoChecker = UnreachableChecker()) throws -> WizardSession {
         let models = try ModelFiles.loadFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let tracker = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = settings.manualAfter
         let photos = try WizardPhotos(checker: checker, validator: .server,

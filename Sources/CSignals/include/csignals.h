@@ -8,6 +8,10 @@
 #ifndef CSIGNALS_H
 #define CSIGNALS_H
 
+/* Also the glibc allocator call Swift's Glibc module lacks: malloc_trim, for
+ * FaceCapIO's MemoryRelease (the wizard's resident memory, SPEC §10). */
+#include <malloc.h>
+
 /**
  * Handles SIGINT, SIGTERM and SIGHUP (stop requests): what a command without a terminal UI needs, so a
  * Ctrl-Z still suspends it the default way. Creates the self-pipe on first use. Returns 0, or -1 with

@@ -4,7 +4,7 @@ import FaceCapCore
 /// (`FrameGuidance`). It keeps the newest frame and the sharpest frame of the current `ready` run (the one auto
 /// capture takes), swapped between two buffers, never copied per frame.
 final class FramePipeline {
-    private let tracker: FaceTracker
+    private let tracker: SharedFaceTracker
     private var analyzer: Analyzer
     /// After a keep-swap `frame` holds the stale buffer and `kept` the newest frame (`latestIsKept`).
     private var frame = Frame.empty()
@@ -18,7 +18,7 @@ final class FramePipeline {
     /// Frames analysed since the start.
     private(set) var framesAnalysed = 0
 
-    init(tracker: FaceTracker, thresholds: AnalyzerThresholds) {
+    init(tracker: SharedFaceTracker, thresholds: AnalyzerThresholds) {
         self.tracker = tracker
         analyzer = Analyzer(thresholds: thresholds)
     }
@@ -28,7 +28,7 @@ final class FramePipeline {
     /// explains, that it must see the face leave `ready` (or hold it far longer) first.
     func reset(mustClear: Set<GuidanceCode>, awaitChange: Bool = false) {
         analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
-        tracker.reset()
+        _ = tracker.live { $0.reset() }
         hasFrame = false
         latestIsKept = false
         keptAnalysis = nil
@@ -41,7 +41,10 @@ final class FramePipeline {
         guard try source.nextFrame(into: &frame, timeout: 0) == .frame else { return nil }
         latestIsKept = false
         hasFrame = true
-        let faces = tracker.process(frame)
+        // The built-in validator still reads a photo with the shared tracker (a check cancelled, the analysis
+        // started again): this frame is shown but not analysed, rather than the loop waiting for the check.
+        let current = frame
+        guard let faces = tracker.live({ $0.process(current) }) else { return nil }
         let output = analyzer.process(frame, faces: faces)
         framesAnalysed += 1
         latestAnalysis = output

@@ -61,7 +61,7 @@ public final class WizardSession {
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
 
-    public init(settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: FaceTracker,
+    public init(settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: SharedFaceTracker,
                 thresholds: AnalyzerThresholds, photos: WizardPhotos, opener: FrameSourceOpener,
                 clock: @escaping () -> Double = MonotonicReplayClock().now, startTime: Double? = nil) {
         wizard = Wizard(settings: settings)

@@ -1,0 +1,54 @@
+import FaceCapCore
+import Synchronization
+
+/// One `FaceTracker` for the live preview and the built-in validator: the wizard holds one set of interpreters
+/// (their activation arenas and scratch buffers, about 11 MB for the four models) instead of two. The flow stops
+/// the analysis before it takes a photo and starts it again only after, so the two hardly ever want the tracker at
+/// the same time; when they do (a check cancelled by a key while it still runs, then the analysis restarted), the
+/// live side skips its frame instead of waiting (`live` answers nil), so the capture loop never blocks on a check.
+///
+/// The validator reads every photo afresh (`photo`): the tracker's intervals are set to 1 (the detector, eyes and
+/// hand flag on every picture, a second face always looked for), then put back, and the tracking forgotten
+/// before and after, so neither side sees the other's face.
+public final class SharedFaceTracker: Sendable {
+    private let tracker: Mutex<FaceTracker>
+
+    /// Takes `tracker` over: nothing else may use it.
+    public init(_ tracker: sending FaceTracker) {
+        self.tracker = Mutex(tracker)
+    }
+
+    /// Builds the tracker from models already loaded (`ModelFiles.loadAllFaceModels`); the models may be dropped
+    /// once it is built (the interpreters keep their own packed copies of the weights).
+    public convenience init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+                            hand: TFLiteModel? = nil) throws(ModelError) {
+        let tracker = try FaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand)
+        self.init(tracker)
+    }
+
+    /// The live analysis's turn: `body` on the tracker as tuned for preview frames, or nil (and `body` not run)
+    /// while the validator has it.
+    public func live<Result: Sendable>(_ body: (FaceTracker) -> Result) -> Result? {
+        tracker.withLockIfAvailable { tracker in body(tracker) }
+    }
+
+    /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame).
+    public func photo(_ photo: Frame) -> [Face] {
+        tracker.withLock { tracker -> [Face] in
+            let intervals = (tracker.detectionInterval, tracker.eyeInterval, tracker.handInterval)
+            tracker.detectionInterval = 1
+            tracker.eyeInterval = 1
+            tracker.handInterval = 1
+            tracker.reset()
+            let faces = tracker.process(photo)
+            tracker.reset()
+            (tracker.detectionInterval, tracker.eyeInterval, tracker.handInterval) = intervals
+            return faces
+        }
+    }
+
+    /// The tracker's intervals (for tests: the validator's settings never stay behind).
+    public var intervals: (detection: Int, eyes: Int, hand: Int) {
+        tracker.withLock { ($0.detectionInterval, $0.eyeInterval, $0.handInterval) }
+    }
+}
