@@ -60,8 +60,12 @@ final class WizardMemoryTests: ScratchDirectoryTestCase {
 
     /// VmHWM of process `pid` in kB, nil once it has ended.
     private static func highWaterMark(_ pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        return Int(line.dropFirst(6).split(separator: " ").first ?? "")
+        // Read to the end: a /proc file's size is 0, so a read sized by it gets nothing.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/status") else { return nil }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        let fields = line.split { $0 == " " || $0 == "\t" }    // "VmHWM:", "52216", "kB"
+        return fields.count > 1 ? Int(fields[1]) : nil
     }
 }
