@@ -28,6 +28,7 @@ final class FramePipeline {
     /// explains, that it must see the face leave `ready` (or hold it far longer) first.
     func reset(mustClear: Set<GuidanceCode>, awaitChange: Bool = false) {
         analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
+        // While the validator still has the tracker this is skipped: it forgets the photo's face itself when done.
         _ = tracker.live { $0.reset() }
         hasFrame = false
         latestIsKept = false
