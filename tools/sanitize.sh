@@ -6,6 +6,8 @@
 # asan  every unit and command-line test, Swift and the C shims built with AddressSanitizer (LeakSanitizer
 #       included) and the C shims also with UndefinedBehaviorSanitizer, no recovery; the command-line tests
 #       run the ASan build of facecap itself (FACECAP_BIN). Build in .build/asan.
+#       ASAN_SKIP (a `swift test --skip` regular expression) leaves tests out; unset, nothing is left out, so
+#       `make test-sanitize` runs every test. .ci/run sets it to the end-to-end wizard suites (see there).
 # tsan  the tests where more than one thread runs (the wizard session and its validation worker, the HTTP
 #       validator, the camera and recording, and the whole wizard against the test server) under
 #       ThreadSanitizer, the binary they start included. Build in .build/tsan.
@@ -37,8 +39,8 @@ stage() {
     fi
 }
 
-run_tests() {   # SCRATCH SANITIZER FILTER
-    local scratch=$1 sanitizer=$2 tests=$3
+run_tests() {   # SCRATCH SANITIZER FILTER [SKIP]
+    local scratch=$1 sanitizer=$2 tests=$3 skip=${4:-}
     local args=(-c release -Xswiftc -enable-testing --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizer")
     if [ "$sanitizer" = address ]; then
         args+=(-Xcc -fsanitize=address,undefined -Xcc -fno-sanitize-recover=all -Xcc -fno-omit-frame-pointer)
@@ -52,6 +54,7 @@ run_tests() {   # SCRATCH SANITIZER FILTER
     ln -sfn "$PWD/.build/locale" "$scratch/locale"
     local filter_args=()
     [ -n "$tests" ] && filter_args=(--filter "$tests")
+    [ -n "$skip" ] && filter_args+=(--skip "$skip")
     FACECAP_BIN=$PWD/$scratch/release/facecap \
         swift test "${args[@]}" --skip-build --disable-swift-testing "${filter_args[@]}"
 }
@@ -62,7 +65,9 @@ if [ "$mode" = asan ] || [ "$mode" = all ]; then
     # Leaks are reported at exit without changing the exit status: tools/sanitizer_reports.py judges them
     # (the test process itself holds XCTest's and Foundation's, which are not facecap's).
     export LSAN_OPTIONS="exitcode=0"
-    stage "AddressSanitizer + UndefinedBehaviorSanitizer (C shims)" run_tests .build/asan address "$filter"
+    [ -n "${ASAN_SKIP:-}" ] && echo "test-sanitize: under ASan, all tests but those matching: $ASAN_SKIP"
+    stage "AddressSanitizer + UndefinedBehaviorSanitizer (C shims)" run_tests .build/asan address "$filter" \
+        "${ASAN_SKIP:-}"
     unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 fi
 if [ "$mode" = tsan ] || [ "$mode" = all ]; then

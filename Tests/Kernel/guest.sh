@@ -50,11 +50,14 @@ result() {
 pass() { result PASS "$@"; }
 fail() { result FAIL "$@"; }
 
-# Runs a scenario function when its name matches only=GLOB.
+# Runs a scenario function when its name matches only=GLOB, then reports its time in the guest
+# (`@@KTEST@@ TIME NAME SECONDS`: run.sh prints them, to see which scenario a slow run spent its time on).
 scenario() {
     # shellcheck disable=SC2053
     [[ $1 == $only ]] || return 0
+    local started=$SECONDS
     "scenario_$1"
+    printf '@@KTEST@@ TIME %s %s\n' "$1" "$((SECONDS - started))"
 }
 
 # The first line of a file (stderr of a run), for failure messages.

@@ -206,14 +206,15 @@ say "booting $kver under qemu (TCG); console log in ${log#"$repo"/}"
 start=$(date +%s)
 set +e
 # TCG, not KVM: these machines are virtual themselves and nested KVM hangs. -cpu max gives the guest
-# AVX2/FMA, which the release build requires.
+# AVX2/FMA, which the release build requires. The console goes to the log a line at a time (stdbuf), so the
+# progress below is live rather than in 4 KB bursts.
 timeout --kill-after=10 "$timeout_seconds" qemu-system-x86_64 \
     -accel tcg -cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none -no-reboot \
     -serial stdio -monitor none \
     -kernel "$tree/boot/vmlinuz-$kver" -initrd "$initrd" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1 FACECAP_REPO=$repo FACECAP_GUEST=Tests/Kernel/guest.sh FACECAP_ARGS=$args" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-    </dev/null 2>&1 | tr -d '\r' > "$log" &
+    </dev/null 2>&1 | stdbuf -oL tr -d '\r' > "$log" &
 qemu_pipeline=$!
 # Live progress: each result as the guest prints it.
 tail -n +1 -f --pid="$qemu_pipeline" "$log" 2>/dev/null | awk -v m="$marker" '
@@ -221,7 +222,8 @@ tail -n +1 -f --pid="$qemu_pipeline" "$log" 2>/dev/null | awk -v m="$marker" '
         msg = ""; for (i = 4; i <= NF; i++) msg = msg (i > 4 ? " " : "") $i
         print $2 " " $3 ": " msg
         fflush()
-    }'
+    }
+    $1 == m && $2 == "TIME" { print "test-kernel: scenario " $3 " took " $4 " s in the guest"; fflush() }'
 wait "$qemu_pipeline"
 set -e
 elapsed=$(( $(date +%s) - start ))

@@ -38,7 +38,7 @@ FAKE
 cat >"$fake/apt-get" <<'FAKE'
 #!/bin/sh
 echo "apt-get $*" >>"$FAKE_LOG"
-case "$*" in *" update "*|*" update")
+case " $* " in *" update "*)
     n=$(cat "$FAKE_COUNT" 2>/dev/null || echo 0); echo $((n + 1)) >"$FAKE_COUNT"
     if [ "$n" -lt "$FAKE_LOCKED" ]; then
         echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 4242 (apt-get)" >&2; exit 100

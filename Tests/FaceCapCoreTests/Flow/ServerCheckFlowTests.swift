@@ -360,4 +360,37 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertFalse(words.contains("replay a"), words)
         XCTAssertFalse(dismissed.lines.contains { $0.hasPrefix("$ ") }, "\(dismissed.lines)")
     }
+
+    /// Issue 18: with `--input`, the error screens spoke of a camera and offered another one. A clip that cannot
+    /// be read and a clip that ended say "clip", offer no `d` (there is no other camera to pick for a file) and
+    /// name their `r` for the clip.
+    func testAClipThatCannotBeReadOrEndsIsNotCalledACameraAndOffersNoOtherCamera() {
+        var settings = WizardSettings()
+        settings.sourceIsClip = true
+        settings.source = .clip("clip.y4m")
+        settings.showTutorial = false
+        var wizard = Wizard(settings: settings)
+        XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
+        let unreadable = CameraProblem(kind: .noCamera, message: "clip.y4m: damaged or invalid (no frames)",
+                                       exitCode: .noCamera)
+        _ = wizard.handle(.cameraFailed(unreadable), at: 0.1)
+        let failed = wizard.screen(at: 0.2)
+        XCTAssertEqual(failed.title, "The clip cannot be read")
+        XCTAssertFalse(([failed.title] + failed.lines).joined(separator: "\n").lowercased().contains("camera"),
+                       "\(failed.title) \(failed.lines)")
+        XCTAssertFalse(keys(wizard).contains("d"), "\(wizard.keyHelp)")
+
+        var replay = Wizard(settings: settings)
+        _ = replay.handle(.start, at: 0)
+        _ = replay.handle(.cameraOpened, at: 0.1)
+        let ended = CameraProblem(kind: .lost, message: "clip.y4m: the clip ended after 90 frames", exitCode: .failure,
+                                  recoverable: false)
+        _ = replay.handle(.cameraLost(ended), at: 3)
+        let screen = replay.screen(at: 3)
+        XCTAssertEqual(screen.title, "The clip ended")
+        XCTAssertFalse(([screen.title] + screen.lines).joined(separator: "\n").lowercased().contains("camera"),
+                       "\(screen.title) \(screen.lines)")
+        XCTAssertTrue(replay.keyHelp.contains(KeyHelp("r", "replay the clip")), "\(replay.keyHelp)")
+        XCTAssertFalse(keys(replay).contains("d"), "\(replay.keyHelp)")
+    }
 }
