@@ -4,7 +4,8 @@
 """Render tmux `capture-pane -e -p -N` output (ANSI SGR) to a PNG, cell by cell.
 
 usage: ansi2png.py IN.ansi OUT.png [--cols W] [--rows H] [--light] [--cw 10] [--ch 20]
-Half blocks (U+2580 upper, U+2584 lower, U+2588 full) are drawn as coloured rectangles.
+Half blocks (U+2580 upper, U+2584 lower, U+2588 full) are drawn as coloured rectangles, shades (U+2591-2593) as
+a regular pattern of a quarter, half or three quarters of the pixels.
 """
 import re, sys, unicodedata, argparse
 from PIL import Image, ImageDraw, ImageFont
@@ -146,6 +147,13 @@ for y, r in enumerate(rows[:H]):
         elif ch == "\u2588": d.rectangle([x0, y0, x0+CW-1, y0+CH-1], fill=fg)
         elif ch == "\u258c": d.rectangle([x0, y0, x0+CW//2-1, y0+CH-1], fill=fg)
         elif ch == "\u2590": d.rectangle([x0+CW//2, y0, x0+CW-1, y0+CH-1], fill=fg)
+        elif ch in "\u2591\u2592\u2593":
+            # Shades as the terminals that draw block elements themselves do: a quarter, half or three
+            # quarters of the cell's pixels in the foreground, in a regular pattern.
+            lit = {"\u2591": ((0, 0),), "\u2592": ((0, 0), (1, 1)), "\u2593": ((0, 0), (1, 1), (1, 0))}[ch]
+            for py in range(CH):
+                for px in range(CW):
+                    if (px % 2, py % 2) in lit: d.point((x0 + px, y0 + py), fill=fg)
         elif drawbox(d, ch, x0, y0, CW, CH, fg): pass
         elif ch != " ":
             d.text((x0, y0 + 1), ch, fill=fg, font=fontb if bold else font)

@@ -98,6 +98,9 @@ def parse_ansi(text):
 
 
 _cov = {}
+SHADES = {"\u2591": 0.25, "\u2592": 0.5, "\u2593": 0.75}
+
+
 def coverage(ch):
     """Ink coverage of the upper and lower half of a cell."""
     if ch in _cov:
@@ -106,6 +109,12 @@ def coverage(ch):
     elif ch == "\u2580": c = (1.0, 0.0)
     elif ch == "\u2584": c = (0.0, 1.0)
     elif ch == "\u2588": c = (1.0, 1.0)
+    elif ch in SHADES:
+        # The shade glyphs the 16 and 8 colour preview uses, at their nominal coverage: terminals that draw the
+        # block elements themselves (VTE, kitty, xterm, foot, Alacritty, Konsole) draw them so, and so does
+        # tools/ansi2png.py. (DejaVu's own glyphs, drawn below in this cell, would give 0.16, 0.43, 0.69-0.78:
+        # the font's box is not the cell's.)
+        c = (SHADES[ch], SHADES[ch])
     else:
         cw, chh = 20, 40
         im = Image.new("L", (cw, chh), 0)
@@ -211,7 +220,7 @@ def find_preview(rows):
         if any(ch.isalnum() for (ch, _, _, _) in row):
             continue  # a row of text (titles and guidance may have a background of their own)
         for x, (ch, fg, bg, bold) in enumerate(row):
-            if ch == "\u2580" or (bg is not None and ch == " "):
+            if ch == "\u2580" or ch in SHADES or (bg is not None and ch == " "):
                 box = (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)) if box else (x, y, x, y)
     return box
 

@@ -33,10 +33,13 @@ public enum PreviewPalette: String, Sendable, Equatable, CaseIterable {
 
     /// Whether a dark face is brightened before it is dithered (`PreviewRaster.toneGain`). In 16 colours the
     /// darkest colours after black are 30-53 L* away, so a dark face (L* 13-26) comes out as sparse dots whose
-    /// pattern hides its shading (luma r 0.67); brightened up to 1.6 times it reads as a face (0.88). Not in 8
-    /// colours, whose only dark colour near skin is the red: brightening measured worse there (0.33-0.74
-    /// against 0.47).
+    /// pattern hides its shading (luma r 0.67); brightened up to 1.6 times it reads as a face (0.88). This is
+    /// for half blocks (without UTF-8); with shade cells (`shades`) 16 colours draw a dark face as it is, and 8
+    /// colours brighten it instead (`PreviewRaster.toneMaps`).
     var toneMaps: Bool { self == .ansi16 }
+
+    /// Whether, with UTF-8, cells may be drawn with the shade glyphs ░ ▒ ▓ (`ShadeTable`).
+    var shades: Bool { self == .ansi16 || self == .ansi8 }
 
     /// How far (RGB units) a pixel's colour must move from the one its shown colour was worked out from
     /// before the pixel changes. Camera noise then repaints nothing, and a still scene keeps its dither pattern.

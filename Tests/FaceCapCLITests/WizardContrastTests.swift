@@ -23,8 +23,10 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
         var failures: [String] = []
         for (row, cells) in SGRScreen.parse(capture).enumerated() {
             for (column, cell) in cells.enumerated() {
-                // Pictures are not text: the preview and thumbnails are half blocks, or spaces on a colour.
-                guard cell.character != " ", cell.character != "▀", cell.character != "\u{00A0}" else { continue }
+                // Pictures are not text: the preview and thumbnails are half blocks, shades (16 and 8 colours),
+                // or spaces on a colour.
+                guard cell.character != " ", cell.character != "▀", cell.character != "\u{00A0}",
+                      !"░▒▓".contains(cell.character) else { continue }
                 for theme in themes {
                     var ink = cell.foreground ?? theme.foreground, paper = cell.background ?? theme.background
                     if cell.reverse { (ink, paper) = (cell.background ?? theme.background, cell.foreground ?? theme.foreground) }
@@ -62,7 +64,7 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
         var box: (x0: Int, y0: Int, x1: Int, y1: Int)?
         for (row, cells) in SGRScreen.parse(capture).enumerated() where !cells.contains(where: { $0.character.isLetter }) {
             for (column, cell) in cells.enumerated()
-            where cell.character == "▀" || (cell.character == " " && cell.background != nil) {
+            where cell.character == "▀" || "░▒▓".contains(cell.character) || (cell.character == " " && cell.background != nil) {
                 box = box.map { (min($0.x0, column), min($0.y0, row), max($0.x1, column), max($0.y1, row)) }
                     ?? (column, row, column, row)
             }

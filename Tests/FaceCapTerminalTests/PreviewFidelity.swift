@@ -42,7 +42,13 @@ struct PreviewFidelity: CustomStringConvertible {
         for row in 0..<raster.rows {
             for column in 0..<w {
                 let cell = raster[column, row]
-                if perCell == 2 {
+                if perCell == 2, let shade = ShadeTable.glyphs.first(where: { $0.character == cell.character }) {
+                    // A shade glyph: its foreground over its coverage of the cell, what a slight blur sees of it.
+                    let f = linear(ofNumber: cell.foreground), g = linear(ofNumber: cell.background)
+                    let mix = shade.coverage * f + (1 - shade.coverage) * g
+                    rendered[(2 * row) * w + column] = mix
+                    rendered[(2 * row + 1) * w + column] = mix
+                } else if perCell == 2 {
                     rendered[(2 * row) * w + column] = linear(ofNumber: cell.foreground)
                     rendered[(2 * row + 1) * w + column] = linear(ofNumber: cell.background)
                 } else if raster.palette == .monochrome {

@@ -63,26 +63,56 @@ final class PreviewFidelityTests: XCTestCase {
         }
     }
 
-    func testADarkFaceIsRecognisableIn16Colours() {
-        // In 16 colours the darkest colours after black are 30-53 L* away, so a dark face (L* 13-26) was sparse
-        // dots whose pattern hid its shading: luma r 0.67-0.73. Brightened before the dither (the tone gain,
-        // from the face region's own mean, at most 1.6 times), it meets the acceptance's 0.85. The colour error
-        // rises with it (12.1 → 13.0-13.4: the face is drawn brighter than it is), over the acceptance's
-        // 4 × 2.3 = 9.2, which is NOT met (README).
+    func testADarkFaceKeepsItsColourAndShadingIn16Colours() {
+        // The acceptance in 16 colours: at most 4 times truecolor's error (of 2.3 where truecolor is better) and
+        // luma r 0.85, on dark skin too. Half blocks over the 16 colours left a dark face (L* 13-26) as sparse
+        // dots: ΔE 12.9-13.3 (brightened by up to 1.6 for luma r 0.88-0.91, or 0.67-0.73 as it is). With the
+        // shade glyphs' 376 cell colours (`ShadeTable`) it is drawn as it is: 8.5, luma r 0.92 (its skin hue is
+        // 19° off, towards red: not an acceptance figure in 16 colours). Light faces: 3.9-5.3, 0.98-0.99.
         for size in Self.sizes {
-            var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            for (name, frame) in Self.faces + [("dark skin", FidelityFixtures.darkSkin)] {
+                let reference = max(fidelity(.truecolor, frame: frame, size: size).colourError, 2.3)
+                let c16 = fidelity(.ansi16, frame: frame, size: size)
+                print("fidelity \(size), \(name), 16 colours: \(c16)")
+                XCTAssertLessThanOrEqual(c16.colourError, 4 * reference, "\(name), 16 colours at \(size): \(c16)")
+                XCTAssertGreaterThanOrEqual(c16.lumaCorrelation, 0.85, "\(name), 16 colours at \(size): \(c16)")
+            }
+        }
+    }
+
+    func testA16ColourTerminalWithoutUTF8StillBrightensADarkFace() {
+        // Without UTF-8 there are no shade glyphs: a dark face is brightened before the dither (`toneGain`),
+        // from its first frame on; a light one is left as it is.
+        for size in Self.sizes {
+            var raster = PreviewRaster(palette: .ansi16, unicode: false, mirror: false)
             raster.render(FidelityFixtures.darkSkin, columns: size.0, rows: size.1)
-            let once = PreviewFidelity.measure(raster, source: FidelityFixtures.darkSkin)
             XCTAssertGreaterThan(raster.toneGain, 1.4, "a dark face is brightened from its first frame on")
-            let c16 = fidelity(.ansi16, frame: FidelityFixtures.darkSkin, size: size)
-            print("fidelity \(size), dark skin, 16 colours: \(c16) (gain \(raster.toneGain))")
-            XCTAssertEqual(once.lumaCorrelation, c16.lumaCorrelation, accuracy: 1e-9)
-            XCTAssertGreaterThanOrEqual(c16.lumaCorrelation, 0.85, "16 colours at \(size): \(c16)")
-            XCTAssertLessThanOrEqual(c16.colourError, 14, "16 colours at \(size): \(c16)")
-            // A light face is left as it is.
-            var light = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            var light = PreviewRaster(palette: .ansi16, unicode: false, mirror: false)
             light.render(FidelityFixtures.lightSkin, columns: size.0, rows: size.1)
             XCTAssertEqual(light.toneGain, 1)
+            var shaded = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            shaded.render(FidelityFixtures.darkSkin, columns: size.0, rows: size.1)
+            XCTAssertEqual(shaded.toneGain, 1)
+        }
+    }
+
+    func testShadeCellsMixTwoColours() {
+        // A flat colour between two of the 16 (a dark brown) is drawn with shade glyphs, whose coverage mix the
+        // fidelity measure counts; a palette colour itself is a half block of that colour.
+        for (rgb, expectShade) in [((UInt8(60), UInt8(30), UInt8(20)), true), ((205, 0, 0), false)] {
+            var data = [UInt8](repeating: 0, count: 64 * 48 * 3)
+            for i in 0..<(64 * 48) { (data[3 * i], data[3 * i + 1], data[3 * i + 2]) = rgb }
+            let frame = Frame(format: .rgb24, width: 64, height: 48, colorRange: .full, data: data)
+            var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: false)
+            raster.render(frame, columns: 32, rows: 12)
+            let shades = raster.cells.filter { "░▒▓".unicodeScalars.contains($0.character) }.count
+            if expectShade {
+                // (Measured: 183 of 384 cells; the rest are black or dark red half blocks between them.)
+                XCTAssertGreaterThan(shades, raster.cells.count / 4, "\(rgb)")
+            } else {
+                XCTAssertEqual(shades, 0, "\(rgb)")
+                XCTAssertTrue(raster.cells.allSatisfy { $0.foreground == 1 && $0.background == 1 }, "\(rgb)")
+            }
         }
     }
 
@@ -101,13 +131,13 @@ final class PreviewFidelityTests: XCTestCase {
     }
 
     func testADarkFaceIn8Colours() {
-        // NOT the acceptance's 0.85: 8 colours have black, a red (L* 43) and nothing between for a dark face
-        // (L* 13-26); its pattern hides the shading (0.47). Brightening measured worse (0.33 at 1.6 times,
-        // 0.74 at 3 times, with the colour error at 23), so 8 colours are drawn as they are; this holds it.
+        // 8 colours have black, a red (L* 43) and nothing between for a dark face (L* 13-26): with half blocks its
+        // pattern hid the shading (luma r 0.47). The shade glyphs' 92 cell colours, a dark face brightened up to twice (`toneGain`), meet the
+        // acceptance's 0.85.
         for size in Self.sizes {
             let f = fidelity(.ansi8, frame: FidelityFixtures.darkSkin, size: size)
             print("fidelity \(size), dark skin, 8 colours: \(f)")
-            XCTAssertGreaterThanOrEqual(f.lumaCorrelation, 0.4, "8 colours at \(size): \(f)")
+            XCTAssertGreaterThanOrEqual(f.lumaCorrelation, 0.85, "8 colours at \(size): \(f)")
         }
     }
 
@@ -190,11 +220,11 @@ final class PreviewFidelityTests: XCTestCase {
 
     func testADarkFaceStaysStillIn16Colours() {
         // The tone gain comes from each frame's face region: camera noise must not move it (a gain that moves
-        // repaints every cell).
+        // repaints every cell). (Without UTF-8: with it, shade cells draw a dark face as it is.)
         var dark = sergeyPhoto
         let gains: [Float] = [0.48, 0.40, 0.32]
         for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
-        var raster = PreviewRaster(palette: .ansi16, unicode: true, mirror: true)
+        var raster = PreviewRaster(palette: .ansi16, unicode: false, mirror: true)
         raster.render(TestFrames.place(dark, noise: 3, seed: 1), columns: 53, rows: 20)
         raster.render(TestFrames.place(dark, noise: 3, seed: 2), columns: 53, rows: 20)
         let first = raster.cells, gain = raster.toneGain
@@ -206,6 +236,32 @@ final class PreviewFidelityTests: XCTestCase {
             changed += zip(first, raster.cells).filter { $0 != $1 }.count
         }
         XCTAssertLessThan(Double(changed) / 30, Double(first.count) / 1000, "\(changed) cell changes in 30 frames")
+    }
+
+    func testShadeCellsStayStillOnAStillDarkFace() {
+        // The error diffusion over shade cells: over a second of camera noise on a dark face, in 16 and 8
+        // colours, fewer than one cell in a thousand per frame changes, and a repeated identical frame changes none.
+        var dark = sergeyPhoto
+        let gains: [Float] = [0.48, 0.40, 0.32]
+        for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
+        for palette in [PreviewPalette.ansi16, .ansi8] {
+            var raster = PreviewRaster(palette: palette, unicode: true, mirror: true)
+            raster.render(TestFrames.place(dark, noise: 3, seed: 1), columns: 53, rows: 20)
+            raster.render(TestFrames.place(dark, noise: 3, seed: 2), columns: 53, rows: 20)
+            let first = raster.cells
+            XCTAssertTrue(first.contains { "░▒▓".unicodeScalars.contains($0.character) }, "\(palette)")
+            var changed = 0
+            for seed in 3..<33 {
+                raster.render(TestFrames.place(dark, noise: 3, seed: UInt64(seed)), columns: 53, rows: 20)
+                changed += zip(first, raster.cells).filter { $0 != $1 }.count
+            }
+            XCTAssertLessThan(Double(changed) / 30, Double(first.count) / 1000, "\(palette): \(changed) cell changes")
+            let same = TestFrames.place(dark, noise: 3, seed: 40)
+            raster.render(same, columns: 53, rows: 20)
+            let before = raster.cells
+            raster.render(same, columns: 53, rows: 20)
+            XCTAssertEqual(before, raster.cells, "\(palette): an identical frame")
+        }
     }
 
     func testEveryModeDithers() {
