@@ -165,6 +165,7 @@ extension MessageID {
         case .reportRefused: "the server refused the photo: {message}"
         case .reportRefusedHTTP: "the server refused the photo (HTTP {status}): {message}"
         case .warningPrefix: "warning: {message}"
+        case .reportCancelled: "cancelled before a photo was saved"
         case .photoNoFrame: "no frame from the camera yet"
 
         case .cameraDevice: "Device: {path}"
