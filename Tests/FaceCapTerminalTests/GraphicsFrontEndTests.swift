@@ -200,7 +200,8 @@ final class GraphicsFrontEndTests: XCTestCase {
             fresh()
             let ui = try frontEnd(kind)
             ui.resize(columns: 80, rows: 24)
-            let model = ScreenSamples.model(.retry)
+            var model = ScreenSamples.model(.retry)
+            model.countdown = "Again in 6 s"
             ui.renderNow(model, preview: nil, photo: photo)
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
             for second in 0..<5 {
@@ -247,7 +248,7 @@ final class GraphicsFrontEndTests: XCTestCase {
         let live = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
                                             stale: false, hasFrame: false)
         XCTAssertFalse(live.remove, "the preview's own image stays until the next frame")
-        XCTAssertEqual(live.draw, nil)
+        XCTAssertEqual(live.draw, rect, "kept where it is")
         let toPhoto = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
                                                stale: false, hasFrame: false)
         XCTAssertTrue(toPhoto.remove)

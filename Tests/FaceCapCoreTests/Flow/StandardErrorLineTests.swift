@@ -1,4 +1,5 @@
 import FaceCapCore
+import Foundation
 import XCTest
 
 /// Every way out of the wizard leaves exactly one line on standard error, and that line is one sentence (issue
@@ -23,7 +24,8 @@ final class StandardErrorLineTests: XCTestCase {
     static func isOneSentence(_ line: String) -> Bool {
         guard !line.isEmpty, !line.contains(where: \.isNewline) else { return false }
         if let last = line.last, ".!。".contains(last) { return false }
-        let characters = Array(line)
+        // "e.g." and "i.e." end no sentence.
+        let characters = Array(line.replacingOccurrences(of: "e.g.", with: "eg").replacingOccurrences(of: "i.e.", with: "ie"))
         for i in characters.indices.dropLast(2) where ".!?。".contains(characters[i]) {
             if characters[i + 1] == " ", characters[i + 2].isUppercase { return false }
         }
@@ -36,6 +38,7 @@ final class StandardErrorLineTests: XCTestCase {
         XCTAssertTrue(Self.isOneSentence("the server refused the photo (HTTP 422): face too small; try again"))
         XCTAssertTrue(Self.isOneSentence("unknown option '--inptu'; did you mean '--input'?"))
         XCTAssertTrue(Self.isOneSentence("FACECAP_TOKEN contains a line break"))
+        XCTAssertTrue(Self.isOneSentence("use --plain, or set TERM (e.g. TERM=xterm-256color)"))
         XCTAssertFalse(Self.isOneSentence("the server refused the photo: Face too small. Try again."))
         XCTAssertFalse(Self.isOneSentence("cancelled."))
         XCTAssertFalse(Self.isOneSentence("Cancelled by the user"))
@@ -80,7 +83,7 @@ final class StandardErrorLineTests: XCTestCase {
                                                               retryAfter: nil))
         let endings: [(String, WizardSettings, [WizardEvent], ExitCode)] = [
             ("accepted", settings(), photoTaken + [.validation(.verdict(ValidationVerdict(result: .pass))),
-                                                   .photoSaved(photo)], .success),
+                                                   .photoSaved(photo), .key(.enter)], .success),
             ("server refused, q", settings(server: true), photoTaken + [refusal, q, .photoSaved(photo)], .failure),
             ("server refused, --plain", settings(plain: true, server: true), photoTaken + [refusal, .photoSaved(photo)],
              .failure),
