@@ -106,7 +106,7 @@ extension MessageID {
         case .saveFailedKept: "The photo is kept in memory: fix the problem, then press r to save it again."
 
         case .helpAbout: "facecap takes one photo of your face, guided live."
-        case .helpFollow: "Follow the message under the preview until the oval turns green;"
+        case .helpFollow: "Follow the message until the oval turns green;"
         case .helpHoldStill: "hold still and the photo is taken by itself."
         case .helpMirror: "Directions are your own, as in a mirror: \"{moveLeft}\" means to your left."
         case .helpManual: "If it does not work out, SPACE takes the photo yourself once offered."
