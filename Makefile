@@ -51,7 +51,7 @@ help:
 	@echo "make test-kernel  V4L2 checks against a real kernel: Debian's kernel + vivid under qemu"
 	@echo "make bench      face models and frame beside LiteRT (installed on first use): ratios, spread, targets"
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
-	@echo "make screenshots  every screen of a real tmux run as PNG (80x24, 100x32; truecolor, 256, 16)"
+	@echo "make screenshots  every screen of a real tmux run as PNG (80x24, 100x32, 200x60; truecolor, 256, 16)"
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"

@@ -2,7 +2,7 @@
 """Pictures of every screen facecap shows in a real run (`make screenshots`).
 
 usage: screenshots.py [--binary .build/release/facecap] [--out .build/screenshots]
-                      [--sizes 80x24,100x32] [--modes truecolor,256,16] [--readme DIR]
+                      [--sizes 80x24,100x32,200x60] [--modes truecolor,256,16] [--readme DIR]
 
 For each size and colour mode, facecap runs in a detached tmux pane on a private tmux server (no user
 config), replaying a clip of the fixture photo Tests/Fixtures/sergey.png (tools/preview_clips.py's
@@ -18,7 +18,9 @@ clip, the server and the output folder are given.
 
 --readme DIR also writes the capture, retry and success screens of the 80x24 256-colour run to
 DIR/screen-{capture,retry,success}.png (the pictures the README shows), with the words each shows in
-DIR/screen-*.txt (DocumentationTests reads them).
+DIR/screen-*.txt (DocumentationTests reads them), and the capture and success screens of the 200x60
+256-colour run (the guidance in a column beside the preview, the larger thumbnail) to
+DIR/screen-{capture,success}-200x60.png.
 
 The pictures hold the fixture photo's face (MediaPipe test data, Apache-2.0; docs/images/SOURCES.md), not
 anyone's own; the output folder is private (0700) all the same, as facecap keeps its photos.
@@ -122,7 +124,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--binary', default=os.path.join(ROOT, '.build/release/facecap'))
     ap.add_argument('--out', default=os.path.join(ROOT, '.build/screenshots'))
-    ap.add_argument('--sizes', default='80x24,100x32')
+    ap.add_argument('--sizes', default='80x24,100x32,200x60')
     ap.add_argument('--modes', default='truecolor,256,16')
     ap.add_argument('--readme', help='also write the README pictures (80x24, 256 colours) into this folder')
     ap.add_argument('--timeout', type=float, default=60, help='seconds a run may take')
@@ -149,14 +151,18 @@ def main():
                 texts = ' '.join(t for _, _, t in shots)
                 if "Let's take another photo" not in texts or 'Selfie accepted' not in texts:
                     failed.append(f'{size} {mode}')
-                if opts.readme and size == '80x24' and mode == '256':
+                if opts.readme and size in ('80x24', '200x60') and mode == '256':
                     os.makedirs(opts.readme, exist_ok=True)
                     picks = {'capture': next((p for _, p, t in shots if '▀' in t), None),
                              'retry': next((p for _, p, t in shots if "Let's take another photo" in t), None),
                              'success': next((p for _, p, t in shots if 'Selfie accepted' in t), None)}
+                    if size == '200x60':
+                        picks = {f'{what}-200x60': picks[what] for what in ('capture', 'success')}
                     for what, path in picks.items():
                         if path:
                             shutil.copyfile(path, os.path.join(opts.readme, f'screen-{what}.png'))
+                            if size != '80x24':
+                                continue
                             # The picture's words, for DocumentationTests (what a person reads in it).
                             text = next(t for _, p, t in shots if p == path)
                             with open(os.path.join(opts.readme, f'screen-{what}.txt'), 'w') as f:

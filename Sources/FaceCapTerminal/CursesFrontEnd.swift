@@ -113,6 +113,15 @@ public final class CursesFrontEnd {
     private var layout: ScreenLayout?
     private var layoutKey: (model: ScreenModel, columns: Int, rows: Int, width: Int, height: Int)?
     private var photo: Frame?
+    /// Counts the photos handed in (a new one each time the photo's pixels differ from the last).
+    private var photoID = 0
+    /// Which photo, over which cells, `photoRaster` holds: a photo screen drawn again (a countdown's second,
+    /// a key) copies its cells instead of rendering the photo again.
+    private var photoRendered: (photo: Int, rect: CellRect)?
+    /// Times the photo was rendered into cells (tests count them).
+    private(set) var photoCellRenders = 0
+    /// Times the photo was rendered, into cells or at pixel resolution for the image layer.
+    var photoRenders: Int { photoCellRenders + (graphics?.photoRenders ?? 0) }
     private var lastPreviewDraw = -Double.infinity
     /// The size the last `.resize` input reported.
     private var reportedSize: (columns: Int, rows: Int)?
@@ -353,8 +362,17 @@ public final class CursesFrontEnd {
     func renderNow(_ model: ScreenModel, preview frame: Frame?, photo: Frame?, now: Double? = nil) {
         guard state == .active else { return }
         lastModel = model
-        if let photo { self.photo = photo }
+        if let photo, !(self.photo.map { Self.same(photo, $0) } ?? false) {
+            self.photo = photo
+            photoID += 1
+        }
         draw(model, preview: frame, now: now ?? Self.monotonicSeconds())
+    }
+
+    /// Whether two frames are the same picture (the flow hands the photo in with every render of its screen).
+    static func same(_ a: Frame, _ b: Frame) -> Bool {
+        a.width == b.width && a.height == b.height && a.format == b.format && a.colorRange == b.colorRange
+            && a.timestamp == b.timestamp && a.data == b.data
     }
 
     /// Whether `model` is `last` with at most a new stability: a preview frame, which may be dropped,
@@ -400,7 +418,11 @@ public final class CursesFrontEnd {
                 lastPreviewDraw = now
             case .photo?:
                 if image.draw == nil {
-                    photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
+                    if photoRendered.map({ $0.photo != photoID || $0.rect != rect }) ?? true {
+                        photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
+                        photoRendered = (photoID, rect)
+                        photoCellRenders += 1
+                    }
                     put(photoRaster, at: rect, columns: columns, rows: rows)
                 }
             default:
@@ -435,7 +457,7 @@ public final class CursesFrontEnd {
             sent += graphicsBytes.count
         } else if let rect = image.draw, let photo, case .photo? = model.picture {
             graphicsBytes.removeAll(keepingCapacity: true)
-            graphics!.draw(photo, overlay: nil, at: rect, photo: true, into: &graphicsBytes)
+            graphics!.draw(photo, overlay: nil, at: rect, photo: true, photoID: photoID, into: &graphicsBytes)
             sendGraphics()
             sent += graphicsBytes.count
         }
@@ -463,9 +485,19 @@ public final class CursesFrontEnd {
            rect.y + rect.height < size.rows, rect.x + rect.width <= size.columns {
             wanted = rect
         }
-        let keep = wanted != nil && wanted == graphics.shown && !graphicsStale
-        let remove = graphics.shown != nil && !keep
-        return (frame == nil && !isPhoto && !keep ? nil : wanted, remove)
+        let plan = Self.imagePlan(shown: graphics.shown, shownIsPhoto: graphics.shownIsPhoto, wanted: wanted,
+                                  isPhoto: isPhoto, stale: graphicsStale, hasFrame: frame != nil)
+        return plan
+    }
+
+    /// The decision of `imagePlan`: the image on screen stays only when it is the same kind of picture (the photo,
+    /// or the preview) over the same cells and nothing made it stale. The photo's image over the preview's cells
+    /// (Retry → the capture at the same size) goes at once, not with the first camera frame.
+    static func imagePlan(shown: CellRect?, shownIsPhoto: Bool, wanted: CellRect?, isPhoto: Bool, stale: Bool,
+                          hasFrame: Bool) -> (draw: CellRect?, remove: Bool) {
+        let keep = wanted != nil && wanted == shown && shownIsPhoto == isPhoto && !stale
+        let remove = shown != nil && !keep
+        return (!hasFrame && !isPhoto && !keep ? nil : wanted, remove)
     }
 
     private func sendGraphics() {

@@ -25,6 +25,13 @@ struct GraphicsLayer {
     private var sentRGB: [UInt8] = []
     /// The cells the image covers on screen now (nil: none shown).
     private(set) var shown: CellRect?
+    /// The image shown is the photo (not the live preview).
+    private(set) var shownIsPhoto = false
+    /// Which photo, over which cells, `rgb` holds (nil: it holds a preview frame, or nothing yet): the same photo
+    /// over the same cells is not rendered again.
+    private var rendered: (photo: Int, rect: CellRect)?
+    /// Times a photo was rendered at pixel resolution (tests count them).
+    private(set) var photoRenders = 0
     private var sixel = SixelEncoder()
     private var kitty = KittyEncoder()
 
@@ -58,13 +65,48 @@ struct GraphicsLayer {
 
     /// The bytes that show `frame` with `overlay` over `rect` (appended to `out`, cursor movement included;
     /// the cursor is saved and restored around them). Nothing when the same picture is already there.
-    /// `photo`: the photo taken (the success and retry thumbnails), drawn as it is, never mirrored.
+    /// `photo`: the photo taken (the success and retry thumbnails), drawn as it is, never mirrored; `photoID`
+    /// tells one photo from another (the front end counts them), so a photo screen drawn again (a countdown's
+    /// second, a key) reuses the pixels of the last render instead of rendering the photo again.
     mutating func draw(_ frame: Frame, overlay: PreviewOverlay?, at rect: CellRect, photo: Bool = false,
-                       into out: inout [UInt8]) {
+                       photoID: Int = 0, into out: inout [UInt8]) {
         let g = geometry(rect)
         guard g.width > 0, g.height > 0 else { return }
+        if photo, let rendered, rendered.photo == photoID, rendered.rect == rect {
+            if shown == rect && shownIsPhoto { return }
+        } else {
+            fill(frame, overlay: overlay, photo: photo, geometry: g)
+            rendered = photo ? (photoID, rect) : nil
+        }
+        // A still scene keeps its image: nothing is sent.
+        if shown == rect && shownIsPhoto == photo && rgb == sentRGB { return }
+        // DECSC, the cursor to the picture's top-left cell (CUP is 1-based), the image, DECRC: ncurses
+        // finds the cursor where it left it.
+        out += [0x1B, UInt8(ascii: "7"), 0x1B, UInt8(ascii: "[")]
+        appendDecimal(rect.y + 1, to: &out)
+        out.append(UInt8(ascii: ";"))
+        appendDecimal(rect.x + 1, to: &out)
+        out.append(UInt8(ascii: "H"))
+        switch kind {
+        case .sixel:
+            sixel.encode(rgb, sourceWidth: g.sourceWidth, sourceHeight: g.sourceHeight, scale: g.scale,
+                         width: g.width, height: g.height, into: &out)
+        case .kitty:
+            kitty.encode(rgb, width: g.sourceWidth, height: g.sourceHeight, id: Self.imageID, columns: rect.width,
+                         rows: rect.height, into: &out)
+        }
+        out += [0x1B, UInt8(ascii: "8")]
+        sentRGB = rgb
+        shown = rect
+        shownIsPhoto = photo
+    }
+
+    /// Renders `frame` at pixel resolution into `rgb`.
+    private mutating func fill(_ frame: Frame, overlay: PreviewOverlay?, photo: Bool,
+                               geometry g: (width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, scale: Int)) {
         if photo {
             photoRaster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: nil)
+            photoRenders += 1
         } else {
             raster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: overlay)
         }
@@ -86,26 +128,6 @@ struct GraphicsLayer {
                 rgb[bottom + 2] = UInt8(lower & 0xFF)
             }
         }
-        // A still scene keeps its image: nothing is sent.
-        if shown == rect && rgb == sentRGB { return }
-        // DECSC, the cursor to the picture's top-left cell (CUP is 1-based), the image, DECRC: ncurses
-        // finds the cursor where it left it.
-        out += [0x1B, UInt8(ascii: "7"), 0x1B, UInt8(ascii: "[")]
-        appendDecimal(rect.y + 1, to: &out)
-        out.append(UInt8(ascii: ";"))
-        appendDecimal(rect.x + 1, to: &out)
-        out.append(UInt8(ascii: "H"))
-        switch kind {
-        case .sixel:
-            sixel.encode(rgb, sourceWidth: g.sourceWidth, sourceHeight: g.sourceHeight, scale: g.scale,
-                         width: g.width, height: g.height, into: &out)
-        case .kitty:
-            kitty.encode(rgb, width: g.sourceWidth, height: g.sourceHeight, id: Self.imageID, columns: rect.width,
-                         rows: rect.height, into: &out)
-        }
-        out += [0x1B, UInt8(ascii: "8")]
-        sentRGB = rgb
-        shown = rect
     }
 
     /// The bytes that take the image away (kitty: a delete command; sixel: none, the caller has ncurses
@@ -114,6 +136,7 @@ struct GraphicsLayer {
         guard shown != nil else { return }
         if kind == .kitty { out += KittyEncoder.delete(id: Self.imageID) }
         shown = nil
+        shownIsPhoto = false
         sentRGB.removeAll(keepingCapacity: true)
     }
 }

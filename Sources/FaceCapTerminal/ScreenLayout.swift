@@ -149,8 +149,9 @@ public struct ScreenLayout: Equatable, Sendable {
             nPicture = take(budget)
         case .photo?:
             nBody = take(body.count)
-            // The thumbnail grows with the terminal: two fifths of its height.
-            nPicture = take(min(budget, max(3, rows * 2 / 5)))
+            // The thumbnail grows with the terminal: two fifths of its height, three fifths on a large one
+            // (40 rows and more, where the text keeps its rows and blank lines all the same).
+            nPicture = take(min(budget, max(3, rows * (rows >= Self.largeRows ? 3 : 2) / 5)))
             if nPicture < 3 { budget += nPicture; nPicture = 0 }
         case .tutorialIllustration?:
             nBody = take(body.count)
@@ -249,6 +250,14 @@ public struct ScreenLayout: Equatable, Sendable {
                                      body: [(String, TextStyle)], bodyColumn: Int, budget: Int, margin: Int,
                                      width: Int, pictureSize: (width: Int, height: Int)?, cellAspect: Double,
                                      unicode: Bool) {
+        if let beside = Self.beside(budget: budget, margin: margin, width: width,
+                                    pictureSize: pictureSize ?? (4, 3), cellAspect: cellAspect) {
+            picture = beside.picture
+            layOutGuidance(model, primary: model.primary ?? "", primaryTone: primaryTone, body: model.lines,
+                           beside: beside.picture, column: beside.column, columnWidth: beside.columnWidth,
+                           unicode: unicode)
+            return
+        }
         let textRows = min(budget, Self.liveTextRows)
         // A blank row between the picture and the text on a tall terminal (at 80×24 the row goes to the picture).
         let gap = rows >= 30 && budget - textRows - 1 >= 3 ? 1 : 0
@@ -289,7 +298,97 @@ public struct ScreenLayout: Equatable, Sendable {
         }
     }
 
+    /// Rows from which a photo's thumbnail takes three fifths of the screen rather than two.
+    static let largeRows = 40
+    /// The guidance column beside the preview on a wide terminal: at least this many columns (a line of guidance
+    /// and the Steady bar fit whole), at most `sideColumnMaximum`, `sideGap` blank columns from the picture.
+    static let sideColumnMinimum = 40
+    static let sideColumnMaximum = 56
+    static let sideGap = 3
+    /// The column's rows: the main message in a band of five (up to three lines), a blank row, six rows of hints
+    /// and reasons, a blank row, the Steady bar and the countdown. Each has its own rows, so nothing in the
+    /// column moves when another part comes or goes.
+    static let bandRows = 5, detailRows = 6
+    static let sideRows = bandRows + 1 + detailRows + 1 + 2
+
+    /// The preview's rectangle and the guidance column (its first column and width) on a terminal wide enough
+    /// for the guidance beside the preview: when a preview of the full height between title and keys leaves at
+    /// least `sideColumnMinimum` columns beside it, or, on a frame too wide for that, when the preview beside the
+    /// column is no smaller than the one above the text rows. Nil: the guidance goes under the preview. From the
+    /// terminal's size and the frame's shape alone, so the rectangle is as steady as the stacked one.
+    static func beside(budget: Int, margin: Int, width: Int, pictureSize: (width: Int, height: Int),
+                       cellAspect: Double) -> (picture: CellRect, column: Int, columnWidth: Int)? {
+        guard budget >= sideRows, width >= sideColumnMinimum + sideGap + 10 else { return nil }
+        let side = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
+                                     in: CellRect(x: 0, y: 0, width: width - sideColumnMinimum - sideGap, height: budget),
+                                     cellAspect: cellAspect)
+        if side.height < budget {
+            let stacked = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
+                                            in: CellRect(x: 0, y: 0, width: width, height: budget - liveTextRows - 1),
+                                            cellAspect: cellAspect)
+            guard side.width * side.height >= stacked.width * stacked.height else { return nil }
+        }
+        let columnWidth = min(sideColumnMaximum, width - side.width - sideGap)
+        let x = margin + (width - (side.width + sideGap + columnWidth)) / 2
+        let picture = CellRect(x: x, y: 1 + (budget - side.height) / 2, width: side.width, height: side.height)
+        return (picture, x + side.width + sideGap, columnWidth)
+    }
+
+    /// The guidance in its column beside the preview, level with the preview's middle: the main message in a
+    /// band of its tone's colour, the hints and reasons under it (whole, wrapped to the column), then the
+    /// Steady bar and the countdown, each in its own rows.
+    private mutating func layOutGuidance(_ model: ScreenModel, primary: String, primaryTone: ScreenTone,
+                                         body: [String], beside picture: CellRect, column: Int, columnWidth: Int,
+                                         unicode: Bool) {
+        let top = picture.y + max(0, (picture.height - Self.sideRows) / 2)
+        // The band: the message wrapped with a margin of two columns each side, centred in its rows.
+        var message = TerminalText.wrap(primary, width: columnWidth - 4, unicode: unicode)
+        let most = Self.bandRows - 2
+        if message.count > most {
+            let rest = message[(most - 1)...].joined(separator: " ")
+            message = Array(message.prefix(most - 1)) + [TerminalText.fit(rest, width: columnWidth - 4, unicode: unicode)]
+        }
+        let first = top + (Self.bandRows - message.count) / 2
+        for row in top..<(top + Self.bandRows) {
+            let i = row - first
+            let text = i >= 0 && i < message.count ? message[i] : ""
+            let w = TerminalText.width(of: text, unicode: unicode)
+            let left = (columnWidth - w) / 2
+            add(String(repeating: " ", count: left) + text + String(repeating: " ", count: columnWidth - w - left),
+                row: row, column: column, style: .primary(primaryTone), unicode: unicode)
+        }
+        // The first hint, why (manual capture says why auto capture stopped), then the rest; each whole.
+        let hints = model.hints.prefix(2)
+        var details: [(String, TextStyle)] = []
+        func wrapped(_ text: String, _ style: TextStyle) -> [(String, TextStyle)] {
+            TerminalText.wrap(text, width: columnWidth, unicode: unicode).map { ($0, style) }
+        }
+        for hint in hints.prefix(1) { details += wrapped(hint, .hint) }
+        for line in body where !line.isEmpty { details += wrapped(line, .body) }
+        for hint in hints.dropFirst() { details += wrapped(hint, .hint) }
+        for (i, (text, style)) in details.prefix(Self.detailRows).enumerated() {
+            addCentered(text, row: top + Self.bandRows + 1 + i, column: column, width: columnWidth, style: style,
+                        unicode: unicode)
+        }
+        let status = top + Self.bandRows + 1 + Self.detailRows + 1
+        if let progress = model.progress {
+            addProgress(progress, row: status, margin: column, width: columnWidth, unicode: unicode)
+        }
+        if let countdown = model.countdown {
+            addCentered(countdown, row: status + 1, column: column, width: columnWidth, style: .countdown,
+                        unicode: unicode)
+        }
+    }
+
     // MARK: Pieces
+
+    /// `text` centred in the `width` columns from `column`, cut to them.
+    private mutating func addCentered(_ text: String, row: Int, column: Int, width: Int, style: TextStyle,
+                                      unicode: Bool) {
+        let fitted = TerminalText.fit(text, width: width, unicode: unicode)
+        add(fitted, row: row, column: column + max(0, (width - TerminalText.width(of: fitted, unicode: unicode)) / 2),
+            style: style, unicode: unicode)
+    }
 
     private mutating func add(_ text: String, row: Int, column: Int, style: TextStyle, unicode: Bool) {
         guard row >= 0, row < rows, column >= 0, column < columns else { return }

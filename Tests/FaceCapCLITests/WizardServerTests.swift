@@ -385,8 +385,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(verdicts(run), [], "a refusal is no verdict")
         XCTAssertFalse(run.screens.contains("success") || run.screens.contains("finalError"), "\(run.screens)")
         let (photo, jpeg, report) = try savedFiles(run)
-        XCTAssertTrue(run.stderr.contains("the server refused the photo (HTTP 401): bad token"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("the photo was not validated and is saved in \(photo)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("facecap: the server refused the photo (HTTP 401): bad token; the photo was not "
+                                          + "validated and is saved in \(photo)\n"), run.stderr)
         XCTAssertEqual(try server.requests().first?.parts.first?["sha256"] as? String, SHA256.hex(jpeg))
         XCTAssertNil(validation(report), "no verdict in the report")
     }

@@ -191,6 +191,70 @@ final class GraphicsFrontEndTests: XCTestCase {
         }
     }
 
+    /// A photo screen drawn again (a countdown's second, a key) renders its photo once, in cells and as an image,
+    /// until the photo or its rectangle changes (issue 18: it was rendered at pixel resolution on every render
+    /// only to find the bytes unchanged).
+    func testAPhotoScreenRendersItsPhotoOnceUntilThePhotoOrItsPlaceChanges() throws {
+        let photo = frame(0), other = frame(7)
+        for kind in [GraphicsProtocol?.none, .sixel, .kitty] {
+            fresh()
+            let ui = try frontEnd(kind)
+            ui.resize(columns: 80, rows: 24)
+            var model = ScreenSamples.model(.retry)
+            model.countdown = "Again in 6 s"
+            ui.renderNow(model, preview: nil, photo: photo)
+            XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
+            for second in 0..<5 {
+                var next = model
+                next.countdown = "Again in \(5 - second) s"
+                ui.renderNow(next, preview: nil, photo: photo)
+            }
+            XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind)): redrawn, not rendered again")
+            // A copy of the same photo is the same photo.
+            ui.renderNow(model, preview: nil, photo: Frame(format: photo.format, width: photo.width, height: photo.height,
+                                                           colorRange: photo.colorRange, timestamp: photo.timestamp,
+                                                           data: photo.data))
+            XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
+            ui.resize(columns: 100, rows: 32)
+            XCTAssertEqual(ui.photoRenders, 2, "\(String(describing: kind)): a resize renders it again")
+            ui.renderNow(model, preview: nil, photo: photo)
+            XCTAssertEqual(ui.photoRenders, 2, "\(String(describing: kind))")
+            ui.renderNow(model, preview: nil, photo: other)
+            XCTAssertEqual(ui.photoRenders, 3, "\(String(describing: kind)): another photo")
+            if kind != nil {
+                // Behind the help the photo is drawn in cells (once), and back as an image without a new render.
+                var help = model
+                help.showsHelp = true
+                help.helpLines = ["q  quit"]
+                ui.renderNow(help, preview: nil, photo: other)
+                XCTAssertEqual(ui.photoRenders, 4)
+                _ = newOutput()
+                ui.renderNow(model, preview: nil, photo: other)
+                XCTAssertEqual(ui.photoRenders, 4)
+                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 1, "the image is back")
+            }
+            ui.close()
+        }
+    }
+
+    /// The photo's image over the cells the preview takes next goes at once (issue 18: Retry → the capture at the
+    /// same rectangle left the photo on screen until the first camera frame); the preview's own image stays.
+    func testThePhotoGoesWhenThePreviewTakesItsRectangle() {
+        let rect = CellRect(x: 10, y: 1, width: 60, height: 20)
+        let toLive = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: true, wanted: rect, isPhoto: false,
+                                              stale: false, hasFrame: false)
+        XCTAssertTrue(toLive.remove, "the photo goes")
+        XCTAssertNil(toLive.draw, "no frame yet: nothing drawn")
+        let live = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
+                                            stale: false, hasFrame: false)
+        XCTAssertFalse(live.remove, "the preview's own image stays until the next frame")
+        XCTAssertEqual(live.draw, rect, "kept where it is")
+        let toPhoto = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
+                                               stale: false, hasFrame: false)
+        XCTAssertTrue(toPhoto.remove)
+        XCTAssertEqual(toPhoto.draw, rect)
+    }
+
     func testTheImageIsMirroredWhenThePreviewIs() throws {
         // A frame dark on the left half, light on the right.
         var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)

@@ -44,8 +44,13 @@ extension RealScreenTests {
                           "\(translations.language): \(model.helpLines)")
             let rows = ScreenLayout(model, columns: 60, rows: 20, unicode: true, pictureSize: (640, 480)).items
                 .filter { $0.style == .helpText }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            // A row that ends the first half before a row that starts the second: only where the next word did not
+            // fit (the box wraps at 54 columns at 60×20).
             for (row, next) in zip(rows, rows.dropFirst()) where follow.hasSuffix(row) && !row.isEmpty {
-                XCTAssertFalse(hold.hasPrefix(next), "\(translations.language): '\(row)' then '\(next)' on a row of their own")
+                let word = next.split(separator: " ").first.map(String.init) ?? next
+                let forced = TerminalText.width(of: row + " " + word, unicode: true) > 54
+                XCTAssertFalse(hold.hasPrefix(next) && !forced,
+                               "\(translations.language): '\(row)' then '\(next)' on a row of their own")
             }
         }
     }

@@ -175,7 +175,7 @@ final class SteadyViewportTests: XCTestCase {
     }
 
     func testThePreviewIsOneRectangleWhateverTheTextUnderIt() {
-        for (columns, rows) in [(80, 24), (100, 32), (200, 60), (60, 20)] {
+        for (columns, rows) in [(80, 24), (100, 32), (200, 60), (160, 45), (60, 20), (120, 36)] {
             var rectangles = Set<String>()
             for hints in 0...2 {
                 for progress in [false, true] {
@@ -191,10 +191,15 @@ final class SteadyViewportTests: XCTestCase {
                                     continue
                                 }
                                 rectangles.insert("\(picture)")
-                                // The main message is always shown, under the picture.
+                                // The main message is always shown, under the picture or, on a wide terminal,
+                                // beside it.
                                 let main = layout.items.first { if case .primary = $0.style { true } else { false } }
                                 XCTAssertNotNil(main, "\(columns)×\(rows): \(model)")
-                                XCTAssertGreaterThanOrEqual(main?.row ?? 0, picture.y + picture.height)
+                                if columns >= 160 {
+                                    XCTAssertGreaterThanOrEqual(main?.column ?? 0, picture.x + picture.width)
+                                } else {
+                                    XCTAssertGreaterThanOrEqual(main?.row ?? 0, picture.y + picture.height)
+                                }
                                 if progress {
                                     XCTAssertTrue(layout.items.contains { $0.style == .progressFilled }, "the Steady bar")
                                 }
@@ -207,14 +212,113 @@ final class SteadyViewportTests: XCTestCase {
         }
     }
 
+    /// On a wide terminal (issue 18: at 200×60 the guidance was one small line far below the face) the guidance
+    /// stands in a column beside a preview of nearly the full height: the main message in a band of its colour,
+    /// the hints whole, the Steady bar and the countdown in rows of their own, each at one place whatever else
+    /// comes and goes; narrower terminals keep it under the preview.
+    func testWideTerminalsPutTheGuidanceBesideThePreview() throws {
+        for (columns, rows) in [(200, 60), (160, 45)] {
+            var places: [String: Set<Int>] = [:]
+            for hints in 0...2 {
+                for progress in [false, true] {
+                    for countdown in [false, true] {
+                        for long in [false, true] {
+                            let model = capture(hints: hints, progress: progress, countdown: countdown, manual: false,
+                                                long: long)
+                            let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true,
+                                                      pictureSize: (640, 480))
+                            let picture = try XCTUnwrap(layout.picture)
+                            let what = "\(columns)×\(rows) hints=\(hints) progress=\(progress) long=\(long)"
+                            // The preview takes nearly the whole height between the title and the keys.
+                            XCTAssertGreaterThanOrEqual(picture.height, rows - 4, what)
+                            let guidance = layout.items.filter { $0.row > 0 && $0.row < rows - 1 }
+                            XCTAssertFalse(guidance.isEmpty, what)
+                            for item in guidance {
+                                XCTAssertGreaterThanOrEqual(item.column, picture.x + picture.width + 1, "\(what): \(item)")
+                                XCTAssertTrue(item.row >= picture.y && item.row < picture.y + picture.height,
+                                              "\(what): \(item) level with the preview")
+                            }
+                            // The main message: whole, in a band at least 40 columns wide and three rows or more.
+                            let band = guidance.filter { $0.style == .primary(.good) || $0.style == .primary(.warning) }
+                            XCTAssertGreaterThanOrEqual(band.count, 3, what)
+                            XCTAssertGreaterThanOrEqual(band.map(\.width).min() ?? 0, 40, what)
+                            let message = band.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                            XCTAssertEqual(message.joined(separator: " "), model.primary, what)
+                            // Every hint whole.
+                            let hintText = guidance.filter { $0.style == .hint }.map(\.text).joined(separator: " ")
+                            for hint in model.hints { XCTAssertTrue(hintText.contains(hint), "\(what): \(hint)") }
+                            places["band", default: []].insert(band.first?.row ?? -1)
+                            if let bar = guidance.first(where: { $0.style == .progressFilled }) {
+                                places["bar", default: []].insert(bar.row)
+                            }
+                            if let count = guidance.first(where: { $0.style == .countdown }) {
+                                places["countdown", default: []].insert(count.row)
+                            }
+                            if let hint = guidance.first(where: { $0.style == .hint }) {
+                                places["hint", default: []].insert(hint.row)
+                            }
+                        }
+                    }
+                }
+            }
+            for (part, rowsSeen) in places { XCTAssertEqual(rowsSeen.count, 1, "\(columns)×\(rows): the \(part) moves") }
+            XCTAssertEqual(Set(places.keys), ["band", "bar", "countdown", "hint"])
+        }
+        // Under the preview at the usual sizes, and at 100×32 the stacked preview is the larger one.
+        for (columns, rows) in [(80, 24), (100, 32), (120, 36)] {
+            let layout = ScreenLayout(capture(hints: 2, progress: true, countdown: true, manual: false, long: false),
+                                      columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
+            let picture = try XCTUnwrap(layout.picture)
+            let main = try XCTUnwrap(layout.items.first { $0.style == .primary(.good) })
+            XCTAssertGreaterThanOrEqual(main.row, picture.y + picture.height, "\(columns)×\(rows)")
+        }
+        // A frame too wide for a full-height preview beside the column (16:9 at 160×45) keeps the larger picture.
+        let wide = ScreenLayout(capture(hints: 1, progress: false, countdown: false, manual: false, long: false),
+                                columns: 160, rows: 45, unicode: true, pictureSize: (1280, 720))
+        let picture = try XCTUnwrap(wide.picture)
+        let stacked = PreviewRaster.fit(frameWidth: 1280, frameHeight: 720,
+                                        in: CellRect(x: 0, y: 0, width: 156, height: 43 - ScreenLayout.liveTextRows - 1))
+        XCTAssertGreaterThanOrEqual(picture.width * picture.height, stacked.width * stacked.height)
+    }
+
+    /// The manual capture's reason and the help overlay on the wide layout.
+    func testTheWideLayoutKeepsTheReasonAndTheHelp() throws {
+        let model = capture(hints: 2, progress: false, countdown: true, manual: true, long: false)
+        let layout = ScreenLayout(model, columns: 200, rows: 60, unicode: true, pictureSize: (640, 480))
+        let picture = try XCTUnwrap(layout.picture)
+        let reason = try XCTUnwrap(layout.items.first { $0.style == .body })
+        XCTAssertEqual(reason.text, "Auto capture did not finish in 30 s.")
+        XCTAssertGreaterThan(reason.column, picture.x + picture.width)
+        var help = model
+        help.showsHelp = true
+        help.helpLines = ["q  quit", "?  help"]
+        let withHelp = ScreenLayout(help, columns: 200, rows: 60, unicode: true, pictureSize: (640, 480))
+        XCTAssertEqual(withHelp.picture, picture, "the help leaves the preview where it is")
+        XCTAssertTrue(withHelp.items.contains { $0.style == .helpFrame })
+    }
+
     func testLargerTerminalsGiveLargerThumbnails() {
         func thumbnail(_ columns: Int, _ rows: Int) -> CellRect? {
             ScreenLayout(ScreenSamples.model(.success), columns: columns, rows: rows, unicode: true,
                          pictureSize: (640, 480)).picture
         }
         let small = try! XCTUnwrap(thumbnail(80, 24)), large = try! XCTUnwrap(thumbnail(200, 60))
-        // At 200×60 the thumbnail is more than twice as tall as at 80×24 (it stopped at 12 rows).
-        XCTAssertGreaterThan(large.height, 2 * small.height, "\(small) → \(large)")
-        XCTAssertGreaterThan(large.height, 12)
+        // At 200×60 the thumbnail is three times as tall as at 80×24 (it stopped at 12 rows, then at 24).
+        XCTAssertGreaterThanOrEqual(large.height, 3 * small.height, "\(small) → \(large)")
+        XCTAssertGreaterThanOrEqual(large.height, 30)
+        for name in [ScreenName.retry, .success] {
+            for (columns, rows) in [(160, 45), (200, 60)] {
+                let layout = ScreenLayout(ScreenSamples.model(name), columns: columns, rows: rows, unicode: true,
+                                          pictureSize: (640, 480))
+                let picture = try! XCTUnwrap(layout.picture)
+                XCTAssertGreaterThanOrEqual(picture.height, rows / 2, "\(name) at \(columns)×\(rows)")
+                // The screen's words all stay, under the thumbnail.
+                let model = ScreenSamples.model(name)
+                let shown = layout.items.map(\.text).joined(separator: " ")
+                for line in model.lines where !line.isEmpty {
+                    XCTAssertTrue(shown.contains(line.prefix(20)), "\(name) at \(columns)×\(rows): \(line)")
+                }
+            }
+        }
     }
 }

@@ -56,7 +56,7 @@ extension Wizard {
             lost.kind = .lost
             state = .cameraLost(CameraLink(problem: lost, retryStep: step,
                                            nextTry: problem.recoverable ? now + settings.backoff.delay(step: step) : nil))
-            return settings.plain && !problem.recoverable ? finish(problem.exitCode) : []
+            return settings.plain && !problem.recoverable ? [.report(problem.message)] + finish(problem.exitCode) : []
         case .opening:
             return cameraCannotOpen(problem, step: 0)
         case .cameraUnavailable(let link) where link.awaitingAnswer:

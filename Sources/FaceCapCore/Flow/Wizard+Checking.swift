@@ -42,11 +42,9 @@ extension Wizard {
         case .refused(let status, let message):
             state = .serverRefused(Refusal(status: status, message: message, request: request))
             if settings.plain {
-                state = .saving(Saving(verdict: nil, then: .exit(.failure)))
-                let report = status > 0
-                    ? Words.text(.reportRefusedHTTP, ["status": String(status), "message": message])
-                    : Words.text(.reportRefused, ["message": message])
-                return [.report(report), .save(nil)]
+                // One line at the end: the refusal, then where the photo went.
+                state = .saving(Saving(verdict: nil, then: .exit(.failure), why: refusalReport(status, message)))
+                return [.save(nil)]
             }
             return []
         }
@@ -112,10 +110,17 @@ extension Wizard {
         }
     }
 
+    /// The refusal as the first clause of the line on standard error, the server's message as a clause.
+    func refusalReport(_ status: Int, _ message: String) -> String {
+        let said = Messages.clause(message)
+        return status > 0 ? Words.text(.reportRefusedHTTP, ["status": String(status), "message": said])
+            : Words.text(.reportRefused, ["message": said])
+    }
+
     /// The photo is written unvalidated before the program ends with `code` (the server never saw it, or
-    /// refused it, or the person stopped the upload).
-    mutating func saveAndExit(_ code: ExitCode, cancelling sending: Bool) -> [WizardEffect] {
-        state = .saving(Saving(verdict: nil, then: .exit(code)))
+    /// refused it, or the person stopped the upload); `why` is the line's first clause (the refusal).
+    mutating func saveAndExit(_ code: ExitCode, cancelling sending: Bool, why: String? = nil) -> [WizardEffect] {
+        state = .saving(Saving(verdict: nil, then: .exit(code), why: why))
         return (sending ? [.cancelValidation] : []) + [.save(nil)]
     }
 
@@ -131,7 +136,8 @@ extension Wizard {
             state = .finalError(Ending(saved: saved, until: now + (settings.plain ? 0 : settings.finalErrorDelay)))
             return effects + [.report(Words.text(.reportManualReview, ["path": saved.photoPath]))]
         case .exit(let code):
-            return effects + [.report(Words.text(.reportNotValidated, ["path": saved.photoPath]))] + finish(code)
+            let line = Words.text(.reportNotValidated, ["path": saved.photoPath])
+            return effects + [.report(Words.clauses([saving.why, line].compactMap { $0 }))] + finish(code)
         }
     }
 
@@ -139,7 +145,8 @@ extension Wizard {
         guard case .saving(let saving) = state else { return [] }
         if case .exit(let code) = saving.then {
             // The person is already leaving: say what was lost and go.
-            return [.report(Words.text(.reportNotSaved, ["reason": message]))] + finish(code)
+            let line = Words.text(.reportNotSaved, ["reason": message])
+            return [.report(Words.clauses([saving.why, line].compactMap { $0 }))] + finish(code)
         }
         if settings.plain {
             return [.report(Words.text(.reportNotSaved, ["reason": message]))] + finish(.failure)
@@ -176,7 +183,8 @@ extension Wizard {
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case .serverRefused(let refusal):
             // As q on that screen: the refused photo is kept on disk, as the screen promised.
-            return saveAndExit(.failure, cancelling: refusal.sending)
+            return saveAndExit(.failure, cancelling: refusal.sending,
+                               why: refusalReport(refusal.status, refusal.message))
         case .validating where settings.usesServer:
             // The upload is abandoned, not the photo: it is written unvalidated before the program ends.
             return saveAndExit(.cancelled, cancelling: true)

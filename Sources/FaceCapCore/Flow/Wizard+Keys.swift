@@ -225,7 +225,7 @@ extension Wizard {
         case (.quit, .serverUnreachable(let trouble)):
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case (.quit, .serverRefused(let refusal)):
-            return saveAndExit(.failure, cancelling: refusal.sending)
+            return saveAndExit(.failure, cancelling: refusal.sending, why: refusalReport(refusal.status, refusal.message))
         case (.quit, .saveFailed(let failure)):
             return quitWithoutSaving(failure)
         case (.quit, .serverCheckFailed(let trouble)):

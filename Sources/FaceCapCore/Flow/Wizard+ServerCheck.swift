@@ -105,8 +105,10 @@ extension Wizard {
     /// answered HTTP 404.", would put a capital and a full stop in the middle of the line).
     func serverCheckReport(_ trouble: ServerCheckTrouble) -> String {
         var problem = serverCheckSaid(trouble.check)
-        if case .refused(let status, let message) = trouble.check, status > 0, message.isEmpty {
-            problem = Words.text(.reportServerAnswered, ["status": String(status)])
+        if case .refused(let status, let message) = trouble.check {
+            // The server's own sentences become clauses of the line.
+            problem = status > 0 && message.isEmpty ? Words.text(.reportServerAnswered, ["status": String(status)])
+                : serverCheckSaid(.refused(status: status, message: Messages.clause(message)))
         }
         return Words.text(.reportServerCheck, ["problem": problem])
     }

@@ -18,6 +18,8 @@ public struct Wizard: Sendable, Equatable {
     var helpOver: ScreenName?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
+    /// A line for standard error was given (where the photo went, or what failed).
+    var reported = false
     /// The last screen announced with a `screen` event.
     public internal(set) var announcedScreen: ScreenName?
     var announcedGuidance: AnnouncedGuidance?
@@ -84,6 +86,12 @@ public struct Wizard: Sendable, Equatable {
         if showsHelp, !isFinished, screenName != helpOver {
             // The help was about the screen it was opened over (Success must not appear under it).
             effects += closeHelp()
+        }
+        if effects.contains(where: { if case .report = $0 { true } else { false } }) { reported = true }
+        if !reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
+            // Every way out leaves its one line on standard error: leaving before any photo was kept says so.
+            effects.insert(.report(Words.text(.reportCancelled)), at: 0)
+            reported = true
         }
         return effects + announce()
     }

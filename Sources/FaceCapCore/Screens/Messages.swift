@@ -1,5 +1,43 @@
 /// The words the screens put together from the catalogue (`MessageID`, in `Words.current`'s language).
 public enum Messages {
+    /// A server's message as a clause of the one line on standard error: on one line, without a full stop at its
+    /// end, and its sentences joined as clauses ("; " in English) (a sentence after the first starts small unless its first word is
+    /// an abbreviation, "HTTP", "URL"), so that the line stays one sentence. "Face too small. Try again." →
+    /// "face too small; try again" after the colon of "the server refused the photo (HTTP 422): …".
+    public static func clause(_ text: String) -> String {
+        func small(_ sentence: Substring) -> String {
+            let word = sentence.prefix { !$0.isWhitespace }
+            guard let first = word.first, first.isUppercase,
+                  word.dropFirst().first.map({ $0.isLowercase }) ?? true else { return String(sentence) }
+            return first.lowercased() + sentence.dropFirst()
+        }
+        func trimmed<S: StringProtocol>(_ s: S) -> String {
+            String(s.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        }
+        let flat = text.split(whereSeparator: { $0.isNewline }).map(trimmed).filter { !$0.isEmpty }
+            .joined(separator: " ")
+        var sentences: [Substring] = []
+        var rest = Substring(flat)
+        // A sentence ends at ". ", "! " or "? " (and a full-width "。") before more text.
+        while let end = rest.indices.first(where: { i in
+            let c = rest[i]
+            if c == "。" { return rest.index(after: i) < rest.endIndex }
+            guard c == "." || c == "!" || c == "?" else { return false }
+            let next = rest.index(after: i)
+            return next < rest.endIndex && rest[next] == " " && rest.index(after: next) < rest.endIndex
+        }) {
+            sentences.append(rest[..<end])
+            rest = rest[rest.index(after: end)...].drop { $0 == " " }
+        }
+        sentences.append(rest)
+        var parts = sentences.map(trimmed).filter { !$0.isEmpty }
+        guard !parts.isEmpty else { return "" }
+        while let last = parts[parts.count - 1].last, last == "." || last == "。" || last == "!" {
+            parts[parts.count - 1].removeLast()
+        }
+        return Words.clauses(parts.map { small(Substring($0)) })
+    }
+
     /// The guidance message for a code.
     public static func guidance(_ code: GuidanceCode) -> String { Words.text(guidanceID(code)) }
 

@@ -106,7 +106,7 @@ extension MessageID {
         case .saveFailedKept: "The photo is kept in memory: fix the problem, then press r to save it again."
 
         case .helpAbout: "facecap takes one photo of your face, guided live."
-        case .helpFollow: "Follow the message under the preview until the oval turns green;"
+        case .helpFollow: "Follow the message until the oval turns green;"
         case .helpHoldStill: "hold still and the photo is taken by itself."
         case .helpMirror: "Directions are your own, as in a mirror: \"{moveLeft}\" means to your left."
         case .helpManual: "If it does not work out, SPACE takes the photo yourself once offered."
@@ -165,6 +165,7 @@ extension MessageID {
         case .reportRefused: "the server refused the photo: {message}"
         case .reportRefusedHTTP: "the server refused the photo (HTTP {status}): {message}"
         case .warningPrefix: "warning: {message}"
+        case .reportCancelled: "cancelled before a photo was saved"
         case .photoNoFrame: "no frame from the camera yet"
 
         case .cameraDevice: "Device: {path}"

@@ -93,6 +93,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case reportNotValidated = "report.notValidated", reportNotSaved = "report.notSaved"
     case reportNotSavedQuit = "report.notSavedQuit", reportRefused = "report.refused", reportRefusedHTTP = "report.refusedHTTP"
     case warningPrefix = "warning.prefix", photoNoFrame = "photo.noFrame"
+    case reportCancelled = "report.cancelled"
 
     // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.
     case cameraDevice = "camera.device", cameraYourGroups = "camera.yourGroups"

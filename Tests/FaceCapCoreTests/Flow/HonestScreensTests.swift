@@ -129,7 +129,8 @@ final class HonestScreensTests: XCTestCase {
         var wizard = capturing(settings())
         _ = wizard.handle(.key(.character("?")), at: 1)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2),
-                       [.stopAnalysis, .closeCamera, .emit(.exit(.cancelled)), .exit(.cancelled)])
+                       [.report("cancelled before a photo was saved"), .stopAnalysis, .closeCamera,
+                        .emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 
     func testTheHelpClosesWhenTheScreenChanges() {

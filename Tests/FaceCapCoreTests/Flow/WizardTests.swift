@@ -64,7 +64,8 @@ final class WizardTests: XCTestCase {
         var wizard = Wizard(settings: settings())
         _ = wizard.handle(.start, at: 0)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1),
-                       [.stopAnalysis, .closeCamera, .emit(.exit(.cancelled)), .exit(.cancelled)])
+                       [.report("cancelled before a photo was saved"), .stopAnalysis, .closeCamera,
+                        .emit(.exit(.cancelled)), .exit(.cancelled)])
         XCTAssertTrue(wizard.isFinished)
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [], "nothing happens after the end")
     }
@@ -531,18 +532,21 @@ final class WizardTests: XCTestCase {
     func testCtrlCDuringTheBuiltInCheckEndsAt130() {
         var wizard = validating(settings(tutorial: false))
         let effects = wizard.handle(.stop(.interrupt), at: 2)
-        XCTAssertEqual(effects.first, .cancelValidation)
+        XCTAssertEqual(effects.prefix(2), [.report("cancelled before a photo was saved"), .cancelValidation])
         XCTAssertFalse(effects.contains(.save(nil)), "a photo checked on this machine is not kept unasked")
         XCTAssertEqual(effects.suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 
     func testPlainRefusalSavesAndExits1() {
         var wizard = validating(settings(plain: true, tutorial: false, server: true))
-        XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "too large")), at: 2),
-                       [.report("the server refused the photo (HTTP 413): too large"), .save(nil),
-                        .emit(.screen(.connectionError))], "the event log says where the flow ended")
-        XCTAssertEqual(wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2).last,
-                       .exit(.failure))
+        XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "Too large. Send a smaller one.")), at: 2),
+                       [.save(nil), .emit(.screen(.connectionError))], "the event log says where the flow ended")
+        let effects = wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2)
+        XCTAssertEqual(effects.last, .exit(.failure))
+        // One line: why, then where the photo went; the server's sentences as clauses.
+        XCTAssertEqual(effects.filter { if case .report = $0 { true } else { false } },
+                       [.report("the server refused the photo (HTTP 413): too large; send a smaller one; the photo was not "
+                                + "validated and is saved in d.jpg")])
     }
 
     func testCameraLossShowsConnectionErrorAndResumesWhenTheCameraIsBack() {
@@ -645,7 +649,8 @@ final class WizardTests: XCTestCase {
         }
         var wizard = validating(settings(tutorial: false))
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 2),
-                       [.cancelValidation, .stopAnalysis, .closeCamera, .emit(.exit(.cancelled)), .exit(.cancelled)])
+                       [.report("cancelled before a photo was saved"), .cancelValidation, .stopAnalysis, .closeCamera,
+                        .emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 
     func testASaveFailureKeepsThePhotoAndRetriesOnR() {

@@ -59,7 +59,8 @@ final class LanguageScreensTests: XCTestCase {
         XCTAssertEqual(english.effects.last, .exit(.failure))
         // The lines for people are in the language.
         let reports = other.effects.compactMap { if case .report(let text) = $0 { text } else { nil } }
-        XCTAssertEqual(reports, ["[xx] the photo was not validated and is saved in out/a.jpg"])
+        XCTAssertEqual(reports, ["[xx] the server refused the photo (HTTP 401): bad token[xx] ; [xx] the photo was not "
+                                 + "validated and is saved in out/a.jpg"], "one line: the refusal, then the photo")
     }
 
     func testAServersWordsAreShownAsSentAndAnUnknownReasonGetsASentence() throws {
