@@ -118,12 +118,14 @@ def main():
         header += f' {"LiteRT":>8s}  {"spread":22s} {"ratio":>6s}  ratio spread'
     print(header)
     ratios = {}
-    # A figure an older facecap (a --baseline build) does not print is left out.
-    keys = [key for key in MODELS + FRAME if all(key in row for row in ours + base)]
+    # A figure an older facecap (a --baseline build) does not print has no baseline column.
+    keys = [key for key in MODELS + FRAME if all(key in row for row in ours)]
+    both = [key for key in keys if all(key in row for row in base)]
     for key in keys:
         line = f'  {key:22s} {med(ours, key):8.3f}  {spread([r[key] for r in ours]):22s}'
         if base:
-            line += f' {med(base, key):8.3f}  {spread([r[key] for r in base]):22s}'
+            line += (f' {med(base, key):8.3f}  {spread([r[key] for r in base]):22s}' if key in both
+                     else f' {"-":>8s}  {"":22s}')
         if theirs and key in MODELS and all(key in row for row in theirs):
             per_round = [o[key] / t[key] for o, t in zip(ours, theirs)]
             ratios[key] = statistics.median(per_round)
@@ -146,7 +148,7 @@ def main():
           'frame; _cpu_: the same in the thread\'s CPU time)')
     if base:
         print('facecap / baseline (median of the rounds\' ratios):')
-        for key in keys:
+        for key in both:
             per_round = [o[key] / b[key] for o, b in zip(ours, base)]
             print(f'  {key:22s} {statistics.median(per_round):6.2f}  ({min(per_round):.2f}-{max(per_round):.2f})')
     if not theirs:
