@@ -5,26 +5,33 @@ import FaceCapIO
 import Glibc
 #endif
 
-/// `facecap bench`: median milliseconds per call of each face model and of a whole 640×480 YUYV frame.
+/// `facecap bench`: median milliseconds per call of each face model and of whole 640×480 YUYV frames.
 ///
 /// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `iris_pair_ms` (both
 /// eyes as one run of the iris model on a batch of two crops: measured only, a frame runs two single runs), `hand_ms` (one run of
-/// the hand model: one mouth crop), `frame_ms` (median whole frame: conversion, detector, landmarks, the eyes
-/// every `FaceTracker.eyeInterval` frames, the hand flag every `handInterval` frames on others, and the
-/// analyzer with its eye and cover measures), `frame_mean_ms` (the mean, which spreads the eye and hand frames'
-/// cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms` (median of the frames
-/// the hand model ran on: one crop), `frame_cpu_ms` and `frame_eyes_cpu_ms` (the frame and eye-frame medians in
-/// this thread's CPU time, which leaves out waiting for a core on a loaded machine), `analysis_ms`,
-/// `eye_interval`, `hand_interval`; and each model's figure in this thread's CPU time (`detector_cpu_ms`,
-/// `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a call longer than
-/// the scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait.
+/// the hand model: one mouth crop). With `--image PHOTO`, a session: the photo as a YUYV frame moved a pixel or two
+/// per frame (`SessionFrames`), through `FaceTracker.process` as the wizard runs it (the detector every
+/// `detectionInterval` frames, the eyes every `eyeInterval`, the hand flag every `handInterval` on others) and the
+/// analyzer on the faces found: `frame_ms` (median frame), `frame_mean_ms` (the mean, which spreads the detector,
+/// eye and hand frames' cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms`
+/// (the frames the hand model ran on: one crop), `frame_detect_ms` (the frames the detector ran on),
+/// `frame_cpu_ms`, `frame_eyes_cpu_ms`, `frame_detect_cpu_ms` (the same in this thread's CPU time, which leaves
+/// out waiting for a core on a loaded machine), `analysis_ms` (the analyzer on the tracked face),
+/// `detector_frames` (timed frames that ran the detector). Always, the worst case on a synthetic frame without a
+/// face, every frame running conversion, detector and landmarks (eyes and hand at their intervals) and the
+/// analyzer on a stand-in face: `frame_full_ms`, `frame_full_mean_ms`, `frame_full_eyes_ms`,
+/// `frame_full_hand_ms`, `frame_full_cpu_ms`, `frame_full_eyes_cpu_ms`, `analysis_full_ms`. Then
+/// `eye_interval`, `hand_interval`, `detection_interval`; and each model's figure in this thread's CPU time
+/// (`detector_cpu_ms`, `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a
+/// call longer than the scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait.
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: .optionBenchJSON),
         OptionSpec("runs", value: "N", help: .optionRuns),
         OptionSpec("profile", help: .optionProfile),
+        OptionSpec("image", value: "FILE", help: .optionBenchImage),
     ]
-    static let usage = "facecap bench [--json] [--runs N] [--profile]"
+    static let usage = "facecap bench [--json] [--runs N] [--profile] [--image FILE]"
     static let about = MessageID.commandBenchAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
@@ -56,36 +63,60 @@ enum BenchCommand {
         fillPseudoRandom(hand.input(), low: 0, high: 1)
         let (handMs, handCPU) = medians(runs: runs) { hand.run() }
 
+        // The worst case (`frame_full_*`): a synthetic frame without a face, so every frame runs conversion +
+        // detector and, the tracker asked to run all stages, landmarks on the centred square; the eyes every
+        // `eyeInterval` frames, the hand every `handInterval`; and the analyzer on a stand-in face of the size
+        // the guidance aims for.
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                       hand: models.hand)
         let frame = syntheticFrame()
-        // A synthetic frame has no face, so every frame runs conversion + detector; to time the full
-        // per-frame path (conversion, detection, landmarks) the tracker is asked to run all stages.
-        // …and the analyzer then measures a stand-in face of the size the guidance aims for.
         var analyzer = Analyzer()
         let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
         var clock = frame
-        var eyeFrames: [Bool] = []
-        var handFrames: [Bool] = []
-        var frameCPUTimes: [Double] = []
-        let frameTimes = timesMilliseconds(runs: runs, cpu: &frameCPUTimes) {
+        let full = frameTimes(runs: runs) {
             _ = tracker.processFullPipeline(clock)
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
-            eyeFrames.append(tracker.eyesRan)
-            handFrames.append(tracker.handRan)
+            return (true, tracker.eyesRan, tracker.handRan)
         }
-        eyeFrames = Array(eyeFrames.suffix(runs))
-        handFrames = Array(handFrames.suffix(runs))
-        let frameMs = median(frameTimes)
-        let frameMeanMs = frameTimes.reduce(0, +) / Double(runs)
-        let frameEyesMs = median(zip(frameTimes, eyeFrames).filter(\.1).map(\.0))
-        let frameCPUMs = median(frameCPUTimes)
-        let frameEyesCPUMs = median(zip(frameCPUTimes, eyeFrames).filter(\.1).map(\.0))
-        let frameHandMs = median(zip(frameTimes, handFrames).filter(\.1).map(\.0))
-        let analysisMs = medianMilliseconds(runs: runs) {
+        let analysisFullMs = medianMilliseconds(runs: runs) {
             clock.timestamp += 1.0 / 30
             _ = analyzer.process(clock, faces: [benchFace])
+        }
+
+        // A session (`frame_*`): a photo of a face as a 640×480 YUYV frame, moved a pixel or two per frame, through
+        // `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes
+        // every `eyeInterval`, the hand every `handInterval`) and the analyzer on the faces it found.
+        var session: Session?
+        if let path = parsed.value("image") {
+            let photo = try ImageFile.read(path: path)
+            let frames = SessionFrames.frames(photo: photo)
+            let sessionTracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
+                                                 iris: models.iris, hand: models.hand)
+            var sessionAnalyzer = Analyzer()
+            var index = 0, time = 0.0, faceFrames = 0, lastFaces: [Face] = []
+            let figures = frameTimes(runs: runs) {
+                var next = frames[index % frames.count]
+                index += 1
+                time += 1.0 / 30
+                next.timestamp = time
+                lastFaces = sessionTracker.process(next)
+                if lastFaces.contains(where: { $0.landmarks != nil && !$0.isRejected }) { faceFrames += 1 }
+                _ = sessionAnalyzer.process(next, faces: lastFaces)
+                return (sessionTracker.detectorRan, sessionTracker.eyesRan, sessionTracker.handRan)
+            }
+            // Every frame must have been a tracked face's: otherwise the figures are of some other frame.
+            guard faceFrames == index, lastFaces.first?.isTracked == true else {
+                throw UsageError(Words.text(.benchNoFace, ["path": path]))
+            }
+            var analysisFrame = frames[0]
+            analysisFrame.timestamp = time
+            let analysisMs = medianMilliseconds(runs: runs) {
+                analysisFrame.timestamp += 1.0 / 30
+                _ = sessionAnalyzer.process(analysisFrame, faces: lastFaces)
+            }
+            session = Session(figures: figures, analysisMs: analysisMs, tracker: sessionTracker,
+                              analyzer: sessionAnalyzer, frame: frames[index % frames.count])
         }
 
         if parsed.has("profile") {
@@ -129,26 +160,97 @@ enum BenchCommand {
                 + "-> landmark tensor \(fixed(toLandmarks, 3)) ms, -> eye tensor \(fixed(toEye, 3)) ms")
         }
 
+        if parsed.has("profile"), let session {
+            printFrameProfile(session, runs: runs)
+        }
+
         // MARK: the results (JSON keys, and a line in the catalogue)
-        let results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
-                                           ("iris_ms", irisMs), ("iris_pair_ms", irisPairMs), ("hand_ms", handMs),
-                                           ("frame_ms", frameMs),
-                                           ("frame_mean_ms", frameMeanMs), ("frame_eyes_ms", frameEyesMs),
-                                           ("frame_hand_ms", frameHandMs),
-                                           ("frame_cpu_ms", frameCPUMs), ("frame_eyes_cpu_ms", frameEyesCPUMs),
-                                           ("analysis_ms", analysisMs), ("detector_cpu_ms", detectorCPU),
-                                           ("landmarks_cpu_ms", landmarksCPU), ("iris_cpu_ms", irisCPU),
-                                           ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU)]
+        var results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
+                                           ("iris_ms", irisMs), ("iris_pair_ms", irisPairMs), ("hand_ms", handMs)]
+        if let session {
+            let f = session.figures
+            results += [("frame_ms", f.ms), ("frame_mean_ms", f.meanMs), ("frame_eyes_ms", f.eyesMs),
+                        ("frame_hand_ms", f.handMs), ("frame_detect_ms", f.detectMs), ("frame_cpu_ms", f.cpuMs),
+                        ("frame_eyes_cpu_ms", f.eyesCPUMs), ("frame_detect_cpu_ms", f.detectCPUMs),
+                        ("analysis_ms", session.analysisMs)]
+        }
+        results += [("frame_full_ms", full.ms), ("frame_full_mean_ms", full.meanMs),
+                    ("frame_full_eyes_ms", full.eyesMs), ("frame_full_hand_ms", full.handMs),
+                    ("frame_full_cpu_ms", full.cpuMs), ("frame_full_eyes_cpu_ms", full.eyesCPUMs),
+                    ("analysis_full_ms", analysisFullMs),
+                    ("detector_cpu_ms", detectorCPU), ("landmarks_cpu_ms", landmarksCPU), ("iris_cpu_ms", irisCPU),
+                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU)]
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
                 + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
-                   "\"runs\": \(runs)", "\"threads\": 1"]
+                   "\"detection_interval\": \(tracker.detectionInterval)",
+                   "\"detector_frames\": \(session?.figures.detectFrames ?? 0)", "\"runs\": \(runs)",
+                   "\"threads\": 1"]
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }
             printOut(Words.text(.benchMedianOf, ["count": String(runs)]))
         }
         return .success
+    }
+
+    /// The figures of a run of frames: medians of all, of those the eyes, the hand and the detector ran on.
+    struct FrameFigures {
+        var ms = 0.0, meanMs = 0.0, eyesMs = 0.0, handMs = 0.0, detectMs = 0.0
+        var cpuMs = 0.0, eyesCPUMs = 0.0, detectCPUMs = 0.0
+        var detectFrames = 0
+    }
+
+    /// The session's figures, and its tracker, analyzer and next frame for the profile.
+    struct Session {
+        var figures: FrameFigures
+        var analysisMs: Double
+        var tracker: FaceTracker
+        var analyzer: Analyzer
+        var frame: Frame
+    }
+
+    /// Times `runs` frames of `body`, which says whether the detector, the eyes and the hand ran on it.
+    private static func frameTimes(runs: Int, _ body: () -> (detector: Bool, eyes: Bool, hand: Bool)) -> FrameFigures {
+        var ran: [(detector: Bool, eyes: Bool, hand: Bool)] = []
+        var cpu: [Double] = []
+        let wall = timesMilliseconds(runs: runs, cpu: &cpu) { ran.append(body()) }
+        ran = Array(ran.suffix(runs))
+        func of(_ times: [Double], _ keep: ((detector: Bool, eyes: Bool, hand: Bool)) -> Bool) -> Double {
+            median(zip(times, ran).filter { keep($0.1) }.map(\.0))
+        }
+        return FrameFigures(ms: median(wall), meanMs: wall.reduce(0, +) / Double(max(runs, 1)),
+                            eyesMs: of(wall, \.eyes), handMs: of(wall, \.hand), detectMs: of(wall, \.detector),
+                            cpuMs: median(cpu), eyesCPUMs: of(cpu, \.eyes), detectCPUMs: of(cpu, \.detector),
+                            detectFrames: ran.filter(\.detector).count)
+    }
+
+    // MARK: English on purpose: the frame profile (Markdown, quoted as printed by docs/performance.md)
+
+    /// Each part of a tracked frame with eyes timed on its own (`FrameProfile`), beside the whole frame.
+    private static func printFrameProfile(_ session: Session, runs: Int) {
+        let parts = FrameProfile.parts(tracker: session.tracker, analyzer: session.analyzer, frame: session.frame,
+                                       runs: runs, clock: now, cpuClock: threadCPU)
+        guard let whole = parts.last else { return }
+        printOut("")
+        printOut("a tracked frame with eyes, part by part: median of \(runs) runs each")
+        printOut("")
+        printOut("| part | wall ms | CPU ms |")
+        printOut("|---|---:|---:|")
+        for part in parts {
+            printOut("| \(part.label) | \(fixed(part.milliseconds, 4)) | \(fixed(part.cpuMilliseconds, 4)) |")
+        }
+        // What a tracked frame with eyes runs: no detector, and the analyzer's whole process.
+        let inFrame = parts.filter { !$0.label.hasPrefix("detector") && !$0.label.hasPrefix("analyzer: ")
+            && !$0.label.hasPrefix("whole") }
+        let analyzer = parts.first { $0.label.hasPrefix("analyzer: whole Analyzer.process") }
+        let sum = inFrame.reduce(0) { $0 + $1.milliseconds } + (analyzer?.milliseconds ?? 0)
+        let sumCPU = inFrame.reduce(0) { $0 + $1.cpuMilliseconds } + (analyzer?.cpuMilliseconds ?? 0)
+        printOut("| sum of the tracked frame's parts (landmarks, tracking, eyes, Analyzer.process) "
+            + "| \(fixed(sum, 4)) | \(fixed(sumCPU, 4)) |")
+        printOut("| rest of the whole frame outside the parts | \(fixed(whole.milliseconds - sum, 4)) "
+            + "| \(fixed(whole.cpuMilliseconds - sumCPU, 4)) |")
+        printOut("")
     }
 
     // MARK: English on purpose: the --profile tables (Markdown, quoted as printed by docs/performance.md)

@@ -34,13 +34,35 @@ final class AnalyzeBenchCLITests: XCTestCase {
     }
 
     func testBenchJSON() throws {
-        let result = try runFacecap(["bench", "--json", "--runs", "5"])
+        let result = try runFacecap(["bench", "--json", "--runs", "20", "--image",
+                                     fixtures.appendingPathComponent("sergey.png").path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         for key in ["detector_ms", "landmarks_ms", "iris_ms", "hand_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms",
-                    "frame_hand_ms", "frame_cpu_ms", "frame_eyes_cpu_ms"] {
+                    "frame_hand_ms", "frame_detect_ms", "frame_cpu_ms", "frame_eyes_cpu_ms", "frame_detect_cpu_ms",
+                    "analysis_ms", "frame_full_ms", "frame_full_mean_ms", "frame_full_eyes_ms", "frame_full_hand_ms",
+                    "frame_full_cpu_ms", "frame_full_eyes_cpu_ms", "analysis_full_ms"] {
             XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
         }
+        // The session's frames are a tracked face's: the detector ran on 2 of the 20 timed frames (every 10th).
+        XCTAssertEqual(object["detection_interval"] as? Int, 10)
+        XCTAssertEqual(object["detector_frames"] as? Int, 2)
+    }
+
+    func testBenchWithoutAPhotoTimesTheWorstCaseOnly() throws {
+        let result = try runFacecap(["bench", "--json", "--runs", "5"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertGreaterThan(object["frame_full_eyes_cpu_ms"] as? Double ?? 0, 0)
+        XCTAssertNil(object["frame_eyes_ms"])
+        XCTAssertEqual(object["detector_frames"] as? Int, 0)
+    }
+
+    func testBenchRefusesAPhotoWithoutAFace() throws {
+        let result = try runFacecap(["bench", "--json", "--runs", "5", "--image",
+                                     fixtures.appendingPathComponent("dino.jpg").path])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("dino.jpg"), result.stderr)
     }
 
     /// The AVX-512 kernels (CKernels, on CPUs that have them) do the same arithmetic as the AVX2 ones: every

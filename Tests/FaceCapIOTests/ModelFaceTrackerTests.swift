@@ -129,6 +129,54 @@ final class ModelFaceTrackerTests: XCTestCase {
         try checkSergey(try tracker().process(frame), try expected(), landmarkTolerance: 1)
     }
 
+    /// The bench's session frames (`SessionFrames`: the photo in a 640×480 YUYV frame, moved a pixel or two per
+    /// frame) through `FaceTracker.process`: a tracked face on every frame, the detector only on the first and then
+    /// every `detectionInterval` frames, the eyes every `eyeInterval` frames, never a frozen frame.
+    func testSessionFramesAreTrackedAndSkipTheDetector() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let frames = SessionFrames.frames(photo: try sergey())
+        XCTAssertEqual(frames.count, SessionFrames.offsets.count)
+        XCTAssertTrue(frames.allSatisfy { $0.format == .yuyv && $0.width == 640 && $0.height == 480 })
+        XCTAssertNotEqual(frames[0].data, frames[1].data)
+        var detectorFrames: [Int] = [], eyeFrames: [Int] = [], centres: [Float] = []
+        for index in 0..<30 {
+            let faces = tracker.process(frames[index % frames.count])
+            let face = try XCTUnwrap(faces.first, "frame \(index)")
+            XCTAssertEqual(faces.count, 1)
+            XCTAssertNotNil(face.landmarks)
+            XCTAssertEqual(face.isTracked, index > 0, "frame \(index)")
+            if tracker.detectorRan { detectorFrames.append(index) }
+            if tracker.eyesRan { eyeFrames.append(index); XCTAssertNotNil(face.eyes) }
+            centres.append(face.detection.box.centre.x)
+        }
+        XCTAssertEqual(detectorFrames, [0, 10, 20])
+        XCTAssertEqual(eyeFrames, [0, 3, 6, 9, 12, 15, 18, 21, 24, 27])
+        // The face follows the frames' offsets (±2 px): it moves, a little.
+        let spread = centres.max()! - centres.min()!
+        XCTAssertGreaterThan(spread, 1)
+        XCTAssertLessThan(spread, 8)
+    }
+
+    /// `FrameProfile` times every part of a tracked frame with eyes, and leaves the tracker as it was.
+    func testFrameProfileHasEveryPartAndKeepsTheTrackersIntervals() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
+        let frames = SessionFrames.frames(photo: try sergey())
+        _ = tracker.process(frames[0])
+        var tick = 0.0
+        let parts = FrameProfile.parts(tracker: tracker, analyzer: Analyzer(), frame: frames[1], runs: 3,
+                                       clock: { tick += 1; return tick }, cpuClock: { tick })
+        let labels = parts.map(\.label)
+        for prefix in ["detector: model", "landmarks: frame -> 192x192", "eyes: iris model", "analyzer: cover",
+                       "analyzer: sharpness", "analyzer: light", "whole tracked frame"] {
+            XCTAssertTrue(labels.contains { $0.hasPrefix(prefix) }, prefix)
+        }
+        XCTAssertTrue(parts.allSatisfy { $0.milliseconds == 1 })    // each run between two ticks of the clock
+        XCTAssertEqual(tracker.eyeInterval, 3)
+        XCTAssertEqual(tracker.detectionInterval, 10)
+    }
+
     func testDinoHasNoFace() throws {
         let frame = try ImageFile.read(path: Self.fixtures.appendingPathComponent("dino.jpg").path)
         XCTAssertEqual(try tracker().process(frame), [])

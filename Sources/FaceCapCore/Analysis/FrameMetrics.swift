@@ -141,21 +141,25 @@ public enum FaceMeasures {
         } else {
             noseX = box.centre.x
         }
-        // The inner 80 % × 90 % of the box: skin, eyes and mouth; little hair or background.
-        let lightRegion = Rect(x: box.x + 0.1 * box.width, y: box.y + 0.05 * box.height,
-                               width: 0.8 * box.width, height: 0.9 * box.height)
-        metrics.light = LumaStatistics.light(reader, region: lightRegion, midX: noseX,
+        metrics.light = LumaStatistics.light(reader, region: lightRegion(box), midX: noseX,
                                              darkLevel: Int(thresholds.darkPixelLuma),
                                              brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
-        // The central 70 % of the box: eyes, nose and mouth carry the detail blur destroys; the box's
-        // edges may hold background whose own sharpness says nothing about the face.
-        let sharpRegion = Rect(x: box.x + 0.15 * box.width, y: box.y + 0.15 * box.height,
-                               width: 0.7 * box.width, height: 0.7 * box.height)
-        metrics.sharpness = LumaStatistics.sharpness(reader, region: sharpRegion)
+        metrics.sharpness = LumaStatistics.sharpness(reader, region: sharpRegion(box))
         return metrics
     }
 
-    private static func geometry(_ face: Face, index: Int, width: Double, height: Double,
+    /// The inner 80 % × 90 % of the box: skin, eyes and mouth; little hair or background.
+    static func lightRegion(_ box: Rect) -> Rect {
+        Rect(x: box.x + 0.1 * box.width, y: box.y + 0.05 * box.height, width: 0.8 * box.width, height: 0.9 * box.height)
+    }
+
+    /// The central 70 % of the box: eyes, nose and mouth carry the detail blur destroys; the box's edges may hold
+    /// background whose own sharpness says nothing about the face.
+    static func sharpRegion(_ box: Rect) -> Rect {
+        Rect(x: box.x + 0.15 * box.width, y: box.y + 0.15 * box.height, width: 0.7 * box.width, height: 0.7 * box.height)
+    }
+
+    static func geometry(_ face: Face, index: Int, width: Double, height: Double,
                                  thresholds: AnalyzerThresholds) -> FaceMetrics {
         let box = faceBox(face)
         let centre = box.centre

@@ -96,6 +96,11 @@ public final class FaceLandmarker {
     /// Runs the model on the crop already in its input and projects the landmarks through `roi`.
     func landmarksFromInput(roi: FaceROI, into points: inout [SIMD3<Float>]) -> Float {
         interpreter.run()
+        return project(roi: roi, into: &points)
+    }
+
+    /// The landmarks of the last run projected through `roi` into `points`; the presence logit.
+    func project(roi: FaceROI, into points: inout [SIMD3<Float>]) -> Float {
         let n = Self.inputSize
         let raw = interpreter.output(0)
         let c = cosf(roi.rotation), s = sinf(roi.rotation)

@@ -88,7 +88,7 @@ public final class IrisLandmarker {
 
     /// The crop of `roi` (mirrored when `flipped`) into input image `image`; false when the frame's data is
     /// too short for its format.
-    private func fill(image: Int, from frame: Frame, roi: FaceROI, flipped: Bool) -> Bool {
+    func fill(image: Int, from frame: Frame, roi: FaceROI, flipped: Bool) -> Bool {
         let n = Self.inputSize
         // A negative width samples the square right to left: the mirror image, pixel for pixel.
         let map = SamplingMap(centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
@@ -111,7 +111,7 @@ public final class IrisLandmarker {
     }
 
     /// The points of input image `image` after a run, projected through `roi`.
-    private func landmarks(image: Int, roi: FaceROI, flipped: Bool) -> EyeLandmarks {
+    func landmarks(image: Int, roi: FaceROI, flipped: Bool) -> EyeLandmarks {
         EyeLandmarks(contour: project(interpreter.output(contourOutput, image: image), count: Self.contourCount,
                                       roi: roi, flipped: flipped),
                      iris: project(interpreter.output(irisOutput, image: image), count: Self.irisCount, roi: roi,

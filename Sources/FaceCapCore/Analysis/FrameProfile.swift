@@ -1,0 +1,135 @@
+/// Where a frame with eyes spends its time, part by part, for `facecap bench --profile`: each part is timed on
+/// its own, `runs` times, on a frame of a tracked face (the median of each), and beside them the whole frame
+/// as a session runs it — the tracker with the eyes due, then the analyzer — so what the parts leave out shows.
+public enum FrameProfile {
+    /// One part of the frame and its median time.
+    public struct Part: Sendable, Equatable {
+        public var label: String
+        /// Median wall time, and median time on the CPU of the calling thread (what a loaded machine's waits
+        /// for a core leave out).
+        public var milliseconds: Double
+        public var cpuMilliseconds: Double
+    }
+
+    /// The parts of a frame with eyes on `frame`, where `tracker` tracks a face (call after a `process` of a
+    /// frame like it): the detector's parts (which a tracked frame runs every `detectionInterval` frames only)
+    /// first, then the landmarks, the tracking, the eyes and the analyzer's measure families, the whole tracked
+    /// frame with eyes (`FaceTracker.process` + `Analyzer.process`). `clock` and `cpuClock` (the calling
+    /// thread's CPU time) in milliseconds. The tracker's state is kept as it was: it is asked to run the eyes on the whole frame
+    /// and then set back.
+    public static func parts(tracker: FaceTracker, analyzer: Analyzer, frame: Frame, runs: Int,
+                             clock: () -> Double, cpuClock: () -> Double) -> [Part] {
+        var parts: [Part] = []
+        func median(_ samples: [Double]) -> Double {
+            let sorted = samples.sorted(), n = sorted.count
+            return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+        }
+        func time(_ label: String, _ body: () -> Void) {
+            for _ in 0..<max(2, runs / 10) { body() }
+            var wall = [Double](repeating: 0, count: runs), cpu = wall
+            for i in 0..<runs {
+                let start = clock(), startCPU = cpuClock()
+                body()
+                wall[i] = clock() - start
+                cpu[i] = cpuClock() - startCPU
+            }
+            parts.append(Part(label: label, milliseconds: median(wall), cpuMilliseconds: median(cpu)))
+        }
+        // The face being tracked: a frame of it with its eyes and landmarks.
+        let saved = (tracker.eyeInterval, tracker.detectionInterval)
+        tracker.eyeInterval = 1
+        tracker.detectionInterval = 0
+        defer { (tracker.eyeInterval, tracker.detectionInterval) = saved }
+        guard let face = tracker.process(frame).first(where: { !$0.isRejected }), let landmarks = face.landmarks,
+              let eyes = face.eyes else { return [] }
+
+        let detector = tracker.detector
+        let letterbox = FaceDetector.letterbox(width: frame.width, height: frame.height).map
+        time("detector: frame -> 128x128 tensor") {
+            fillTensor(detector.interpreter.input(), width: FaceDetector.inputSize, height: FaceDetector.inputSize,
+                       from: frame, map: letterbox, border: .zero, scale: 2 / 255, offset: -1)
+        }
+        time("detector: model") { detector.interpreter.run() }
+        time("detector: decode + NMS") {
+            detector.decode(regressors: detector.interpreter.output(0), scores: detector.interpreter.output(1))
+            detector.weightedNonMaxSuppression()
+        }
+        time("detector: whole detect()") { _ = detector.detect(frame) }
+
+        let mesh = tracker.landmarker
+        let roi = FaceROI(landmarks: landmarks.points)
+        let meshMap = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
+        var points = landmarks.points
+        time("landmarks: frame -> 192x192 tensor") {
+            fillTensor(mesh.interpreter.input(), width: FaceLandmarker.inputSize, height: FaceLandmarker.inputSize,
+                       from: frame, map: meshMap, border: .replicate, scale: 1 / 255, offset: 0)
+        }
+        time("landmarks: model") { mesh.interpreter.run() }
+        time("landmarks: projection of 468 points") { _ = mesh.project(roi: roi, into: &points) }
+        var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
+        time("tracking: next ROI, keypoints, box, Face") {
+            let next = FaceROI(landmarks: points)
+            FaceTracker.keypoints(fromLandmarks: points, into: &keypoints)
+            let detection = FaceDetection(score: 1, box: FaceTracker.bounds(points), keypoints: keypoints)
+            let made = Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: 1),
+                            isTracked: true)
+            precondition(made.isTracked && next.side.isFinite)
+        }
+
+        if let iris = tracker.iris {
+            let p = landmarks.points
+            let right = IrisLandmarker.roi(from: p[33], to: p[133]), left = IrisLandmarker.roi(from: p[362], to: p[263])
+            time("eyes: two frame -> 64x64 crops") {
+                _ = iris.fill(image: 0, from: frame, roi: right, flipped: false)
+                _ = iris.fill(image: 0, from: frame, roi: left, flipped: true)
+            }
+            time("eyes: iris model, two runs") { iris.interpreter.run(images: 1); iris.interpreter.run(images: 1) }
+            time("eyes: projection of 2 x 76 points") {
+                _ = iris.landmarks(image: 0, roi: right, flipped: false)
+                _ = iris.landmarks(image: 0, roi: left, flipped: true)
+            }
+        }
+
+        // The analyzer's measure families on the tracked face, as FaceMeasures takes them.
+        let thresholds = analyzer.thresholds
+        let faces = [face]
+        let width = Double(frame.width), height = Double(frame.height)
+        var geometry: FaceMetrics?
+        time("analyzer: geometry (box, pose, features, eye lids and gaze)") {
+            geometry = FaceMeasures.geometry(face, index: 0, width: width, height: height, thresholds: thresholds)
+        }
+        let box = geometry?.box ?? FaceMeasures.faceBox(face)
+        _ = frame.withLuma { reader in
+            time("analyzer: frame luma mean") { _ = LumaStatistics.frameMean(reader) }
+            time("analyzer: light on the face (luma samples)") {
+                _ = LumaStatistics.light(reader, region: FaceMeasures.lightRegion(box), midX: landmarks.points[1].x,
+                                         darkLevel: Int(thresholds.darkPixelLuma),
+                                         brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
+            }
+            time("analyzer: sharpness (Laplacian variance)") {
+                _ = LumaStatistics.sharpness(reader, region: FaceMeasures.sharpRegion(box))
+            }
+            time("analyzer: eye measures with pupil shade") {
+                _ = EyeMeasures.measure(eyes, pose: geometry?.pose, thresholds: thresholds, reader: reader)
+            }
+        }
+        time("analyzer: cover (patches, chroma, mouth)") {
+            _ = CoverMeasures.measure(frame: frame, points: landmarks.points, presence: landmarks.presence)
+        }
+        time("analyzer: whole FaceMeasures.measure") {
+            _ = FaceMeasures.measure(frame: frame, faces: faces, thresholds: thresholds)
+        }
+        var clocked = frame
+        var running = analyzer
+        time("analyzer: whole Analyzer.process (measures, motion, rules)") {
+            clocked.timestamp += 1.0 / 30
+            _ = running.process(clocked, faces: faces)
+        }
+        time("whole tracked frame with eyes: FaceTracker.process + Analyzer.process") {
+            clocked.timestamp += 1.0 / 30
+            let found = tracker.process(frame)
+            _ = running.process(clocked, faces: found)
+        }
+        return parts
+    }
+}
