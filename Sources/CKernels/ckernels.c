@@ -1,5 +1,6 @@
 #include "ckernels.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__)
@@ -14,23 +15,60 @@ int fc_has_avx512(void) {
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
 
-/* The weights the next step will read, prefetched into L2 a cache line at a time from inside this step's inner
- * loops (one line per k of a GEMM block, one per group of depthwise outputs), so their misses overlap this step's
- * arithmetic instead of stalling the next step (the iris model's late layers are small and their weights are
- * not in cache from one run to the next on a busy machine). Only a hint: a prefetch never faults and changes no
- * result. FACECAP_NO_PREFETCH (any value) turns it off, for measuring. One thread runs a model, so the cursor is
- * per thread. */
-static __thread const char *pf_cur, *pf_end;
+/* The weights the next steps will read, prefetched into L2 a cache line at a time from inside this step's inner
+ * loops (one line per k of a GEMM block, one per group of depthwise outputs), so their misses overlap this
+ * step's arithmetic instead of stalling the steps that read them (the iris model's 2.3 MB of weights do not fit
+ * in L2, so each run streams most of its late layers' weights from L3 or memory). The run's weights are one
+ * list of ranges in step order (fc_prefetch_begin); before each step the window of ranges it may prefetch is set
+ * (fc_prefetch_window): the cursor only moves forward through the list, so what one step prefetched ahead is
+ * not fetched again by the next, and a step that prefetches little (pooling, the Swift steps) leaves the cursor
+ * where it was. Only a hint: a prefetch never faults and changes no result; the cursor is an address kept as an
+ * integer and only addresses inside a range are prefetched. FACECAP_NO_PREFETCH (any value) turns it off, for
+ * measuring. One thread runs a model, so the state is per thread. */
+static __thread uintptr_t pf_cur, pf_end;            /* the line to prefetch next, and its range's end */
+static __thread const fc_prefetch_range *pf_ranges;  /* the run's list, or NULL */
+static __thread long pf_count, pf_index, pf_limit;   /* ranges in it; the one pf_cur is in (or the next to
+                                                      * start); the window's end */
 static int pf_off = -1;
 
-void fc_prefetch_next(const void *p, long bytes) {
-    if (pf_off < 0) pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
-    if (pf_off || !p || bytes <= 0) { pf_cur = pf_end = 0; return; }
-    pf_cur = (const char *)p;
-    pf_end = (const char *)p + bytes;
+/* Loads range pf_index if the window allows it; otherwise stops (pf_cur = pf_end) with pf_index the range to
+ * start when a later window reaches it. */
+static void pf_load(void) {
+    if (pf_index < pf_limit && pf_index < pf_count) {
+        pf_cur = (uintptr_t)pf_ranges[pf_index].p;
+        pf_end = pf_cur + (uintptr_t)(pf_ranges[pf_index].bytes > 0 ? pf_ranges[pf_index].bytes : 0);
+    } else {
+        pf_cur = pf_end = 0;
+    }
 }
 
-#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch(pf_cur, _MM_HINT_T1); pf_cur += 64; } } while (0)
+__attribute__((noinline)) static void pf_advance(void) {
+    pf_index++;
+    pf_load();
+}
+
+void fc_prefetch_begin(const fc_prefetch_range *ranges, long count) {
+    if (pf_off < 0) pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
+    pf_ranges = pf_off ? 0 : ranges;
+    pf_count = pf_ranges ? count : 0;
+    pf_index = 0;
+    pf_limit = 0;
+    pf_cur = pf_end = 0;
+}
+
+void fc_prefetch_window(long first, long limit) {
+    if (!pf_ranges) return;
+    pf_limit = limit;
+    if (pf_index < first) {
+        pf_index = first;
+        pf_load();
+    } else if (pf_cur >= pf_end) {
+        pf_load();
+    }
+}
+
+#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch((const char *)pf_cur, _MM_HINT_T1); pf_cur += 64; \
+                             if (pf_cur >= pf_end) pf_advance(); } } while (0)
 
 /* Inlined into each caller, so the activation and residual flags below are constants there. */
 #define ALWAYS __attribute__((always_inline))
@@ -503,19 +541,29 @@ TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride
                                               k[ky * 3 + kx], acc); \
                 put16(orow + (ox) * c, m, act16(acc, act, al)); }
             for (long ox = 0; ox < ox_lo; ox++) EDGE(ox)
-            /* On the first output row iy0 may be −1: p then addresses the row above the image, but only
-             * kernel rows from ky_lo on (inside the image) are read through it. Full slabs read 16 floats
-             * from channel ch, ch + 16 ≤ c; the last slab's loads are masked. */
-            const float *p = base + iy0 * row + (ox_lo * stride - pad_left) * c;
-            float *o = orow + ox_lo * c;
             long n = ox_hi - ox_lo;
-            if (ky_lo == 0 && ky_hi == 3) {
-                if (m == (__mmask16)0xFFFF) dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 1);
-                else dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 0);
-            } else if (m == (__mmask16)0xFFFF) {
-                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 1);
+            if (n > 0 && ky_hi > ky_lo) {
+                /* p addresses the first kernel row inside the image (row iy0 + ky_lo, 0 ≤ it < h) at the first
+                 * interior output's first tap column (ox_lo·stride − pad_left ≥ 0); the interior's windows end
+                 * inside the row, and kernel rows 0..<ky_hi − ky_lo from there are inside the image; the taps
+                 * are passed from kernel row ky_lo on. Full slabs read 16 floats from channel ch, ch + 16 ≤ c;
+                 * the last slab's loads are masked. */
+                const float *p = base + (iy0 + ky_lo) * row + (ox_lo * stride - pad_left) * c;
+                const __m512 *kr = k + 3 * ky_lo;
+                float *o = orow + ox_lo * c;
+                long rows = ky_hi - ky_lo;
+                if (rows == 3) {
+                    /* All three kernel rows (ky_lo = 0): the taps by constant index, so they stay in registers. */
+                    if (m == (__mmask16)0xFFFF) dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 1);
+                    else dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 0);
+                } else if (m == (__mmask16)0xFFFF) {
+                    dw_interior(p, o, n, c, row, stride, 0, rows, kr, bv, m, act, al, 1);
+                } else {
+                    dw_interior(p, o, n, c, row, stride, 0, rows, kr, bv, m, act, al, 0);
+                }
             } else {
-                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 0);
+                /* No kernel row inside the image (a map shorter than the window's reach): the bias alone. */
+                for (long ox = ox_lo; ox < ox_hi; ox++) put16(orow + ox * c, m, act16(bv, act, al));
             }
             for (long ox = ox_hi; ox < out_w; ox++) EDGE(ox)
 #undef EDGE
@@ -629,7 +677,7 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
         long ky_lo = iy0 < 0 ? -iy0 : 0, ky_hi = h - iy0 < kh ? h - iy0 : kh;
         if (ky_hi < ky_lo) ky_hi = ky_lo;
         float *orow = out + oy * out_w * c;
-        if (grouped) {
+        if (grouped && ky_hi > ky_lo) {
             for (long ch = 0; ch < c; ch += 16) {
                 long left = c - ch;
                 __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
@@ -639,12 +687,14 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
                 PREFETCH_LINE();
                 for (long g = ox_lo; g < ox_hi; g += 4) {
                     long at = g + 4 <= ox_hi ? g : ox_hi - 4;
-                    /* In bounds: the windows of outputs at…at+3 lie inside the image's columns (interior), and
-                     * only kernel rows ky_lo..<ky_hi, inside its rows, are read through p. */
-                    const float *p = in + ch + iy0 * row + (at * sx - pad_left) * c;
-                    const float *wk = wp + ch;
+                    /* In bounds: p addresses row iy0 + ky_lo, the first kernel row inside the image (formed
+                     * only when there is one), at the first tap column of output at, and the windows of
+                     * outputs at…at+3 lie inside the image's columns (interior); kernel rows 0..<ky_hi − ky_lo
+                     * from there are inside its rows; the taps are passed from kernel row ky_lo on (wk). */
+                    const float *p = in + ch + (iy0 + ky_lo) * row + (at * sx - pad_left) * c;
+                    const float *wk = wp + ch + ky_lo * kw * cp;
                     __m512 a0, a1, a2, a3;
-#define G(KW, SX, F) dwk_group4(p, c, row, sx, ky_lo, ky_hi, wk, kw, cp, bv, m, &a0, &a1, &a2, &a3, KW, SX, F)
+#define G(KW, SX, F) dwk_group4(p, c, row, sx, 0, ky_hi - ky_lo, wk, kw, cp, bv, m, &a0, &a1, &a2, &a3, KW, SX, F)
                     if (kw == 5 && sx == 1) { if (full) G(5, 1, 1); else G(5, 1, 0); }
                     else if (kw == 5 && sx == 2) { if (full) G(5, 2, 1); else G(5, 2, 0); }
                     else if (full) G(0, 0, 1);
@@ -657,7 +707,7 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
             }
         }
         for (long ox = 0; ox < out_w; ox++) {
-            if (grouped && ox == ox_lo) { ox = ox_hi - 1; continue; }
+            if (grouped && ky_hi > ky_lo && ox == ox_lo) { ox = ox_hi - 1; continue; }
             dwk_pixel(in, w, c, kw, ox * sx - pad_left, iy0, ky_lo, ky_hi, wp, cp, bias, act, alpha,
                       orow + ox * c);
         }
@@ -707,7 +757,8 @@ TARGET2 float fc_read_sum(const float *p, long n) {
 }
 
 #else
-void fc_prefetch_next(const void *p, long bytes) { (void)p; (void)bytes; }
+void fc_prefetch_begin(const fc_prefetch_range *ranges, long count) { (void)ranges; (void)count; }
+void fc_prefetch_window(long first, long limit) { (void)first; (void)limit; }
 void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
                   long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                   const float *alpha, float *out) {
