@@ -33,7 +33,7 @@ static int pf_off = -1;
 
 /* Loads range pf_index if the window allows it; otherwise stops (pf_cur = pf_end) with pf_index the range to
  * start when a later window reaches it. */
-static void pf_load(void) {
+static inline __attribute__((always_inline)) void pf_load(void) {
     if (pf_index < pf_limit && pf_index < pf_count) {
         pf_cur = (uintptr_t)pf_ranges[pf_index].p;
         pf_end = pf_cur + (uintptr_t)(pf_ranges[pf_index].bytes > 0 ? pf_ranges[pf_index].bytes : 0);
@@ -42,7 +42,8 @@ static void pf_load(void) {
     }
 }
 
-__attribute__((noinline)) static void pf_advance(void) {
+/* Inlined into the kernels' loops (no call there: a call would clobber every vector register the loop holds). */
+static inline __attribute__((always_inline)) void pf_advance(void) {
     pf_index++;
     pf_load();
 }
