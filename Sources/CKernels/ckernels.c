@@ -1,6 +1,5 @@
 #include "ckernels.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__)
@@ -15,61 +14,23 @@ int fc_has_avx512(void) {
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
 
-/* The weights the next steps will read, prefetched into L2 a cache line at a time from inside this step's inner
- * loops (one line per k of a GEMM block, one per group of depthwise outputs), so their misses overlap this
- * step's arithmetic instead of stalling the steps that read them (the iris model's 2.3 MB of weights do not fit
- * in L2, so each run streams most of its late layers' weights from L3 or memory). The run's weights are one
- * list of ranges in step order (fc_prefetch_begin); before each step the window of ranges it may prefetch is set
- * (fc_prefetch_window): the cursor only moves forward through the list, so what one step prefetched ahead is
- * not fetched again by the next, and a step that prefetches little (pooling, the Swift steps) leaves the cursor
- * where it was. Only a hint: a prefetch never faults and changes no result; the cursor is an address kept as an
- * integer and only addresses inside a range are prefetched. FACECAP_NO_PREFETCH (any value) turns it off, for
- * measuring. One thread runs a model, so the state is per thread. */
-static __thread uintptr_t pf_cur, pf_end;            /* the line to prefetch next, and its range's end */
-static __thread const fc_prefetch_range *pf_ranges;  /* the run's list, or NULL */
-static __thread long pf_count, pf_index, pf_limit;   /* ranges in it; the one pf_cur is in (or the next to
-                                                      * start); the window's end */
+/* The weights the next step will read, prefetched into L2 a cache line at a time from inside this step's inner
+ * loops (one line per k of a GEMM block, one per group of depthwise outputs), so their misses overlap this step's
+ * arithmetic instead of stalling the next step (the iris model's late layers are small and their weights are
+ * not in cache from one run to the next on a busy machine). Only a hint: a prefetch never faults and changes no
+ * result. FACECAP_NO_PREFETCH (any value) turns it off, for measuring. One thread runs a model, so the cursor is
+ * per thread. */
+static __thread const char *pf_cur, *pf_end;
 static int pf_off = -1;
 
-/* Loads range pf_index if the window allows it; otherwise stops (pf_cur = pf_end) with pf_index the range to
- * start when a later window reaches it. */
-static inline __attribute__((always_inline)) void pf_load(void) {
-    if (pf_index < pf_limit && pf_index < pf_count) {
-        pf_cur = (uintptr_t)pf_ranges[pf_index].p;
-        pf_end = pf_cur + (uintptr_t)(pf_ranges[pf_index].bytes > 0 ? pf_ranges[pf_index].bytes : 0);
-    } else {
-        pf_cur = pf_end = 0;
-    }
-}
-
-/* Inlined into the kernels' loops (no call there: a call would clobber every vector register the loop holds). */
-static inline __attribute__((always_inline)) void pf_advance(void) {
-    pf_index++;
-    pf_load();
-}
-
-void fc_prefetch_begin(const fc_prefetch_range *ranges, long count) {
+void fc_prefetch_next(const void *p, long bytes) {
     if (pf_off < 0) pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
-    pf_ranges = pf_off ? 0 : ranges;
-    pf_count = pf_ranges ? count : 0;
-    pf_index = 0;
-    pf_limit = 0;
-    pf_cur = pf_end = 0;
+    if (pf_off || !p || bytes <= 0) { pf_cur = pf_end = 0; return; }
+    pf_cur = (const char *)p;
+    pf_end = (const char *)p + bytes;
 }
 
-void fc_prefetch_window(long first, long limit) {
-    if (!pf_ranges) return;
-    pf_limit = limit;
-    if (pf_index < first) {
-        pf_index = first;
-        pf_load();
-    } else if (pf_cur >= pf_end) {
-        pf_load();
-    }
-}
-
-#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch((const char *)pf_cur, _MM_HINT_T1); pf_cur += 64; \
-                             if (pf_cur >= pf_end) pf_advance(); } } while (0)
+#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch(pf_cur, _MM_HINT_T1); pf_cur += 64; } } while (0)
 
 /* Inlined into each caller, so the activation and residual flags below are constants there. */
 #define ALWAYS __attribute__((always_inline))
@@ -758,8 +719,7 @@ TARGET2 float fc_read_sum(const float *p, long n) {
 }
 
 #else
-void fc_prefetch_begin(const fc_prefetch_range *ranges, long count) { (void)ranges; (void)count; }
-void fc_prefetch_window(long first, long limit) { (void)first; (void)limit; }
+void fc_prefetch_next(const void *p, long bytes) { (void)p; (void)bytes; }
 void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
                   long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                   const float *alpha, float *out) {

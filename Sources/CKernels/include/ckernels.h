@@ -27,17 +27,9 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
-/* One range of packed weights a run reads (fc_prefetch_begin's list holds them in step order). */
-typedef struct { const void *p; long bytes; } fc_prefetch_range;
-
-/* Starts a run whose steps read the weights `ranges` (count of them, in step order; NULL or 0 stops the
- * prefetch). The list must stay valid while the run's kernels run. A hint only. */
-void fc_prefetch_begin(const fc_prefetch_range *ranges, long count);
-
-/* Before a step: its kernels may prefetch into L2 ranges first..<limit of the run's list, a line per inner
- * iteration, moving a cursor that never goes back (it jumps to `first` if it is behind, and resumes where it
- * stopped otherwise). */
-void fc_prefetch_window(long first, long limit);
+/* Sets the region (the next step's packed weights) that the GEMM and depthwise kernels prefetch into L2 while
+ * they run, a line per inner iteration, until it is covered; NULL or 0 bytes stops it. A hint only. */
+void fc_prefetch_next(const void *p, long bytes);
 
 /* A whole 3×3 depthwise convolution (multiplier 1, stride 1 or 2) of an NHWC input `h × w × c` with zero padding
  * `pad_top`/`pad_left`, to `out_h × out_w × c`, with the arithmetic of FaceCapCore's depthwise (bias, then one fused

@@ -28,19 +28,6 @@ public final class Interpreter {
     private let sharedConstants: SharedConstants
     private var inputPointers: [UnsafeMutablePointer<Float>] = []
     private var outputPointers: [UnsafeMutablePointer<Float>] = []
-    /// The packed weights of every step that has any, in step order (for the kernels' prefetch).
-    private let prefetchRanges: UnsafeMutablePointer<fc_prefetch_range>
-    private let prefetchCount: Int
-    /// How many bytes of weights past the next weighted step's a step's kernels may prefetch: 0 by default
-    /// (the next step that has weights, as before), FACECAP_PREFETCH_KB for measuring a deeper window (256 KB
-    /// measured no faster on the shared machine, and the detector and landmarks a few per cent slower:
-    /// docs/performance.md, fourth pass).
-    static let prefetchAheadBytes: Int = {
-        if let text = getenv("FACECAP_PREFETCH_KB").map({ String(cString: $0) }), let kb = Int(text), kb >= 0 {
-            return kb * 1024
-        }
-        return 0
-    }()
 
     /// Number of floats of activation memory the plan uses (all tensors, reused by lifetime).
     public var arenaSize: Int { arenaFloats }
@@ -56,7 +43,6 @@ public final class Interpreter {
 
     deinit {
         arena.deallocate()
-        prefetchRanges.deallocate()
         for pointer in constants { pointer.deallocate() }
     }
 
@@ -76,18 +62,15 @@ public final class Interpreter {
     }
 
     /// Runs the graph once on the current inputs of the first `images` images (all `batch` by default). On
-    /// AVX-512 each step's kernels prefetch the packed weights of the steps after it, up to
-    /// `prefetchAheadBytes` ahead (`fc_prefetch_begin`, `fc_prefetch_window`), so a late layer does not wait
-    /// for its weights.
+    /// AVX-512 each step's kernels prefetch the packed weights of the next step that has any
+    /// (`fc_prefetch_next`), so a small late layer does not wait for its weights.
     public func run(images: Int? = nil) {
         let n = images ?? batch
         precondition(n >= 1 && n <= batch, "\(n) images for a batch of \(batch)")
-        if avx512GEMM { fc_prefetch_begin(prefetchRanges, prefetchCount) }
         for step in steps {
-            if avx512GEMM { fc_prefetch_window(step.prefetchFirst, step.prefetchLimit) }
+            if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
             step.execute(n)
         }
-        if avx512GEMM { fc_prefetch_begin(nil, 0) }
     }
 
     /// Runs the graph `runs` times and returns, per step, its label, the operator it runs, its work (FLOPs
@@ -98,14 +81,12 @@ public final class Interpreter {
         let n = max(1, min(images, batch))
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
-            if avx512GEMM { fc_prefetch_begin(prefetchRanges, prefetchCount) }
             for (index, step) in steps.enumerated() {
-                if avx512GEMM { fc_prefetch_window(step.prefetchFirst, step.prefetchLimit) }
+                if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
                 let start = clock()
                 step.execute(n)
                 times[index].append(clock() - start)
             }
-            if avx512GEMM { fc_prefetch_begin(nil, 0) }
         }
         return zip(steps, times).map { step, samples in
             StepProfile(label: step.label, kind: step.kind, flops: step.flops * n,
@@ -138,27 +119,14 @@ public final class Interpreter {
         constants = builder.constantPool.pointers
         sharedConstants = builder.constantPool.shared
         SharedConstants.register(sharedConstants, for: model.name)
-        let ranges: [fc_prefetch_range] = builder.plans.compactMap { plan in
-            plan.weights.map { fc_prefetch_range(p: $0, bytes: plan.weightBytes) }
-        }
-        prefetchCount = ranges.count
-        prefetchRanges = .allocate(capacity: max(1, ranges.count))
-        prefetchRanges.initialize(from: ranges, count: ranges.count)
         let tensors = model.tensors
         steps = builder.plans.map { $0.makeStep(base, images: self.batch) { tensors[$0].elementCount } }
-        // The weights the run reads, in step order, and for each step the window of them its kernels may
-        // prefetch: from the first range of a later step on, as many ranges as fit in prefetchAheadBytes (at
-        // least one).
-        var first = 0
-        for index in steps.indices {
-            if builder.plans[index].weights != nil { first += 1 }
-            var limit = first, ahead = 0
-            while limit < ranges.count, limit == first || ahead + ranges[limit].bytes <= Self.prefetchAheadBytes {
-                ahead += ranges[limit].bytes
-                limit += 1
-            }
-            steps[index].prefetchFirst = first
-            steps[index].prefetchLimit = limit
+        // The weights each step prefetches: those of the next step that has packed weights.
+        var next: (UnsafeRawPointer?, Int) = (nil, 0)
+        for index in steps.indices.reversed() {
+            steps[index].nextWeights = next.0
+            steps[index].nextWeightBytes = next.1
+            if let weights = builder.plans[index].weights { next = (weights, builder.plans[index].weightBytes) }
         }
         inputPointers = model.inputs.map { base + builder.offset(of: $0) }
         outputPointers = model.outputs.map { base + builder.offset(of: $0) }
@@ -300,9 +268,9 @@ struct Step {
     let constantBytes: Int
     /// Runs the step on the first n images.
     let execute: (_ n: Int) -> Void
-    /// The window of the run's weight ranges this step's kernels may prefetch (see `Interpreter.run`).
-    var prefetchFirst = 0
-    var prefetchLimit = 0
+    /// The next step's packed weights (see `Interpreter.run`).
+    var nextWeights: UnsafeRawPointer?
+    var nextWeightBytes = 0
 }
 
 /// Arena-relative description of a step; becomes a `Step` once the arena exists.
