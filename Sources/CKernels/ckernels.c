@@ -503,19 +503,29 @@ TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride
                                               k[ky * 3 + kx], acc); \
                 put16(orow + (ox) * c, m, act16(acc, act, al)); }
             for (long ox = 0; ox < ox_lo; ox++) EDGE(ox)
-            /* On the first output row iy0 may be −1: p then addresses the row above the image, but only
-             * kernel rows from ky_lo on (inside the image) are read through it. Full slabs read 16 floats
-             * from channel ch, ch + 16 ≤ c; the last slab's loads are masked. */
-            const float *p = base + iy0 * row + (ox_lo * stride - pad_left) * c;
-            float *o = orow + ox_lo * c;
             long n = ox_hi - ox_lo;
-            if (ky_lo == 0 && ky_hi == 3) {
-                if (m == (__mmask16)0xFFFF) dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 1);
-                else dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 0);
-            } else if (m == (__mmask16)0xFFFF) {
-                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 1);
+            if (n > 0 && ky_hi > ky_lo) {
+                /* p addresses the first kernel row inside the image (row iy0 + ky_lo, 0 ≤ it < h) at the first
+                 * interior output's first tap column (ox_lo·stride − pad_left ≥ 0); the interior's windows end
+                 * inside the row, and kernel rows 0..<ky_hi − ky_lo from there are inside the image; the taps
+                 * are passed from kernel row ky_lo on. Full slabs read 16 floats from channel ch, ch + 16 ≤ c;
+                 * the last slab's loads are masked. */
+                const float *p = base + (iy0 + ky_lo) * row + (ox_lo * stride - pad_left) * c;
+                const __m512 *kr = k + 3 * ky_lo;
+                float *o = orow + ox_lo * c;
+                long rows = ky_hi - ky_lo;
+                if (rows == 3) {
+                    /* All three kernel rows (ky_lo = 0): the taps by constant index, so they stay in registers. */
+                    if (m == (__mmask16)0xFFFF) dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 1);
+                    else dw_interior(p, o, n, c, row, stride, 0, 3, k, bv, m, act, al, 0);
+                } else if (m == (__mmask16)0xFFFF) {
+                    dw_interior(p, o, n, c, row, stride, 0, rows, kr, bv, m, act, al, 1);
+                } else {
+                    dw_interior(p, o, n, c, row, stride, 0, rows, kr, bv, m, act, al, 0);
+                }
             } else {
-                dw_interior(p, o, n, c, row, stride, ky_lo, ky_hi, k, bv, m, act, al, 0);
+                /* No kernel row inside the image (a map shorter than the window's reach): the bias alone. */
+                for (long ox = ox_lo; ox < ox_hi; ox++) put16(orow + ox * c, m, act16(bv, act, al));
             }
             for (long ox = ox_hi; ox < out_w; ox++) EDGE(ox)
 #undef EDGE
@@ -629,7 +639,7 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
         long ky_lo = iy0 < 0 ? -iy0 : 0, ky_hi = h - iy0 < kh ? h - iy0 : kh;
         if (ky_hi < ky_lo) ky_hi = ky_lo;
         float *orow = out + oy * out_w * c;
-        if (grouped) {
+        if (grouped && ky_hi > ky_lo) {
             for (long ch = 0; ch < c; ch += 16) {
                 long left = c - ch;
                 __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
@@ -639,12 +649,14 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
                 PREFETCH_LINE();
                 for (long g = ox_lo; g < ox_hi; g += 4) {
                     long at = g + 4 <= ox_hi ? g : ox_hi - 4;
-                    /* In bounds: the windows of outputs at…at+3 lie inside the image's columns (interior), and
-                     * only kernel rows ky_lo..<ky_hi, inside its rows, are read through p. */
-                    const float *p = in + ch + iy0 * row + (at * sx - pad_left) * c;
-                    const float *wk = wp + ch;
+                    /* In bounds: p addresses row iy0 + ky_lo, the first kernel row inside the image (formed
+                     * only when there is one), at the first tap column of output at, and the windows of
+                     * outputs at…at+3 lie inside the image's columns (interior); kernel rows 0..<ky_hi − ky_lo
+                     * from there are inside its rows; the taps are passed from kernel row ky_lo on (wk). */
+                    const float *p = in + ch + (iy0 + ky_lo) * row + (at * sx - pad_left) * c;
+                    const float *wk = wp + ch + ky_lo * kw * cp;
                     __m512 a0, a1, a2, a3;
-#define G(KW, SX, F) dwk_group4(p, c, row, sx, ky_lo, ky_hi, wk, kw, cp, bv, m, &a0, &a1, &a2, &a3, KW, SX, F)
+#define G(KW, SX, F) dwk_group4(p, c, row, sx, 0, ky_hi - ky_lo, wk, kw, cp, bv, m, &a0, &a1, &a2, &a3, KW, SX, F)
                     if (kw == 5 && sx == 1) { if (full) G(5, 1, 1); else G(5, 1, 0); }
                     else if (kw == 5 && sx == 2) { if (full) G(5, 2, 1); else G(5, 2, 0); }
                     else if (full) G(0, 0, 1);
@@ -657,7 +669,7 @@ TARGET void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long 
             }
         }
         for (long ox = 0; ox < out_w; ox++) {
-            if (grouped && ox == ox_lo) { ox = ox_hi - 1; continue; }
+            if (grouped && ky_hi > ky_lo && ox == ox_lo) { ox = ox_hi - 1; continue; }
             dwk_pixel(in, w, c, kw, ox * sx - pad_left, iy0, ky_lo, ky_hi, wp, cp, bias, act, alpha,
                       orow + ox * c);
         }
