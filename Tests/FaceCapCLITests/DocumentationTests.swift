@@ -36,7 +36,7 @@ final class DocumentationTests: XCTestCase {
         let result = try runFacecap(["generate", what])
         XCTAssertEqual(result.status, 0, result.stderr)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-\(UUID().uuidString).\(what)")
-        try result.stdout.write(to: url, atomically: false, encoding: .utf8)
+        try result.stdout.write(to: url, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }

@@ -28,7 +28,7 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
                 }
             }
             let source = path("\(language).po")
-            try po.write(toFile: source, atomically: false, encoding: .utf8)
+            try po.write(toFile: source, atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: root + "/\(language)/LC_MESSAGES", withIntermediateDirectories: true)
             let result = try runProgram("/usr/bin/msgfmt", ["--check", "-o", root + "/\(language)/LC_MESSAGES/facecap.mo", source])
             XCTAssertEqual(result.status, 0, result.stderr)
@@ -78,7 +78,7 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
         msgstr "Mehr mit '{command}'."
 
         """
-        try po.write(toFile: path("partial.po"), atomically: false, encoding: .utf8)
+        try po.write(toFile: path("partial.po"), atomically: true, encoding: .utf8)
         let mo = locale + "/de/LC_MESSAGES/facecap.mo"
         XCTAssertEqual(try runProgram("/usr/bin/msgfmt", ["-o", mo, path("partial.po")]).status, 0)
         let result = try runFacecap(["--bogus"], environment: ["FACECAP_LOCALE_DIR": locale, "LANG": "de_DE.UTF-8"])

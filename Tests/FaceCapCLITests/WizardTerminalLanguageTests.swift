@@ -24,7 +24,7 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
     func catalogue(_ language: String, _ entries: [(String, String, String)]) throws {
         var po = "msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\n\"\n"
         for (id, english, text) in entries { po += "\nmsgctxt \"\(id)\"\nmsgid \"\(english)\"\nmsgstr \"\(text)\"\n" }
-        try po.write(toFile: path("\(language).po"), atomically: false, encoding: .utf8)
+        try po.write(toFile: path("\(language).po"), atomically: true, encoding: .utf8)
         let folder = path("locale/\(language)/LC_MESSAGES")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let result = try runProgram("/usr/bin/msgfmt", ["--check", "-o", folder + "/facecap.mo", path("\(language).po")])

@@ -29,7 +29,7 @@ final class WordsLookupTests: XCTestCase {
         "Plural-Forms: \(plural)\\n"
 
         """
-        try (header + body).write(toFile: path, atomically: false, encoding: .utf8)
+        try (header + body).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
