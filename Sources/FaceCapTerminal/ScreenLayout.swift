@@ -250,7 +250,7 @@ public struct ScreenLayout: Equatable, Sendable {
                                      body: [(String, TextStyle)], bodyColumn: Int, budget: Int, margin: Int,
                                      width: Int, pictureSize: (width: Int, height: Int)?, cellAspect: Double,
                                      unicode: Bool) {
-        if let beside = Self.beside(budget: budget, margin: margin, width: width,
+        if let beside = Self.beside(rows: rows, budget: budget, margin: margin, width: width,
                                     pictureSize: pictureSize ?? (4, 3), cellAspect: cellAspect) {
             picture = beside.picture
             layOutGuidance(model, primary: model.primary ?? "", primaryTone: primaryTone, body: model.lines,
@@ -259,14 +259,10 @@ public struct ScreenLayout: Equatable, Sendable {
             return
         }
         let textRows = min(budget, Self.liveTextRows)
-        // A blank row between the picture and the text on a tall terminal (at 80×24 the row goes to the picture).
-        let gap = rows >= 30 && budget - textRows - 1 >= 3 ? 1 : 0
-        let pictureRows = max(0, budget - textRows - gap)
+        let (pictureRows, gap) = Self.stackedRows(rows: rows, budget: budget)
         if pictureRows > 0 {
-            let size = pictureSize ?? (4, 3)
-            picture = PreviewRaster.fit(frameWidth: size.width, frameHeight: size.height,
-                                        in: CellRect(x: margin, y: 1, width: width, height: pictureRows),
-                                        cellAspect: cellAspect)
+            picture = Self.stackedPicture(rows: rows, budget: budget, margin: margin, width: width,
+                                          pictureSize: pictureSize ?? (4, 3), cellAspect: cellAspect)
         }
         let first = 1 + pictureRows + gap
         let status = first + textRows - 1
@@ -298,6 +294,22 @@ public struct ScreenLayout: Equatable, Sendable {
         }
     }
 
+    /// The stacked capture layout's picture rows and the blank row under them (a blank row between the picture
+    /// and the text on a tall terminal; at 80×24 the row goes to the picture).
+    static func stackedRows(rows: Int, budget: Int) -> (picture: Int, gap: Int) {
+        let textRows = min(budget, liveTextRows)
+        let gap = rows >= 30 && budget - textRows - 1 >= 3 ? 1 : 0
+        return (max(0, budget - textRows - gap), gap)
+    }
+
+    /// The preview's rectangle in the stacked capture layout (the text rows under it).
+    static func stackedPicture(rows: Int, budget: Int, margin: Int, width: Int,
+                               pictureSize: (width: Int, height: Int), cellAspect: Double) -> CellRect {
+        PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
+                          in: CellRect(x: margin, y: 1, width: width, height: stackedRows(rows: rows, budget: budget).picture),
+                          cellAspect: cellAspect)
+    }
+
     /// Rows from which a photo's thumbnail takes three fifths of the screen rather than two.
     static let largeRows = 40
     /// The guidance column beside the preview on a wide terminal: at least this many columns (a line of guidance
@@ -316,16 +328,16 @@ public struct ScreenLayout: Equatable, Sendable {
     /// least `sideColumnMinimum` columns beside it, or, on a frame too wide for that, when the preview beside the
     /// column is no smaller than the one above the text rows. Nil: the guidance goes under the preview. From the
     /// terminal's size and the frame's shape alone, so the rectangle is as steady as the stacked one.
-    static func beside(budget: Int, margin: Int, width: Int, pictureSize: (width: Int, height: Int),
+    static func beside(rows: Int, budget: Int, margin: Int, width: Int, pictureSize: (width: Int, height: Int),
                        cellAspect: Double) -> (picture: CellRect, column: Int, columnWidth: Int)? {
         guard budget >= sideRows, width >= sideColumnMinimum + sideGap + 10 else { return nil }
         let side = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
                                      in: CellRect(x: 0, y: 0, width: width - sideColumnMinimum - sideGap, height: budget),
                                      cellAspect: cellAspect)
         if side.height < budget {
-            let stacked = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
-                                            in: CellRect(x: 0, y: 0, width: width, height: budget - liveTextRows - 1),
-                                            cellAspect: cellAspect)
+            // The picture the stacked layout would draw at this size (the same rows `layOutLive` gives it).
+            let stacked = stackedPicture(rows: rows, budget: budget, margin: margin, width: width,
+                                         pictureSize: pictureSize, cellAspect: cellAspect)
             guard side.width * side.height >= stacked.width * stacked.height else { return nil }
         }
         let columnWidth = min(sideColumnMaximum, width - side.width - sideGap)

@@ -281,6 +281,32 @@ final class SteadyViewportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(picture.width * picture.height, stacked.width * stacked.height)
     }
 
+    /// At no size does the guidance go beside a picture smaller than the stacked layout would draw: every size
+    /// from 60×20 to 200×60, for a 4:3 and a 16:9 camera (below 30 rows the stacked picture has no blank row
+    /// under it, which an estimate of the stacked picture once left out: 92×24 went beside at 45×17, not 48×18).
+    func testTheWideLayoutNeverDrawsASmallerPictureThanTheStackedOne() throws {
+        let model = capture(hints: 1, progress: true, countdown: true, manual: false, long: false)
+        for frame in [(640, 480), (1280, 720)] {
+            for rows in stride(from: 20, through: 60, by: 1) {
+                for columns in stride(from: 60, through: 200, by: 1) {
+                    let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: frame)
+                    let picture = try XCTUnwrap(layout.picture, "\(columns)×\(rows)")
+                    let margin = columns >= 40 ? 2 : 1
+                    let stacked = ScreenLayout.stackedPicture(rows: rows, budget: rows - 2, margin: margin,
+                                                              width: columns - 2 * margin, pictureSize: frame,
+                                                              cellAspect: 2)
+                    XCTAssertGreaterThanOrEqual(picture.width * picture.height, stacked.width * stacked.height,
+                                                "\(columns)×\(rows), \(frame)")
+                }
+            }
+        }
+        // 92×24 stays stacked: the message under the picture.
+        let layout = ScreenLayout(model, columns: 92, rows: 24, unicode: true, pictureSize: (640, 480))
+        let picture = try XCTUnwrap(layout.picture)
+        let main = try XCTUnwrap(layout.items.first { $0.style == .primary(.good) })
+        XCTAssertGreaterThanOrEqual(main.row, picture.y + picture.height)
+    }
+
     /// The manual capture's reason and the help overlay on the wide layout.
     func testTheWideLayoutKeepsTheReasonAndTheHelp() throws {
         let model = capture(hints: 2, progress: false, countdown: true, manual: true, long: false)
