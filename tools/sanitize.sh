@@ -73,7 +73,7 @@ fi
 if [ "$mode" = tsan ] || [ "$mode" = all ]; then
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1:abort_on_error=1"
     # TSAN_TESTS narrows the set (.ci/run leaves out the two command-line suites, ~2.5 min, to fit its budget).
-    threaded="WizardSessionTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
+    threaded="WizardSessionTests|SharedFaceTrackerTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
     threaded=${TSAN_TESTS:-"$threaded|WizardPlainTests|WizardServerTests"}
     stage "ThreadSanitizer (threaded tests)" run_tests .build/tsan thread "${filter:-$threaded}"
     unset TSAN_OPTIONS

@@ -1,4 +1,6 @@
+import Dispatch
 import FaceCapCore
+import Synchronization
 import XCTest
 
 @testable import FaceCapIO
@@ -39,4 +41,92 @@ final class SharedFaceTrackerTests: XCTestCase {
         XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
                        true)
     }
+
+    /// A check cancelled while it waited for the tracker does not take it: no photo is read, the live analysis keeps
+    /// its track and its settings.
+    func testACheckCancelledBeforeItHasTheTrackerLeavesItToTheLiveAnalysis() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                           hand: models.hand)
+        let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
+        XCTAssertEqual(shared.live { $0.process(sergey) }?.count, 1)
+        let cancelled = Cancellation()
+        cancelled.cancel()
+        XCTAssertNil(shared.photo(sergey, cancellation: cancelled))
+        let photo = try CapturedPhoto(frame: sergey, report: try ValidationFixtures.photo().report)
+        let outcome = BuiltInChecker(sharing: shared).check(photo, request: ValidationRequest(attempt: 1, isFinal: false),
+                                                            cancellation: cancelled) { _ in }
+        XCTAssertEqual(outcome, .unreachable(reason: .cancelled, retryAfter: nil))
+        XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
+                       false, "the live track was not reset by a photo never read")
+    }
+
+    /// While the validator reads a photo on another thread, the live pipeline goes on reading frames: shown, not
+    /// analysed, and with no analysis of an earlier frame left to pair with them for a manual photo; once the photo
+    /// is read, frames are analysed again with the live settings. (Under TSan in CI: the two threads meet here.)
+    func testFramesAreShownUnanalysedWhileTheValidatorReadsAPhotoThenAnalysedAgain() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                           hand: models.hand)
+        let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
+        let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
+        let source = EveryCallSource(still: sergey)
+        guard case .analysed = try pipeline.next(from: source) else { return XCTFail("a free tracker analyses") }
+        XCTAssertNotNil(pipeline.photoFrame(for: .manual))
+
+        let seen = Flag()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            // Photos until the live side has met one (each holds the tracker for a whole read of the models).
+            for _ in 0..<200 where !seen.isSet { _ = shared.photo(sergey) }
+        }
+        var shownOnly = 0
+        let deadline = Date().addingTimeInterval(120)
+        while group.wait(timeout: .now()) == .timedOut, Date() < deadline {
+            if case .shownOnly = try pipeline.next(from: source) {
+                shownOnly += 1
+                XCTAssertNil(pipeline.photoFrame(for: .manual), "these pixels with another frame's faces")
+                XCTAssertNotNil(pipeline.newest, "the frame read is there to be shown")
+                seen.set()
+            }
+            usleep(500)
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertGreaterThan(shownOnly, 0, "the live side never met the validator's read")
+        guard case .analysed = try pipeline.next(from: source) else { return XCTFail("analysed again after the photo") }
+        XCTAssertNotNil(pipeline.photoFrame(for: .manual))
+        XCTAssertEqual(shared.intervals.detection, 10)
+        XCTAssertEqual(shared.intervals.eyes, 3)
+        XCTAssertEqual(shared.intervals.hand, 6)
+    }
+}
+
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// The same still on every call, no pacing: the test's loop sets the pace.
+private final class EveryCallSource: FrameSource {
+    let still: Frame
+    var width: Int { still.width }
+    var height: Int { still.height }
+    var format: PixelFormat { still.format }
+    let frameRate = 30.0
+    let label = "still"
+    var pollDescriptor: Int32? { nil }
+    var secondsUntilNextFrame: Double? { 0 }
+    private var delivered = 0
+
+    init(still: Frame) { self.still = still }
+
+    func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
+        frame = still
+        frame.timestamp = Double(delivered) / frameRate
+        delivered += 1
+        return .frame
+    }
+
+    func close() {}
 }

@@ -33,8 +33,9 @@ public final class BuiltInChecker: PhotoChecker {
         progress(0.1)
         // Every photo is a new picture: no tracking from the previous one, and the detector always runs,
         // so a second face is always looked for; the eyes and the hand flag are read on every photo.
-        let faces = tracker.photo(photo.frame)
-        if cancellation.isCancelled { return .unreachable(reason: .cancelled, retryAfter: nil) }
+        guard let faces = tracker.photo(photo.frame, cancellation: cancellation), !cancellation.isCancelled else {
+            return .unreachable(reason: .cancelled, retryAfter: nil)
+        }
         progress(0.6)
         let assessment = validator.assess(photo.frame, faces: faces)
         progress(0.9)

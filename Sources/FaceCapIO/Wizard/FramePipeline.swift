@@ -36,16 +36,32 @@ final class FramePipeline {
         latestAnalysis = nil
     }
 
-    /// Reads the next frame of `source` and analyses it: its guidance, or nil when no frame was ready.
-    func next(from source: FrameSource) throws(FrameSourceError) -> FrameGuidance? {
+    /// What `next(from:)` did with the source.
+    enum Read {
+        /// No frame was ready.
+        case none
+        /// A frame was read, to be shown, but not analysed (the validator had the tracker).
+        case shownOnly
+        /// A frame was read and analysed.
+        case analysed(FrameGuidance)
+    }
+
+    /// Reads the next frame of `source` and analyses it.
+    func next(from source: FrameSource) throws(FrameSourceError) -> Read {
         // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
-        guard try source.nextFrame(into: &frame, timeout: 0) == .frame else { return nil }
+        guard try source.nextFrame(into: &frame, timeout: 0) == .frame else { return .none }
         latestIsKept = false
         hasFrame = true
         // The built-in validator still reads a photo with the shared tracker (a check cancelled, the analysis
-        // started again): this frame is shown but not analysed, rather than the loop waiting for the check.
+        // started again): this frame is shown but not analysed, rather than the loop waiting for the check. Its
+        // pixels replaced the analysed frame's, so that analysis goes too: a manual photo waits for a frame
+        // analysed as itself rather than pairing these pixels with another frame's faces.
         let current = frame
-        guard let faces = tracker.live({ $0.process(current) }) else { return nil }
+        guard let faces = tracker.live({ $0.process(current) }) else {
+            latestAnalysis = nil
+            latestFaces = []
+            return .shownOnly
+        }
         let output = analyzer.process(frame, faces: faces)
         framesAnalysed += 1
         latestAnalysis = output
@@ -56,7 +72,7 @@ final class FramePipeline {
             keptFaces = faces
             latestIsKept = true
         }
-        return FrameGuidance(output)
+        return .analysed(FrameGuidance(output))
     }
 
     /// The newest frame, once there is one since the last reset.

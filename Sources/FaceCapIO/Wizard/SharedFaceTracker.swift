@@ -32,9 +32,12 @@ public final class SharedFaceTracker: Sendable {
         tracker.withLockIfAvailable { tracker in body(tracker) }
     }
 
-    /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame).
-    public func photo(_ photo: Frame) -> [Face] {
-        tracker.withLock { tracker -> [Face] in
+    /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame); nil, and the
+    /// tracker not used, when `cancellation` is cancelled by the time the lock is held (a check cancelled while it
+    /// waited must not keep the restarted live analysis out for a whole photo).
+    public func photo(_ photo: Frame, cancellation: Cancellation? = nil) -> [Face]? {
+        tracker.withLock { tracker -> [Face]? in
+            if cancellation?.isCancelled == true { return nil }
             let intervals = (tracker.detectionInterval, tracker.eyeInterval, tracker.handInterval)
             tracker.detectionInterval = 1
             tracker.eyeInterval = 1

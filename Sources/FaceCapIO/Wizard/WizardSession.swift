@@ -200,16 +200,24 @@ public final class WizardSession {
 
     private func pumpFrame(arrivedAt arrival: Double) {
         guard let source else { return }
-        let guidance: FrameGuidance?
+        let read: FramePipeline.Read
         do throws(FrameSourceError) {
-            guidance = try pipeline.next(from: source)
+            read = try pipeline.next(from: source)
         } catch {
             handle(.cameraLost(Self.problem(error)))
             return
         }
-        guard let guidance else { return }
-        previewDirty = true
-        handle(.frameAnalyzed(guidance))
+        switch read {
+        case .none:
+            return
+        case .shownOnly:
+            // The picture moves on while the validator still has the face models.
+            previewDirty = true
+            return
+        case let .analysed(guidance):
+            previewDirty = true
+            handle(.frameAnalyzed(guidance))
+        }
         pacing.record(now - arrival, now: now)
     }
 
