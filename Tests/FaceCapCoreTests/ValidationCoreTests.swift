@@ -79,6 +79,10 @@ final class ValidationCoreTests: XCTestCase {
         XCTAssertEqual(reply(422, "Face\tnot\r\naccepted\u{7}"), .refused(status: 422, message: "Face not accepted"))
         XCTAssertEqual(reply(401, ""),
                        .refused(status: 401, message: "the server refused the request (HTTP 401); check FACECAP_TOKEN"))
+        // A text without a word in it is no message: what to check instead (not an empty clause on standard error).
+        XCTAssertEqual(reply(422, #"{"message":" . "}"#),
+                       .refused(status: 422, message: "the server refused the request (HTTP 422)"))
+        XCTAssertEqual(reply(422, "-"), .refused(status: 422, message: "the server refused the request (HTTP 422)"))
         XCTAssertEqual(reply(404, "<!DOCTYPE html><h1>Not Found</h1>"),
                        .refused(status: 404,
                                 message: "no validation endpoint at this address (HTTP 404); check --server"))

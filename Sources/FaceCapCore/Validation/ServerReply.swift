@@ -107,7 +107,7 @@ public enum ServerReply {
             for key in ["message", "error", "detail"] {
                 if let text = json[key]?.stringValue {
                     let clean = sanitise(text, limit: maxMessageLength)
-                    if !clean.isEmpty { return clean }
+                    if hasWords(clean) { return clean }
                 }
             }
             return nil
@@ -117,7 +117,13 @@ public enum ServerReply {
         guard !text.isEmpty, !text.contains("\u{FFFD}"), !text.contains("\0"),
               !text.lowercased().trimmingSpaces.hasPrefix("<") else { return nil }
         let clean = sanitise(text, limit: maxMessageLength)
-        return clean.isEmpty ? nil : clean
+        return hasWords(clean) ? clean : nil
+    }
+
+    /// Whether a server's text says anything: a letter or a digit ("." or "-" alone is no message, and would leave
+    /// an empty clause in the line on standard error).
+    static func hasWords(_ text: String) -> Bool {
+        text.contains { $0.isLetter || $0.isNumber }
     }
 
     /// Control characters out, each terminal escape sequence as a whole (ESC [ … final byte; ESC ] / P / X /
