@@ -398,7 +398,7 @@ extension MessageID {
         case .analyzeClipNotCaptured: "{path}: {count} frame, no auto capture"
         case .benchNoFiles: "'facecap bench' takes no file arguments"
         case .benchMedianOf: "(median of {count} runs each, one thread)"
-        case .benchNoFace: "{path}: no face tracked on every frame made from it; the bench needs a photo of one face"
+        case .benchNoFace: "{path}: not every frame made from it had a tracked face; the bench needs a photo of one face"
         case .analyzeNoFace: "no face"
         case .analyzeFaces: "{count} face"
         case .analyzeFrameAt: "{path} frame {index} (t={seconds} s)"
