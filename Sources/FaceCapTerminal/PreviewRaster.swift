@@ -185,7 +185,8 @@ public struct PreviewRaster: Sendable {
             return
         }
         draw(frame, overlay: overlay)
-        // In 16 colours a face darker than the palette can draw is brightened (`toneGain`); the gain comes from
+        // In 8 colours (with shade cells), and in 16 colours without UTF-8, a face darker than the palette can draw
+        // is brightened (`toneGain`); the gain comes from
         // the frame drawn, so when it moves, the frame is drawn again with the new one (a thumbnail, drawn once,
         // gets it too).
         if toneMaps && updateToneGain() { draw(frame, overlay: overlay) }

@@ -149,6 +149,11 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         print("xterm -ti vt100: " + describe(cells))
         XCTAssertGreaterThan(cells.rate, 0.01, "the preview is there, in cells")
         XCTAssertGreaterThan(cells.onGrid, 0.9, "cells: one colour over each half cell")
+        // As TERM=xterm (8 colours): the preview is there, drawn by the terminal in half blocks and shade glyphs.
+        let eight = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm"] + font + ["-e"], window: nil))
+        print("xterm -ti vt100 -tn xterm: " + describe(eight))
+        XCTAssertGreaterThan(eight.rate, 0.01, "the preview is there, in 8 colours")
+        XCTAssertLessThan(eight.onGrid, 0.9, "shade glyphs drawn: a pattern finer than a cell (0.20 measured)")
     }
 
     func testKittyGetsTheKittyGraphicsProtocol() throws {

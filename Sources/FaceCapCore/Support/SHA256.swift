@@ -26,6 +26,7 @@ public enum SHA256 {
         var w = [UInt32](repeating: 0, count: 64)
         let whole = bytes.count / 64 * 64
         bytes.withUnsafeBufferPointer { buffer in
+            // In bounds: whole blocks only, so block + 64 ≤ whole ≤ buffer.count.
             for block in stride(from: 0, to: whole, by: 64) { compress(buffer, block, &h, &w) }
         }
         var tail = Array(bytes[whole...])
@@ -36,12 +37,14 @@ public enum SHA256 {
             tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
         }
         tail.withUnsafeBufferPointer { buffer in
+            // In bounds: the padded tail is a multiple of 64 bytes (56 mod 64, then the 8 length bytes).
             for block in stride(from: 0, to: buffer.count, by: 64) { compress(buffer, block, &h, &w) }
         }
         return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
-    /// One round of the compression function over the 64 bytes of `message` from `block`.
+    /// One round of the compression function over the 64 bytes of `message` from `block` (callers keep
+    /// block + 64 ≤ message.count: the reads below are message[block ..< block + 64]).
     private static func compress(_ message: UnsafeBufferPointer<UInt8>, _ block: Int, _ h: inout [UInt32],
                                  _ w: inout [UInt32]) {
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
