@@ -1,5 +1,8 @@
 import FaceCapCore
-import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One `FaceTracker` for the live preview and the built-in validator: the wizard holds one set of interpreters
 /// (their activation arenas and scratch buffers, about 11 MB for the four models) instead of two. The flow stops
@@ -10,12 +13,35 @@ import Synchronization
 /// The validator reads every photo afresh (`photo`): the tracker's intervals are set to 1 (the detector, eyes and
 /// hand flag on every picture, a second face always looked for), then put back, and the tracking forgotten
 /// before and after, so neither side sees the other's face.
-public final class SharedFaceTracker: Sendable {
-    private let tracker: Mutex<FaceTracker>
+///
+/// The lock is a pthread mutex, not `Synchronization.Mutex`: ThreadSanitizer intercepts `pthread_mutex_*` and so
+/// sees the hand-over between the two threads, where `Mutex`'s futex is invisible to it (it reported the hand-over
+/// as a race). Unchecked `Sendable`: `tracker` is only touched with `lock` held.
+public final class SharedFaceTracker: @unchecked Sendable {
+    private let tracker: FaceTracker
+    /// One mutex, allocated and initialised here, destroyed and freed in `deinit`; only ever used through this
+    /// pointer, which stays valid as long as the object.
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Takes `tracker` over: nothing else may use it.
     public init(_ tracker: sending FaceTracker) {
-        self.tracker = Mutex(tracker)
+        self.tracker = tracker
+        lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
+    /// `body` with the lock held.
+    private func withLock<Result>(_ body: (FaceTracker) -> Result) -> Result {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body(tracker)
     }
 
     /// Builds the tracker from models already loaded (`ModelFiles.loadAllFaceModels`); the models may be dropped
@@ -29,14 +55,16 @@ public final class SharedFaceTracker: Sendable {
     /// The live analysis's turn: `body` on the tracker as tuned for preview frames, or nil (and `body` not run)
     /// while the validator has it.
     public func live<Result: Sendable>(_ body: (FaceTracker) -> Result) -> Result? {
-        tracker.withLockIfAvailable { tracker in body(tracker) }
+        guard pthread_mutex_trylock(lock) == 0 else { return nil }
+        defer { pthread_mutex_unlock(lock) }
+        return body(tracker)
     }
 
     /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame); nil, and the
     /// tracker not used, when `cancellation` is cancelled by the time the lock is held (a check cancelled while it
     /// waited must not keep the restarted live analysis out for a whole photo).
     public func photo(_ photo: Frame, cancellation: Cancellation? = nil) -> [Face]? {
-        tracker.withLock { tracker -> [Face]? in
+        withLock { tracker -> [Face]? in
             if cancellation?.isCancelled == true { return nil }
             let intervals = (tracker.detectionInterval, tracker.eyeInterval, tracker.handInterval)
             tracker.detectionInterval = 1
@@ -52,6 +80,6 @@ public final class SharedFaceTracker: Sendable {
 
     /// The tracker's intervals (for tests: the validator's settings never stay behind).
     public var intervals: (detection: Int, eyes: Int, hand: Int) {
-        tracker.withLock { ($0.detectionInterval, $0.eyeInterval, $0.handInterval) }
+        withLock { ($0.detectionInterval, $0.eyeInterval, $0.handInterval) }
     }
 }
