@@ -192,6 +192,21 @@ public struct PreviewRaster: Sendable {
         if toneMaps && updateToneGain() { draw(frame, overlay: overlay) }
     }
 
+    /// Floyd–Steinberg: `e`, the error left at `index` (in a grid `width` wide, at `column`), shared out to the
+    /// right (7/16) and, when there is a row `below`, down-left (3/16), down (5/16) and down-right (1/16); one
+    /// spread for the pixels and for the shade cells.
+    @inline(__always)
+    private static func spread(_ e: SIMD3<Float>, at index: Int, width: Int, column: Int, below: Bool,
+                               into diffusion: UnsafeMutableBufferPointer<SIMD3<Float>>) {
+        let right = column + 1 < width
+        if right { diffusion[index + 1] += e * (7.0 / 16) }
+        guard below else { return }
+        let next = index + width
+        if column > 0 { diffusion[next - 1] += e * (3.0 / 16) }
+        diffusion[next] += e * (5.0 / 16)
+        if right { diffusion[next + 1] += e * (1.0 / 16) }
+    }
+
     private mutating func draw(_ frame: Frame, overlay: PreviewOverlay?) {
         let w = frame.width, h = frame.height
         let convert = YUVToRGB(range: frame.colorRange)
@@ -438,13 +453,8 @@ public struct PreviewRaster: Sendable {
                                                                 diffusion[index + pixelsWide + 1] += e * (1.0 / 16)
                                                             }
                                                         } else {
-                                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
-                                                            if py + 1 < pixelsHigh {
-                                                                let below = index + pixelsWide
-                                                                if column > 0 { diffusion[below - 1] += e * (3.0 / 16) }
-                                                                diffusion[below] += e * (5.0 / 16)
-                                                                if right { diffusion[below + 1] += e * (1.0 / 16) }
-                                                            }
+                                                            Self.spread(e, at: index, width: pixelsWide, column: column,
+                                                                        below: py + 1 < pixelsHigh, into: diffusion)
                                                         }
                                                     } else if shown[index] >= 0,
                                                               (d * d).sum() <= hysteresis * hysteresis {
@@ -492,14 +502,8 @@ public struct PreviewRaster: Sendable {
                                                                  upperBound: SIMD3(repeating: 1 + Self.errorReach))
                                                     entry = still ? Int(shown[upper]) : shadeTable.nearest(linear: wanted)
                                                     let e = (wanted - shadeTable.linear[entry]) * shadeKeep
-                                                    let right = column + 1 < pixelsWide
-                                                    if right { diffusion[cellIndex + 1] += e * (7.0 / 16) }
-                                                    if row + 1 < rows {
-                                                        let below = cellIndex + pixelsWide
-                                                        if column > 0 { diffusion[below - 1] += e * (3.0 / 16) }
-                                                        diffusion[below] += e * (5.0 / 16)
-                                                        if right { diffusion[below + 1] += e * (1.0 / 16) }
-                                                    }
+                                                    Self.spread(e, at: cellIndex, width: pixelsWide, column: column,
+                                                                below: row + 1 < rows, into: diffusion)
                                                 }
                                                 if !still {
                                                     shown[upper] = Int32(entry)
