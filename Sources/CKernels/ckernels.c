@@ -7,9 +7,15 @@
 
 int fc_has_avx512(void) {
     /* FACECAP_NO_AVX512 (any value) keeps the AVX2 kernels: for comparing the two paths, and a way out. */
-    if (getenv("FACECAP_NO_AVX512")) return 0;
+    if (getenv("FACECAP_NO_AVX512") || getenv("FACECAP_SWIFT_KERNELS")) return 0;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 1 : 0;
+}
+
+int fc_has_avx2(void) {
+    if (getenv("FACECAP_SWIFT_KERNELS")) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
 }
 
 #define TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
@@ -740,6 +746,7 @@ float fc_read_sum(const float *p, long n) {
     return s;
 }
 int fc_has_avx512(void) { return 0; }
+int fc_has_avx2(void) { return 0; }
 void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha) {

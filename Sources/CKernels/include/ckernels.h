@@ -14,6 +14,12 @@
 /* 1 when this CPU (and the OS) supports AVX-512F and VL, and FACECAP_NO_AVX512 is not set. */
 int fc_has_avx512(void);
 
+/* 1 when this CPU supports AVX2 and FMA and FACECAP_SWIFT_KERNELS is not set: the AVX2 C kernels (the `_avx2`
+ * functions) are then used where AVX-512 is not (fc_has_avx512 is 0, or FACECAP_NO_AVX512 is set).
+ * FACECAP_SWIFT_KERNELS (any value) keeps FaceCapCore's Swift kernels everywhere (it also turns fc_has_avx512
+ * off): for comparing the paths in tests and benchmarks, and a way out. */
+int fc_has_avx2(void);
+
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };
 
 /* C[rows × valid] = act(bias + A · W + residual) for one packed weight panel of `width` (16, 24 or 32)

@@ -22,6 +22,11 @@ typealias V8 = SIMD8<Float>
 /// k order, per tap in ky, kx order — twice the lanes, masked tails) instead of the AVX2 ones here.
 let avx512GEMM = fc_has_avx512() != 0
 
+/// Whether, where AVX-512 is not used, convolutions and tensor input run on CKernels' AVX2 C kernels (the
+/// `_avx2` functions: the same arithmetic in the same order as the Swift kernels here) instead of the Swift ones.
+/// FACECAP_SWIFT_KERNELS keeps the Swift kernels everywhere.
+let avx2CKernels = !avx512GEMM && fc_has_avx2() != 0
+
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> V8 {
     UnsafeRawPointer(p).loadUnaligned(as: V8.self)
