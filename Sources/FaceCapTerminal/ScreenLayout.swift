@@ -475,11 +475,15 @@ public struct ScreenLayout: Equatable, Sendable {
         add(percent, row: row, column: column + barWidth, style: .progressLabel, unicode: unicode)
     }
 
+    /// The columns the help's text wraps at on a terminal `columns` wide: the body measure at most, with room for
+    /// the box's frame and margins.
+    static func helpMeasure(columns: Int) -> Int { max(1, min(columns - 6, bodyMeasure)) }
+
     /// A framed box in the middle of the screen, filled so that it hides what is under it.
     private mutating func addHelp(_ text: [String], unicode: Bool) {
         let title = " " + Words.text(.helpTitle) + " "
-        // Wrapped to the box (at most the body measure), between words or wide characters, never cut.
-        let measure = max(1, min(columns - 6, Self.bodyMeasure))
+        // Wrapped to the box, between words or wide characters, never cut.
+        let measure = Self.helpMeasure(columns: columns)
         let lines = text.flatMap { line -> [String] in
             guard TerminalText.width(of: line, unicode: unicode) > measure else { return [line] }
             let indent = String(line.prefix { $0 == " " })

@@ -45,10 +45,11 @@ extension RealScreenTests {
             let rows = ScreenLayout(model, columns: 60, rows: 20, unicode: true, pictureSize: (640, 480)).items
                 .filter { $0.style == .helpText }.map { $0.text.trimmingCharacters(in: .whitespaces) }
             // A row that ends the first half before a row that starts the second: only where the next word did not
-            // fit (the box wraps at 54 columns at 60×20).
+            // fit (in the help's measure at 60 columns).
+            let measure = ScreenLayout.helpMeasure(columns: 60)
             for (row, next) in zip(rows, rows.dropFirst()) where follow.hasSuffix(row) && !row.isEmpty {
                 let word = next.split(separator: " ").first.map(String.init) ?? next
-                let forced = TerminalText.width(of: row + " " + word, unicode: true) > 54
+                let forced = TerminalText.width(of: row + " " + word, unicode: true) > measure
                 XCTAssertFalse(hold.hasPrefix(next) && !forced,
                                "\(translations.language): '\(row)' then '\(next)' on a row of their own")
             }

@@ -1,13 +1,14 @@
 /// The words the screens put together from the catalogue (`MessageID`, in `Words.current`'s language).
 public enum Messages {
     /// A server's message as a clause of the one line on standard error: on one line, without a full stop at its
-    /// end, and its sentences joined as clauses ("; " in English) (a sentence after the first starts small unless its first word is
-    /// an abbreviation, "HTTP", "URL"), so that the line stays one sentence. "Face too small. Try again." →
+    /// end, and its sentences joined as clauses ("; " in English) (a sentence starts small unless its first word is
+    /// an abbreviation, "HTTP", "URL", or the pronoun "I"; a name at a sentence's start is not told from a word), so that the line stays one sentence. "Face too small. Try again." →
     /// "face too small; try again" after the colon of "the server refused the photo (HTTP 422): …".
     public static func clause(_ text: String) -> String {
         func small(_ sentence: Substring) -> String {
             let word = sentence.prefix { !$0.isWhitespace }
-            guard let first = word.first, first.isUppercase,
+            // The pronoun "I" stays as it is (a one-letter word is otherwise an article: "A face…" → "a face…").
+            guard let first = word.first, first.isUppercase, word != "I",
                   word.dropFirst().first.map({ $0.isLowercase }) ?? true else { return String(sentence) }
             return first.lowercased() + sentence.dropFirst()
         }

@@ -52,6 +52,8 @@ final class StandardErrorLineTests: XCTestCase {
         XCTAssertEqual(Messages.clause("bad token"), "bad token")
         XCTAssertEqual(Messages.clause("v1.2 is old"), "v1.2 is old", "a dot inside a word ends no sentence")
         XCTAssertEqual(Messages.clause(""), "")
+        XCTAssertEqual(Messages.clause("I could not find a face. A photo needs one."),
+                       "I could not find a face; a photo needs one", "the pronoun I stays, an article starts small")
     }
 
     private let photo = SavedPhoto(photoPath: "out/selfie-1.jpg", reportPath: "out/selfie-1.json")
