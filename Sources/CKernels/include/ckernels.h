@@ -52,6 +52,16 @@ void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, lon
                   long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                   const float *alpha, float *out);
 
+/* avx2dw: the two depthwise kernels above on AVX2 + FMA (dw_avx2.c), for CPUs without AVX-512; only call when
+ * fc_has_avx2. The same contracts, packed weights (cp = c rounded up to 16), arithmetic and results
+ * (bit-identical) as fc_dw3x3_avx512 and fc_dw_avx512. */
+void fc_dw3x3_avx2(const float *in, long h, long w, long c, long stride, long pad_top, long pad_left,
+                   long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                   const float *alpha, float *out);
+void fc_dw_avx2(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
+                long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
+                const float *alpha, float *out);
+
 /* YUYV frame (h rows of row_bytes bytes, w pixels) → RGB float tensor out_h × out_w × 3, bilinear: TensorInput.swift's
  * resample with the same arithmetic in the same order (bit-identical). Pixel (i, j) samples frame position
  * origin + j·dj + i·di (summed as Swift does, one di per pixel). replicate: 1 = nearest edge pixel outside the

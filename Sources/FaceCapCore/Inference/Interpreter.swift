@@ -563,8 +563,8 @@ struct PlanBuilder {
         }
 
         let out = finalOutput
-        if depthwise, avx512GEMM {
-            // The whole layer in CKernels, 16 channels at a time: weights tap-major (t = ky·kw + kx) in plain
+        if depthwise, avx512GEMM || avx2CKernels {
+            // The whole layer in CKernels, 16 channels at a time (AVX-512, or AVX2 in two 8-lane halves): weights tap-major (t = ky·kw + kx) in plain
             // channel order, padded to a multiple of 16 (the last slab's loads and stores are masked to the real
             // channels). 3×3 at stride 1 or 2 on maps at least six wide has its own kernel; any other window (the
             // hand model's 5×5, stride 1 and 2), and 3×3 on maps under six wide (whose edge pixels, most of the
@@ -582,6 +582,14 @@ struct PlanBuilder {
                 repeating: 0, count: cp - inC)) })
             plans.append(StepPlan(reads: [input], writes: [out], make: { address in
                 let src = address(input), dst = address(out)
+                if threeByThree, !avx512GEMM {
+                    return { fc_dw3x3_avx2(src, inH, inW, inC, g.sh, g.padTop, g.padLeft, outH, outW, w, cp,
+                                           plainBias, act, alpha, dst) }
+                }
+                if !avx512GEMM {
+                    return { fc_dw_avx2(src, inH, inW, inC, kh, kw, g.sh, g.sw, g.padTop, g.padLeft, outH, outW, w,
+                                        cp, plainBias, act, alpha, dst) }
+                }
                 if threeByThree {
                     return { fc_dw3x3_avx512(src, inH, inW, inC, g.sh, g.padTop, g.padLeft, outH, outW, w, cp,
                                              plainBias, act, alpha, dst) }
