@@ -65,18 +65,24 @@ final class AnalyzeBenchCLITests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("dino.jpg"), result.stderr)
     }
 
-    /// The AVX-512 kernels (CKernels, on CPUs that have them) do the same arithmetic as the AVX2 ones: every
-    /// measure and point of a photo analysed both ways is the same to the printed digit. (On a CPU without
-    /// AVX-512 both runs take the AVX2 path.)
+    /// The AVX-512 kernels (CKernels, on CPUs that have them), the AVX2 C kernels (FACECAP_NO_AVX512) and the
+    /// Swift kernels (FACECAP_SWIFT_KERNELS) do the same arithmetic: every measure and point of a photo analysed
+    /// the three ways is the same to the printed digit. (On a CPU without AVX-512 the first two runs take the
+    /// AVX2 C path.)
     func testTheAVX512AndAVX2KernelsAgree() throws {
         let photo = fixtures.appendingPathComponent("sergey.png").path
         var environment = ProcessInfo.processInfo.environment
+        environment["FACECAP_NO_AVX512"] = nil
+        environment["FACECAP_SWIFT_KERNELS"] = nil
         let fast = try runFacecap(["analyze", "--json", photo], environment: environment)
         environment["FACECAP_NO_AVX512"] = "1"
-        let plain = try runFacecap(["analyze", "--json", photo], environment: environment)
+        let avx2 = try runFacecap(["analyze", "--json", photo], environment: environment)
+        environment["FACECAP_SWIFT_KERNELS"] = "1"
+        let swift = try runFacecap(["analyze", "--json", photo], environment: environment)
         XCTAssertEqual(fast.status, 0, fast.stderr)
         XCTAssertTrue(fast.stdout.contains("\"eyes\":{\"opening\""), fast.stdout)
-        XCTAssertEqual(fast.stdout, plain.stdout)
+        XCTAssertEqual(fast.stdout, avx2.stdout)
+        XCTAssertEqual(avx2.stdout, swift.stdout)
     }
 
     func testBenchHelpPrintsUsageWithoutRunningTheModels() throws {

@@ -33,6 +33,14 @@ void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, l
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);
 
+/* AVX2 GEMM (gemm_avx2.c; only call when fc_has_avx2). fc_gemm_panel_avx512's contract and arithmetic, the same
+ * panels of plain channels (16, 24 or 32 wide), in 6 rows × 16 channels (a 24-wide panel 4 × 24) of 8-lane
+ * vectors: 12 accumulators in 16 ymm registers. Tails masked (maskload / maskstore); results bit-identical to
+ * FaceCapCore's Swift kernel6x16 / kernel4x24 + gemmEpilogue. */
+void fc_gemm_panel_avx2(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
+                        const float *w, long width, long valid, const float *bias, float *c, long ldc,
+                        const float *res, long res_stride, long res_lanes, int act, const float *alpha);
+
 /* Sets the region (the next step's packed weights) that the GEMM and depthwise kernels prefetch into L2 while
  * they run, a line per inner iteration, until it is covered; NULL or 0 bytes stops it. A hint only. */
 void fc_prefetch_next(const void *p, long bytes);

@@ -632,8 +632,8 @@ struct PlanBuilder {
         var packed: [Float] = []
         var wide: [WidePanel] = []
         var gemmBias = biasPointer
-        if avx512GEMM {
-            // AVX-512: panels of plain, side-by-side channels — 32 wide, the last one 16, 24 or 32 wide
+        if avx512GEMM || avx2CKernels {
+            // CKernels (AVX-512, or AVX2 where AVX-512 is not used): panels of plain, side-by-side channels — 32 wide, the last one 16, 24 or 32 wide
             // with only its real channels stored — so every panel runs in CKernels with the residual and
             // activation fused into the store.
             var start = 0

@@ -185,7 +185,7 @@ func applyActivation(_ v: V8, _ activation: KernelActivation, _ channel: Int) ->
     return activate(v, activation, 0)
 }
 
-/// A panel of the AVX-512 packing: output channels start..<start+valid, `width` floats per k (zero past valid).
+/// A panel of CKernels' packing: output channels start..<start+valid, `width` floats per k (zero past valid).
 struct WidePanel {
     var start: Int
     var width: Int
@@ -193,8 +193,8 @@ struct WidePanel {
     var offset: Int
 }
 
-/// Packed GEMM weights, each panel `k × width` floats, plus bias. Either `panels` of 8-channel blocks (AVX2,
-/// the Swift kernels here) or `wide` panels of plain channels (AVX-512, CKernels).
+/// Packed GEMM weights, each panel `k × width` floats, plus bias. Either `panels` of 8-channel blocks (the Swift
+/// kernels here) or `wide` panels of plain channels (CKernels: AVX-512, or AVX2 where AVX-512 is not used).
 struct PackedGemm {
     /// Panel p: (first block index, number of blocks 1 to 3, float offset into `weights`).
     var panels: [(block: Int, blocks: Int, offset: Int)]
@@ -215,7 +215,8 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
     if !packed.wide.isEmpty {
-        // AVX-512: every panel in CKernels, the residual added and the activation applied as C is stored.
+        // AVX-512 or AVX2 (CKernels): every panel in C, the residual added and the activation applied as C is
+        // stored.
         var act: Int32 = 0
         var alpha: UnsafePointer<Float>?
         switch activation {
@@ -231,11 +232,18 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             for panel in packed.wide {
                 // The residual pointer is only read for panels whose channels the residual has (res_lanes > 0).
                 let res = residual.map { $0.pointer + (m0 &* $0.stride &+ min(panel.start, $0.channels)) }
-                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
-                                     packed.weights + panel.offset, panel.width, panel.valid, packed.bias + panel.start,
-                                     c + (m0 &* ldc &+ panel.start), ldc, res, residual?.stride ?? 0,
-                                     max(0, (residual?.channels ?? 0) - panel.start), act,
-                                     alpha.map { $0 + panel.start })
+                let resLanes = max(0, (residual?.channels ?? 0) - panel.start)
+                if avx512GEMM {
+                    fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                                         packed.weights + panel.offset, panel.width, panel.valid,
+                                         packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                                         residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+                } else {
+                    fc_gemm_panel_avx2(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                                       packed.weights + panel.offset, panel.width, panel.valid,
+                                       packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                                       residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+                }
             }
             m0 = m1
         }

@@ -1,0 +1,201 @@
+#include "ckernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* The AVX2 GEMM panel kernel: fc_gemm_panel_avx512's contract (the same panels of plain channels, 16, 24 or 32
+ * wide) with 16 ymm registers. A 16-wide panel (and each 16-channel half of a 32-wide one) runs 6 rows × 2
+ * vectors, a 24-wide one 4 rows × 3 vectors: 12 accumulators, the weight vectors of one k and a broadcast,
+ * enough independent multiply-adds to cover the FMA latency on two pipes (the Swift kernel6x16 / kernel4x24
+ * blocking). Per output: the bias, one fused multiply-add per k in k order, then the residual added, then the
+ * activation, written so that each lane's result is the one FaceCapCore's Swift kernels and gemmEpilogue give
+ * (bit-identical). */
+
+#define TARGET __attribute__((target("avx2,fma")))
+#define ALWAYS __attribute__((always_inline))
+
+/* Lanes 0..<n of 8 (n clamped to 0…8) as a maskload/maskstore mask. */
+TARGET static inline __m256i lanes8(long n) {
+    int k = n < 0 ? 0 : n > 8 ? 8 : (int)n;
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+typedef struct {
+    const float *res;   /* residual at the panel's first channel of the block's row 0, or NULL */
+    long res_stride;    /* floats between residual rows */
+    long res_lanes;     /* residual channels that exist from the panel's first channel on (may be < width) */
+    const float *alpha; /* PReLU slopes at the panel's first channel */
+    long valid;         /* channels of the panel that exist in C */
+} Epi;
+
+/* The residual (lanes it has), then the activation, of the 8 channels at panel lane l0 of row r; the order and
+ * the operand order of gemmEpilogue: max8(v, 0) is `v < 0 ? 0 : v`, which is vmaxps(0, v) (it returns its
+ * second operand unless the first is greater: −0 and NaN stay as they are, as in Swift); min8(v, 6) is
+ * `6 < v ? 6 : v`, vminps(6, v); PReLU is `v < 0 ? v · slope : v`. */
+TARGET static inline ALWAYS __m256 epi8(__m256 v, const Epi *e, long r, long l0, const int ACT, const int RES) {
+    if (RES && e->res_lanes > l0) {
+        /* Masked: only the residual's lanes are read (the rest count as 0, as in Swift). */
+        const float *p = e->res + r * e->res_stride + l0;
+        long n = e->res_lanes - l0;
+        v = _mm256_add_ps(v, n >= 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, lanes8(n)));
+    }
+    const __m256 zero = _mm256_setzero_ps();
+    switch (ACT) {
+    case FC_ACT_RELU: v = _mm256_max_ps(zero, v); break;
+    case FC_ACT_RELU6: v = _mm256_min_ps(_mm256_set1_ps(6), _mm256_max_ps(zero, v)); break;
+    case FC_ACT_RELU_N1_TO_1: v = _mm256_min_ps(_mm256_set1_ps(1), _mm256_max_ps(_mm256_set1_ps(-1), v)); break;
+    case FC_ACT_PRELU: {
+        /* 8 slopes from lane l0 < valid: inside the slope buffer (its 16 floats of slack, ckernels.h). */
+        __m256 s = _mm256_mul_ps(v, _mm256_loadu_ps(e->alpha + l0));
+        v = _mm256_blendv_ps(v, s, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+        break;
+    }
+    default: break;
+    }
+    return v;
+}
+
+/* Stores lanes l0… of row r that exist in C (valid − l0 of them, up to 8): a plain store when all 8 do. */
+TARGET static inline ALWAYS void put8(float *c, long ldc, long r, long l0, __m256 v, const Epi *e, const int ACT,
+                                      const int RES) {
+    long n = e->valid - l0;
+    if (n <= 0) return;
+    v = epi8(v, e, r, l0, ACT, RES);
+    if (n >= 8) _mm256_storeu_ps(c + r * ldc + l0, v);
+    else _mm256_maskstore_ps(c + r * ldc + l0, lanes8(n), v);
+}
+
+/* R rows (1…6, a constant where inlined: the accumulators stay in registers) × 16 channels from panel lane l0;
+ * the weights of one k are 16 floats at w, `ws` floats from one k to the next (the panel's width). */
+TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long sl, long ss, const float *w, long ws,
+                                         const float *bias, float *c, long ldc, long l0, const Epi *e, const int R,
+                                         const int ACT, const int RES) {
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
+    __m256 p0 = b0, q0 = b1, p1 = b0, q1 = b1, p2 = b0, q2 = b1, p3 = b0, q3 = b1, p4 = b0, q4 = b1, p5 = b0,
+           q5 = b1;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        const long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            /* The panel holds ws ≥ 16 floats per k from w: 16 from panel lane l0 ≤ ws − 16. */
+            const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8);
+            wp += ws;
+            /* Row r < R ≤ the rows left, k inside the row's segments: A as the planner laid it out. */
+#define ROW(r, p, q) if (R > (r)) { const __m256 x = _mm256_broadcast_ss(a + (r) * lda + k); \
+                                   p = _mm256_fmadd_ps(x, v, p); q = _mm256_fmadd_ps(x, u, q); }
+            ROW(0, p0, q0) ROW(1, p1, q1) ROW(2, p2, q2) ROW(3, p3, q3) ROW(4, p4, q4) ROW(5, p5, q5)
+#undef ROW
+        }
+    }
+#define PUT(r, p, q) if (R > (r)) { put8(c, ldc, r, l0, p, e, ACT, RES); put8(c, ldc, r, l0 + 8, q, e, ACT, RES); }
+    PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3) PUT(4, p4, q4) PUT(5, p5, q5)
+#undef PUT
+}
+
+/* R rows (1…4) × 24 channels: a whole 24-wide panel. */
+TARGET static inline ALWAYS void block24(const float *a, long lda, long sc, long sl, long ss, const float *w,
+                                         const float *bias, float *c, long ldc, const Epi *e, const int R,
+                                         const int ACT, const int RES) {
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8), b2 = _mm256_loadu_ps(bias + 16);
+    __m256 p0 = b0, q0 = b1, t0 = b2, p1 = b0, q1 = b1, t1 = b2, p2 = b0, q2 = b1, t2 = b2, p3 = b0, q3 = b1,
+           t3 = b2;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        const long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            /* The panel holds 24 floats per k. */
+            const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8), z = _mm256_loadu_ps(wp + 16);
+            wp += 24;
+#define ROW(r, p, q, t) if (R > (r)) { const __m256 x = _mm256_broadcast_ss(a + (r) * lda + k); \
+                                      p = _mm256_fmadd_ps(x, v, p); q = _mm256_fmadd_ps(x, u, q); \
+                                      t = _mm256_fmadd_ps(x, z, t); }
+            ROW(0, p0, q0, t0) ROW(1, p1, q1, t1) ROW(2, p2, q2, t2) ROW(3, p3, q3, t3)
+#undef ROW
+        }
+    }
+#define PUT(r, p, q, t) if (R > (r)) { put8(c, ldc, r, 0, p, e, ACT, RES); put8(c, ldc, r, 8, q, e, ACT, RES); \
+                                       put8(c, ldc, r, 16, t, e, ACT, RES); }
+    PUT(0, p0, q0, t0) PUT(1, p1, q1, t1) PUT(2, p2, q2, t2) PUT(3, p3, q3, t3)
+#undef PUT
+}
+
+/* One panel for one activation, with or without a residual (ACT, RES: constants at each call below). In
+ * bounds: A rows are the planner's (a tensor, or the padded copy of one, holding every window); the panel holds
+ * `width` floats per k; bias and alpha are read 8 at a time up to the panel's width from its first channel,
+ * inside their buffers (the bias padded by 32 zeros, the slopes by 16 floats of slack); C and the residual are
+ * only touched on the lanes that exist (maskstore / maskload). */
+TARGET static inline ALWAYS void panel_body(const float *a, long lda, long rows, long sc, long sl, long ss,
+                                            const float *w, long width, long valid, const float *bias, float *c,
+                                            long ldc, const float *res, long res_stride, long res_lanes,
+                                            const float *alpha, const int ACT, const int RES) {
+    /* The epilogue of rows r… reads the residual from row r on. */
+#define EPI(r) (&(Epi){res ? res + (r) * res_stride : 0, res_stride, res_lanes, alpha, valid})
+    if (width == 24) {
+        long r = 0;
+        for (; r + 4 <= rows; r += 4)
+            block24(a + r * lda, lda, sc, sl, ss, w, bias, c + r * ldc, ldc, EPI(r), 4, ACT, RES);
+        const float *ar = a + r * lda;
+        float *cr = c + r * ldc;
+        switch (rows - r) {
+        case 3: block24(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 3, ACT, RES); break;
+        case 2: block24(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 2, ACT, RES); break;
+        case 1: block24(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 1, ACT, RES); break;
+        default: break;
+        }
+        return;
+    }
+    /* 16 or 32 wide: 16-channel halves (a 32-wide panel's second half from lane 16, when it has channels). */
+    for (long l0 = 0; l0 < width && l0 < valid; l0 += 16) {
+        long r = 0;
+        for (; r + 6 <= rows; r += 6)
+            block16(a + r * lda, lda, sc, sl, ss, w + l0, width, bias + l0, c + r * ldc, ldc, l0, EPI(r), 6, ACT,
+                    RES);
+        const float *ar = a + r * lda;
+        float *cr = c + r * ldc;
+        switch (rows - r) {
+        case 5: block16(ar, lda, sc, sl, ss, w + l0, width, bias + l0, cr, ldc, l0, EPI(r), 5, ACT, RES); break;
+        case 4: block16(ar, lda, sc, sl, ss, w + l0, width, bias + l0, cr, ldc, l0, EPI(r), 4, ACT, RES); break;
+        case 3: block16(ar, lda, sc, sl, ss, w + l0, width, bias + l0, cr, ldc, l0, EPI(r), 3, ACT, RES); break;
+        case 2: block16(ar, lda, sc, sl, ss, w + l0, width, bias + l0, cr, ldc, l0, EPI(r), 2, ACT, RES); break;
+        case 1: block16(ar, lda, sc, sl, ss, w + l0, width, bias + l0, cr, ldc, l0, EPI(r), 1, ACT, RES); break;
+        default: break;
+        }
+    }
+#undef EPI
+}
+
+TARGET void fc_gemm_panel_avx2(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
+                               const float *w, long width, long valid, const float *bias, float *c, long ldc,
+                               const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
+#define CALL(A, R) panel_body(a, lda, rows, seg_count, seg_length, seg_stride, w, width, valid, bias, c, ldc, res, \
+                              res_stride, res_lanes, alpha, A, R)
+    /* One specialised copy per activation and residual: the epilogue then has no branch per store. */
+    if (res && res_lanes > 0) {
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 1); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 1); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 1); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 1); break;
+        default: CALL(FC_ACT_NONE, 1);
+        }
+    } else {
+        switch (act) {
+        case FC_ACT_RELU: CALL(FC_ACT_RELU, 0); break;
+        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 0); break;
+        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 0); break;
+        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 0); break;
+        default: CALL(FC_ACT_NONE, 0);
+        }
+    }
+#undef CALL
+}
+
+#else
+void fc_gemm_panel_avx2(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
+                        const float *w, long width, long valid, const float *bias, float *c, long ldc,
+                        const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
+    (void)a; (void)lda; (void)rows; (void)seg_count; (void)seg_length; (void)seg_stride;
+    (void)w; (void)width; (void)valid; (void)bias; (void)c; (void)ldc; (void)res; (void)res_stride; (void)res_lanes;
+    (void)act; (void)alpha;
+}
+#endif

@@ -1,0 +1,183 @@
+import CKernels
+@testable import FaceCapCore
+import XCTest
+
+/// CKernels' GEMM panel kernels against the Swift kernels (kernel6x16 / kernel4x24 / … + gemmEpilogue) and a plain
+/// reference, on their edges: every panel width (16, 24, 32) and every number of real channels in it, 1 to 13 and
+/// 19 rows (each row blocking and its remainders), one row in two segments, a residual narrower than the panel,
+/// and every activation including PReLU. The C kernels do the Swift kernels' arithmetic in the same order, so
+/// their results are the same bits; the plain reference (the same fused multiply-adds, one output at a time)
+/// checks both.
+final class GemmKernelTests: XCTestCase {
+    /// Deterministic values in [-1, 1).
+    private func values(_ count: Int, seed: UInt32) -> [Float] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 23) - 1
+        }
+    }
+
+    private static let activations: [(code: Int32, name: String)] = [
+        (0, "none"), (1, "relu"), (2, "relu6"), (3, "reluN1To1"), (4, "prelu"),
+    ]
+
+    /// One case: `rows` rows of `valid` output channels, packed for CKernels as one panel `width` wide.
+    private struct Case: CustomStringConvertible {
+        var width: Int, valid: Int, rows: Int, act: Int32, residualLanes: Int?, segmented: Bool
+        var description: String {
+            "width \(width) valid \(valid) rows \(rows) act \(act) residual \(residualLanes.map(String.init) ?? "-")"
+                + (segmented ? " segmented" : "")
+        }
+    }
+
+    /// The three results of one case: CKernels' AVX2 panel, the Swift kernels, the plain reference; and the
+    /// AVX-512 panel's where this CPU runs it.
+    private func run(_ t: Case, seed: UInt32) -> (avx2: [Float], swift: [Float], reference: [Float], avx512: [Float]?) {
+        let seg = t.segmented ? Segments(count: 2, length: 5, stride: 9) : Segments(count: 1, length: 7, stride: 0)
+        let k = seg.count * seg.length
+        let rowSpan = (seg.count - 1) * seg.stride + seg.length
+        let lda = rowSpan + 3
+        let n = t.valid
+        // Every buffer has 32 floats of slack past its end, as the planner's (ckernels.h).
+        let a = values(t.rows * lda + 32, seed: seed)
+        let weights = values(n * k, seed: seed &+ 1)          // weights[ch * k + kk]
+        let bias = values(n, seed: seed &+ 2) + [Float](repeating: 0, count: 32)
+        let slopes = values(n, seed: seed &+ 3).map { $0 * 0.5 } + [Float](repeating: 0, count: 32)
+        let resStride = n + 5
+        let residual = values(t.rows * resStride + 32, seed: seed &+ 4)
+        let ldc = n + 2
+        let resLanes = t.residualLanes.map { min($0, n) }
+
+        func kIndex(_ kk: Int) -> Int { (kk / seg.length) * seg.stride + kk % seg.length }
+
+        // The plain reference: bias, one fused multiply-add per k in k order, the residual, the activation.
+        var reference = [Float](repeating: 0, count: t.rows * ldc)
+        for r in 0..<t.rows {
+            for ch in 0..<n {
+                var v = bias[ch]
+                for kk in 0..<k { v.addProduct(a[r * lda + kIndex(kk)], weights[ch * k + kk]) }
+                if let resLanes, ch < resLanes { v += residual[r * resStride + ch] }
+                switch t.act {
+                case 1: v = v < 0 ? 0 : v
+                case 2: v = min(v < 0 ? 0 : v, 6)
+                case 3: v = min(max(v, -1), 1)
+                case 4: v = v < 0 ? v * slopes[ch] : v
+                default: break
+                }
+                reference[r * ldc + ch] = v
+            }
+        }
+
+        // CKernels' packing: one panel, `width` floats per k, zero past the real channels.
+        var wide = [Float](repeating: 0, count: k * t.width + 32)
+        for kk in 0..<k { for j in 0..<n { wide[kk * t.width + j] = weights[j * k + kk] } }
+
+        // The Swift kernels' packing (Interpreter.swift): 8-channel blocks in panels of 1–3 blocks.
+        let blocks = channelBlocks(n, residualChannels: resLanes ?? 0)
+        var panels: [(block: Int, blocks: Int, offset: Int)] = []
+        var packed: [Float] = []
+        var packedBias: [Float] = []
+        for block in blocks {
+            for lane in 0..<8 { packedBias.append(lane < block.lanes ? bias[block.start + lane] : 0) }
+        }
+        var b = 0
+        for width in panelWidths(blocks: blocks.count) {
+            panels.append((b, width, packed.count))
+            for kk in 0..<k {
+                for j in 0..<width {
+                    let block = blocks[b + j]
+                    for lane in 0..<8 { packed.append(lane < block.lanes ? weights[(block.start + lane) * k + kk] : 0) }
+                }
+            }
+            b += width
+        }
+        packed += [Float](repeating: 0, count: 32)
+        packedBias += [Float](repeating: 0, count: 32)
+
+        let sentinel: Float = 12345
+        var avx2 = [Float](repeating: sentinel, count: t.rows * ldc)
+        var swift = avx2
+        var avx512: [Float]? = fc_has_avx512() != 0 ? avx2 : nil
+        a.withUnsafeBufferPointer { a in
+            wide.withUnsafeBufferPointer { wide in
+                bias.withUnsafeBufferPointer { bias in
+                    slopes.withUnsafeBufferPointer { slopes in
+                        residual.withUnsafeBufferPointer { residual in
+                            let res = resLanes != nil ? residual.baseAddress : nil
+                            let alpha = t.act == 4 ? slopes.baseAddress : nil
+                            avx2.withUnsafeMutableBufferPointer { c in
+                                fc_gemm_panel_avx2(a.baseAddress, lda, t.rows, seg.count, seg.length, seg.stride,
+                                                   wide.baseAddress, t.width, t.valid, bias.baseAddress,
+                                                   c.baseAddress, ldc, res, resStride, resLanes ?? 0, t.act, alpha)
+                            }
+                            if avx512 != nil {
+                                avx512!.withUnsafeMutableBufferPointer { c in
+                                    fc_gemm_panel_avx512(a.baseAddress, lda, t.rows, seg.count, seg.length,
+                                                         seg.stride, wide.baseAddress, t.width, t.valid,
+                                                         bias.baseAddress, c.baseAddress, ldc, res, resStride,
+                                                         resLanes ?? 0, t.act, alpha)
+                                }
+                            }
+                            packed.withUnsafeBufferPointer { packed in
+                                packedBias.withUnsafeBufferPointer { packedBias in
+                                    let gemmWeights = PackedGemm(panels: panels, wide: [], blocks: blocks,
+                                                                 weights: packed.baseAddress!,
+                                                                 bias: packedBias.baseAddress!, k: k, n: n)
+                                    let activation: KernelActivation
+                                    switch t.act {
+                                    case 1: activation = .relu
+                                    case 2: activation = .relu6
+                                    case 3: activation = .reluN1To1
+                                    case 4: activation = .prelu(slopes.baseAddress!)
+                                    default: activation = .none
+                                    }
+                                    let swiftResidual = resLanes.map {
+                                        Residual(pointer: residual.baseAddress!, stride: resStride, channels: $0)
+                                    }
+                                    swift.withUnsafeMutableBufferPointer { c in
+                                        gemm(a: a.baseAddress!, lda: lda, m: t.rows,
+                                             segments: t.segmented ? seg : nil, packed: gemmWeights,
+                                             c: c.baseAddress!, ldc: ldc, residual: swiftResidual,
+                                             activation: activation)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Only the real channels are output: the two columns past them in each row of C stay untouched.
+        for r in 0..<t.rows { for ch in n..<ldc { reference[r * ldc + ch] = sentinel } }
+        return (avx2, swift, reference, avx512)
+    }
+
+    func testAVX2PanelIsBitIdenticalToTheSwiftKernels() {
+        // The release build targets AVX2 and FMA (Package.swift): every CPU these tests run on has them.
+        var index = 0
+        var checked = 0
+        for width in [16, 24, 32] {
+            for valid in 1...width {
+                for rows in Array(1...13) + [19] {
+                    for act in Self.activations {
+                        // The residual cycles through none, narrower than the panel's real channels (a padded
+                        // residual, as FaceMesh's), and all of them; the rows through one and two segments.
+                        let residualLanes: Int? = [nil, max(1, valid - 5), valid][index % 3]
+                        let t = Case(width: width, valid: valid, rows: rows, act: act.code,
+                                     residualLanes: residualLanes, segmented: index % 2 == 1)
+                        let out = run(t, seed: UInt32(index * 7 + 1))
+                        index += 1
+                        XCTAssertEqual(out.avx2.map(\.bitPattern), out.swift.map(\.bitPattern), "\(t)")
+                        XCTAssertLessThanOrEqual(maxAbsDifference(out.avx2, out.reference), 1e-5, "\(t)")
+                        if let avx512 = out.avx512 {
+                            XCTAssertEqual(avx512.map(\.bitPattern), out.avx2.map(\.bitPattern), "AVX-512 \(t)")
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(checked, 72 * 14 * 5)
+    }
+}
