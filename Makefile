@@ -152,9 +152,10 @@ test: build-tests
 	Tests/Make/check.sh
 
 # Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
-# against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel.
+# against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel. KERNEL_ARGS go to
+# Tests/Kernel/run.sh (e.g. "--set soak_seconds=90", what .ci/run passes).
 test-kernel: build
-	Tests/Kernel/run.sh --binary $(BIN)
+	Tests/Kernel/run.sh --binary $(BIN) $(KERNEL_ARGS)
 
 # facecap's own benchmark and LiteRT's (XNNPACK, one thread) on the same models in 5 alternating rounds, with the
 # ratios, the spread of the rounds and issue 19's targets (tools/bench_compare.py). LiteRT comes

@@ -25,6 +25,8 @@ binary=.build/release/facecap
 timeout_seconds=${KERNEL_TEST_TIMEOUT:-900}
 guest_args=()
 only="*"
+# The number of signal runs the guest makes (guest.sh's default): expected-checks counts per run by it.
+signal_runs=12
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -33,7 +35,8 @@ while [ $# -gt 0 ]; do
         --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
         --set)
             case "$2" in
-                soak_seconds=[0-9]*|signal_runs=[0-9]*|signal_seed=[0-9]*) guest_args+=("$2") ;;
+                signal_runs=[0-9]*) signal_runs=${2#signal_runs=}; guest_args+=("$2") ;;
+                soak_seconds=[0-9]*|signal_seed=[0-9]*) guest_args+=("$2") ;;
                 *) echo "error: --set takes soak_seconds=N, signal_runs=N or signal_seed=N, not $2" >&2; exit 64 ;;
             esac
             shift 2 ;;
@@ -239,6 +242,7 @@ while read -r scenario name least; do
     globs+=("$name")
     # shellcheck disable=SC2053
     [ "$scenario" = - ] || [[ $scenario == $only ]] || continue
+    [ "$least" = signal_runs ] && least=$signal_runs
     count=0
     while read -r check; do
         # shellcheck disable=SC2053
