@@ -41,6 +41,11 @@ public enum PreviewPalette: String, Sendable, Equatable, CaseIterable {
     /// Whether, with UTF-8, cells may be drawn with the shade glyphs ░ ▒ ▓ (`ShadeTable`).
     var shades: Bool { self == .ansi16 || self == .ansi8 }
 
+    /// Whether, with UTF-8, a cell whose two pixels are close may be drawn as a shade mix of two palette colours
+    /// (`PaletteTables.shadeMix(key:)`), the rest staying half blocks under the error diffusion: the full 256
+    /// palette, whose cube has nothing between 0 and 95 but greys, where dark skin lies.
+    var mixes: Bool { self == .xterm256 }
+
     /// How far (RGB units) a pixel's colour must move from the one its shown colour was worked out from
     /// before the pixel changes. Camera noise then repaints nothing, and a still scene keeps its dither pattern.
     var hysteresis: Float {

@@ -78,6 +78,11 @@ public struct PreviewRaster: Sendable {
     /// In 16 and 8 colours with UTF-8: the cell colours the shade glyphs add (`ShadeTable`); cells are then
     /// chosen whole, by error diffusion over cells.
     private let shadeTable: ShadeTable?
+    /// In 256 colours with UTF-8: whether a cell whose two pixels are close may be a shade mix of two palette
+    /// colours (`PaletteTables.shadeMix(key:)`), and the mix of each 5-bit colour key, worked out the first time
+    /// the key is met (0: not yet).
+    private let mixes: Bool
+    private var mixOfKey: [Int32] = []
     private var geometry: Geometry?
     private var xTaps: [Int32] = []
     private var yTaps: [Int32] = []
@@ -123,6 +128,13 @@ public struct PreviewRaster: Sendable {
     /// 0.7 of the oval) it costs luma r on dark skin (0.92 → 0.83) for ΔE 6.0 → 4.0 and hue 8.9° → 1.0°.
     static let errorReach: Float = 0.02
 
+    /// In 256 colours with shade mixes (`PreviewPalette.mixes`): how close (ΔE) a cell's two pixels must be for
+    /// the cell to be drawn as one mixed colour instead of a half block of two palette colours. Measured
+    /// (PreviewFidelityTests, dark skin / light skin at 80×24's preview size, before the mixes' reach and pattern
+    /// weight were settled): 4: 2.4 / 2.0 ΔE; 8: 2.0 / 1.4; 12: 1.9 / 1.4; 20: 1.9 / 1.5. Beyond 8 little is
+    /// gained and more of the picture's vertical detail (an eyelid, the edge of the lips) goes to one colour a cell.
+    static let mixCloseness: Float = 8
+
     /// Luminance ramp, darkest first, for cells without colour or without half blocks.
     static let ramp: [UInt8] = Array(" .:;*+=xnoe&#@B".utf8)
 
@@ -133,6 +145,8 @@ public struct PreviewRaster: Sendable {
         self.cellAspect = cellAspect
         tables = PaletteTables.table(palette)
         shadeTable = unicode && palette.shades ? ShadeTable.table(palette) : nil
+        mixes = unicode && palette.mixes
+        if mixes { mixOfKey = [Int32](repeating: 0, count: 32 * 32 * 32) }
         if !tables.entries.isEmpty {
             candidates = [UInt8](repeating: 0, count: 32 * 32 * 32 * PaletteTables.candidateCount)
             known = [UInt64](repeating: 0, count: 32 * 32 * 32 / 64)
@@ -234,7 +248,8 @@ public struct PreviewRaster: Sendable {
     var storageAddresses: [UInt] {
         func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
         return [address(cells), address(shown), address(lastInput), address(histogram), address(candidates),
-                address(known), address(mask), address(xTaps), address(yTaps), address(diffusion), address(faceRegion)]
+                address(known), address(mask), address(xTaps), address(yTaps), address(diffusion), address(faceRegion),
+                address(mixOfKey)]
     }
 
     // MARK: Geometry
@@ -340,6 +355,8 @@ public struct PreviewRaster: Sendable {
 
         var faceLuminance: Float = 0
         var faceCount = 0
+        let tables = self.tables
+        mixOfKey.withUnsafeMutableBufferPointer { mixOfKey in
         diffusion.withUnsafeMutableBufferPointer { diffusion in
         for i in diffusion.indices { diffusion[i] = .zero }
         candidates.withUnsafeMutableBufferPointer { candidates in
@@ -359,6 +376,112 @@ public struct PreviewRaster: Sendable {
                         lastInput.withUnsafeMutableBufferPointer { lastInput in
                             histogram.withUnsafeMutableBufferPointer { histogram in
                                 cells.withUnsafeMutableBufferPointer { cells in
+                                    // Error diffusion: the colour nearest what this pixel wants plus the
+                                    // error the pixels before it left. A pixel whose input has not moved keeps
+                                    // its colour (and passes on the error it now leaves), so a still scene
+                                    // repaints nothing and nothing cascades. The carried error may take a
+                                    // channel a little below 0 (or above 1): clamped at the ends, the error a
+                                    // dark pixel owes was dropped, and dark skin came out bluer (hue 7° off,
+                                    // 4.9-5.4 ΔE).
+                                    @inline(__always)
+                                    func diffusePixel(_ rgb: SIMD3<Float>, at index: Int, column: Int, py: Int,
+                                                      upperHalf: Bool) -> Int32 {
+                                        let own = ColourSpace.linear(rgb)
+                                        let wanted = (own + diffusion[index])
+                                            .clamped(lowerBound: SIMD3(repeating: -Self.errorReach),
+                                                     upperBound: SIMD3(repeating: 1 + Self.errorReach))
+                                        let d = rgb - lastInput[index]
+                                        let colour: Int32
+                                        // (A mix code in `shown` is a shade cell's, not this pixel's colour.)
+                                        if shown[index] >= 0, shown[index] < PaletteTables.mixFlag,
+                                           (d * d).sum() <= hysteresis * hysteresis {
+                                            colour = shown[index]
+                                        } else {
+                                            colour = quantiser.nearest(linear: wanted, own: own)
+                                            shown[index] = colour
+                                            lastInput[index] = rgb
+                                        }
+                                        let e = wanted - quantiser.linear(of: colour)
+                                        let right = column + 1 < pixelsWide
+                                        if upperHalf {
+                                            // The lower pixel of this cell comes next, then the next column:
+                                            // no error goes down-left.
+                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
+                                            diffusion[index + pixelsWide] += e * (8.0 / 16)
+                                            if right { diffusion[index + pixelsWide + 1] += e * (1.0 / 16) }
+                                        } else {
+                                            Self.spread(e, at: index, width: pixelsWide, column: column,
+                                                        below: py + 1 < pixelsHigh, into: diffusion)
+                                        }
+                                        return colour
+                                    }
+                                    // In 256 colours with shade mixes: the mix a cell inside the picture is
+                                    // drawn with, or nil when it stays a half block. A cell that showed a mix
+                                    // keeps it while its input has not moved, one that showed a half block
+                                    // keeps that; otherwise a cell whose two pixels are within
+                                    // `mixCloseness` of each other is drawn as the mix nearest what the two
+                                    // want (their own colours plus the error carried to them), and passes on
+                                    // what each of them then misses, as two pixels would.
+                                    @inline(__always)
+                                    func mixCell(_ halves: (SIMD3<Float>, SIMD3<Float>), upper: Int, lower: Int,
+                                                 column: Int, row: Int) -> Int32? {
+                                        let rgb = (halves.0 + halves.1) / 2
+                                        let d = rgb - lastInput[upper]
+                                        let own0 = ColourSpace.linear(halves.0), own1 = ColourSpace.linear(halves.1)
+                                        var code: Int32
+                                        if shown[upper] >= PaletteTables.mixFlag, (d * d).sum() <= hysteresis * hysteresis {
+                                            code = shown[upper]
+                                        } else {
+                                            if shown[upper] >= 0, shown[upper] < PaletteTables.mixFlag, shown[lower] >= 0 {
+                                                let d0 = halves.0 - lastInput[upper], d1 = halves.1 - lastInput[lower]
+                                                if (d0 * d0).sum() <= hysteresis * hysteresis,
+                                                   (d1 * d1).sum() <= hysteresis * hysteresis { return nil }
+                                            }
+                                            let apart = ColourSpace.lab(linear: own0) - ColourSpace.lab(linear: own1)
+                                            guard (apart * apart).sum() <= Self.mixCloseness * Self.mixCloseness else {
+                                                return nil
+                                            }
+                                            code = 0
+                                        }
+                                        let reach = SIMD3<Float>(repeating: Self.errorReach)
+                                        let wanted0 = (own0 + diffusion[upper])
+                                            .clamped(lowerBound: -reach, upperBound: 1 + reach)
+                                        let wanted1 = (own1 + diffusion[lower])
+                                            .clamped(lowerBound: -reach, upperBound: 1 + reach)
+                                        if code == 0 {
+                                            let wanted = (wanted0 + wanted1) / 2
+                                            let key = tables.key(linear: wanted)
+                                            if mixOfKey[key] == 0 { mixOfKey[key] = tables.shadeMix(key: key) }
+                                            code = mixOfKey[key]
+                                            // The key's mix is the best for the key's colour, up to 4 levels a
+                                            // channel from this one: the palette colour nearest this one is
+                                            // taken when it is nearer (a grey of the ramp is drawn as itself).
+                                            if code >> 16 & 255 != 0 {
+                                                let plain = tables.diffusionEntry(wanted: wanted, own: (own0 + own1) / 2)
+                                                let lab = ColourSpace.lab(linear: wanted.clamped(lowerBound: .zero,
+                                                                                                 upperBound: SIMD3(repeating: 1)))
+                                                let p = tables.labs[plain] - lab
+                                                let m = ColourSpace.lab(linear: tables.linear(ofMix: code)) - lab
+                                                if (p * p).sum() <= (m * m).sum() {
+                                                    code = PaletteTables.mixFlag | Int32(plain) << 8 | Int32(plain)
+                                                }
+                                            }
+                                            shown[upper] = code
+                                            lastInput[upper] = rgb
+                                            shown[lower] = -1
+                                        }
+                                        // Each pixel's error as if it were drawn in the mix: the upper one's to the
+                                        // right and, through the lower one, down.
+                                        let mix = tables.linear(ofMix: code)
+                                        let e0 = wanted0 - mix, e1 = wanted1 - mix + e0 * (8.0 / 16)
+                                        if column + 1 < pixelsWide {
+                                            diffusion[upper + 1] += e0 * (7.0 / 16)
+                                            diffusion[lower + 1] += e0 * (1.0 / 16)
+                                        }
+                                        Self.spread(e1, at: lower, width: pixelsWide, column: column,
+                                                    below: 2 * row + 2 < pixelsHigh, into: diffusion)
+                                        return code
+                                    }
                                     for i in histogram.indices { histogram[i] = 0 }
                                     let taps = Float(tapsX * tapsY)
                                     for row in 0..<rows {
@@ -420,42 +543,14 @@ public struct PreviewRaster: Sendable {
                                                         if m != -2 { outside = false }
                                                         colour = -3
                                                     } else
+                                                    if mixes && m != -2 {
+                                                        // Worked out for the cell once both halves are read.
+                                                        if half == 0 { halves.0 = rgb } else { halves.1 = rgb }
+                                                        colour = -3
+                                                    } else
                                                     if diffuses && m != -2 {
-                                                        // Error diffusion: the colour nearest what this pixel
-                                                        // wants plus the error the pixels before it left. A
-                                                        // pixel whose input has not moved keeps its colour
-                                                        // (and passes on the error it now leaves), so a still
-                                                        // scene repaints nothing and nothing cascades.
-                                                        // The carried error may take a channel a little
-                                                        // below 0 (or above 1): clamped at the ends, the
-                                                        // error a dark pixel owes was dropped, and dark skin
-                                                        // came out bluer (hue 7° off, 4.9-5.4 ΔE).
-                                                        let own = ColourSpace.linear(rgb)
-                                                        let wanted = (own + diffusion[index])
-                                                            .clamped(lowerBound: SIMD3(repeating: -Self.errorReach),
-                                                                     upperBound: SIMD3(repeating: 1 + Self.errorReach))
-                                                        if shown[index] >= 0, (d * d).sum() <= hysteresis * hysteresis {
-                                                            colour = shown[index]
-                                                        } else {
-                                                            colour = quantiser.nearest(linear: wanted, own: own)
-                                                            shown[index] = colour
-                                                            lastInput[index] = rgb
-                                                        }
-
-                                                        let e = wanted - quantiser.linear(of: colour)
-                                                        let right = column + 1 < pixelsWide
-                                                        if perCell == 2 && half == 0 {
-                                                            // The lower pixel of this cell comes next, then the
-                                                            // next column: no error goes down-left.
-                                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
-                                                            diffusion[index + pixelsWide] += e * (8.0 / 16)
-                                                            if right {
-                                                                diffusion[index + pixelsWide + 1] += e * (1.0 / 16)
-                                                            }
-                                                        } else {
-                                                            Self.spread(e, at: index, width: pixelsWide, column: column,
-                                                                        below: py + 1 < pixelsHigh, into: diffusion)
-                                                        }
+                                                        colour = diffusePixel(rgb, at: index, column: column, py: py,
+                                                                              upperHalf: perCell == 2 && half == 0)
                                                     } else if shown[index] >= 0,
                                                               (d * d).sum() <= hysteresis * hysteresis {
                                                         colour = shown[index]
@@ -471,6 +566,26 @@ public struct PreviewRaster: Sendable {
                                                 if half == 0 { colours.0 = colour } else { colours.1 = colour }
                                             }
                                             let cellIndex = row * pixelsWide + column
+                                            if mixes, perCell == 2 {
+                                                let upper = 2 * row * pixelsWide + column, lower = upper + pixelsWide
+                                                if !guideCell && colours.0 == -3 && colours.1 == -3,
+                                                   let code = mixCell(halves, upper: upper, lower: lower, column: column,
+                                                                      row: row) {
+                                                    cells[cellIndex] = tables.cell(ofMix: code)
+                                                    continue
+                                                }
+                                                if colours.0 == -3 {
+                                                    colours.0 = diffusePixel(halves.0, at: upper, column: column,
+                                                                             py: 2 * row, upperHalf: true)
+                                                }
+                                                if colours.1 == -3 {
+                                                    colours.1 = diffusePixel(halves.1, at: lower, column: column,
+                                                                             py: 2 * row + 1, upperHalf: false)
+                                                }
+                                                cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
+                                                                               background: colours.1, isGuide: guideCell)
+                                                continue
+                                            }
                                             if let shadeTable, perCell == 2 {
                                                 // The cell's two pixels as one colour (linear light), keyed
                                                 // by its upper pixel's place in `shown`/`lastInput`.
@@ -536,6 +651,7 @@ public struct PreviewRaster: Sendable {
                     }
                 }
             }
+        }
         }
         }
         }

@@ -43,7 +43,8 @@ final class CursesOutputTests: XCTestCase {
 
     /// A second of a person moving in front of the camera (sideways and closer, with sensor noise), drawn
     /// frame by frame on the capture screen; the bytes ncurses sent for each frame after the first.
-    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = ._256) throws -> [Int] {
+    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = ._256,
+                               photo: Frame = sergeyPhoto) throws -> [Int] {
         let ui = try frontEnd(mode)
         defer { ui.close() }
         ui.resize(columns: columns, rows: rows)
@@ -52,7 +53,7 @@ final class CursesOutputTests: XCTestCase {
         var last = bytesWritten()
         for i in 0..<31 {
             let phase = Double(i) / 30 * 2 * Double.pi
-            let frame = TestFrames.place(sergeyPhoto, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)),
+            let frame = TestFrames.place(photo, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)),
                                          noise: 3, seed: UInt64(i))
             var model = ScreenSamples.model(.capture)
             model.picture = .livePreview(oval: .ready, stability: Double(i % 30) / 30)
@@ -69,6 +70,13 @@ final class CursesOutputTests: XCTestCase {
         let median = sizes[sizes.count / 2]
         print("80×24, 256 colours: median \(median) bytes per preview frame, max \(sizes.last!)")
         XCTAssertLessThanOrEqual(median, 16 * 1024)
+        // Dark skin, where 256 colours draw shade mixes (░ ▒ ▓) as well as half blocks.
+        var dark = sergeyPhoto
+        let gains: [Float] = [0.48, 0.40, 0.32]
+        for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
+        let darkSizes = try bytesPerFrame(columns: 80, rows: 24, photo: dark)
+        print("80×24, 256 colours, dark skin: median \(darkSizes[darkSizes.count / 2]) bytes per preview frame, max \(darkSizes.last!)")
+        XCTAssertLessThanOrEqual(darkSizes[darkSizes.count / 2], 16 * 1024)
         let large = try bytesPerFrame(columns: 200, rows: 60)
         print("200×60, 256 colours: median \(large[large.count / 2]) bytes per preview frame, max \(large.last!)")
     }

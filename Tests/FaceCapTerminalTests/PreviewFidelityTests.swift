@@ -44,17 +44,18 @@ final class PreviewFidelityTests: XCTestCase {
     }
 
     func testDarkSkinKeepsItsColourIn256Colours() {
-        // Dark skin lies where the 256-colour cube is sparsest (its levels are 0 and 95 below 135): whatever
-        // mixes its hue mixes colours 23 ΔE or more from it, and what the slight blur leaves of the pattern
-        // is the error (at a blur of 1.5 pixels it halves). Clamping the carried error at black dropped what
-        // dark pixels owed: 4.9-5.4 ΔE and the hue 6-7° towards blue. Let a little below black, 4.3-4.5 ΔE and
-        // the hue within 2°. The acceptance's 1.5 × 2.3 = 3.45 is still NOT met (README, "The wizard"): this
-        // bound holds what was reached.
+        // Dark skin lies where the 256-colour cube is sparsest (its levels are 0 and 95 below 135): with half
+        // blocks alone, whatever mixed its hue mixed colours 23 ΔE or more from it, and what the slight blur left
+        // of the pattern was the error, 4.2-4.5 ΔE against the acceptance's 1.5 × 2.3 = 3.45. The shade mixes of
+        // two palette colours (`PaletteTables.shadeMix(key:)`) give the dark browns the cube lacks: 2.0-2.2.
+        // Clamping the carried error at black dropped what dark pixels owed (4.9-5.4 ΔE, the hue 6-7° towards
+        // blue); a little below black keeps the hue within 2°.
         for size in Self.sizes {
             let frame = FidelityFixtures.darkSkin
+            let truecolor = fidelity(.truecolor, frame: frame, size: size)
             let c256 = fidelity(.xterm256, frame: frame, size: size)
-            print("fidelity \(size), dark skin: truecolor \(fidelity(.truecolor, frame: frame, size: size)); 256 \(c256)")
-            XCTAssertLessThanOrEqual(c256.colourError, 4.8, "256 colours at \(size): \(c256)")
+            print("fidelity \(size), dark skin: truecolor \(truecolor); 256 \(c256)")
+            XCTAssertLessThanOrEqual(c256.colourError, 1.5 * max(truecolor.colourError, 2.3), "256 colours at \(size): \(c256)")
             XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.9, "256 colours at \(size): \(c256)")
             XCTAssertLessThanOrEqual(c256.skinHue, 3, "256 colours at \(size): \(c256)")
             // The reduced 256 palette (ordered dither): 0.885-0.887.
@@ -114,6 +115,28 @@ final class PreviewFidelityTests: XCTestCase {
                 XCTAssertTrue(raster.cells.allSatisfy { $0.foreground == 1 && $0.background == 1 }, "\(rgb)")
             }
         }
+    }
+
+    func testShadeMixesIn256ColoursFillTheDarkEndOfTheCube() {
+        // A flat dark brown, between the cube's levels 0 and 95, is drawn with shade glyphs mixing two palette
+        // colours; a palette colour itself stays a half block of that colour; without UTF-8, and in the reduced
+        // palette, there are no shade glyphs.
+        func cells(_ rgb: (UInt8, UInt8, UInt8), palette: PreviewPalette = .xterm256, unicode: Bool = true) -> [PreviewCell] {
+            var data = [UInt8](repeating: 0, count: 64 * 48 * 3)
+            for i in 0..<(64 * 48) { (data[3 * i], data[3 * i + 1], data[3 * i + 2]) = rgb }
+            var raster = PreviewRaster(palette: palette, unicode: unicode, mirror: false)
+            raster.render(Frame(format: .rgb24, width: 64, height: 48, colorRange: .full, data: data), columns: 32, rows: 12)
+            return raster.cells
+        }
+        func shades(_ cells: [PreviewCell]) -> Int { cells.filter { "░▒▓".unicodeScalars.contains($0.character) }.count }
+        let brown = cells((60, 38, 26))
+        XCTAssertGreaterThan(shades(brown), brown.count / 2)
+        XCTAssertTrue(brown.allSatisfy { (16...255).contains($0.foreground) && (16...255).contains($0.background) })
+        let red = cells((95, 0, 0))
+        XCTAssertEqual(shades(red), 0)
+        XCTAssertTrue(red.allSatisfy { $0.character == "▀" && $0.foreground == 52 && $0.background == 52 })
+        XCTAssertEqual(shades(cells((60, 38, 26), unicode: false)), 0)
+        XCTAssertEqual(shades(cells((60, 38, 26), palette: .xterm256Reduced)), 0)
     }
 
     func testADarkFaceIsRecognisableWithoutColour() {
@@ -240,11 +263,11 @@ final class PreviewFidelityTests: XCTestCase {
 
     func testShadeCellsStayStillOnAStillDarkFace() {
         // The error diffusion over shade cells: over a second of camera noise on a dark face, in 16 and 8
-        // colours, fewer than one cell in a thousand per frame changes, and a repeated identical frame changes none.
+        // colours and with the shade mixes of 256 colours, fewer than one cell in a thousand per frame changes, and a repeated identical frame changes none.
         var dark = sergeyPhoto
         let gains: [Float] = [0.48, 0.40, 0.32]
         for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
-        for palette in [PreviewPalette.ansi16, .ansi8] {
+        for palette in [PreviewPalette.ansi16, .ansi8, .xterm256] {
             var raster = PreviewRaster(palette: palette, unicode: true, mirror: true)
             raster.render(TestFrames.place(dark, noise: 3, seed: 1), columns: 53, rows: 20)
             raster.render(TestFrames.place(dark, noise: 3, seed: 2), columns: 53, rows: 20)
@@ -292,7 +315,11 @@ final class PreviewRasterTimeTests: XCTestCase {
         for palette in [PreviewPalette.xterm256, .ansi16, .truecolor] {
             for (columns, rows) in [(48, 18), (67, 25)] {
                 var raster = PreviewRaster(palette: palette, unicode: true, mirror: true)
+                // The first frame works out the caches (the dither's candidates, 256 colours' shade mixes) of
+                // every colour it meets.
+                let first = Self.cpuMilliseconds()
                 raster.render(frames[0], columns: columns, rows: rows)
+                print("raster \(palette) \(columns)×\(rows): \(String(format: "%.1f", Self.cpuMilliseconds() - first)) ms CPU the first frame")
                 var times: [Double] = []
                 for i in 1...40 {
                     // This thread's CPU time: other processes on a loaded machine do not count.
