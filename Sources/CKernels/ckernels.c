@@ -5,6 +5,8 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "prefetch.h"
+
 int fc_has_avx512(void) {
     /* FACECAP_NO_AVX512 (any value) keeps the AVX2 kernels: for comparing the two paths, and a way out. */
     if (getenv("FACECAP_NO_AVX512") || getenv("FACECAP_SWIFT_KERNELS")) return 0;
@@ -25,18 +27,20 @@ int fc_has_avx2(void) {
  * arithmetic instead of stalling the next step (the iris model's late layers are small and their weights are
  * not in cache from one run to the next on a busy machine). Only a hint: a prefetch never faults and changes no
  * result. FACECAP_NO_PREFETCH (any value) turns it off, for measuring. One thread runs a model, so the cursor is
- * per thread. */
-static __thread const char *pf_cur, *pf_end;
+ * per thread; the AVX2 kernels (gemm_avx2.c, dw_avx2.c) advance the same cursor (prefetch.h). */
+FC_TLS const char *fc_pf_cur, *fc_pf_end;
 static int pf_off = -1;
 
 void fc_prefetch_next(const void *p, long bytes) {
     if (pf_off < 0) pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
-    if (pf_off || !p || bytes <= 0) { pf_cur = pf_end = 0; return; }
-    pf_cur = (const char *)p;
-    pf_end = (const char *)p + bytes;
+    if (pf_off || !p || bytes <= 0) { fc_pf_cur = fc_pf_end = 0; return; }
+    fc_pf_cur = (const char *)p;
+    fc_pf_end = (const char *)p + bytes;
 }
 
-#define PREFETCH_LINE() do { if (pf_cur < pf_end) { _mm_prefetch(pf_cur, _MM_HINT_T1); pf_cur += 64; } } while (0)
+long fc_prefetch_pending(void) { return fc_pf_cur < fc_pf_end ? (long)(fc_pf_end - fc_pf_cur) : 0; }
+
+#define PREFETCH_LINE() FC_PREFETCH_LINE()
 
 /* Inlined into each caller, so the activation and residual flags below are constants there. */
 #define ALWAYS __attribute__((always_inline))
@@ -726,6 +730,7 @@ TARGET2 float fc_read_sum(const float *p, long n) {
 
 #else
 void fc_prefetch_next(const void *p, long bytes) { (void)p; (void)bytes; }
+long fc_prefetch_pending(void) { return 0; }
 void fc_dw_avx512(const float *in, long h, long w, long c, long kh, long kw, long sy, long sx, long pad_top,
                   long pad_left, long out_h, long out_w, const float *wp, long cp, const float *bias, int act,
                   const float *alpha, float *out) {

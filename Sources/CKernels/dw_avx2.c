@@ -6,18 +6,23 @@
  * the buffer). Every output lane is the bias, then one fused multiply-add per tap inside the image in ky, kx
  * order, then the activation: the arithmetic of FaceCapCore's depthwise and of the AVX-512 kernels, so the
  * results are bit-identical. Activations past the last channel are neither read nor written: a partial slab's
- * loads and stores are masked (vmaskmovps does not touch masked-out lanes, and does not fault on them). Only
- * the functions carry the AVX2 target: the rest of the build is unchanged. */
+ * loads are masked (vmaskmovps does not touch masked-out lanes, and does not fault on them) and its stores
+ * write only the lanes that exist (store_lanes). As the AVX-512 kernels, each group of outputs prefetches a line
+ * of the next step's weights (fc_prefetch_next). Only the functions carry the AVX2 target: the rest of the
+ * build is unchanged. */
 #include "ckernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "prefetch.h"
+
 #define T2 __attribute__((target("avx2,fma")))
 #define ALWAYS __attribute__((always_inline))
 
 typedef struct { __m256 l, h; } V16;
-typedef struct { __m256i l, h; } M16;
+/* The two halves' load masks and the channels that exist from the slab's first one (n, may be ≥ 16). */
+typedef struct { __m256i l, h; long n; } M16;
 
 /* Lanes 0..<n of 8 set (n may be ≤ 0 or ≥ 8). */
 T2 static inline ALWAYS __m256i lanes8(long n) {
@@ -25,7 +30,7 @@ T2 static inline ALWAYS __m256i lanes8(long n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-T2 static inline ALWAYS M16 mask16(long left) { return (M16){lanes8(left), lanes8(left - 8)}; }
+T2 static inline ALWAYS M16 mask16(long left) { return (M16){lanes8(left), lanes8(left - 8), left}; }
 
 /* An activation slab (16 channels from p): plain loads when `full` (all 16 channels exist), else masked. */
 T2 static inline ALWAYS V16 ld16(const float *p, M16 m, const int full) {
@@ -36,9 +41,20 @@ T2 static inline ALWAYS V16 ld16(const float *p, M16 m, const int full) {
 /* 16 floats of a constant buffer (taps, bias, slopes) from a slab's first channel ch: ch + 16 ≤ cp. */
 T2 static inline ALWAYS V16 ldk16(const float *p) { return (V16){_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8)}; }
 
+/* Lanes 0..<n of v to p (n may be ≤ 0 or ≥ 8): plain stores of 8, 4, 2 and 1 lanes, not vmaskmovps, whose store
+ * form is slow on AMD's cores (Zen 4 included). Only lanes 0..<n are touched, as with the mask. */
+T2 static inline ALWAYS void store_lanes(float *p, __m256 v, long n) {
+    if (n >= 8) { _mm256_storeu_ps(p, v); return; }
+    if (n <= 0) return;
+    __m128 x = _mm256_castps256_ps128(v);
+    if (n & 4) { _mm_storeu_ps(p, x); p += 4; x = _mm256_extractf128_ps(v, 1); }
+    if (n & 2) { _mm_storel_pi((__m64 *)p, x); p += 2; x = _mm_movehl_ps(x, x); }
+    if (n & 1) _mm_store_ss(p, x);
+}
+
 T2 static inline ALWAYS void st16(float *p, M16 m, const int full, V16 v) {
     if (full) { _mm256_storeu_ps(p, v.l); _mm256_storeu_ps(p + 8, v.h); }
-    else { _mm256_maskstore_ps(p, m.l, v.l); _mm256_maskstore_ps(p + 8, m.h, v.h); }
+    else { store_lanes(p, v.l, m.n); store_lanes(p + 8, v.h, m.n - 8); }
 }
 
 T2 static inline ALWAYS V16 fma16(V16 x, V16 k, V16 a) {
@@ -93,10 +109,12 @@ T2 static inline ALWAYS void row4(const float *r, long c, __m256i m, const int f
  * p (the first kernel row inside the image; k holds the taps from that row on). As ckernels.c's dw_interior:
  * with at least four outputs, groups of four cover the row and the last group is moved back to end at the row's
  * end (up to three outputs recomputed with the same arithmetic from another tensor: the same values); rows of
- * fewer one output at a time. `full` and ROWS (3, or 0 for `rows`) are constants where this is inlined. */
+ * fewer one output at a time. `full` and ROWS (3, or 0 for `rows`) are constants where this is inlined; LO (a
+ * constant too) is a last slab of at most 8 channels, whose high half (no channel exists there: it is stored on
+ * no lane) is not computed in the groups of four — the detector's 24-, 28-, 56-, 72- and 88-channel layers. */
 T2 static inline ALWAYS void dw_interior(const float *p, float *o, long n, long c, long row, long stride,
                                          long rows, const V16 *k, V16 bv, M16 m, int act, const float *al,
-                                         const int full, const int ROWS) {
+                                         const int full, const int ROWS, const int LO) {
     const long nr = ROWS ? ROWS : rows;
     if ((stride == 1 || stride == 2) && n >= 4) {
         for (long g = 0; g < n; g += 4) {
@@ -105,14 +123,15 @@ T2 static inline ALWAYS void dw_interior(const float *p, float *o, long n, long 
             const float *q = p + stride * at * c;
             float *o4 = o + at * c;
             __m256 lo[4] = {bv.l, bv.l, bv.l, bv.l}, hi[4] = {bv.h, bv.h, bv.h, bv.h};
+            FC_PREFETCH_LINE();
             for (long ky = 0; ky < nr; ky++) {
                 const float *r = q + ky * row;
                 if (stride == 1) {
                     row4(r, c, m.l, full, 1, k[3 * ky].l, k[3 * ky + 1].l, k[3 * ky + 2].l, lo);
-                    row4(r + 8, c, m.h, full, 1, k[3 * ky].h, k[3 * ky + 1].h, k[3 * ky + 2].h, hi);
+                    if (!LO) row4(r + 8, c, m.h, full, 1, k[3 * ky].h, k[3 * ky + 1].h, k[3 * ky + 2].h, hi);
                 } else {
                     row4(r, c, m.l, full, 2, k[3 * ky].l, k[3 * ky + 1].l, k[3 * ky + 2].l, lo);
-                    row4(r + 8, c, m.h, full, 2, k[3 * ky].h, k[3 * ky + 1].h, k[3 * ky + 2].h, hi);
+                    if (!LO) row4(r + 8, c, m.h, full, 2, k[3 * ky].h, k[3 * ky + 1].h, k[3 * ky + 2].h, hi);
                 }
             }
             for (int i = 0; i < 4; i++) st16(o4 + i * c, m, full, act16((V16){lo[i], hi[i]}, act, al));
@@ -175,12 +194,13 @@ T2 void fc_dw3x3_avx2(const float *in, long h, long w, long c, long stride, long
                 float *o = orow + ox_lo * c;
                 long rows = ky_hi - ky_lo;
                 if (rows == 3) {
-                    if (full) dw_interior(p, o, n, c, row, stride, 3, k, bv, m, act, al, 1, 3);
-                    else dw_interior(p, o, n, c, row, stride, 3, k, bv, m, act, al, 0, 3);
+                    if (full) dw_interior(p, o, n, c, row, stride, 3, k, bv, m, act, al, 1, 3, 0);
+                    else if (c - ch <= 8) dw_interior(p, o, n, c, row, stride, 3, k, bv, m, act, al, 0, 3, 1);
+                    else dw_interior(p, o, n, c, row, stride, 3, k, bv, m, act, al, 0, 3, 0);
                 } else if (full) {
-                    dw_interior(p, o, n, c, row, stride, rows, k + 3 * ky_lo, bv, m, act, al, 1, 0);
+                    dw_interior(p, o, n, c, row, stride, rows, k + 3 * ky_lo, bv, m, act, al, 1, 0, 0);
                 } else {
-                    dw_interior(p, o, n, c, row, stride, rows, k + 3 * ky_lo, bv, m, act, al, 0, 0);
+                    dw_interior(p, o, n, c, row, stride, rows, k + 3 * ky_lo, bv, m, act, al, 0, 0, 0);
                 }
             } else {
                 /* No kernel row inside the image (a map shorter than the window's reach): the bias alone. */
@@ -293,6 +313,7 @@ T2 void fc_dw_avx2(const float *in, long h, long w, long c, long kh, long kw, lo
                 const int full = c - ch >= 16;
                 V16 bv = ldk16(bias + ch);
                 const float *al = alpha ? alpha + ch : 0;
+                FC_PREFETCH_LINE();
                 for (long g = ox_lo; g < ox_hi; g += 4) {
                     long at = g + 4 <= ox_hi ? g : ox_hi - 4;
                     /* In bounds: p addresses row iy0 + ky_lo, the first kernel row inside the image (formed

@@ -3,13 +3,16 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "prefetch.h"
+
 /* The AVX2 GEMM panel kernel: fc_gemm_panel_avx512's contract (the same panels of plain channels, 16, 24 or 32
  * wide) with 16 ymm registers. A 16-wide panel (and each 16-channel half of a 32-wide one) runs 6 rows × 2
  * vectors, a 24-wide one 4 rows × 3 vectors: 12 accumulators, the weight vectors of one k and a broadcast,
  * enough independent multiply-adds to cover the FMA latency on two pipes (the Swift kernel6x16 / kernel4x24
  * blocking). Per output: the bias, one fused multiply-add per k in k order, then the residual added, then the
  * activation, written so that each lane's result is the one FaceCapCore's Swift kernels and gemmEpilogue give
- * (bit-identical). */
+ * (bit-identical). Each k also prefetches a line of the next step's weights (fc_prefetch_next, prefetch.h), as
+ * the AVX-512 kernels do: the iris model's 2.6 MB of weights do not stay in L2 from one run to the next. */
 
 #define TARGET __attribute__((target("avx2,fma")))
 #define ALWAYS __attribute__((always_inline))
@@ -55,6 +58,16 @@ TARGET static inline ALWAYS __m256 epi8(__m256 v, const Epi *e, long r, long l0,
     return v;
 }
 
+/* Lanes 0..<n (1…7) of v to p: 4, 2 and 1 lanes with plain stores, not vmaskmovps, whose store form is slow on
+ * AMD's cores (Zen 4 included; its AVX-512 masked stores are not). The same lanes written, the same values:
+ * only lanes 0..<n are touched. */
+TARGET static inline ALWAYS void store_lanes(float *p, __m256 v, long n) {
+    __m128 x = _mm256_castps256_ps128(v);
+    if (n & 4) { _mm_storeu_ps(p, x); p += 4; x = _mm256_extractf128_ps(v, 1); }
+    if (n & 2) { _mm_storel_pi((__m64 *)p, x); p += 2; x = _mm_movehl_ps(x, x); }
+    if (n & 1) _mm_store_ss(p, x);
+}
+
 /* Stores lanes l0… of row r that exist in C (valid − l0 of them, up to 8): a plain store when all 8 do. */
 TARGET static inline ALWAYS void put8(float *c, long ldc, long r, long l0, __m256 v, const Epi *e, const int ACT,
                                       const int RES) {
@@ -62,7 +75,7 @@ TARGET static inline ALWAYS void put8(float *c, long ldc, long r, long l0, __m25
     if (n <= 0) return;
     v = epi8(v, e, r, l0, ACT, RES);
     if (n >= 8) _mm256_storeu_ps(c + r * ldc + l0, v);
-    else _mm256_maskstore_ps(c + r * ldc + l0, lanes8(n), v);
+    else store_lanes(c + r * ldc + l0, v, n);
 }
 
 /* R rows (1…6, a constant where inlined: the accumulators stay in registers) × 16 channels from panel lane l0;
@@ -77,6 +90,7 @@ TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long
     for (long s = 0; s < sc; s++) {
         const long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            FC_PREFETCH_LINE();
             /* The panel holds ws ≥ 16 floats per k from w: 16 from panel lane l0 ≤ ws − 16. */
             const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8);
             wp += ws;
@@ -103,6 +117,7 @@ TARGET static inline ALWAYS void block24(const float *a, long lda, long sc, long
     for (long s = 0; s < sc; s++) {
         const long first = s * ss;
         for (long k = first; k < first + sl; k++) {
+            FC_PREFETCH_LINE();
             /* The panel holds 24 floats per k. */
             const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8), z = _mm256_loadu_ps(wp + 16);
             wp += 24;
@@ -116,6 +131,40 @@ TARGET static inline ALWAYS void block24(const float *a, long lda, long sc, long
 #define PUT(r, p, q, t) if (R > (r)) { put8(c, ldc, r, 0, p, e, ACT, RES); put8(c, ldc, r, 8, q, e, ACT, RES); \
                                        put8(c, ldc, r, 16, t, e, ACT, RES); }
     PUT(0, p0, q0, t0) PUT(1, p1, q1, t1) PUT(2, p2, q2, t2) PUT(3, p3, q3, t3)
+#undef PUT
+}
+
+/* R rows (1…3) × 32 channels: a whole 32-wide panel in one pass, four vectors a row, for the rows a 6 × 16 block
+ * leaves when they are fewer than four (and maps of 1–3 pixels, the iris model's 2×2 layers' heads): 4·R
+ * independent multiply-add chains instead of the 2·R of a 16-channel half, and the panel's weights streamed once
+ * instead of once per half. */
+TARGET static inline ALWAYS void block32(const float *a, long lda, long sc, long sl, long ss, const float *w,
+                                         const float *bias, float *c, long ldc, const Epi *e, const int R,
+                                         const int ACT, const int RES) {
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8), b2 = _mm256_loadu_ps(bias + 16),
+                 b3 = _mm256_loadu_ps(bias + 24);
+    __m256 p0 = b0, p1 = b1, p2 = b2, p3 = b3, q0 = b0, q1 = b1, q2 = b2, q3 = b3, t0 = b0, t1 = b1, t2 = b2,
+           t3 = b3;
+    const float *wp = w;
+    for (long s = 0; s < sc; s++) {
+        const long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            FC_PREFETCH_LINE();
+            /* The panel holds 32 floats per k. */
+            const __m256 v0 = _mm256_loadu_ps(wp), v1 = _mm256_loadu_ps(wp + 8), v2 = _mm256_loadu_ps(wp + 16),
+                         v3 = _mm256_loadu_ps(wp + 24);
+            wp += 32;
+            /* Row r < R ≤ the rows left, k inside the row's segments. */
+#define ROW(r, x0, x1, x2, x3) if (R > (r)) { const __m256 x = _mm256_broadcast_ss(a + (r) * lda + k); \
+                                   x0 = _mm256_fmadd_ps(x, v0, x0); x1 = _mm256_fmadd_ps(x, v1, x1); \
+                                   x2 = _mm256_fmadd_ps(x, v2, x2); x3 = _mm256_fmadd_ps(x, v3, x3); }
+            ROW(0, p0, p1, p2, p3) ROW(1, q0, q1, q2, q3) ROW(2, t0, t1, t2, t3)
+#undef ROW
+        }
+    }
+#define PUT(r, x0, x1, x2, x3) if (R > (r)) { put8(c, ldc, r, 0, x0, e, ACT, RES); put8(c, ldc, r, 8, x1, e, ACT, RES); \
+                                   put8(c, ldc, r, 16, x2, e, ACT, RES); put8(c, ldc, r, 24, x3, e, ACT, RES); }
+    PUT(0, p0, p1, p2, p3) PUT(1, q0, q1, q2, q3) PUT(2, t0, t1, t2, t3)
 #undef PUT
 }
 
@@ -145,6 +194,23 @@ TARGET static inline ALWAYS void panel_body(const float *a, long lda, long rows,
         return;
     }
     /* 16 or 32 wide: 16-channel halves (a 32-wide panel's second half from lane 16, when it has channels). */
+    const long tail = rows % 6;
+    if (width == 32 && valid > 16 && tail > 0 && tail < 4) {
+        /* Both halves in 6-row blocks, then the last 1–3 rows across the whole panel (block32). */
+        const long r = rows - tail;
+        for (long l0 = 0; l0 < 32; l0 += 16)
+            for (long r6 = 0; r6 < r; r6 += 6)
+                block16(a + r6 * lda, lda, sc, sl, ss, w + l0, width, bias + l0, c + r6 * ldc, ldc, l0, EPI(r6), 6,
+                        ACT, RES);
+        const float *ar = a + r * lda;
+        float *cr = c + r * ldc;
+        switch (tail) {
+        case 3: block32(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 3, ACT, RES); break;
+        case 2: block32(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 2, ACT, RES); break;
+        default: block32(ar, lda, sc, sl, ss, w, bias, cr, ldc, EPI(r), 1, ACT, RES); break;
+        }
+        return;
+    }
     for (long l0 = 0; l0 < width && l0 < valid; l0 += 16) {
         long r = 0;
         for (; r + 6 <= rows; r += 6)

@@ -137,6 +137,12 @@ final class DepthwiseAVX2Tests: XCTestCase {
             Case(h: 1, w: 1, c: 48, k: 5, stride: 1, padTop: 2, padLeft: 2, padBottom: 2, padRight: 2),
             Case(h: 8, w: 9, c: 18, k: 4, stride: 1, padTop: 1, padLeft: 2, padBottom: 2, padRight: 1),
             Case(h: 12, w: 12, c: 72, k: 5, stride: 1, padTop: 2, padLeft: 2, padBottom: 2, padRight: 2),
+            // A last slab of at most 8 channels in rows of four-output groups (the 3×3 kernel computes only
+            // its low half): 8, 4 and 8 channels left, stride 1 and 2, as the detector's 24-, 36- and 56-channel
+            // layers.
+            Case(h: 10, w: 14, c: 24, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 9, w: 11, c: 36, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 12, w: 13, c: 56, k: 3, stride: 2, padTop: 0, padLeft: 0, padBottom: 1, padRight: 1),
         ]
         let activations: [Int] = [FC_ACT_NONE, FC_ACT_RELU, FC_ACT_RELU6, FC_ACT_RELU_N1_TO_1, FC_ACT_PRELU]
         let avx512 = Interpreter.usesAVX512

@@ -45,6 +45,10 @@ void fc_gemm_panel_avx2(const float *a, long lda, long rows, long seg_count, lon
  * they run, a line per inner iteration, until it is covered; NULL or 0 bytes stops it. A hint only. */
 void fc_prefetch_next(const void *p, long bytes);
 
+/* Bytes of the region set by fc_prefetch_next that the kernels have not prefetched yet (0 when none is set):
+ * for tests that check a kernel advances the prefetch. */
+long fc_prefetch_pending(void);
+
 /* A whole 3×3 depthwise convolution (multiplier 1, stride 1 or 2) of an NHWC input `h × w × c` with zero padding
  * `pad_top`/`pad_left`, to `out_h × out_w × c`, with the arithmetic of FaceCapCore's depthwise (bias, then one fused
  * multiply-add per tap inside the image in ky, kx order, then the activation). Tap t = 3·ky + kx of channel ch is

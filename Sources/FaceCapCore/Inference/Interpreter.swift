@@ -61,14 +61,14 @@ public final class Interpreter {
         return UnsafeBufferPointer(start: outputPointers[index] + image * count, count: count)
     }
 
-    /// Runs the graph once on the current inputs of the first `images` images (all `batch` by default). On
-    /// AVX-512 each step's kernels prefetch the packed weights of the next step that has any
-    /// (`fc_prefetch_next`), so a small late layer does not wait for its weights.
+    /// Runs the graph once on the current inputs of the first `images` images (all `batch` by default). With
+    /// the C kernels (AVX-512 or AVX2) each step's kernels prefetch the packed weights of the next step that has
+    /// any (`fc_prefetch_next`), so a small late layer does not wait for its weights.
     public func run(images: Int? = nil) {
         let n = images ?? batch
         precondition(n >= 1 && n <= batch, "\(n) images for a batch of \(batch)")
         for step in steps {
-            if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
+            if avx512GEMM || avx2CKernels { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
             step.execute(n)
         }
     }
@@ -82,7 +82,7 @@ public final class Interpreter {
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
             for (index, step) in steps.enumerated() {
-                if avx512GEMM { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
+                if avx512GEMM || avx2CKernels { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
                 let start = clock()
                 step.execute(n)
                 times[index].append(clock() - start)
