@@ -168,8 +168,9 @@ final class FaceTensorInputTests: XCTestCase {
                                     map.centre = Point2(x: 3e8, y: -2e8)
                                 }
                                 for border in [SamplingBorder.zero, .replicate] {
+                                    let label = "\(format) \(fw)x\(fh) \(range) \(kernel) \(tw)x\(th)"
                                     assertSameBits(frame, tw, th, map, border, kernel,
-                                                   "\(format) \(fw)x\(fh) \(range) \(kernel) \(tw)x\(th) trial \(trial) \(border)")
+                                                   label + " trial \(trial) \(border)")
                                     compared += 1
                                 }
                             }
@@ -178,7 +179,8 @@ final class FaceTensorInputTests: XCTestCase {
                         let whole = SamplingMap(centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2), width: Float(fw),
                                                 height: Float(fh))
                         for border in [SamplingBorder.zero, .replicate] {
-                            assertSameBits(frame, fw, fh, whole, border, kernel, "\(format) \(fw)x\(fh) whole \(kernel)")
+                            assertSameBits(frame, fw, fh, whole, border, kernel,
+                                           "\(format) \(fw)x\(fh) whole \(kernel) \(border)")
                         }
                     }
                 }
@@ -200,8 +202,8 @@ final class FaceTensorInputTests: XCTestCase {
                             let map = SamplingMap(centre: Point2(x: Float(cx), y: Float(cy)), width: 16 * 0.37,
                                                   height: 0.37, rotation: rotation)
                             for border in [SamplingBorder.zero, .replicate] {
-                                assertSameBits(frame, 16, 1, map, border, kernel,
-                                               "\(format) \(fw)x\(fh) corner \(cx),\(cy) \(rotation) \(kernel) \(border)")
+                                let label = "\(format) \(fw)x\(fh) corner \(cx),\(cy) \(rotation)"
+                                assertSameBits(frame, 16, 1, map, border, kernel, label + " \(kernel) \(border)")
                             }
                         }
                     }
