@@ -1,5 +1,9 @@
+import CKernels
 @testable import FaceCapCore
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Frame → tensor sampling: geometry, borders and every pixel format.
 final class FaceTensorInputTests: XCTestCase {
@@ -94,52 +98,175 @@ final class FaceTensorInputTests: XCTestCase {
         XCTAssertEqual(out[0], 7)
     }
 
-    /// The YUYV kernel (AVX-512 CPUs) against the Swift loop: bit for bit, on random frames, at the models' sizes
-    /// (16-pixel steps) and odd ones (single pixels), turned, mirrored, partly or wholly outside the frame, with
-    /// both borders and both colour ranges. (Without AVX-512 both calls take the Swift loop.)
-    func testYUYVKernelIsBitIdenticalToTheSwiftLoop() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
+    /// The C kernels this CPU runs: AVX2 always (release builds target AVX2 + FMA), AVX-512 where the CPU has it.
+    private var cKernels: [ResampleKernel] { fc_has_avx512() != 0 ? [.avx2, .avx512] : [.avx2] }
+
+    /// Random frame bytes (a fixed LCG, so failures repeat).
+    private struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        func uniform(_ low: Float, _ high: Float) -> Float { low + (high - low) * Float(next() % 10_000) / 10_000 }
-        let sizes = [(64, 64), (128, 128), (192, 192), (37, 21), (16, 3), (1, 1)]
-        let frames = [(640, 480), (33, 17), (2, 2), (1, 1)]
+        mutating func uniform(_ low: Float, _ high: Float) -> Float {
+            low + (high - low) * Float(next() % 10_000) / 10_000
+        }
+        mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+    }
+
+    /// `kernel` against the Swift loop on one frame and map: bit for bit, and nothing written past the tensor.
+    private func assertSameBits(_ frame: Frame, _ tw: Int, _ th: Int, _ map: SamplingMap, _ border: SamplingBorder,
+                                _ kernel: ResampleKernel, _ label: @autoclosure () -> String) {
+        let scale: Float = border == .zero ? 2 / 255 : 1 / 255
+        let offset: Float = border == .zero ? -1 : 0
+        let count = tw * th * 3, sentinel: Float = 12345
+        var fast = [Float](repeating: .nan, count: count) + [Float](repeating: sentinel, count: 48)
+        var slow = [Float](repeating: .nan, count: count)
+        let okFast = fast.withUnsafeMutableBufferPointer {
+            fillTensor($0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
+                       offset: offset, kernel: kernel)
+        }
+        let okSlow = slow.withUnsafeMutableBufferPointer {
+            fillTensor($0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
+                       offset: offset, kernel: .swift)
+        }
+        XCTAssertTrue(okFast && okSlow, label())
+        XCTAssertEqual(fast[..<count].map(\.bitPattern), slow.map(\.bitPattern), label())
+        XCTAssertTrue(fast[count...].allSatisfy { $0 == sentinel }, "wrote past the tensor: " + label())
+    }
+
+    /// The frame bytes `format` needs at width × height, random.
+    private func randomFrame(_ format: PixelFormat, _ fw: Int, _ fh: Int, _ range: ColorRange,
+                             _ random: inout Random) -> Frame {
+        Frame(format: format, width: fw, height: fh, colorRange: range,
+              data: random.bytes(format.byteCount(width: fw, height: fh)!))
+    }
+
+    /// The C kernels (AVX-512 and AVX2, YUYV and planar 4:2:0, 4:2:2, 4:4:4) against the Swift loop: bit for bit,
+    /// on random frames (even, odd and tiny sizes), at the models' tensor sizes (whole vector steps) and odd ones
+    /// (widths not a multiple of 8 or 16, single pixels), turned, mirrored, partly or wholly outside the frame on
+    /// either side, beyond the ±1e8 cut-off, with both borders and both colour ranges.
+    func testCKernelsAreBitIdenticalToTheSwiftLoop() {
+        var random = Random(state: 0x9E37_79B9_7F4A_7C15)
+        let sizes = [(64, 64), (128, 128), (192, 192), (37, 21), (23, 5), (16, 3), (8, 2), (7, 9), (1, 1)]
+        let frames = [(640, 480), (33, 17), (6, 1), (5, 3), (2, 2), (1, 1)]
         var compared = 0
-        for (index, (fw, fh)) in frames.enumerated() {
-            let bytes = (fw + 1) / 2 * 4 * fh
-            let data = (0..<bytes).map { _ in UInt8(truncatingIfNeeded: next()) }
-            for range in [ColorRange.limited, .full] {
-                let frame = Frame(format: .yuyv, width: fw, height: fh, colorRange: range, data: data)
-                for (tw, th) in sizes {
-                    for trial in 0..<4 {
-                        let side = uniform(0.3, 1.6) * Float(max(fw, fh))
-                        let map = SamplingMap(
-                            centre: Point2(x: uniform(-0.3, 1.3) * Float(fw), y: uniform(-0.3, 1.3) * Float(fh)),
-                            width: trial == 1 ? -side : side, height: side * uniform(0.7, 1.3),
-                            rotation: trial == 0 ? 0 : uniform(-3.2, 3.2))
+        for format in [PixelFormat.yuyv, .yuv420p, .yuv422p, .yuv444p] {
+            for (fw, fh) in frames {
+                for range in [ColorRange.limited, .full] {
+                    let frame = randomFrame(format, fw, fh, range, &random)
+                    for kernel in cKernels {
+                        for (tw, th) in sizes {
+                            for trial in 0..<5 {
+                                let side = random.uniform(0.3, 1.6) * Float(max(fw, fh))
+                                var map = SamplingMap(
+                                    centre: Point2(x: random.uniform(-0.3, 1.3) * Float(fw),
+                                                   y: random.uniform(-0.3, 1.3) * Float(fh)),
+                                    width: trial == 1 ? -side : side, height: side * random.uniform(0.7, 1.3),
+                                    rotation: trial == 0 || trial == 1 ? 0 : random.uniform(-3.2, 3.2))
+                                if trial == 4 {  // far outside: positions beyond ±1e8 read the border colour
+                                    map.centre = Point2(x: 3e8, y: -2e8)
+                                }
+                                for border in [SamplingBorder.zero, .replicate] {
+                                    let label = "\(format) \(fw)x\(fh) \(range) \(kernel) \(tw)x\(th)"
+                                    assertSameBits(frame, tw, th, map, border, kernel,
+                                                   label + " trial \(trial) \(border)")
+                                    compared += 1
+                                }
+                            }
+                        }
+                        // The whole frame at its own size: taps on the last row and column and at the corners.
+                        let whole = SamplingMap(centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2), width: Float(fw),
+                                                height: Float(fh))
                         for border in [SamplingBorder.zero, .replicate] {
-                            let scale: Float = border == .zero ? 2 / 255 : 1 / 255
-                            let offset: Float = border == .zero ? -1 : 0
-                            var fast = [Float](repeating: .nan, count: tw * th * 3), slow = fast
-                            let okFast = fast.withUnsafeMutableBufferPointer {
-                                fillTensor($0, width: tw, height: th, from: frame, map: map, border: border,
-                                           scale: scale, offset: offset, kernel: true)
-                            }
-                            let okSlow = slow.withUnsafeMutableBufferPointer {
-                                fillTensor($0, width: tw, height: th, from: frame, map: map, border: border,
-                                           scale: scale, offset: offset, kernel: false)
-                            }
-                            XCTAssertTrue(okFast && okSlow)
-                            let same = zip(fast, slow).allSatisfy { $0.bitPattern == $1.bitPattern }
-                            XCTAssertTrue(same, "frame \(index) \(range) \(tw)x\(th) trial \(trial) \(border)")
-                            compared += 1
+                            assertSameBits(frame, fw, fh, whole, border, kernel,
+                                           "\(format) \(fw)x\(fh) whole \(kernel) \(border)")
                         }
                     }
                 }
             }
         }
-        XCTAssertEqual(compared, 4 * 2 * 6 * 4 * 2)
+        XCTAssertEqual(compared, 4 * 6 * 2 * cKernels.count * 9 * 5 * 2)
+    }
+
+    /// A step whose pixels straddle the frame's corners: for each corner, 16 tensor pixels 0.37 px apart along a
+    /// diagonal through it, so each step mixes taps inside, on the edge and outside in both directions.
+    func testCKernelsAgreeAtTheFrameCorners() {
+        var random = Random(state: 42)
+        for format in [PixelFormat.yuyv, .yuv420p, .yuv422p, .yuv444p] {
+            for (fw, fh) in [(7, 5), (8, 6), (3, 1)] {
+                let frame = randomFrame(format, fw, fh, .limited, &random)
+                for kernel in cKernels {
+                    for (cx, cy) in [(0, 0), (fw, 0), (0, fh), (fw, fh)] {
+                        for rotation in [Float.pi / 4, -Float.pi / 4, 3 * Float.pi / 4] {
+                            let map = SamplingMap(centre: Point2(x: Float(cx), y: Float(cy)), width: 16 * 0.37,
+                                                  height: 0.37, rotation: rotation)
+                            for border in [SamplingBorder.zero, .replicate] {
+                                let label = "\(format) \(fw)x\(fh) corner \(cx),\(cy) \(rotation)"
+                                assertSameBits(frame, 16, 1, map, border, kernel, label + " \(kernel) \(border)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The kernels read only their frame: the planar kernels on the smallest frames they take (chroma planes of
+    /// 3 bytes) and a larger one, placed so that the frame's first byte follows and its last byte precedes an
+    /// unreadable page (a read before or past the frame crashes the test), sampled everywhere and beyond.
+    func testPlanarKernelsReadOnlyTheirFrame() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var random = Random(state: 7)
+        let cases: [(PixelFormat, Int, Int)] = [(.yuv420p, 5, 1), (.yuv420p, 6, 2), (.yuv422p, 5, 1), (.yuv422p, 3, 3),
+                                                (.yuv444p, 3, 1), (.yuv444p, 1, 3), (.yuv420p, 33, 17)]
+        for (format, fw, fh) in cases {
+            let frame = randomFrame(format, fw, fh, .limited, &random)
+            let n = frame.data.count
+            let span = (n + page - 1) / page * page
+            for atEnd in [true, false] {
+                // guard page, the frame's pages, guard page; the frame flush with the second guard or the first.
+                let total = span + 2 * page
+                let mapped = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                let raw = try XCTUnwrap(mapped == UnsafeMutableRawPointer(bitPattern: -1) ? nil : mapped)
+                defer { munmap(raw, total) }
+                XCTAssertEqual(mprotect(raw, page, PROT_NONE), 0)
+                XCTAssertEqual(mprotect(raw + page + span, page, PROT_NONE), 0)
+                let base = (raw + page + (atEnd ? span - n : 0)).assumingMemoryBound(to: UInt8.self)
+                frame.data.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: n) }
+                let shifts: (Int32, Int32) = format == .yuv420p ? (1, 1) : format == .yuv422p ? (1, 0) : (0, 0)
+                let cw = shifts.0 == 1 ? (fw + 1) / 2 : fw, ch = shifts.1 == 1 ? (fh + 1) / 2 : fh
+                let colour: [Float] = [16, 298 / 256, 409 / 256, 100 / 256, 208 / 256, 516 / 256]
+                for kernel in cKernels {
+                    for border in [SamplingBorder.zero, .replicate] {
+                        let map = SamplingMap(centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2),
+                                              width: Float(fw) * 1.5, height: Float(fh) * 1.5)
+                        let g = SamplingGeometry(map: map, outW: 32, outH: 32)
+                        var out = [Float](repeating: .nan, count: 32 * 32 * 3), expected = out
+                        let replicate: Int32 = border == .replicate ? 1 : 0
+                        out.withUnsafeMutableBufferPointer { o in
+                            colour.withUnsafeBufferPointer { c in
+                                let run = kernel == .avx512 ? fc_resample_planar_avx512 : fc_resample_planar_avx2
+                                run(base, fw, fh, cw, ch, shifts.0, shifts.1, g.origin.x, g.origin.y, g.di.x, g.di.y,
+                                    g.dj.x, g.dj.y, 32, 32, replicate, c.baseAddress!, 1, 0, o.baseAddress!)
+                            }
+                        }
+                        expected.withUnsafeMutableBufferPointer {
+                            _ = fillTensor($0, width: 32, height: 32, from: frame, map: map, border: border, scale: 1,
+                                           offset: 0, kernel: .swift)
+                        }
+                        XCTAssertEqual(out.map(\.bitPattern), expected.map(\.bitPattern),
+                                       "\(format) \(fw)x\(fh) \(kernel) \(border) at end \(atEnd)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The default path follows the convolutions' switches (FACECAP_NO_AVX512, FACECAP_SWIFT_KERNELS).
+    func testDefaultKernelFollowsTheCPUAndTheSwitches() {
+        let expected: ResampleKernel = fc_has_avx512() != 0 ? .avx512 : fc_has_avx2() != 0 ? .avx2 : .swift
+        XCTAssertEqual(ResampleKernel.best, expected)
+        XCTAssertEqual(ResampleKernel.best == .avx512, Interpreter.usesAVX512)
     }
 }

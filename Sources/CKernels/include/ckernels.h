@@ -77,12 +77,31 @@ void fc_dw_avx2(const float *in, long h, long w, long c, long kh, long kw, long 
 /* YUYV frame (h rows of row_bytes bytes, w pixels) → RGB float tensor out_h × out_w × 3, bilinear: TensorInput.swift's
  * resample with the same arithmetic in the same order (bit-identical). Pixel (i, j) samples frame position
  * origin + j·dj + i·di (summed as Swift does, one di per pixel). replicate: 1 = nearest edge pixel outside the
- * frame, 0 = black. colour = {yOffset, yScale, rv, gu, gv, bu} (ColourTransform). Only call when fc_has_avx512;
- * the caller guarantees h·row_bytes < 2^31 and row_bytes ≥ 2·w (resample.c says why every read is in bounds). */
+ * frame, 0 = black. colour = {yOffset, yScale, rv, gu, gv, bu} (ColourTransform). The _avx512 one only when
+ * fc_has_avx512, the _avx2 one only when fc_has_avx2 (same results); the caller guarantees h·row_bytes < 2^31
+ * and row_bytes ≥ 2·w (resample.c says why every read is in bounds). */
 void fc_resample_yuyv_avx512(const unsigned char *p, long w, long h, long row_bytes, float origin_x,
                              float origin_y, float di_x, float di_y, float dj_x, float dj_y, long out_w,
                              long out_h, int replicate, const float colour[6], float scale, float offset,
                              float *dst);
+void fc_resample_yuyv_avx2(const unsigned char *p, long w, long h, long row_bytes, float origin_x,
+                           float origin_y, float di_x, float di_y, float dj_x, float dj_y, long out_w,
+                           long out_h, int replicate, const float colour[6], float scale, float offset,
+                           float *dst);
+
+/* The same for a planar YUV frame: Y (w·h bytes), then U and V (chroma_w·chroma_h bytes each) back to back at p;
+ * pixel (x, y) has chroma (x >> shift_x, y >> shift_y) (PlanarYUVTaps: 4:2:0 is 1, 1; 4:2:2 is 1, 0; 4:4:4 is
+ * 0, 0). The caller guarantees chroma_w = ceil(w / 2^shift_x), chroma_h = ceil(h / 2^shift_y),
+ * w·h + 2·chroma_w·chroma_h < 2^31 and chroma_w·chroma_h ≥ 3 (the gathers read 4 bytes around each byte;
+ * resample.c says why every read is in bounds). */
+void fc_resample_planar_avx512(const unsigned char *p, long w, long h, long chroma_w, long chroma_h, int shift_x,
+                               int shift_y, float origin_x, float origin_y, float di_x, float di_y, float dj_x,
+                               float dj_y, long out_w, long out_h, int replicate, const float colour[6],
+                               float scale, float offset, float *dst);
+void fc_resample_planar_avx2(const unsigned char *p, long w, long h, long chroma_w, long chroma_h, int shift_x,
+                             int shift_y, float origin_x, float origin_y, float di_x, float di_y, float dj_x,
+                             float dj_y, long out_w, long out_h, int replicate, const float colour[6],
+                             float scale, float offset, float *dst);
 
 /* For `facecap bench --profile`, the machine's ceilings. `iterations` rounds of 12 independent 8-lane (AVX2) or
  * 16-lane (AVX-512, only call when fc_has_avx512) fused multiply-adds: 192 or 384 FLOPs per round. */

@@ -104,6 +104,20 @@ struct ColourTransform {
     }
 }
 
+/// Which implementation turns a YUV frame into a tensor; all give the same bits (FaceTensorInputTests).
+enum ResampleKernel: Sendable {
+    /// The generic Swift loop (`resample` with the format's `PixelTaps`).
+    case swift
+    /// CKernels' `fc_resample_*_avx2`: 8 tensor pixels per step.
+    case avx2
+    /// CKernels' `fc_resample_*_avx512`: 16 tensor pixels per step.
+    case avx512
+
+    /// What this CPU runs, with the convolutions' switches: AVX-512 unless FACECAP_NO_AVX512, then AVX2;
+    /// FACECAP_SWIFT_KERNELS keeps the Swift loop.
+    static let best: ResampleKernel = avx512GEMM ? .avx512 : (avx2CKernels ? .avx2 : .swift)
+}
+
 /// Fills `tensor` (outH × outW × 3, RGB, value·scale + offset) by sampling `frame` through `map`.
 /// Returns false (and leaves the tensor alone) when the frame's data is smaller than its format needs.
 @discardableResult
@@ -111,41 +125,34 @@ public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: 
                        from frame: Frame, map: SamplingMap, border: SamplingBorder,
                        scale: Float, offset: Float) -> Bool {
     fillTensor(tensor, width: outW, height: outH, from: frame, map: map, border: border, scale: scale,
-               offset: offset, kernel: avx512GEMM)
+               offset: offset, kernel: .best)
 }
 
-/// The same; `kernel` false keeps the Swift loop for YUYV frames too (the tests compare the two paths).
-/// With `kernel` (AVX-512 CPUs, not FACECAP_NO_AVX512) a YUYV frame goes through `fc_resample_yuyv_avx512`:
-/// 16 tensor pixels per step, taps gathered, the same arithmetic in the same order (bit-identical).
+/// The same through `kernel` (only one this CPU has: the tests compare the paths). With a C kernel, YUYV and
+/// planar YUV frames go through CKernels' resample (8 or 16 tensor pixels per step, taps gathered, the same
+/// arithmetic in the same order: bit-identical); RGB and gray frames, and frames too small or too large for the
+/// kernels' 32-bit gathers, always take the Swift loop.
 @discardableResult
 func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
                 from frame: Frame, map: SamplingMap, border: SamplingBorder,
-                scale: Float, offset: Float, kernel: Bool) -> Bool {
+                scale: Float, offset: Float, kernel: ResampleKernel) -> Bool {
     guard let needed = frame.format.byteCount(width: frame.width, height: frame.height),
           frame.data.count >= needed, tensor.count >= outW * outH * 3 else { return false }
     let colour = ColourTransform(format: frame.format, range: frame.colorRange)
     let w = frame.width, h = frame.height
+    let chromaW = (w + 1) / 2, chromaH = (h + 1) / 2
     frame.data.withUnsafeBufferPointer { buffer in
         let p = buffer.baseAddress!
         let dst = tensor.baseAddress!
-        let rowBytes = (w + 1) / 2 * 4
-        // The kernel's 32-bit gather offsets need the whole frame below 2^31 bytes; its reads stay inside the
-        // h rows of rowBytes bytes checked above (byteCount), and its writes inside outH·outW·3 floats.
-        if kernel, frame.format == .yuyv, h * rowBytes < Int(Int32.max), outW > 0, outH > 0 {
-            let g = SamplingGeometry(map: map, outW: outW, outH: outH)
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 6) { c in  // on the stack: no allocation
-                c[0] = colour.yOffset; c[1] = colour.yScale; c[2] = colour.rv
-                c[3] = colour.gu; c[4] = colour.gv; c[5] = colour.bu
-                fc_resample_yuyv_avx512(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
-                                        outW, outH, border == .replicate ? 1 : 0, c.baseAddress!, scale, offset, dst)
-            }
+        if kernel != .swift, outW > 0, outH > 0,
+           cKernel(kernel, p: p, frame: frame, needed: needed, map: map, outW: outW, outH: outH, border: border,
+                   colour: colour, scale: scale, offset: offset, dst: dst) {
             return
         }
         func run<T: PixelTaps>(_ taps: T) {
             resample(taps, width: w, height: h, map: map, outW: outW, outH: outH, border: border,
                      colour: colour, scale: scale, offset: offset, dst: dst)
         }
-        let chromaW = (w + 1) / 2, chromaH = (h + 1) / 2
         switch frame.format {
         case .rgb24: run(RGBTaps(p: p, width: w))
         case .gray: run(GrayTaps(p: p, width: w))
@@ -158,6 +165,56 @@ func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, he
                               shiftX: 1, shiftY: 0))
         case .yuv444p:
             run(PlanarYUVTaps(y: p, u: p + w * h, v: p + 2 * w * h, width: w, chromaWidth: w, shiftX: 0, shiftY: 0))
+        }
+    }
+    return true
+}
+
+/// Runs the C kernel for a YUYV or planar YUV frame whose `needed` bytes (checked present at `p`) the kernel's
+/// bounds allow; false (nothing written) for the other formats and sizes, which the Swift loop then takes.
+private func cKernel(_ kernel: ResampleKernel, p: UnsafePointer<UInt8>, frame: Frame, needed: Int, map: SamplingMap,
+                     outW: Int, outH: Int, border: SamplingBorder, colour: ColourTransform, scale: Float,
+                     offset: Float, dst: UnsafeMutablePointer<Float>) -> Bool {
+    let w = frame.width, h = frame.height
+    // The kernels' gathers take 32-bit byte offsets: every byte they read lies below `needed` (resample.c).
+    guard needed < Int(Int32.max) else { return false }
+    // The planes' layout as PlanarYUVTaps reads it: chroma (x >> shiftX, y >> shiftY) of ceil-sized planes.
+    let planar: (chromaW: Int, chromaH: Int, shiftX: Int32, shiftY: Int32)?
+    switch frame.format {
+    case .yuyv: planar = nil
+    case .yuv420p: planar = ((w + 1) / 2, (h + 1) / 2, 1, 1)
+    case .yuv422p: planar = ((w + 1) / 2, h, 1, 0)
+    case .yuv444p: planar = (w, h, 0, 0)
+    case .rgb24, .gray: return false
+    }
+    // A planar gather reads 4 bytes around each wanted one, from the side with 3 to spare: that needs chroma
+    // planes of 3 bytes or more (resample.c, "Bounds"); smaller frames take the Swift loop.
+    if let planar, planar.chromaW * planar.chromaH < 3 { return false }
+    let g = SamplingGeometry(map: map, outW: outW, outH: outH)
+    let replicate: Int32 = border == .replicate ? 1 : 0
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: 6) { c in  // on the stack: no allocation
+        c[0] = colour.yOffset; c[1] = colour.yScale; c[2] = colour.rv
+        c[3] = colour.gu; c[4] = colour.gv; c[5] = colour.bu
+        let c = c.baseAddress!
+        if let planar {
+            let (cw, ch, sx, sy) = planar
+            if kernel == .avx512 {
+                fc_resample_planar_avx512(p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
+                                          g.dj.y, outW, outH, replicate, c, scale, offset, dst)
+            } else {
+                fc_resample_planar_avx2(p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
+                                        g.dj.y, outW, outH, replicate, c, scale, offset, dst)
+            }
+        } else {
+            // YUYV rows of ceil(w / 2) 4-byte pairs: needed = h · rowBytes.
+            let rowBytes = (w + 1) / 2 * 4
+            if kernel == .avx512 {
+                fc_resample_yuyv_avx512(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
+                                        outW, outH, replicate, c, scale, offset, dst)
+            } else {
+                fc_resample_yuyv_avx2(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
+                                      outW, outH, replicate, c, scale, offset, dst)
+            }
         }
     }
     return true
