@@ -4,6 +4,7 @@
 Usage: wizard_budget.py [--binary .build/release/facecap] [--seconds 60] [--bytes-seconds 20]
                         [--launches 10] [--soak [--soak-seconds 345]] [--clip colour|mono]
                         [--noise SIGMA] [--term tmux-256color] [--only start,bytes,still,cpu,capture] [--json FILE]
+                        [--compare OTHER_FACECAP [--rounds 3]]
 (used by `make bench-wizard`; `make bench-wizard ARGS=--soak` adds the 10 000-frame memory run).
 
 What it does
@@ -36,6 +37,11 @@ The measures
   --soak, a --soak-seconds run (≥ 340 s) and RSS at ~frame 1 000 and ~frame 10 000 (333 s), which must
   stay within ±2 MB of each other. Frame numbers assume the clip's 30 fps (the replay only slows down when
   facecap falls behind, which the CPU figure would show).
+
+- compare (`--compare OTHER`): the CPU run of OTHER and of --binary in turn, --rounds times, the order swapped
+  every round (A B, B A, …), each --seconds long at 100×32 on the same clip: the steady-state CPU of each binary
+  (median and range), the ratio this/other within each round and the median of those ratios — the figure to
+  quote on a shared machine, where load moves both alike. With `--only compare` nothing else runs.
 
 - capture (SPEC §10's "capture session"): the face held still in the oval, so the wizard captures it (~1.5 s), the
   built-in validator checks the photo, the photo and report are saved and the Success screen ends the run; VmHWM
@@ -469,7 +475,11 @@ def main():
     parser.add_argument('--warmup', type=float, default=3, help='seconds after the first preview not counted')
     parser.add_argument('--gap-ms', type=float, default=8, help='silence that separates two drawn frames')
     parser.add_argument('--only', default='start,bytes,still,cpu,capture',
-                        help='comma-separated: start, bytes, still, cpu, capture')
+                        help='comma-separated: start, bytes, still, cpu, capture (and compare, with --compare)')
+    parser.add_argument('--compare', metavar='OTHER',
+                        help='also CPU runs of OTHER (another facecap) and --binary in turn, --rounds each, on the '
+                             'same clip and pane size: medians, spreads and the ratio of each pair')
+    parser.add_argument('--rounds', type=int, default=3, help='rounds of --compare (default 3)')
     parser.add_argument('--json', help='also write every figure to this file')
     parser.add_argument('--keep', action='store_true', help='keep the work directory (pane logs)')
     parser.add_argument('--pipe-reader', help=argparse.SUPPRESS)
@@ -593,6 +603,37 @@ def main():
                 end_mb, t2 = rss_at(run, opts.seconds)
                 results['rss_cpu_run'] = {'frame_1000_mb': at1000, 'end_mb': end_mb, 'end_s': t2}
                 info('RSS at ~frame 1 000 / end', f'{at1000:.1f} / {end_mb:.1f} MB', f'at {t1:.0f} s and {t2:.0f} s')
+        if opts.compare:
+            # Alternating rounds (A B, B A, A B, …) so a change of the machine's load lands on both binaries alike;
+            # each pair's ratio is taken within the round, and the median of those is the figure to quote.
+            binaries = {'other': os.path.abspath(opts.compare), 'this': os.path.abspath(opts.binary)}
+            figures = {'other': [], 'this': []}
+            ratios = []
+            mine = opts.binary
+            for r in range(opts.rounds):
+                order = ('other', 'this') if r % 2 == 0 else ('this', 'other')
+                pair = {}
+                for which in order:
+                    opts.binary = binaries[which]
+                    load_note(f'compare round {r + 1}/{opts.rounds}: {which} ({opts.binary}), {opts.seconds:.0f} s')
+                    run = run_pane(opts, tmux, workdir, f'cmp{r}{which}', 100, 32, seconds=opts.seconds)
+                    sane(run, f'compare {which} round {r + 1}')
+                    if len(run['samples']) < 2:
+                        raise RuntimeError(f'compare {which}: facecap ended before it could be sampled')
+                    whole, steady = cpu_figures(run)
+                    pair[which] = steady if steady is not None else whole
+                    figures[which].append({'whole_percent': whole, 'steady_percent': steady,
+                                           'load': loadavg()})
+                    print(f'  {which}: {whole:.1f} % of a core (steady {steady or whole:.1f} %)', flush=True)
+                ratios.append(pair['this'] / pair['other'])
+            opts.binary = mine
+            results['compare'] = {'binaries': binaries, 'runs': figures, 'ratios_this_over_other': ratios}
+            for which in ('other', 'this'):
+                steady = [f['steady_percent'] or f['whole_percent'] for f in figures[which]]
+                info(f'compare: {which}, steady CPU (median)', f'{statistics.median(steady):.1f} %',
+                     f'{min(steady):.1f}–{max(steady):.1f} %, n={len(steady)}; {binaries[which]}')
+            info('compare: this / other (median of the rounds)', f'{statistics.median(ratios):.3f}',
+                 ', '.join(f'{x:.3f}' for x in ratios))
         if 'capture' in phases:
             # The whole capture: the face held in the oval, auto capture, the built-in validator on the photo (the
             # face models run a second time, on the worker thread), the JPEG and report saved, the Success screen,

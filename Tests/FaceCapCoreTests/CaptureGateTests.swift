@@ -284,6 +284,38 @@ final class CaptureGateTests: XCTestCase {
 
     // MARK: Faces confirmed
 
+    /// Once the hand model reads this session, the photo waits for a reading taken at or after the kept frame. The
+    /// live hand model never runs on an eye frame, and the kept frames are eye frames, so a hand come over the
+    /// mouth on the frame kept last — here the sharpest, two frames before the window completes — would be
+    /// photographed (and the validator, which reads the hand on every photo, would refuse it: an attempt burnt).
+    /// Readings every sixth frame (1, 7, …, 25, 31, as the tracker's `handInterval`): no hand, the capture comes one
+    /// frame late, on the reading after the kept frame; a hand from the kept frame on, read at frame 31, ends the
+    /// run instead. Without the hand model (no reading) the capture is at the window's end, as before.
+    func testTheCaptureWaitsForAHandReadingAtOrAfterTheKeptFrame() {
+        let (softer, face) = AnalysisFixtures.frame(.init(blurRadius: 1))
+        let (sharper, _) = AnalysisFixtures.frame(.init())
+        func clip(hand: ((Int) -> Float?)?) -> (capture: Int?, kept: Double?) {
+            var analyzer = Analyzer(thresholds: thresholds)
+            for i in 0..<45 {
+                var frame = i >= 28 ? sharper : softer
+                frame.timestamp = Double(i) / 30
+                var seen = face
+                seen.handFlag = hand?(i)
+                let output = analyzer.process(frame, faces: [seen])
+                if let capture = output.capture { return (i, capture.frameTimestamp) }
+            }
+            return (nil, nil)
+        }
+        let none = clip(hand: nil)
+        XCTAssertEqual(none.capture, 30, "no hand model: at the window's end")
+        XCTAssertEqual(none.kept ?? -1, 28 / 30, accuracy: 1e-9, "the sharper frame is the one kept")
+        let bare = clip { $0 % 6 == 1 ? 0.02 : nil }
+        XCTAssertEqual(bare.capture, 31, "waits for the reading after the kept frame")
+        XCTAssertEqual(bare.kept ?? -1, 28 / 30, accuracy: 1e-9)
+        let covered = clip { $0 % 6 == 1 ? ($0 >= 28 ? 0.9 : 0.02) : nil }
+        XCTAssertNil(covered.capture, "the hand on the kept frame is read before any photo is taken")
+    }
+
     func testADetectionTheLandmarkModelRejectedIsNoFace() throws {
         let (frame, face) = AnalysisFixtures.frame(.init())
         // Wider than the face, confident, and rejected (a chandelier).

@@ -92,4 +92,58 @@ final class HandTrackingTests: XCTestCase {
         XCTAssertEqual(overlap(100, 150, 148, 250), 3.0 / 7, accuracy: 1e-9, "over the mouth's left half")
         XCTAssertEqual(overlap(100, 203.4, 200, 300), 1.0 / 3, accuracy: 1e-9, "over the lower lip only")
     }
+
+    /// The hand runs on 60 frames of a tracked face for each cadence: `handInterval` when ready (ten runs),
+    /// `handFixingInterval` while something else is asked (five), none unlit — the detection frame included —
+    /// and the analyzer's memory holds a reading to the next on every frame in between. A cadence that runs more
+    /// often (the wizard's CPU) or less (the latency of "Uncover your face") fails here.
+    func testTheCadenceSetsHowOftenTheHandIsReadAndTheReadingHoldsBetween() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
+        for (cadence, expected) in [(HandCadence.ready, [0, 7, 13, 19, 25, 31, 37, 43, 49, 55]),
+                                    (.fixing, [0, 13, 25, 37, 49]), (.unlit, [])] {
+            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                          hand: models.hand)
+            tracker.handCadence = cadence
+            var analyzer = Analyzer()
+            var runs: [Int] = []
+            for index in 0..<60 {
+                frame.timestamp = Double(index) / 30
+                let faces = tracker.process(frame)
+                if tracker.handRan { runs.append(index) }
+                XCTAssertFalse(tracker.eyesRan && tracker.handRan && index > 0, "\(cadence) \(index): with the eyes")
+                let flag = analyzer.process(frame, faces: faces).metrics.face?.cover?.handOverMouth
+                if cadence == .unlit {
+                    XCTAssertNil(flag, "frame \(index): no reading unlit")
+                } else {
+                    XCTAssertGreaterThanOrEqual(try XCTUnwrap(flag, "\(cadence) \(index): held"), 0.5)
+                }
+            }
+            XCTAssertEqual(runs, expected, "\(cadence)")
+        }
+    }
+
+    /// Out of the dark into a ready face: the skipped frames were counted, so the first frame the cadence allows
+    /// that is not an eye frame reads the hand. And the validator's every-frame interval reads it whatever the
+    /// cadence the live side left behind.
+    func testTheHandIsReadAtOnceWhenTheCadenceAllowsItAndAlwaysForThePhoto() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
+        var runs: [Int] = []
+        for index in 0..<30 {
+            tracker.handCadence = index < 20 ? .unlit : .ready
+            frame.timestamp = Double(index) / 30
+            _ = tracker.process(frame)
+            if tracker.handRan { runs.append(index) }
+        }
+        // Frame 20 is not an eye frame (those are every third from the detection): read there, then every sixth.
+        XCTAssertEqual(runs, [20, 26], "\(runs)")
+
+        let shared = SharedFaceTracker(tracker)
+        _ = shared.live { $0.handCadence = .unlit }
+        let flag = try XCTUnwrap(try XCTUnwrap(shared.photo(frame)?.first).handFlag, "the photo's hand is read")
+        XCTAssertGreaterThan(Double(flag), AnalyzerThresholds().minHandOverMouth)
+    }
 }

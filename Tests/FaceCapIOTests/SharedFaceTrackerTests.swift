@@ -99,6 +99,34 @@ final class SharedFaceTrackerTests: XCTestCase {
         XCTAssertEqual(shared.intervals.eyes, 3)
         XCTAssertEqual(shared.intervals.hand, 6)
     }
+
+    /// The live pipeline sets the hand model's cadence from its last analysis (`HandCadence`): on a face too dark for
+    /// any cover to be judged the hand model stops; on the well-lit photo it keeps running.
+    func testThePipelineSetsTheHandCadenceFromItsLastAnalysis() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
+        var dark = sergey
+        for i in dark.data.indices { dark.data[i] /= 6 }
+        for (still, unlit) in [(dark, true), (sergey, false)] {
+            let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
+                                               iris: models.iris, hand: models.hand)
+            let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
+            let source = EveryCallSource(still: still)
+            var runs = 0
+            for _ in 0..<20 {
+                guard case .analysed = try pipeline.next(from: source) else { return XCTFail("a free tracker analyses") }
+                if shared.live({ $0.handRan }) == true { runs += 1 }
+            }
+            let cadence = try XCTUnwrap(shared.live { $0.handCadence })
+            if unlit {
+                XCTAssertEqual(cadence, .unlit)
+                XCTAssertLessThanOrEqual(runs, 1, "only before the first analysis said too dark")
+            } else {
+                XCTAssertNotEqual(cadence, .unlit)
+                XCTAssertGreaterThanOrEqual(runs, 2, "\(cadence): hand runs in 20 frames")
+            }
+        }
+    }
 }
 
 private final class Flag: Sendable {

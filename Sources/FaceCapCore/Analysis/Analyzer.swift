@@ -94,8 +94,12 @@ public struct Analyzer: Sendable {
     private var closedSince: Double?
     private var gazeOffSince: Double?
     private var eyesSeen = false
-    /// The last hand-model reading on the mouth and when it was taken.
+    /// The last hand-model reading on the mouth and when it was taken; whether the hand model has read at all
+    /// this session (then a capture waits for a reading taken at or after the kept frame); whether the current
+    /// `ready` run is complete and waits for that reading (no other frame is kept meanwhile).
     private var lastHand: (time: Double, flag: Double)?
+    private var handSeen = false
+    private var awaitingHand = false
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = [],
                 awaitChange: Bool = false) {
@@ -192,6 +196,7 @@ public struct Analyzer: Sendable {
         }
         if let flag = metrics.face?.cover?.handOverMouth {
             lastHand = (t, flag)
+            handSeen = true
         } else if let last = lastHand, t - last.time >= 0, t - last.time <= thresholds.handMemory {
             metrics.face?.cover?.handOverMouth = last.flag
         }
@@ -267,18 +272,28 @@ public struct Analyzer: Sendable {
             // camera: a blink or a glance inside the window does not end it but is never the photo.
             let eyesOK = !eyesSeen
                 || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds, mustClear: mustClear)
-            if eyesOK, sharpness > bestSharpness {
+            if eyesOK, sharpness > bestSharpness, !awaitingHand {
                 bestSharpness = sharpness
                 bestTimestamp = t
                 keep = true
             }
             // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
             if t - runStart >= window, bestSharpness > -Double.infinity {
-                capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
-                captured = true
+                // The kept frames are eye frames, which the live hand model never reads (FaceTracker): a hand come
+                // over the mouth since its last run would be seen only by the validator, which reads the hand on
+                // every photo and would refuse it. So once the hand model runs, the photo waits for a reading at or
+                // after the kept frame (at most `FaceTracker.handInterval` frames); a hand there ends the run.
+                let handRead = !handSeen || (lastHand.map { $0.time >= bestTimestamp } ?? false)
+                if handRead {
+                    capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
+                    captured = true
+                } else {
+                    awaitingHand = true
+                }
             }
         } else {
             readySince = nil
+            awaitingHand = false
         }
         let stability: Double
         if captured {

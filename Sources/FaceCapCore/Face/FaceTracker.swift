@@ -40,6 +40,16 @@ public final class FaceTracker {
     /// held by the analyzer for `handMemory`; a run costs about eight FaceMesh runs, so the mean frame grows by
     /// a little over one of them, and the frames with eyes — the capture candidates — keep their cost.
     public var handInterval = 6
+    /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
+    /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` takes `handFixingInterval`, `.unlit`
+    /// skips the model (a newly detected face too). A `handInterval` of 1 (the validator's) reads every frame
+    /// whatever the cadence.
+    public var handCadence = HandCadence.ready
+    /// The hand model's interval while the face is asked something else (`HandCadence.fixing`): every twelfth
+    /// frame is 2.5 readings a second, 0.40–0.43 s apart with the eye frames skipped, inside the analyzer's
+    /// `handMemory` (0.5 s), so a hand that was seen stays said between the runs; half the model's cost on a face
+    /// that is still being framed.
+    public var handFixingInterval = 12
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
     private var framesSinceHand = 0
@@ -73,14 +83,19 @@ public final class FaceTracker {
     }
 
     /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
-    /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`).
+    /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`); at the
+    /// interval of `handCadence`, never while it is `.unlit` unless every frame is read.
     private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> Float? {
         guard let hand else { return nil }
+        // Counted while skipped too: the first frame the cadence allows a run reads the hand at once.
         framesSinceHand += 1
-        guard now || (framesSinceHand >= handInterval && (handInterval <= 1 || !eyesRan)) else { return nil }
+        let everyFrame = handInterval <= 1
+        if !everyFrame, handCadence == .unlit { return nil }
+        let interval = handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        guard now || (framesSinceHand >= interval && (everyFrame || !eyesRan)) else { return nil }
         framesSinceHand = 0
         handRan = true
-        if now || handInterval <= 1 {
+        if now || everyFrame {
             lastHandFlag = hand.handFlag(in: frame, landmarks: points)
             return lastHandFlag
         }

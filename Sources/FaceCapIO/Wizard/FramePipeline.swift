@@ -57,7 +57,12 @@ final class FramePipeline {
         // pixels replaced the analysed frame's, so that analysis goes too: a manual photo waits for a frame
         // analysed as itself rather than pairing these pixels with another frame's faces.
         let current = frame
-        guard let faces = tracker.live({ $0.process(current) }) else {
+        // The hand model's cadence follows the last analysis (`HandCadence`): a hand matters most when ready.
+        let cadence = HandCadence(after: latestAnalysis)
+        guard let faces = tracker.live({ tracker in
+            tracker.handCadence = cadence
+            return tracker.process(current)
+        }) else {
             latestAnalysis = nil
             latestFaces = []
             return .shownOnly

@@ -1,0 +1,34 @@
+/// How often the live wizard reads the hand model on the mouth (`FaceTracker.handCadence`), from what the last
+/// frame's analysis said. A hand over the mouth matters twice: to the capture gate, which takes a photo only after
+/// `AnalyzerThresholds.stabilityWindow` of `ready`, and to the guidance, where `faceCovered` outranks every
+/// framing, motion and eye code. So the model reads every `FaceTracker.handInterval` frames while the face is
+/// ready (the whole stability window: a hand coming in there stops the capture as before) or already covered (so
+/// the message clears as soon as the hand goes), every `FaceTracker.handFixingInterval` frames while something
+/// else is asked (moved, turned, too far: the hand is still said, a little later, and the analyzer's
+/// `handMemory` holds each reading to the next), and not at all while the face is too dark or too bright, where
+/// no cover is judged (`GuidanceRules`: light first). The tracker's counter runs on while a run is skipped, so
+/// the first frame of a ready run that is not an eye frame reads the hand at once.
+public enum HandCadence: Sendable, Equatable {
+    /// Ready, covered, or nothing analysed yet: every `FaceTracker.handInterval` frames.
+    case ready
+    /// Another code is asked for (a face that is lit): every `FaceTracker.handFixingInterval` frames.
+    case fixing
+    /// Too dark or too bright: cover is not judged, so the hand model does not run.
+    case unlit
+
+    /// The cadence for the frame after the one `output` analysed (nil: none analysed yet, or the last frame
+    /// only shown: today's cadence, the safe side).
+    public init(after output: AnalyzerOutput?) {
+        guard let active = output?.active else {
+            self = .ready
+            return
+        }
+        if active.contains(.tooDark) || active.contains(.tooBright) {
+            self = .unlit
+        } else if active == [.ready] || active.contains(.faceCovered) {
+            self = .ready
+        } else {
+            self = .fixing
+        }
+    }
+}
