@@ -131,7 +131,7 @@ final class ParallelEyesTests: XCTestCase {
     /// goes: the count of the process's threads (/proc/self/task) comes back to where it was.
     func testEachParallelLandmarkerHasOneThreadEndedWithIt() throws {
         let model = try TestData.iris
-        let before = try threadCount()
+        let before = try settledThreadCount()
         var landmarkers: [IrisLandmarker] = []
         for _ in 0..<5 { landmarkers.append(try IrisLandmarker(model: model, parallel: true)) }
         XCTAssertEqual(try threadCount(), before + 5)
@@ -176,9 +176,22 @@ func threadCount() throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
 }
 
-/// Waits (up to 2 s) for the thread count to be `count`, then asserts it: a joined thread's entry may outlive the
-/// join by a moment while the kernel reaps it.
+/// The thread count once it has not changed for half a second (at most 10 s): a joined thread's entry may outlive
+/// the join while the kernel reaps it — for seconds under ThreadSanitizer — so an earlier test's threads may still
+/// be counted for a while.
+func settledThreadCount() throws -> Int {
+    var count = try threadCount(), still = 0
+    for _ in 0..<1000 where still < 50 {
+        usleep(10_000)
+        let now = try threadCount()
+        still = now == count ? still + 1 : 0
+        count = now
+    }
+    return count
+}
+
+/// Waits (up to 10 s) for the thread count to be `count`, then asserts it (see `settledThreadCount`).
 func waitForThreadCount(_ count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-    for _ in 0..<200 where try threadCount() != count { usleep(10_000) }
+    for _ in 0..<1000 where try threadCount() != count { usleep(10_000) }
     XCTAssertEqual(try threadCount(), count, "threads of the process", file: file, line: line)
 }
