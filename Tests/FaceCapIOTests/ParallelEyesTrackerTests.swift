@@ -64,8 +64,15 @@ final class ParallelEyesTrackerTests: XCTestCase {
         XCTAssertEqual(try threadCount(), before)
     }
 
-    /// The number of threads of this process (entries of /proc/self/task).
+    /// The number of threads of this process (entries of /proc/self/task not exited: a
+    /// thread that has ended may stay listed, as a zombie, for a while — for seconds under ThreadSanitizer).
     private func threadCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
+            // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+            return state != "Z" && state != "X"
+        }.count
     }
 }
