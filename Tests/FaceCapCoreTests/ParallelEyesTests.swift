@@ -197,8 +197,9 @@ func settledThreadCount() throws -> Int {
     return count
 }
 
-/// Waits (up to 10 s) for the thread count to be `count`, then asserts it (see `settledThreadCount`).
+/// Waits (up to 10 s) for the thread count to be at most `count`, then asserts it (see `settledThreadCount`): none
+/// of the test's threads left; other threads of the process (under ThreadSanitizer, the runtime's) may have ended.
 func waitForThreadCount(_ count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-    for _ in 0..<1000 where try threadCount() != count { usleep(10_000) }
-    XCTAssertEqual(try threadCount(), count, "threads of the process", file: file, line: line)
+    for _ in 0..<1000 where try threadCount() > count { usleep(10_000) }
+    XCTAssertLessThanOrEqual(try threadCount(), count, "threads of the process", file: file, line: line)
 }
