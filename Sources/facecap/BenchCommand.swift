@@ -15,13 +15,16 @@ import Glibc
 /// analyzer on the faces found: `frame_ms` (median frame), `frame_mean_ms` (the mean, which spreads the detector,
 /// eye and hand frames' cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms`
 /// (the frames the hand model ran on: one crop), `frame_detect_ms` (the frames the detector ran on),
-/// `frame_cpu_ms`, `frame_eyes_cpu_ms`, `frame_detect_cpu_ms` (the same in this thread's CPU time, which leaves
-/// out waiting for a core on a loaded machine), `analysis_ms` (the analyzer on the tracked face),
+/// `frame_cpu_ms`, `frame_eyes_cpu_ms`, `frame_detect_cpu_ms` (the same in the process's CPU time: every thread's,
+/// so the eye worker's too — with the eyes on two cores a frame's wall time drops, its CPU time does not — and
+/// what leaves out waiting for a core on a loaded machine), `analysis_ms` (the analyzer on the tracked face),
 /// `detector_frames` (timed frames that ran the detector). Always, the worst case on a synthetic frame without a
 /// face, every frame running conversion, detector and landmarks (eyes and hand at their intervals) and the
 /// analyzer on a stand-in face: `frame_full_ms`, `frame_full_mean_ms`, `frame_full_eyes_ms`,
-/// `frame_full_hand_ms`, `frame_full_cpu_ms`, `frame_full_eyes_cpu_ms`, `analysis_full_ms`. Then
-/// `eye_interval`, `hand_interval`, `detection_interval`; and each model's figure in this thread's CPU time
+/// `frame_full_hand_ms`, `frame_full_cpu_ms`, `frame_full_eyes_cpu_ms` (process CPU time too), `analysis_full_ms`.
+/// Then `eye_interval`, `hand_interval`, `detection_interval`, `threads` (the threads a frame's eyes run on: 2 when
+/// in parallel, `IrisLandmarker.parallelByDefault`), `eyes_taken_back` (session eye frames whose second eye the
+/// worker thread had not begun when the first was done, so the bench thread read it: its core was busy); and each model's figure in this thread's CPU time
 /// (`detector_cpu_ms`, `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a
 /// call longer than the scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait.
 enum BenchCommand {
@@ -185,7 +188,8 @@ enum BenchCommand {
                 + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
                    "\"detection_interval\": \(tracker.detectionInterval)",
                    "\"detector_frames\": \(session?.figures.detectFrames ?? 0)", "\"runs\": \(runs)",
-                   "\"threads\": 1"]
+                   "\"eyes_taken_back\": \(session?.tracker.iris?.workerCounts?.takenBack ?? 0)",
+                   "\"threads\": \((tracker.iris?.isParallel ?? false) ? 2 : 1)"]
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }
@@ -214,7 +218,8 @@ enum BenchCommand {
     private static func frameTimes(runs: Int, _ body: () -> (detector: Bool, eyes: Bool, hand: Bool)) -> FrameFigures {
         var ran: [(detector: Bool, eyes: Bool, hand: Bool)] = []
         var cpu: [Double] = []
-        let wall = timesMilliseconds(runs: runs, cpu: &cpu) { ran.append(body()) }
+        // The process's CPU time: the eyes' worker thread runs on it too.
+        let wall = timesMilliseconds(runs: runs, cpu: &cpu, cpuClock: processCPU) { ran.append(body()) }
         ran = Array(ran.suffix(runs))
         func of(_ times: [Double], _ keep: ((detector: Bool, eyes: Bool, hand: Bool)) -> Bool) -> Double {
             median(zip(times, ran).filter { keep($0.1) }.map(\.0))
@@ -230,23 +235,24 @@ enum BenchCommand {
     /// Each part of a tracked frame with eyes timed on its own (`FrameProfile`), beside the whole frame.
     private static func printFrameProfile(_ session: Session, runs: Int) {
         let parts = FrameProfile.parts(tracker: session.tracker, analyzer: session.analyzer, frame: session.frame,
-                                       runs: runs, clock: now, cpuClock: threadCPU)
+                                       runs: runs, clock: now, cpuClock: processCPU)
         guard let whole = parts.last else { return }
         printOut("")
         printOut("a tracked frame with eyes, part by part: median of \(runs) runs each")
         printOut("")
-        printOut("| part | wall ms | CPU ms |")
+        printOut("| part | wall ms | CPU ms (process) |")
         printOut("|---|---:|---:|")
         for part in parts {
             printOut("| \(part.label) | \(fixed(part.milliseconds, 4)) | \(fixed(part.cpuMilliseconds, 4)) |")
         }
         // What a tracked frame with eyes runs: no detector, and the analyzer's whole process.
+        // The eyes as the frame reads them (both at once when parallel), not their three parts timed one by one.
         let inFrame = parts.filter { !$0.label.hasPrefix("detector") && !$0.label.hasPrefix("analyzer: ")
-            && !$0.label.hasPrefix("whole") }
+            && !$0.label.hasPrefix("whole") && (!$0.label.hasPrefix("eyes: ") || $0.label.hasPrefix("eyes: both")) }
         let analyzer = parts.first { $0.label.hasPrefix("analyzer: whole Analyzer.process") }
         let sum = inFrame.reduce(0) { $0 + $1.milliseconds } + (analyzer?.milliseconds ?? 0)
         let sumCPU = inFrame.reduce(0) { $0 + $1.cpuMilliseconds } + (analyzer?.cpuMilliseconds ?? 0)
-        printOut("| sum of the tracked frame's parts (landmarks, tracking, eyes, Analyzer.process) "
+        printOut("| sum of the tracked frame's parts (landmarks, tracking, both eyes, Analyzer.process) "
             + "| \(fixed(sum, 4)) | \(fixed(sumCPU, 4)) |")
         printOut("| rest of the whole frame outside the parts | \(fixed(whole.milliseconds - sum, 4)) "
             + "| \(fixed(whole.cpuMilliseconds - sumCPU, 4)) |")
@@ -356,17 +362,18 @@ enum BenchCommand {
         return timesMilliseconds(runs: runs, cpu: &unused, body)
     }
 
-    /// The same, and in `cpu` the time this thread spent on the CPU in each call: on a loaded machine a call
-    /// that waits for a core (preempted) shows it in the wall time only.
-    private static func timesMilliseconds(runs: Int, cpu: inout [Double], _ body: () -> Void) -> [Double] {
+    /// The same, and in `cpu` the CPU time of each call by `cpuClock` (this thread's unless told): on a loaded
+    /// machine a call that waits for a core (preempted) shows it in the wall time only.
+    private static func timesMilliseconds(runs: Int, cpu: inout [Double], cpuClock: () -> Double = threadCPU,
+                                          _ body: () -> Void) -> [Double] {
         for _ in 0..<max(5, runs / 10) { body() }
         var times = [Double](repeating: 0, count: runs)
         cpu = [Double](repeating: 0, count: runs)
         for i in 0..<runs {
-            let start = now(), startCPU = threadCPU()
+            let start = now(), startCPU = cpuClock()
             body()
             times[i] = now() - start
-            cpu[i] = threadCPU() - startCPU
+            cpu[i] = cpuClock() - startCPU
         }
         return times
     }
@@ -374,6 +381,13 @@ enum BenchCommand {
     private static func threadCPU() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+    }
+
+    /// CPU time of every thread of the process (the eyes' worker with the calling thread), in milliseconds.
+    private static func processCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
     }
 

@@ -49,6 +49,31 @@ final class AnalyzeBenchCLITests: XCTestCase {
         XCTAssertEqual(object["detector_frames"] as? Int, 2)
     }
 
+    /// `threads` says how many threads a frame's eyes ran on: two on a machine with more than one core, one with
+    /// FACECAP_ONE_THREAD set; and `analyze` prints the same bytes either way (the eyes' points included).
+    func testOneThreadIsAskedWithFACECAP_ONE_THREADAndChangesNoResult() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FACECAP_ONE_THREAD"] = nil
+        let bench = ["bench", "--json", "--runs", "5"]
+        let parallel = try runFacecap(bench, environment: environment)
+        XCTAssertEqual(parallel.status, 0, parallel.stderr)
+        let photo = fixtures.appendingPathComponent("sergey.png").path
+        let clip = fixtures.appendingPathComponent("clips/ffmpeg-420.y4m").path
+        let twoThreads = try runFacecap(["analyze", "--json", photo, clip], environment: environment)
+        environment["FACECAP_ONE_THREAD"] = "1"
+        let single = try runFacecap(bench, environment: environment)
+        XCTAssertEqual(single.status, 0, single.stderr)
+        let oneThread = try runFacecap(["analyze", "--json", photo, clip], environment: environment)
+        func threads(_ text: String) throws -> Int? {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])["threads"] as? Int
+        }
+        XCTAssertEqual(try threads(parallel.stdout), ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1)
+        XCTAssertEqual(try threads(single.stdout), 1)
+        XCTAssertEqual(twoThreads.status, 0, twoThreads.stderr)
+        XCTAssertTrue(twoThreads.stdout.contains("\"eyes\""), twoThreads.stdout)
+        XCTAssertEqual(oneThread.stdout, twoThreads.stdout)
+    }
+
     func testBenchWithoutAPhotoTimesTheWorstCaseOnly() throws {
         let result = try runFacecap(["bench", "--json", "--runs", "5"])
         XCTAssertEqual(result.status, 0, result.stderr)

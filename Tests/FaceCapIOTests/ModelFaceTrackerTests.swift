@@ -168,7 +168,7 @@ final class ModelFaceTrackerTests: XCTestCase {
         let parts = FrameProfile.parts(tracker: tracker, analyzer: Analyzer(), frame: frames[1], runs: 3,
                                        clock: { tick += 1; return tick }, cpuClock: { tick })
         let labels = parts.map(\.label)
-        for prefix in ["detector: model", "landmarks: frame -> 192x192", "eyes: iris model", "analyzer: cover",
+        for prefix in ["detector: model", "landmarks: frame -> 192x192", "eyes: iris model", "eyes: both eyes as a frame reads them", "analyzer: cover",
                        "analyzer: sharpness", "analyzer: light", "whole tracked frame"] {
             XCTAssertTrue(labels.contains { $0.hasPrefix(prefix) }, prefix)
         }

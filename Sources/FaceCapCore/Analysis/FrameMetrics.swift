@@ -127,8 +127,9 @@ public enum FaceMeasures {
 
     private static func faceMetrics(_ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
                                     thresholds: AnalyzerThresholds) -> FaceMetrics {
-        var metrics = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
-        // With the pixels at hand, the eyes' pupils are read too (`EyeMeasures.pupilShade`).
+        // The eyes measured once, here, with the pixels at hand: their pupils are read too (`EyeMeasures.pupilShade`).
+        var metrics = geometry(face, index: index, width: width, height: height, thresholds: thresholds,
+                               measuringEyes: false)
         metrics.eyes = face.eyes.map { EyeMeasures.measure($0, pose: metrics.pose, thresholds: thresholds,
                                                            reader: reader) }
         let box = metrics.box
@@ -159,8 +160,10 @@ public enum FaceMeasures {
         Rect(x: box.x + 0.15 * box.width, y: box.y + 0.15 * box.height, width: 0.7 * box.width, height: 0.7 * box.height)
     }
 
+    /// The face's measures that need no pixels; the eyes' too unless `measuringEyes` is false (a caller that
+    /// measures them with the pixels, which it would otherwise do a second time on every frame with eyes).
     static func geometry(_ face: Face, index: Int, width: Double, height: Double,
-                                 thresholds: AnalyzerThresholds) -> FaceMetrics {
+                         thresholds: AnalyzerThresholds, measuringEyes: Bool = true) -> FaceMetrics {
         let box = faceBox(face)
         let centre = box.centre
         var margin = min(Double(box.x) / width, Double(box.y) / height,
@@ -187,7 +190,7 @@ public enum FaceMeasures {
             edgeMargin: margin,
             pose: pose,
             features: LandmarkGeometry.features(points),
-            eyes: face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) },
+            eyes: measuringEyes ? face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) } : nil,
             light: nil, sharpness: nil, interEyeDistance: interEye)
     }
 }

@@ -5,8 +5,8 @@ public enum FrameProfile {
     /// One part of the frame and its median time.
     public struct Part: Sendable, Equatable {
         public var label: String
-        /// Median wall time, and median time on the CPU of the calling thread (what a loaded machine's waits
-        /// for a core leave out).
+        /// Median wall time, and median CPU time by the caller's CPU clock (`facecap bench`: the process's, so
+        /// the eyes' worker thread counts; what a loaded machine's waits for a core leave out).
         public var milliseconds: Double
         public var cpuMilliseconds: Double
     }
@@ -14,8 +14,8 @@ public enum FrameProfile {
     /// The parts of a frame with eyes on `frame`, where `tracker` tracks a face (call after a `process` of a
     /// frame like it): the detector's parts (which a tracked frame runs every `detectionInterval` frames only)
     /// first, then the landmarks, the tracking, the eyes and the analyzer's measure families, the whole tracked
-    /// frame with eyes (`FaceTracker.process` + `Analyzer.process`). `clock` and `cpuClock` (the calling
-    /// thread's CPU time) in milliseconds. The tracker's state is kept as it was: it is asked to run the eyes on the whole frame
+    /// frame with eyes (`FaceTracker.process` + `Analyzer.process`). `clock` and `cpuClock` (a CPU time; the
+    /// process's counts the eyes' worker thread) in milliseconds. The tracker's state is kept as it was: it is asked to run the eyes on the whole frame
     /// and then set back.
     public static func parts(tracker: FaceTracker, analyzer: Analyzer, frame: Frame, runs: Int,
                              clock: () -> Double, cpuClock: () -> Double) -> [Part] {
@@ -84,6 +84,10 @@ public enum FrameProfile {
                 _ = iris.fill(image: 0, from: frame, roi: left, flipped: true)
             }
             time("eyes: iris model, two runs") { iris.interpreter.run(images: 1); iris.interpreter.run(images: 1) }
+            // What the frame runs instead of the three parts above: one eye on the worker thread when parallel.
+            time("eyes: both eyes as a frame reads them (crops, models, points; \(iris.isParallel ? "two threads" : "one thread"))") {
+                _ = iris.eyes(in: frame, landmarks: p)
+            }
             time("eyes: projection of 2 x 76 points") {
                 _ = iris.landmarks(image: 0, roi: right, flipped: false)
                 _ = iris.landmarks(image: 0, roi: left, flipped: true)

@@ -72,12 +72,15 @@ public final class FaceTracker {
     /// let go of the previous frame's result.
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
-    /// Builds both models' interpreters (all tensor memory is planned and allocated here).
+    /// Builds the models' interpreters (all tensor memory is planned and allocated here). With `parallelEyes`
+    /// (the default on a machine with more than one core, `IrisLandmarker.parallelByDefault`) the iris model's
+    /// two eyes run at once, one on a thread the tracker starts now and joins when it goes: one thread per
+    /// tracker, whatever the number of frames.
     public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                hand: TFLiteModel? = nil) throws(ModelError) {
+                hand: TFLiteModel? = nil, parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
-        self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model) }
+        self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model, parallel: parallelEyes) }
         self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
         faces.reserveCapacity(8)
     }

@@ -50,10 +50,38 @@ public final class IrisLandmarker {
     let interpreter: Interpreter
     private let contourOutput: Int
     private let irisOutput: Int
+    /// The thread that reads the subject's left eye while the calling thread reads the right one (`eyes`), when
+    /// the eyes run in parallel.
+    let worker: EyeWorker?
+
+    /// Whether `eyes` runs the two eyes at once, on the calling thread and a worker thread of this landmarker.
+    public var isParallel: Bool { worker != nil }
+
+    /// Eyes the worker thread read so far, and eyes the calling thread took back from it because it had not begun
+    /// them when the other eye was done (its core busy); nil without a worker.
+    public var workerCounts: (ran: Int, takenBack: Int)? { worker?.counts }
+
+    /// Whether landmarkers run the two eyes in parallel unless told otherwise: on a machine with more than one
+    /// core the process may use, and not with `FACECAP_ONE_THREAD` set (any value; for measuring, and a way out).
+    public static let parallelByDefault = runsInParallel(oneThread: getenv("FACECAP_ONE_THREAD") != nil,
+                                                         cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// The choice `parallelByDefault` makes for a setting and a core count.
+    static func runsInParallel(oneThread: Bool, cores: Int) -> Bool { !oneThread && cores > 1 }
 
     /// Prepares the iris model; a model of another shape is a `ModelError`. One image per run: a batch of two
-    /// eyes measured slower on a quiet machine (docs/performance.md, third pass).
-    public init(model: TFLiteModel) throws(ModelError) {
+    /// eyes measured slower on a quiet machine (docs/performance.md, third pass). With `parallel`, a second
+    /// interpreter of the model (sharing this one's packed weights) on a thread of its own reads one of the two
+    /// eyes of `eyes`; that thread ends with the landmarker. Without it, or when no thread can be started, both
+    /// eyes run on the calling thread, one after the other.
+    public convenience init(model: TFLiteModel, parallel: Bool = IrisLandmarker.parallelByDefault)
+        throws(ModelError) {
+        let helper = parallel ? try IrisLandmarker(model: model, worker: nil) : nil
+        try self.init(model: model, worker: helper.flatMap { EyeWorker(landmarker: $0) })
+    }
+
+    private init(model: TFLiteModel, worker: EyeWorker?) throws(ModelError) {
+        self.worker = worker
         interpreter = try Interpreter(model: model)
         let n = Self.inputSize
         let sizes = interpreter.outputShapes.map { $0.reduce(1, *) }
@@ -76,13 +104,26 @@ public final class IrisLandmarker {
     }
 
     /// Both eyes of the face whose 468 FaceMesh landmarks are `points` (frame pixels); nil when there are
-    /// fewer points or the frame's data is too short for its format. Two model runs.
+    /// fewer points or the frame's data is too short for its format. Two model runs: at once when the landmarker
+    /// is parallel (the left eye on the worker thread), else one after the other; the points are the same.
     public func eyes(in frame: Frame, landmarks points: [SIMD3<Float>]) -> FaceEyes? {
-        guard points.count >= FaceLandmarker.count,
-              let right = eye(in: frame, roi: Self.roi(from: points[33], to: points[133]), flipped: false),
-              let left = eye(in: frame, roi: Self.roi(from: points[362], to: points[263]), flipped: true) else {
-            return nil
+        guard points.count >= FaceLandmarker.count else { return nil }
+        let rightROI = Self.roi(from: points[33], to: points[133]), leftROI = Self.roi(from: points[362], to: points[263])
+        guard let worker else {
+            guard let right = eye(in: frame, roi: rightROI, flipped: false),
+                  let left = eye(in: frame, roi: leftROI, flipped: true) else { return nil }
+            return FaceEyes(right: right, left: left)
         }
+        worker.start(EyeWorker.Job(frame: frame, roi: leftROI, flipped: true))
+        let right = eye(in: frame, roi: rightROI, flipped: false)
+        // Always finished, even when the right eye failed: the worker must be idle before the next frame. An eye the
+        // worker has not begun (its core busy) is read here, by the same code: the same points.
+        let left: EyeLandmarks?
+        switch worker.finish() {
+        case .read(let eye): left = eye
+        case .takenBack(let job): left = right == nil ? nil : eye(in: job.frame, roi: job.roi, flipped: job.flipped)
+        }
+        guard let right, let left else { return nil }
         return FaceEyes(right: right, left: left)
     }
 

@@ -1,0 +1,200 @@
+// The second eye of a frame on a second core: a thread started once with the `IrisLandmarker`, owning an iris
+// interpreter of its own (its packed weights those of the first, `SharedConstants`), handed one eye per frame
+// while the calling thread runs the other (docs/performance.md, "eyes").
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread that runs one eye's crop, iris model and projection at a time for an `IrisLandmarker`: `start` hands
+/// it an eye, `finish` waits for the points — or takes the eye back when the thread has not begun it, so a frame
+/// never waits for the thread to get a core (on a loaded machine a woken thread can wait many milliseconds for
+/// one: then the caller runs both eyes as if there were no worker). Its interpreter is its own (a run writes the
+/// arena), so the two eyes of a frame run at once; the same code on the same crop gives the same points, bit for
+/// bit, as the calling thread's interpreter would. The thread lives as long as the worker: `deinit` stops and
+/// joins it.
+///
+/// The hand-over is a pthread mutex and condition variable, not atomics: every field both threads touch is read
+/// and written with the mutex held, which also orders the worker's writes to its interpreter before the caller
+/// reads the result, and ThreadSanitizer intercepts `pthread_*` and sees that order.
+final class EyeWorker {
+    /// One eye to read.
+    struct Job {
+        var frame: Frame
+        var roi: FaceROI
+        var flipped: Bool
+    }
+
+    private enum Phase {
+        case idle
+        case queued(Job)
+        case running
+        case done(EyeLandmarks?)
+    }
+
+    /// What `finish` found: the thread's points, or the job it had not begun, for the caller to run.
+    enum Outcome {
+        case read(EyeLandmarks?)
+        case takenBack(Job)
+    }
+
+    /// What the two threads share. Unchecked `Sendable`: `phase` and `stopping` are only touched with `mutex`
+    /// held; `landmarker` only by the worker thread, between taking a job and posting its result (the caller
+    /// waits for that result before it hands over the next job, and never touches `landmarker` itself).
+    private final class Shared: @unchecked Sendable {
+        /// Allocated and initialised here, destroyed and freed in `deinit`, after the thread was joined.
+        let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        let condition: UnsafeMutablePointer<pthread_cond_t>
+        let landmarker: IrisLandmarker
+        var phase = Phase.idle
+        var stopping = false
+        /// While set the thread takes no job (for tests: every job is then taken back).
+        var holding = false
+        /// Whether `finish` takes back a job not begun (always but in tests, which make the thread run every one).
+        var takesBack = true
+        /// Jobs the thread ran, and jobs the caller took back (for tests and the bench).
+        var ran = 0, takenBack = 0
+
+        init(landmarker: IrisLandmarker) {
+            self.landmarker = landmarker
+            mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+            condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            condition.initialize(to: pthread_cond_t())
+            pthread_cond_init(condition, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            condition.deinitialize(count: 1)
+            condition.deallocate()
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        }
+
+        /// The worker thread: waits for a job, runs it without the lock, posts the result; until `stopping`.
+        func loop() {
+            pthread_mutex_lock(mutex)
+            while true {
+                if stopping { break }
+                guard case .queued(let job) = phase, !holding else {
+                    pthread_cond_wait(condition, mutex)
+                    continue
+                }
+                phase = .running
+                ran += 1
+                pthread_mutex_unlock(mutex)
+                let eye = landmarker.eye(in: job.frame, roi: job.roi, flipped: job.flipped)
+                pthread_mutex_lock(mutex)
+                phase = .done(eye)
+                // Only the caller can be waiting now (the worker itself is here): one waiter at most.
+                pthread_cond_signal(condition)
+            }
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    private let shared: Shared
+    private let thread: pthread_t
+
+    /// Starts the thread, which runs its eyes on `landmarker` (a landmarker without a worker of its own, used by
+    /// nothing else); nil when the system refuses a thread (the caller then runs both eyes itself).
+    init?(landmarker: IrisLandmarker) {
+        let shared = Shared(landmarker: landmarker)
+        // The thread holds its own reference, released when its loop ends.
+        let context = Unmanaged.passRetained(shared).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<Shared>.fromOpaque(context).takeRetainedValue().loop()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Shared>.fromOpaque(context).release()
+            return nil
+        }
+        self.shared = shared
+        self.thread = thread
+    }
+
+    deinit {
+        pthread_mutex_lock(shared.mutex)
+        shared.stopping = true
+        pthread_cond_signal(shared.condition)
+        pthread_mutex_unlock(shared.mutex)
+        pthread_join(thread, nil)
+    }
+
+    /// Hands `job` to the thread; `finish` must be called before the next `start`.
+    func start(_ job: Job) {
+        pthread_mutex_lock(shared.mutex)
+        guard case .idle = shared.phase else { preconditionFailure("EyeWorker.start before finish") }
+        shared.phase = .queued(job)
+        // Only the worker can be waiting now (the caller is here): one waiter at most.
+        pthread_cond_signal(shared.condition)
+        pthread_mutex_unlock(shared.mutex)
+    }
+
+    /// The points of the job handed over by `start` (nil when the frame was too short), waiting while the thread
+    /// runs it; or the job, taken back, when the thread has not begun it: the caller runs it then.
+    func finish() -> Outcome {
+        pthread_mutex_lock(shared.mutex)
+        defer { pthread_mutex_unlock(shared.mutex) }
+        while true {
+            switch shared.phase {
+            case .done(let eye):
+                shared.phase = .idle
+                return .read(eye)
+            case .queued(let job) where shared.takesBack:
+                shared.phase = .idle
+                shared.takenBack += 1
+                return .takenBack(job)
+            case .idle:
+                preconditionFailure("EyeWorker.finish without start")
+            case .queued, .running:
+                pthread_cond_wait(shared.condition, shared.mutex)
+            }
+        }
+    }
+
+    /// Jobs the thread ran and jobs taken back from it so far.
+    var counts: (ran: Int, takenBack: Int) {
+        pthread_mutex_lock(shared.mutex)
+        defer { pthread_mutex_unlock(shared.mutex) }
+        return (shared.ran, shared.takenBack)
+    }
+
+    /// Whether `finish` takes back a job the thread has not begun (true unless a test makes it wait for it).
+    var takesBack: Bool {
+        get {
+            pthread_mutex_lock(shared.mutex)
+            defer { pthread_mutex_unlock(shared.mutex) }
+            return shared.takesBack
+        }
+        set {
+            pthread_mutex_lock(shared.mutex)
+            shared.takesBack = newValue
+            pthread_mutex_unlock(shared.mutex)
+        }
+    }
+
+    /// Keeps the thread from taking jobs while set (for tests: `finish` then always takes the job back).
+    var isHolding: Bool {
+        get {
+            pthread_mutex_lock(shared.mutex)
+            defer { pthread_mutex_unlock(shared.mutex) }
+            return shared.holding
+        }
+        set {
+            pthread_mutex_lock(shared.mutex)
+            shared.holding = newValue
+            pthread_cond_signal(shared.condition)
+            pthread_mutex_unlock(shared.mutex)
+        }
+    }
+
+    /// The worker's own interpreter (for tests: it shares the first one's weights).
+    var interpreter: Interpreter { shared.landmarker.interpreter }
+}

@@ -1,0 +1,78 @@
+import FaceCapCore
+import Foundation
+import XCTest
+
+@testable import FaceCapIO
+
+/// The eyes on two threads in the wizard's wiring: a session of a real face tracked with the eyes in parallel gives
+/// the faces the sequential tracker gives, bit for bit; the wizard's one tracker (live analysis and built-in
+/// validator alike) holds one extra thread, which ends with it.
+final class ParallelEyesTrackerTests: XCTestCase {
+    /// The bench's session frames (sergey.png moving a pixel or two) through a parallel and a sequential tracker:
+    /// every frame's faces equal, eyes included, on the frames the eyes ran on and the others.
+    func testATrackedSessionGivesTheSameFacesWithTheEyesInParallel() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let parallel = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                       parallelEyes: true)
+        let sequential = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                         parallelEyes: false)
+        XCTAssertEqual(parallel.iris?.isParallel, true)
+        XCTAssertEqual(sequential.iris?.isParallel, false)
+        let frames = SessionFrames.frames(photo: try ImageFile.read(path: fixturePath("sergey.png")))
+        var eyeFrames = 0
+        for index in 0..<36 {
+            let frame = frames[index % frames.count]
+            let mine = parallel.process(frame), theirs = sequential.process(frame)
+            XCTAssertEqual(mine, theirs, "frame \(index)")
+            XCTAssertEqual(parallel.eyesRan, sequential.eyesRan)
+            if parallel.eyesRan {
+                eyeFrames += 1
+                XCTAssertNotNil(mine.first?.eyes, "frame \(index)")
+            }
+        }
+        XCTAssertEqual(eyeFrames, 12)
+    }
+
+    /// The wizard builds one `SharedFaceTracker` and hands it to the built-in checker (`BuiltInChecker(sharing:)`):
+    /// one eye thread in all, when the eyes run in parallel here, however many photos are checked; none left once
+    /// both are gone.
+    func testTheWizardsTrackerAndCheckerHoldOneEyeThread() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        // Settled first: an earlier test's joined threads may linger in /proc a while (seconds under TSan).
+        var before = try threadCount(), still = 0
+        for _ in 0..<1000 where still < 50 {
+            usleep(10_000)
+            let now = try threadCount()
+            still = now == before ? still + 1 : 0
+            before = now
+        }
+        let extra = IrisLandmarker.parallelByDefault ? 1 : 0
+        var shared: SharedFaceTracker? = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
+                                                               iris: models.iris, hand: models.hand)
+        var checker: BuiltInChecker? = BuiltInChecker(sharing: shared!)
+        XCTAssertEqual(try threadCount(), before + extra)
+        let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
+        for _ in 0..<3 {
+            let faces = try XCTUnwrap(checker?.tracker.photo(sergey))
+            XCTAssertNotNil(faces.first?.eyes)
+            XCTAssertEqual(shared?.live { $0.process(sergey).count }, 1)
+        }
+        XCTAssertEqual(try threadCount(), before + extra)
+        checker = nil
+        shared = nil
+        for _ in 0..<1000 where try threadCount() != before { usleep(10_000) }
+        XCTAssertEqual(try threadCount(), before)
+    }
+
+    /// The number of threads of this process (entries of /proc/self/task not exited: a
+    /// thread that has ended may stay listed, as a zombie, for a while — for seconds under ThreadSanitizer).
+    private func threadCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
+            // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+            return state != "Z" && state != "X"
+        }.count
+    }
+}
