@@ -68,8 +68,7 @@ public final class FaceTracker {
     private var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
     private var framesSinceDetection = 0
     private var faces: [Face] = []
-    /// Reused for the tracked face's keypoints, so a tracked frame allocates nothing once the caller has
-    /// let go of the previous frame's result.
+    /// Reused for the tracked face's keypoints (a face gets a copy).
     private var keypoints = [Point2](repeating: Point2(x: 0, y: 0), count: 6)
 
     /// Builds the models' interpreters (all tensor memory is planned and allocated here). With `parallelEyes`
@@ -135,6 +134,14 @@ public final class FaceTracker {
     /// others come last with `isRejected` set (not faces). A face that is tracked (not re-detected this frame)
     /// has `isTracked` set and a detection derived from its landmarks.
     public func process(_ frame: Frame) -> [Face] {
+        let result = Self.copied(track(frame))
+        // The faces' arrays are the caller's alone: dropped (and freed) wherever it drops them.
+        faces.removeAll(keepingCapacity: true)
+        return result
+    }
+
+    /// `process` into the tracker's own `faces`, which it reuses on the next frame.
+    private func track(_ frame: Frame) -> [Face] {
         faces.removeAll(keepingCapacity: true)
         detectorRan = false
         eyesRan = false
@@ -146,7 +153,7 @@ public final class FaceTracker {
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
-            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: keypoints)
+            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: Self.copied(keypoints))
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
                 framesSinceDetection = 0
                 detectorRan = true
@@ -167,7 +174,7 @@ public final class FaceTracker {
                     return faces
                 }
                 let eyes = eyesIfDue(frame, points, now: false)
-                faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
+                faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: Self.copied(points), presence: presence),
                                   isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
                 rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box)
@@ -175,7 +182,7 @@ public final class FaceTracker {
                 return faces
             }
             let eyes = eyesIfDue(frame, points, now: false)
-            faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: presence),
+            faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: Self.copied(points), presence: presence),
                               isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
             return faces
         }
@@ -202,7 +209,17 @@ public final class FaceTracker {
         landmarkRuns += 1
         guard let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
               presence >= landmarker.minPresence else { return nil }
-        return FaceLandmarks(points: points, presence: presence)
+        return FaceLandmarks(points: Self.copied(points), presence: presence)
+    }
+
+    /// A copy in storage of its own, for what `process` hands out: the tracker's buffers (`faces`, `points`,
+    /// `keypoints`) never leave it (nor does it keep what it handed out), and it writes them in place on its next frame — perhaps the validator's photo,
+    /// on another thread (`SharedFaceTracker`) — while the caller may still read the faces it got. Shared
+    /// copy-on-write they would be copied or reused by their reference count alone, a hand-over ThreadSanitizer
+    /// cannot see (the Swift runtime is not instrumented): it reported the validator's writes of `points` and
+    /// the live side's reads of an earlier frame's landmarks as a race. About 8 KB of copies a face and frame.
+    private static func copied<Element>(_ array: [Element]) -> [Element] {
+        array.withUnsafeBufferPointer { Array($0) }
     }
 
     /// Appends `detections` to `faces`, the widest the landmark model confirms first with its landmarks (and a
