@@ -8,7 +8,7 @@
 #       run the ASan build of facecap itself (FACECAP_BIN). Build in .build/asan.
 #       ASAN_SKIP (a `swift test --skip` regular expression) leaves tests out; unset, nothing is left out, so
 #       `make test-sanitize` runs every test. .ci/run sets it to the end-to-end wizard suites (see there).
-# tsan  the tests where more than one thread runs (the wizard session and its validation worker, the HTTP
+# tsan  the tests where more than one thread runs (the wizard session and its validation worker, the eye worker, the HTTP
 #       validator, the camera and recording, and the whole wizard against the test server) under
 #       ThreadSanitizer, the binary they start included. Build in .build/tsan.
 # Every report goes to .build/sanitize-reports (log_path); the run fails when a test fails or a report
@@ -73,7 +73,7 @@ fi
 if [ "$mode" = tsan ] || [ "$mode" = all ]; then
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1:abort_on_error=1"
     # TSAN_TESTS narrows the set (.ci/run leaves out the two command-line suites, ~2.5 min, to fit its budget).
-    threaded="WizardSessionTests|SharedFaceTrackerTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
+    threaded="WizardSessionTests|SharedFaceTrackerTests|ParallelEyesTests|ParallelEyesTrackerTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
     threaded=${TSAN_TESTS:-"$threaded|WizardPlainTests|WizardServerTests"}
     stage "ThreadSanitizer (threaded tests)" run_tests .build/tsan thread "${filter:-$threaded}"
     unset TSAN_OPTIONS

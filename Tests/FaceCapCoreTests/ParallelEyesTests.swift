@@ -153,6 +153,33 @@ final class ParallelEyesTests: XCTestCase {
         try waitForThreadCount(before)
     }
 
+    /// The worker thread blocks the signals the wizard handles (it starts with every signal blocked), so they reach
+    /// the thread whose poll they must interrupt.
+    func testTheWorkerThreadBlocksSignals() throws {
+        let model = try TestData.iris
+        _ = try settledThreadCount()
+        func tasks() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))
+        }
+        let before = try tasks()
+        let landmarker = try IrisLandmarker(model: model, parallel: true)
+        XCTAssertTrue(landmarker.isParallel)
+        let new = try tasks().subtracting(before)
+        // The worker is the one new thread (another thread of the process may have come meanwhile: each is checked).
+        XCTAssertFalse(new.isEmpty)
+        var workers = 0
+        for task in new {
+            guard let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                  let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            else { continue }
+            let handled = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGQUIT]
+            if handled.allSatisfy({ mask & (1 << UInt64($0 - 1)) != 0 }) { workers += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(workers, 1, "a new thread with the wizard's signals blocked")
+        withExtendedLifetime(landmarker) {}
+    }
+
     /// The default: two threads on a machine with more than one core, one with `FACECAP_ONE_THREAD` set.
     func testParallelByDefaultOnlyWithMoreThanOneCoreAndNotOneThreadAsked() {
         XCTAssertTrue(IrisLandmarker.runsInParallel(oneThread: false, cores: 2))

@@ -141,6 +141,17 @@ final class HandTrackingTests: XCTestCase {
         // Frame 20 is not an eye frame (those are every third from the detection): read there, then every sixth.
         XCTAssertEqual(runs, [20, 26], "\(runs)")
 
+        // An interval of 1 reads every frame of a tracked face, whatever the cadence says (eye frames included).
+        tracker.handInterval = 1
+        for cadence in [HandCadence.fixing, .unlit, .ready] {
+            tracker.handCadence = cadence
+            for index in 0..<4 {
+                _ = tracker.process(frame)
+                XCTAssertTrue(tracker.handRan, "\(cadence), frame \(index): read with an interval of 1")
+            }
+        }
+        tracker.handInterval = 6
+
         let shared = SharedFaceTracker(tracker)
         _ = shared.live { $0.handCadence = .unlit }
         let flag = try XCTUnwrap(try XCTUnwrap(shared.photo(frame)?.first).handFlag, "the photo's hand is read")

@@ -1,4 +1,4 @@
-import FaceCapCore
+@testable import FaceCapCore
 import Foundation
 import XCTest
 
@@ -18,6 +18,8 @@ final class ParallelEyesTrackerTests: XCTestCase {
                                          parallelEyes: false)
         XCTAssertEqual(parallel.iris?.isParallel, true)
         XCTAssertEqual(sequential.iris?.isParallel, false)
+        // Every left eye on the worker, however loaded the machine: a taken-back eye would be the sequential path.
+        parallel.iris?.worker?.takesBack = false
         let frames = SessionFrames.frames(photo: try ImageFile.read(path: fixturePath("sergey.png")))
         var eyeFrames = 0
         for index in 0..<36 {
@@ -31,6 +33,8 @@ final class ParallelEyesTrackerTests: XCTestCase {
             }
         }
         XCTAssertEqual(eyeFrames, 12)
+        XCTAssertEqual(parallel.iris?.workerCounts?.ran, 12, "each eye frame's left eye read by the worker")
+        XCTAssertEqual(parallel.iris?.workerCounts?.takenBack, 0)
     }
 
     /// The wizard builds one `SharedFaceTracker` and hands it to the built-in checker (`BuiltInChecker(sharing:)`):

@@ -35,8 +35,10 @@ while [ $# -gt 0 ]; do
         --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
         --set)
             case "$2" in
-                signal_runs=[0-9]*) signal_runs=${2#signal_runs=}; guest_args+=("$2") ;;
-                soak_seconds=[0-9]*|signal_seed=[0-9]*) guest_args+=("$2") ;;
+                signal_runs=*|soak_seconds=*|signal_seed=*)
+                    [[ ${2#*=} =~ ^[0-9]+$ ]] || { echo "error: --set $2: the value is a whole number" >&2; exit 64; }
+                    [[ $2 == signal_runs=* ]] && signal_runs=${2#signal_runs=}
+                    guest_args+=("$2") ;;
                 *) echo "error: --set takes soak_seconds=N, signal_runs=N or signal_seed=N, not $2" >&2; exit 64 ;;
             esac
             shift 2 ;;

@@ -20,6 +20,9 @@ int fc_has_avx512(void);
  * off): for comparing the paths in tests and benchmarks, and a way out. */
 int fc_has_avx2(void);
 
+/* The CPUs this process may run on (its affinity mask; cpus.c); 1 when the mask cannot be read. */
+int fc_usable_cpus(void);
+
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };
 
 /* C[rows × valid] = act(bias + A · W + residual) for one packed weight panel of `width` (16, 24 or 32)

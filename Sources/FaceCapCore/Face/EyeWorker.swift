@@ -106,11 +106,17 @@ final class EyeWorker {
         // The thread holds its own reference, released when its loop ends.
         let context = Unmanaged.passRetained(shared).toOpaque()
         var thread = pthread_t()
+        // The thread starts with every signal blocked (it inherits the mask in force here), so a signal for the
+        // process is always taken by a thread that handles it: the wizard's loop, whose poll it interrupts.
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
         let started = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
             Unmanaged<Shared>.fromOpaque(context).takeRetainedValue().loop()
             return nil
         }, context)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         guard started == 0 else {
             Unmanaged<Shared>.fromOpaque(context).release()
             return nil
@@ -190,7 +196,8 @@ final class EyeWorker {
         set {
             pthread_mutex_lock(shared.mutex)
             shared.holding = newValue
-            pthread_cond_signal(shared.condition)
+            // The caller may be waiting on the same condition too (a test that holds and does not take back).
+            pthread_cond_broadcast(shared.condition)
             pthread_mutex_unlock(shared.mutex)
         }
     }

@@ -79,7 +79,9 @@ public final class FaceTracker {
                 hand: TFLiteModel? = nil, parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
         self.detector = try FaceDetector(model: detector)
         self.landmarker = try FaceLandmarker(model: landmarks)
-        self.iris = try iris.map { model throws(ModelError) in try IrisLandmarker(model: model, parallel: parallelEyes) }
+        self.iris = try iris.map { model throws(ModelError) in
+            try IrisLandmarker(model: model, parallel: parallelEyes)
+        }
         self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
         faces.reserveCapacity(8)
     }
@@ -93,7 +95,7 @@ public final class FaceTracker {
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
-        let interval = handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
         guard now || (framesSinceHand >= interval && (everyFrame || !eyesRan)) else { return nil }
         framesSinceHand = 0
         handRan = true
@@ -103,7 +105,8 @@ public final class FaceTracker {
         }
         let crop = handCrop
         handCrop = (handCrop + 1) % HandLandmarker.crops.count
-        guard let flag = hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), face: points) else {
+        let roi = HandLandmarker.roi(landmarks: points, crop: crop)
+        guard let flag = hand.flag(in: frame, roi: roi, face: points) else {
             return nil
         }
         defer { lastHandFlag = flag }
@@ -153,7 +156,8 @@ public final class FaceTracker {
            presence >= landmarker.minPresence {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
-            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points), keypoints: Self.copied(keypoints))
+            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points),
+                                          keypoints: Self.copied(keypoints))
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
                 framesSinceDetection = 0
                 detectorRan = true
@@ -174,7 +178,8 @@ public final class FaceTracker {
                     return faces
                 }
                 let eyes = eyesIfDue(frame, points, now: false)
-                faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: Self.copied(points), presence: presence),
+                let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
+                faces.append(Face(detection: detection, landmarks: landmarks,
                                   isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
                 rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box)
@@ -182,7 +187,8 @@ public final class FaceTracker {
                 return faces
             }
             let eyes = eyesIfDue(frame, points, now: false)
-            faces.append(Face(detection: detection, landmarks: FaceLandmarks(points: Self.copied(points), presence: presence),
+            let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
+            faces.append(Face(detection: detection, landmarks: landmarks,
                               isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
             return faces
         }
@@ -213,11 +219,12 @@ public final class FaceTracker {
     }
 
     /// A copy in storage of its own, for what `process` hands out: the tracker's buffers (`faces`, `points`,
-    /// `keypoints`) never leave it (nor does it keep what it handed out), and it writes them in place on its next frame — perhaps the validator's photo,
-    /// on another thread (`SharedFaceTracker`) — while the caller may still read the faces it got. Shared
-    /// copy-on-write they would be copied or reused by their reference count alone, a hand-over ThreadSanitizer
-    /// cannot see (the Swift runtime is not instrumented): it reported the validator's writes of `points` and
-    /// the live side's reads of an earlier frame's landmarks as a race. About 8 KB of copies a face and frame.
+    /// `keypoints`) never leave it, nor does it keep what it handed out. It writes its buffers in place on its
+    /// next frame — perhaps the validator's photo, on another thread (`SharedFaceTracker`) — while the caller may
+    /// still read the faces it got. Shared copy-on-write they would be copied or reused by their reference count
+    /// alone, a hand-over ThreadSanitizer cannot see (the Swift runtime is not instrumented): it reported the
+    /// validator's writes of `points` and the live side's reads of an earlier frame's landmarks as a race.
+    /// About 8 KB of copies a face and frame.
     private static func copied<Element>(_ array: [Element]) -> [Element] {
         array.withUnsafeBufferPointer { Array($0) }
     }

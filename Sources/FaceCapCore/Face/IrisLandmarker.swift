@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CKernels
 
 /// The iris model's points for one eye, in frame pixels (z in the same scale, relative depth).
 ///
@@ -63,8 +64,9 @@ public final class IrisLandmarker {
 
     /// Whether landmarkers run the two eyes in parallel unless told otherwise: on a machine with more than one
     /// core the process may use, and not with `FACECAP_ONE_THREAD` set (any value; for measuring, and a way out).
+    /// (The cores of the process's CPU affinity, as `taskset` or a container's cpuset leaves it.)
     public static let parallelByDefault = runsInParallel(oneThread: getenv("FACECAP_ONE_THREAD") != nil,
-                                                         cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+                                                         cores: Int(fc_usable_cpus()))
 
     /// The choice `parallelByDefault` makes for a setting and a core count.
     static func runsInParallel(oneThread: Bool, cores: Int) -> Bool { !oneThread && cores > 1 }
