@@ -52,13 +52,14 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
     /// Runs facecap in `terminal` (its argument list up to the command) and returns the screenshot taken
     /// a second after the capture screen appeared, with the size of the terminal's window.
     private func screenshot(_ terminal: [String], window: (width: Int, height: Int)?,
-                            environment extra: [String: String] = [:], graphics: String = "auto")
+                            environment extra: [String: String] = [:], graphics: String = "auto",
+                            options: String = "")
         throws -> (XWDImage, Int, Int) {
         // Each run its own events file: a facecap still ending from the run before cannot start the clock.
         runs += 1
         let events = "events-\(runs).jsonl"
         let binary = try facecapBinary().path
-        let script = "cd '\(directory.path)' && '\(binary)' --graphics \(graphics) --no-tutorial --input '\(try clip())' --loop "
+        let script = "cd '\(directory.path)' && '\(binary)' --graphics \(graphics) \(options) --no-tutorial --input '\(try clip())' --loop "
             + "--output out --events \(events) 2> stderr.txt; echo $? > status"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -142,13 +143,19 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         print("xterm -ti vt340: " + describe(sixel))
         XCTAssertGreaterThan(sixel.rate, 0.05, "the preview is there")
         XCTAssertLessThan(sixel.onGrid, 0.7, "a sixel picture, not cells")
-        // As xterm-256color: in 8 colours (TERM=xterm's) the preview draws shade glyphs, whose pattern is finer
-        // than a cell's.
+        // In truecolor: half blocks only, one colour over each half cell. (In 256 colours and in 8 the preview
+        // also draws shade glyphs, whose pattern is finer than a cell's: checked below.)
         let cells = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
-                                           window: nil))
-        print("xterm -ti vt100: " + describe(cells))
+                                           window: nil, options: "--color truecolor"))
+        print("xterm -ti vt100 --color truecolor: " + describe(cells))
         XCTAssertGreaterThan(cells.rate, 0.01, "the preview is there, in cells")
         XCTAssertGreaterThan(cells.onGrid, 0.9, "cells: one colour over each half cell")
+        // As xterm-256color: cells with the 256-colour shade mixes (░ ▒ ▓) where a cell's two pixels are close.
+        let mixes = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
+                                           window: nil))
+        print("xterm -ti vt100: " + describe(mixes))
+        XCTAssertGreaterThan(mixes.rate, 0.01, "the preview is there, in 256 colours")
+        XCTAssertLessThan(mixes.onGrid, 0.9, "shade mixes drawn: a pattern finer than a cell (0.29 measured)")
         // As TERM=xterm (8 colours): the preview is there, drawn by the terminal in half blocks and shade glyphs.
         let eight = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm"] + font + ["-e"], window: nil))
         print("xterm -ti vt100 -tn xterm: " + describe(eight))
