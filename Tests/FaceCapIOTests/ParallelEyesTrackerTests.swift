@@ -64,8 +64,9 @@ final class ParallelEyesTrackerTests: XCTestCase {
         XCTAssertEqual(try threadCount(), before + extra)
         checker = nil
         shared = nil
-        for _ in 0..<1000 where try threadCount() != before { usleep(10_000) }
-        XCTAssertEqual(try threadCount(), before)
+        // None of ours left; another thread of the process (under ThreadSanitizer, the runtime's) may have ended.
+        for _ in 0..<1000 where try threadCount() > before { usleep(10_000) }
+        XCTAssertLessThanOrEqual(try threadCount(), before)
     }
 
     /// The number of threads of this process (entries of /proc/self/task not exited: a
