@@ -30,6 +30,21 @@ final class CameraTests: XCTestCase {
 
     func emptyFrame() -> Frame { Frame(format: .gray, width: 1, height: 1, data: []) }
 
+    /// Reads `camera` with `timeout` (then `pause` µs) until a read throws or `seconds` pass: the camera error it
+    /// threw (nil for none), and what the reads before it returned.
+    func readUntilError(_ camera: Camera, _ frame: inout Frame, timeout: Double, pause: UInt32 = 0,
+                        within seconds: Double) -> (error: CameraError?, results: [FrameReadResult]) {
+        var results: [FrameReadResult] = []
+        let start = CameraSupport.monotonicNow()
+        while CameraSupport.monotonicNow() - start < seconds {
+            do { results.append(try camera.nextFrame(into: &frame, timeout: timeout)) } catch {
+                return (error.camera, results)
+            }
+            if pause > 0 { usleep(pause) }
+        }
+        return (nil, results)
+    }
+
     /// After the last open: STREAMOFF (when buffers were requested), every mapped buffer unmapped, then close.
     func assertReleasedInOrder(_ fake: FakeV4L2Device, streamed: Bool, mapped: Int,
                                file: StaticString = #filePath, line: UInt = #line) {
@@ -368,13 +383,58 @@ final class CameraTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(camera.statistics.pollTimeouts, 1)
         // Now nothing more arrives: short waits report "not yet", then the stall becomes an error.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0.02), .noFrameYet)
-        var stalled: CameraError?
-        let start = CameraSupport.monotonicNow()
-        while stalled == nil, CameraSupport.monotonicNow() - start < 3 {
-            do { _ = try camera.nextFrame(into: &frame, timeout: 0.05) } catch { stalled = error.camera }
-        }
+        let stalled = readUntilError(camera, &frame, timeout: 0.05, within: 3).error
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.3))
         XCTAssertTrue(stalled?.message.contains("no frame from \(path) for 0.3 s") ?? false)
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
+    }
+
+    func testACallerBusyPastTheStallTimeoutIsNotToldOfAStallByADamagedBuffer() throws {
+        // The wizard reads without waiting (timeout 0) and analyses in between; on a slow machine one frame's
+        // analysis can outlast the stall timeout. Damaged buffers at the head of the queue then are no stall: the
+        // good frame behind them is read next. A camera silent after them is stalled a stall timeout later.
+        let fake = makeFake(script: [
+            .frame(FakeV4L2Device.FrameSpec(fill: 1)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
+            .frame(FakeV4L2Device.FrameSpec(fill: 2)),
+            .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
+        ])
+        var configuration = CameraConfiguration()
+        configuration.stallTimeout = 0.2
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
+        usleep(300_000)   // the caller analyses
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
+        XCTAssertTrue(frame.data.allSatisfy { $0 == 2 })
+        usleep(300_000)
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
+        let damagedAt = CameraSupport.monotonicNow()
+        let stalled = readUntilError(camera, &frame, timeout: 0.05, within: 2).error
+        XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.2), "then nothing: a stall")
+        XCTAssertGreaterThanOrEqual(CameraSupport.monotonicNow() - damagedAt, 0.19)
+        XCTAssertEqual(camera.statistics.droppedErrorFlag, 3)
+        assertReleasedInOrder(fake, streamed: true, mapped: 4)
+    }
+
+    func testACameraSendingOnlyDamagedBuffersIsStalled() throws {
+        // Read as the wizard reads (timeout 0, whenever the camera is readable): damaged buffers keep coming, but
+        // past the queue's worth of them they no longer restart the stall clock.
+        let fake = makeFake(script: frames(1) + Array(repeating: .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
+                                                       count: 2000))
+        var configuration = CameraConfiguration()
+        configuration.stallTimeout = 0.2
+        let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
+        var frame = emptyFrame()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
+        let start = CameraSupport.monotonicNow()
+        let (stalled, results) = readUntilError(camera, &frame, timeout: 0, pause: 1_000, within: 3)
+        XCTAssertTrue(results.allSatisfy { $0 == .noFrameYet }, "\(Set(results.map { "\($0)" }))")
+        XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.2))
+        XCTAssertLessThan(CameraSupport.monotonicNow() - start, 1, "reported about a stall timeout after the frame")
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
 

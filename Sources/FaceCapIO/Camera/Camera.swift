@@ -13,7 +13,8 @@ public struct CameraConfiguration: Equatable, Sendable {
     public var frameRate: Int = 30
     /// mmap buffers to stream with.
     public var bufferCount: Int = 4
-    /// No frame for this many seconds (from opening, or since the last frame) → `CameraError.stalled`.
+    /// No frame for this many seconds (from opening, or since the last frame or the damaged buffers dequeued right
+    /// after it, as many as the driver has buffers) → `CameraError.stalled`.
     public var stallTimeout: Double = 5
     /// Frames in the first this-many seconds are marked `isWarmUp` (auto exposure still settling).
     public var warmUpDuration: Double = 0.5
@@ -83,7 +84,13 @@ public final class Camera: FrameSource {
 
     private var device: OpaquePointer?
     private var failure: CameraError?
-    private var lastFrameTime: Double
+    /// Where the stall clock starts: the last frame (or the opening), or a damaged buffer dequeued after it — at
+    /// most `queueDepth` of them in a row, the backlog a caller busy past the stall timeout can come back to.
+    private var stallClockStart: Double
+    /// Damaged buffers dequeued since the last frame.
+    private var damagedSinceFrame = 0
+    /// The buffers the driver streams with (what it granted of `CameraConfiguration.bufferCount`).
+    private let queueDepth: Int
     private var consecutiveIOErrors = 0
     /// The timestamp of the last frame delivered (seconds since STREAMON).
     private var lastTimestamp = 0.0
@@ -130,7 +137,8 @@ public final class Camera: FrameSource {
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
-        lastFrameTime = CameraSupport.monotonicNow()
+        queueDepth = max(1, Int(stream.buffer_count))
+        stallClockStart = CameraSupport.monotonicNow()
     }
 
     /// Opens the first video-capture node under `directory` (metadata nodes are skipped).
@@ -187,7 +195,7 @@ public final class Camera: FrameSource {
             // No single wait outlasts the stall deadline, so a silent camera is reported on time however long
             // the caller is prepared to wait.
             let before = CameraSupport.monotonicNow()
-            let untilStall = lastFrameTime + configuration.stallTimeout - before
+            let untilStall = stallClockStart + configuration.stallTimeout - before
             let remaining = min(max(0, min(deadline - before, untilStall)), 3600)
             let milliseconds = Int32((remaining * 1000).rounded(.up))
             var info = cv4l2_frame_info()
@@ -201,7 +209,8 @@ public final class Camera: FrameSource {
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
-                lastFrameTime = now
+                stallClockStart = now
+                damagedSinceFrame = 0
                 if configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
                 frame.format = format
                 frame.width = width
@@ -221,10 +230,19 @@ public final class Camera: FrameSource {
             case CV4L2_READ_FAILED:
                 throw fail(CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
                                             procRoot: configuration.procRoot))
+            case CV4L2_READ_DROPPED:
+                // A damaged buffer (already re-queued and counted) is no frame, but no silence either: the camera
+                // sent it, perhaps with good frames queued behind it. A caller busy past the stall timeout (one
+                // frame's analysis under software emulation took 8 s) that comes back to damaged buffers at the
+                // head of its queue is not told of a stall: the clock starts again at each of them, up to as many
+                // in a row as the driver has buffers. Past that, a camera sending nothing but damaged buffers is
+                // stalled as before.
+                damagedSinceFrame += 1
+                if damagedSinceFrame <= queueDepth { stallClockStart = now }
             default:
-                break   // nothing yet, or a dropped buffer (already re-queued and counted)
+                break   // nothing yet
             }
-            if now - lastFrameTime >= configuration.stallTimeout {
+            if now - stallClockStart >= configuration.stallTimeout {
                 throw fail(.stalled(path: path, seconds: configuration.stallTimeout))
             }
             // A signal interrupted the wait: hand control back so the caller can check why.
