@@ -153,7 +153,7 @@ test: build-tests
 
 # Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
 # against $(BIN); installs qemu etc. and caches the kernel and initramfs in .cache/kernel. KERNEL_ARGS go to
-# Tests/Kernel/run.sh (e.g. "--set soak_seconds=90", what .ci/run passes).
+# Tests/Kernel/run.sh (e.g. "--set soak_seconds=60", what .ci/run passes).
 test-kernel: build
 	Tests/Kernel/run.sh --binary $(BIN) $(KERNEL_ARGS)
 

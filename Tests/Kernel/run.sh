@@ -208,6 +208,9 @@ log="$cache/last-run.log"
 guest_args+=("binary=$binary" "modules=.cache/kernel/$kernel_id.media-modules" "moddir=${moddir#"$repo"/}")
 args=$(IFS=,; echo "${guest_args[*]}")
 say "booting $kver under qemu (TCG); console log in ${log#"$repo"/}"
+# What sets the guest's speed (guest/speed): the host's processor and the emulator's version.
+say "host: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores;" \
+    "$(qemu-system-x86_64 --version | head -n 1)"
 start=$(date +%s)
 set +e
 # TCG, not KVM: these machines are virtual themselves and nested KVM hangs. -cpu max gives the guest
