@@ -41,7 +41,9 @@ The measures
 - compare (`--compare OTHER`): the CPU run of OTHER and of --binary in turn, --rounds times, the order swapped
   every round (A B, B A, …), each --seconds long at 100×32 on the same clip: the steady-state CPU of each binary
   (median and range), the ratio this/other within each round and the median of those ratios — the figure to
-  quote on a shared machine, where load moves both alike. With `--only compare` nothing else runs.
+  quote on a shared machine, where load moves both alike. With `--only compare` nothing else runs. Each run also
+  prints its FACECAP_FRAME_STATS: frames analysed and read a second (the wizard analyses about 15 a second,
+  `AnalysisCadence`) and the arrival → guidance time of the analysed frames (p50/p99).
 
 - capture (SPEC §10's "capture session"): the face held still in the oval, so the wizard captures it (~1.5 s), the
   built-in validator checks the photo, the photo and report are saved and the Success screen ends the run; VmHWM
@@ -276,7 +278,8 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
     out_dir = os.path.join(workdir, name + '-photos')
     env = {k: v for k, v in os.environ.items() if k not in ('NO_COLOR', 'COLORTERM', 'LC_ALL', 'LANGUAGE')}
     env.update({'TERM': opts.term, 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8',
-                'FACECAP_MODEL_DIR': os.environ.get('FACECAP_MODEL_DIR', os.path.join(ROOT, 'models'))})
+                'FACECAP_MODEL_DIR': os.environ.get('FACECAP_MODEL_DIR', os.path.join(ROOT, 'models')),
+                'FACECAP_FRAME_STATS': prefix + '.frames.json'})
     argv = [os.path.abspath(opts.binary), '--no-tutorial', '--input', clip or opts.clip, '--loop', '--color', '256',
             '--manual-after', '3600', '--output', out_dir]
     with open(prefix + '.json', 'w') as f:
@@ -337,8 +340,28 @@ def run_pane(opts, tmux, workdir, name, columns, rows, seconds=None, until_previ
         offset += n
     if not opts.keep:
         os.unlink(prefix + '.raw')
+    try:
+        with open(prefix + '.frames.json') as f:
+            pacing = json.load(f)
+    except (OSError, ValueError):
+        pacing = None
     return {'launch': launch, 'samples': samples, 'chunks': chunks, 'screen': screen, 'ran_to_end': ran_to_end,
-            'size': f'{columns}x{rows}', 'photos': out_dir}
+            'size': f'{columns}x{rows}', 'photos': out_dir, 'pacing': pacing}
+
+
+def pacing_note(run):
+    """The run's FACECAP_FRAME_STATS (its last snapshot, ≤ 5 s before the end): frames analysed and read a second,
+    and each analysed frame's arrival → guidance time (p50/p99); a binary without `frames_read` read them all."""
+    pacing = run.get('pacing')
+    if not pacing or not pacing.get('t'):
+        return None, ''
+    seconds = pacing['t']
+    analysed = pacing.get('frames', 0)
+    read = pacing.get('frames_read', analysed)
+    figures = {'analysed_per_s': analysed / seconds, 'read_per_s': read / seconds,
+               'p50_ms': pacing.get('p50_ms'), 'p99_ms': pacing.get('p99_ms'), 'max_ms': pacing.get('max_ms')}
+    return figures, (f"analysed {figures['analysed_per_s']:.1f}/s of {figures['read_per_s']:.1f} read, arrival → "
+                     f"guidance p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms")
 
 
 def wait_for(condition, seconds, what):
@@ -622,9 +645,11 @@ def main():
                         raise RuntimeError(f'compare {which}: facecap ended before it could be sampled')
                     whole, steady = cpu_figures(run)
                     pair[which] = steady if steady is not None else whole
+                    pacing, note = pacing_note(run)
                     figures[which].append({'whole_percent': whole, 'steady_percent': steady,
-                                           'load': loadavg()})
-                    print(f'  {which}: {whole:.1f} % of a core (steady {steady or whole:.1f} %)', flush=True)
+                                           'load': loadavg(), 'pacing': pacing})
+                    print(f'  {which}: {whole:.1f} % of a core (steady {steady or whole:.1f} %)'
+                          + (f'; {note}' if note else ''), flush=True)
                 ratios.append(pair['this'] / pair['other'])
             opts.binary = mine
             results['compare'] = {'binaries': binaries, 'runs': figures, 'ratios_this_over_other': ratios}

@@ -29,16 +29,14 @@ int fc_has_avx2(void) {
  * result. FACECAP_NO_PREFETCH (any value) turns it off, for measuring. One thread runs a model, so the cursor is
  * per thread; the AVX2 kernels (gemm_avx2.c, dw_avx2.c) advance the same cursor (prefetch.h). */
 FC_TLS const char *fc_pf_cur, *fc_pf_end;
-/* -1 until the first call reads the environment. Two threads may run models at once (the eye worker), so it is
- * read and written atomically (relaxed: every thread that sets it sets the same value). */
-static int pf_off = -1;
+/* FACECAP_NO_PREFETCH, read once as the program is loaded: a constructor runs before main and before any thread
+ * of the process (the eye worker) starts, and nothing writes the switch afterwards, so the threads that read it
+ * share no write to race on, with no atomic load per call. */
+static int pf_off;
+__attribute__((constructor)) static void pf_read_switch(void) { pf_off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0; }
 
 void fc_prefetch_next(const void *p, long bytes) {
-    int off = __atomic_load_n(&pf_off, __ATOMIC_RELAXED);
-    if (off < 0) {
-        off = getenv("FACECAP_NO_PREFETCH") ? 1 : 0;
-        __atomic_store_n(&pf_off, off, __ATOMIC_RELAXED);
-    }
+    const int off = pf_off;
     if (off || !p || bytes <= 0) { fc_pf_cur = fc_pf_end = 0; return; }
     fc_pf_cur = (const char *)p;
     fc_pf_end = (const char *)p + bytes;

@@ -484,6 +484,8 @@ public struct PreviewRaster: Sendable {
                                     }
                                     for i in histogram.indices { histogram[i] = 0 }
                                     let taps = Float(tapsX * tapsY)
+                                    let tapCount = SIMD3<Int32>(repeating: Int32(tapsX * tapsY))
+                                    let halfTapCount = tapCount / 2
                                     for row in 0..<rows {
                                         for column in 0..<pixelsWide {
                                             var colours = (Int32(-1), Int32(-1))
@@ -496,20 +498,23 @@ public struct PreviewRaster: Sendable {
                                                 let py = row * perCell + half
                                                 let index = py * pixelsWide + column
                                                 var sum = SIMD3<Int32>.zero
+                                                let columnTaps = xs.baseAddress! + column &* tapsX
                                                 for ty in 0..<tapsY {
-                                                    let y = Int(ys[py * tapsY + ty])
-                                                    for tx in 0..<tapsX {
-                                                        sum &+= source.tap(Int(xs[column * tapsX + tx]), y)
-                                                    }
+                                                    sum &+= source.rowSum(Int(ys[py &* tapsY &+ ty]), columnTaps,
+                                                                          tapsX)
                                                 }
-                                                let average = SIMD3<Float>(sum) / taps
                                                 var rgb: SIMD3<Float>
                                                 if let convert {
-                                                    let q = average.rounded(.toNearestOrAwayFromZero)
-                                                    let c = convert.rgb(y: UInt8(q.x), u: UInt8(q.y), v: UInt8(q.z))
+                                                    // The average rounded half away from zero, in integers: the
+                                                    // sums are whole and ≥ 0, so (sum + ⌊taps/2⌋) / taps is what
+                                                    // rounding sum / taps in Float gives (no lane's `roundf` call).
+                                                    let q = (sum &+ halfTapCount) / tapCount
+                                                    let c = convert.rgb(y: UInt8(truncatingIfNeeded: q.x),
+                                                                        u: UInt8(truncatingIfNeeded: q.y),
+                                                                        v: UInt8(truncatingIfNeeded: q.z))
                                                     rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
                                                 } else {
-                                                    rgb = average
+                                                    rgb = SIMD3<Float>(sum) / taps
                                                 }
                                                 let m = mask[index]
                                                 var colour: Int32
@@ -802,6 +807,18 @@ private struct Quantiser {
 
 private protocol PixelSource {
     func tap(_ x: Int, _ y: Int) -> SIMD3<Int32>
+    /// The sum of `tap(xs[k], y)` for the `count` columns `xs` (inside the frame): a preview pixel's taps on one
+    /// frame row. The YUV sources sum each channel as a scalar from the row's start (the preview's largest cost
+    /// was building a vector per tap, with overflow checks on its positions).
+    func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32>
+}
+
+extension PixelSource {
+    @inline(__always) func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        var sum = SIMD3<Int32>.zero
+        for k in 0..<count { sum &+= tap(Int(xs[k]), y) }
+        return sum
+    }
 }
 
 private struct RGBSource: PixelSource {
@@ -823,6 +840,18 @@ private struct YUYVSource: PixelSource {
         let pair = p + y * rowBytes + (x & ~1) * 2
         return SIMD3(Int32(pair[(x & 1) * 2]), Int32(pair[1]), Int32(pair[3]))
     }
+    @inline(__always) func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        let line = p + y &* rowBytes
+        var luma: Int32 = 0, cb: Int32 = 0, cr: Int32 = 0
+        for k in 0..<count {
+            let x = Int(xs[k])
+            let pair = line + (x & ~1) &* 2
+            luma &+= Int32(pair[(x & 1) &* 2])
+            cb &+= Int32(pair[1])
+            cr &+= Int32(pair[3])
+        }
+        return SIMD3(luma, cb, cr)
+    }
 }
 
 private struct PlanarSource: PixelSource {
@@ -831,5 +860,18 @@ private struct PlanarSource: PixelSource {
     @inline(__always) func tap(_ x: Int, _ row: Int) -> SIMD3<Int32> {
         let c = (row >> shiftY) * chromaWidth + (x >> shiftX)
         return SIMD3(Int32(y[row * width + x]), Int32(u[c]), Int32(v[c]))
+    }
+    @inline(__always) func rowSum(_ row: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        let line = y + row &* width
+        let chroma = (row >> shiftY) &* chromaWidth
+        var luma: Int32 = 0, cb: Int32 = 0, cr: Int32 = 0
+        for k in 0..<count {
+            let x = Int(xs[k])
+            let c = chroma &+ (x >> shiftX)
+            luma &+= Int32(line[x])
+            cb &+= Int32(u[c])
+            cr &+= Int32(v[c])
+        }
+        return SIMD3(luma, cb, cr)
     }
 }

@@ -15,7 +15,8 @@ final class ParallelEyesTests: XCTestCase {
             for x in 0..<width {
                 state = state &* 1_664_525 &+ 1_013_904_223
                 let noise = Int(state >> 28)
-                data[(y * width + x) * 2] = UInt8(truncatingIfNeeded: 16 + (x * 3 + y * Int(seed % 7 + 1) + noise) % 220)
+                let luma = 16 + (x * 3 + y * Int(seed % 7 + 1) + noise) % 220
+                data[(y * width + x) * 2] = UInt8(truncatingIfNeeded: luma)
                 data[(y * width + x) * 2 + 1] = UInt8(truncatingIfNeeded: 128 + (x - y + Int(seed)) % 64)
             }
         }
@@ -55,13 +56,14 @@ final class ParallelEyesTests: XCTestCase {
                 let points = landmarks(cx: 40 + 37 * f, cy: 30 + 27 * f, spread: 20 + 4 * f,
                                        tilt: 0.05 * (f - 8) + 0.1 * Float(round))
                 let both = try XCTUnwrap(parallel.eyes(in: frame, landmarks: points), "frame \(seed)")
-                let right = try XCTUnwrap(sequential.eye(in: frame, roi: IrisLandmarker.roi(from: points[33], to: points[133]),
-                                                         flipped: false))
-                let left = try XCTUnwrap(sequential.eye(in: frame, roi: IrisLandmarker.roi(from: points[362], to: points[263]),
-                                                        flipped: true))
+                let rightROI = IrisLandmarker.roi(from: points[33], to: points[133])
+                let leftROI = IrisLandmarker.roi(from: points[362], to: points[263])
+                let right = try XCTUnwrap(sequential.eye(in: frame, roi: rightROI, flipped: false))
+                let left = try XCTUnwrap(sequential.eye(in: frame, roi: leftROI, flipped: true))
                 XCTAssertEqual(both, FaceEyes(right: right, left: left), "frame \(seed)")
                 XCTAssertTrue(bitsEqual(both.left.contour + both.left.iris, left.contour + left.iris), "frame \(seed)")
-                XCTAssertTrue(bitsEqual(both.right.contour + both.right.iris, right.contour + right.iris), "frame \(seed)")
+                XCTAssertTrue(bitsEqual(both.right.contour + both.right.iris, right.contour + right.iris),
+                              "frame \(seed)")
                 XCTAssertEqual(sequential.eyes(in: frame, landmarks: points), both, "frame \(seed)")
                 if index % 4 == 0 {
                     // The parallel landmarker's own interpreter on the left eye too: the worker's is no different.
@@ -128,7 +130,7 @@ final class ParallelEyesTests: XCTestCase {
     }
 
     /// One thread per parallel landmarker, none for a sequential one, and every one joined when its landmarker
-    /// goes: the count of the process's threads (/proc/self/task) comes back to where it was.
+    /// goes: the count of the process's eye worker threads (/proc/self/task) comes back to where it was.
     func testEachParallelLandmarkerHasOneThreadEndedWithIt() throws {
         let model = try TestData.iris
         let before = try settledThreadCount()
@@ -198,10 +200,14 @@ final class ParallelEyesTests: XCTestCase {
     }
 }
 
-/// The number of threads of this process (entries of /proc/self/task not exited: a
-/// thread that has ended may stay listed, as a zombie, for a while — for seconds under ThreadSanitizer).
+/// The number of eye worker threads of this process: entries of /proc/self/task named `EyeWorker.threadName` and
+/// not exited (a thread that has ended may stay listed, as a zombie, for a while — for seconds under
+/// ThreadSanitizer). Only the workers are counted: the process's other threads come and go by themselves (under
+/// ThreadSanitizer its runtime's, and more so on a loaded machine), which made a count of all of them flaky.
 func threadCount() throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
+        guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+              name.trimmingCharacters(in: .newlines) == EyeWorker.threadName else { return false }
         // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
         guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return false }

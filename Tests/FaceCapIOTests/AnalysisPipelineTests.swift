@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import FaceCapCore
-import FaceCapIO
+@testable import FaceCapIO
 
 /// The analyzer through the real pipeline: webcam-like 640×480 YUYV frames built from the fixture
 /// photos by construction (scaled, moved, darkened, blurred, tilted…), the face models, the measures
@@ -591,4 +591,170 @@ final class AnalysisPipelineTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 12, "x \(x): the hand said \(worst) frames after it came: \(latencies)")
         }
     }
+
+    // MARK: the wizard's analysis cadence (AnalysisCadence, through the wizard's FramePipeline)
+
+    /// One camera frame read by the wizard's pipeline: its time, its analysis when it was analysed (with whether
+    /// the eyes and the hand ran), and the times of the frame a manual photo would take, of that photo's analysis,
+    /// and of the newest frame (the preview's).
+    struct LiveFrame {
+        var time: Double
+        var output: AnalyzerOutput?
+        var eyes = false
+        var hand = false
+        var photoTime: Double?
+        var photoAnalysisTime: Double?
+        var newestTime: Double?
+    }
+
+    /// `count` camera frames at `fps` through the wizard's `FramePipeline`, on a tracker shared as the wizard's is.
+    private func wizard(_ count: Int, fps: Double, _ frameAt: @escaping (Int) -> Frame) throws -> [LiveFrame] {
+        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                           hand: models.hand)
+        let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
+        pipeline.reset(mustClear: [])
+        let source = ClosureSource(fps: fps, frameAt: frameAt)
+        var frames: [LiveFrame] = []
+        for i in 0..<count {
+            var live = LiveFrame(time: Double(i) / fps)
+            switch try pipeline.next(from: source) {
+            case .analysed:
+                live.output = pipeline.photoFrame(for: .manual)?.analysis
+                live.eyes = shared.live { $0.eyesRan } ?? false
+                live.hand = shared.live { $0.handRan } ?? false
+            case .skipped:
+                break
+            case .none, .shownOnly:
+                XCTFail("frame \(i): every frame is read, and nothing else has the tracker")
+            }
+            let photo = pipeline.photoFrame(for: .manual)
+            live.photoTime = photo?.frame.timestamp
+            live.photoAnalysisTime = photo?.analysis.metrics.timestamp
+            live.newestTime = pipeline.newest?.timestamp
+            frames.append(live)
+        }
+        XCTAssertEqual(pipeline.framesRead, count)
+        XCTAssertEqual(pipeline.framesAnalysed, frames.filter { $0.output != nil }.count)
+        return frames
+    }
+
+    /// The wizard analyses about 15 frames a second whatever the camera sends: every other frame at 30 fps, every
+    /// frame at 15 fps, every third at 60 fps; every frame is still read (the preview's). A photo is always of a
+    /// frame that was analysed, paired with that frame's own analysis, while the preview shows the newest frame.
+    func testTheWizardAnalysesAboutFifteenFramesASecondAndPhotographsOnlyAnalysedFrames() throws {
+        let still = try scene([Subject(x: 0.72)])
+        for (fps, every) in [(30.0, 2), (15.0, 1), (60.0, 3)] {
+            let frames = try wizard(Int(fps * 1.5), fps: fps) { _ in still }
+            let analysed = frames.indices.filter { frames[$0].output != nil }
+            XCTAssertEqual(analysed, Array(stride(from: 0, to: frames.count, by: every)), "\(fps) fps")
+            var lastAnalysed: Double?
+            for (i, frame) in frames.enumerated() {
+                if frame.output != nil { lastAnalysed = frame.time }
+                XCTAssertEqual(frame.newestTime, frame.time, "\(fps) fps, frame \(i): the preview shows the newest")
+                XCTAssertEqual(frame.photoTime, lastAnalysed, "\(fps) fps, frame \(i): the photo is the frame analysed")
+                XCTAssertEqual(frame.photoAnalysisTime, lastAnalysed, "\(fps) fps, frame \(i): with its own analysis")
+            }
+        }
+    }
+
+    /// Holding still takes the same time in seconds at 30 and at 15 fps (the stability window, then the hand
+    /// reading the capture waits for), and the eyes and the hand are read as often a second as when every frame of
+    /// a 30 fps camera was analysed, within the rounding of their intervals: the eyes 7.5 a second (0.1 s is 1.5
+    /// frames at 15 Hz, rounded up to 2), the hand 5 (every 3rd frame at 15 Hz, eye frames too).
+    func testHoldingStillTakesTheSameSecondsAndTheModelsReadAsOftenAt30And15Fps() throws {
+        let still = try scene([Subject(x: 0.5)])
+        var holds: [Double] = []
+        for fps in [30.0, 15.0] {
+            let frames = try wizard(Int(fps * 3), fps: fps) { _ in still }
+            let analysed = frames.filter { $0.output != nil }
+            let ready = try XCTUnwrap(analysed.first { $0.output?.active == [.ready] }, "\(fps) fps: never ready")
+            let capture = try XCTUnwrap(analysed.first { $0.output?.capture != nil }, "\(fps) fps: never captured")
+            let hold = capture.time - ready.time
+            holds.append(hold)
+            XCTAssertGreaterThanOrEqual(hold, AnalyzerThresholds().stabilityWindow - 1e-9, "\(fps) fps")
+            XCTAssertLessThanOrEqual(hold, AnalyzerThresholds().stabilityWindow + 0.3, "\(fps) fps")
+            let kept = try XCTUnwrap(capture.output?.capture?.frameTimestamp)
+            XCTAssertTrue(analysed.contains { $0.time == kept && $0.eyes }, "\(fps) fps: kept \(kept), an eye frame")
+            // From the second analysed frame on (the first detects the face: eyes and hand at once), over 3 s.
+            let counted = analysed.dropFirst()
+            let seconds = Double(frames.count) / fps - (counted.first?.time ?? 0)
+            let eyes = Double(counted.filter(\.eyes).count) / seconds
+            let hand = Double(counted.filter(\.hand).count) / seconds
+            XCTAssertEqual(eyes, 7.5, accuracy: 0.8, "\(fps) fps: eye readings a second")
+            XCTAssertEqual(hand, 5, accuracy: 0.7, "\(fps) fps: hand readings a second")
+        }
+        XCTAssertEqual(holds[0], holds[1], accuracy: 0.1, "the hold in seconds at 30 and 15 fps: \(holds)")
+    }
+
+    /// At rates where the eyes are read on every analysed frame (25 fps: 12.5 a second analysed; a camera slowed to
+    /// 10 fps in the dark), the hand is still read — on the eye frames — and a still face is captured: a hand that
+    /// waited for a frame without eyes was never read again, and the capture waits for a hand reading.
+    func testAStillFaceIsCapturedAndTheHandReadWhenTheEyesRunOnEveryFrame() throws {
+        let still = try scene([Subject(x: 0.5)])
+        for fps in [25.0, 10.0] {
+            let frames = try wizard(Int(fps * 3), fps: fps) { _ in still }
+            let analysed = frames.filter { $0.output != nil }
+            XCTAssertNotNil(analysed.first { $0.output?.capture != nil }, "\(fps) fps: never captured")
+            let counted = analysed.dropFirst()
+            let seconds = Double(frames.count) / fps - (counted.first?.time ?? 0)
+            let hand = Double(counted.filter(\.hand).count) / seconds
+            XCTAssertGreaterThanOrEqual(hand, 2.5, "\(fps) fps: hand readings a second")
+        }
+    }
+
+    /// A hand coming over the mouth, through the wizard's pipeline at 30 fps (15 frames a second analysed): said
+    /// (`faceCovered`) within 0.4 s of its first camera frame plus the one frame the cadence may skip, as when every
+    /// frame was analysed, and never photographed.
+    func testAHandComingOverTheMouthIsSaidAsSoonAtTheWizardsCadence() throws {
+        for (x, last) in [(0.5, 45), (0.72, 30)] {
+            let bare = try scene([Subject(x: x)])
+            let covered = try scene([Subject(photo: "eyes/sergey_hand_mouth_hr_2.jpg", x: x)])
+            var latencies: [Double] = []
+            for start in stride(from: 3, to: last, by: 2) {
+                let frames = try wizard(start + 26) { $0 < start ? bare : covered }
+                let came = Double(start) / 30
+                let said = try XCTUnwrap(frames.first { $0.time >= came && $0.output?.active.contains(.faceCovered) == true },
+                                         "x \(x), hand from frame \(start)")
+                latencies.append(said.time - came)
+                for frame in frames {
+                    guard let capture = frame.output?.capture else { continue }
+                    XCTAssertLessThan(capture.frameTimestamp, came - 1e-9,
+                                      "x \(x), hand from frame \(start): a frame with the hand was captured")
+                }
+            }
+            let worst = try XCTUnwrap(latencies.max())
+            XCTAssertLessThanOrEqual(worst, 0.4 + 1.0 / 30 + 1e-9, "x \(x): latencies \(latencies)")
+        }
+    }
+
+    private func wizard(_ count: Int, _ frameAt: @escaping (Int) -> Frame) throws -> [LiveFrame] {
+        try wizard(count, fps: 30, frameAt)
+    }
+}
+
+/// Camera frames from a closure, `fps` a second by their timestamps, on every call (the test's loop sets the pace).
+private final class ClosureSource: FrameSource {
+    let frameRate: Double
+    let frameAt: (Int) -> Frame
+    let width = 640, height = 480
+    let format = PixelFormat.yuyv
+    let label = "scene"
+    var pollDescriptor: Int32? { nil }
+    var secondsUntilNextFrame: Double? { 0 }
+    private var delivered = 0
+
+    init(fps: Double, frameAt: @escaping (Int) -> Frame) {
+        frameRate = fps
+        self.frameAt = frameAt
+    }
+
+    func nextFrame(into frame: inout Frame, timeout: Double) throws(FrameSourceError) -> FrameReadResult {
+        frame = frameAt(delivered)
+        frame.timestamp = Double(delivered) / frameRate
+        delivered += 1
+        return .frame
+    }
+
+    func close() {}
 }

@@ -96,21 +96,27 @@ final class HandTrackingTests: XCTestCase {
     /// The hand runs on 60 frames of a tracked face for each cadence: `handInterval` when ready (ten runs),
     /// `handFixingInterval` while something else is asked (five), none unlit — the detection frame included —
     /// and the analyzer's memory holds a reading to the next on every frame in between. A cadence that runs more
-    /// often (the wizard's CPU) or less (the latency of "Uncover your face") fails here.
+    /// often (the wizard's CPU) or less (the latency of "Uncover your face") fails here. The eyes follow the same
+    /// cadence: `eyeInterval` when ready (20 runs), `eyeFixingInterval` otherwise (eight), and the hand waits for
+    /// a frame without them.
     func testTheCadenceSetsHowOftenTheHandIsReadAndTheReadingHoldsBetween() throws {
         let models = try ModelFiles.loadAllFaceModels()
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
-        for (cadence, expected) in [(HandCadence.ready, [0, 7, 13, 19, 25, 31, 37, 43, 49, 55]),
-                                    (.fixing, [0, 13, 25, 37, 49]), (.unlit, [])] {
+        let everyThird = Array(stride(from: 0, to: 60, by: 3)), everyEighth = Array(stride(from: 0, to: 60, by: 8))
+        let cases = [(HandCadence.ready, [0, 7, 13, 19, 25, 31, 37, 43, 49, 55], everyThird),
+                     (.fixing, [0, 12, 25, 37, 49], everyEighth), (.unlit, [], everyEighth)]
+        for (cadence, expected, expectedEyes) in cases {
             let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                           hand: models.hand)
             tracker.handCadence = cadence
+            tracker.eyeCadence = cadence
             var analyzer = Analyzer()
-            var runs: [Int] = []
+            var runs: [Int] = [], eyeRuns: [Int] = []
             for index in 0..<60 {
                 frame.timestamp = Double(index) / 30
                 let faces = tracker.process(frame)
                 if tracker.handRan { runs.append(index) }
+                if tracker.eyesRan { eyeRuns.append(index) }
                 XCTAssertFalse(tracker.eyesRan && tracker.handRan && index > 0, "\(cadence) \(index): with the eyes")
                 let flag = analyzer.process(frame, faces: faces).metrics.face?.cover?.handOverMouth
                 if cadence == .unlit {
@@ -120,6 +126,7 @@ final class HandTrackingTests: XCTestCase {
                 }
             }
             XCTAssertEqual(runs, expected, "\(cadence)")
+            XCTAssertEqual(eyeRuns, expectedEyes, "\(cadence): the eyes")
         }
     }
 
@@ -134,12 +141,14 @@ final class HandTrackingTests: XCTestCase {
         var runs: [Int] = []
         for index in 0..<30 {
             tracker.handCadence = index < 20 ? .unlit : .ready
+            tracker.eyeCadence = tracker.handCadence
             frame.timestamp = Double(index) / 30
             _ = tracker.process(frame)
             if tracker.handRan { runs.append(index) }
         }
-        // Frame 20 is not an eye frame (those are every third from the detection): read there, then every sixth.
-        XCTAssertEqual(runs, [20, 26], "\(runs)")
+        // Unlit, the eyes ran every eighth frame (0, 8, 16); ready at frame 20, they are due (every third) and run
+        // there, so the hand reads the next frame, then every sixth.
+        XCTAssertEqual(runs, [21, 27], "\(runs)")
 
         // An interval of 1 reads every frame of a tracked face, whatever the cadence says (eye frames included).
         tracker.handInterval = 1

@@ -69,10 +69,11 @@ final class ParallelEyesTrackerTests: XCTestCase {
         XCTAssertLessThanOrEqual(try threadCount(), before)
     }
 
-    /// The number of threads of this process (entries of /proc/self/task not exited: a
-    /// thread that has ended may stay listed, as a zombie, for a while — for seconds under ThreadSanitizer).
+    /// The eye worker threads of this process (`threadCount` of the core tests, counted by name in /proc/self/task).
     private func threadCount() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                  name.trimmingCharacters(in: .newlines) == EyeWorker.threadName else { return false }
             // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
             guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return false }

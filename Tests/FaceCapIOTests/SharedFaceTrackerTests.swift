@@ -93,11 +93,14 @@ final class SharedFaceTrackerTests: XCTestCase {
         }
         XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
         XCTAssertGreaterThan(shownOnly, 0, "the live side never met the validator's read")
+        // The first frame after the validator's read is analysed (the cadence skips none after a frame only shown).
         guard case .analysed = try pipeline.next(from: source) else { return XCTFail("analysed again after the photo") }
         XCTAssertNotNil(pipeline.photoFrame(for: .manual))
-        XCTAssertEqual(shared.intervals.detection, 10)
-        XCTAssertEqual(shared.intervals.eyes, 3)
-        XCTAssertEqual(shared.intervals.hand, 6)
+        // The live intervals (the cadence's at 15 frames a second analysed), not the validator's 1s.
+        let live = AnalysisCadence(frameRate: source.frameRate).intervals
+        XCTAssertEqual(shared.intervals.detection, live.detection)
+        XCTAssertEqual(shared.intervals.eyes, live.eyes)
+        XCTAssertEqual(shared.intervals.hand, live.hand)
     }
 
     /// The live pipeline sets the hand model's cadence from its last analysis (`HandCadence`): on a face too dark for
@@ -113,13 +116,28 @@ final class SharedFaceTrackerTests: XCTestCase {
             let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
             let source = EveryCallSource(still: still)
             var runs = 0
-            for _ in 0..<20 {
-                guard case .analysed = try pipeline.next(from: source) else { return XCTFail("a free tracker analyses") }
-                if shared.live({ $0.handRan }) == true { runs += 1 }
+            var analysed = 0
+            // 20 frames analysed (of 40 read: the cadence analyses every other frame of this 30 fps source).
+            while analysed < 20 {
+                switch try pipeline.next(from: source) {
+                case .analysed:
+                    analysed += 1
+                    if shared.live({ $0.handRan }) == true { runs += 1 }
+                case .skipped:
+                    continue
+                case .none, .shownOnly:
+                    return XCTFail("a free tracker analyses")
+                }
             }
+            XCTAssertEqual(pipeline.framesRead, 2 * analysed - 1)
             let cadence = try XCTUnwrap(shared.live { $0.handCadence })
+            // The eyes' cadence is set beside it (the same but for a face asked only about its eyes).
+            let eyeCadence = try XCTUnwrap(shared.live { $0.eyeCadence })
+            let lastAnalysis = pipeline.photoFrame(for: .manual)?.analysis
+            XCTAssertEqual(eyeCadence, HandCadence(eyesAfter: lastAnalysis))
             if unlit {
                 XCTAssertEqual(cadence, .unlit)
+                XCTAssertEqual(eyeCadence, .unlit)
                 XCTAssertLessThanOrEqual(runs, 1, "only before the first analysis said too dark")
             } else {
                 XCTAssertNotEqual(cadence, .unlit)

@@ -175,8 +175,12 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertEqual(buckets.map { $0[1] }.reduce(0, +), frames, "\(during)")
         XCTAssertEqual(during["bucket_ms"] as? Double, 0.1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".tmp"))
+        XCTAssertGreaterThan(try XCTUnwrap(during["frames_read"] as? Int), frames, "every frame read, every other analysed")
         try session.writeFrameStats(to: path)
         XCTAssertEqual(try stats()["frames"] as? Int, session.framesAnalysed)
+        XCTAssertEqual(try stats()["frames_read"] as? Int, session.framesRead)
+        // The grey source sends 30 frames a second; the cadence analyses every other one.
+        XCTAssertEqual(Double(session.framesAnalysed), Double(session.framesRead) / 2, accuracy: 1)
     }
 }
 

@@ -22,6 +22,8 @@ int fc_has_avx2(void);
 
 /* The CPUs this process may run on (its affinity mask; cpus.c); 1 when the mask cannot be read. */
 int fc_usable_cpus(void);
+/* Names `thread` (a pthread_t; at most 15 bytes of `name`, the kernel's limit): 0, or an errno (cpus.c). */
+int fc_set_thread_name(unsigned long thread, const char *name);
 
 enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 = 3, FC_ACT_PRELU = 4 };
 

@@ -279,8 +279,8 @@ public struct Analyzer: Sendable {
             }
             // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
             if t - runStart >= window, bestSharpness > -Double.infinity {
-                // The kept frames are eye frames, which the live hand model never reads (FaceTracker): a hand come
-                // over the mouth since its last run would be seen only by the validator, which reads the hand on
+                // The kept frames are eye frames, which the live hand model mostly does not read (FaceTracker): a hand
+                // come over the mouth since its last run would be seen only by the validator, which reads the hand on
                 // every photo and would refuse it. So once the hand model runs, the photo waits for a reading at or
                 // after the kept frame (at most `FaceTracker.handInterval` frames); a hand there ends the run.
                 let handRead = !handSeen || (lastHand.map { $0.time >= bestTimestamp } ?? false)

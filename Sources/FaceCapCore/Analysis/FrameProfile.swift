@@ -15,8 +15,8 @@ public enum FrameProfile {
     /// frame like it): the detector's parts (which a tracked frame runs every `detectionInterval` frames only)
     /// first, then the landmarks, the tracking, the eyes and the analyzer's measure families, the whole tracked
     /// frame with eyes (`FaceTracker.process` + `Analyzer.process`). `clock` and `cpuClock` (a CPU time; the
-    /// process's counts the eyes' worker thread) in milliseconds. The tracker's state is kept as it was: it is asked to run the eyes on the whole frame
-    /// and then set back.
+    /// process's counts the eyes' worker thread) in milliseconds. The tracker's state is kept as it was: it is asked
+    /// to run the eyes on the whole frame and then set back.
     public static func parts(tracker: FaceTracker, analyzer: Analyzer, frame: Frame, runs: Int,
                              clock: () -> Double, cpuClock: () -> Double) -> [Part] {
         var parts: [Part] = []
@@ -85,7 +85,8 @@ public enum FrameProfile {
             }
             time("eyes: iris model, two runs") { iris.interpreter.run(images: 1); iris.interpreter.run(images: 1) }
             // What the frame runs instead of the three parts above: one eye on the worker thread when parallel.
-            time("eyes: both eyes as a frame reads them (crops, models, points; \(iris.isParallel ? "two threads" : "one thread"))") {
+            let threads = iris.isParallel ? "two threads" : "one thread"
+            time("eyes: both eyes as a frame reads them (crops, models, points; \(threads))") {
                 _ = iris.eyes(in: frame, landmarks: p)
             }
             time("eyes: projection of 2 x 76 points") {

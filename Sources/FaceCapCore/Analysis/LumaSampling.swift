@@ -16,10 +16,21 @@ struct LumaReader {
     let stretch: YUVToRGB
 
     @inline(__always)
-    func luma(_ x: Int, _ y: Int) -> Int {
-        let cx = min(max(x, 0), width - 1)
-        let cy = min(max(y, 0), height - 1)
-        let p = base + (cy &* rowStride &+ cx &* pixelStride)
+    func luma(_ x: Int, _ y: Int) -> Int { luma(at: rowOffset(y) &+ columnOffset(x)) }
+
+    /// Byte offset of column `x`, clamped into the frame, from the start of a row.
+    @inline(__always)
+    func columnOffset(_ x: Int) -> Int { min(max(x, 0), width - 1) &* pixelStride }
+
+    /// Byte offset of row `y`, clamped into the frame.
+    @inline(__always)
+    func rowOffset(_ y: Int) -> Int { min(max(y, 0), height - 1) &* rowStride }
+
+    /// The luma at `offset`, a `rowOffset` plus a `columnOffset` (so inside the frame): what `luma(x, y)` reads,
+    /// for loops that clamp their positions once instead of per sample.
+    @inline(__always)
+    func luma(at offset: Int) -> Int {
+        let p = base + offset
         if isRGB {
             // BT.601 weights in 8.8 fixed point, as the JPEG/JFIF luma (at most 256·255 + 128).
             return (77 &* Int(p[0]) &+ 150 &* Int(p[1]) &+ 29 &* Int(p[2]) &+ 128) >> 8
@@ -141,23 +152,27 @@ enum LumaStatistics {
         let scaleX = region.width / Float(n), scaleY = region.height / Float(n)
         let tapsX = min(3, max(1, Int(scaleX.rounded()))), tapsY = min(3, max(1, Int(scaleY.rounded())))
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: n * (tapsX + tapsY)) { positions in
-            // The sample columns and rows, computed once rather than converted from Float per sample.
+            // The sample columns and rows, computed once rather than converted from Float per sample, and clamped
+            // into the frame once, as byte offsets (`luma(x, y)` clamps every one of up to 64² × 9 taps).
             let xs = positions.baseAddress!, ys = xs + n * tapsX
             for i in 0..<n {
                 for a in 0..<tapsX {
-                    xs[i * tapsX + a] = Int(region.x + (Float(i) + (Float(a) + 0.5) / Float(tapsX)) * scaleX)
+                    xs[i * tapsX + a] = reader.columnOffset(
+                        Int(region.x + (Float(i) + (Float(a) + 0.5) / Float(tapsX)) * scaleX))
                 }
             }
             for j in 0..<n {
                 for b in 0..<tapsY {
-                    ys[j * tapsY + b] = Int(region.y + (Float(j) + (Float(b) + 0.5) / Float(tapsY)) * scaleY)
+                    ys[j * tapsY + b] = reader.rowOffset(
+                        Int(region.y + (Float(j) + (Float(b) + 0.5) / Float(tapsY)) * scaleY))
                 }
             }
             return laplacianVariance(reader, xs: xs, tapsX: tapsX, ys: ys, tapsY: tapsY)
         }
     }
 
-    /// The variance of `sharpness`, on the crop sampled at columns `xs` and rows `ys` (`taps` per pixel).
+    /// The variance of `sharpness`, on the crop sampled at column offsets `xs` and row offsets `ys` (`taps` per
+    /// pixel; `LumaReader.columnOffset` and `rowOffset`).
     private static func laplacianVariance(_ reader: LumaReader, xs: UnsafePointer<Int>, tapsX: Int,
                                           ys: UnsafePointer<Int>, tapsY: Int) -> Double {
         let n = sharpnessCrop
@@ -168,7 +183,7 @@ enum LumaStatistics {
                     var sum = 0
                     for b in 0..<tapsY {
                         let sy = ys[j &* tapsY &+ b]
-                        for a in 0..<tapsX { sum &+= reader.luma(xs[i &* tapsX &+ a], sy) }   // ≤ 9 × 255
+                        for a in 0..<tapsX { sum &+= reader.luma(at: sy &+ xs[i &* tapsX &+ a]) }   // ≤ 9 × 255
                     }
                     crop[j &* n &+ i] = Float(sum) * weight
                 }

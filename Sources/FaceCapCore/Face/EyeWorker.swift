@@ -2,6 +2,8 @@
 // interpreter of its own (its packed weights those of the first, `SharedConstants`), handed one eye per frame
 // while the calling thread runs the other (docs/performance.md, "eyes").
 
+import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,9 +44,9 @@ final class EyeWorker {
     /// held; `landmarker` only by the worker thread, between taking a job and posting its result (the caller
     /// waits for that result before it hands over the next job, and never touches `landmarker` itself).
     private final class Shared: @unchecked Sendable {
-        /// Allocated and initialised here, destroyed and freed in `deinit`, after the thread was joined.
-        let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        let condition: UnsafeMutablePointer<pthread_cond_t>
+        /// Both destroyed only after the thread was joined (the thread holds a reference until its loop ends).
+        let mutex = PthreadMutex()
+        let condition = PthreadCondition()
         let landmarker: IrisLandmarker
         var phase = Phase.idle
         var stopping = false
@@ -57,42 +59,27 @@ final class EyeWorker {
 
         init(landmarker: IrisLandmarker) {
             self.landmarker = landmarker
-            mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-            condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-            condition.initialize(to: pthread_cond_t())
-            pthread_cond_init(condition, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            condition.deinitialize(count: 1)
-            condition.deallocate()
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-            mutex.deallocate()
         }
 
         /// The worker thread: waits for a job, runs it without the lock, posts the result; until `stopping`.
         func loop() {
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             while true {
                 if stopping { break }
                 guard case .queued(let job) = phase, !holding else {
-                    pthread_cond_wait(condition, mutex)
+                    condition.wait(mutex)
                     continue
                 }
                 phase = .running
                 ran += 1
-                pthread_mutex_unlock(mutex)
+                mutex.unlock()
                 let eye = landmarker.eye(in: job.frame, roi: job.roi, flipped: job.flipped)
-                pthread_mutex_lock(mutex)
+                mutex.lock()
                 phase = .done(eye)
                 // Only the caller can be waiting now (the worker itself is here): one waiter at most.
-                pthread_cond_signal(condition)
+                condition.signal()
             }
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
         }
     }
 
@@ -121,84 +108,75 @@ final class EyeWorker {
             Unmanaged<Shared>.fromOpaque(context).release()
             return nil
         }
+        // Named, so that it can be told apart in `top -H`, a debugger and the tests (/proc/self/task/*/comm).
+        _ = fc_set_thread_name(UInt(thread), Self.threadName)
         self.shared = shared
         self.thread = thread
     }
 
+    /// The worker thread's name (at most 15 bytes, the kernel's limit).
+    static let threadName = "facecap-eyes"
+
     deinit {
-        pthread_mutex_lock(shared.mutex)
-        shared.stopping = true
-        pthread_cond_signal(shared.condition)
-        pthread_mutex_unlock(shared.mutex)
+        shared.mutex.withLock {
+            shared.stopping = true
+            shared.condition.signal()
+        }
         pthread_join(thread, nil)
     }
 
     /// Hands `job` to the thread; `finish` must be called before the next `start`.
     func start(_ job: Job) {
-        pthread_mutex_lock(shared.mutex)
-        guard case .idle = shared.phase else { preconditionFailure("EyeWorker.start before finish") }
-        shared.phase = .queued(job)
-        // Only the worker can be waiting now (the caller is here): one waiter at most.
-        pthread_cond_signal(shared.condition)
-        pthread_mutex_unlock(shared.mutex)
+        shared.mutex.withLock {
+            guard case .idle = shared.phase else { preconditionFailure("EyeWorker.start before finish") }
+            shared.phase = .queued(job)
+            // Only the worker can be waiting now (the caller is here): one waiter at most.
+            shared.condition.signal()
+        }
     }
 
     /// The points of the job handed over by `start` (nil when the frame was too short), waiting while the thread
     /// runs it; or the job, taken back, when the thread has not begun it: the caller runs it then.
     func finish() -> Outcome {
-        pthread_mutex_lock(shared.mutex)
-        defer { pthread_mutex_unlock(shared.mutex) }
-        while true {
-            switch shared.phase {
-            case .done(let eye):
-                shared.phase = .idle
-                return .read(eye)
-            case .queued(let job) where shared.takesBack:
-                shared.phase = .idle
-                shared.takenBack += 1
-                return .takenBack(job)
-            case .idle:
-                preconditionFailure("EyeWorker.finish without start")
-            case .queued, .running:
-                pthread_cond_wait(shared.condition, shared.mutex)
+        shared.mutex.withLock {
+            while true {
+                switch shared.phase {
+                case .done(let eye):
+                    shared.phase = .idle
+                    return .read(eye)
+                case .queued(let job) where shared.takesBack:
+                    shared.phase = .idle
+                    shared.takenBack += 1
+                    return .takenBack(job)
+                case .idle:
+                    preconditionFailure("EyeWorker.finish without start")
+                case .queued, .running:
+                    shared.condition.wait(shared.mutex)
+                }
             }
         }
     }
 
     /// Jobs the thread ran and jobs taken back from it so far.
     var counts: (ran: Int, takenBack: Int) {
-        pthread_mutex_lock(shared.mutex)
-        defer { pthread_mutex_unlock(shared.mutex) }
-        return (shared.ran, shared.takenBack)
+        shared.mutex.withLock { (shared.ran, shared.takenBack) }
     }
 
     /// Whether `finish` takes back a job the thread has not begun (true unless a test makes it wait for it).
     var takesBack: Bool {
-        get {
-            pthread_mutex_lock(shared.mutex)
-            defer { pthread_mutex_unlock(shared.mutex) }
-            return shared.takesBack
-        }
-        set {
-            pthread_mutex_lock(shared.mutex)
-            shared.takesBack = newValue
-            pthread_mutex_unlock(shared.mutex)
-        }
+        get { shared.mutex.withLock { shared.takesBack } }
+        set { shared.mutex.withLock { shared.takesBack = newValue } }
     }
 
     /// Keeps the thread from taking jobs while set (for tests: `finish` then always takes the job back).
     var isHolding: Bool {
-        get {
-            pthread_mutex_lock(shared.mutex)
-            defer { pthread_mutex_unlock(shared.mutex) }
-            return shared.holding
-        }
+        get { shared.mutex.withLock { shared.holding } }
         set {
-            pthread_mutex_lock(shared.mutex)
-            shared.holding = newValue
-            // The caller may be waiting on the same condition too (a test that holds and does not take back).
-            pthread_cond_broadcast(shared.condition)
-            pthread_mutex_unlock(shared.mutex)
+            shared.mutex.withLock {
+                shared.holding = newValue
+                // The caller may be waiting on the same condition too (a test that holds and does not take back).
+                shared.condition.broadcast()
+            }
         }
     }
 

@@ -14,6 +14,9 @@ public final class FaceTracker {
     public let detector: FaceDetector
     /// The landmark model (its presence threshold can be tuned).
     public let landmarker: FaceLandmarker
+    // The intervals below count the frames `process` is given. The live wizard analyses about 15 frames a second and
+    // sets them from `AnalysisCadence` to the same durations as these defaults at 30 fps.
+
     /// Run the detector every this many frames even while tracking, so a second face entering the frame
     /// is noticed (0: only when the tracked face is lost, as MediaPipe does). 10 frames (1/3 s at 30 fps)
     /// fits well inside `AnalyzerThresholds.secondFaceMemory`, so `multipleFaces` holds between runs; it
@@ -28,6 +31,13 @@ public final class FaceTracker {
     /// Every third frame (10 eye readings a second at 30 fps) keeps the median frame within the analysis
     /// budget while a blink (100–300 ms) is still seen; only frames with eyes read are capture candidates.
     public var eyeInterval = 3
+    /// The iris model's interval while the face is asked something else or is unlit (`eyeCadence` not `.ready`):
+    /// every eighth frame is 3.75 readings a second, 0.27 s apart, inside the analyzer's `eyeMemory` (0.5 s). The
+    /// eye codes (`lookStraight` from the gaze, `eyesClosed`) rank below every framing, light and cover code, and
+    /// only frames of a ready face are capture candidates, where the eyes keep `eyeInterval`: half the iris model's
+    /// cost while the face is still being framed, and an eye code a moment later there. With an `eyeInterval` of 1
+    /// (the validator's) every frame is read whatever the cadence.
+    public var eyeFixingInterval = 8
     /// Whether the last `process` call ran the iris model.
     public private(set) var eyesRan = false
     private var framesSinceEyes = 0
@@ -45,11 +55,20 @@ public final class FaceTracker {
     /// skips the model (a newly detected face too). A `handInterval` of 1 (the validator's) reads every frame
     /// whatever the cadence.
     public var handCadence = HandCadence.ready
+    /// What the iris model's cadence follows (`HandCadence(eyesAfter:)`): `.ready` keeps `eyeInterval`, any other
+    /// takes `eyeFixingInterval`.
+    public var eyeCadence = HandCadence.ready
     /// The hand model's interval while the face is asked something else (`HandCadence.fixing`): every twelfth
     /// frame is 2.5 readings a second, 0.40–0.43 s apart with the eye frames skipped, inside the analyzer's
     /// `handMemory` (0.5 s), so a hand that was seen stays said between the runs; half the model's cost on a face
     /// that is still being framed.
     public var handFixingInterval = 12
+    /// Whether the hand model may run on a frame the iris model ran on. Off (the default): at 30 fps, where a frame
+    /// has 33 ms, the hand waits for a frame without eyes, which its interval (a multiple of `eyeInterval`) finds
+    /// at once. The live wizard analysing 15 frames a second (`AnalysisCadence`) reads the eyes every 2nd frame and
+    /// the hand every 3rd: waiting would move every other run a frame later (0.27 s instead of 0.2 s), so there it
+    /// runs on its interval, eyes or not, in the 66 ms such a frame has.
+    public var handOnEyeFrames = false
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
     private var framesSinceHand = 0
@@ -96,7 +115,7 @@ public final class FaceTracker {
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
         let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
-        guard now || (framesSinceHand >= interval && (everyFrame || !eyesRan)) else { return nil }
+        guard now || (framesSinceHand >= interval && (everyFrame || handOnEyeFrames || !eyesRan)) else { return nil }
         framesSinceHand = 0
         handRan = true
         if now || everyFrame {
@@ -117,7 +136,8 @@ public final class FaceTracker {
     private func eyesIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> FaceEyes? {
         guard let iris else { return nil }
         framesSinceEyes += 1
-        guard now || framesSinceEyes >= eyeInterval else { return nil }
+        let interval = eyeInterval <= 1 || eyeCadence == .ready ? eyeInterval : max(eyeInterval, eyeFixingInterval)
+        guard now || framesSinceEyes >= interval else { return nil }
         framesSinceEyes = 0
         eyesRan = true
         return iris.eyes(in: frame, landmarks: points)

@@ -7,7 +7,11 @@
 /// else is asked (moved, turned, too far: the hand is still said, a little later, and the analyzer's
 /// `handMemory` holds each reading to the next), and not at all while the face is too dark or too bright, where
 /// no cover is judged (`GuidanceRules`: light first). The tracker's counter runs on while a run is skipped, so
-/// the first frame of a ready run that is not an eye frame reads the hand at once.
+/// the first frame of a ready run that is not an eye frame reads the hand at once. The intervals are in frames
+/// analysed; the live wizard sets them from `AnalysisCadence` to the same seconds at the rate it analyses.
+/// The iris model has a cadence of the same kind (`FaceTracker.eyeCadence`, `init(eyesAfter:)`): every
+/// `FaceTracker.eyeInterval` frames while `.ready`, every `FaceTracker.eyeFixingInterval` frames otherwise (unlit
+/// included: it still reads, at that slower pace).
 public enum HandCadence: Sendable, Equatable {
     /// Ready, covered, or nothing analysed yet: every `FaceTracker.handInterval` frames.
     case ready
@@ -29,6 +33,19 @@ public enum HandCadence: Sendable, Equatable {
             self = .ready
         } else {
             self = .fixing
+        }
+    }
+
+    /// The iris model's cadence for the frame after the one `output` analysed: `.ready` where the hand's is, and
+    /// also while the only codes asked for are the eyes' own (`lookStraight`, `eyesClosed`), so that eyes turned
+    /// back or opened are read as soon as on a ready face; `.unlit` too dark or too bright, `.fixing` otherwise.
+    public init(eyesAfter output: AnalyzerOutput?) {
+        let cadence = HandCadence(after: output)
+        let eyeCodes: Set<GuidanceCode> = [.lookStraight, .eyesClosed, .ready]
+        if cadence == .fixing, let active = output?.active, !active.isEmpty, Set(active).isSubset(of: eyeCodes) {
+            self = .ready
+        } else {
+            self = cadence
         }
     }
 }

@@ -7,7 +7,11 @@ public enum PlainText {
         var parts: [String] = []
         let isCapture = model.name == .capture || model.name == .manualCapture
         if !isCapture, !model.title.isEmpty { parts.append(model.title) }
-        if let primary = model.primary, !primary.hasPrefix(model.title) { parts.append(primary) }
+        // The title is said once: a primary equal to it is left out, and so is the Uploading screen's, which is its
+        // title as a running status ("Checking your photo" over "Checking your photo…"). A test of the words
+        // (English's common prefix) would not hold in other languages: German says "Foto wird geprüft" over
+        // "Ihr Foto wird geprüft …", Japanese 写真を確認中 over 写真を確認しています….
+        if let primary = model.primary, primary != model.title, model.name != .uploading { parts.append(primary) }
         let body = model.lines.map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
         // The language's own separators (French puts a no-break space before the colon, Japanese has its own).
         let label = Words.text(.separatorLabel), clause = Words.text(.separatorClause)

@@ -1,22 +1,31 @@
 import FaceCapCore
 
-/// The frames the wizard reads, each through the face models and the analyzer into what the flow needs
-/// (`FrameGuidance`). It keeps the newest frame and the sharpest frame of the current `ready` run (the one auto
-/// capture takes), swapped between two buffers, never copied per frame.
+/// The frames the wizard reads, each shown, and those `AnalysisCadence` admits (at most about 20 a second, every
+/// other frame at 30 fps) read through the face models and the analyzer into what the flow needs (`FrameGuidance`).
+/// Every frame is read into `incoming`; an analysed one then swaps places with `analysed`, or with `kept` when it is
+/// the sharpest frame of the current `ready` run (the one auto capture takes): buffers swapped, never copied per
+/// frame, and a photo is always taken from a frame the models read, paired with that frame's own analysis.
 final class FramePipeline {
     private let tracker: SharedFaceTracker
     private var analyzer: Analyzer
-    /// After a keep-swap `frame` holds the stale buffer and `kept` the newest frame (`latestIsKept`).
-    private var frame = Frame.empty()
+    private var cadence = AnalysisCadence(frameRate: 30)
+    /// The source frame rate `cadence` was made for.
+    private var cadenceFrameRate = 30.0
+    private var incoming = Frame.empty()
+    private var analysed = Frame.empty()
     private var kept = Frame.empty()
     private var keptAnalysis: AnalyzerOutput?
     private var keptFaces: [Face] = []
     private var latestAnalysis: AnalyzerOutput?
     private var latestFaces: [Face] = []
+    /// Whether the frame of `latestAnalysis` is in `kept` (else in `analysed`).
     private var latestIsKept = false
-    private var hasFrame = false
-    /// Frames analysed since the start.
+    /// Where the newest frame read since the last reset is.
+    private enum Newest { case none, incoming, analysed, kept }
+    private var newestIn = Newest.none
+    /// Frames analysed, and frames read (shown), since the start.
     private(set) var framesAnalysed = 0
+    private(set) var framesRead = 0
 
     init(tracker: SharedFaceTracker, thresholds: AnalyzerThresholds) {
         self.tracker = tracker
@@ -30,7 +39,8 @@ final class FramePipeline {
         analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
         // While the validator still has the tracker this is skipped: it forgets the photo's face itself when done.
         _ = tracker.live { $0.reset() }
-        hasFrame = false
+        cadence.reset()
+        newestIn = .none
         latestIsKept = false
         keptAnalysis = nil
         latestAnalysis = nil
@@ -40,55 +50,84 @@ final class FramePipeline {
     enum Read {
         /// No frame was ready.
         case none
+        /// A frame was read, to be shown; the cadence left it out (too soon after the last frame analysed).
+        case skipped
         /// A frame was read, to be shown, but not analysed (the validator had the tracker).
         case shownOnly
         /// A frame was read and analysed.
         case analysed(FrameGuidance)
     }
 
-    /// Reads the next frame of `source` and analyses it.
+    /// Reads the next frame of `source` and analyses it when the cadence admits it.
     func next(from source: FrameSource) throws(FrameSourceError) -> Read {
-        // Always read into `frame`: after a keep-swap it holds the stale buffer and `kept` the newest frame.
-        guard try source.nextFrame(into: &frame, timeout: 0) == .frame else { return .none }
-        latestIsKept = false
-        hasFrame = true
+        guard try source.nextFrame(into: &incoming, timeout: 0) == .frame else { return .none }
+        framesRead += 1
+        newestIn = .incoming
+        if source.frameRate != cadenceFrameRate {
+            cadenceFrameRate = source.frameRate
+            cadence = AnalysisCadence(frameRate: source.frameRate)
+        }
+        guard cadence.isDue(incoming.timestamp) else {
+            cadence.skipped()
+            return .skipped
+        }
         // The built-in validator still reads a photo with the shared tracker (a check cancelled, the analysis
-        // started again): this frame is shown but not analysed, rather than the loop waiting for the check. Its
-        // pixels replaced the analysed frame's, so that analysis goes too: a manual photo waits for a frame
-        // analysed as itself rather than pairing these pixels with another frame's faces.
-        let current = frame
-        // The hand model's cadence follows the last analysis (`HandCadence`): a hand matters most when ready.
-        let cadence = HandCadence(after: latestAnalysis)
+        // started again): this frame is shown but not analysed, rather than the loop waiting for the check. The
+        // last analysis goes too: a manual photo waits for a frame analysed now rather than one from before the
+        // check.
+        let current = incoming
+        // The hand model's cadence follows the last analysis (`HandCadence`): a hand matters most when ready. The
+        // tracker's intervals follow the rate frames are analysed at (`AnalysisCadence`).
+        let handCadence = HandCadence(after: latestAnalysis)
+        let eyeCadence = HandCadence(eyesAfter: latestAnalysis)
+        let rate = cadence
         guard let faces = tracker.live({ tracker in
-            tracker.handCadence = cadence
+            rate.apply(to: tracker)
+            tracker.handCadence = handCadence
+            tracker.eyeCadence = eyeCadence
             return tracker.process(current)
         }) else {
             latestAnalysis = nil
             latestFaces = []
+            // The analysis resumes with the first frame the tracker is free for, and that gap is not the rate.
+            cadence.reset()
             return .shownOnly
         }
-        let output = analyzer.process(frame, faces: faces)
+        cadence.analysed(incoming.timestamp)
+        let output = analyzer.process(incoming, faces: faces)
         framesAnalysed += 1
         latestAnalysis = output
         latestFaces = faces
         if output.keepFrame {
-            swap(&frame, &kept)
+            swap(&incoming, &kept)
             keptAnalysis = output
             keptFaces = faces
             latestIsKept = true
+            newestIn = .kept
+        } else {
+            swap(&incoming, &analysed)
+            latestIsKept = false
+            newestIn = .analysed
         }
         return .analysed(FrameGuidance(output))
     }
 
     /// The newest frame, once there is one since the last reset.
-    var newest: Frame? { hasFrame ? (latestIsKept ? kept : frame) : nil }
+    var newest: Frame? {
+        switch newestIn {
+        case .none: nil
+        case .incoming: incoming
+        case .analysed: analysed
+        case .kept: kept
+        }
+    }
 
     /// The frame a photo is taken from, with its analysis and faces: for auto capture the sharpest frame of the
-    /// ready run, else the newest; nil before any frame was analysed.
+    /// ready run, else the newest frame analysed; nil before any frame was analysed.
     func photoFrame(for mode: CaptureMode) -> (frame: Frame, analysis: AnalyzerOutput, faces: [Face])? {
         if mode == .auto, let keptAnalysis { return (kept, keptAnalysis, keptFaces) }
         guard let latestAnalysis else { return nil }
-        return (latestIsKept ? kept : frame, latestAnalysis, latestFaces)
+        return (latestIsKept ? kept : analysed, latestAnalysis, latestFaces)
     }
 }
 
@@ -97,6 +136,8 @@ final class FramePipeline {
 /// (`FrameStatsWriter`, atomically), so a soak watched from outside can take the difference of two snapshots.
 final class FramePacing {
     private(set) var latency = LatencyHistogram()
+    /// The frames read so far, analysed or not (the camera's frames; `latency` counts the analysed ones).
+    var framesRead = 0
     var path: String?
     var interval = 5.0
     private var writtenAt = -Double.infinity
@@ -111,6 +152,6 @@ final class FramePacing {
     }
 
     func write(to path: String, at now: Double) throws(OutputFileError) {
-        try FrameStatsWriter.write(latency, at: now, to: path)
+        try FrameStatsWriter.write(latency, framesRead: framesRead, at: now, to: path)
     }
 }

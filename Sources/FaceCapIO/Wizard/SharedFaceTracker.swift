@@ -14,34 +14,21 @@ import Glibc
 /// hand flag on every picture, a second face always looked for), then put back, and the tracking forgotten
 /// before and after, so neither side sees the other's face.
 ///
-/// The lock is a pthread mutex, not `Synchronization.Mutex`: ThreadSanitizer intercepts `pthread_mutex_*` and so
-/// sees the hand-over between the two threads, where `Mutex`'s futex is invisible to it (it reported the hand-over
-/// as a race). Unchecked `Sendable`: `tracker` is only touched with `lock` held.
+/// The lock is a `PthreadMutex`, not `Synchronization.Mutex`, so ThreadSanitizer sees the hand-over between the two
+/// threads (it reported the hand-over through `Mutex`'s futex as a race). Unchecked `Sendable`: `tracker` is only
+/// touched with `lock` held.
 public final class SharedFaceTracker: @unchecked Sendable {
     private let tracker: FaceTracker
-    /// One mutex, allocated and initialised here, destroyed and freed in `deinit`; only ever used through this
-    /// pointer, which stays valid as long as the object.
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = PthreadMutex()
 
     /// Takes `tracker` over: nothing else may use it.
     public init(_ tracker: sending FaceTracker) {
         self.tracker = tracker
-        lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deinitialize(count: 1)
-        lock.deallocate()
     }
 
     /// `body` with the lock held.
     private func withLock<Result>(_ body: (FaceTracker) -> Result) -> Result {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body(tracker)
+        lock.withLock { body(tracker) }
     }
 
     /// Builds the tracker from models already loaded (`ModelFiles.loadAllFaceModels`); the models may be dropped
@@ -55,9 +42,7 @@ public final class SharedFaceTracker: @unchecked Sendable {
     /// The live analysis's turn: `body` on the tracker as tuned for preview frames, or nil (and `body` not run)
     /// while the validator has it.
     public func live<Result: Sendable>(_ body: (FaceTracker) -> Result) -> Result? {
-        guard pthread_mutex_trylock(lock) == 0 else { return nil }
-        defer { pthread_mutex_unlock(lock) }
-        return body(tracker)
+        lock.withLockIfAvailable { body(tracker) }
     }
 
     /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame); nil, and the

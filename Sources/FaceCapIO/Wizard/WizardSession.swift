@@ -41,8 +41,10 @@ public final class WizardSession {
     private var readerGone = false
     private var handlingEvent = false
     private var previewDirty = false
-    /// Frames analysed and when the first was drawn (for the start-up budget).
+    /// Frames analysed, frames read (each shown; `AnalysisCadence` says which are analysed), and when the first was
+    /// drawn (for the start-up budget).
     public var framesAnalysed: Int { pipeline.framesAnalysed }
+    public var framesRead: Int { pipeline.framesRead }
     public private(set) var firstPreviewAt: Double?
     /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
     /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
@@ -210,11 +212,13 @@ public final class WizardSession {
         switch read {
         case .none:
             return
-        case .shownOnly:
-            // The picture moves on while the validator still has the face models.
+        case .skipped, .shownOnly:
+            // The picture moves on between the frames analysed, and while the validator still has the face models.
+            pacing.framesRead = pipeline.framesRead
             previewDirty = true
             return
         case let .analysed(guidance):
+            pacing.framesRead = pipeline.framesRead
             previewDirty = true
             handle(.frameAnalyzed(guidance))
         }

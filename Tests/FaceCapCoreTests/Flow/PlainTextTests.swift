@@ -48,4 +48,31 @@ final class PlainTextTests: XCTestCase {
         let japanese = try XCTUnwrap(shipped.first { $0.language == "ja" })
         XCTAssertTrue(speaking(japanese) { PlainText.line(for: model) }.hasPrefix("[permissionDenied] T：P：a"))
     }
+    /// The Uploading screen's line says its title once in every language: its main message is the title as a
+    /// running status, worded apart from it outside English (German "Foto wird geprüft: Ihr Foto wird
+    /// geprüft …" was said twice over).
+    func testTheUploadingLineSaysItsTitleOnceInEveryLanguage() throws {
+        for translations in try shippedTranslations() {
+            for server in [false, true] {
+                let (model, line) = speaking(translations) { () -> (ScreenModel, String) in
+                    var settings = WizardSettings()
+                    settings.showTutorial = false
+                    settings.plain = true
+                    settings.usesServer = server
+                    var wizard = Wizard(settings: settings)
+                    _ = wizard.handle(.start, at: 0)
+                    _ = wizard.handle(.cameraOpened, at: 0)
+                    _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1,
+                                                                   autoCapture: true)), at: 1)
+                    _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 1.1)
+                    let model = wizard.screen(at: 1.2)
+                    return (model, PlainText.line(for: model))
+                }
+                XCTAssertEqual(model.name, .uploading, "\(translations.language): \(line)")
+                let primary = try XCTUnwrap(model.primary)
+                XCTAssertTrue(line.contains(model.title), "\(translations.language): \(line)")
+                XCTAssertFalse(line.contains(primary), "\(translations.language): the title twice over: \(line)")
+            }
+        }
+    }
 }

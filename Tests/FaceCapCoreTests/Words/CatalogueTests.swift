@@ -81,6 +81,25 @@ final class CatalogueTests: XCTestCase {
         }
     }
 
+    /// A sentence stays a sentence: where the English ends with a full stop, so does every translation, in its
+    /// language's punctuation (a quotation or a bracket may close after it). Japanese help said only
+    /// 「左へ移動してください」はあなたの左 ("… is your left"), which reads as a line cut off.
+    func testATranslatedSentenceEndsAsOne() throws {
+        let stops: Set<Character> = [".", "。", "!", "！", "?", "？"]
+        let closers: Set<Character> = [")", "）", "」", "』", "»", "\"", "”", "’", " ", "\u{00A0}"]
+        for translations in try shippedTranslations() {
+            for id in MessageID.allCases where id.english.hasSuffix(".") && !id.english.hasSuffix("...") {
+                for form in translations.entries[id.key] ?? [] where !form.isEmpty {
+                    // The stop may stand inside a closing quotation or bracket: those are looked past.
+                    var text = Substring(form)
+                    while let last = text.last, closers.contains(last) { text = text.dropLast() }
+                    XCTAssertTrue(text.last.map(stops.contains) ?? false,
+                                  "\(translations.language) \(id.rawValue): \"\(form)\" ends mid-sentence")
+                }
+            }
+        }
+    }
+
     /// `LANG ID` pairs (a `#` starts a comment: say why the English stays).
     func recordedFallbacks() throws -> Set<String> {
         let path = repositoryRoot + "/Resources/po/untranslated.txt"
