@@ -148,7 +148,7 @@ build-tests: build
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 
 test: build-tests
-	FACECAP_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing
+	FACECAP_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) Tests/Make/run-tests.sh $(TEST_FLAGS) --skip-build --disable-swift-testing
 	Tests/Make/check.sh
 
 # Boots Debian's kernel with the vivid webcam driver under qemu and runs Tests/Kernel/guest.sh
