@@ -130,15 +130,17 @@ final class ParallelEyesTests: XCTestCase {
     }
 
     /// One thread per parallel landmarker, none for a sequential one, and every one joined when its landmarker
-    /// goes: the count of the process's eye worker threads (/proc/self/task) comes back to where it was.
+    /// goes: the worker's own count of threads started and not yet joined (`EyeWorker.threadsAlive`) comes back
+    /// to where it was. (Not /proc/self/task: its entries follow the kernel's reaping and the process's other
+    /// threads, which made a count there depend on the machine's load and on ThreadSanitizer.)
     func testEachParallelLandmarkerHasOneThreadEndedWithIt() throws {
         let model = try TestData.iris
-        let before = try settledThreadCount()
+        let before = EyeWorker.threadsAlive
         var landmarkers: [IrisLandmarker] = []
         for _ in 0..<5 { landmarkers.append(try IrisLandmarker(model: model, parallel: true)) }
-        XCTAssertEqual(try threadCount(), before + 5)
+        XCTAssertEqual(EyeWorker.threadsAlive, before + 5)
         let sequential = try IrisLandmarker(model: model, parallel: false)
-        XCTAssertEqual(try threadCount(), before + 5)
+        XCTAssertEqual(EyeWorker.threadsAlive, before + 5)
         let points = landmarks(cx: 320, cy: 240, spread: 60, tilt: 0)
         let image = frame(seed: 1)
         let expected = sequential.eyes(in: image, landmarks: points)
@@ -146,39 +148,40 @@ final class ParallelEyesTests: XCTestCase {
             for _ in 0..<3 { XCTAssertEqual(landmarker.eyes(in: image, landmarks: points), expected) }
         }
         landmarkers.removeAll()
-        try waitForThreadCount(before)
+        XCTAssertEqual(EyeWorker.threadsAlive, before, "every worker joined when its landmarker went")
         // Many made and dropped in turn: never more than one worker alive at a time.
         for _ in 0..<20 {
             let landmarker = try IrisLandmarker(model: model, parallel: true)
+            XCTAssertEqual(EyeWorker.threadsAlive, before + 1)
             XCTAssertEqual(landmarker.eyes(in: image, landmarks: points), expected)
         }
-        try waitForThreadCount(before)
+        XCTAssertEqual(EyeWorker.threadsAlive, before)
     }
 
     /// The worker thread blocks the signals the wizard handles (it starts with every signal blocked), so they reach
-    /// the thread whose poll they must interrupt.
+    /// the thread whose poll they must interrupt. The worker is found by its name among the threads that are new
+    /// in /proc/self/task (it is named before `init` returns); other threads of the process are left alone.
     func testTheWorkerThreadBlocksSignals() throws {
         let model = try TestData.iris
-        _ = try settledThreadCount()
         func tasks() throws -> Set<String> {
             Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))
         }
         let before = try tasks()
         let landmarker = try IrisLandmarker(model: model, parallel: true)
         XCTAssertTrue(landmarker.isParallel)
-        let new = try tasks().subtracting(before)
-        // The worker is the one new thread (another thread of the process may have come meanwhile: each is checked).
-        XCTAssertFalse(new.isEmpty)
-        var workers = 0
-        for task in new {
-            guard let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-                  let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-            else { continue }
-            let handled = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGQUIT]
-            if handled.allSatisfy({ mask & (1 << UInt64($0 - 1)) != 0 }) { workers += 1 }
+        let workers = try tasks().subtracting(before).filter { task in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return name?.trimmingCharacters(in: .newlines) == EyeWorker.threadName
         }
-        XCTAssertGreaterThanOrEqual(workers, 1, "a new thread with the wizard's signals blocked")
+        XCTAssertEqual(workers.count, 1, "the landmarker's one worker thread, by its name")
+        for task in workers {
+            let status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") })
+            let mask = try XCTUnwrap(UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces),
+                                            radix: 16))
+            let handled = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGQUIT]
+            XCTAssertTrue(handled.allSatisfy { mask & (1 << UInt64($0 - 1)) != 0 }, "the wizard's signals blocked")
+        }
         withExtendedLifetime(landmarker) {}
     }
 
@@ -198,41 +201,4 @@ final class ParallelEyesTests: XCTestCase {
             (0..<3).allSatisfy { p[$0].bitPattern == q[$0].bitPattern }
         }
     }
-}
-
-/// The number of eye worker threads of this process: entries of /proc/self/task named `EyeWorker.threadName` and
-/// not exited (a thread that has ended may stay listed, as a zombie, for a while — for seconds under
-/// ThreadSanitizer). Only the workers are counted: the process's other threads come and go by themselves (under
-/// ThreadSanitizer its runtime's, and more so on a loaded machine), which made a count of all of them flaky.
-func threadCount() throws -> Int {
-    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
-        guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-              name.trimmingCharacters(in: .newlines) == EyeWorker.threadName else { return false }
-        // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
-        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
-    }.count
-}
-
-/// The thread count once it has not changed for half a second (at most 10 s): a joined thread's entry may outlive
-/// the join while the kernel reaps it — for seconds under ThreadSanitizer — so an earlier test's threads may still
-/// be counted for a while.
-func settledThreadCount() throws -> Int {
-    var count = try threadCount(), still = 0
-    for _ in 0..<1000 where still < 50 {
-        usleep(10_000)
-        let now = try threadCount()
-        still = now == count ? still + 1 : 0
-        count = now
-    }
-    return count
-}
-
-/// Waits (up to 10 s) for the thread count to be at most `count`, then asserts it (see `settledThreadCount`): none
-/// of the test's threads left; other threads of the process (under ThreadSanitizer, the runtime's) may have ended.
-func waitForThreadCount(_ count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-    for _ in 0..<1000 where try threadCount() > count { usleep(10_000) }
-    XCTAssertLessThanOrEqual(try threadCount(), count, "threads of the process", file: file, line: line)
 }

@@ -42,43 +42,22 @@ final class ParallelEyesTrackerTests: XCTestCase {
     /// both are gone.
     func testTheWizardsTrackerAndCheckerHoldOneEyeThread() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        // Settled first: an earlier test's joined threads may linger in /proc a while (seconds under TSan).
-        var before = try threadCount(), still = 0
-        for _ in 0..<1000 where still < 50 {
-            usleep(10_000)
-            let now = try threadCount()
-            still = now == before ? still + 1 : 0
-            before = now
-        }
+        // The worker's own count of threads started and not joined (not /proc/self/task: see ParallelEyesTests).
+        let before = EyeWorker.threadsAlive
         let extra = IrisLandmarker.parallelByDefault ? 1 : 0
         var shared: SharedFaceTracker? = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
                                                                iris: models.iris, hand: models.hand)
         var checker: BuiltInChecker? = BuiltInChecker(sharing: shared!)
-        XCTAssertEqual(try threadCount(), before + extra)
+        XCTAssertEqual(EyeWorker.threadsAlive, before + extra)
         let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
         for _ in 0..<3 {
             let faces = try XCTUnwrap(checker?.tracker.photo(sergey))
             XCTAssertNotNil(faces.first?.eyes)
             XCTAssertEqual(shared?.live { $0.process(sergey).count }, 1)
         }
-        XCTAssertEqual(try threadCount(), before + extra)
+        XCTAssertEqual(EyeWorker.threadsAlive, before + extra)
         checker = nil
         shared = nil
-        // None of ours left; another thread of the process (under ThreadSanitizer, the runtime's) may have ended.
-        for _ in 0..<1000 where try threadCount() > before { usleep(10_000) }
-        XCTAssertLessThanOrEqual(try threadCount(), before)
-    }
-
-    /// The eye worker threads of this process (`threadCount` of the core tests, counted by name in /proc/self/task).
-    private func threadCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
-            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-                  name.trimmingCharacters(in: .newlines) == EyeWorker.threadName else { return false }
-            // The state is the field after the name's closing parenthesis: Z (zombie) or X (dead) once exited.
-            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-            return state != "Z" && state != "X"
-        }.count
+        XCTAssertEqual(EyeWorker.threadsAlive, before, "the eye thread joined once both are gone")
     }
 }

@@ -3,6 +3,7 @@
 // while the calling thread runs the other (docs/performance.md, "eyes").
 
 import CKernels
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -108,7 +109,8 @@ final class EyeWorker {
             Unmanaged<Shared>.fromOpaque(context).release()
             return nil
         }
-        // Named, so that it can be told apart in `top -H`, a debugger and the tests (/proc/self/task/*/comm).
+        Self.alive.add(1, ordering: .relaxed)
+        // Named, so that it can be told apart in `top -H` and a debugger.
         _ = fc_set_thread_name(UInt(thread), Self.threadName)
         self.shared = shared
         self.thread = thread
@@ -117,12 +119,20 @@ final class EyeWorker {
     /// The worker thread's name (at most 15 bytes, the kernel's limit).
     static let threadName = "facecap-eyes"
 
+    /// Worker threads started and not yet joined, in this process: one more once `init` returns, one fewer once
+    /// `deinit` has joined the thread. The tests count these rather than /proc/self/task, whose entries follow
+    /// the kernel's reaping and the process's other threads (ThreadSanitizer's, the test runner's), not this code.
+    private static let alive = Atomic<Int>(0)
+
+    static var threadsAlive: Int { alive.load(ordering: .relaxed) }
+
     deinit {
         shared.mutex.withLock {
             shared.stopping = true
             shared.condition.signal()
         }
         pthread_join(thread, nil)
+        Self.alive.subtract(1, ordering: .relaxed)
     }
 
     /// Hands `job` to the thread; `finish` must be called before the next `start`.
