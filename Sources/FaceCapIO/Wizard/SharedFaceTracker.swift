@@ -63,6 +63,12 @@ public final class SharedFaceTracker: @unchecked Sendable {
         }
     }
 
+    /// `body` with the tracker held as the validator holds it while it reads a photo, without reading one (for
+    /// tests: the live side meets a busy tracker when the test chooses, not when a race lets it).
+    func holding<Result>(_ body: () -> Result) -> Result {
+        withLock { _ in body() }
+    }
+
     /// The tracker's intervals (for tests: the validator's settings never stay behind).
     public var intervals: (detection: Int, eyes: Int, hand: Int) {
         withLock { ($0.detectionInterval, $0.eyeInterval, $0.handInterval) }
