@@ -28,6 +28,8 @@ BUILD = ["swift", "build", "-c", "release", "--scratch-path", SCRATCH, "--produc
 MAX_LEN = {"tflite": 4096, "y4m": 8192, "png": 4096, "jpeg": 4096, "pnm": 2048}
 # Which dictionary each target uses (Tests/Fuzz/dict/NAME.dict).
 DICTS = {"y4m": "y4m", "thresholds": "thresholds", "arguments": "arguments", "server-reply": "server-reply"}
+# Globals that live until exit but that LeakSanitizer cannot see as reachable (the file says why).
+LSAN_OPTIONS = "suppressions=" + os.path.join(ROOT, "Tests", "Fuzz", "lsan.supp")
 TARGETS = ["tflite", "y4m", "png", "jpeg", "pnm", "thresholds", "arguments", "server-reply", "multipart"]
 
 
@@ -65,7 +67,7 @@ def main():
         print(f"fuzz: {target} for {args.seconds} s", flush=True)
         with open(log_path, "w") as log:
             code = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                  env=dict(os.environ, FACECAP_FUZZ_TARGET=target,
+                                  env=dict(os.environ, FACECAP_FUZZ_TARGET=target, LSAN_OPTIONS=LSAN_OPTIONS,
                                            SWIFT_BACKTRACE="interactive=no,color=no")).returncode
         with open(log_path, errors="replace") as log:
             text = log.read()
@@ -76,12 +78,18 @@ def main():
         found = sorted(glob.glob(os.path.join(artifacts, "*")))
         kept = []
         for artifact in found:
+            # An empty artifact is no input that shows the problem (a leak found at exit, after the last input,
+            # is reported with the empty one libFuzzer starts with): it is reported from the log, not kept.
+            if os.path.getsize(artifact) == 0:
+                continue
             destination = os.path.join(ROOT, "Tests", "Fuzz", "regressions", target)
             os.makedirs(destination, exist_ok=True)
             shutil.copy(artifact, destination)
             kept.append(os.path.join("Tests", "Fuzz", "regressions", target, os.path.basename(artifact)))
         if code != 0 or kept:
-            problems.append(f"{target}: exit {code}; kept {', '.join(kept) or 'no input'}; log {log_path}")
+            summary = re.findall(r"^SUMMARY: .*$", text, re.MULTILINE)
+            problems.append(f"{target}: exit {code}; kept {', '.join(kept) or 'no input'}; "
+                            f"{summary[-1] if summary else 'no sanitizer summary'}; log {log_path}")
         rows.append((target, execs.group(1) if execs else "?", rate.group(1) if rate else "?",
                      coverage[-1][0] if coverage else "?", coverage[-1][1] if coverage else "?",
                      corpus[-1] if corpus else "?", "CRASH" if (code != 0 or kept) else "ok"))
