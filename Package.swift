@@ -35,9 +35,13 @@ let package = Package(
         // AVX-512 convolution kernels for the inference engine, picked at run time on CPUs that have AVX-512F
         // (per-function target attributes: the rest of the build stays AVX2).
         .target(name: "CKernels"),
+        // libjpeg-turbo is linked in from its static archive (`-l:libjpeg.a`, GNU ld's "this file" form, which
+        // SwiftPM passes on as it is, so no unsafe flag): Debian ships its ABI as libjpeg62-turbo, Ubuntu only as
+        // libjpeg-turbo8, so one .deb that depends on either cannot install and run on both (issue 34). A
+        // libjpeg-turbo security fix therefore needs a facecap rebuild (README, "Install as a Debian package").
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary(":libjpeg.a"), .linkedLibrary("png16")]
         ),
         // libcurl for the validation server's HTTP upload (README, "Validation server contract").
         .target(
