@@ -33,6 +33,7 @@ DEB_TOOLS   := dpkg-dev lintian mmdebstrap
 # HTTPS against the system CA store) carries --server uploads. man-db and zsh: the tests render the manual page
 # and load the zsh completion. xterm, xvfb, x11-apps (xwd) and kitty: the preview's real pixels are checked in real
 # terminals that draw them (sixel in xterm as a VT340, kitty graphics in kitty), on a virtual display.
+# libjpeg62-turbo-dev's static libjpeg.a is linked into the binary (Package.swift, CImageCodecs).
 DEB_PACKAGES := libv4l-dev libjpeg62-turbo-dev libpng-dev libncursesw5-dev ncurses-term libcurl4-openssl-dev \
                 pkg-config tmux man-db zsh gettext xterm xvfb x11-apps kitty
 
@@ -55,6 +56,7 @@ help:
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
+	@echo "                SUITE=trixie|sid|jammy|noble: another distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make pot        write Resources/po/facecap.pot from the message catalogue (after changing a message)"
 	@echo "make mutate     apply known mutations to a copy; report which ones the tests miss"
@@ -224,7 +226,9 @@ deb: build
 	lintian --fail-on error,warning --info $(DEB)
 
 # Installs $(DEB) into a clean Debian 12 root (mmdebstrap from this machine's apt sources, cached in .cache/deb-root)
-# that has no Swift toolchain, and runs facecap there: --version, --help, man -w, analyze, a clip to the end.
+# that has no Swift toolchain, and runs facecap there: --version, --help, man -w, analyze (--json), a clip to the end,
+# an upload to the test server. SUITE=trixie, forky, sid, jammy or noble (Ubuntu 22.04, 24.04) tries another
+# distribution's root instead; Tests/Deb/run.sh reads SUITE, MIRROR and KEYRING from the command line's variables.
 test-deb: deb
 	Tests/Deb/run.sh $(DEB)
 
