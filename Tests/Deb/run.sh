@@ -40,7 +40,6 @@ command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing (make deb instal
 
 cache=$PWD/.cache/deb-root
 archives=$cache/archives-$suite
-mkdir -p "$archives/partial"
 stage_start=$(date +%s.%N)
 stage() {   # prints how long the previous stage took
     local now
@@ -81,6 +80,7 @@ else
 fi
 [ -s "$keyring" ] || fail "no archive keyring at $keyring: install the $keyring_package package (for Ubuntu's:" \
     "Debian 13's or bookworm-backports' ubuntu-keyring) or name the file with KEYRING=…"
+mkdir -p "$archives/partial"
 sources=$cache/sources-$suite.list
 {
     echo "deb [signed-by=$keyring] $mirror $suite $components"
