@@ -341,14 +341,15 @@ public final class CursesFrontEnd {
 
     /// Draws `model`; `preview` is the newest camera frame (for `.livePreview`), `photo` the photo taken
     /// (for `.photo`). Sends only what changed. Returns false when it skipped a preview frame because the
-    /// terminal is still busy with earlier output (the model is unchanged, so nothing is lost).
+    /// terminal is still busy with earlier output (the model is unchanged, so nothing is lost). `now` is the
+    /// monotonic clock's time unless given (tests give the times the preview rate is judged at).
     @discardableResult
-    public func render(_ model: ScreenModel, preview frame: Frame?, photo: Frame?) -> Bool {
+    public func render(_ model: ScreenModel, preview frame: Frame?, photo: Frame?, at now: Double? = nil) -> Bool {
         guard state == .active else {
             lastModel = model
             return false
         }
-        let now = Self.monotonicSeconds()
+        let now = now ?? Self.monotonicSeconds()
         // A frame up to a fifth of the interval early is on time: camera frames arrive with jitter, and a
         // strict comparison against a 30 fps camera's own period dropped every other frame (20 fps shown).
         if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < 0.8 * previewInterval {

@@ -26,7 +26,8 @@ import Glibc
 /// (session eye frames whose second eye the worker thread had not begun when the first was done, so the bench thread
 /// read it: its core was busy); and each model's figure in this thread's CPU time (`detector_cpu_ms`,
 /// `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a call longer than the
-/// scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait.
+/// scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait. With `--image`, the
+/// terminal preview's raster too (`preview_*_cpu_ms`, `BenchPreview`).
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: .optionBenchJSON),
@@ -91,6 +92,7 @@ enum BenchCommand {
         // `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes
         // every `eyeInterval`, the hand every `handInterval`) and the analyzer on the faces it found.
         var session: Session?
+        var previewResults: [(String, Double)] = []
         if let path = parsed.value("image") {
             let photo = try ImageFile.read(path: path)
             let frames = SessionFrames.frames(photo: photo)
@@ -120,6 +122,7 @@ enum BenchCommand {
             }
             session = Session(figures: figures, analysisMs: analysisMs, tracker: sessionTracker,
                               analyzer: sessionAnalyzer, frame: frames[index % frames.count])
+            previewResults = BenchPreview.figures(frames: frames, runs: min(runs, 200))
         }
 
         if parsed.has("profile") {
@@ -182,7 +185,7 @@ enum BenchCommand {
                     ("frame_full_cpu_ms", full.cpuMs), ("frame_full_eyes_cpu_ms", full.eyesCPUMs),
                     ("analysis_full_ms", analysisFullMs),
                     ("detector_cpu_ms", detectorCPU), ("landmarks_cpu_ms", landmarksCPU), ("iris_cpu_ms", irisCPU),
-                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU)]
+                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU)] + previewResults
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
                 + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",

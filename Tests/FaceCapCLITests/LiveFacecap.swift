@@ -43,9 +43,9 @@ final class LiveFacecap: @unchecked Sendable {
     var stdout: String { lock.lock(); defer { lock.unlock() }; return outText }
     var stderr: String { lock.lock(); defer { lock.unlock() }; return errText }
 
-    /// Waits until `text` appears on standard output (or error, with `inStderr`).
+    /// Waits until `text` appears on standard output (or error, with `inStderr`); the time-out only bounds a hang.
     @discardableResult
-    func waitFor(_ text: String, inStderr: Bool = false, timeout: TimeInterval = 30) -> Bool {
+    func waitFor(_ text: String, inStderr: Bool = false, timeout: TimeInterval = 120) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (inStderr ? stderr : stdout).contains(text) { return true }
@@ -66,7 +66,7 @@ final class LiveFacecap: @unchecked Sendable {
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the end (killing the process after `timeout`) and returns its exit status.
-    func finish(timeout: TimeInterval = 60) -> Int32 {
+    func finish(timeout: TimeInterval = 120) -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { process.terminate() }

@@ -228,7 +228,7 @@ final class TmuxGraphicsFallbackTests: ScratchDirectoryTestCase {
             + "'\(binary)' --graphics auto --no-tutorial --input '\(clip)' --loop --output out; exec sleep 600"
         let start = Date()
         let tmux = try TmuxSession(command, columns: 80, rows: 24)
-        XCTAssertTrue(tmux.waitFor("▀", timeout: 20), "the preview in half blocks: " + tmux.screen())
+        XCTAssertTrue(tmux.waitFor("▀", timeout: 120), "the preview in half blocks: " + tmux.screen())
         let seconds = Date().timeIntervalSince(start)
         print("tmux: first preview cells after \(String(format: "%.2f", seconds)) s (models loaded, probe answered)")
         let screen = tmux.screen()

@@ -38,7 +38,7 @@ final class WizardHelpTerminalTests: ScratchDirectoryTestCase {
         XCTAssertFalse(screen.contains("Selfie accepted"), screen)
         if let countdown { XCTAssertTrue(screen.contains(countdown), "the countdown stood still: \(countdown)\n" + screen) }
         tmux.send("x")
-        XCTAssertTrue(tmux.waitFor("Selfie accepted", timeout: 20), "captured once the help is closed: " + tmux.screen())
+        XCTAssertTrue(tmux.waitFor("Selfie accepted", timeout: 120), "captured once the help is closed: " + tmux.screen())
         XCTAssertFalse(tmux.screen().contains("Directions are your own"), "no help over Success: " + tmux.screen())
         XCTAssertEqual(events().filter { $0["event"] as? String == "captured" }.count, 1)
     }

@@ -113,7 +113,7 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
                                     path("events.jsonl")])
         XCTAssertTrue(live.waitFor("[capture]"), live.stderr)
         live.signal(SIGINT)
-        XCTAssertEqual(live.finish(timeout: 10), 130)
+        XCTAssertEqual(live.finish(timeout: 120), 130)
         XCTAssertEqual(try events().last?["code"] as? Int, 130)
     }
 
@@ -134,7 +134,7 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
                                     path("events.jsonl")])
         XCTAssertTrue(live.waitFor("[capture]"), live.stderr)
         live.signal(SIGQUIT)
-        XCTAssertEqual(live.finish(timeout: 10), 130)
+        XCTAssertEqual(live.finish(timeout: 120), 130)
         XCTAssertEqual(try events().last?["code"] as? Int, 130)
         XCTAssertFalse(live.stderr.contains("crashed"), live.stderr)
     }
@@ -162,7 +162,7 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
         let garbage = Data(repeating: 0x41, count: 4 << 20) + Data("\nquit\n".utf8)
         let result = try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
-                                     path("events.jsonl")], stdin: garbage, timeout: 30)
+                                     path("events.jsonl")], stdin: garbage, timeout: 120)
         XCTAssertEqual(result.status, 130, "the quit after 4 MB of one line still counts: " + result.stderr)
     }
 

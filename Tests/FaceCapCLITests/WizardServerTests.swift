@@ -188,12 +188,14 @@ final class WizardServerTests: ScratchDirectoryTestCase {
                       run.stdout)
         XCTAssertTrue(run.lines.contains { $0.hasPrefix("[uploading] Sending your photo: Attempt 3 of 3") },
                       run.stdout)
-        // Plain mode goes back to capture by itself, 2 s after each Retry.
+        // Plain mode goes back to capture by itself, 2 s after each Retry: never sooner (a timer never fires
+        // early); how much later a loaded machine gets to it is not judged here (WizardTests pins the 2 s at given
+        // times).
         let screens = run.events("screen")
         for (index, screen) in screens.enumerated() where screen["screen"] as? String == "retry" {
+            XCTAssertEqual(screens[index + 1]["screen"] as? String, "capture", "\(run)")
             let wait = (screens[index + 1]["t"] as? Double ?? 0) - (screen["t"] as? Double ?? 0)
             XCTAssertGreaterThanOrEqual(wait, 1.9, "\(run)")
-            XCTAssertLessThan(wait, 3, "\(run)")
         }
 
         let requests = try server.requests()
@@ -291,7 +293,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         // Let the first automatic re-send (1 s later) be refused too, then come up.
         Thread.sleep(forTimeInterval: 1.3)
         let server = try startServer([Self.pass], port: port)
-        let status = live.finish(timeout: 20)
+        let status = live.finish(timeout: 120)
         let run = try finished(live, status: status, since: start)
         checkRecovered(run, preflightFailed: true)
         XCTAssertTrue(run.stdout.contains("Your photo is kept and will be sent again as attempt 1"), run.stdout)
@@ -301,7 +303,6 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         // Backoff 1 s, then 2 s: the server up 1.3 s after the first refusal gets the re-send about 3 s after it.
         let arrived = try XCTUnwrap(try server.requests().first?["t"] as? Double)
         XCTAssertGreaterThanOrEqual(arrived - down.timeIntervalSince1970, 1.3, "\(run)")
-        XCTAssertLessThan(arrived - down.timeIntervalSince1970, 10, "\(run)")
     }
 
     func test503ThenPassReSendsTheSamePhotoAfterOneSecond() throws {
@@ -314,8 +315,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let (_, jpeg, _) = try savedFiles(run)
         let requests = try server.requests()
         checkResent(requests, count: 2, jpeg: jpeg)
+        // Not sooner than the first backoff step; the steps themselves are WizardTests' (testBackoffGrowsToThirtySeconds).
         XCTAssertGreaterThanOrEqual(gap(requests, 1), 0.95, "backoff 1 s")
-        XCTAssertLessThan(gap(requests, 1), 1.9, "the first backoff step is 1 s")
     }
 
     func test429WithRetryAfterWaitsAsLongAsTheServerAsks() throws {
@@ -330,7 +331,6 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let requests = try server.requests()
         checkResent(requests, count: 2, jpeg: jpeg)
         XCTAssertGreaterThanOrEqual(gap(requests, 1), 2, "Retry-After: 2 wins over the 1 s backoff")
-        XCTAssertLessThan(gap(requests, 1), 3.5)
     }
 
     func testAGarbageReplyIsAConnectionErrorAndThePhotoIsSentAgain() throws {
@@ -400,7 +400,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertTrue(live.waitFor("will be sent again as attempt"), "the upload's, not the pre-flight's: "
                       + live.stdout + live.stderr)
         live.signal(SIGINT)
-        let status = live.finish(timeout: 10)
+        let status = live.finish(timeout: 120)
         let run = try finished(live, status: status, since: start)
         checkEnding(run, 75)
         XCTAssertEqual(Array(run.screens.prefix(5)), ["capture", "connectionError", "capture", "uploading", "connectionError"],
@@ -435,21 +435,19 @@ final class WizardServerTests: ScratchDirectoryTestCase {
 
     func testPlainHTTPToARemoteHostExits64BeforeAnythingElse() throws {
         let token = "tok-\(UUID().uuidString)"
-        let start = Date()
         let result = try runFacecap(try arguments(server: "http://example.org/x"), stdin: Data(),
-                                    environment: environment(token: token), timeout: 20)
-        let seconds = Date().timeIntervalSince(start)
+                                    environment: environment(token: token), timeout: 120)
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix(
             "facecap: --server must use https:// for a host that is not this machine"),
                       result.stderr)
         XCTAssertFalse(result.stderr.contains(token))
         XCTAssertEqual(result.stdout, "", "no screen was shown")
-        // Refused while reading the command line: no events file, no output folder, no models loaded, no
-        // name looked up, no connection.
+        // Refused while reading the command line, before the wizard starts (where the models are loaded and the
+        // server's name looked up): no events file, no output folder. (It was also timed, under 1 s: a bound a
+        // loaded machine could miss, and the files tell the same.)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("events.jsonl")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out")))
-        XCTAssertLessThan(seconds, 1, "refused at start-up")
     }
 
     func testARedirectIsNotFollowedTheServerErrorIsShownAndThePhotoKept() throws {
@@ -474,7 +472,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         // 0.0.0.0 is not loopback by the rule, and a connection to it could only reach this machine.
         let token = "tok-\(UUID().uuidString)"
         let result = try runFacecap(try arguments(server: "http://0.0.0.0:9/x", extra: ["--insecure-http"]),
-                                    stdin: Data(), environment: environment(token: token), timeout: 20)
+                                    stdin: Data(), environment: environment(token: token), timeout: 120)
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix(
             "facecap: FACECAP_TOKEN is never sent over plain http:// to another machine (0.0.0.0)"), result.stderr)
@@ -560,7 +558,7 @@ final class WizardServerTests: ScratchDirectoryTestCase {
 
     func testTheTokenIsNotAnOption() throws {
         let result = try runFacecap(["--plain", "--token", "abc", "--server", "http://127.0.0.1:9/x"], stdin: Data(),
-                                    environment: environment(), timeout: 20)
+                                    environment: environment(), timeout: 120)
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.hasPrefix("facecap: unknown option '--token'"), result.stderr)
         let help = try runFacecap(["--help"])

@@ -104,7 +104,7 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
             XCTAssertEqual(pids.count, 1, "\(name): one facecap replaying the clip: \(pids)")
             guard let pid = pids.first else { continue }
             kill(pid, number)
-            XCTAssertEqual(status(timeout: 10), 130, "\(name)")
+            XCTAssertEqual(status(timeout: 120), 130, "\(name)")
             try assertTerminalRestored(tmux)
         }
     }

@@ -184,8 +184,8 @@ final class HTTPValidationTests: XCTestCase {
         let photo = try ValidationFixtures.photo()
         let request = ValidationRequest(attempt: 1, isFinal: false)
         let down = ValidationFixtures.run(worker, photo, request)
+        // Refused, named as such: not waited out to a timeout (the outcome would say `timedOut`).
         XCTAssertEqual(down.outcome, .unreachable(reason: .refused(place: "127.0.0.1:\(port)"), retryAfter: nil))
-        XCTAssertLessThan(down.seconds, 5)
         XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome, down.outcome, "still down")
         let server = try ValidationServer([pass()], in: temp, port: port)
         let back = ValidationFixtures.run(worker, photo, request)
@@ -237,9 +237,10 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(), ValidationRequest(attempt: 1,
                                                                                                      isFinal: false))
+        // The outcome says the total timeout ended it; libcurl's timer never fires early. (No upper bound: how
+        // long a loaded machine takes to notice is not this test's business.)
         XCTAssertEqual(result.outcome, .unreachable(reason: .timedOut(seconds: 1.5), retryAfter: nil))
         XCTAssertGreaterThan(result.seconds, 1.3)
-        XCTAssertLessThan(result.seconds, 5)
     }
 
     func testAConnectionResetMidUploadIsAConnectionError() throws {
@@ -367,8 +368,8 @@ final class HTTPValidationTests: XCTestCase {
         defer { first.shutdown() }
         let refused = ValidationFixtures.run(first, try ValidationFixtures.photo(),
                                              ValidationRequest(attempt: 1, isFinal: false))
+        // Refused on the announced length: waiting for the body, which never comes, would end in `timedOut`.
         XCTAssertEqual(refused.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
-        XCTAssertLessThan(refused.seconds, 3, "refused on the announced length, not after waiting for the body")
         // …and one without a length is cut off at the limit while it trickles in (8 MB over about 6 s).
         let trickle = try ValidationServer([["action": "oversize", "bytes": 8 << 20, "chunked": true, "drip": 0.05]],
                                            in: temp)
@@ -376,8 +377,9 @@ final class HTTPValidationTests: XCTestCase {
         defer { second.shutdown() }
         let cut = ValidationFixtures.run(second, try ValidationFixtures.photo(),
                                          ValidationRequest(attempt: 1, isFinal: false))
+        // Stopped reading at 1 MB: the whole body takes about 6 s to arrive, so reading it to the end would end
+        // in `timedOut` at 4 s.
         XCTAssertEqual(cut.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
-        XCTAssertLessThan(cut.seconds, 3.5, "stopped reading at 1 MB, not at the end or the time-out")
     }
 
     func testInsecureHTTPNeverCarriesTheTokenToAnotherMachine() throws {
@@ -467,9 +469,12 @@ final class HTTPValidationTests: XCTestCase {
 
     // MARK: The worker
 
+    /// The uploads stall for good and the total timeout is 600 s, so an upload not aborted would keep the worker
+    /// busy far past every wait here (ValidationFixtures.run gives up after 20 s): the outcomes, not a stopwatch,
+    /// show that the cancel and the shutdown abort them.
     func testCancellingAbortsAnUploadInFlightPromptlyAndDropsItsAnswer() throws {
         let server = try ValidationServer([["action": "stall", "sent": 20], pass()], in: temp)
-        let worker = try worker(server)
+        let worker = try worker(server, total: 600)
         let photo = try ValidationFixtures.photo()
         XCTAssertTrue(worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
         XCTAssertFalse(worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)),
@@ -480,17 +485,15 @@ final class HTTPValidationTests: XCTestCase {
         XCTAssertFalse(worker.isBusy)
         // The next check runs once the aborted one has let go; only its answer arrives.
         let next = ValidationFixtures.run(worker, photo, ValidationRequest(attempt: 1, isFinal: false))
-        XCTAssertEqual(next.outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
-        XCTAssertLessThan(next.seconds, 3, "the stalled upload was aborted, not waited out (30 s)")
+        XCTAssertEqual(next.outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")),
+                       "the stalled upload was aborted, not waited out (600 s)")
         XCTAssertEqual(worker.drain(), [])
         // Shutting down during a stalled upload returns promptly too.
         let stalled = try ValidationServer([["action": "stall", "sent": 20]], in: temp)
-        let second = try self.worker(stalled)
+        let second = try self.worker(stalled, total: 600)
         XCTAssertTrue(second.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
         Thread.sleep(forTimeInterval: 0.5)
-        let start = Date()
-        second.shutdown()
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2.5)
+        second.shutdown()   // returns: the upload was aborted (waiting it out would take 600 s)
         XCTAssertFalse(second.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
         second.shutdown()
         worker.shutdown()

@@ -108,17 +108,22 @@ final class WizardSessionTests: XCTestCase {
 
     /// One gate, end to end: a still face just over the light limit (face luma ~64 against 60) is captured and
     /// refused for `tooDark` by the checker; back in capture, the same still face must clear 60 by the margin
-    /// (68) first, so it is never captured again — before the fix it was, a second after the retry.
+    /// (68) first, so it is never captured again — before the fix it was, a second after the retry. The run ends
+    /// 150 frames (5 s of the camera's time) after the capture screen came back, however slowly they are analysed:
+    /// decided by frames, not by the wall clock (it had quit after 7 s, too soon for a slow or sanitized run).
     func testAPhotoRefusedForTooDarkIsNotCapturedAgainUntilTheLightClears() throws {
         var settings = WizardSettings()
         settings.plain = true
         settings.showTutorial = false
         settings.plainRetryDelay = 0.5
         let checker = RefuseOnce(reasons: ["tooDark"])
-        let frontEnd = QuitAfter(seconds: 7)
+        let quit = QuitAfterFrames(frames: 150)
+        let frontEnd = QuitWhenCounted(quit)
         let session = try session(settings, frontEnd: frontEnd,
-                                  opener: StillOpener(frame: try Self.dimSergey(gain: 0.57)), checker: checker)
+                                  opener: StillOpener(frame: try Self.dimSergey(gain: 0.57), counting: quit),
+                                  checker: checker)
         XCTAssertEqual(session.run(), .cancelled)
+        XCTAssertTrue(quit.reached, "the run ended on its count of frames, not on the watchdog")
         let log = try events()
         let captures = log.filter { $0["event"] as? String == "captured" }
         XCTAssertEqual(captures.count, 1, "refused, then never captured again with the same fault: \(log)")
@@ -291,12 +296,12 @@ private final class ScriptedFrontEnd: WizardFrontEnd {
     func close() {}
 }
 
-/// A front end that keeps every primary message and countdown it is given and quits (q) a second after the
-/// capture screen's guidance came back from "Waiting for the camera…".
+/// A front end that keeps every primary message and countdown it is given and quits (q) as soon as the capture
+/// screen's guidance came back from "Waiting for the camera…" (an event, not a time: it had waited a second more,
+/// and a 15-s watchdog could end a slow run first).
 private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // the watchdog thread only writes the pipe
     private(set) var primaries: [String] = []
     private(set) var countdowns: [String] = []
-    private var backAt: Date?
     private var quitSent = false
     private let pipeEnds: [Int32]
 
@@ -304,8 +309,8 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
         pipeEnds = ends
-        // A watchdog: q after 15 s whatever happened, so a broken pause fails the assertions, never hangs.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { [self] in pressQ() }
+        // A watchdog: q after 300 s whatever happened, so a broken pause fails the assertions, never hangs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) { [self] in pressQ() }
     }
 
     deinit {
@@ -330,10 +335,7 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
         guard model.name == .capture, let primary = model.primary else { return }
         primaries.append(primary)
         if let countdown = model.countdown { countdowns.append(countdown) }
-        if backAt == nil, primary != "Waiting for the camera…", primaries.contains("Waiting for the camera…") {
-            backAt = Date()
-        }
-        if !quitSent, let backAt, Date().timeIntervalSince(backAt) > 1 {
+        if !quitSent, primary != "Waiting for the camera…", primaries.contains("Waiting for the camera…") {
             quitSent = true
             pressQ()
         }
@@ -354,11 +356,16 @@ private final class UnreachableChecker: PhotoChecker {
     }
 }
 
-/// A source of one still frame at 30 fps, as a camera pointed at a person holding still.
+/// A source of one still frame at 30 fps, as a camera pointed at a person holding still; each frame it gives is
+/// counted by `counting`.
 private final class StillOpener: FrameSourceOpener {
     let frame: Frame
-    init(frame: Frame) { self.frame = frame }
-    func open() throws(CameraProblem) -> FrameSource { StillSource(still: frame) }
+    let counting: QuitAfterFrames?
+    init(frame: Frame, counting: QuitAfterFrames? = nil) {
+        self.frame = frame
+        self.counting = counting
+    }
+    func open() throws(CameraProblem) -> FrameSource { StillSource(still: frame, counting: counting) }
     func cameras() -> [CameraChoice] { [] }
     func choose(_ path: String) {}
 }
@@ -373,8 +380,12 @@ private final class StillSource: FrameSource {
     var pollDescriptor: Int32? { nil }
     private let start = Date()
     private var delivered = 0
+    private let counting: QuitAfterFrames?
 
-    init(still: Frame) { self.still = still }
+    init(still: Frame, counting: QuitAfterFrames?) {
+        self.still = still
+        self.counting = counting
+    }
 
     private var due: Double { Double(delivered) / frameRate - Date().timeIntervalSince(start) }
     var secondsUntilNextFrame: Double? { max(0, due) }
@@ -384,9 +395,78 @@ private final class StillSource: FrameSource {
         frame = still
         frame.timestamp = Double(delivered) / frameRate
         delivered += 1
+        counting?.frameGiven()
         return .frame
     }
 
+    func close() {}
+}
+
+/// Counts the frames a source gives once the capture screen is back after a retry, and presses q (through a pipe
+/// the session polls) when `frames` were given; a watchdog presses it after 300 s whatever happened, so a broken
+/// run fails the assertions instead of hanging. The session's thread does the counting; the watchdog only writes
+/// the pipe.
+private final class QuitAfterFrames: @unchecked Sendable {
+    let frames: Int
+    private var counted: Int?
+    private(set) var reached = false
+    private var retried = false
+    let pipeEnds: [Int32]
+
+    init(frames: Int) {
+        self.frames = frames
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        pipeEnds = ends
+        let write = ends[1]
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+            var byte: UInt8 = 1
+            _ = Glibc.write(write, &byte, 1)
+        }
+    }
+
+    deinit {
+        // The watchdog may still write: its end stays open (one descriptor per test run) so it never writes
+        // into a number reused by something else.
+        Glibc.close(pipeEnds[0])
+    }
+
+    /// A screen was shown: the count starts when capture shows again after the retry screen.
+    func shown(_ name: ScreenName) {
+        if name == .retry { retried = true }
+        if retried, name == .capture, counted == nil { counted = 0 }
+    }
+
+    func frameGiven() {
+        guard let count = counted, !reached else { return }
+        counted = count + 1
+        if count + 1 >= frames {
+            reached = true
+            var byte: UInt8 = 1
+            _ = write(pipeEnds[1], &byte, 1)
+        }
+    }
+}
+
+/// A front end that draws nothing, tells `quit` which screens it is shown, and quits (q) when `quit` writes its pipe.
+private final class QuitWhenCounted: WizardFrontEnd {
+    private let quit: QuitAfterFrames
+    init(_ quit: QuitAfterFrames) { self.quit = quit }
+
+    var size: (columns: Int, rows: Int)? { nil }
+    var inputDescriptor: Int32? { quit.pipeEnds[0] }
+
+    func readInput() -> [FrontEndInput] {
+        var byte: UInt8 = 0
+        _ = read(quit.pipeEnds[0], &byte, 1)
+        return [.key(.character("q"))]
+    }
+
+    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) { quit.shown(model.name) }
+    func wantsPreviewFrame(at now: Double) -> Bool { false }
+    func resize() -> (columns: Int, rows: Int)? { size }
+    func suspend() {}
+    func resume() {}
     func close() {}
 }
 
@@ -405,41 +485,4 @@ private final class RefuseOnce: PhotoChecker {
         }
         return .verdict(n == 1 ? ValidationVerdict(result: .retry, reasons: reasons) : ValidationVerdict(result: .pass))
     }
-}
-
-/// A front end that draws nothing and quits (q) `seconds` after it was made.
-private final class QuitAfter: WizardFrontEnd, @unchecked Sendable {  // the timer thread only writes the pipe
-    private let pipeEnds: [Int32]
-
-    init(seconds: Double) {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        pipeEnds = ends
-        // Weakly held: once the test let go of the front end (and closed the pipe), the timer writes nothing.
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-            guard let self else { return }
-            var byte: UInt8 = 1
-            _ = write(self.pipeEnds[1], &byte, 1)
-        }
-    }
-
-    deinit {
-        for end in pipeEnds where end >= 0 { Glibc.close(end) }
-    }
-
-    var size: (columns: Int, rows: Int)? { nil }
-    var inputDescriptor: Int32? { pipeEnds[0] }
-
-    func readInput() -> [FrontEndInput] {
-        var byte: UInt8 = 0
-        _ = read(pipeEnds[0], &byte, 1)
-        return [.key(.character("q"))]
-    }
-
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {}
-    func wantsPreviewFrame(at now: Double) -> Bool { false }
-    func resize() -> (columns: Int, rows: Int)? { size }
-    func suspend() {}
-    func resume() {}
-    func close() {}
 }

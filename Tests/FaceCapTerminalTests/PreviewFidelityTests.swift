@@ -301,38 +301,3 @@ final class PreviewFidelityTests: XCTestCase {
         }
     }
 }
-
-/// What the dither costs: a moving face (every pixel worked out again) at 80×24's and 100×32's preview sizes.
-final class PreviewRasterTimeTests: XCTestCase {
-    static func cpuMilliseconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
-    }
-
-    func testAMovingFrameTakesWellUnderAFrameBudget() {
-        let frames = (0..<8).map { TestFrames.place(sergeyPhoto, dx: $0 * 12, noise: 3, seed: UInt64($0)) }
-        for palette in [PreviewPalette.xterm256, .ansi16, .truecolor] {
-            for (columns, rows) in [(48, 18), (67, 25)] {
-                var raster = PreviewRaster(palette: palette, unicode: true, mirror: true)
-                // The first frame works out the caches (the dither's candidates, 256 colours' shade mixes) of
-                // every colour it meets.
-                let first = Self.cpuMilliseconds()
-                raster.render(frames[0], columns: columns, rows: rows)
-                print("raster \(palette) \(columns)×\(rows): \(String(format: "%.1f", Self.cpuMilliseconds() - first)) ms CPU the first frame")
-                var times: [Double] = []
-                for i in 1...40 {
-                    // This thread's CPU time: other processes on a loaded machine do not count.
-                    let start = Self.cpuMilliseconds()
-                    raster.render(frames[i % 8], columns: columns, rows: rows,
-                                  overlay: PreviewOverlay(state: .adjusting, stability: 0))
-                    times.append(Self.cpuMilliseconds() - start)
-                }
-                let median = times.sorted()[times.count / 2]
-                print("raster \(palette) \(columns)×\(rows): \(String(format: "%.3f", median)) ms CPU a moving frame (median of 40)")
-                // The whole wizard's budget is 15 % of a core at 30 fps, 5 ms a frame; the preview gets under half.
-                XCTAssertLessThan(median, 2.5, "\(palette) \(columns)×\(rows)")
-            }
-        }
-    }
-}

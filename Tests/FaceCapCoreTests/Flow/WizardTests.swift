@@ -293,6 +293,20 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.tick, at: 5.1).last, .exit(.success))
     }
 
+    /// Plain mode leaves Retry by itself after `plainRetryDelay` (2 s), not sooner, not later: the schedule the
+    /// command-line tests used to time with a stopwatch (WizardServerTests), here at the times given.
+    func testPlainRetryGoesBackToCaptureByItselfAfterTwoSeconds() {
+        var wizard = validating(settings(plain: true, tutorial: false))
+        let verdict = ValidationVerdict(result: .retry, reasons: ["tooDark"])
+        _ = wizard.handle(.validation(.verdict(verdict)), at: 2)
+        XCTAssertEqual(wizard.screenName, .retry)
+        XCTAssertEqual(wizard.nextDeadline, 4)
+        XCTAssertEqual(wizard.handle(.tick, at: 3.99), [])
+        XCTAssertEqual(wizard.screenName, .retry)
+        _ = wizard.handle(.tick, at: 4)
+        XCTAssertEqual(wizard.screenName, .capture)
+    }
+
     func testEnterLeavesSuccessSooner() {
         var wizard = validating(settings(tutorial: false))
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2)
