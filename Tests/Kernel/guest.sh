@@ -127,9 +127,14 @@ reset_device() {
     done
 }
 
+# slower N: N seconds as this guest's speed stretches them (guest/speed): a time limit set for the usual pace of
+# software emulation (0.3 s a frame) lasts frame_cost / 0.3 times as long on a slower guest, so a limit that only
+# bounds a hang never fires because the host is slow.
+slower() { awk -v n="$1" -v c="$frame_cost" 'BEGIN { f = c / 0.3; printf "%d", n * (f > 1 ? f : 1) + 0.999 }'; }
+
 # Waits up to $1 seconds for $dev to be there and able to stream again.
 wait_for_device() {
-    local deadline=$((SECONDS + $1))
+    local deadline=$((SECONDS + $(slower "$1")))
     while [ $SECONDS -lt $deadline ]; do
         stream_ok 2 && return 0
         sleep 0.5
@@ -165,7 +170,7 @@ start_facecap() {
 
 # wait_facecap SECONDS: waits for the started facecap; sets fc_rc (124 when it had to be killed).
 wait_facecap() {
-    local deadline=$((SECONDS + $1))
+    local deadline=$((SECONDS + $(slower "$1")))
     while kill -0 "$fc_strace" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
         sleep 0.1
     done
@@ -371,8 +376,15 @@ scenario_record() {
         read -r w h frames _ <<<"$info"
         if [ "${w}x${h}" != "$negotiated" ]; then
             fail record/clip "the clip is ${w}x${h} but the driver negotiated $negotiated"
-        elif [ "$frames" -lt $((3 * fps / 2)) ] || [ "$frames" -lt 1 ]; then
+        elif [ "$frames" -lt 1 ]; then
+            fail record/clip "no frame in 3 seconds at the negotiated $fps fps"
+        elif [ "$frames" -lt $((3 * fps / 2)) ] && awk -v c="$frame_cost" 'BEGIN { exit !(c < 0.5) }'; then
             fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps"
+        elif [ "$frames" -lt $((3 * fps / 2)) ]; then
+            # vivid draws its frames on the guest's processor: a guest this slow cannot give the rate it negotiated,
+            # so the rate is not judged, and the line says why.
+            pass record/clip "$info (negotiated $negotiated at $fps fps); the rate not judged: this guest analyses a" \
+                "frame in ${frame_cost} s (guest/speed), too slow for vivid to keep ${fps} fps"
         else
             pass record/clip "$info (negotiated $negotiated at $fps fps)"
         fi
@@ -594,7 +606,7 @@ PY
 # Waits until the clip being written holds at least one whole frame (the camera is streaming). While
 # it records, facecap writes to a hidden ".NAME.partial" beside the clip and renames it at the end.
 wait_for_frames() {
-    local clip=$1 deadline=$((SECONDS + 20))
+    local clip=$1 deadline=$((SECONDS + $(slower 20)))
     local partial
     partial="$(dirname "$clip")/.$(basename "$clip").partial"
     while [ $SECONDS -lt $deadline ]; do
@@ -605,9 +617,10 @@ wait_for_frames() {
     return 1
 }
 
-# wait_for_writes CLIP N: until the recording's partial file has grown N times (N frames written), at most 5 s.
+# wait_for_writes CLIP N: until the recording's partial file has grown N times (N frames written), at most 5 s
+# (as this guest's speed stretches them).
 wait_for_writes() {
-    local clip=$1 left=$2 deadline=$((SECONDS + 5))
+    local clip=$1 left=$2 deadline=$((SECONDS + $(slower 5)))
     local partial size last
     partial="$(dirname "$clip")/.$(basename "$clip").partial"
     last=$(stat -c %s "$partial" 2>/dev/null || echo 0)
@@ -695,9 +708,9 @@ event_line() {
 }
 
 # wait_event NAME REGEX SECONDS [AFTER]: waits for such a line and prints its number; fails when the
-# time runs out or facecap exits without writing it.
+# time (SECONDS as this guest's speed stretches them) runs out or facecap exits without writing it.
 wait_event() {
-    local deadline=$((SECONDS + $3)) line alive
+    local deadline=$((SECONDS + $(slower "$3"))) line alive
     while :; do
         alive=0
         kill -0 "$fc_strace" 2>/dev/null && alive=1
@@ -870,10 +883,10 @@ scenario_wizard_disconnect() {
     # Released while it runs: watched from before the unplug until capture resumes (see fdwatch.py).
     mark=$(event_count "$name")
     rm -f "$work/$name.ready"
-    $python "$here/fdwatch.py" "$fc_pid" "$work/$name.events" "$mark" 40 "$work/$name.ready" \
+    $python "$here/fdwatch.py" "$fc_pid" "$work/$name.events" "$mark" "$(slower 40)" "$work/$name.ready" \
         >"$work/$name.watch" 2>&1 &
     watcher=$!
-    deadline=$((SECONDS + 30))
+    deadline=$((SECONDS + $(slower 30)))
     while [ ! -e "$work/$name.ready" ] && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
     started=$SECONDS
     v4l2-ctl -d "$dev" -c disconnect=1
@@ -1018,7 +1031,8 @@ scenario_wizard_signals() {
 
 # guest/speed: the seconds this guest takes to analyse one of vivid's frames, measured with `facecap analyze`
 # (no wizard, no strace): the first 8 frames of a 2-s clip against its first frame alone, the difference over
-# the 7 frames between. Software emulation is slow and its speed varies with the host (0.256 s a frame on a
+# the 7 frames between (on a guest so slow that vivid gives fewer than 8 frames in 2 s, as many as it gave, at
+# least 2, from a clip of 10 s if need be). Software emulation is slow and its speed varies with the host (0.256 s a frame on a
 # quiet 2-core machine; in one CI run the wizard took 1-8.7 s a frame), so the wizard's checks that wait for
 # analysed frames allow for it (frame_cost): a time limit is stretched by a frame or two, and the soak asks
 # for the frames its length allows. It fails only when facecap cannot record or analyse.
@@ -1026,11 +1040,14 @@ frame_cost=0.3
 probe_speed() {
     local clip="$work/speed.y4m" one="$work/speed-1.y4m" eight="$work/speed-8.y4m" frames=8 t0 t1 t2 cost cut
     reset_device
-    if ! "$facecap" record --device "$dev" --seconds 2 "$clip" >/dev/null 2>"$work/speed.err"; then
-        fail guest/speed "could not record a clip to time: $(first_lines "$work/speed.err")"
-        return
-    fi
-    if ! cut=$($python - "$clip" "$one" "$eight" "$frames" "$here" 2>&1 <<'PY'
+    local seconds
+    for seconds in 2 10; do
+        if ! "$facecap" record --device "$dev" --seconds "$seconds" "$clip" >/dev/null 2>"$work/speed.err"; then
+            fail guest/speed "could not record a clip to time: $(first_lines "$work/speed.err")"
+            return
+        fi
+        # Prints the frames cut (8, or fewer when the clip holds fewer), or why it cannot.
+        if ! cut=$($python - "$clip" "$one" "$eight" 8 "$here" 2>&1 <<'PY'
 import sys
 sys.path.insert(0, sys.argv[5])
 from y4mcheck import plane_bytes
@@ -1038,17 +1055,24 @@ data = open(sys.argv[1], "rb").read()
 end = data.index(b"\n")
 params = {p[:1]: p[1:].decode() for p in data[:end].split()[1:]}
 size = len(b"FRAME\n") + plane_bytes(params.get(b"C", "420jpeg"), int(params[b"W"]), int(params[b"H"]))
-want = int(sys.argv[4])
-if (len(data) - end - 1) // size < want or data[end + 1:end + 7] != b"FRAME\n":
-    sys.exit(f"{(len(data) - end - 1) // size} frames of {size} bytes, not {want}")
+have = (len(data) - end - 1) // size
+want = min(int(sys.argv[4]), have)
+if want < 2 or data[end + 1:end + 7] != b"FRAME\n":
+    sys.exit(f"{have} frames of {size} bytes, not 2 or more")
 open(sys.argv[2], "wb").write(data[:end + 1 + size])
 open(sys.argv[3], "wb").write(data[:end + 1 + want * size])
+print(want)
 PY
-    ); then
-        fail guest/speed "could not cut the recorded clip: $cut"
-        rm -f "$clip" "$one" "$eight"
-        return
-    fi
+        ); then
+            [ "$seconds" = 2 ] && continue
+            fail guest/speed "could not cut the recorded clip: $cut"
+            rm -f "$clip" "$one" "$eight"
+            return
+        fi
+        frames=$cut
+        [ "$frames" -ge 8 ] || [ "$seconds" = 10 ] || continue
+        break
+    done
     t0=$(date +%s.%N)
     "$facecap" analyze "$one" >"$work/speed-1.out" 2>&1
     t1=$(date +%s.%N)

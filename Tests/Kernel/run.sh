@@ -2,13 +2,17 @@
 # Real-kernel V4L2 tests: boots Debian's own kernel under qemu (software emulation) with the vivid
 # test driver as a webcam, and runs Tests/Kernel/guest.sh inside it against the facecap build.
 #
-#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB] [--set NAME=VALUE]…
+#   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB] [--set NAME=VALUE]… [--slow SHIFT]
 #
 # PATH is the facecap binary relative to the repository (default .build/release/facecap). The guest
 # sees this machine's root read-only over virtio-9p, so it runs the very binaries built here. GLOB
 # selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks). --set hands a setting
 # to guest.sh: soak_seconds (wizard_soak, default 180), signal_runs (wizard_signals, default 12),
-# signal_seed (default random).
+# signal_seed (default random). --slow SHIFT makes the guest slow on purpose, to show that no check fails for
+# speed alone: qemu's `-icount shift=SHIFT,sleep=off` gives each guest instruction 2^SHIFT ns of the guest's
+# time, so the guest's clock runs as if its processor were that slow, whatever the host (shift 7: about 8 times
+# slower than TCG's usual pace here). The guest then has one processor: Debian's kernel hangs bringing up a second
+# one under -icount (qemu 7.2), as it does under KVM on these machines.
 # Prints one PASS/FAIL line per check and a last line `N passed, N failed`; exits non-zero when a
 # check fails, when a check listed in Tests/Kernel/expected-checks is missing or an unlisted one
 # appears, or when the guest does not report (boot failure, crash, timeout).
@@ -27,6 +31,9 @@ guest_args=()
 only="*"
 # The number of signal runs the guest makes (guest.sh's default): expected-checks counts per run by it.
 signal_runs=12
+# Extra qemu arguments and the guest's processors (--slow).
+qemu_extra=()
+smp=2
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -42,7 +49,10 @@ while [ $# -gt 0 ]; do
                 *) echo "error: --set takes soak_seconds=N, signal_runs=N or signal_seed=N, not $2" >&2; exit 64 ;;
             esac
             shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --slow)
+            [[ $2 =~ ^[0-9]+$ ]] || { echo "error: --slow $2: the shift is a whole number" >&2; exit 64; }
+            qemu_extra=(-icount "shift=$2,sleep=off"); smp=1; shift 2 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) echo "error: unknown argument $1 (see $0 --help)" >&2; exit 64 ;;
     esac
 done
@@ -211,13 +221,14 @@ say "booting $kver under qemu (TCG); console log in ${log#"$repo"/}"
 # What sets the guest's speed (guest/speed): the host's processor and the emulator's version.
 say "host: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores;" \
     "$(qemu-system-x86_64 --version | head -n 1)"
+[ ${#qemu_extra[@]} = 0 ] || say "the guest is slowed on purpose: ${qemu_extra[*]}, $smp processor"
 start=$(date +%s)
 set +e
 # TCG, not KVM: these machines are virtual themselves and nested KVM hangs. -cpu max gives the guest
 # AVX2/FMA, which the release build requires. The console goes to the log a line at a time (stdbuf), so the
 # progress below is live rather than in 4 KB bursts.
 timeout --kill-after=10 "$timeout_seconds" qemu-system-x86_64 \
-    -accel tcg -cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none -no-reboot \
+    -accel tcg -cpu max -smp "$smp" -m 2048 -nodefaults -no-user-config -display none -no-reboot "${qemu_extra[@]}" \
     -serial stdio -monitor none \
     -kernel "$tree/boot/vmlinuz-$kver" -initrd "$initrd" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1 FACECAP_REPO=$repo FACECAP_GUEST=Tests/Kernel/guest.sh FACECAP_ARGS=$args" \
