@@ -167,7 +167,11 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
         let c = configuration
         ccurl_setopt_pointer(handle, CURLOPT_URL, c.url)
         // Only http(s), and never a redirect: a redirected POST could carry the token somewhere else.
-        ccurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        if ccurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK {
+            // libcurl before 7.85 (Ubuntu 22.04 has 7.81) knows only the older bit mask, CURLOPT_PROTOCOLS (181,
+            // deprecated by name in newer headers, hence its number): http (1) and https (2).
+            ccurl_setopt_long(handle, CURLoption(rawValue: 181), 3)
+        }
         ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         // libcurl's DNS timeouts use SIGALRM unless told not to; signals would hit the wizard's threads.
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
