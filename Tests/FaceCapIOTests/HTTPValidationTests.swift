@@ -370,16 +370,21 @@ final class HTTPValidationTests: XCTestCase {
                                              ValidationRequest(attempt: 1, isFinal: false))
         // Refused on the announced length: waiting for the body, which never comes, would end in `timedOut`.
         XCTAssertEqual(refused.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
-        // …and one without a length is cut off at the limit while it trickles in (8 MB over about 6 s).
+        // …and one without a length is cut off at the limit while it trickles in (8 MB over about 6 s): the server
+        // counts what it wrote before the client stopped reading (a bound of its own, not a time: with a total
+        // timeout of 600 s, nothing but the limit stops the reading early).
         let trickle = try ValidationServer([["action": "oversize", "bytes": 8 << 20, "chunked": true, "drip": 0.05]],
                                            in: temp)
-        let second = try worker(trickle, total: 4)
+        let second = try worker(trickle, total: 600)
         defer { second.shutdown() }
         let cut = ValidationFixtures.run(second, try ValidationFixtures.photo(),
-                                         ValidationRequest(attempt: 1, isFinal: false))
-        // Stopped reading at 1 MB: the whole body takes about 6 s to arrive, so reading it to the end would end
-        // in `timedOut` at 4 s.
+                                         ValidationRequest(attempt: 1, isFinal: false), timeout: 300)
         XCTAssertEqual(cut.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
+        // The server notes it once a write fails after the client has gone (the wait only bounds a hang).
+        for _ in 0..<1200 where trickle.bytesSent().isEmpty { usleep(50_000) }
+        let sent = try XCTUnwrap(trickle.bytesSent().first, "the server noted what it sent")
+        // 1 MB and what the socket buffers took before the server's write failed; all 8 MB only if read to the end.
+        XCTAssertLessThan(sent, 8 << 20, "stopped reading at 1 MB, not at the end")
     }
 
     func testInsecureHTTPNeverCarriesTheTokenToAnotherMachine() throws {
@@ -469,11 +474,11 @@ final class HTTPValidationTests: XCTestCase {
 
     // MARK: The worker
 
-    /// The uploads stall for good and the total timeout is 600 s, so an upload not aborted would keep the worker
-    /// busy far past every wait here (ValidationFixtures.run gives up after 20 s): the outcomes, not a stopwatch,
-    /// show that the cancel and the shutdown abort them.
+    /// The uploads stall for 900 s and the total timeout is 600 s, so an upload not aborted would keep the worker
+    /// busy far past every wait here (ValidationFixtures.run gives up after 20 s, the shutdown is given 120 s):
+    /// the outcomes, not a stopwatch, show that the cancel and the shutdown abort them.
     func testCancellingAbortsAnUploadInFlightPromptlyAndDropsItsAnswer() throws {
-        let server = try ValidationServer([["action": "stall", "sent": 20], pass()], in: temp)
+        let server = try ValidationServer([["action": "stall", "sent": 20, "seconds": 900], pass()], in: temp)
         let worker = try worker(server, total: 600)
         let photo = try ValidationFixtures.photo()
         XCTAssertTrue(worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
@@ -489,11 +494,17 @@ final class HTTPValidationTests: XCTestCase {
                        "the stalled upload was aborted, not waited out (600 s)")
         XCTAssertEqual(worker.drain(), [])
         // Shutting down during a stalled upload returns promptly too.
-        let stalled = try ValidationServer([["action": "stall", "sent": 20]], in: temp)
+        let stalled = try ValidationServer([["action": "stall", "sent": 20, "seconds": 900]], in: temp)
         let second = try self.worker(stalled, total: 600)
         XCTAssertTrue(second.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
         Thread.sleep(forTimeInterval: 0.5)
-        second.shutdown()   // returns: the upload was aborted (waiting it out would take 600 s)
+        // Returns once the upload was aborted; waited out it would take 600 s (the server stalls 900).
+        let shutDown = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            second.shutdown()
+            shutDown.signal()
+        }
+        XCTAssertEqual(shutDown.wait(timeout: .now() + 120), .success, "shutdown aborted the stalled upload")
         XCTAssertFalse(second.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
         second.shutdown()
         worker.shutdown()

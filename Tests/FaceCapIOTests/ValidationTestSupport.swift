@@ -58,6 +58,13 @@ final class ValidationServer {
         }
     }
 
+    /// The body bytes the server had written of each chunked oversized reply when the client stopped reading
+    /// (or all of them), in order.
+    func bytesSent() -> [Int] {
+        guard let data = FileManager.default.contents(atPath: recordPath + ".sent") else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+    }
+
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)

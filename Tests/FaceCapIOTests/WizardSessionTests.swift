@@ -405,7 +405,8 @@ private final class StillSource: FrameSource {
 /// Counts the frames a source gives once the capture screen is back after a retry, and presses q (through a pipe
 /// the session polls) when `frames` were given; a watchdog presses it after 300 s whatever happened, so a broken
 /// run fails the assertions instead of hanging. The session's thread does the counting; the watchdog only writes
-/// the pipe.
+/// the pipe, and holds the object (so both ends of the pipe) until it has: never a write into a pipe without a
+/// reader (SIGPIPE), nor into a descriptor number reused meanwhile.
 private final class QuitAfterFrames: @unchecked Sendable {
     let frames: Int
     private var counted: Int?
@@ -418,17 +419,14 @@ private final class QuitAfterFrames: @unchecked Sendable {
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
         pipeEnds = ends
-        let write = ends[1]
-        DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) { [self] in
             var byte: UInt8 = 1
-            _ = Glibc.write(write, &byte, 1)
+            _ = write(pipeEnds[1], &byte, 1)
         }
     }
 
     deinit {
-        // The watchdog may still write: its end stays open (one descriptor per test run) so it never writes
-        // into a number reused by something else.
-        Glibc.close(pipeEnds[0])
+        for end in pipeEnds where end >= 0 { Glibc.close(end) }
     }
 
     /// A screen was shown: the count starts when capture shows again after the retry screen.

@@ -14,13 +14,16 @@ A step is a JSON object:
     {"status": 200, "json": {...}}              reply with that JSON body
     {"status": 503, "body": "text", "headers": {"Retry-After": "3"}}
     {"final": {...step...}}                     use the inner step when X-Facecap-Final: true was sent
-    {"action": "stall", "sent": 20}             200 announcing 1000 bytes, send `sent`, then hang
+    {"action": "stall", "sent": 20}             200 announcing 1000 bytes, send `sent`, then hang (60 s, or
+                                                `"seconds": S`)
     {"action": "reset", "after": 4096}          read `after` body bytes, then reset the connection (RST)
     {"action": "close"}                         read the request, close without a reply
     {"action": "oversize", "bytes": N, "chunked": false}
                                                 a 200 body of N bytes (chunked: without a length)
     {"action": "oversize", "bytes": N, "chunked": true, "drip": 0.25}
-                                                the same in 64 KiB chunks, one every `drip` seconds
+                                                the same in 64 KiB chunks, one every `drip` seconds; the
+                                                bytes of body written before the client stopped reading are
+                                                appended to RECORD.sent, one number a reply
     {"action": "announce", "bytes": N}          a 200 announcing N bytes, then no body at all (hang)
 
 Any method is answered (a redirected POST may come back as a GET): GET, PUT and DELETE requests are recorded
@@ -155,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b" " * step.get("sent", 20))
             self.wfile.flush()
-            time.sleep(60)
+            time.sleep(step.get("seconds", 60))
             return
         if action == "oversize":
             size = step.get("bytes", 2 * 1024 * 1024)
@@ -176,6 +179,8 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"0\r\n\r\n")
                 except OSError:
                     pass  # the client stopped reading at its limit, as it should
+                with self.server.lock, open(self.server.record + ".sent", "a") as out:
+                    out.write("%d\n" % sent)
             else:
                 self.send_header("Content-Length", str(size))
                 self.end_headers()
