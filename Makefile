@@ -56,7 +56,7 @@ help:
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
-	@echo "                SUITE=trixie|sid|jammy|noble: another distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
+	@echo "                SUITE=trixie|forky|sid|jammy|noble: that distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make pot        write Resources/po/facecap.pot from the message catalogue (after changing a message)"
 	@echo "make mutate     apply known mutations to a copy; report which ones the tests miss"

@@ -67,7 +67,9 @@ def main():
         print(f"fuzz: {target} for {args.seconds} s", flush=True)
         with open(log_path, "w") as log:
             code = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                  env=dict(os.environ, FACECAP_FUZZ_TARGET=target, LSAN_OPTIONS=LSAN_OPTIONS,
+                                  env=dict(os.environ, FACECAP_FUZZ_TARGET=target,
+                                           LSAN_OPTIONS=":".join(filter(None, [os.environ.get("LSAN_OPTIONS"),
+                                                                               LSAN_OPTIONS])),
                                            SWIFT_BACKTRACE="interactive=no,color=no")).returncode
         with open(log_path, errors="replace") as log:
             text = log.read()
@@ -76,11 +78,12 @@ def main():
         coverage = re.findall(r"\bcov: (\d+) ft: (\d+)", text)
         corpus = re.findall(r"\bcorp: (\d+)/", text)
         found = sorted(glob.glob(os.path.join(artifacts, "*")))
-        kept = []
+        kept, empty = [], 0
         for artifact in found:
             # An empty artifact is no input that shows the problem (a leak found at exit, after the last input,
             # is reported with the empty one libFuzzer starts with): it is reported from the log, not kept.
             if os.path.getsize(artifact) == 0:
+                empty += 1
                 continue
             destination = os.path.join(ROOT, "Tests", "Fuzz", "regressions", target)
             os.makedirs(destination, exist_ok=True)
@@ -88,7 +91,8 @@ def main():
             kept.append(os.path.join("Tests", "Fuzz", "regressions", target, os.path.basename(artifact)))
         if code != 0 or kept:
             summary = re.findall(r"^SUMMARY: .*$", text, re.MULTILINE)
-            problems.append(f"{target}: exit {code}; kept {', '.join(kept) or 'no input'}; "
+            problems.append(f"{target}: exit {code}; kept {', '.join(kept) or 'no input'}"
+                            f"{'; an empty input, not kept' if empty else ''}; "
                             f"{summary[-1] if summary else 'no sanitizer summary'}; log {log_path}")
         rows.append((target, execs.group(1) if execs else "?", rate.group(1) if rate else "?",
                      coverage[-1][0] if coverage else "?", coverage[-1][1] if coverage else "?",

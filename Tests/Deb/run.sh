@@ -104,7 +104,7 @@ if [ -z "$(find "$base" -mtime -7 2>/dev/null)" ]; then
         --keyring="$keyring" "${expired[@]}" "$suite" "$cache/partial-$suite.tar" "$sources" >"$cache/mmdebstrap.log" 2>&1
     then
         say "mmdebstrap could not make the root; apt and mmdebstrap said:" >&2
-        grep -E '^(E|W): ' "$cache/mmdebstrap.log" | sed 's/^/  apt: /' >&2
+        { grep -E '^(E|W): ' "$cache/mmdebstrap.log" || true; } | sed 's/^/  apt: /' >&2
         ! grep -q 'is expired' "$cache/mmdebstrap.log" ||
             say "the mirror's $suite is older than its Valid-Until: ALLOW_EXPIRED=1 accepts it" >&2
         exit 1
@@ -142,8 +142,8 @@ apt_log=$work/apt.log
 if ! install_deb >"$apt_log" 2>&1; then
     if ! { in_root apt-get update -q >"$apt_log" 2>&1 && install_deb >"$apt_log" 2>&1; }; then
         say "apt-get could not install $(basename "$deb"); apt said:" >&2
-        grep -vE '^(Get:|Fetched |Reading |Building |Selecting |Preparing |Unpacking |\(Reading )' "$apt_log" |
-            sed 's/^/  apt: /' >&2
+        { grep -vE '^(Get:|Fetched |Reading |Building |Selecting |Preparing |Unpacking |\(Reading )' "$apt_log" ||
+            true; } | sed 's/^/  apt: /' >&2
         say "Depends: $(dpkg-deb -f "$deb" Depends)" >&2
         exit 1
     fi

@@ -169,7 +169,9 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
         // Only http(s), and never a redirect: a redirected POST could carry the token somewhere else.
         if ccurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK {
             // libcurl before 7.85 (Ubuntu 22.04 has 7.81) knows only the older bit mask, CURLOPT_PROTOCOLS (181,
-            // deprecated by name in newer headers, hence its number): http (1) and https (2).
+            // deprecated by name in newer headers, hence its number): http (1) and https (2). (Only Debian's 7.88
+            // and later are built against here, so this line is not run by the tests. Both are a second guard:
+            // the URL's scheme is checked when the command line is read, and redirects are never followed.)
             ccurl_setopt_long(handle, CURLoption(rawValue: 181), 3)
         }
         ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
