@@ -7,8 +7,9 @@ Usage: tools/signals.py [--binary .build/release/facecap] [--runs 50] [--seed 1]
 Each run starts facecap in a fresh pane of a private tmux server (its own -L socket, no user config),
 through a small shell that records `stty -a` of the pane's terminal before and after facecap and its
 exit status. After a random delay (0.2–4 s: during model loading, the camera opening, the first frames or
-the live preview; 1.5–4 s on a camera, see below) it sends one of SIGINT, SIGTERM, SIGHUP or SIGTSTP-then-SIGCONT-then-SIGTERM (chosen in
-turn, the delays from --seed). A run passes when facecap exits within 15 s with the status the signal
+the live preview; on a camera 0–2.5 s after facecap opened it, see below) it sends one of SIGINT, SIGTERM,
+SIGHUP or SIGTSTP-then-SIGCONT-then-SIGTERM (chosen in turn, the delays from --seed). A run passes when facecap
+exits within 15 s (times --slowness, the kernel guest's measured slowness) with the status the signal
 asks for, nothing on stderr says it crashed, `stty -a` after equals before, and its output folder (mode
 0700) holds no partial photo or report: only whole pairs of .jpg and .json, each 0600, no hidden
 temporaries.
@@ -54,6 +55,9 @@ mv "$folder/stty-after.new" "$folder/stty-after"
 """
 
 PLANS = ["INT", "TERM", "HUP", "TSTP"]
+# How many times slower than usual the machine is (--slowness: the kernel guest's measured speed); every time
+# limit that bounds a hang, and the moments a camera run waits before its signal, are stretched by it.
+SLOW = 1.0
 
 
 def wait_for(path, seconds):
@@ -67,7 +71,7 @@ def wait_for(path, seconds):
 
 def facecap_pid(shell_pid, seconds=10):
     """The facecap process the pane's shell started (its child, or further down under strace)."""
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + seconds * SLOW
     while time.monotonic() < deadline:
         pending = [shell_pid]
         while pending:
@@ -122,26 +126,48 @@ def output_problems(out):
     return problems, names
 
 
-def run_once(tmux, env, script, folder, command, kind, delay, rng, expected):
-    """Starts COMMAND in a new pane, signals it after DELAY; returns (exit status, problems, output files)."""
+def wait_open(pid, camera, seconds):
+    """Until process PID holds CAMERA open (a link in /proc/PID/fd), at most SECONDS; false when it never did or
+    exited first."""
+    deadline = time.monotonic() + seconds
+    target = os.path.realpath(camera)
+    while time.monotonic() < deadline:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                        return True
+                except OSError:
+                    continue
+        except OSError:
+            return False
+        time.sleep(0.05)
+    return False
+
+
+def run_once(tmux, env, script, folder, command, kind, delay, rng, expected, camera=None):
+    """Starts COMMAND in a new pane, signals it after DELAY (counted from when it opened CAMERA, when given);
+    returns (exit status, problems, output files)."""
     os.makedirs(folder)
     subprocess.run(tmux + ["new-window", "-d", "-t", "keep", "-n", os.path.basename(folder),
                            shlex.join([script, folder] + command)], check=True, env=env)
     problems = []
-    if not wait_for(os.path.join(folder, "pid"), 10):
+    if not wait_for(os.path.join(folder, "pid"), 10 * SLOW):
         problems.append("the pane's shell did not start")
     else:
         pid = facecap_pid(int(read(os.path.join(folder, "pid"))))
         if pid is None:
             problems.append("facecap did not start")
         else:
+            if camera and not wait_open(pid, camera, 60 * SLOW):
+                problems.append(f"facecap did not open {camera} within {60 * SLOW:.0f} s")
             time.sleep(delay)
             try:
                 send(pid, kind, rng)
             except ProcessLookupError:
                 problems.append(f"facecap had exited before SIG{kind}")
-        if not wait_for(os.path.join(folder, "stty-after"), 15):
-            problems.append("facecap did not exit within 15 s")
+        if not wait_for(os.path.join(folder, "stty-after"), 15 * SLOW):
+            problems.append(f"facecap did not exit within {15 * SLOW:.0f} s")
     status = read(os.path.join(folder, "status"), "?").strip()
     if status not in expected:
         problems.append(f"exit status {status}, expected {'/'.join(sorted(expected))}")
@@ -178,7 +204,7 @@ def streams(device, folder, frames=2):
     raw = os.path.join(folder, "stream.raw")
     try:
         done = subprocess.run(["v4l2-ctl", "-d", device, "--stream-mmap", f"--stream-count={frames}",
-                               f"--stream-to={raw}"], capture_output=True, text=True, timeout=20)
+                               f"--stream-to={raw}"], capture_output=True, text=True, timeout=20 * SLOW)
         message = (done.stderr or done.stdout).strip().replace("\n", " ")[:200]
     except subprocess.TimeoutExpired:
         message = "v4l2-ctl hung"
@@ -237,7 +263,12 @@ def main():
     ap.add_argument("--device", help="a V4L2 camera instead of the clip")
     ap.add_argument("--strace", metavar="SYSCALLS", help="with --device: trace facecap for leakcheck.py")
     ap.add_argument("--ktest", action="store_true", help="with --device: print the kernel suite's result lines")
+    ap.add_argument("--slowness", type=float, default=1.0,
+                    help="how many times slower than usual this machine is (time limits and a camera run's wait "
+                         "before its signal are stretched by it)")
     args = ap.parse_args()
+    global SLOW
+    SLOW = max(1.0, args.slowness)
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="facecap-signals-")
     socket = f"facecap-signals-{os.getpid()}"
@@ -266,6 +297,11 @@ def main():
             # On a camera from 1.5 s: the kernel check wants most runs to have opened it (a signal before
             # the handlers, which a busy guest makes likelier, is what the clip runs cover).
             delay = rng.uniform(0.5, 2.0) if still else rng.uniform(1.5 if args.device else 0.2, 4.0)
+            if args.device:
+                # After the camera is open (run_once waits for it), so that the leak checks prove something
+                # however long a slow machine takes to load the models; a signal before the handlers is what the
+                # clip runs cover.
+                delay = rng.uniform(0.0, 2.5)
             folder = os.path.join(work, f"r{run}")
             command = [args.binary, "--no-tutorial", *source, "--manual-after", "3600",
                        "--output", os.path.join(folder, "out")]
@@ -274,7 +310,8 @@ def main():
                            "-e", "trace=" + args.strace + ",rt_sigaction"] + command
             default = {"INT": "130", "TERM": "143", "HUP": "129", "TSTP": "143"}[kind]
             expected = {"130", default}
-            status, problems, names = run_once(tmux, env, script, folder, command, kind, delay, rng, expected)
+            status, problems, names = run_once(tmux, env, script, folder, command, kind, delay, rng, expected,
+                                               camera=args.device)
             what = f"SIG{kind} after {delay:.2f} s (seed {args.seed}): exit {status}, {len(names)} files"
             camera, facts, opens, early = camera_problems(args.device, folder, bool(args.strace)) \
                 if args.device else ([], [], None, False)

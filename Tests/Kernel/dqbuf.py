@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Counts the buffers a traced facecap dequeued, from its strace log, independently of what it reports.
 
-Usage: dqbuf.py TRACE
+Usage: dqbuf.py [--fps F] TRACE
 Prints `DEQUEUED FLAGGED GAPS`: successful VIDIOC_DQBUF calls, how many of those carried
 V4L2_BUF_FLAG_ERROR, and the frames missing between them (buffers the driver never handed over). strace
 6.1 decodes a dequeued buffer's flags and timestamp but not its sequence number; vivid stamps every
 frame at its sequence number times the frame period, so the gaps come from the timestamps: a step of
-n periods is n − 1 missing frames. FLAGGED and GAPS are `?` when the trace has neither.
+n periods is n − 1 missing frames. The period is 1/F with --fps F (the negotiated rate); without it, the
+lower quartile of the steps (which takes a step of several periods for one when most frames are missing,
+as on a guest too slow for vivid to keep its rate). FLAGGED and GAPS are `?` when the trace has neither.
 Joins calls strace split into `<unfinished ...>` and `<... ioctl resumed>` lines (-f with threads).
 """
 import re
@@ -29,10 +31,15 @@ def calls(lines):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: dqbuf.py TRACE")
+    args = sys.argv[1:]
+    fps = None
+    if len(args) == 3 and args[0] == "--fps":
+        fps = float(args[1])
+        args = args[2:]
+    if len(args) != 1:
+        print("usage: dqbuf.py [--fps F] TRACE")
         return 64
-    with open(sys.argv[1], errors="replace") as trace:
+    with open(args[0], errors="replace") as trace:
         lines = [line.rstrip("\n") for line in trace]
     dequeued, flagged, sequences, times, decoded = 0, 0, [], [], True
     for call in calls(lines):
@@ -53,7 +60,7 @@ def main():
     if times:
         steps = sorted(b - a for a, b in zip(times, times[1:]))
         # The frame period: the shortest steps are whole periods (the lower quartile, robust to gaps).
-        period = steps[len(steps) // 4] if steps else 1
+        period = 1 / fps if fps else (steps[len(steps) // 4] if steps else 1)
         sequences = [round((t - times[0]) / period) for t in times] if period > 0 else []
     gaps = sum(max(0, b - a - 1) for a, b in zip(sequences, sequences[1:]))
     print(dequeued, flagged if decoded else "?", gaps if decoded else "?")
