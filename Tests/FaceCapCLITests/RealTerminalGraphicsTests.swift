@@ -14,26 +14,28 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        // A display number nobody holds.
-        let number = (90..<200).first {
-            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-                && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
-        }!
-        display = ":\(number)"
+        // Xvfb picks a display nobody holds and writes its number once it accepts connections (-displayfd): no
+        // race with another Xvfb started meanwhile (a second test run on the machine), and no time limit but a
+        // bound on a hang.
+        let ready = Pipe()
         let xvfb = Process()
         xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
-        xvfb.standardOutput = FileHandle.nullDevice
+        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"]
+        xvfb.standardOutput = ready
         xvfb.standardError = FileHandle.nullDevice
         try xvfb.run()
         server = xvfb
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        let number = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var line = ""
+        DispatchQueue.global().async {
+            line = String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self)
+            number.signal()
         }
-        if !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            XCTFail("Xvfb did not start on \(display) within 10 s")
+        guard number.wait(timeout: .now() + 120) == .success,
+              let display = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return XCTFail("Xvfb did not say which display it started on: \(line)")
         }
+        self.display = ":\(display)"
     }
 
     override func tearDown() {
