@@ -586,7 +586,13 @@ facts = (f"clip {frames} frames; dequeued {dequeued} ({flagged} flagged, {gaps} 
          f" reported {reported_flagged} flagged, {short} short, {skipped} skipped")
 problems = []
 if kind == "flagged" and reported_flagged != int(expected):
-    problems.append(f"{expected} flagged buffers injected, {reported_flagged} reported")
+    if float(vivid_slowness) < 2 or not 1 <= flagged <= int(expected):
+        problems.append(f"{expected} flagged buffers injected, {reported_flagged} reported")
+    else:
+        # Each injection flags the next buffer vivid fills; on a guest too slow for vivid two can meet one buffer,
+        # or the last come after the recording. facecap's count is still checked against the trace below.
+        facts += (f"; {flagged} of the {expected} injections met a buffer: vivid gave 1/{vivid_slowness} of its"
+                  " rate in guest/speed's clip, this guest is too slow for it")
 if reported_flagged != flagged:
     problems.append(f"{flagged} flagged buffers dequeued, {reported_flagged} reported")
 if short != 0:
@@ -685,7 +691,9 @@ scenario_disconnect() {
 scenario_sigint() {
     local name=sigint clip="$work/sigint.y4m" info
     reset_device
-    start_facecap "$name" -- record --device "$dev" --seconds 10 "$clip"
+    # Long enough that the signal, sent once the first frame is written, always comes before the end: on a slow
+    # guest 10 s of the camera's time could pass before it.
+    start_facecap "$name" -- record --device "$dev" --seconds 60 "$clip"
     wait_for_frames "$clip"
     [ -n "$fc_pid" ] && kill -INT "$fc_pid"
     wait_facecap 60
