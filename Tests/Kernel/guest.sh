@@ -657,7 +657,8 @@ wait_for_writes() {
 scenario_disconnect() {
     local name=disconnect clip="$work/disconnect.y4m" info problem started
     reset_device
-    start_facecap "$name" -- record --device "$dev" --seconds 10 "$clip"
+    # Long enough that the unplug, once the first frame is written, always comes before the end (see sigint).
+    start_facecap "$name" -- record --device "$dev" --seconds 60 "$clip"
     wait_for_frames "$clip"
     started=$SECONDS
     v4l2-ctl -d "$dev" -c disconnect=1
@@ -838,11 +839,21 @@ scenario_wizard_capture() {
             fail wizard/manual-offered "other screens before manual capture: $others"
         # The offer comes with the first frame analysed 10 s after noFace, so it can be late by the gap between
         # two analysed frames and that frame's analysis: two frames' time here (guest/speed).
-        elif awk -v w="$waited" -v c="$frame_cost" 'BEGIN { exit !(w < 9.5 || w > 15 + 2 * c) }'; then
+        elif awk -v w="$waited" 'BEGIN { exit !(w < 9.5) }'; then
+            fail wizard/manual-offered "offered ${waited}s after the first noFace guidance, before the 10 s"
+        # On a guest too slow for vivid (guest/speed), vivid's drawing takes the processor from the wizard's
+        # analysis, and no allowance from facecap's speed alone holds: the upper bound is not judged, and the line
+        # says so. (Never sooner than 10 s is judged everywhere: the offer's timer does not fire early.)
+        elif awk -v w="$waited" -v c="$frame_cost" -v v="$vivid_slowness" \
+                'BEGIN { exit !(v < 2 && w > 15 + 2 * c) }'; then
             fail wizard/manual-offered "offered ${waited}s after the first noFace guidance instead of about 10s" \
                 "(at most 15 s + 2 × ${frame_cost} s, two frames' analysis here)"
         elif ! grep -q '^\[manualCapture\] ' "$work/$name.out"; then
             fail wizard/manual-offered "manualCapture event but no \"[manualCapture]\" line: $(plain_text "$name")"
+        elif awk -v v="$vivid_slowness" 'BEGIN { exit !(v >= 2) }'; then
+            pass wizard/manual-offered "${waited}s after noFace (the upper bound not judged: vivid gave" \
+                "1/${vivid_slowness} of its rate in guest/speed's clip, this guest is too slow for it):" \
+                "$(grep -m 1 '^\[manualCapture\] ' "$work/$name.out")"
         else
             pass wizard/manual-offered "${waited}s after noFace: $(grep -m 1 '^\[manualCapture\] ' "$work/$name.out")"
         fi
