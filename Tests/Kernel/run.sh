@@ -26,8 +26,12 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 binary=.build/release/facecap
-# The guest's whole run: 453-639 s measured on a quiet 2-core machine under TCG (no KVM), so room for a slower one.
-timeout_seconds=${KERNEL_TEST_TIMEOUT:-900}
+# Bounds on a hang, not on speed: the guest's whole run took 453-639 s on a quiet 2-core machine under TCG (no
+# KVM), 688 s on a host that emulates floating point slowly, and over 900 s on that host when it was loaded, so the
+# whole run may take 2400 s; and a guest that prints nothing on its console for `stall_seconds` (900) is stopped as
+# hung (every check prints a line, and no passing step is silent for that long, however slow the guest).
+timeout_seconds=${KERNEL_TEST_TIMEOUT:-2400}
+stall_seconds=900
 guest_args=()
 only="*"
 # The number of signal runs the guest makes (guest.sh's default): expected-checks counts per run by it.
@@ -236,6 +240,18 @@ timeout --kill-after=10 "$timeout_seconds" qemu-system-x86_64 \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     </dev/null 2>&1 | stdbuf -oL tr -d '\r' > "$log" &
 qemu_pipeline=$!
+# The stall watchdog: qemu is stopped when the console log has not grown for stall_seconds.
+(
+    while kill -0 "$qemu_pipeline" 2>/dev/null; do
+        sleep 10
+        if [ $(( $(date +%s) - $(stat -c %Y "$log") )) -ge "$stall_seconds" ]; then
+            echo "test-kernel: the guest printed nothing for ${stall_seconds}s: stopping it as hung" >&2
+            pkill -f "FACECAP_REPO=$repo FACECAP_GUEST=" 2>/dev/null
+            break
+        fi
+    done
+) &
+watchdog=$!
 # Live progress: each result as the guest prints it.
 tail -n +1 -f --pid="$qemu_pipeline" "$log" 2>/dev/null | awk -v m="$marker" '
     $1 == m && ($2 == "PASS" || $2 == "FAIL") {
@@ -245,6 +261,8 @@ tail -n +1 -f --pid="$qemu_pipeline" "$log" 2>/dev/null | awk -v m="$marker" '
     }
     $1 == m && $2 == "TIME" { print "test-kernel: scenario " $3 " took " $4 " s in the guest"; fflush() }'
 wait "$qemu_pipeline"
+kill "$watchdog" 2>/dev/null
+wait "$watchdog" 2>/dev/null
 set -e
 elapsed=$(( $(date +%s) - start ))
 
@@ -287,7 +305,8 @@ fi
 
 if ! grep -q "^$marker END" "$log"; then
     echo "FAIL guest: the guest stopped without finishing its checks after ${elapsed}s" \
-        "(timeout ${timeout_seconds}s, kernel panic or a crashed script); last console lines:"
+        "(timeout ${timeout_seconds}s, silent for ${stall_seconds}s at most, kernel panic or a crashed script);" \
+        "last console lines:"
     grep -v "^$marker" "$log" | tail -n 25 | sed 's/^/    | /'
     failed=$((failed + 1))
 elif [ "$failed" -gt 0 ]; then
