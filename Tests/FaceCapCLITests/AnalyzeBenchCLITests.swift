@@ -1,3 +1,4 @@
+import FaceCapCore
 import Foundation
 import XCTest
 
@@ -67,7 +68,7 @@ final class AnalyzeBenchCLITests: XCTestCase {
         func threads(_ text: String) throws -> Int? {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])["threads"] as? Int
         }
-        XCTAssertEqual(try threads(parallel.stdout), ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1)
+        XCTAssertEqual(try threads(parallel.stdout), IrisLandmarker.usableCores > 1 ? 2 : 1)
         XCTAssertEqual(try threads(single.stdout), 1)
         XCTAssertEqual(twoThreads.status, 0, twoThreads.stderr)
         XCTAssertTrue(twoThreads.stdout.contains("\"eyes\""), twoThreads.stdout)

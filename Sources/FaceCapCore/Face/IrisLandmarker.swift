@@ -66,7 +66,11 @@ public final class IrisLandmarker {
     /// core the process may use, and not with `FACECAP_ONE_THREAD` set (any value; for measuring, and a way out).
     /// (The cores of the process's CPU affinity, as `taskset` or a container's cpuset leaves it.)
     public static let parallelByDefault = runsInParallel(oneThread: getenv("FACECAP_ONE_THREAD") != nil,
-                                                         cores: Int(fc_usable_cpus()))
+                                                         cores: usableCores)
+
+    /// The cores this process may run on: its CPU affinity (`taskset`, a container's cpuset), not the machine's
+    /// online count (`ProcessInfo.activeProcessorCount`), which `taskset -c 0` leaves at the machine's.
+    public static var usableCores: Int { Int(fc_usable_cpus()) }
 
     /// The choice `parallelByDefault` makes for a setting and a core count.
     static func runsInParallel(oneThread: Bool, cores: Int) -> Bool { !oneThread && cores > 1 }
