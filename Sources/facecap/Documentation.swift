@@ -42,6 +42,7 @@ enum Documentation {
         ("./facecap-out/", .manFileOutput),
         ("facecap-YYYYMMDD-HHMMSS.jpg", .manFilePhoto),
         ("facecap-YYYYMMDD-HHMMSS.json", .manFileReport),
+        ("~/.local/state/facecap/camera", .manFileCamera),
     ]
 
     static let examples: [(command: String, meaning: MessageID)] = [

@@ -50,7 +50,8 @@ enum WizardCommand {
                                     token: token)
         let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
-        let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared)
+        let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared,
+                                  memory: CameraMemory.standard(environment: environment))
         let frontEnd: WizardFrontEnd
         if configuration.plain {
             frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1)

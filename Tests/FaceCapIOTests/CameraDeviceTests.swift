@@ -196,6 +196,7 @@ final class CameraDeviceTests: XCTestCase {
 
         XCTAssertEqual(CameraDeviceText.human(devices), """
             \(directory)/video0: Cam "HD" (driver fakecam, bus platform:fake-0)
+              choice 1: colour, 640x480 at 30 fps
               YUYV (YUYV 4:2:2)
                 48x32 to 1920x1080, steps 16x8 @ 30 fps
               MJPG (Motion-JPEG, compressed)
@@ -213,7 +214,9 @@ final class CameraDeviceTests: XCTestCase {
             + "{\"fourcc\":\"RGB3\",\"description\":\"RGB3\",\"compressed\":false,\"emulated\":true,"
             + "\"sizes\":[{\"type\":\"discrete\",\"width\":640,\"height\":480,\"fps\":[30,15]},"
             + "{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30,15]},"
-            + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}]}],"
+            + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}],"
+            + "\"rank\":1,\"kind\":\"colour\",\"virtual\":false,\"fastEnough\":true,"
+            + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"]}],"
             + "\"problems\":[\"x \\\"y\\\"\"]}")
         // It parses as JSON, with the documented keys.
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]

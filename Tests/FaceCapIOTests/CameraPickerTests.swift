@@ -15,8 +15,8 @@ extension CameraDeviceTests {
         let choices = opener.cameras()
         XCTAssertEqual(choices.map(\.path), listed, "what `facecap devices` lists, the metadata node left out")
         XCTAssertEqual(choices.map(\.path), ["\(directory)/video0", "\(directory)/video2"])
-        XCTAssertEqual(choices.map(\.isCurrent), [true, false], "the first is the one tried without --device")
-        XCTAssertEqual(choices.first?.description, "Fake Camera (fakecam, platform:fake-0)")
+        XCTAssertEqual(choices.map(\.isCurrent), [true, false], "the first in rank is the one tried without --device")
+        XCTAssertEqual(choices.first?.description, "Fake Camera (fakecam, platform:fake-0): colour, 640x480 at 30 fps")
         opener.choose(choices[1].path)
         let source = try opener.open()
         defer { source.close() }

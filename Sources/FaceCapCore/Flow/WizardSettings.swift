@@ -1,6 +1,6 @@
 /// What the wizard opens, as the permission screen names it.
 public enum SourceName: Sendable, Equatable {
-    /// The first video-capture node.
+    /// The camera facecap chooses by itself (`CameraRank`, or the one chosen last with key d).
     case defaultCamera
     case camera(String)
     case clip(String)

@@ -354,7 +354,7 @@ extension MessageID {
         case .exitLabelPermissionDenied: "camera permission denied"
         case .exitLabelFailure: "other error"
         case .exitLabelCancelled: "cancelled"
-        case .optionDevice: "camera (default: the first video-capture node)"
+        case .optionDevice: "camera (default: the one 'facecap devices' ranks first: colour before infrared, physical before virtual)"
         case .optionInput: "replay a clip instead of a camera, at its own frame rate"
         case .optionLoop: "with --input: repeat the clip"
         case .optionOutput: "where photos and reports go (default ./facecap-out)"
@@ -426,6 +426,16 @@ extension MessageID {
         case .devicesRange: "{low} to {high}, {steps}"
         case .devicesAnySize: "any size"
         case .devicesSteps: "steps {width}x{height}"
+        case .devicesRankLine: "choice {rank}: {reasons}"
+        case .devicesRankColour: "colour"
+        case .devicesRankInfraredName: "infrared (its name says IR)"
+        case .devicesRankInfraredGrey: "infrared (grey pictures only)"
+        case .devicesRankInfraredMJPEG: "likely infrared (MJPEG at 640x360 only)"
+        case .devicesRankRawBayer: "raw sensor data only (needs libcamera)"
+        case .devicesRankUnreadable: "no format facecap can read"
+        case .devicesRankVirtual: "virtual (another program's picture)"
+        case .devicesRankMode: "{size} at {fps} fps"
+        case .devicesRankSlowMode: "at best {size} at {fps} fps (less than 640x480 at 15 fps)"
         case .modelCannotUse: "cannot use the face model {file}: {problem}. {advice}"
         case .modelRefetch: "Fetch and verify the models again: 'make models' in a source checkout, or reinstall the facecap package."
         case .modelFolder: "folder {path}"
@@ -475,6 +485,7 @@ extension MessageID {
         case .manFileOutput: "where photos and reports go unless --output says otherwise; created with mode 0700."
         case .manFilePhoto: "the photo (full camera resolution, no EXIF), mode 0600, written atomically; -2, -3, ... when the name is taken."
         case .manFileReport: "its report beside it: capture, measures, guidance, landmarks, validation."
+        case .manFileCamera: "the camera chosen last with key d, by its name under /dev/v4l (by-id, else by-path): the next run opens it when it is plugged in and gives colour pictures. Without it (or after deleting it) facecap ranks the cameras itself, as 'facecap devices' shows. In $XDG_STATE_HOME/facecap/ when that is set, mode 0600 in a 0700 folder."
         case .manFileLocale: "the translations, one per language (LANG is its code, e.g. de or pt_BR). facecap looks for them in $FACECAP_LOCALE_DIR when that is set (and only there); otherwise in BINDIR/../share/locale."
         case .manExampleWizard: "run the wizard with the first camera"
         case .manExamplePlain: "no full-screen UI; JSON Lines events for a script"
@@ -632,7 +643,7 @@ extension MessageID {
             "\"reasons\" is a JSON key: keep it."
         case .replyMessageNotString:
             "\"message\" is a JSON key: keep it."
-        case .manDescription1, .manDescription2, .manDescription3, .manOptionsIntro, .manKeysIntro, .manErrors, .manSeeAlso, .manExitSuccess, .manExitManualReview, .manExitUsage, .manExitNoInput, .manExitNoCamera, .manExitServerUnreachable, .manExitPermissionDenied, .manExitFailure, .manExitCancelled, .manEnvModelDir, .manEnvToken, .manEnvNoColor, .manEnvTerm, .manEnvColorterm, .manEnvLang, .manEnvProxy, .manFileModels, .manFileOutput, .manFilePhoto, .manFileReport, .manFileLocale, .manExampleWizard, .manExamplePlain, .manExampleClip, .manExampleRecord, .manExampleAnalyze, .manExampleFfmpeg:
+        case .manDescription1, .manDescription2, .manDescription3, .manOptionsIntro, .manKeysIntro, .manErrors, .manSeeAlso, .manExitSuccess, .manExitManualReview, .manExitUsage, .manExitNoInput, .manExitNoCamera, .manExitServerUnreachable, .manExitPermissionDenied, .manExitFailure, .manExitCancelled, .manEnvModelDir, .manEnvToken, .manEnvNoColor, .manEnvTerm, .manEnvColorterm, .manEnvLang, .manEnvProxy, .manFileModels, .manFileOutput, .manFilePhoto, .manFileReport, .manFileLocale, .manFileCamera, .manExampleWizard, .manExamplePlain, .manExampleClip, .manExampleRecord, .manExampleAnalyze, .manExampleFfmpeg:
             "Part of the manual page, facecap(1); the manual page is installed in English (README, \"Languages\")."
         case .checkingWaitServer, .checkingWaitLocal:
             "{seconds}: whole seconds since the photo was sent or the check began; {timeout}: whole seconds."

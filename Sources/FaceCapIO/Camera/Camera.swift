@@ -141,11 +141,12 @@ public final class Camera: FrameSource {
         stallClockStart = CameraSupport.monotonicNow()
     }
 
-    /// Opens the first video-capture node under `directory` (metadata nodes are skipped).
+    /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
+    /// physical before virtual, 640×480 at 15 fps before slower; metadata nodes are skipped).
     public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
                                  directory: String = "/dev", ops: CameraOps = .system) throws(CameraError) -> Camera {
         let scan = CameraDevice.scan(directory: directory, ops: ops)
-        guard let first = scan.devices.first else {
+        guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)
         }
         return try Camera(path: first.path, configuration: configuration, ops: ops)

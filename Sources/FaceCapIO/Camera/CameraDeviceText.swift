@@ -2,15 +2,20 @@ import FaceCapCore
 
 /// How `facecap devices` shows capture devices: lines for people, and one JSON document for scripts.
 ///
-/// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range):
+/// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range, `mode` only
+/// when a readable format lists a size with a rate):
 /// ```
 /// {"devices":[{"path":"/dev/video0","card":"…","driver":"uvcvideo","bus":"usb-…",
 ///   "formats":[{"fourcc":"YUYV","description":"YUYV 4:2:2","compressed":false,"emulated":false,
 ///     "sizes":[{"type":"discrete","width":640,"height":480,"fps":[30,15]},
 ///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
-///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}]}],
+///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}],
+///   "rank":1,"kind":"colour","virtual":false,"fastEnough":true,"mode":{"width":640,"height":480,"fps":30},
+///   "reasons":["colour","640x480 at 30 fps"]}],
 ///  "problems":["cannot open /dev/video2: permission denied …"]}
 /// ```
+/// `rank` is the order facecap tries the devices in when none is named (`CameraRank`): 1 first; `kind` is
+/// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language.
 public enum CameraDeviceText {
     /// A frame rate as people write it: 30 → "30", 7.5 → "7.5", 30000/1001 → "29.97".
     public static func rate(_ rate: Double) -> String {
@@ -21,9 +26,12 @@ public enum CameraDeviceText {
     /// Human-readable lines for `devices`, one block per device.
     public static func human(_ devices: [CameraDevice]) -> String {
         var lines: [String] = []
-        for device in devices {
+        let ranks = ranking(devices)
+        for (device, (place, rank)) in zip(devices, ranks) {
             lines.append(Words.text(.devicesDriverBus, ["path": device.path, "driver": device.driver, "bus": device.bus,
                                                         "name": device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card]))
+            lines.append("  " + Words.text(.devicesRankLine, ["rank": String(place),
+                                                              "reasons": rank.reasons.joined(separator: ", ")]))
             let native = device.formats.filter { !$0.isEmulated }
             let converted = device.formats.filter(\.isEmulated)
             for format in native {
@@ -58,13 +66,30 @@ public enum CameraDeviceText {
         }
     }
 
+    /// Each device's place in the order facecap tries them (1 first) and its rank, in `devices`' order.
+    static func ranking(_ devices: [CameraDevice]) -> [(Int, CameraRank)] {
+        let order = CameraRank.ranked(devices).map(\.device.path)
+        return devices.map { device in
+            ((order.firstIndex(of: device.path) ?? order.count) + 1, CameraRank(of: device))
+        }
+    }
+
     /// The JSON document described above, on one line.
     public static func json(_ devices: [CameraDevice], problems: [String]) -> String {
-        let items = devices.map { device in
-            object([
+        let items = zip(devices, ranking(devices)).map { device, placed in
+            let (place, rank) = placed
+            var fields: [(String, String)] = [
                 ("path", string(device.path)), ("card", string(device.card)), ("driver", string(device.driver)),
                 ("bus", string(device.bus)), ("formats", array(device.formats.map(json))),
-            ])
+                ("rank", String(place)), ("kind", string(rank.kind.name)), ("virtual", String(rank.isVirtual)),
+                ("fastEnough", String(rank.isFastEnough)),
+            ]
+            if let mode = rank.mode {
+                fields.append(("mode", object([("width", String(mode.width)), ("height", String(mode.height)),
+                                               ("fps", CameraDeviceText.rate(mode.framesPerSecond))])))
+            }
+            fields.append(("reasons", array(rank.reasons.map(string))))
+            return object(fields)
         }
         return object([("devices", array(items)), ("problems", array(problems.map(string)))])
     }

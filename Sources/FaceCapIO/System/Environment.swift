@@ -13,8 +13,8 @@ public enum Environment {
         return values
     }
 
-    /// What the wizard reads: language and colour preferences, the terminal type, the upload token and the
-    /// model folder.
+    /// What the wizard reads: language and colour preferences, the terminal type, the upload token, the
+    /// model folder, and where the camera chosen last is remembered (`CameraMemory`).
     public static let wizardNames = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "TERM", "COLORTERM", "FACECAP_TOKEN",
-                                     "FACECAP_MODEL_DIR"]
+                                     "FACECAP_MODEL_DIR", "XDG_STATE_HOME", "HOME"]
 }

@@ -9,11 +9,15 @@ public final class SourceOpener: FrameSourceOpener {
     private let ops: CameraOps
     /// A clip opened (and so checked) before the screens started, handed out by the first `open`.
     private var prepared: FrameSource?
-    /// The node --device named or key d chose; nil: the first capture node.
+    /// The node --device named or key d chose; nil: the best-ranked capture node (`CameraRank`), or the one
+    /// the person chose last time (`memory`).
     private var devicePath: String?
+    /// Where the person's choice of camera (key d) is remembered; nil: not remembered.
+    private let memory: CameraMemory?
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
-                directory: String = "/dev", ops: CameraOps = .system) {
+                directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil) {
+        self.memory = memory
         self.source = source
         var camera = camera
         // A live preview wants the newest frame, not the ones that queued while a frame was analysed.
@@ -44,9 +48,10 @@ public final class SourceOpener: FrameSourceOpener {
             do throws(CameraError) {
                 if let devicePath { return try Camera(path: devicePath, configuration: camera, ops: ops) }
                 let devices = CameraDevice.scan(directory: directory, ops: ops).devices
-                guard !devices.isEmpty else { return try Camera.openFirst(configuration: camera, directory: directory,
-                                                                           ops: ops) }
-                return try Camera(path: devices[0].path, configuration: camera, ops: ops)
+                guard let chosen = CameraRank.choose(devices, remembered: memory?.remembered(among: devices)) else {
+                    return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
+                }
+                return try Camera(path: chosen.path, configuration: camera, ops: ops)
             } catch {
                 throw CameraProblem(error)
             }
@@ -56,21 +61,28 @@ public final class SourceOpener: FrameSourceOpener {
     public func cameras() -> [CameraChoice] {
         guard case .camera = source else { return [] }
         let scan = CameraDevice.scan(directory: directory, ops: ops)
-        let current = devicePath ?? scan.devices.first?.path
-        var choices = scan.devices.map { device in
-            CameraChoice(path: device.path, description: "\(device.card) (\(device.driver), \(device.bus))",
+        let current = devicePath
+            ?? CameraRank.choose(scan.devices, remembered: memory?.remembered(among: scan.devices))?.path
+        // In the order facecap would try them, each with why it comes there ("colour, 640x480 at 30 fps").
+        var choices = CameraRank.ranked(scan.devices).map { device, rank in
+            CameraChoice(path: device.path,
+                         description: "\(device.card) (\(device.driver), \(device.bus)): "
+                             + rank.reasons.joined(separator: ", "),
                          isCurrent: device.path == current)
         }
-        // Nodes that could not be inspected are listed with why, as `facecap devices` does: one may be the camera.
-        for problem in scan.problems {
-            guard let path = problem.devicePath else { continue }
+        // Nodes that could not be inspected come last, with why, as `facecap devices` lists them: one may be the
+        // camera.
+        let problems = scan.problems.compactMap { problem in problem.devicePath.map { (path: $0, problem: problem) } }
+        for (path, problem) in problems.sorted(by: { ($0.path.count, $0.path) < ($1.path.count, $1.path) }) {
             choices.append(CameraChoice(path: path, description: problem.message, isCurrent: path == current))
         }
-        return choices.sorted { ($0.path.count, $0.path) < ($1.path.count, $1.path) }
+        return choices
     }
 
+    /// Key d chose `path`: used from now on, and remembered for the next run.
     public func choose(_ path: String) {
         devicePath = path
+        memory?.remember(path: path)
     }
 }
 

@@ -1,0 +1,179 @@
+import FaceCapCore
+
+/// Where a capture node comes in the order facecap tries cameras, and why: a laptop lists its colour camera
+/// beside an infrared one (face unlock), virtual ones (v4l2loopback: OBS, a vendor's relay) and, on MIPI laptops,
+/// nodes that give raw sensor data only. Colour before infrared, physical before virtual, a node that gives
+/// 640×480 or more at 15 fps or more before a slower one, then the nodes' own order (/dev/video0 first).
+/// Nothing is refused here: a virtual or slow camera is still used when it is the best there is.
+public struct CameraRank: Equatable, Sendable {
+    /// What the node's pictures are.
+    public enum Kind: Int, Comparable, Sendable {
+        /// Colour pictures in a format facecap reads (YUYV, or RGB24 through libv4l2).
+        case colour = 0
+        /// An infrared camera: its name says IR, it gives grey pictures only, or MJPEG at 640×360 only.
+        case infrared
+        /// Raw Bayer data only (MIPI cameras without libcamera): no picture without an image processor.
+        case rawBayer
+        /// No format facecap reads.
+        case unreadable
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+        /// The JSON word.
+        public var name: String {
+            switch self {
+            case .colour: "colour"
+            case .infrared: "infrared"
+            case .rawBayer: "raw-bayer"
+            case .unreadable: "unreadable"
+            }
+        }
+    }
+
+    /// Why a node is taken for infrared.
+    public enum InfraredSign: String, Sendable { case name, greyOnly = "grey-only", mjpegAt640x360 = "mjpeg-640x360" }
+
+    /// A size and the fastest rate it is offered at.
+    public struct Mode: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var framesPerSecond: Double
+    }
+
+    public var kind: Kind
+    public var infraredSign: InfraredSign?
+    /// A v4l2loopback node: another program's picture (OBS, a relay of a MIPI camera).
+    public var isVirtual: Bool
+    /// The mode facecap would read: the smallest size of at least 640×480 that keeps 15 fps or more, else the
+    /// fastest size of at least 640×480, else the largest; nil when no readable format lists a size with a rate.
+    public var mode: Mode?
+    /// `mode` is 640×480 or more at 15 fps or more.
+    public var isFastEnough: Bool
+
+    /// 640×480 at 15 fps: below this a camera is ranked after those that reach it.
+    public static let minimumSize = (width: 640, height: 480)
+    public static let minimumRate = 15.0
+
+    public init(of device: CameraDevice) {
+        let native = device.formats.filter { !$0.isEmulated }
+        let readable = device.formats.filter { $0.fourcc == "YUYV" && !$0.isEmulated || $0.fourcc == "RGB3" }
+        mode = CameraRank.bestMode(readable.flatMap(\.sizes))
+        isFastEnough = mode.map {
+            $0.width >= Self.minimumSize.width && $0.height >= Self.minimumSize.height
+                && $0.framesPerSecond >= Self.minimumRate
+        } ?? false
+        isVirtual = device.driver == "v4l2 loopback" || device.bus.hasPrefix("platform:v4l2loopback")
+        infraredSign = CameraRank.infraredSign(card: device.card, native: native)
+        if readable.isEmpty {
+            kind = !native.isEmpty && native.allSatisfy { CameraRank.isBayer($0.fourcc) } ? .rawBayer : .unreadable
+            if infraredSign != nil && kind == .unreadable { kind = .infrared }
+        } else {
+            kind = infraredSign == nil ? .colour : .infrared
+        }
+    }
+
+    /// The order key: lower comes first.
+    var key: (Int, Int, Int) { (kind.rawValue, isVirtual ? 1 : 0, isFastEnough ? 0 : 1) }
+
+    /// `devices` in the order facecap tries them, each with its rank (a stable sort: equal ranks keep their order).
+    public static func ranked(_ devices: [CameraDevice]) -> [(device: CameraDevice, rank: CameraRank)] {
+        devices.enumerated()
+            .map { (index: $0.offset, device: $0.element, rank: CameraRank(of: $0.element)) }
+            .sorted { a, b in a.rank.key != b.rank.key ? a.rank.key < b.rank.key : a.index < b.index }
+            .map { (device: $0.device, rank: $0.rank) }
+    }
+
+    /// The node to open when none was named: `remembered` (the person's last choice) when it is among the
+    /// devices and gives colour pictures, else the first in rank.
+    public static func choose(_ devices: [CameraDevice], remembered: String? = nil) -> CameraDevice? {
+        if let remembered, let device = devices.first(where: { $0.path == remembered }),
+           CameraRank(of: device).kind == .colour {
+            return device
+        }
+        return ranked(devices).first?.device
+    }
+
+    /// The reasons in the person's words, most telling first ("colour, 640x480 at 30 fps").
+    public var reasons: [String] {
+        var reasons: [String] = []
+        switch kind {
+        case .colour:
+            reasons.append(Words.text(.devicesRankColour))
+        case .infrared:
+            let sign: MessageID = switch infraredSign {
+            case .name?: .devicesRankInfraredName
+            case .mjpegAt640x360?: .devicesRankInfraredMJPEG
+            default: .devicesRankInfraredGrey
+            }
+            reasons.append(Words.text(sign))
+        case .rawBayer:
+            reasons.append(Words.text(.devicesRankRawBayer))
+        case .unreadable:
+            reasons.append(Words.text(.devicesRankUnreadable))
+        }
+        if isVirtual { reasons.append(Words.text(.devicesRankVirtual)) }
+        if let mode, kind == .colour || kind == .infrared {
+            let words = ["size": "\(mode.width)x\(mode.height)", "fps": CameraDeviceText.rate(mode.framesPerSecond)]
+            reasons.append(Words.text(isFastEnough ? .devicesRankMode : .devicesRankSlowMode, words))
+        }
+        return reasons
+    }
+
+    // MARK: - Signs
+
+    static func infraredSign(card: String, native: [CameraFormat]) -> InfraredSign? {
+        // "USB2.0 IR", "Integrated IR Camera", "HP IR Camera", "…: Infrared Camera": IR as a word of its own.
+        let words = card.split { !$0.isLetter && !$0.isNumber }
+        if words.contains("IR") || card.lowercased().contains("infrared") { return .name }
+        guard !native.isEmpty else { return nil }
+        if native.allSatisfy({ greyFormats.contains($0.fourcc) }) { return .greyOnly }
+        if native.allSatisfy({ $0.fourcc == "MJPG" }),
+           native.flatMap(\.sizes).allSatisfy({ $0.width == 640 && $0.height == 360 }),
+           !native.flatMap(\.sizes).isEmpty {
+            return .mjpegAt640x360
+        }
+        return nil
+    }
+
+    /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's
+    /// interleaved pairs).
+    static let greyFormats: Set<String> = ["GREY", "Y10", "Y12", "Y14", "Y16", "Y10B", "Y10P", "Y8I", "Y12I"]
+
+    /// A raw Bayer fourcc (videodev2.h): 8-bit "BA81", "GBRG", "GRBG", "RGGB"; "BG10", "RG12"… (an order and
+    /// a depth); packed "pBAA", "pgCC"…; IPU3's "ip3b"…; A-law, µ-law and DPCM "aBA8", "uRG8", "bgB8"….
+    static func isBayer(_ fourcc: String) -> Bool {
+        if ["BA81", "GBRG", "GRBG", "RGGB", "BYR2"].contains(fourcc) { return true }
+        let c = Array(fourcc)
+        guard c.count == 4 else { return false }
+        let head = String(c[0...1]), tail = String(c[1...])
+        if ["BG", "GB", "BA", "RG", "GR"].contains(head) && c[2].isNumber && c[3].isNumber { return true }
+        if ["pB", "pG", "pg", "pR"].contains(head) { return true }
+        if fourcc.hasPrefix("ip3") { return true }
+        return ["a", "u", "b"].contains(c[0]) && ["BA8", "GB8", "gB8", "RG8", "GR8"].contains(tail)
+    }
+
+    /// The smallest size of at least 640×480 that keeps 15 fps, else the fastest of 640×480 or more, else the largest.
+    static func bestMode(_ sizes: [CameraFrameSize]) -> Mode? {
+        let modes: [Mode] = sizes.compactMap { size in
+            let fastest = max(size.frameRates.max() ?? 0, size.frameRateRange?.upperBound ?? 0)
+            guard fastest > 0 else { return nil }
+            if size.kind != .discrete, size.minWidth <= 640, size.minHeight <= 480, size.width >= 640,
+               size.height >= 480 {
+                return Mode(width: 640, height: 480, framesPerSecond: fastest)
+            }
+            return Mode(width: size.width, height: size.height, framesPerSecond: fastest)
+        }
+        let good = modes.filter {
+            $0.width >= minimumSize.width && $0.height >= minimumSize.height && $0.framesPerSecond >= minimumRate
+        }
+        if let smallest = good.min(by: { ($0.width * $0.height, -$0.framesPerSecond) < ($1.width * $1.height, -$1.framesPerSecond) }) {
+            return smallest
+        }
+        // None is good enough: the fastest of 640×480 or more, else the largest.
+        let large = modes.filter { $0.width >= minimumSize.width && $0.height >= minimumSize.height }
+        if let fastest = large.max(by: { ($0.framesPerSecond, -$0.width * $0.height) < ($1.framesPerSecond, -$1.width * $1.height) }) {
+            return fastest
+        }
+        return modes.max { ($0.width * $0.height, $0.framesPerSecond) < ($1.width * $1.height, $1.framesPerSecond) }
+    }
+}
