@@ -25,8 +25,9 @@ struct cv4l2_device {
     size_t lengths[CV4L2_MAX_BUFFERS];
     bool streaming;
     cv4l2_stream_info info;
-    size_t row_bytes;           /* packed bytes of one row in the destination */
+    size_t row_bytes;           /* packed bytes of one row of the source's first plane */
     size_t min_bytes_used;      /* the least bytesused that holds a whole frame */
+    size_t frame_bytes;         /* bytes of a whole frame in the destination's layout */
     double stream_start;        /* monotonic seconds at STREAMON */
     bool have_sequence;
     uint32_t last_sequence;
@@ -70,9 +71,32 @@ static cv4l2_device *fail(cv4l2_device *device, cv4l2_failure *failure, cv4l2_st
     return NULL;
 }
 
-/* Which format to ask for: the camera's own YUYV, else RGB24 (libv4l2 converts MJPEG and others to it). */
-static int choose_format(cv4l2_device *device, uint32_t *chosen) {
-    bool native_yuyv = false, rgb24 = false;
+/* The formats facecap reads itself, in the order it prefers them among those a camera gives natively: YUYV (the
+ * analyser's own layout), the 4:2:0 ones (half the bytes), then RGB. */
+static const uint32_t readable_formats[] = {
+    V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_RGB24,
+    V4L2_PIX_FMT_BGR24, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_ABGR32, V4L2_PIX_FMT_BGR32, V4L2_PIX_FMT_XRGB32,
+    V4L2_PIX_FMT_ARGB32, V4L2_PIX_FMT_RGBX32, V4L2_PIX_FMT_RGBA32,
+};
+enum { READABLE_COUNT = sizeof readable_formats / sizeof readable_formats[0] };
+
+int cv4l2_destination_layout(uint32_t pixel_format) {
+    switch (pixel_format) {
+    case V4L2_PIX_FMT_YUYV: return 1;
+    case V4L2_PIX_FMT_RGB24: case V4L2_PIX_FMT_BGR24: case V4L2_PIX_FMT_XBGR32: case V4L2_PIX_FMT_ABGR32:
+    case V4L2_PIX_FMT_BGR32: case V4L2_PIX_FMT_XRGB32: case V4L2_PIX_FMT_ARGB32: case V4L2_PIX_FMT_RGBX32:
+    case V4L2_PIX_FMT_RGBA32:
+        return 2;
+    case V4L2_PIX_FMT_NV12: case V4L2_PIX_FMT_YUV420: case V4L2_PIX_FMT_YVU420: return 3;
+    default: return 0;
+    }
+}
+
+/* Which format to ask for: `forced` when the camera lists it (natively or through libv4l2), else the first of
+ * readable_formats the camera gives natively, else libv4l2's RGB24 (it converts MJPEG and others to it). */
+static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t *chosen, bool *converted) {
+    bool native[READABLE_COUNT] = { false };
+    bool rgb24 = false, forced_listed = false;
     for (uint32_t index = 0; index < 256; index++) {
         struct v4l2_fmtdesc description;
         memset(&description, 0, sizeof description);
@@ -81,14 +105,75 @@ static int choose_format(cv4l2_device *device, uint32_t *chosen) {
         int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_ENUM_FMT, &description);
         if (error == EINVAL) break;     /* end of the list */
         if (error) return error;
-        if (description.pixelformat == V4L2_PIX_FMT_YUYV && !(description.flags & V4L2_FMT_FLAG_EMULATED))
-            native_yuyv = true;
+        if (description.pixelformat == forced) {
+            forced_listed = true;
+            *converted = (description.flags & V4L2_FMT_FLAG_EMULATED) != 0;
+        }
+        if (!(description.flags & V4L2_FMT_FLAG_EMULATED))
+            for (int known = 0; known < READABLE_COUNT; known++)
+                if (description.pixelformat == readable_formats[known]) native[known] = true;
         if (description.pixelformat == V4L2_PIX_FMT_RGB24) rgb24 = true;
     }
-    if (native_yuyv) *chosen = V4L2_PIX_FMT_YUYV;
-    else if (rgb24) *chosen = V4L2_PIX_FMT_RGB24;
-    else return ENOENT;
-    return 0;
+    if (forced) {
+        if (!forced_listed) return ENOENT;
+        /* A format facecap does not read itself (MJPEG) is asked of libv4l2 as RGB24. */
+        if (cv4l2_destination_layout(forced)) {
+            *chosen = forced;
+            return 0;
+        }
+        if (!rgb24) return ENOENT;
+        *chosen = V4L2_PIX_FMT_RGB24;
+        *converted = true;
+        return 0;
+    }
+    for (int known = 0; known < READABLE_COUNT; known++)
+        if (native[known]) {
+            *chosen = readable_formats[known];
+            return 0;
+        }
+    if (rgb24) {
+        *chosen = V4L2_PIX_FMT_RGB24;
+        *converted = true;
+        return 0;
+    }
+    return ENOENT;
+}
+
+/* Bytes of one row of the source in its first plane, and of a whole frame in the destination's layout. */
+static size_t source_row_bytes(uint32_t pixel_format, uint32_t width) {
+    switch (cv4l2_destination_layout(pixel_format)) {
+    case 1: return (size_t)((width + 1) / 2) * 4;
+    case 3: return width;
+    default:
+        return (size_t)width * (pixel_format == V4L2_PIX_FMT_RGB24 || pixel_format == V4L2_PIX_FMT_BGR24 ? 3 : 4);
+    }
+}
+
+static size_t destination_bytes(uint32_t pixel_format, uint32_t width, uint32_t height) {
+    size_t chroma = (size_t)((width + 1) / 2) * ((height + 1) / 2);
+    switch (cv4l2_destination_layout(pixel_format)) {
+    case 1: return (size_t)((width + 1) / 2) * 4 * height;
+    case 3: return (size_t)width * height + 2 * chroma;
+    default: return (size_t)width * 3 * height;
+    }
+}
+
+/* The least bytesused that holds a whole frame with rows `stride` bytes apart (chroma rows of YU12/YV12 half as
+ * far, NV12's interleaved ones as far as the luma's). */
+static size_t source_min_bytes(uint32_t pixel_format, uint32_t width, uint32_t height, size_t stride) {
+    size_t row = source_row_bytes(pixel_format, width), luma = stride * (height - 1) + row;
+    size_t chroma_rows = (height + 1) / 2, chroma_width = (width + 1) / 2;
+    switch (pixel_format) {
+    case V4L2_PIX_FMT_NV12:
+        return stride * height + stride * (chroma_rows - 1) + chroma_width * 2;
+    case V4L2_PIX_FMT_YUV420:
+    case V4L2_PIX_FMT_YVU420: {
+        size_t half = stride / 2 > chroma_width ? stride / 2 : chroma_width;
+        return stride * height + half * chroma_rows + half * (chroma_rows - 1) + chroma_width;
+    }
+    default:
+        return luma;
+    }
 }
 
 static int set_format(cv4l2_device *device, uint32_t pixel_format, uint32_t width, uint32_t height,
@@ -150,28 +235,51 @@ cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_re
     copy_string(device->info.bus, sizeof device->info.bus, cap.bus_info, sizeof cap.bus_info);
 
     uint32_t pixel_format = 0;
-    error = choose_format(device, &pixel_format);
+    bool converted = false;
+    error = choose_format(device, request->pixel_format, &pixel_format, &converted);
     if (error == ENOENT) return fail(device, failure, CV4L2_STAGE_NO_FORMAT, EINVAL);
     if (error) return fail(device, failure, CV4L2_STAGE_ENUM_FMT, error);
 
     struct v4l2_format format;
     error = set_format(device, pixel_format, request->width, request->height, &format);
+    if (error == EINVAL || error == ENOTTY) {
+        /* A device of one fixed format and size (a relay) may refuse S_FMT: take it as it is. (EBUSY is another
+         * program streaming, v4l2loopback answers with its one format, which is taken below.) */
+        memset(&format, 0, sizeof format);
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        int current = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_G_FMT, &format);
+        if (current || !cv4l2_destination_layout(format.fmt.pix.pixelformat)
+            || (request->pixel_format && format.fmt.pix.pixelformat != pixel_format))
+            return fail(device, failure, CV4L2_STAGE_S_FMT, error);
+        pixel_format = format.fmt.pix.pixelformat;
+        converted = false;
+        error = 0;
+    }
     if (error) return fail(device, failure, CV4L2_STAGE_S_FMT, error);
-    if (format.fmt.pix.pixelformat != pixel_format && pixel_format == V4L2_PIX_FMT_YUYV) {
-        /* The driver would not give YUYV at this size after all: let libv4l2 convert to RGB24. */
-        pixel_format = V4L2_PIX_FMT_RGB24;
-        error = set_format(device, pixel_format, request->width, request->height, &format);
-        if (error) return fail(device, failure, CV4L2_STAGE_S_FMT, error);
+    if (format.fmt.pix.pixelformat != pixel_format && !request->pixel_format) {
+        if (cv4l2_destination_layout(format.fmt.pix.pixelformat)) {
+            /* The driver gave another format it may: facecap reads that one too. */
+            pixel_format = format.fmt.pix.pixelformat;
+            converted = false;
+        } else if (pixel_format != V4L2_PIX_FMT_RGB24) {
+            /* The driver would not give this format at this size after all: let libv4l2 convert to RGB24. */
+            pixel_format = V4L2_PIX_FMT_RGB24;
+            converted = true;
+            error = set_format(device, pixel_format, request->width, request->height, &format);
+            if (error) return fail(device, failure, CV4L2_STAGE_S_FMT, error);
+        }
     }
     if (format.fmt.pix.pixelformat != pixel_format) return fail(device, failure, CV4L2_STAGE_NO_FORMAT, EINVAL);
     uint32_t width = format.fmt.pix.width, height = format.fmt.pix.height;
     if (width == 0 || height == 0 || width > 16384 || height > 16384)
         return fail(device, failure, CV4L2_STAGE_S_FMT, EINVAL);
-    device->row_bytes = pixel_format == V4L2_PIX_FMT_YUYV ? (size_t)((width + 1) / 2) * 4 : (size_t)width * 3;
+    device->row_bytes = source_row_bytes(pixel_format, width);
     size_t stride = format.fmt.pix.bytesperline;
     if (stride < device->row_bytes) stride = device->row_bytes;   /* drivers that leave it 0 */
-    device->min_bytes_used = stride * (height - 1) + device->row_bytes;
+    device->min_bytes_used = source_min_bytes(pixel_format, width, height, stride);
+    device->frame_bytes = destination_bytes(pixel_format, width, height);
     device->info.pixel_format = pixel_format;
+    device->info.converted = converted;
     device->info.width = width;
     device->info.height = height;
     device->info.bytes_per_line = (uint32_t)stride;
@@ -249,14 +357,76 @@ static double buffer_time(const cv4l2_device *device, const struct v4l2_buffer *
     return since > 0 ? since : 0;
 }
 
+/* One row of 3- or 4-byte pixels to RGB24: `r`, `g`, `b` are the offsets of the channels within a pixel. */
+static void rgb_row(const uint8_t *source, uint8_t *destination, uint32_t width, int size, int r, int g, int b) {
+    for (uint32_t x = 0; x < width; x++, source += size, destination += 3) {
+        destination[0] = source[r];
+        destination[1] = source[g];
+        destination[2] = source[b];
+    }
+}
+
+/* The frame in the destination's layout (`destination_bytes`): packed rows, or the Y, U and V planes. */
 static void copy_frame(const cv4l2_device *device, const uint8_t *source, uint8_t *destination) {
     size_t stride = device->info.bytes_per_line;
-    if (stride == device->row_bytes) {
-        memcpy(destination, source, device->row_bytes * device->info.height);
+    uint32_t width = device->info.width, height = device->info.height;
+    uint32_t format = device->info.pixel_format;
+    size_t chroma_width = (width + 1) / 2, chroma_rows = (height + 1) / 2;
+    switch (format) {
+    case V4L2_PIX_FMT_YUYV:
+    case V4L2_PIX_FMT_RGB24:
+        if (stride == device->row_bytes) {
+            memcpy(destination, source, device->row_bytes * height);
+            return;
+        }
+        for (uint32_t row = 0; row < height; row++)
+            memcpy(destination + row * device->row_bytes, source + row * stride, device->row_bytes);
+        return;
+    case V4L2_PIX_FMT_NV12: {
+        for (uint32_t row = 0; row < height; row++)
+            memcpy(destination + (size_t)row * width, source + row * stride, width);
+        uint8_t *u = destination + (size_t)width * height, *v = u + chroma_width * chroma_rows;
+        const uint8_t *pairs = source + stride * height;
+        for (size_t row = 0; row < chroma_rows; row++, pairs += stride)
+            for (size_t x = 0; x < chroma_width; x++) {
+                *u++ = pairs[2 * x];
+                *v++ = pairs[2 * x + 1];
+            }
         return;
     }
-    for (uint32_t row = 0; row < device->info.height; row++)
-        memcpy(destination + row * device->row_bytes, source + row * stride, device->row_bytes);
+    case V4L2_PIX_FMT_YUV420:
+    case V4L2_PIX_FMT_YVU420: {
+        for (uint32_t row = 0; row < height; row++)
+            memcpy(destination + (size_t)row * width, source + row * stride, width);
+        size_t half = stride / 2 > chroma_width ? stride / 2 : chroma_width;
+        const uint8_t *first = source + stride * height, *second = first + half * chroma_rows;
+        uint8_t *u = destination + (size_t)width * height, *v = u + chroma_width * chroma_rows;
+        /* YV12 holds V before U. */
+        if (format == V4L2_PIX_FMT_YVU420) {
+            uint8_t *swap = u;
+            u = v;
+            v = swap;
+        }
+        for (size_t row = 0; row < chroma_rows; row++) {
+            memcpy(u + row * chroma_width, first + row * half, chroma_width);
+            memcpy(v + row * chroma_width, second + row * half, chroma_width);
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    /* RGB in another order or 32 bits a pixel (V4L2's names give the channels in memory order, last first for
+     * the little-endian ones: XBGR32 "XR24" is B, G, R, X in memory). */
+    int size = 4, r = 2, g = 1, b = 0;
+    switch (format) {
+    case V4L2_PIX_FMT_BGR24: size = 3; break;
+    case V4L2_PIX_FMT_XRGB32: case V4L2_PIX_FMT_ARGB32: r = 1; g = 2; b = 3; break;
+    case V4L2_PIX_FMT_RGBX32: case V4L2_PIX_FMT_RGBA32: r = 0; g = 1; b = 2; break;
+    default: break;  /* XBGR32, ABGR32, BGR32: B, G, R, X */
+    }
+    for (uint32_t row = 0; row < height; row++)
+        rgb_row(source + row * stride, destination + (size_t)row * width * 3, width, size, r, g, b);
 }
 
 cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t capacity, int timeout_ms,
@@ -264,7 +434,7 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
     failure->stage = CV4L2_STAGE_NONE;
     failure->error = 0;
     if (!device->streaming) return read_failed(failure, CV4L2_STAGE_DQBUF, EBADF);
-    if (capacity < device->row_bytes * device->info.height) return read_failed(failure, CV4L2_STAGE_DQBUF, EINVAL);
+    if (capacity < device->frame_bytes) return read_failed(failure, CV4L2_STAGE_DQBUF, EINVAL);
 
     struct pollfd waiting = { .fd = device->fd, .events = POLLIN };
     int ready = device->ops.poll(device->ops.context, &waiting, 1, timeout_ms < 0 ? 0 : timeout_ms);
@@ -315,7 +485,7 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
         result = CV4L2_READ_DROPPED;
     } else {
         copy_frame(device, device->starts[buffer.index], destination);
-        frame->bytes = device->row_bytes * device->info.height;
+        frame->bytes = device->frame_bytes;
         frame->timestamp = buffer_time(device, &buffer);
         frame->sequence = buffer.sequence;
         device->stats.frames++;

@@ -5,7 +5,7 @@ import FaceCapIO
 import Glibc
 #endif
 
-/// `facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m`: a clip from the
+/// `facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] [--format FOURCC] OUT.y4m`: a clip from the
 /// camera, for replay with --input and for bug reports.
 enum RecordCommand {
     static let options: [OptionSpec] = [
@@ -13,8 +13,9 @@ enum RecordCommand {
         OptionSpec("seconds", value: "N", help: .optionSeconds),
         OptionSpec("size", value: "WxH", help: .optionSize),
         OptionSpec("fps", value: "N", help: .optionFps),
+        OptionSpec("format", value: "FOURCC", help: .optionFormat),
     ]
-    static let usage = "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] OUT.y4m"
+    static let usage = "facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] [--format FOURCC] OUT.y4m"
     static let about = MessageID.commandRecordAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
@@ -34,6 +35,7 @@ enum RecordCommand {
             configuration.height = size.height
         }
         configuration.frameRate = try parsed.int("fps", in: 1...240) ?? 30
+        configuration.pixelFormat = try parsed.fourcc("format")
 
         let camera: Camera
         if let device = parsed.value("device") {

@@ -48,8 +48,9 @@ enum WizardCommand {
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
         let photos = try makePhotos(configuration, tracker: tracker, digests: digests, thresholds: thresholds,
                                     token: token)
-        let camera = CameraConfiguration(width: configuration.width, height: configuration.height,
+        var camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
+        camera.pixelFormat = configuration.pixelFormat
         let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared,
                                   memory: CameraMemory.standard(environment: environment))
         let frontEnd: WizardFrontEnd

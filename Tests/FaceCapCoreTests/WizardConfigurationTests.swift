@@ -102,6 +102,20 @@ final class WizardConfigurationTests: XCTestCase {
                        ["--fps asks the camera for a mode; a clip plays at its own size and frame rate, so it is ignored"])
         XCTAssertEqual(try configuration(["--size", "320x240", "--fps", "15"]).warnings, [], "a camera uses them")
         XCTAssertEqual(try configuration(["--input", "c.y4m"]).warnings, [])
+        XCTAssertEqual(try configuration(["--input", "c.y4m", "--size", "320x240", "--fps", "15", "--format", "NV12"])
+            .warnings, ["--size, --fps and --format ask the camera for a mode; a clip plays at its own size and frame "
+                        + "rate, so they are ignored"])
+    }
+
+    /// --format FOURCC (issue 31): as `facecap devices` writes formats, one to four printable characters.
+    func testFormatTakesAFourCharacterCode() throws {
+        XCTAssertEqual(try configuration(["--format", "NV12"]).pixelFormat, "NV12")
+        XCTAssertEqual(try configuration(["--format", "Y10"]).pixelFormat, "Y10")
+        XCTAssertNil(try configuration([]).pixelFormat, "facecap chooses")
+        XCTAssertEqual(usageMessage(["--format", "YUYV2"]),
+                       "--format takes a format of one to four characters such as YUYV, NV12 or MJPG, not 'YUYV2'")
+        XCTAssertNotNil(usageMessage(["--format", ""]))
+        XCTAssertNotNil(usageMessage(["--format", "Y U"]))
     }
 
     func testARepeatedOptionIsAUsageError() {

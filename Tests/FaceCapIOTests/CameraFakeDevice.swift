@@ -35,10 +35,14 @@ final class FakeV4L2Device {
         var rowPadding = 0
         /// A listed format S_FMT will not hand out (it answers with the first format instead).
         var refusedFourcc: UInt32?
+        /// S_FMT fails with EINVAL, as a relay of one fixed format does; G_FMT gives the first format and size.
+        var refusesSetFormat = false
     }
 
     struct FrameSpec {
         var fill: UInt8 = 0x80
+        /// Instead of `fill`: the buffer's bytes (a picture in the negotiated format, rows `stride` apart).
+        var bytes: [UInt8]?
         /// Instead of `fill`: each row's pixels hold the row number (mod 200), row padding holds 0xEE.
         var rowPattern = false
         /// nil = a whole frame.
@@ -273,7 +277,19 @@ final class FakeV4L2Device {
             return 0
         case CV4L2_VIDIOC_S_FMT:
             log.append("S_FMT")
+            if node.refusesSetFormat { return fail(EINVAL) }
             return setFormat(node, argument.assumingMemoryBound(to: v4l2_format.self))
+        case CV4L2_VIDIOC_G_FMT:
+            log.append("G_FMT")
+            let format = argument.assumingMemoryBound(to: v4l2_format.self)
+            if current == nil {
+                let first = node.formats[0]
+                format.pointee.fmt.pix.pixelformat = first.fourcc
+                format.pointee.fmt.pix.width = UInt32(first.sizes.first?.width ?? 640)
+                format.pointee.fmt.pix.height = UInt32(first.sizes.first?.height ?? 480)
+                return setFormat(node, format)
+            }
+            return setFormat(node, format)
         case CV4L2_VIDIOC_G_PARM:
             let parm = argument.assumingMemoryBound(to: v4l2_streamparm.self)
             parm.pointee.parm.capture.capability = node.timePerFrame ? UInt32(V4L2_CAP_TIMEPERFRAME) : 0
@@ -341,9 +357,10 @@ final class FakeV4L2Device {
                     < abs($1.width - size.width) + abs($1.height - size.height)
             }!
         }
-        let bytesPerPixel = chosen.fourcc == CV4L2_PIX_FMT_RGB24 ? 3 : 2
-        let stride = chosen.compressed ? 0 : size.width * bytesPerPixel + node.rowPadding
-        let imageSize = chosen.compressed ? size.width * size.height : stride * size.height
+        let layout = FakeV4L2Device.layout(chosen.fourcc)
+        let stride = chosen.compressed ? 0 : size.width * layout.bytesPerPixel + node.rowPadding
+        let imageSize = chosen.compressed ? size.width * size.height
+            : stride * size.height + layout.chromaBytes(stride, size.height)
         current = (node, chosen, size.width, size.height, stride, imageSize)
         format.pointee.fmt.pix.pixelformat = chosen.fourcc
         format.pointee.fmt.pix.width = UInt32(size.width)
@@ -379,6 +396,11 @@ final class FakeV4L2Device {
             let whole = current?.size ?? buffers[index].length
             let used = spec.bytesUsed ?? whole
             buffers[index].memory.initializeMemory(as: UInt8.self, repeating: spec.fill, count: min(used, whole))
+            if let bytes = spec.bytes {
+                bytes.withUnsafeBytes { source in
+                    buffers[index].memory.copyMemory(from: source.baseAddress!, byteCount: min(source.count, whole))
+                }
+            }
             if spec.rowPattern, let current {
                 let rowBytes = current.width * (current.format.fourcc == CV4L2_PIX_FMT_RGB24 ? 3 : 2)
                 let bytes = buffers[index].memory.assumingMemoryBound(to: UInt8.self)
@@ -411,6 +433,17 @@ final class FakeV4L2Device {
             return fail(EIO)
         default:
             return fail(EAGAIN)
+        }
+    }
+
+    /// How a format lays out its first plane (bytes a pixel) and the chroma planes after it.
+    static func layout(_ fourcc: UInt32) -> (bytesPerPixel: Int, chromaBytes: (_ stride: Int, _ height: Int) -> Int) {
+        switch fourcc {
+        case CV4L2_PIX_FMT_RGB24, CV4L2_PIX_FMT_BGR24: return (3, { _, _ in 0 })
+        case CV4L2_PIX_FMT_XBGR32, CV4L2_PIX_FMT_XRGB32, CV4L2_PIX_FMT_RGBX32: return (4, { _, _ in 0 })
+        case CV4L2_PIX_FMT_NV12: return (1, { stride, height in stride * ((height + 1) / 2) })
+        case CV4L2_PIX_FMT_YUV420, CV4L2_PIX_FMT_YVU420: return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
+        default: return (2, { _, _ in 0 })
         }
     }
 

@@ -321,6 +321,13 @@ scenario_devices() {
         fail devices/skips-non-capture "listed non-capture node(s):$skipped (exit $fc_rc)"
     fi
 
+    # The ranking (issue 31): vivid's one capture node is colour and fast enough, so it is choice 1.
+    if grep -q "choice 1: colour, " "$out"; then
+        pass devices/rank "$(grep -m 1 "choice 1:" "$out" | sed 's/^ *//')"
+    else
+        fail devices/rank "no 'choice 1: colour' line: $(first_lines "$out")"
+    fi
+
     grep -Eqi 'YUYV' "$out" || missing="YUYV"
     for size in $(vivid_sizes); do
         grep -Eq "${size%x*} ?[x×] ?${size#*x}([^0-9]|$)" "$out" || missing="$missing $size"
@@ -419,6 +426,41 @@ scenario_record() {
         rm -f "$work/$name.y4m"
         leak_check "$name" opens
     done
+
+    # Every format facecap reads itself that vivid offers, forced with --format (issue 31): a clip of frames,
+    # and facecap's own line naming the format it streamed; a format vivid does not give is a clear error.
+    local fourcc offered
+    offered=$(v4l2-ctl -d "$dev" --list-formats | sed -n "s/.*\[[0-9]*\]: '\([^']*\)'.*/\1/p")
+    for fourcc in NV12 YU12 YV12 RGB3 BGR3 XR24 BX24 XB24; do
+        grep -qx "$fourcc" <<<"$offered" || continue
+        name="record-format-$fourcc"
+        run_facecap "$name" 120 -- record --device "$dev" --seconds 2 --format "$fourcc" "$work/$name.y4m"
+        if [ "$fc_rc" -ne 0 ]; then
+            fail "record/format-$fourcc" "exit $fc_rc: $(first_lines "$work/$name.err")"
+        elif ! info=$(clip_info "$work/$name.y4m"); then
+            fail "record/format-$fourcc" "$info"
+        elif ! grep -q "$fourcc" "$work/$name.err"; then
+            fail "record/format-$fourcc" "a clip ($info), but facecap did not say it streamed $fourcc:" \
+                "$(first_lines "$work/$name.err")"
+        else
+            read -r w h frames _ <<<"$info"
+            if [ "$frames" -lt 1 ]; then
+                fail "record/format-$fourcc" "no frame: $info"
+            else
+                pass "record/format-$fourcc" "$info; $(grep -o "$dev ([^)]*)" "$work/$name.err" | head -n 1)"
+            fi
+        fi
+        rm -f "$work/$name.y4m"
+        leak_check "$name" opens
+    done
+    run_facecap record-format-none 120 -- record --device "$dev" --seconds 1 --format H264 "$work/none.y4m"
+    if [ "$fc_rc" -eq 69 ] && grep -q "does not give H264 (it offers .*YUYV" "$work/record-format-none.err"; then
+        pass record/format-refused "exit 69: $(first_lines "$work/record-format-none.err")"
+    else
+        fail record/format-refused "expected exit 69 naming H264 and the formats offered, got exit $fc_rc:" \
+            "$(first_lines "$work/record-format-none.err")"
+    fi
+    leak_check record-format-none opens
 }
 
 # --- Permission and busy --------------------------------------------------------------------------

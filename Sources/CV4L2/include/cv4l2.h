@@ -57,6 +57,20 @@ static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const uint32_t CV4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
+static const uint32_t CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
+static const uint32_t CV4L2_PIX_FMT_YVU420 = V4L2_PIX_FMT_YVU420;
+static const uint32_t CV4L2_PIX_FMT_BGR24 = V4L2_PIX_FMT_BGR24;
+static const uint32_t CV4L2_PIX_FMT_XBGR32 = V4L2_PIX_FMT_XBGR32;
+static const uint32_t CV4L2_PIX_FMT_XRGB32 = V4L2_PIX_FMT_XRGB32;
+static const uint32_t CV4L2_PIX_FMT_RGBX32 = V4L2_PIX_FMT_RGBX32;
+
+/**
+ * Which picture layout facecap gets a format's frames in: 1 packed YUYV, 2 packed RGB24 (from RGB3, BGR3 and
+ * the 32-bit RGB formats), 3 planar YUV 4:2:0 (from NV12, YU12, YV12); 0 for a format facecap does not read
+ * itself (MJPEG and others: libv4l2 converts them to RGB24).
+ */
+int cv4l2_destination_layout(uint32_t pixel_format);
 
 /** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
@@ -99,6 +113,9 @@ typedef struct cv4l2_request {
     uint32_t height;
     uint32_t fps;
     uint32_t buffer_count;
+    /** A format the camera must give (--format), or 0 to choose: the camera's own YUYV, NV12, YU12, YV12, RGB24,
+     *  BGR24 or 32-bit RGB in that order, else libv4l2's RGB24. */
+    uint32_t pixel_format;
 } cv4l2_request;
 
 /** What was negotiated. */
@@ -117,6 +134,8 @@ typedef struct cv4l2_stream_info {
     /** 1 when the driver accepts a frame rate (V4L2_CAP_TIMEPERFRAME). */
     int timeperframe;
     uint32_t buffer_count;
+    /** The frames are libv4l2's conversion of another format (MJPEG…), not the camera's own. */
+    int converted;
     char card[33];
     char driver[17];
     char bus[33];
@@ -143,7 +162,8 @@ typedef struct cv4l2_stats {
 typedef struct cv4l2_device cv4l2_device;
 
 /**
- * Opens `path`, negotiates YUYV (or libv4l2's RGB24 when the camera has no YUYV), sets the frame rate,
+ * Opens `path`, negotiates a format facecap reads (`cv4l2_request.pixel_format`; a device that refuses S_FMT, such
+ * as a relay of fixed format, is taken as it is when its format is one of them), sets the frame rate,
  * maps `buffer_count` buffers and starts streaming. On failure returns NULL with `failure` filled in,
  * and everything opened so far has been released (STREAMOFF, munmap, close, in that order).
  */
@@ -164,7 +184,7 @@ typedef enum cv4l2_read_result {
 } cv4l2_read_result;
 
 typedef struct cv4l2_frame_info {
-    /** Bytes written to the destination (tightly packed rows). */
+    /** Bytes written to the destination (tightly packed rows; planes one after the other for YUV 4:2:0). */
     size_t bytes;
     /** Seconds since STREAMON on the monotonic clock. */
     double timestamp;

@@ -18,8 +18,9 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     case permissionDenied(path: String, access: DeviceAccess)
     /// EBUSY (at open, S_FMT, REQBUFS or STREAMON): another program streams from the camera.
     case busy(path: String, holders: [DeviceHolder])
-    /// Neither YUYV nor libv4l2's RGB24 conversion is available; `offered` lists the camera's formats.
-    case unsupportedFormat(path: String, offered: [String])
+    /// No format facecap reads (YUYV, NV12, YU12, YV12, RGB) nor libv4l2's RGB24 conversion is available, or the
+    /// one `asked` for (--format) is not offered; `offered` lists the camera's formats.
+    case unsupportedFormat(path: String, offered: [String], asked: String? = nil)
     /// The device went away (ENODEV, or POLLERR/POLLHUP while streaming): unplugged.
     case disconnected(path: String)
     /// No frame arrived for `seconds`.
@@ -66,8 +67,9 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
             if holders.isEmpty { return Words.text(.cameraErrorBusyNoneVisible, ["path": path]) }
             let names = holders.map { "\($0.command) (pid \($0.pid))" }.joined(separator: ", ")
             return Words.text(.cameraErrorBusy, count: holders.count, ["path": path, "holders": names])
-        case .unsupportedFormat(let path, let offered):
+        case .unsupportedFormat(let path, let offered, let asked):
             let list = offered.isEmpty ? Words.text(.cameraErrorNoFormats) : offered.joined(separator: ", ")
+            if let asked { return Words.text(.cameraErrorFormatNotOffered, ["path": path, "format": asked, "formats": list]) }
             return Words.text(.cameraErrorUnsupported, ["path": path, "formats": list])
         case .disconnected(let path):
             return Words.text(.cameraErrorDisconnected, ["path": path])

@@ -96,6 +96,15 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// The value of `long` as WIDTHxHEIGHT, or nil when absent.
+    /// A V4L2 format's four-character code ("YUYV", "NV12", "Y10"): one to four printable ASCII characters.
+    public func fourcc(_ long: String) throws(UsageError) -> String? {
+        guard let text = value(long) else { return nil }
+        guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (33...126).contains($0) }) else {
+            throw UsageError(Words.text(.usageFormat, ["option": "--" + long, "text": text]))
+        }
+        return text
+    }
+
     public func size(_ long: String) throws(UsageError) -> (width: Int, height: Int)? {
         guard let text = value(long) else { return nil }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)

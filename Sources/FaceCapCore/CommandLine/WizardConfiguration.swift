@@ -32,6 +32,8 @@ public struct WizardConfiguration: Sendable, Equatable {
     public var width = 640
     public var height = 480
     public var frameRate = 30
+    /// --format: the picture format the camera must give ("YUYV", "NV12", "MJPG"…); nil: facecap chooses.
+    public var pixelFormat: String?
     /// "-" is standard output (only with `plain`).
     public var eventsPath: String?
     public var plain = false
@@ -58,6 +60,7 @@ public struct WizardConfiguration: Sendable, Equatable {
                    completion: .choices(GraphicsMode.allCases.map(\.rawValue))),
         OptionSpec("size", value: "WxH", help: .optionSize),
         OptionSpec("fps", value: "N", help: .optionFps),
+        OptionSpec("format", value: "FOURCC", help: .optionFormat),
         OptionSpec("events", value: "FILE", help: .optionEvents, completion: .file(pattern: nil)),
         OptionSpec("plain", help: .optionPlain),
         OptionSpec("lang", value: "CODE", help: .optionLang, completion: .choices(languages)),
@@ -115,11 +118,13 @@ public struct WizardConfiguration: Sendable, Equatable {
         }
         if let size = try parsed.size("size") { (width, height) = size }
         frameRate = try parsed.int("fps", in: 1...240) ?? frameRate
+        pixelFormat = try parsed.fourcc("format")
         if case .clip = source {
-            let modes = ["size", "fps"].filter(parsed.has).map { "--\($0)" }
-            if !modes.isEmpty {
-                warnings.append(Words.text(.usageClipIgnoresMode, count: modes.count,
-                                           ["options": modes.count == 2 ? Words.text(.listPair, ["first": modes[0], "second": modes[1]]) : modes[0]]))
+            let modes = ["size", "fps", "format"].filter(parsed.has).map { "--\($0)" }
+            if let last = modes.last {
+                let options = modes.count == 1 ? last
+                    : Words.text(.listPair, ["first": Words.list(Array(modes.dropLast())), "second": last])
+                warnings.append(Words.text(.usageClipIgnoresMode, count: modes.count, ["options": options]))
             }
         }
         plain = parsed.has("plain")

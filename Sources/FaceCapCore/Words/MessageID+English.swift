@@ -198,8 +198,10 @@ extension MessageID {
             "{path} is busy: another program is using the camera (none visible to this user; try 'sudo fuser {path}')"
                 + " — close it and try again"
         case .cameraErrorUnsupported:
-            "{path} offers no picture format facecap can read (it offers {formats}; facecap needs YUYV or libv4l2's"
-                + " RGB24 conversion) — try another camera"
+            "{path} offers no picture format facecap can read (it offers {formats}; facecap reads YUYV, NV12, YU12,"
+                + " YV12 and RGB, and what libv4l2 converts to RGB24) — try another camera"
+        case .cameraErrorFormatNotOffered:
+            "{path} does not give {format} (it offers {formats}) — leave out --format, or name one of those"
         case .cameraErrorNoFormats: "no formats"
         case .cameraErrorDisconnected:
             "camera disconnected: {path} stopped answering (unplugged?) — reconnect it and try again"
@@ -288,6 +290,7 @@ extension MessageID {
         case .usageWholeNumber: "{option} takes a whole number from {low} to {high}, not '{text}'"
         case .usageNumber: "{option} takes a number from {low} to {high}, not '{text}'"
         case .usageSize: "{option} takes WIDTHxHEIGHT with each side from 16 to 8192, e.g. 640x480, not '{text}'"
+        case .usageFormat: "{option} takes a format of one to four characters such as YUYV, NV12 or MJPG, not '{text}'"
         case .usageUnexpectedArgument: "unexpected argument '{argument}' (a clip is given with --input FILE.y4m)"
         case .usageInputOrDevice: "--input and --device exclude each other: replay a clip or use a camera"
         case .usageLoopNeedsInput: "--loop goes with --input FILE.y4m"
@@ -367,6 +370,9 @@ extension MessageID {
         case .optionColor: "preview colours: auto, truecolor, 256, 16 or none"
         case .optionGraphics: "preview pixels: auto (ask the terminal), kitty, sixel or cells (default auto)"
         case .optionSize: "requested camera size (default 640x480)"
+        case .optionFormat:
+            "picture format to ask the camera for, e.g. YUYV, NV12 or MJPG, as 'facecap devices' lists them (default:"
+                + " facecap chooses)"
         case .optionFps: "requested camera frame rate (default 30)"
         case .optionEvents: "write JSON Lines events to FILE (- = stdout, with --plain)"
         case .optionPlain: "no full-screen UI: one line per state or guidance change"

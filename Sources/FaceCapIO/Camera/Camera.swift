@@ -11,6 +11,8 @@ public struct CameraConfiguration: Equatable, Sendable {
     public var width: Int = 640
     public var height: Int = 480
     public var frameRate: Int = 30
+    /// A format the camera must give (--format: "YUYV", "NV12", "MJPG"…), or nil to choose (cv4l2_request).
+    public var pixelFormat: String?
     /// mmap buffers to stream with.
     public var bufferCount: Int = 4
     /// No frame for this many seconds (from opening, or since the last frame or the damaged buffers dequeued right
@@ -77,6 +79,9 @@ public final class Camera: FrameSource {
     public let frameRate: Double
     /// True when libv4l2 converts the camera's own format (e.g. MJPEG) to RGB24.
     public let isConverted: Bool
+    /// The format the camera streams in ("YUYV", "NV12", "XR24"…; "RGB3" for libv4l2's conversion). Its frames
+    /// reach the analyser as `format`: YUYV as it is, NV12/YU12/YV12 as planar 4:2:0, the RGB ones as RGB24.
+    public let fourcc: String
     /// What was asked for; differs from width × height when the driver adjusted the size.
     public let requestedWidth: Int
     public let requestedHeight: Int
@@ -110,17 +115,19 @@ public final class Camera: FrameSource {
             throw CameraError.notCaptureDevice(path: path, reason: what)
         }
 
+        let forced = configuration.pixelFormat.map(CameraSupport.fourccCode) ?? 0
         var request = cv4l2_request(width: UInt32(clamping: configuration.width),
                                     height: UInt32(clamping: configuration.height),
                                     fps: UInt32(clamping: configuration.frameRate),
-                                    buffer_count: UInt32(clamping: configuration.bufferCount))
+                                    buffer_count: UInt32(clamping: configuration.bufferCount),
+                                    pixel_format: forced)
         var table = ops.table
         var stream = cv4l2_stream_info()
         var failed = cv4l2_failure()
         guard let device = cv4l2_start(&table, path, &request, &stream, &failed) else {
             if failed.stage == CV4L2_STAGE_NO_FORMAT {
                 let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
-                throw CameraError.unsupportedFormat(path: path, offered: offered)
+                throw CameraError.unsupportedFormat(path: path, offered: offered, asked: configuration.pixelFormat)
             }
             throw CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
                                    procRoot: configuration.procRoot)
@@ -131,9 +138,14 @@ public final class Camera: FrameSource {
         bus = CameraSupport.cString(stream.bus)
         width = Int(stream.width)
         height = Int(stream.height)
-        isConverted = stream.pixel_format == CV4L2_PIX_FMT_RGB24
-        format = isConverted ? .rgb24 : .yuyv
-        colorRange = isConverted || stream.full_range != 0 ? .full : .limited
+        isConverted = stream.converted != 0
+        fourcc = CameraSupport.fourccString(stream.pixel_format)
+        switch cv4l2_destination_layout(stream.pixel_format) {
+        case 1: format = .yuyv
+        case 3: format = .yuv420p
+        default: format = .rgb24
+        }
+        colorRange = format == .rgb24 || stream.full_range != 0 ? .full : .limited
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
@@ -158,7 +170,7 @@ public final class Camera: FrameSource {
     public var wasSizeAdjusted: Bool { width != requestedWidth || height != requestedHeight }
 
     public var label: String {
-        let mode = isConverted ? "RGB24 via libv4l2" : "YUYV"
+        let mode = isConverted ? "RGB24 via libv4l2" : fourcc
         let name = card.isEmpty ? "" : "\(card), "
         return "\(path) (\(name)\(mode) \(width)×\(height) @ \(CameraDeviceText.rate(frameRate)) fps)"
     }

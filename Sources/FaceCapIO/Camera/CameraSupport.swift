@@ -107,6 +107,12 @@ enum CameraSupport {
         return trimmedWhitespace(text)
     }
 
+    /// The little-endian code of a four-character format ("YUYV"; shorter names padded with spaces, as "Y10 ").
+    static func fourccCode(_ text: String) -> UInt32 {
+        let bytes = Array(text.utf8.prefix(4)) + Array(repeating: UInt8(ascii: " "), count: max(0, 4 - text.utf8.count))
+        return bytes.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
     /// A NUL-terminated string stored in a fixed-size C array (imported as a tuple).
     static func cString<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }

@@ -92,7 +92,7 @@ private extension CameraError {
         switch self {
         case .noCamera: return nil
         case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _), .busy(let path, _),
-             .unsupportedFormat(let path, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
+             .unsupportedFormat(let path, _, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
              .ioError(let path, _), .system(let path, _, _), .closed(let path):
             return path
         }
