@@ -36,6 +36,7 @@ enum RecordCommand {
         }
         configuration.frameRate = try parsed.int("fps", in: 1...240) ?? 30
         configuration.pixelFormat = try parsed.fourcc("format")
+        configuration.automaticSize = !parsed.has("size")
 
         let camera: Camera
         if let device = parsed.value("device") {

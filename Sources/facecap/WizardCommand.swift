@@ -51,6 +51,7 @@ enum WizardCommand {
         var camera = CameraConfiguration(width: configuration.width, height: configuration.height,
                                          frameRate: configuration.frameRate)
         camera.pixelFormat = configuration.pixelFormat
+        camera.automaticSize = configuration.automaticSize
         let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared,
                                   memory: CameraMemory.standard(environment: environment))
         let frontEnd: WizardFrontEnd

@@ -168,6 +168,25 @@ extension CameraDeviceTests {
         XCTAssertTrue(fake.openFds.isEmpty)
     }
 
+    /// Without --size: the smallest size of at least 640×480 the camera lists at 15 fps or more, not the size
+    /// nearest 640×480 (a 640×360 one).
+    func testWithoutASizeTheSmallestOfAtLeast640x480At15FramesASecondIsAskedFor() throws {
+        let wide = FakeV4L2Device.Node(card: "Wide Camera", driver: "uvcvideo", bus: "usb-4",
+                                       formats: [format("YUYV", [(640, 360), (1280, 720), (1920, 1080)], rates: [30])])
+        let fake = try makeDev(["video0"], nodes: ["video0": wide])
+        var configuration = CameraConfiguration()
+        let asked = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
+        XCTAssertEqual([asked.width, asked.height], [640, 360], "640×480 asked for: the driver's nearest")
+        asked.close()
+        configuration.automaticSize = true
+        let automatic = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
+        XCTAssertEqual([automatic.width, automatic.height], [1280, 720])
+        XCTAssertEqual([automatic.requestedWidth, automatic.requestedHeight], [1280, 720])
+        XCTAssertFalse(automatic.wasSizeAdjusted)
+        automatic.close()
+        XCTAssertTrue(fake.openFds.isEmpty)
+    }
+
     func testARelayThatRefusesSetFormatIsUsedAsItIs() throws {
         let width = 64, height = 36
         let picture = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -95,10 +95,10 @@ extension CameraDeviceTests {
     func testRawBayerNodesAndUnreadableOnesComeLastAndSayWhy() throws {
         let bayer = FakeV4L2Device.Node(card: "Intel IPU6 ISYS Capture 0", driver: "isys", bus: "PCI:0000:00:05.0",
                                         formats: [format("BG10", [(1932, 1092)]), format("BA81", [(1932, 1092)])])
-        let nv12 = FakeV4L2Device.Node(card: "Odd Camera", driver: "odd", bus: "platform:odd",
-                                       formats: [format("NV12", [(640, 480)])])
+        let h264 = FakeV4L2Device.Node(card: "Odd Camera", driver: "odd", bus: "platform:odd",
+                                       formats: [format("H264", [(640, 480)], compressed: true)])
         let fake = try makeDev(["video0", "video1", "video2"],
-                               nodes: ["video0": bayer, "video1": nv12, "video2": .webcam])
+                               nodes: ["video0": bayer, "video1": h264, "video2": .webcam])
         let ranked = CameraRank.ranked(CameraDevice.list(directory: directory, ops: fake.ops))
         XCTAssertEqual(ranked.map(\.device.path), ["video2", "video0", "video1"].map { "\(directory)/\($0)" })
         XCTAssertEqual(ranked.map(\.rank.kind), [.colour, .rawBayer, .unreadable])

@@ -32,6 +32,8 @@ public struct WizardConfiguration: Sendable, Equatable {
     public var width = 640
     public var height = 480
     public var frameRate = 30
+    /// No --size: the camera's own best size is asked for (`CameraConfiguration.automaticSize`).
+    public var automaticSize = true
     /// --format: the picture format the camera must give ("YUYV", "NV12", "MJPG"…); nil: facecap chooses.
     public var pixelFormat: String?
     /// "-" is standard output (only with `plain`).
@@ -116,7 +118,10 @@ public struct WizardConfiguration: Sendable, Equatable {
             }
             graphics = mode
         }
-        if let size = try parsed.size("size") { (width, height) = size }
+        if let size = try parsed.size("size") {
+            (width, height) = size
+            automaticSize = false
+        }
         frameRate = try parsed.int("fps", in: 1...240) ?? frameRate
         pixelFormat = try parsed.fourcc("format")
         if case .clip = source {

@@ -13,6 +13,9 @@ public struct CameraConfiguration: Equatable, Sendable {
     public var frameRate: Int = 30
     /// A format the camera must give (--format: "YUYV", "NV12", "MJPG"…), or nil to choose (cv4l2_request).
     public var pixelFormat: String?
+    /// No size was asked for (--size): ask for the smallest size of at least 640×480 the camera gives at 15 fps or
+    /// more (`CameraRank.mode`, from its ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS), else `width` × `height`.
+    public var automaticSize = false
     /// mmap buffers to stream with.
     public var bufferCount: Int = 4
     /// No frame for this many seconds (from opening, or since the last frame or the damaged buffers dequeued right
@@ -105,8 +108,6 @@ public final class Camera: FrameSource {
                 ops: CameraOps = .system) throws(CameraError) {
         self.path = path
         self.configuration = configuration
-        requestedWidth = configuration.width
-        requestedHeight = configuration.height
 
         // A regular file or a directory is refused before it is opened read-write.
         var info = stat()
@@ -115,9 +116,17 @@ public final class Camera: FrameSource {
             throw CameraError.notCaptureDevice(path: path, reason: what)
         }
 
+        var asked = (width: configuration.width, height: configuration.height)
+        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops),
+           let mode = CameraRank(of: device, format: configuration.pixelFormat).mode {
+            asked = (mode.width, mode.height)
+        }
+        requestedWidth = asked.width
+        requestedHeight = asked.height
+
         let forced = configuration.pixelFormat.map(CameraSupport.fourccCode) ?? 0
-        var request = cv4l2_request(width: UInt32(clamping: configuration.width),
-                                    height: UInt32(clamping: configuration.height),
+        var request = cv4l2_request(width: UInt32(clamping: asked.width),
+                                    height: UInt32(clamping: asked.height),
                                     fps: UInt32(clamping: configuration.frameRate),
                                     buffer_count: UInt32(clamping: configuration.bufferCount),
                                     pixel_format: forced)

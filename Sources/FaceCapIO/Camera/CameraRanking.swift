@@ -8,7 +8,7 @@ import FaceCapCore
 public struct CameraRank: Equatable, Sendable {
     /// What the node's pictures are.
     public enum Kind: Int, Comparable, Sendable {
-        /// Colour pictures in a format facecap reads (YUYV, or RGB24 through libv4l2).
+        /// Colour pictures in a format facecap reads (YUYV, NV12, YU12, YV12, RGB; or RGB24 through libv4l2).
         case colour = 0
         /// An infrared camera: its name says IR, it gives grey pictures only, or MJPEG at 640×360 only.
         case infrared
@@ -45,7 +45,7 @@ public struct CameraRank: Equatable, Sendable {
     /// A v4l2loopback node: another program's picture (OBS, a relay of a MIPI camera).
     public var isVirtual: Bool
     /// The mode facecap would read: the smallest size of at least 640×480 that keeps 15 fps or more, else the
-    /// fastest size of at least 640×480, else the largest; nil when no readable format lists a size with a rate.
+    /// largest that keeps 15 fps, else the fastest; nil when no readable format lists a size with a rate.
     public var mode: Mode?
     /// `mode` is 640×480 or more at 15 fps or more.
     public var isFastEnough: Bool
@@ -54,9 +54,17 @@ public struct CameraRank: Equatable, Sendable {
     public static let minimumSize = (width: 640, height: 480)
     public static let minimumRate = 15.0
 
-    public init(of device: CameraDevice) {
+    /// The formats facecap reads itself (cv4l2's readable_formats), and libv4l2's RGB24 conversion ("RGB3").
+    public static let readableFourccs: Set<String> = ["YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24",
+                                                      "BGR4", "BX24", "BA24", "XB24", "AB24"]
+
+    /// With `format` (--format), only that format's sizes make the mode.
+    public init(of device: CameraDevice, format: String? = nil) {
         let native = device.formats.filter { !$0.isEmulated }
-        let readable = device.formats.filter { $0.fourcc == "YUYV" && !$0.isEmulated || $0.fourcc == "RGB3" }
+        let readable = device.formats.filter { offered in
+            if let format { return offered.fourcc == format }
+            return Self.readableFourccs.contains(offered.fourcc) && (!offered.isEmulated || offered.fourcc == "RGB3")
+        }
         mode = CameraRank.bestMode(readable.flatMap(\.sizes))
         isFastEnough = mode.map {
             $0.width >= Self.minimumSize.width && $0.height >= Self.minimumSize.height
@@ -152,7 +160,7 @@ public struct CameraRank: Equatable, Sendable {
         return ["a", "u", "b"].contains(c[0]) && ["BA8", "GB8", "gB8", "RG8", "GR8"].contains(tail)
     }
 
-    /// The smallest size of at least 640×480 that keeps 15 fps, else the fastest of 640×480 or more, else the largest.
+    /// The smallest size of at least 640×480 that keeps 15 fps, else the largest that keeps 15 fps, else the fastest.
     static func bestMode(_ sizes: [CameraFrameSize]) -> Mode? {
         let modes: [Mode] = sizes.compactMap { size in
             let fastest = max(size.frameRates.max() ?? 0, size.frameRateRange?.upperBound ?? 0)
@@ -169,11 +177,12 @@ public struct CameraRank: Equatable, Sendable {
         if let smallest = good.min(by: { ($0.width * $0.height, -$0.framesPerSecond) < ($1.width * $1.height, -$1.framesPerSecond) }) {
             return smallest
         }
-        // None is good enough: the fastest of 640×480 or more, else the largest.
-        let large = modes.filter { $0.width >= minimumSize.width && $0.height >= minimumSize.height }
-        if let fastest = large.max(by: { ($0.framesPerSecond, -$0.width * $0.height) < ($1.framesPerSecond, -$1.width * $1.height) }) {
-            return fastest
+        // None is good enough. The frame rate first (the guidance follows a moving person): the largest size that
+        // keeps 15 fps (smaller than 640×480, then), else the fastest mode, the smaller of equals.
+        if let largest = modes.filter({ $0.framesPerSecond >= minimumRate })
+            .max(by: { $0.width * $0.height < $1.width * $1.height }) {
+            return largest
         }
-        return modes.max { ($0.width * $0.height, $0.framesPerSecond) < ($1.width * $1.height, $1.framesPerSecond) }
+        return modes.max { ($0.framesPerSecond, -$0.width * $0.height) < ($1.framesPerSecond, -$1.width * $1.height) }
     }
 }
