@@ -1059,7 +1059,7 @@ scenario_wizard_soak() {
     local pacing length="a ${seconds}-s soak"
     [ "$seconds" != "${soak_seconds:-180}" ] &&
         length="$length (stretched from ${soak_seconds:-180} s for $frame_cost s a frame)"
-    if pacing="$length: "$($python "$here/pacing.py" --frame-cost "$frame_cost" "$stats" "$snapshots"/*.json 2>&1); then
+    if pacing="$length: "$($python "$here/pacing.py" --frame-cost "$frame_cost" --vivid-slowness "$vivid_slowness" "$stats" "$snapshots"/*.json 2>&1); then
         pass wizard/soak-pacing "$pacing"
     else
         fail wizard/soak-pacing "$pacing"

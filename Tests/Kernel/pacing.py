@@ -2,7 +2,7 @@
 """Frame pacing of a soak: is the time from a frame's arrival to its analysed guidance stable over the run?
 
 Usage: pacing.py [--warm-up S] [--slow-share F] [--growth X] [--slack MS] [--min-frames N] [--frame-cost S]
-                 FINAL [SNAPSHOT ...]
+                 [--vivid-slowness V] FINAL [SNAPSHOT ...]
 
 FINAL and each SNAPSHOT are what facecap writes to FACECAP_FRAME_STATS (see WizardSession.writeFrameStats):
 cumulative counts of a histogram in 0.1 ms buckets, with `t`, the seconds since facecap started. A snapshot
@@ -15,7 +15,9 @@ Prints one line: frames, p50/p99 of the run after the warm-up, and of its first 
 their frames per second). Exits 1 when pacing is not stable:
 - a third holds fewer than N frames (default 50; the run proves nothing then), or, with --frame-cost S (the
   seconds this machine takes to analyse a frame outside the wizard), fewer than half the frames a third's
-  length allows at that cost when that is under N,
+  length allows at that cost when that is under N; with --vivid-slowness 2 or more (vivid gave half its rate or
+  less in guest/speed's clip: the guest's processor cannot both draw vivid's frames and analyse them at that
+  cost), only 5 (enough to compare the thirds), and the line says why,
 - more than F (default 0.1) of the frames after the warm-up took 1 s or more (the histogram's last bucket);
   with --frame-cost 0.5 or more, 1 s is no sign of a slow frame and this is not asked (the message says so),
   nor is a last third's p50 or p99 of 1 s or more compared below,
@@ -87,6 +89,7 @@ def main():
     ap.add_argument("--slack", type=float, default=20)
     ap.add_argument("--min-frames", type=int, default=50)
     ap.add_argument("--frame-cost", type=float)
+    ap.add_argument("--vivid-slowness", type=float, default=1)
     ap.add_argument("final")
     ap.add_argument("snapshots", nargs="*")
     args = ap.parse_args()
@@ -132,10 +135,15 @@ def main():
         least = args.min_frames
         if args.frame_cost:
             least = min(least, max(5, int(0.5 * seconds / args.frame_cost)))
+        if args.vivid_slowness >= 2:
+            least = min(least, 5)
         if frames < least:
             problems.append(f"only {frames} frames in the {label}, at least {least}"
                             + (f" (half what {seconds:.0f} s allow at {args.frame_cost:g} s a frame)"
                                if least < args.min_frames else ""))
+    if args.vivid_slowness >= 2:
+        facts += (f"; the frames a third holds not judged against the frame cost (5 at least): vivid gave "
+                  f"1/{args.vivid_slowness:g} of its rate in guest/speed's clip, this guest is too slow for it")
     slow_frames_tell = not args.frame_cost or args.frame_cost < 0.5
     if not slow_frames_tell:
         facts += (f"; frames of 1 s or more not counted against the run: this machine analyses a frame in "
