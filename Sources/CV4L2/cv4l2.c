@@ -94,9 +94,10 @@ int cv4l2_destination_layout(uint32_t pixel_format) {
 
 /* Which format to ask for: `forced` when the camera lists it (natively or through libv4l2), else the first of
  * readable_formats the camera gives natively, else libv4l2's RGB24 (it converts MJPEG and others to it). */
-static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t *chosen, bool *converted) {
+static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t preferred, uint32_t *chosen,
+                         bool *converted) {
     bool native[READABLE_COUNT] = { false };
-    bool rgb24 = false, forced_listed = false;
+    bool rgb24 = false, forced_listed = false, preferred_listed = false, preferred_emulated = false;
     for (uint32_t index = 0; index < 256; index++) {
         struct v4l2_fmtdesc description;
         memset(&description, 0, sizeof description);
@@ -105,6 +106,10 @@ static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t *chosen
         int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_ENUM_FMT, &description);
         if (error == EINVAL) break;     /* end of the list */
         if (error) return error;
+        if (preferred && description.pixelformat == preferred && cv4l2_destination_layout(preferred)) {
+            preferred_listed = true;
+            preferred_emulated = (description.flags & V4L2_FMT_FLAG_EMULATED) != 0;
+        }
         if (description.pixelformat == forced) {
             forced_listed = true;
             *converted = (description.flags & V4L2_FMT_FLAG_EMULATED) != 0;
@@ -124,6 +129,11 @@ static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t *chosen
         if (!rgb24) return ENOENT;
         *chosen = V4L2_PIX_FMT_RGB24;
         *converted = true;
+        return 0;
+    }
+    if (preferred_listed) {
+        *chosen = preferred;
+        *converted = preferred_emulated;
         return 0;
     }
     for (int known = 0; known < READABLE_COUNT; known++)
@@ -236,7 +246,7 @@ cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_re
 
     uint32_t pixel_format = 0;
     bool converted = false;
-    error = choose_format(device, request->pixel_format, &pixel_format, &converted);
+    error = choose_format(device, request->pixel_format, request->preferred_format, &pixel_format, &converted);
     if (error == ENOENT) return fail(device, failure, CV4L2_STAGE_NO_FORMAT, EINVAL);
     if (error) return fail(device, failure, CV4L2_STAGE_ENUM_FMT, error);
 

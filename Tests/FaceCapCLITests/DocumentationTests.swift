@@ -127,7 +127,7 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(try complete(["facecap", "analyze", "--thresholds", ""]), ["photos", "t.json"])
         XCTAssertEqual(try complete(["facecap", "analyze", "--json", ""]), ["a.y4m", "b.jpg", "photos", "t.json"])
         XCTAssertEqual(try complete(["facecap", "record", "-"]),
-                       ["--device", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
+                       ["--device", "--format", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
         XCTAssertEqual(try complete(["facecap", "generate", ""]), ["bash", "man", "pot", "zsh"])
     }
 

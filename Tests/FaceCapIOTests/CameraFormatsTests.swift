@@ -187,6 +187,29 @@ extension CameraDeviceTests {
         XCTAssertTrue(fake.openFds.isEmpty)
     }
 
+    /// A USB 2 camera: YUYV only at 1280×720 and 10 fps, MJPEG at 30. Without --size the size and the format come
+    /// together: libv4l2's RGB24 (of the MJPEG) at 640×480, not YUYV at 10 fps.
+    func testWithoutASizeTheFormatThatKeepsTheRateIsTaken() throws {
+        let usb2 = FakeV4L2Device.Node(card: "USB2 Camera", driver: "uvcvideo", bus: "usb-5",
+                                       formats: [format("YUYV", [(1280, 720)], rates: [10]), .mjpeg, .emulatedRGB])
+        let fake = try makeDev(["video0"], nodes: ["video0": usb2])
+        let rank = CameraRank(of: CameraDevice.list(directory: directory, ops: fake.ops)[0])
+        XCTAssertEqual(rank.format, "RGB3")
+        XCTAssertEqual(rank.mode, CameraRank.Mode(width: 640, height: 480, framesPerSecond: 30))
+        var configuration = CameraConfiguration()
+        let fixed = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
+        XCTAssertEqual(fixed.fourcc, "YUYV", "with a size given, the camera's own YUYV first, as before")
+        fixed.close()
+        configuration.automaticSize = true
+        let automatic = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
+        XCTAssertEqual(automatic.fourcc, "RGB3")
+        XCTAssertTrue(automatic.isConverted)
+        XCTAssertEqual([automatic.width, automatic.height], [640, 480])
+        XCTAssertEqual(automatic.frameRate, 30)
+        XCTAssertTrue(automatic.label.contains("RGB24 via libv4l2"), automatic.label)
+        automatic.close()
+    }
+
     func testARelayThatRefusesSetFormatIsUsedAsItIs() throws {
         let width = 64, height = 36
         let picture = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }

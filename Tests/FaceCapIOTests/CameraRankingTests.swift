@@ -105,10 +105,15 @@ extension CameraDeviceTests {
         XCTAssertEqual(ranked[1].rank.reasons, ["raw sensor data only (needs libcamera)"])
         XCTAssertEqual(ranked[2].rank.reasons, ["no format facecap can read"])
         XCTAssertNil(ranked[1].rank.mode, "no size of a format facecap reads")
-        for code in ["BG10", "BA81", "GBRG", "RGGB", "pBAA", "ip3b", "BG12", "RG16", "aBA8"] {
+        // libv4l2 debayers 8-bit data into an RGB24 of its own: still raw Bayer, not a colour camera.
+        let debayered = CameraRank(of: CameraDevice(path: "/dev/video3", card: "ov2740", driver: "ipu6", bus: "PCI:1",
+                                                     formats: [format("BA81", [(1932, 1092)]), .emulatedRGB].map(cameraFormat)))
+        XCTAssertEqual(debayered.kind, .rawBayer)
+        for code in ["BG10", "BA81", "GBRG", "RGGB", "pBAA", "ip3b", "BG12", "RG16", "aBA8", "aGA8", "bRA8", "BD10",
+                     "BYR2", "GR14", "pgEE"] {
             XCTAssertTrue(CameraRank.isBayer(code), code)
         }
-        for code in ["YUYV", "MJPG", "NV12", "GREY", "RGB3", "BGR3", "RGBP", "BGR4", "Y10"] {
+        for code in ["YUYV", "MJPG", "NV12", "GREY", "RGB3", "BGR3", "RGBP", "BGR4", "Y10", "BA24", "BX24"] {
             XCTAssertFalse(CameraRank.isBayer(code), code)
         }
     }

@@ -455,9 +455,9 @@ scenario_record() {
     done
     run_facecap record-format-none 120 -- record --device "$dev" --seconds 1 --format H264 "$work/none.y4m"
     if [ "$fc_rc" -eq 69 ] && grep -q "does not give H264 (it offers .*YUYV" "$work/record-format-none.err"; then
-        pass record/format-refused "exit 69: $(first_lines "$work/record-format-none.err")"
+        pass record/refused-format "exit 69: $(first_lines "$work/record-format-none.err")"
     else
-        fail record/format-refused "expected exit 69 naming H264 and the formats offered, got exit $fc_rc:" \
+        fail record/refused-format "expected exit 69 naming H264 and the formats offered, got exit $fc_rc:" \
             "$(first_lines "$work/record-format-none.err")"
     fi
     leak_check record-format-none opens

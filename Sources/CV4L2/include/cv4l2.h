@@ -116,6 +116,9 @@ typedef struct cv4l2_request {
     /** A format the camera must give (--format), or 0 to choose: the camera's own YUYV, NV12, YU12, YV12, RGB24,
      *  BGR24 or 32-bit RGB in that order, else libv4l2's RGB24. */
     uint32_t pixel_format;
+    /** Without `pixel_format`: a format to take when the camera lists it (natively, or libv4l2's RGB24), before the
+     *  order above — the one whose sizes give the size asked for at a good rate. 0: none. */
+    uint32_t preferred_format;
 } cv4l2_request;
 
 /** What was negotiated. */

@@ -95,8 +95,8 @@ public struct ParsedArguments: Sendable, Equatable {
         return number
     }
 
-    /// The value of `long` as WIDTHxHEIGHT, or nil when absent.
-    /// A V4L2 format's four-character code ("YUYV", "NV12", "Y10"): one to four printable ASCII characters.
+    /// The value of `long` as a V4L2 format's four-character code ("YUYV", "NV12", "Y10"): one to four printable
+    /// ASCII characters; nil when absent.
     public func fourcc(_ long: String) throws(UsageError) -> String? {
         guard let text = value(long) else { return nil }
         guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (33...126).contains($0) }) else {
@@ -105,6 +105,7 @@ public struct ParsedArguments: Sendable, Equatable {
         return text
     }
 
+    /// The value of `long` as WIDTHxHEIGHT, or nil when absent.
     public func size(_ long: String) throws(UsageError) -> (width: Int, height: Int)? {
         guard let text = value(long) else { return nil }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)

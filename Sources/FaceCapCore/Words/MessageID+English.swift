@@ -369,7 +369,7 @@ extension MessageID {
         case .optionNoMirror: "show the preview unmirrored"
         case .optionColor: "preview colours: auto, truecolor, 256, 16 or none"
         case .optionGraphics: "preview pixels: auto (ask the terminal), kitty, sixel or cells (default auto)"
-        case .optionSize: "requested camera size (default 640x480)"
+        case .optionSize: "requested camera size (default: the camera's smallest of 640x480 or more at 15 fps)"
         case .optionFormat:
             "picture format to ask the camera for, e.g. YUYV, NV12 or MJPG, as 'facecap devices' lists them (default:"
                 + " facecap chooses)"

@@ -117,9 +117,12 @@ public final class Camera: FrameSource {
         }
 
         var asked = (width: configuration.width, height: configuration.height)
-        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops),
-           let mode = CameraRank(of: device, format: configuration.pixelFormat).mode {
-            asked = (mode.width, mode.height)
+        var preferred: UInt32 = 0
+        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops) {
+            // The size and the format that gives it at a good rate (CameraRank.format), together.
+            let rank = CameraRank(of: device, format: configuration.pixelFormat)
+            if let mode = rank.mode { asked = (mode.width, mode.height) }
+            if configuration.pixelFormat == nil, let format = rank.format { preferred = CameraSupport.fourccCode(format) }
         }
         requestedWidth = asked.width
         requestedHeight = asked.height
@@ -129,7 +132,7 @@ public final class Camera: FrameSource {
                                     height: UInt32(clamping: asked.height),
                                     fps: UInt32(clamping: configuration.frameRate),
                                     buffer_count: UInt32(clamping: configuration.bufferCount),
-                                    pixel_format: forced)
+                                    pixel_format: forced, preferred_format: preferred)
         var table = ops.table
         var stream = cv4l2_stream_info()
         var failed = cv4l2_failure()
@@ -154,7 +157,8 @@ public final class Camera: FrameSource {
         case 3: format = .yuv420p
         default: format = .rgb24
         }
-        colorRange = format == .rgb24 || stream.full_range != 0 ? .full : .limited
+        // libv4l2's conversions (from MJPEG: JFIF) are full range, whatever quantization the driver states.
+        colorRange = format == .rgb24 || isConverted || stream.full_range != 0 ? .full : .limited
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
@@ -179,7 +183,7 @@ public final class Camera: FrameSource {
     public var wasSizeAdjusted: Bool { width != requestedWidth || height != requestedHeight }
 
     public var label: String {
-        let mode = isConverted ? "RGB24 via libv4l2" : fourcc
+        let mode = isConverted ? "\(fourcc == "RGB3" ? "RGB24" : fourcc) via libv4l2" : fourcc
         let name = card.isEmpty ? "" : "\(card), "
         return "\(path) (\(name)\(mode) \(width)×\(height) @ \(CameraDeviceText.rate(frameRate)) fps)"
     }

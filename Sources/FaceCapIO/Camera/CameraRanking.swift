@@ -54,27 +54,44 @@ public struct CameraRank: Equatable, Sendable {
     public static let minimumSize = (width: 640, height: 480)
     public static let minimumRate = 15.0
 
-    /// The formats facecap reads itself (cv4l2's readable_formats), and libv4l2's RGB24 conversion ("RGB3").
-    public static let readableFourccs: Set<String> = ["YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24",
-                                                      "BGR4", "BX24", "BA24", "XB24", "AB24"]
+    /// The formats facecap reads itself, in the order it prefers them (cv4l2's readable_formats).
+    public static let preferenceOrder = ["YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24", "BGR4", "BX24",
+                                         "BA24", "XB24", "AB24"]
+
+    /// 640×480 or more at 15 fps or more.
+    static func isGood(_ mode: Mode) -> Bool {
+        mode.width >= minimumSize.width && mode.height >= minimumSize.height && mode.framesPerSecond >= minimumRate
+    }
+
+    /// The format facecap asks for (cv4l2's `preferred_format`): the first of its own formats, in cv4l2's order,
+    /// that gives a good mode (640×480 or more at 15 fps or more), else libv4l2's RGB24 when that does (a USB 2
+    /// camera whose YUYV gives 1280×720 at 10 fps and MJPEG 30), else the first it reads at all.
+    public var format: String?
 
     /// With `format` (--format), only that format's sizes make the mode.
-    public init(of device: CameraDevice, format: String? = nil) {
+    public init(of device: CameraDevice, format forced: String? = nil) {
         let native = device.formats.filter { !$0.isEmulated }
-        let readable = device.formats.filter { offered in
-            if let format { return offered.fourcc == format }
-            return Self.readableFourccs.contains(offered.fourcc) && (!offered.isEmulated || offered.fourcc == "RGB3")
+        let candidates: [CameraFormat]
+        if let forced {
+            candidates = device.formats.filter { $0.fourcc == forced }
+        } else {
+            let own = Self.preferenceOrder.compactMap { code in native.first { $0.fourcc == code } }
+            candidates = own + device.formats.filter { $0.fourcc == "RGB3" && $0.isEmulated }
         }
-        mode = CameraRank.bestMode(readable.flatMap(\.sizes))
-        isFastEnough = mode.map {
-            $0.width >= Self.minimumSize.width && $0.height >= Self.minimumSize.height
-                && $0.framesPerSecond >= Self.minimumRate
-        } ?? false
+        let modes = candidates.map { (format: $0.fourcc, mode: CameraRank.bestMode($0.sizes)) }
+        let chosen = modes.first { $0.mode.map(CameraRank.isGood) ?? false } ?? modes.first { $0.mode != nil }
+        format = chosen?.format ?? forced
+        mode = chosen?.mode
+        let readable = candidates
+        isFastEnough = mode.map(CameraRank.isGood) ?? false
         isVirtual = device.driver == "v4l2 loopback" || device.bus.hasPrefix("platform:v4l2loopback")
         infraredSign = CameraRank.infraredSign(card: device.card, native: native)
-        if readable.isEmpty {
-            kind = !native.isEmpty && native.allSatisfy { CameraRank.isBayer($0.fourcc) } ? .rawBayer : .unreadable
-            if infraredSign != nil && kind == .unreadable { kind = .infrared }
+        // Raw Bayer data stays raw Bayer though libv4l2 lists its own RGB24 of it (it debayers 8-bit data with no
+        // exposure or white balance: no picture a person would call one).
+        if !native.isEmpty && native.allSatisfy({ CameraRank.isBayer($0.fourcc) }) {
+            kind = .rawBayer
+        } else if readable.isEmpty {
+            kind = infraredSign != nil ? .infrared : .unreadable
         } else {
             kind = infraredSign == nil ? .colour : .infrared
         }
@@ -147,18 +164,15 @@ public struct CameraRank: Equatable, Sendable {
     /// interleaved pairs).
     static let greyFormats: Set<String> = ["GREY", "Y10", "Y12", "Y14", "Y16", "Y10B", "Y10P", "Y8I", "Y12I"]
 
-    /// A raw Bayer fourcc (videodev2.h): 8-bit "BA81", "GBRG", "GRBG", "RGGB"; "BG10", "RG12"… (an order and
-    /// a depth); packed "pBAA", "pgCC"…; IPU3's "ip3b"…; A-law, µ-law and DPCM "aBA8", "uRG8", "bgB8"….
-    static func isBayer(_ fourcc: String) -> Bool {
-        if ["BA81", "GBRG", "GRBG", "RGGB", "BYR2"].contains(fourcc) { return true }
-        let c = Array(fourcc)
-        guard c.count == 4 else { return false }
-        let head = String(c[0...1]), tail = String(c[1...])
-        if ["BG", "GB", "BA", "RG", "GR"].contains(head) && c[2].isNumber && c[3].isNumber { return true }
-        if ["pB", "pG", "pg", "pR"].contains(head) { return true }
-        if fourcc.hasPrefix("ip3") { return true }
-        return ["a", "u", "b"].contains(c[0]) && ["BA8", "GB8", "gB8", "RG8", "GR8"].contains(tail)
-    }
+    /// The raw Bayer fourccs of videodev2.h: 8 to 16 bits, MIPI-packed, A-law/µ-law/DPCM-compressed, and IPU3's.
+    static let bayerFormats: Set<String> = [
+        "BA81", "GBRG", "GRBG", "RGGB", "BG10", "GB10", "BA10", "RG10", "pBAA", "pGAA", "pgAA", "pRAA",
+        "aBA8", "aGA8", "agA8", "aRA8", "bBA8", "bGA8", "BD10", "bRA8", "BG12", "GB12", "BA12", "RG12",
+        "pBCC", "pGCC", "pgCC", "pRCC", "BG14", "GB14", "GR14", "RG14", "pBEE", "pGEE", "pgEE", "pREE",
+        "BYR2", "GB16", "GR16", "RG16", "ip3b", "ip3g", "ip3G", "ip3r",
+    ]
+
+    static func isBayer(_ fourcc: String) -> Bool { bayerFormats.contains(fourcc) }
 
     /// The smallest size of at least 640×480 that keeps 15 fps, else the largest that keeps 15 fps, else the fastest.
     static func bestMode(_ sizes: [CameraFrameSize]) -> Mode? {
