@@ -163,6 +163,31 @@ final class AnalyzerTests: XCTestCase {
         }
     }
 
+    /// Near the oval the direction is graded ("A little to the left"), further off plain; the band has its
+    /// margin, so a face at its edge does not switch the words back and forth.
+    func testDirectionsAreGradedNearTheOval() {
+        let t = AnalyzerThresholds()
+        var analyzer = Analyzer()
+        let near = feed(&analyzer, from: 0, seconds: 0.5) { _, m in m.face!.offsetX = -0.15 }
+        XCTAssertEqual(near.last?.primary, .moveLeft)
+        XCTAssertEqual(near.last?.slight, [.moveLeft])
+        analyzer.reset()
+        let far = feed(&analyzer, from: 0, seconds: 0.5) { _, m in m.face!.offsetY = t.farCentreOffsetY + 0.05 }
+        XCTAssertEqual(far.last?.primary, .moveUp)
+        XCTAssertEqual(far.last?.slight, [])
+        // Wobbling just inside the far limit after plain words: plain until inside by the margin.
+        let edge = feed(&analyzer, from: 0.5, seconds: 1) { i, m in
+            m.face!.offsetY = t.farCentreOffsetY - (i % 2 == 0 ? 0.005 : 0.015)
+        }
+        XCTAssertTrue(edge.allSatisfy { $0.slight.isEmpty })
+        let inside = feed(&analyzer, from: 1.5, seconds: 0.2) { _, m in m.face!.offsetY = t.farCentreOffsetY - 0.05 }
+        XCTAssertEqual(inside.last?.slight, [.moveUp])
+        XCTAssertEqual(Messages.guidance(.moveUp, slight: true), "A little higher")
+        XCTAssertEqual(Messages.guidance(.moveDown, slight: true), "A little lower")
+        XCTAssertEqual(Messages.guidance(.moveLeft, slight: true), "A little to the left")
+        XCTAssertEqual(Messages.guidance(.moveRight, slight: true), "A little to the right")
+    }
+
     func testAShownMessageStaysAtLeast800Milliseconds() {
         var analyzer = Analyzer()
         // moveCloser from the start (shown at once, nothing was shown before), then tooDark from 0.1 s.
