@@ -119,6 +119,11 @@ enum GuidanceSimulation {
                     taken.append((t, out.primary, slight))
                 }
             case .plain:
+                if i == 0 {
+                    // The capture screen's first line, said before the first frame is analysed (CaptureScreen).
+                    let opening = ScreenModel(name: .capture, title: "", primary: "Looking for your face…")
+                    _ = announcer.offer(opening, at: t)
+                }
                 var model = ScreenModel(name: .capture, title: "",
                                         primary: Messages.guidance(out.primary, slight: slight))
                 model.guidance = out.primary

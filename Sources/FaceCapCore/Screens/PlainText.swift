@@ -76,7 +76,10 @@ extension PlainText {
 /// Nor does a word that stops or turns a moving person wait for the second to pass (`stops(from:to:)`): someone
 /// who hears "Move down" and moves would go on for up to a second past the oval before hearing "Perfect — hold
 /// still" (issue 35). Such a word spends a second banked by silence instead (at most `urgentCredit`, one line
-/// each), so over any stretch of S seconds on one screen there are still at most S + 2 lines.
+/// each; every line but the exception above spends one, and a new screen starts with the bank full), so over
+/// any stretch of S seconds on one screen there are at most S + 3 lines. The exception spends nothing: the
+/// placeholder before it told the person nothing to do, and a bank emptied by the two would hold back the first
+/// "Hold still" a second — a screen-reader user moving at 200 px/s overshot the oval by 50 px waiting for it.
 public struct PlainAnnouncer: Sendable {
     public var minimumInterval = 1.0
     /// Lines a quiet screen banks for words that cannot wait (each `minimumInterval` of silence banks one).
@@ -100,7 +103,7 @@ public struct PlainAnnouncer: Sendable {
     public mutating func due(at now: Double) -> String? {
         guard let model = latest, isDue(at: now) else { return nil }
         let first = said?.name != model.name
-        let left = max(0, (first ? urgentCredit : credit(at: now)) - 1)
+        let left = first ? urgentCredit - 1 : credit(at: now) - (said?.first == true ? 0 : 1)
         said = (model.name, Self.key(model), now, first, model.guidance, left)
         let line = PlainText.line(for: model)
         return ascii ? PlainText.asciiPunctuation(line) : line
@@ -116,7 +119,8 @@ public struct PlainAnnouncer: Sendable {
         return Self.stops(from: said.guidance, to: model.guidance) && credit(at: now) >= 1
     }
 
-    /// Lines banked at `now`: what was left after the last line, one more per `minimumInterval` since.
+    /// Lines banked at `now`: what was left after the last line, one more per `minimumInterval` since (never
+    /// below 0: an ordinary line comes a whole `minimumInterval` after the last, which has banked it).
     private func credit(at now: Double) -> Double {
         guard let said else { return urgentCredit }
         return min(urgentCredit, said.credit + (now - said.at) / minimumInterval)

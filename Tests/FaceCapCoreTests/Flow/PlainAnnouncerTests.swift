@@ -46,7 +46,7 @@ final class PlainAnnouncerTests: XCTestCase {
 
     /// Issue 35: a word that stops or turns a moving person is said at once, spending a second banked by silence;
     /// repeats and other changes keep the one-line-a-second limit, and over any stretch the lines stay at most
-    /// one a second plus the two a quiet screen banks.
+    /// one a second plus the two a quiet screen banks (plus the first guidance after the screen's first line).
     func testAWordThatStopsOrTurnsThePersonIsSaidAtOnce() {
         func guided(_ code: GuidanceCode, slight: Bool = false) -> ScreenModel {
             var model = capture(Messages.guidance(code, slight: slight))
@@ -54,7 +54,8 @@ final class PlainAnnouncerTests: XCTestCase {
             return model
         }
         var announcer = PlainAnnouncer(ascii: false)
-        XCTAssertEqual(announcer.offer(guided(.moveDown), at: 0), "[capture] Move down")
+        XCTAssertEqual(announcer.offer(capture("Looking for your face…"), at: 0), "[capture] Looking for your face…")
+        XCTAssertEqual(announcer.offer(guided(.moveDown), at: 0.03), "[capture] Move down")
         XCTAssertEqual(announcer.offer(guided(.moveDown, slight: true), at: 1.2), "[capture] A little lower")
         XCTAssertEqual(announcer.offer(guided(.holdStill), at: 1.5), "[capture] Hold still",
                        "a stop 0.3 s after the last line, at once")
