@@ -41,8 +41,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real simulate deb test-deb \
-        install uninstall \
+.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real simulate \
+        simulate-live deb test-deb install uninstall \
         clean help pot locales
 all: build
 
@@ -57,6 +57,7 @@ help:
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
 	@echo "make simulate   the simulated person following the guidance: every start, speed and reaction, as a table"
 	@echo "                (THRESHOLDS=FILE: other limits, a thresholds JSON file)"
+	@echo "make simulate-live  the same person in real time against $(BIN): a live y4m pipe into --input, its events"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
 	@echo "                SUITE=trixie|forky|sid|jammy|noble: that distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
@@ -224,6 +225,13 @@ simulate:
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	FACECAP_SIMULATION=full $(if $(THRESHOLDS),FACECAP_SIMULATION_THRESHOLDS=$(abspath $(THRESHOLDS))) \
 	  $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing --filter GuidanceSimulationTests
+
+# The same person against the whole binary in real time (tools/simulate_live.py): frames at 30 fps through a FIFO
+# into `--input`, the person following the events' main message or the --plain lines; every start state at 150 px/s
+# and a 0.4 s reaction by default (ARGS=--speed N --reaction S --listener events|plain|both --only NAME). Timing
+# depends on the machine and its load: a budget figure, not part of `make test`.
+simulate-live: build models
+	$(PYTHON) tools/simulate_live.py --binary $(BIN) $(ARGS)
 
 eval-real: $(REALSET_STAMP) models $(if $(REALSET_BIN),,build)
 	$(REALSET_VENV)/bin/python tools/realset.py fetch
