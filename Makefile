@@ -41,7 +41,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
-.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real deb test-deb install uninstall \
+.PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real simulate \
+        simulate-live deb test-deb install uninstall \
         clean help pot locales
 all: build
 
@@ -54,6 +55,9 @@ help:
 	@echo "make bench-wizard  the wizard's budgets in tmux: start-up, terminal bytes, CPU, memory (ARGS=--soak)"
 	@echo "make screenshots  every screen of a real tmux run as PNG (80x24, 100x32, 200x60; truecolor, 256, 16)"
 	@echo "make eval-real  the real-photo evaluation set: fetch the packages, compose the frames, print the figures"
+	@echo "make simulate   the simulated person following the guidance: every start, speed and reaction, as a table"
+	@echo "                (THRESHOLDS=FILE: other limits, a thresholds JSON file)"
+	@echo "make simulate-live  the same person in real time against $(BIN): a live y4m pipe into --input, its events"
 	@echo "make deb        build $(DEB) (binary, models, man page, completions) and run lintian"
 	@echo "make test-deb   install the .deb into a clean Debian 12 root (no Swift) and run facecap there"
 	@echo "                SUITE=trixie|forky|sid|jammy|noble: that distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
@@ -212,6 +216,22 @@ $(REALSET_STAMP):
 	@$(REALSET_VENV)/bin/pip install --quiet --disable-pip-version-check $(REALSET_PY) || \
 	  { echo "error: could not install $(REALSET_PY) from PyPI (is the network up?)" >&2; rm -rf $(REALSET_VENV); exit 1; }
 	@touch $@
+
+# The simulated person of issue 35 (GuidanceSimulationTests): every start state × 100/150/200 px/s × 0.25/0.4/0.6 s
+# reaction, reading the screen and hearing --plain, printed as a table; `make test` runs a part of the matrix. Only
+# the test build is needed (no models, no binary): the frames are rendered from the fixture photo with the face
+# placed by construction.
+simulate:
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	FACECAP_SIMULATION=full $(if $(THRESHOLDS),FACECAP_SIMULATION_THRESHOLDS=$(abspath $(THRESHOLDS))) \
+	  $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing --filter GuidanceSimulationTests
+
+# The same person against the whole binary in real time (tools/simulate_live.py): frames at 30 fps through a FIFO
+# into `--input`, the person following the events' main message or the --plain lines; every start state at 150 px/s
+# and a 0.4 s reaction by default (ARGS=--speed N --reaction S --listener events|plain|both --only NAME). Timing
+# depends on the machine and its load: a budget figure, not part of `make test`.
+simulate-live: build models
+	$(PYTHON) tools/simulate_live.py --binary $(BIN) $(ARGS)
 
 eval-real: $(REALSET_STAMP) models $(if $(REALSET_BIN),,build)
 	$(REALSET_VENV)/bin/python tools/realset.py fetch

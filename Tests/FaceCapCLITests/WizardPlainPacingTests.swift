@@ -48,11 +48,13 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         XCTAssertGreaterThanOrEqual(changes.count, 16, "\(changes)")
         XCTAssertGreaterThanOrEqual(capture.count, 3, live.stdout)
         // At most one line a second, by facecap's clock, from the capture screen to the last event of the run; the
-        // screen's first line ("Looking for your face…") does not hold back the first guidance, so one more.
+        // screen's first line ("Looking for your face…") does not hold back the first guidance, so one more; and a
+        // word that stops or turns the person may be said before its second, from a bank of two a new screen
+        // starts with (issue 35: PlainAnnouncer), so one more again.
         let times = log.compactMap { $0["t"] as? Double }
         let opened = try XCTUnwrap(log.first { $0["screen"] as? String == "capture" }?["t"] as? Double)
         let span = try XCTUnwrap(times.max()) - opened
-        XCTAssertLessThanOrEqual(Double(capture.count), span.rounded(.down) + 2,
+        XCTAssertLessThanOrEqual(Double(capture.count), span.rounded(.down) + 3,
                                  "at most one line a second over \(span) s: \(live.stdout)")
         XCTAssertLessThan(capture.count, changes.count, "not a line for every change: \(live.stdout)")
         let withoutHints = capture.map { $0.replacingOccurrences(of: #" \(also: .*\)$"#, with: "",

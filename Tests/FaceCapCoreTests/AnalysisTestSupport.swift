@@ -43,7 +43,8 @@ enum AnalysisFixtures {
 
     /// How to place the photo in the frame: the face box (landmark bounds) `faceWidth` of the frame
     /// wide, its centre at (`centreX`, `centreY`) (frame fractions), rotated by `degrees` clockwise about
-    /// it, luma × `gain` + `offset`, then blurred.
+    /// it, luma × `gain` + `offset`, then blurred; `noise` adds a sensor's grain of up to ± that much luma, the
+    /// same for the same `noiseSeed` (a frame number).
     struct Placement {
         var faceWidth = 0.38
         var centreX = 0.5
@@ -52,6 +53,8 @@ enum AnalysisFixtures {
         var gain = 1.0
         var offset = 0.0
         var blurRadius = 0
+        var noise = 0.0
+        var noiseSeed = 0
     }
 
     /// A width×height frame with sergey placed as asked, the rest mid-grey, and the face moved with it.
@@ -79,7 +82,8 @@ enum AnalysisFixtures {
                 let x0 = Int(x), y0 = Int(y), ax = x - Double(x0), ay = y - Double(y0)
                 let top = Double(image[x0, y0]) * (1 - ax) + Double(image[x0 + 1, y0]) * ax
                 let bottom = Double(image[x0, y0 + 1]) * (1 - ax) + Double(image[x0 + 1, y0 + 1]) * ax
-                let v = (top * (1 - ay) + bottom * ay) * p.gain + p.offset
+                var v = (top * (1 - ay) + bottom * ay) * p.gain + p.offset
+                if p.noise > 0 { v += p.noise * grain(fx, fy, p.noiseSeed) }
                 grey[fy * width + fx] = UInt8(max(0, min(255, v.rounded())))
             }
         }
@@ -102,6 +106,15 @@ enum AnalysisFixtures {
                                                   keypoints: face.detection.keypoints.map(point)),
                          landmarks: FaceLandmarks(points: landmarks, presence: face.landmarks!.presence))
         return (encode(grey, width: width, height: height, format: format, timestamp: timestamp), moved)
+    }
+
+    /// Deterministic noise in -1...1 for a pixel and a seed (a 32-bit integer hash).
+    static func grain(_ x: Int, _ y: Int, _ seed: Int) -> Double {
+        var h = UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663 ^ seed &* 83_492_791)
+        h ^= h >> 13
+        h &*= 0x5BD1_E995
+        h ^= h >> 15
+        return Double(h & 0xFFFF) / 32_767.5 - 1
     }
 
     /// A separable box blur (three passes approximate a Gaussian of σ ≈ radius).

@@ -110,6 +110,84 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertFalse(lasting[16].guidanceChanged)
     }
 
+    /// Issue 35: a direction word leaves the screen on the first frame its condition clears — no persistence, no
+    /// minimum display — and what is true then takes its place at once (here `holdStill`, then `ready`).
+    func testADirectionWordGoesOnTheFrameItClears() {
+        var analyzer = Analyzer()
+        // Too high for 0.2 s (shown at once: nothing was shown before), moving down fast; inside the limit and its
+        // margin from frame 6, still moving; still from frame 12.
+        let outputs = feed(&analyzer, from: 0, seconds: 2) { i, m in
+            m.face!.offsetY = i < 6 ? -0.15 : -0.05
+            m.motion!.centreSpeed = i < 12 ? 0.03 : 0
+        }
+        XCTAssertEqual(outputs[5].primary, .moveDown)
+        XCTAssertEqual(outputs[6].primary, .holdStill, "withdrawn after 0.2 s, not held 0.8 s")
+        XCTAssertTrue(outputs[6].guidanceChanged)
+        XCTAssertEqual(outputs[12].primary, .ready, "gone as soon as the face is still")
+        // Then the stability window from frame 12: 30 frames, or 31 where 42/30 − 12/30 rounds below 1.0.
+        XCTAssertTrue((42...43).contains(outputs.firstIndex { $0.capture != nil } ?? 0))
+        // Between two live problems the persistence holds: moveCloser while the face is still off the oval.
+        var two = Analyzer()
+        let both = feed(&two, from: 0, seconds: 2) { i, m in
+            m.face!.offsetX = -0.15
+            if i >= 3 { m.face!.widthRatio = 0.2 }
+        }
+        XCTAssertEqual(both[0].primary, .moveLeft)
+        XCTAssertEqual(both.firstIndex { $0.primary == .moveCloser }, 24, "after 0.5 s wanted and 0.8 s shown")
+    }
+
+    /// A direction on screen is always true of the frame it is shown with: a face that crosses the oval from one
+    /// side to the other is never told the way it came from.
+    func testADirectionIsNeverShownPointingAway() {
+        var analyzer = Analyzer()
+        // Swinging left and right across the oval, ±0.2 of the frame, 1.5 s a swing, too fast and too slow.
+        for period in [20.0, 45.0, 90.0] {
+            let outputs = feed(&analyzer, from: 0, seconds: 6) { i, m in
+                let x = 0.2 * sin(2 * Double.pi * Double(i) / period)
+                m.face!.offsetX = x
+                m.face!.offsetY = 0.5 * x
+                m.motion!.centreSpeed = abs(0.2 * 2 * Double.pi / period * 3 * cos(2 * Double.pi * Double(i) / period))
+            }
+            for out in outputs {
+                let face = out.metrics.face!
+                switch out.primary {
+                case .moveLeft: XCTAssertLessThan(face.offsetX, 0, "period \(period)")
+                case .moveRight: XCTAssertGreaterThan(face.offsetX, 0, "period \(period)")
+                case .moveUp: XCTAssertGreaterThan(face.offsetY, 0, "period \(period)")
+                case .moveDown: XCTAssertLessThan(face.offsetY, 0, "period \(period)")
+                default: break
+                }
+                for hint in out.hints where hint.isDirection { XCTAssertTrue(out.active.contains(hint)) }
+            }
+            analyzer.reset()
+        }
+    }
+
+    /// Near the oval the direction is graded ("A little to the left"), further off plain; the band has its
+    /// margin, so a face at its edge does not switch the words back and forth.
+    func testDirectionsAreGradedNearTheOval() {
+        let t = AnalyzerThresholds()
+        var analyzer = Analyzer()
+        let near = feed(&analyzer, from: 0, seconds: 0.5) { _, m in m.face!.offsetX = -0.15 }
+        XCTAssertEqual(near.last?.primary, .moveLeft)
+        XCTAssertEqual(near.last?.slight, [.moveLeft])
+        analyzer.reset()
+        let far = feed(&analyzer, from: 0, seconds: 0.5) { _, m in m.face!.offsetY = t.farCentreOffsetY + 0.05 }
+        XCTAssertEqual(far.last?.primary, .moveUp)
+        XCTAssertEqual(far.last?.slight, [])
+        // Wobbling just inside the far limit after plain words: plain until inside by the margin.
+        let edge = feed(&analyzer, from: 0.5, seconds: 1) { i, m in
+            m.face!.offsetY = t.farCentreOffsetY - (i % 2 == 0 ? 0.005 : 0.015)
+        }
+        XCTAssertTrue(edge.allSatisfy { $0.slight.isEmpty })
+        let inside = feed(&analyzer, from: 1.5, seconds: 0.2) { _, m in m.face!.offsetY = t.farCentreOffsetY - 0.05 }
+        XCTAssertEqual(inside.last?.slight, [.moveUp])
+        XCTAssertEqual(Messages.guidance(.moveUp, slight: true), "A little higher")
+        XCTAssertEqual(Messages.guidance(.moveDown, slight: true), "A little lower")
+        XCTAssertEqual(Messages.guidance(.moveLeft, slight: true), "A little to the left")
+        XCTAssertEqual(Messages.guidance(.moveRight, slight: true), "A little to the right")
+    }
+
     func testAShownMessageStaysAtLeast800Milliseconds() {
         var analyzer = Analyzer()
         // moveCloser from the start (shown at once, nothing was shown before), then tooDark from 0.1 s.

@@ -97,6 +97,9 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "minHandOverMouth": 0.5,
             "handMemory": 0.5,
             "coverHysteresis": 0.1,
+            // Sized for a person following the words (AnalyzerThresholds, GuidanceSimulationTests).
+            "farCentreOffsetX": 0.22,
+            "farCentreOffsetY": 0.24,
         ]
         let defaults = AnalyzerThresholds()
         let pinned = spec.merging(calibrated) { first, _ in first }

@@ -225,10 +225,17 @@ public struct Analyzer: Sendable {
         activeSince = Dictionary(zip(active, since), uniquingKeysWith: { first, _ in first })
 
         // The primary message: the highest-priority code that has held for `primaryPersistence`,
-        // switched to only once the current one has been up for `minimumDisplay`.
+        // switched to only once the current one has been up for `minimumDisplay`. The persistence is for
+        // switching between two live problems: a word that moves the person (a direction, `holdStill`) is
+        // withdrawn on the first frame its condition clears, and what is true now takes its place at once —
+        // the person reads and reacts a few tenths of a second later, and a stale "Move down" kept them
+        // moving past the oval (issue 35).
         let settled = zip(active, since).filter { t - $0.1 >= thresholds.primaryPersistence }.map(\.0)
         var primary = shown ?? active[0]
         if shown == nil {
+            shownSince = t
+        } else if primary.withdrawnWhenCleared, !active.contains(primary) {
+            primary = active[0]
             shownSince = t
         } else if let candidate = settled.first, candidate != primary, t - shownSince >= thresholds.minimumDisplay {
             primary = candidate
@@ -236,9 +243,9 @@ public struct Analyzer: Sendable {
         }
         shown = primary
         // A hint shown less than `minimumDisplay` ago stays even if its condition just cleared (SPEC §4:
-        // each shown message stays ≥ 800 ms), unless it became the primary.
+        // each shown message stays ≥ 800 ms), unless it became the primary or moves the person.
         var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
-        for code in shownHints where code != primary && !hintCandidates.contains(code)
+        for code in shownHints where code != primary && !hintCandidates.contains(code) && !code.withdrawnWhenCleared
             && t - (hintSince[code] ?? t) < thresholds.minimumDisplay {
             hintCandidates.append(code)
         }

@@ -253,6 +253,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var farMaxYaw = 20.0
     public var farMaxPitch = 20.0
     public var farMaxRoll = 16.0
+    /// A face off the oval's centre by less than these (frame widths for x, heights for y) hears the graded
+    /// direction ("A little lower") and moves slowly; further off, the plain one ("Move down") and moves at its
+    /// own speed. Sized for a person, not calibrated on photos: someone moving at up to 200 px/s on a 640×480
+    /// frame who reacts 0.6 s after the word changes goes on at full speed for 120 px, so the plain word must
+    /// end far enough out (115 px above or below, 141 px to the side, less the margin) that they are still
+    /// inside the opposite limit when they stop. With no band, 10 of 108 simulated people overshot back and
+    /// forth; with these, none (GuidanceSimulationTests, README "Guidance over time").
+    public var farCentreOffsetX = 0.22
+    public var farCentreOffsetY = 0.24
 
     // MARK: Timing (seconds)
     /// A new primary message must be wanted this long before it is shown (SPEC).
@@ -362,6 +371,8 @@ extension AnalyzerThresholds {
         Field(name: "farMaxYaw", keyPath: \.farMaxYaw, range: 0...90),
         Field(name: "farMaxPitch", keyPath: \.farMaxPitch, range: 0...90),
         Field(name: "farMaxRoll", keyPath: \.farMaxRoll, range: 0...90),
+        Field(name: "farCentreOffsetX", keyPath: \.farCentreOffsetX, range: 0...1),
+        Field(name: "farCentreOffsetY", keyPath: \.farCentreOffsetY, range: 0...1),
         Field(name: "primaryPersistence", keyPath: \.primaryPersistence, range: 0...10),
         Field(name: "minimumDisplay", keyPath: \.minimumDisplay, range: 0...10),
         Field(name: "stabilityWindow", keyPath: \.stabilityWindow, range: 0...30),

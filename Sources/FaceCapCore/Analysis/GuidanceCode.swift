@@ -29,6 +29,18 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
     /// Position in the priority order; lower wins.
     public var priority: Int { Self.allCases.firstIndex(of: self)! }
 
+    /// A direction or position word: the person moves when they read it.
+    public var isDirection: Bool {
+        switch self {
+        case .moveCloser, .moveBack, .moveLeft, .moveRight, .moveUp, .moveDown: true
+        default: false
+        }
+    }
+
+    /// A word that is wrong the moment its condition clears (a direction, `holdStill`): it leaves the screen on
+    /// that frame, without the persistence and minimum display that keep other messages from flickering.
+    public var withdrawnWhenCleared: Bool { isDirection || self == .holdStill }
+
     public static func < (lhs: GuidanceCode, rhs: GuidanceCode) -> Bool { lhs.priority < rhs.priority }
 
     /// The English message (the wizard localises by code).

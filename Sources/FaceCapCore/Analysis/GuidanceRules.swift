@@ -171,7 +171,8 @@ public enum GuidanceRules {
     }
 
     /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
-    /// §4's table), so the screen asks gently (`Messages.slightGuidanceID`). `previousPlain`: the codes
+    /// §4's table; for the directions `farCentreOffsetX`/`Y`), so the screen asks gently
+    /// (`Messages.slightGuidanceID`: "A little lower"). `previousPlain`: the codes
     /// shown plain in the previous frame, which stay plain until back inside the far limits by their margin.
     public static func slightCodes(_ m: FrameMetrics, active: [GuidanceCode], previousPlain: Set<GuidanceCode> = [],
                                    thresholds t: AnalyzerThresholds) -> Set<GuidanceCode> {
@@ -200,6 +201,13 @@ public enum GuidanceRules {
                inside(light.balance, t.farMinLightBalance, t.balanceHysteresis, isMinimum: true, .unevenLight) {
                 slight.insert(.unevenLight)
             }
+        }
+        for (code, offset, far) in [(GuidanceCode.moveLeft, face.offsetX, t.farCentreOffsetX),
+                                    (.moveRight, face.offsetX, t.farCentreOffsetX),
+                                    (.moveUp, face.offsetY, t.farCentreOffsetY),
+                                    (.moveDown, face.offsetY, t.farCentreOffsetY)]
+        where active.contains(code) && inside(abs(offset), far, t.geometryHysteresis, isMinimum: false, code) {
+            slight.insert(code)
         }
         if let pose = face.pose {
             // Only a head turned a little: eyes looking away are no "little" matter.

@@ -56,9 +56,11 @@ extension Wizard {
             }
         }
         let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: Words.text(.progressSteady)) : nil
-        return ScreenModel(name: progress.manualOffered == nil ? .capture : .manualCapture,
+        var model = ScreenModel(name: progress.manualOffered == nil ? .capture : .manualCapture,
                            title: Words.text(.captureTitle), tone: oval == .ready || taking ? .good : .neutral,
                            picture: .livePreview(oval: oval, stability: stability), primary: primary,
                            hints: Array(hints.prefix(2)), lines: lines, progress: stabilityBar, countdown: countdown)
+        if !taking, progress.manualOffered == nil, stalled == nil { model.guidance = latest?.primary }
+        return model
     }
 }

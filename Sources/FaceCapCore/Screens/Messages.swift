@@ -56,6 +56,10 @@ public enum Messages {
         case .unevenLight: .guidanceSlightUnevenLight
         case .lookStraight: .guidanceSlightLookStraight
         case .keepHeadLevel: .guidanceSlightKeepHeadLevel
+        case .moveLeft: .guidanceSlightMoveLeft
+        case .moveRight: .guidanceSlightMoveRight
+        case .moveUp: .guidanceSlightMoveUp
+        case .moveDown: .guidanceSlightMoveDown
         default: nil
         }
     }

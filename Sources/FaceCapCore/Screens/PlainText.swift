@@ -73,12 +73,21 @@ extension PlainText {
 /// The one exception is the line after a screen's first: that first line is often a placeholder ("Looking for
 /// your face…" until the first frame is analysed, 30 ms later), and the first guidance must not wait behind it.
 /// A screen reader reads each line aloud: 23 lines in 10 s of a swaying face was too many to follow.
+/// Nor does a word that stops or turns a moving person wait for the second to pass (`stops(from:to:)`): someone
+/// who hears "Move down" and moves would go on for up to a second past the oval before hearing "Perfect — hold
+/// still" (issue 35). Such a word spends a second banked by silence instead (at most `urgentCredit`, one line
+/// each; every line but the exception above spends one, and a new screen starts with the bank full), so over
+/// any stretch of S seconds on one screen there are at most S + 3 lines. The exception spends nothing: the
+/// placeholder before it told the person nothing to do, and a bank emptied by the two would hold back the first
+/// "Hold still" a second — a screen-reader user moving at 200 px/s overshot the oval by 50 px waiting for it.
 public struct PlainAnnouncer: Sendable {
     public var minimumInterval = 1.0
+    /// Lines a quiet screen banks for words that cannot wait (each `minimumInterval` of silence banks one).
+    public var urgentCredit = 2.0
     /// Punctuation in ASCII (`PlainText.asciiPunctuation`): the locale is not UTF-8.
     public var ascii: Bool
     private var latest: ScreenModel?
-    private var said: (name: ScreenName, key: String, at: Double, first: Bool)?
+    private var said: (name: ScreenName, key: String, at: Double, first: Bool, guidance: GuidanceCode?, credit: Double)?
 
     public init(ascii: Bool) {
         self.ascii = ascii
@@ -93,7 +102,9 @@ public struct PlainAnnouncer: Sendable {
     /// A line held back that may be said now (the front end asks at every turn of the loop).
     public mutating func due(at now: Double) -> String? {
         guard let model = latest, isDue(at: now) else { return nil }
-        said = (model.name, Self.key(model), now, said?.name != model.name)
+        let first = said?.name != model.name
+        let left = first ? urgentCredit - 1 : credit(at: now) - (said?.first == true ? 0 : 1)
+        said = (model.name, Self.key(model), now, first, model.guidance, left)
         let line = PlainText.line(for: model)
         return ascii ? PlainText.asciiPunctuation(line) : line
     }
@@ -103,7 +114,25 @@ public struct PlainAnnouncer: Sendable {
         guard let model = latest else { return false }
         guard let said else { return true }
         if said.name != model.name { return true }
-        return said.key != Self.key(model) && (said.first || now - said.at >= minimumInterval)
+        guard said.key != Self.key(model) else { return false }
+        if said.first || now - said.at >= minimumInterval { return true }
+        return Self.stops(from: said.guidance, to: model.guidance) && credit(at: now) >= 1
+    }
+
+    /// Lines banked at `now`: what was left after the last line, one more per `minimumInterval` since (never
+    /// below 0: an ordinary line comes a whole `minimumInterval` after the last, which has banked it).
+    private func credit(at now: Double) -> Double {
+        guard let said else { return urgentCredit }
+        return min(urgentCredit, said.credit + (now - said.at) / minimumInterval)
+    }
+
+    /// Whether the guidance `to` stops or turns a person who last heard `from`: a direction withdrawn or changed
+    /// (another direction, its graded words, "Hold still", the next problem), or "Hold still" / "Perfect — hold
+    /// still" after anything else. Repeats and hints keep the one-line-a-second limit.
+    static func stops(from: GuidanceCode?, to: GuidanceCode?) -> Bool {
+        guard let to else { return false }
+        if let from, from.isDirection { return true }
+        return (to == .holdStill || to == .ready) && to != from
     }
 
     /// What must change on one screen for a new line: on the capture screens the main message and the body (why

@@ -93,6 +93,9 @@ public struct ScreenModel: Equatable, Sendable {
     /// The `?` help overlay is open: draw `helpLines` over the screen.
     public var showsHelp: Bool
     public var helpLines: [String]
+    /// On the capture screen, the guidance code `primary` says (nil elsewhere): `--plain` speaks a word that
+    /// stops or turns the person at once (`PlainAnnouncer`).
+    public var guidance: GuidanceCode?
 
     public init(name: ScreenName, title: String, tone: ScreenTone = .neutral, picture: ScreenPicture? = nil,
                 primary: String? = nil, hints: [String] = [], lines: [String] = [],

@@ -138,6 +138,10 @@ extension MessageID {
         case .guidanceSlightUnevenLight: "Light your face a little more evenly"
         case .guidanceSlightLookStraight: "Turn a little more toward the camera"
         case .guidanceSlightKeepHeadLevel: "Straighten your head a little"
+        case .guidanceSlightMoveLeft: "A little to the left"
+        case .guidanceSlightMoveRight: "A little to the right"
+        case .guidanceSlightMoveUp: "A little higher"
+        case .guidanceSlightMoveDown: "A little lower"
 
         case .adviceNoFace: "No face was found in the photo: keep your face inside the oval"
         case .adviceMultipleFaces: "More than one face: make sure nobody else is in view"
@@ -609,6 +613,9 @@ extension MessageID {
         case .guidanceSlightTooDark, .guidanceSlightTooBright, .guidanceSlightUnevenLight, .guidanceSlightLookStraight,
              .guidanceSlightKeepHeadLevel:
             "Gentler words for the same guidance, shown when the face is only just past the limit."
+        case .guidanceSlightMoveLeft, .guidanceSlightMoveRight, .guidanceSlightMoveUp, .guidanceSlightMoveDown:
+            "A small move, said when the face is near the oval: the person should move slowly and a little. Left and"
+                + " right are the person's own, as \"Move left\" and \"Move right\" are."
         case .usageTokenControl, .usageTokenInClear, .netPlainHTTP, .serverCheckFixTokenMissing,
              .serverCheckFixTokenRefused, .serverCheckFixForbidden:
             "FACECAP_TOKEN, http://, https:// and --insecure-http stay as they are."

@@ -77,6 +77,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case guidanceSlightUnevenLight = "guidance.slight.unevenLight"
     case guidanceSlightLookStraight = "guidance.slight.lookStraight"
     case guidanceSlightKeepHeadLevel = "guidance.slight.keepHeadLevel"
+    case guidanceSlightMoveLeft = "guidance.slight.moveLeft", guidanceSlightMoveRight = "guidance.slight.moveRight"
+    case guidanceSlightMoveUp = "guidance.slight.moveUp", guidanceSlightMoveDown = "guidance.slight.moveDown"
 
     // Advice for a checker's reason code (the Retry screen).
     case adviceNoFace = "advice.noFace", adviceMultipleFaces = "advice.multipleFaces"

@@ -44,6 +44,42 @@ final class PlainAnnouncerTests: XCTestCase {
         for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThanOrEqual(b - a, 1 - 1e-9) }
     }
 
+    /// Issue 35: a word that stops or turns a moving person is said at once, spending a second banked by silence;
+    /// repeats and other changes keep the one-line-a-second limit, and over any stretch the lines stay at most
+    /// one a second plus the two a quiet screen banks (plus the first guidance after the screen's first line).
+    func testAWordThatStopsOrTurnsThePersonIsSaidAtOnce() {
+        func guided(_ code: GuidanceCode, slight: Bool = false) -> ScreenModel {
+            var model = capture(Messages.guidance(code, slight: slight))
+            model.guidance = code
+            return model
+        }
+        var announcer = PlainAnnouncer(ascii: false)
+        XCTAssertEqual(announcer.offer(capture("Looking for your face…"), at: 0), "[capture] Looking for your face…")
+        XCTAssertEqual(announcer.offer(guided(.moveDown), at: 0.03), "[capture] Move down")
+        XCTAssertEqual(announcer.offer(guided(.moveDown, slight: true), at: 1.2), "[capture] A little lower")
+        XCTAssertEqual(announcer.offer(guided(.holdStill), at: 1.5), "[capture] Hold still",
+                       "a stop 0.3 s after the last line, at once")
+        XCTAssertNil(announcer.offer(guided(.ready), at: 1.7), "the banked second is spent: waits")
+        XCTAssertFalse(announcer.isDue(at: 2.1))
+        XCTAssertEqual(announcer.due(at: 2.3), "[capture] Perfect — hold still", "before the ordinary second")
+        // Not urgent: a new problem after "Perfect", a direction after it.
+        XCTAssertNil(announcer.offer(guided(.keepHeadLevel), at: 2.6))
+        XCTAssertEqual(announcer.due(at: 3.3), "[capture] Keep your head level")
+        XCTAssertNil(announcer.offer(guided(.moveLeft), at: 3.5), "a direction after a non-direction is no turn")
+        XCTAssertEqual(announcer.due(at: 4.3), "[capture] Move left")
+        // A face that turns every 0.2 s: the stops are said at once while the bank lasts, then a line a second.
+        var times: [Double] = []
+        for step in 0..<100 {
+            let t = 10 + Double(step) * 0.2
+            if announcer.offer(guided(step % 2 == 0 ? .moveRight : .holdStill), at: t) != nil { times.append(t) }
+        }
+        for start in times {
+            let within = times.filter { $0 >= start && $0 < start + 5 }
+            XCTAssertLessThanOrEqual(within.count, 5 + 2, "at \(start): \(times)")
+        }
+        XCTAssertEqual(times.first, 10, "the first turn, with a banked second, at once")
+    }
+
     func testANewScreenIsSaidAtOnce() {
         var announcer = PlainAnnouncer(ascii: false)
         _ = announcer.offer(capture("Move closer"), at: 0.5)
