@@ -204,6 +204,7 @@ extension MessageID {
         case .cameraErrorUnsupported:
             "{path} offers no picture format facecap can read (it offers {formats}; facecap reads YUYV, NV12, YU12,"
                 + " YV12 and RGB, and what libv4l2 converts to RGB24) — try another camera"
+        case .cameraConvertedFormat: "{format} via libv4l2"
         case .cameraErrorFormatNotOffered:
             "{path} does not give {format} (it offers {formats}) — leave out --format, or name one of those"
         case .cameraErrorNoFormats: "no formats"

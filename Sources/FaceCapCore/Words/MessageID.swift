@@ -112,6 +112,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case cameraErrorBusyNoneVisible = "cameraError.busy.noneVisible"
     case cameraErrorUnsupported = "cameraError.unsupported", cameraErrorNoFormats = "cameraError.noFormats"
     case cameraErrorFormatNotOffered = "cameraError.formatNotOffered"
+    case cameraConvertedFormat = "camera.convertedFormat"
     case cameraErrorDisconnected = "cameraError.disconnected", cameraErrorStalled = "cameraError.stalled"
     case cameraErrorNoBandwidth = "cameraError.noBandwidth", cameraErrorIO = "cameraError.io"
     case cameraErrorSystem = "cameraError.system", cameraErrorClosed = "cameraError.closed"

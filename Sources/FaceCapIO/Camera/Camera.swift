@@ -183,9 +183,14 @@ public final class Camera: FrameSource {
     public var wasSizeAdjusted: Bool { width != requestedWidth || height != requestedHeight }
 
     public var label: String {
-        let mode = isConverted ? "\(fourcc == "RGB3" ? "RGB24" : fourcc) via libv4l2" : fourcc
+        let mode = modeName
         let name = card.isEmpty ? "" : "\(card), "
         return "\(path) (\(name)\(mode) \(width)×\(height) @ \(CameraDeviceText.rate(frameRate)) fps)"
+    }
+
+    /// The format as the person is told it: "YUYV", "NV12", or "RGB24 via libv4l2" for libv4l2's conversion.
+    public var modeName: String {
+        isConverted ? Words.text(.cameraConvertedFormat, ["format": fourcc == "RGB3" ? "RGB24" : fourcc]) : fourcc
     }
 
     /// The stream's counters so far (kept after close).

@@ -21,7 +21,7 @@ public struct RecordingSummary {
     public func report(camera: Camera, output: String) -> String {
         let stats = camera.statistics
         let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
-        let mode = "\(camera.width)x\(camera.height) \(camera.isConverted ? "RGB24 via libv4l2" : camera.fourcc)"
+        let mode = "\(camera.width)x\(camera.height) \(camera.modeName)"
         var parts = [framesWritten == 0 ? Words.text(.recordNoFrames, ["path": output])
             : Words.text(.recordWrote, count: framesWritten,
                          ["seconds": CameraDeviceText.rate(length), "fps": CameraDeviceText.rate(camera.frameRate),
