@@ -221,7 +221,7 @@ $(REALSET_STAMP):
 # reaction, reading the screen and hearing --plain, printed as a table; `make test` runs a part of the matrix. Only
 # the test build is needed (no models, no binary): the frames are rendered from the fixture photo with the face
 # placed by construction.
-simulate:
+simulate: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	FACECAP_SIMULATION=full $(if $(THRESHOLDS),FACECAP_SIMULATION_THRESHOLDS=$(abspath $(THRESHOLDS))) \
 	  $(SWIFT) test $(TEST_FLAGS) --skip-build --disable-swift-testing --filter GuidanceSimulationTests
@@ -231,6 +231,7 @@ simulate:
 # and a 0.4 s reaction by default (ARGS=--speed N --reaction S --listener events|plain|both --only NAME). Timing
 # depends on the machine and its load: a budget figure, not part of `make test`.
 simulate-live: build models
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES=python3-numpy
 	$(PYTHON) tools/simulate_live.py --binary $(BIN) $(ARGS)
 
 eval-real: $(REALSET_STAMP) models $(if $(REALSET_BIN),,build)

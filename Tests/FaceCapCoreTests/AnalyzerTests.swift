@@ -136,6 +136,35 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(both.firstIndex { $0.primary == .moveCloser }, 24, "after 0.5 s wanted and 0.8 s shown")
     }
 
+    /// One frame's noise changes no word (issue 35's review): a face missed once does not turn "Move down" into
+    /// "Position your face in the oval", and one blurry frame does not flash over "Perfect"; a word taken up
+    /// without its persistence is withdrawn the frame it clears.
+    func testOneFramesNoiseChangesNoWord() {
+        var analyzer = Analyzer()
+        let missed = feed(&analyzer, from: 0, seconds: 2) { i, m in
+            m.face!.offsetY = -0.15
+            if i == 30 { m.face = nil }
+        }
+        XCTAssertEqual(Set(missed[1...].map(\.primary)), [.moveDown], "no noFace for a face missed once")
+
+        var steady = Analyzer()
+        let blurred = feed(&steady, from: 0, seconds: 2) { i, m in
+            if i == 30 { m.face!.sharpness = 0 }
+        }
+        XCTAssertEqual(Set(blurred.map(\.primary)), [.ready], "one blurry frame shows nothing new")
+
+        // Into the oval on a blurry frame: the blur is shown for that frame only, then what is true.
+        var arriving = Analyzer()
+        let arrived = feed(&arriving, from: 0, seconds: 2) { i, m in
+            m.face!.offsetY = i < 15 ? -0.15 : 0
+            if i == 15 { m.face!.sharpness = 0 }
+        }
+        XCTAssertEqual(arrived[14].primary, .moveDown)
+        XCTAssertEqual(arrived[15].primary, .blurry)
+        XCTAssertEqual(arrived[16].primary, .ready, "the provisional word withdrawn the frame it clears")
+        XCTAssertTrue(arrived[16].guidanceChanged)
+    }
+
     /// A direction on screen is always true of the frame it is shown with: a face that crosses the oval from one
     /// side to the other is never told the way it came from.
     func testADirectionIsNeverShownPointingAway() {

@@ -74,6 +74,9 @@ public struct Analyzer: Sendable {
     private var activeSince: [GuidanceCode: Double] = [:]
     private var shown: GuidanceCode?
     private var shownSince = 0.0
+    /// `shown` took a withdrawn word's place before it had held for `primaryPersistence`: it is withdrawn in turn
+    /// the frame it clears, and any code that has held may replace it at once.
+    private var provisional = false
     private var shownHints: [GuidanceCode] = []
     /// When each hint on screen appeared: a hint, too, stays up for `minimumDisplay`.
     private var hintSince: [GuidanceCode: Double] = [:]
@@ -229,17 +232,35 @@ public struct Analyzer: Sendable {
         // switching between two live problems: a word that moves the person (a direction, `holdStill`) is
         // withdrawn on the first frame its condition clears, and what is true now takes its place at once —
         // the person reads and reacts a few tenths of a second later, and a stale "Move down" kept them
-        // moving past the oval (issue 35).
+        // moving past the oval (issue 35). What takes its place: the first true code that has held, or is itself
+        // such a word (true on this frame), or `ready`; failing those, the first true code, provisionally (below).
+        // A frame without a face clears nothing: a face missed once does not turn "Move down" into "Position your
+        // face in the oval" for 0.8 s. `ready` gives way, as every other message, to a problem that has held: a
+        // direction seen on one frame does not flash over "Perfect".
         let settled = zip(active, since).filter { t - $0.1 >= thresholds.primaryPersistence }.map(\.0)
+        func takesPlaceAtOnce(_ code: GuidanceCode) -> Bool {
+            settled.contains(code) || code.withdrawnWhenCleared || code == .ready
+        }
         var primary = shown ?? active[0]
+        var switched = false
+        if provisional, settled.contains(primary) { provisional = false }
         if shown == nil {
             shownSince = t
-        } else if primary.withdrawnWhenCleared, !active.contains(primary) {
-            primary = active[0]
-            shownSince = t
-        } else if let candidate = settled.first, candidate != primary, t - shownSince >= thresholds.minimumDisplay {
+            switched = true
+        } else if primary.withdrawnWhenCleared || provisional, !active.contains(primary),
+                  metrics.face != nil || provisional {
+            primary = active.first(where: takesPlaceAtOnce) ?? active[0]
+            // A problem seen on this frame alone is shown until something that holds replaces it, and withdrawn
+            // the frame it clears: no 0.8 s for a word that may be one frame's noise.
+            provisional = !takesPlaceAtOnce(primary)
+            shownSince = provisional ? t - thresholds.minimumDisplay : t
+            switched = true
+        } else if let candidate = settled.first, candidate != primary,
+                  t - shownSince >= thresholds.minimumDisplay || provisional {
             primary = candidate
             shownSince = t
+            provisional = false
+            switched = true
         }
         shown = primary
         // A hint shown less than `minimumDisplay` ago stays even if its condition just cleared (SPEC §4:
@@ -252,7 +273,7 @@ public struct Analyzer: Sendable {
         let hints = Array(hintCandidates.sorted().prefix(2))
         for code in hints where hintSince[code] == nil { hintSince[code] = t }
         for code in hintSince.keys where !hints.contains(code) { hintSince[code] = nil }
-        let changed = hints != shownHints || (shownSince == t)
+        let changed = hints != shownHints || switched
         shownHints = hints
 
         // After a refusal no measure names: a change seen (out of `ready` long enough to be said) ends the wait.

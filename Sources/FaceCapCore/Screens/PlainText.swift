@@ -127,11 +127,12 @@ public struct PlainAnnouncer: Sendable {
     }
 
     /// Whether the guidance `to` stops or turns a person who last heard `from`: a direction withdrawn or changed
-    /// (another direction, its graded words, "Hold still", the next problem), or "Hold still" / "Perfect — hold
-    /// still" after anything else. Repeats and hints keep the one-line-a-second limit.
+    /// (another direction, "Hold still", the next problem), or "Hold still" / "Perfect — hold still" after
+    /// anything else. Repeats, hints and a direction's graded words ("Move left" → "A little to the left": the same
+    /// way, slower) keep the one-line-a-second limit, so the bank is still there for the "Hold still" after them.
     static func stops(from: GuidanceCode?, to: GuidanceCode?) -> Bool {
         guard let to else { return false }
-        if let from, from.isDirection { return true }
+        if let from, from.isDirection { return to != from }
         return (to == .holdStill || to == .ready) && to != from
     }
 
