@@ -136,6 +136,19 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(both.firstIndex { $0.primary == .moveCloser }, 24, "after 0.5 s wanted and 0.8 s shown")
     }
 
+    /// "Hold still — image is blurry" tells the person to stop as `holdStill` does, so it too goes the frame the
+    /// face is sharp again (issue 35: "Hold still" only while the face moves), not 0.8 s later.
+    func testBlurryGoesOnTheFrameTheFaceIsSharpAgain() {
+        var analyzer = Analyzer()
+        _ = feed(&analyzer, from: 0, seconds: 0.5) { _, m in m.face!.sharpness = 400 }
+        // Blurry from 0.5 s (after the persistence it is the message), sharp past the hysteresis from frame 20.
+        let outputs = feed(&analyzer, from: 0.5, seconds: 1.5) { i, m in m.face!.sharpness = i < 20 ? 60 : 400 }
+        XCTAssertEqual(outputs[15].primary, .blurry)
+        XCTAssertEqual(outputs[19].primary, .blurry)
+        XCTAssertEqual(outputs[20].primary, .ready, "withdrawn on the first sharp frame")
+        XCTAssertTrue(outputs[20].guidanceChanged)
+    }
+
     /// One frame's noise changes no word (issue 35's review): a face missed once does not turn "Move down" into
     /// "Position your face in the oval", and one blurry frame does not flash over "Perfect"; a word taken up
     /// without its persistence is withdrawn the frame it clears.

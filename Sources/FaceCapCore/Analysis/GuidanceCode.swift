@@ -37,9 +37,10 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
         }
     }
 
-    /// A word that is wrong the moment its condition clears (a direction, `holdStill`): it leaves the screen on
-    /// that frame, without the persistence and minimum display that keep other messages from flickering.
-    public var withdrawnWhenCleared: Bool { isDirection || self == .holdStill }
+    /// A word that is wrong the moment its condition clears (a direction, `holdStill`, and `blurry`, which also
+    /// tells the person to hold still): it leaves the screen on that frame, without the persistence and minimum
+    /// display that keep other messages from flickering; and it takes a cleared word's place at once.
+    public var withdrawnWhenCleared: Bool { isDirection || self == .holdStill || self == .blurry }
 
     public static func < (lhs: GuidanceCode, rhs: GuidanceCode) -> Bool { lhs.priority < rhs.priority }
 
