@@ -20,4 +20,9 @@ extension FrameGuidance {
         said.hints.removeAll { $0 == said.primary || $0 == .ready }
         return said
     }
+
+    /// Those of the primary message and the hints said with their graded words, in the order they are said.
+    public var saidSlight: [GuidanceCode] {
+        ([primary] + hints).filter { slight.contains($0) && Messages.slightGuidanceID($0) != nil }
+    }
 }

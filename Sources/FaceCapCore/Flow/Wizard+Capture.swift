@@ -15,10 +15,11 @@ extension Wizard {
         progress.latest = guidance
         progress.lastFrameAt = now
         var effects: [WizardEffect] = []
-        let announced = AnnouncedGuidance(primary: guidance.primary, hints: guidance.hints)
+        let announced = AnnouncedGuidance(primary: guidance.primary, hints: guidance.hints,
+                                          slight: guidance.saidSlight)
         if announcedGuidance != announced {
             announcedGuidance = announced
-            effects.append(.emit(.guidance(primary: guidance.primary, hints: guidance.hints)))
+            effects.append(.emit(.guidance(primary: guidance.primary, hints: guidance.hints, slight: announced.slight)))
         }
         if progress.manualOffered == nil, let reason = guidance.manualFallback {
             progress.manualOffered = reason

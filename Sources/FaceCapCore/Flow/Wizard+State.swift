@@ -147,5 +147,6 @@ extension Wizard {
     struct AnnouncedGuidance: Sendable, Equatable {
         var primary: GuidanceCode
         var hints: [GuidanceCode]
+        var slight: [GuidanceCode]
     }
 }

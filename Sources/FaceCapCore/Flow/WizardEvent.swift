@@ -171,7 +171,9 @@ public enum WizardEffect: Sendable, Equatable {
 /// One line of the `--events` stream (README, "Events"); `t` is added by the writer.
 public enum EventRecord: Sendable, Equatable {
     case screen(ScreenName)
-    case guidance(primary: GuidanceCode, hints: [GuidanceCode])
+    /// `slight`: those of `primary` and `hints` said with their graded words ("A little to the left"), in the
+    /// same order, so a script following the words knows a direction is nearly met.
+    case guidance(primary: GuidanceCode, hints: [GuidanceCode], slight: [GuidanceCode] = [])
     case captured(mode: CaptureMode, attempt: Int, width: Int, height: Int)
     case validation(result: ValidationResult, reasons: [String], attemptsLeft: Int)
     case saved(SavedPhoto)
@@ -183,9 +185,10 @@ public enum EventRecord: Sendable, Equatable {
         switch self {
         case .screen(let name):
             fields += [("event", JSONText.string("screen")), ("screen", JSONText.string(name.rawValue))]
-        case .guidance(let primary, let hints):
+        case .guidance(let primary, let hints, let slight):
             fields += [("event", JSONText.string("guidance")), ("primary", JSONText.string(primary.rawValue)),
-                       ("hints", JSONText.array(hints.map { JSONText.string($0.rawValue) }))]
+                       ("hints", JSONText.array(hints.map { JSONText.string($0.rawValue) })),
+                       ("slight", JSONText.array(slight.map { JSONText.string($0.rawValue) }))]
         case .captured(let mode, let attempt, let width, let height):
             fields += [("event", JSONText.string("captured")), ("mode", JSONText.string(mode.rawValue)),
                        ("attempt", String(attempt)), ("width", String(width)), ("height", String(height))]

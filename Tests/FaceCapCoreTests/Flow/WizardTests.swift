@@ -191,6 +191,31 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 0.6).progress, ScreenProgress(fraction: 0.4, label: "Steady"))
     }
 
+    /// A direction turning to its graded words is a change a script following the events must see (issue 35):
+    /// the same code, said "A little to the left", is written again with `slight`.
+    func testGradedWordsAreAGuidanceChange() {
+        var wizard = capturing(settings(tutorial: false))
+        let far = FrameGuidance(time: 0.1, primary: .moveLeft, hints: [.tooDark])
+        XCTAssertEqual(wizard.handle(.frameAnalyzed(far), at: 0.2),
+                       [.emit(.guidance(primary: .moveLeft, hints: [.tooDark]))])
+        var near = far
+        near.time = 0.2
+        near.slight = [.moveLeft, .tooDark]
+        XCTAssertEqual(wizard.handle(.frameAnalyzed(near), at: 0.3),
+                       [.emit(.guidance(primary: .moveLeft, hints: [.tooDark], slight: [.moveLeft, .tooDark]))])
+        XCTAssertEqual(wizard.screen(at: 0.3).primary, "A little to the left")
+        near.time = 0.3
+        XCTAssertEqual(wizard.handle(.frameAnalyzed(near), at: 0.4), [])
+        var held = near
+        held.time = 0.4
+        held.slight = [.holdStill]
+        held.primary = .holdStill
+        held.hints = []
+        // holdStill has no graded words: it is never listed.
+        XCTAssertEqual(wizard.handle(.frameAnalyzed(held), at: 0.5),
+                       [.emit(.guidance(primary: .holdStill, hints: []))])
+    }
+
     func testTheManualCountdownFollowsFrameTime() {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 100, primary: .noFace, hasFace: false)), at: 1)
@@ -733,7 +758,7 @@ final class WizardTests: XCTestCase {
     func testEventRecordsAreTheDocumentedJSON() {
         XCTAssertEqual(EventRecord.screen(.capture).json(t: 0.0123), #"{"t":0.012,"event":"screen","screen":"capture"}"#)
         XCTAssertEqual(EventRecord.guidance(primary: .moveCloser, hints: [.tooDark]).json(t: 1),
-                       #"{"t":1,"event":"guidance","primary":"moveCloser","hints":["tooDark"]}"#)
+                       #"{"t":1,"event":"guidance","primary":"moveCloser","hints":["tooDark"],"slight":[]}"#)
         XCTAssertEqual(EventRecord.captured(mode: .auto, attempt: 1, width: 1280, height: 720).json(t: 2.5),
                        #"{"t":2.5,"event":"captured","mode":"auto","attempt":1,"width":1280,"height":720}"#)
         XCTAssertEqual(EventRecord.validation(result: .retry, reasons: ["tooDark"], attemptsLeft: 2).json(t: 3),
