@@ -3,9 +3,10 @@
 
 A live 640x480 y4m stream at 30 fps, rendered from the fixture photo (Tests/Fixtures/images/sergey_luma.pgm) where
 the person's face is, goes through a FIFO into `facecap --plain --input FIFO --events -`; the person follows what
-facecap says — the guidance events' main message (`--listener events`, who reads the screen: the events carry the
-code, not the graded words, so this person always moves at full speed) or the `--plain` lines (`--listener plain`,
-a screen-reader user, who hears "A little lower" and moves slowly) — after a reaction time, at a speed. The face
+facecap says — the guidance events' main message (`--listener events`, who reads the screen: the event's `slight`
+says when it is in graded words, "A little lower", and the person then moves at a third of their speed) or the
+`--plain` lines (`--listener plain`, a screen-reader user, who hears "A little lower" and moves slowly) — after a
+reaction time, at a speed. The start states are those of `make simulate` (Tests/Fixtures/simulation/starts.json). The face
 models run for real here, unlike in `make simulate` (GuidanceSimulationTests), which places the face by
 construction on the frames' own clock; these figures depend on the machine and its load, so they are a budget
 figure, not a test.
@@ -16,9 +17,11 @@ oval (judged on the face as rendered when the word was the newest heard). The cl
 the maximum time to capture.
 """
 import argparse
+import errno
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,21 +47,30 @@ WORDS = {
     "Keep your head level": ("keepHeadLevel", False), "Straighten your head a little": ("keepHeadLevel", True),
 }
 
-# GuidanceSimulation.starts: (name, face width, centre x, centre y, roll degrees, gain, offset).
-STARTS = [
-    ("off left 1/4", 0.32, 0.25, 0.5, 0, 1, 0),
-    ("off right 1/4", 0.32, 0.75, 0.5, 0, 1, 0),
-    ("too high 1/5", 0.32, 0.5, 0.30, 0, 1, 0),
-    ("too low 1/5", 0.32, 0.5, 0.70, 0, 1, 0),
-    ("a little high 0.15", 0.32, 0.5, 0.35, 0, 1, 0),
-    ("a little right 0.15", 0.32, 0.65, 0.5, 0, 1, 0),
-    ("far", 0.18, 0.5, 0.5, 0, 1, 0),
-    ("close", 0.60, 0.5, 0.5, 0, 1, 0),
-    ("tilted 15°", 0.32, 0.5, 0.5, 15, 1, 0),
-    ("dark", 0.32, 0.5, 0.5, 0, 0.35, 0),
-    ("too bright", 0.32, 0.5, 0.5, 0, 1, 120),
-    ("far+off+dark", 0.2, 0.3, 0.5, 0, 0.4, 0),
-]
+
+
+def load_starts():
+    """The start states GuidanceSimulation reads: (name, face width, centre x, centre y, roll degrees, gain, offset)."""
+    with open(os.path.join(FIXTURES, "simulation", "starts.json")) as f:
+        entries = json.load(f)
+    return [(e["name"], e.get("faceWidth", 0.32), e.get("centreX", 0.5), e.get("centreY", 0.5), e.get("degrees", 0),
+             e.get("gain", 1), e.get("offset", 0)) for e in entries]
+
+
+def open_fifo(fifo, proc):
+    """The FIFO's writing end once facecap has opened it for reading; None when facecap ended first (a plain
+    blocking open would then wait for ever)."""
+    while proc.poll() is None:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "wb", buffering=0)
+    return None
 
 
 def load_photo():
@@ -103,8 +115,16 @@ class Renderer:
 
 
 def run(binary, start, speed, reaction, listener, limit, renderer, gentle=1 / 3):
-    name, width, cx, cy, degrees, gain, offset = start
+    """One person from one start; the run's folder (the FIFO, the photo facecap keeps) is removed after."""
     out = tempfile.mkdtemp(prefix="facecap-live-")
+    try:
+        return run_in(out, binary, start, speed, reaction, listener, limit, renderer, gentle)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def run_in(out, binary, start, speed, reaction, listener, limit, renderer, gentle):
+    name, width, cx, cy, degrees, gain, offset = start
     fifo = os.path.join(out, "live.y4m")
     os.mkfifo(fifo)
     env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")
@@ -126,7 +146,7 @@ def run(binary, start, speed, reaction, listener, limit, renderer, gentle=1 / 3)
             with lock:
                 events.append(event)
                 if listener == "events" and event.get("event") == "guidance":
-                    heard.append((clock["t"], event["primary"], False))
+                    heard.append((clock["t"], event["primary"], event["primary"] in event.get("slight", [])))
 
     def read_plain():
         for line in proc.stderr:
@@ -143,8 +163,12 @@ def run(binary, start, speed, reaction, listener, limit, renderer, gentle=1 / 3)
         thread.start()
     reversals, last_sign = [0, 0], [0, 0]
     wrong = 0.0
+    pipe = open_fifo(fifo, proc)
     try:
-        with open(fifo, "wb", buffering=0) as pipe:
+        if pipe is None:
+            # facecap ended before it read a frame: the run is reported from its events, as one cut short.
+            raise BrokenPipeError
+        with pipe:
             pipe.write(b"YUV4MPEG2 W640 H480 F30:1 Ip A1:1 Cmono\n")
             began = time.monotonic()
             for i in range(int(limit * FPS)):
@@ -220,7 +244,7 @@ def main():
     listeners = ["events", "plain"] if args.listener == "both" else [args.listener]
     print(f"{'start':22}{'listener':>9}{'photo s':>9}{'attempts':>9}{'revX':>5}{'revY':>5}{'wrong s':>8}{'exit':>5}")
     results = []
-    for start in STARTS:
+    for start in load_starts():
         if args.only and args.only not in start[0]:
             continue
         for listener in listeners:

@@ -3,7 +3,8 @@ import Foundation
 
 /// A person in the loop (issue 35): frames rendered from sergey's photo where the person's face is, the real
 /// analyzer on them (`Analyzer.process`: the measures on the pixels, the rules, the persistence, the capture),
-/// the built-in validator on the photo, and a person who does what the words say after a reaction time and at a
+/// the real flow on its output (`Wizard`: what the capture screen says, the photo, the retry), the built-in
+/// validator on the photo, and a person who does what the words say after a reaction time and at a
 /// human speed. Time is the frames' own (30 fps): no clock, no randomness, the same figures on any machine.
 ///
 /// The face models are not run: the face is placed by construction (`AnalysisFixtures.frame` moves sergey's
@@ -29,6 +30,9 @@ enum GuidanceSimulation {
         /// A lamp: the photo's gain per second (too dark), its offset in luma per second (too bright).
         var gainRate = 0.6
         var offsetRate = 120.0
+        /// The camera's exposure time: a moving face is smeared over the distance it moves in it (a box blur of
+        /// half that radius, all ways: harsher than a real smear along the motion).
+        var exposure = 1.0 / 30
     }
 
     /// Where the face starts: sergey placed in the 640×480 frame.
@@ -37,27 +41,24 @@ enum GuidanceSimulation {
         var placement: AnalysisFixtures.Placement
     }
 
-    /// The start states of issue 35's table (a face 0.32 of the width, centred, level and well lit, unless said).
+    /// The start states of issue 35's table (a face 0.32 of the width, centred, level and well lit, unless said),
+    /// from Tests/Fixtures/simulation/starts.json, which `make simulate-live` reads too.
     static let starts: [Start] = {
-        func start(_ name: String, _ change: (inout AnalysisFixtures.Placement) -> Void) -> Start {
-            var p = AnalysisFixtures.Placement(faceWidth: 0.32)
-            change(&p)
-            return Start(name: name, placement: p)
+        struct Entry: Decodable {
+            var name: String
+            var faceWidth, centreX, centreY, degrees, gain, offset: Double?
         }
-        return [
-            start("off left 1/4") { $0.centreX = 0.25 },
-            start("off right 1/4") { $0.centreX = 0.75 },
-            start("too high 1/5") { $0.centreY = 0.30 },
-            start("too low 1/5") { $0.centreY = 0.70 },
-            start("a little high 0.15") { $0.centreY = 0.35 },
-            start("a little right 0.15") { $0.centreX = 0.65 },
-            start("far") { $0.faceWidth = 0.18 },
-            start("close") { $0.faceWidth = 0.60 },
-            start("tilted 15°") { $0.degrees = 15 },
-            start("dark") { $0.gain = 0.35 },
-            start("too bright") { $0.offset = 120 },
-            start("far+off+dark") { $0.faceWidth = 0.2; $0.centreX = 0.3; $0.gain = 0.4 },
-        ]
+        let url = AnalysisFixtures.fixtures.appendingPathComponent("simulation/starts.json")
+        let entries = try! JSONDecoder().decode([Entry].self, from: Data(contentsOf: url))
+        return entries.map { entry in
+            var p = AnalysisFixtures.Placement(faceWidth: entry.faceWidth ?? 0.32)
+            p.centreX = entry.centreX ?? p.centreX
+            p.centreY = entry.centreY ?? p.centreY
+            p.degrees = entry.degrees ?? p.degrees
+            p.gain = entry.gain ?? p.gain
+            p.offset = entry.offset ?? p.offset
+            return Start(name: entry.name, placement: p)
+        }
     }()
 
     /// What one run measured.
@@ -76,11 +77,22 @@ enum GuidanceSimulation {
     }
 
     /// Runs one person from one start for at most `limit` seconds (stops at the accepted photo).
+    ///
+    /// The frames go through the analyzer into the wizard (`Wizard.handle`, at the frames' times) as the live
+    /// session sends them, and the person reads what the wizard puts on the capture screen (`Wizard.screen`:
+    /// the guidance as said, `FrameGuidance.said`), or hears what `PlainAnnouncer` makes of that screen. The
+    /// wizard's effects are carried out here as `WizardSession` does: analysis restarted, the kept frame taken,
+    /// the built-in validator's verdict, a refusal retried at once.
     static func run(_ start: Start, _ person: Person, limit: Double,
                     thresholds: AnalyzerThresholds = AnalyzerThresholds()) -> Result {
         let fps = 30.0, dt = 1 / fps
         var p = start.placement
         var analyzer = Analyzer(thresholds: thresholds)
+        var settings = WizardSettings()
+        settings.showTutorial = false
+        settings.plain = person.listener == .plain
+        settings.minimumCheckingDisplay = 0
+        var wizard = Wizard(settings: settings)
         var announcer = PlainAnnouncer(ascii: false)
         var result = Result()
         // The words the person has taken in (on screen, or heard), with when: they act on the newest one at
@@ -88,6 +100,39 @@ enum GuidanceSimulation {
         var taken: [(time: Double, code: GuidanceCode, slight: Bool)] = []
         var kept: (Frame, Face)?
         var lastSign = (x: 0.0, y: 0.0)
+        var v = (x: 0.0, y: 0.0)
+        var accepted = false
+
+        /// What the wizard asks for, done at `t`; what it answers in turn is done too.
+        func carryOut(_ effects: [WizardEffect], at t: Double) {
+            for effect in effects {
+                switch effect {
+                case .openCamera:
+                    carryOut(wizard.handle(.cameraOpened, at: t), at: t)
+                case .startAnalysis(let mustClear, let awaitChange):
+                    analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
+                case .takePhoto(let mode):
+                    carryOut(kept == nil ? wizard.handle(.photoFailed(message: ""), at: t)
+                             : wizard.handle(.photoTaken(mode: mode, width: 640, height: 480), at: t), at: t)
+                case .validate(let request):
+                    guard let (photo, face) = kept else { continue }
+                    result.attempts += 1
+                    let verdict = LocalValidator(thresholds: thresholds)
+                        .validate(photo, faces: [face], isFinal: request.isFinal)
+                    if verdict.result == .pass {
+                        accepted = true
+                        return
+                    }
+                    carryOut(wizard.handle(.validation(.verdict(verdict)), at: t), at: t)
+                    // Back to the camera at once (r on the Retry screen; --plain returns by itself).
+                    carryOut(wizard.handle(.key(.character("r")), at: t), at: t)
+                default:
+                    break
+                }
+            }
+        }
+
+        carryOut(wizard.handle(.start, at: 0), at: 0)
         for i in 0..<Int(limit * fps) {
             let t = Double(i) * dt
             // A little natural sway and sensor noise on top of where the person holds their face.
@@ -96,38 +141,34 @@ enum GuidanceSimulation {
             shown.centreY += 1.0 * cos(2 * Double.pi * 0.3 * t) / 480
             shown.noise = 3
             shown.noiseSeed = i
+            shown.blurRadius = Int((hypot(v.x, v.y) * person.exposure / 2).rounded())
+            if person.listener == .plain, i == 0 {
+                // The capture screen's first line, said before the first frame is analysed.
+                _ = announcer.offer(wizard.screen(at: t), at: t)
+            }
             let (frame, face) = AnalysisFixtures.frame(shown, format: .yuyv, timestamp: t)
             let out = analyzer.process(frame, faces: [face])
             if out.keepFrame { kept = (frame, face) }
-            if out.capture != nil, let (photo, photoFace) = kept {
-                result.attempts += 1
-                let verdict = LocalValidator(thresholds: thresholds).validate(photo, faces: [photoFace], isFinal: false)
-                if verdict.result == .pass {
-                    result.captureTime = t
-                    return result
-                }
-                analyzer.reset(mustClear: Analyzer.mustClear(reasons: verdict.reasons),
-                               awaitChange: Analyzer.awaitsChange(reasons: verdict.reasons))
+            carryOut(wizard.handle(.frameAnalyzed(FrameGuidance(out)), at: t), at: t)
+            if accepted {
+                result.captureTime = t
+                return result
             }
-            let slight = out.slight.contains(out.primary)
-            if result.words.last != out.primary.rawValue + (slight ? "~" : "") {
-                result.words.append(out.primary.rawValue + (slight ? "~" : ""))
+            // What the capture screen says now: its code, and whether in graded words.
+            let screen = wizard.screen(at: t)
+            v = (x: 0.0, y: 0.0)
+            guard let code = screen.guidance else { continue }
+            let slight = Messages.slightGuidanceID(code) != nil && screen.primary == Messages.guidance(code, slight: true)
+            if result.words.last != code.rawValue + (slight ? "~" : "") {
+                result.words.append(code.rawValue + (slight ? "~" : ""))
             }
             switch person.listener {
             case .screen:
-                if taken.last.map({ $0.code != out.primary || $0.slight != slight }) ?? true {
-                    taken.append((t, out.primary, slight))
+                if taken.last.map({ $0.code != code || $0.slight != slight }) ?? true {
+                    taken.append((t, code, slight))
                 }
             case .plain:
-                if i == 0 {
-                    // The capture screen's first line, said before the first frame is analysed (CaptureScreen).
-                    let opening = ScreenModel(name: .capture, title: "", primary: "Looking for your face…")
-                    _ = announcer.offer(opening, at: t)
-                }
-                var model = ScreenModel(name: .capture, title: "",
-                                        primary: Messages.guidance(out.primary, slight: slight))
-                model.guidance = out.primary
-                if announcer.offer(model, at: t) != nil { taken.append((t, out.primary, slight)) }
+                if announcer.offer(screen, at: t) != nil { taken.append((t, code, slight)) }
             }
             // What the person is being told now, judged against where the face was measured.
             if let told = taken.last?.code, let measured = out.metrics.face,
@@ -136,7 +177,6 @@ enum GuidanceSimulation {
             }
             // What they do now: the newest word they have had time to react to.
             let word = taken.last { $0.time <= t - person.reaction }
-            var v = (x: 0.0, y: 0.0)
             if let word {
                 let speed = word.slight ? person.speed * person.gentle : person.speed
                 switch word.code {
