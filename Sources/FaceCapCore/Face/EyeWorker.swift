@@ -57,6 +57,8 @@ final class EyeWorker {
         var takesBack = true
         /// Jobs the thread ran, and jobs the caller took back (for tests and the bench).
         var ran = 0, takenBack = 0
+        /// The signals blocked on the thread, as it found them when it began (for tests).
+        var blocked: sigset_t?
 
         init(landmarker: IrisLandmarker) {
             self.landmarker = landmarker
@@ -64,7 +66,10 @@ final class EyeWorker {
 
         /// The worker thread: waits for a job, runs it without the lock, posts the result; until `stopping`.
         func loop() {
+            var mask = sigset_t()
+            pthread_sigmask(SIG_SETMASK, nil, &mask)
             mutex.lock()
+            blocked = mask
             while true {
                 if stopping { break }
                 guard case .queued(let job) = phase, !holding else {
@@ -165,6 +170,11 @@ final class EyeWorker {
                 }
             }
         }
+    }
+
+    /// The signals blocked on the worker thread when it began; nil until it has (it has once it ran a job).
+    var blockedSignals: sigset_t? {
+        shared.mutex.withLock { shared.blocked }
     }
 
     /// Jobs the thread ran and jobs taken back from it so far.
