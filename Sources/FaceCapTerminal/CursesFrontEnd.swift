@@ -91,6 +91,8 @@ public final class CursesFrontEnd {
     public private(set) var previewInterval = CursesFrontEnd.fastestPreviewInterval
 
     private static let fastestPreviewInterval = 1.0 / 30
+    /// The clock an update's sending is timed with (tests give updates the durations a slow link would).
+    var updateClock: () -> Double = CursesFrontEnd.monotonicSeconds
     private static let slowestPreviewInterval = 1.0
     private static let cellAspect = 2.0
 
@@ -438,7 +440,7 @@ public final class CursesFrontEnd {
             ccurses_put_text(window, Int32(item.row), Int32(item.column), wide, Int32(wide.count - 1), attributes, pair)
         }
         wnoutrefresh(window)
-        let start = Self.monotonicSeconds()
+        let start = updateClock()
         graphicsBytes.removeAll(keepingCapacity: true)
         if image.remove, graphics != nil {
             graphics!.remove(into: &graphicsBytes)
@@ -464,7 +466,7 @@ public final class CursesFrontEnd {
         }
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
-        noteUpdate(seconds: Self.monotonicSeconds() - start)
+        noteUpdate(seconds: updateClock() - start)
     }
 
     /// Whether this update shows the live preview or the photo's thumbnail as an image (and where), and
