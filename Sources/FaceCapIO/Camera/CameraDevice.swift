@@ -11,8 +11,20 @@ public struct CameraOps {
 
     public init(_ table: cv4l2_ops) { self.table = table }
 
-    /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2).
-    public static var system: CameraOps { CameraOps(cv4l2_system_ops()) }
+    /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2); the C library's own calls instead when
+    /// libcamera's V4L2 adapter is preloaded (`libcamerify facecap`), whose replacements libv4l2 would go past.
+    public static var system: CameraOps {
+        let preload = getenv("LD_PRELOAD").map { String(cString: $0) }
+        return CameraOps(underLibcameraAdapter(preload: preload) ? cv4l2_plain_ops() : cv4l2_system_ops())
+    }
+
+    /// `LD_PRELOAD` names libcamera's v4l2-compat.so (libcamerify puts its full path there).
+    static func underLibcameraAdapter(preload: String?) -> Bool {
+        guard let preload else { return false }
+        // ld.so separates entries with colons or spaces.
+        return preload.split { $0 == ":" || $0 == " " }
+            .contains { $0.hasSuffix("/v4l2-compat.so") || $0 == "v4l2-compat.so" }
+    }
 }
 
 /// One picture format a camera offers, with its sizes and frame rates.
