@@ -205,7 +205,8 @@ final class CameraDeviceTests: XCTestCase {
             """)
         let json = CameraDeviceText.json(devices, problems: ["x \"y\""])
         XCTAssertEqual(json, "{\"devices\":[{\"path\":\"\(directory)/video0\",\"card\":\"Cam \\\"HD\\\"\","
-            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"formats\":["
+            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"hardwareDriver\":null,\"interface\":null,"
+            + "\"formats\":["
             + "{\"fourcc\":\"YUYV\",\"description\":\"YUYV 4:2:2\",\"compressed\":false,\"emulated\":false,"
             + "\"sizes\":[{\"type\":\"stepwise\",\"minWidth\":48,\"minHeight\":32,\"maxWidth\":1920,"
             + "\"maxHeight\":1080,\"stepWidth\":16,\"stepHeight\":8,\"fps\":[30]}]},"

@@ -447,6 +447,8 @@ extension MessageID {
         case .devicesRankVirtual: "virtual (another program's picture)"
         case .devicesRankMode: "{size} at {fps} fps"
         case .devicesRankSlowMode: "at best {size} at {fps} fps (less than 640x480 at 15 fps)"
+        case .devicesRankInfraredInterface: "infrared (its USB interface is named {name})"
+        case .devicesRankInfraredChroma: "infrared (its picture had no colour: chroma flat at 128)"
         case .modelCannotUse: "cannot use the face model {file}: {problem}. {advice}"
         case .modelRefetch: "Fetch and verify the models again: 'make models' in a source checkout, or reinstall the facecap package."
         case .modelFolder: "folder {path}"

@@ -281,6 +281,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case devicesRankVirtual = "devices.rank.virtual"
     case devicesRankMode = "devices.rank.mode"
     case devicesRankSlowMode = "devices.rank.slowMode"
+    case devicesRankInfraredInterface = "devices.rank.infraredInterface"
+    case devicesRankInfraredChroma = "devices.rank.infraredChroma"
     case modelCannotUse = "model.cannotUse"
     case modelRefetch = "model.refetch"
     case modelFolder = "model.folder"

@@ -3,9 +3,10 @@ import FaceCapCore
 /// How `facecap devices` shows capture devices: lines for people, and one JSON document for scripts.
 ///
 /// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range, `mode` only
-/// when a readable format lists a size with a rate):
+/// when a readable format lists a size with a rate; `hardwareDriver` and `interface` are null where sysfs has none):
 /// ```
 /// {"devices":[{"path":"/dev/video0","card":"…","driver":"uvcvideo","bus":"usb-…",
+///   "hardwareDriver":"uvcvideo","interface":"Integrated Camera",
 ///   "formats":[{"fourcc":"YUYV","description":"YUYV 4:2:2","compressed":false,"emulated":false,
 ///     "sizes":[{"type":"discrete","width":640,"height":480,"fps":[30,15]},
 ///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
@@ -80,7 +81,8 @@ public enum CameraDeviceText {
             let (place, rank) = placed
             var fields: [(String, String)] = [
                 ("path", string(device.path)), ("card", string(device.card)), ("driver", string(device.driver)),
-                ("bus", string(device.bus)), ("formats", array(device.formats.map(json))),
+                ("bus", string(device.bus)), ("hardwareDriver", device.hardwareDriver.map(string) ?? "null"),
+                ("interface", device.interfaceName.map(string) ?? "null"), ("formats", array(device.formats.map(json))),
                 ("rank", String(place)), ("kind", string(rank.kind.name)), ("virtual", String(rank.isVirtual)),
                 ("fastEnough", String(rank.isFastEnough)),
             ]

@@ -1,0 +1,123 @@
+import CV4L2
+import FaceCapCore
+@testable import FaceCapIO
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The infrared signs that need more than the V4L2 answers: the USB interface's name in sysfs, and a YUYV picture
+/// with no colour; and libcamera's adapter recognised in LD_PRELOAD.
+extension CameraDeviceTests {
+    /// A sysfs tree under the test's folder: for each node, its USB interface's name and its driver's link.
+    func makeSysfs(_ nodes: [String: (interface: String?, driver: String?)]) throws -> String {
+        let root = directory + "/sys"
+        for (node, entry) in nodes {
+            let device = "\(root)/class/video4linux/\(node)/device"
+            try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+            if let interface = entry.interface {
+                try (interface + "\n").write(toFile: device + "/interface", atomically: true, encoding: .utf8)
+            }
+            if let driver = entry.driver {
+                // As sysfs has it: a relative link into /sys/bus/…/drivers, whose target need not exist here.
+                try FileManager.default.createSymbolicLink(atPath: device + "/driver",
+                                                           withDestinationPath: "../../../../bus/pci/drivers/\(driver)")
+            }
+        }
+        return root
+    }
+
+    func testAnInfraredNodeNamedSoOnlyByItsUSBInterfaceComesAfterTheColourOne() throws {
+        // Both functions of one camera share the card name; only the interfaces' names tell them apart.
+        let card = "Integrated_Webcam_HD: Integrated_Webcam_HD"
+        let ir = FakeV4L2Device.Node(card: card, driver: "uvcvideo", bus: "usb-0000:00:14.0-6", formats: [.yuyv])
+        let colour = FakeV4L2Device.Node(card: card, driver: "uvcvideo", bus: "usb-0000:00:14.0-6",
+                                         formats: [.yuyv, .mjpeg])
+        let fake = try makeDev(["video0", "video2"], nodes: ["video0": ir, "video2": colour])
+        let sysfs = try makeSysfs(["video0": ("Integrated IR Camera", "uvcvideo"),
+                                   "video2": ("Integrated Camera", "uvcvideo")])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.map(\.interfaceName), ["Integrated IR Camera", "Integrated Camera"])
+        let ranked = CameraRank.ranked(devices)
+        XCTAssertEqual(ranked.map(\.device.path), ["\(directory)/video2", "\(directory)/video0"])
+        XCTAssertEqual(ranked[1].rank.infraredSign, .interfaceName)
+        XCTAssertEqual(ranked[1].rank.reasons, ["infrared (its USB interface is named Integrated IR Camera)",
+                                                "640x480 at 30 fps"])
+        XCTAssertEqual(CameraDeviceText.human(devices).split(separator: "\n").filter { $0.hasPrefix("  choice ") },
+                       ["  choice 2: infrared (its USB interface is named Integrated IR Camera), 640x480 at 30 fps",
+                        "  choice 1: colour, 640x480 at 30 fps"])
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops, sysfs: sysfs).open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
+        source.close()
+    }
+
+    /// A 640×480 YUYV picture with luma ramping across it; chroma flat at 128 (infrared) or varying (colour).
+    func yuyvPicture(colour: Bool, luma: UInt8? = nil) -> [UInt8] {
+        var bytes = [UInt8](repeating: 128, count: 640 * 480 * 2)
+        for index in stride(from: 0, to: bytes.count, by: 2) {
+            bytes[index] = luma ?? UInt8(16 + (index / 2) % 640 / 3)
+            if colour { bytes[index + 1] = UInt8(110 + (index / 2) % 37) }
+        }
+        return bytes
+    }
+
+    func testAYUYVNodeWhosePictureHasNoColourIsTakenForInfraredAndTheColourOneOpened() throws {
+        // Two nodes alike in every V4L2 answer; the first (an RGB-IR camera switched to IR) gives flat chroma.
+        let fake = try makeDev(["video0", "video2"], nodes: ["video0": .webcam, "video2": .webcam])
+        let sysfs = directory + "/no-sysfs"
+        // A poll timeout between frames, as a camera's frames come 33 ms apart: the live preview's skipping to the
+        // newest frame (`skipStaleFrames`) would otherwise take them all at once.
+        fake.script = [
+            .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false, luma: 16))), .pollTimeout,  // black
+            .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false))), .pollTimeout,  // no colour: IR
+            .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true))),  // video2's first frame
+        ]
+        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                  ops: fake.ops, sysfs: sysfs)
+        let source = try opener.open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON", "STREAMOFF", "STREAMON"],
+                       "video0 streamed, stopped; video2 streams")
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame, "video2's frames reach the pipeline")
+        XCTAssertEqual(frame.chromaIsFlat, false)
+        source.close()
+        // The picker shows why video0 comes last now; it is not tried again this run.
+        let choices = opener.cameras()
+        XCTAssertEqual(choices.map(\.path), ["\(directory)/video2", "\(directory)/video0"])
+        XCTAssertEqual(choices.map(\.isCurrent), [true, false])
+        XCTAssertTrue(choices[1].description.hasSuffix(": infrared (its picture had no colour: chroma flat at 128),"
+                                                           + " 640x480 at 30 fps"), choices[1].description)
+    }
+
+    func testAColourCameraKeepsItsPlaceAndANamedDeviceIsNeverSwitched() throws {
+        let fake = try makeDev(["video0", "video2"], nodes: ["video0": .webcam, "video2": .webcam])
+        fake.script = [.frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true))), .pollTimeout,
+                       .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false)))]
+        let chosen = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops, sysfs: directory + "/no-sysfs").open()
+        XCTAssertEqual((chosen as? Camera)?.path, "\(directory)/video0", "its first frame has colour")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON"])
+        chosen.close()
+        // --device: the person's choice is opened as it is, flat chroma or not, and no frame is read before the
+        // pipeline's.
+        let named = try SourceOpener(source: .camera(path: "\(directory)/video0"), camera: CameraConfiguration(),
+                                     directory: directory, ops: fake.ops, sysfs: directory + "/no-sysfs").open()
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try named.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertEqual(frame.chromaIsFlat, true)
+        named.close()
+    }
+
+    func testLibcamerasAdapterIsRecognisedInLDPreload() {
+        XCTAssertTrue(CameraOps.underLibcameraAdapter(preload: "/usr/lib/x86_64-linux-gnu/libcamera/v4l2-compat.so"))
+        XCTAssertTrue(CameraOps.underLibcameraAdapter(
+            preload: "libfoo.so:/usr/libexec/x86_64-linux-gnu/libcamera/v4l2-compat.so"))
+        XCTAssertTrue(CameraOps.underLibcameraAdapter(preload: "/a/libbar.so /usr/lib/libcamera/v4l2-compat.so"))
+        XCTAssertFalse(CameraOps.underLibcameraAdapter(preload: nil))
+        XCTAssertFalse(CameraOps.underLibcameraAdapter(preload: "/usr/lib/x86_64-linux-gnu/libv4l/v4l2convert.so"))
+        XCTAssertFalse(CameraOps.underLibcameraAdapter(preload: "/opt/not-v4l2-compat.so.bak"))
+    }
+}
