@@ -7,8 +7,8 @@ import XCTest
 import Glibc
 #endif
 
-/// The infrared signs that need more than the V4L2 answers: the USB interface's name in sysfs, and a YUYV picture
-/// with no colour; and libcamera's adapter recognised in LD_PRELOAD.
+/// A MIPI laptop (raw Bayer nodes only: its own outcome, with the driver from sysfs), and the infrared signs that need
+/// more than the V4L2 answers: the USB interface's name in sysfs, and a YUYV picture with no colour.
 extension CameraDeviceTests {
     /// A sysfs tree under the test's folder: for each node, its USB interface's name and its driver's link.
     func makeSysfs(_ nodes: [String: (interface: String?, driver: String?)]) throws -> String {
@@ -26,6 +26,87 @@ extension CameraDeviceTests {
             }
         }
         return root
+    }
+
+    /// Four ISYS capture queues of an IPU6 laptop, raw Bayer only (a real one has 32), and a UVC metadata node.
+    func ipu6Nodes() -> [String: FakeV4L2Device.Node] {
+        var nodes: [String: FakeV4L2Device.Node] = ["video4": .metadata]
+        for index in 0..<4 {
+            nodes["video\(index)"] = FakeV4L2Device.Node(
+                card: "Intel IPU6 ISYS Capture \(index)", driver: "isys", bus: "PCI:0000:00:05.0",
+                formats: [format("BG10", [(1932, 1092)]), format("BA81", [(1932, 1092)]),
+                          format("RGB3", [(1932, 1092)], emulated: true)])
+        }
+        return nodes
+    }
+
+    func testABayerOnlyMachineIsTheMIPICaseWithItsDriverFromSysfs() throws {
+        let fake = try makeDev(["video0", "video1", "video2", "video3", "video4"], nodes: ipu6Nodes())
+        let sysfs = try makeSysfs(["video0": (nil, "intel-ipu6"), "video1": (nil, "intel-ipu6")])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.map(\.hardwareDriver), ["intel-ipu6", "intel-ipu6", nil, nil])
+        let nodes = (0..<4).map { "\(directory)/video\($0)" }
+        let camera = try XCTUnwrap(CameraRank.rawBayerCamera(devices))
+        XCTAssertEqual(camera, RawBayerCamera(driver: "intel-ipu6", card: "Intel IPU6 ISYS Capture 0", nodes: nodes))
+        XCTAssertEqual(camera.nodeSpan, "\(directory)/video0 … \(directory)/video3")
+
+        // The wizard: the MIPI outcome, exit 69, not libv4l2's debayered RGB24 of the first node.
+        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                  ops: fake.ops, sysfs: sysfs)
+        XCTAssertThrowsError(try opener.open()) { error in
+            guard let problem = error as? CameraProblem else { return XCTFail("\(error)") }
+            XCTAssertEqual(problem.error, .rawBayerOnly(camera))
+            XCTAssertEqual(problem.kind, .noCamera)
+            XCTAssertEqual(problem.exitCode, .noCamera)
+            XCTAssertEqual(problem.details, camera.advice)
+        }
+        XCTAssertEqual(fake.events("S_FMT", "STREAMON"), [], "no node was streamed from")
+        // record's way of opening says the same.
+        XCTAssertThrowsError(try Camera.openFirst(directory: directory, ops: fake.ops, sysfs: sysfs)) { error in
+            XCTAssertEqual(error as? CameraError, .rawBayerOnly(camera))
+        }
+
+        // `facecap devices`: each node's line, then what the camera is and the fixes; JSON has them as fields.
+        let lines = CameraDeviceText.human(devices).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("  choice ") }.count, 4)
+        XCTAssertTrue(lines.contains("  choice 1: raw sensor data only (needs libcamera)"), "\(lines)")
+        let tail = Array(lines.suffix(camera.advice.count + 1))
+        XCTAssertEqual(tail, [""] + camera.advice)
+        XCTAssertTrue(tail.contains("$ libcamerify facecap"))
+        XCTAssertTrue(tail[1].hasPrefix("\(directory)/video0 … \(directory)/video3 (intel-ipu6, Intel IPU6 ISYS"),
+                      tail[1])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(CameraDeviceText.json(devices, problems: []).utf8)) as? [String: Any])
+        let mipi = try XCTUnwrap(json["mipi"] as? [String: Any])
+        XCTAssertEqual(mipi["driver"] as? String, "intel-ipu6")
+        XCTAssertEqual(mipi["card"] as? String, "Intel IPU6 ISYS Capture 0")
+        XCTAssertEqual(mipi["nodes"] as? [String], nodes)
+        XCTAssertEqual(mipi["needs"] as? String, "libcamera")
+        XCTAssertEqual(mipi["advice"] as? [String], camera.advice)
+        let items = try XCTUnwrap(json["devices"] as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["kind"] as? String }, Array(repeating: "raw-bayer", count: 4))
+        XCTAssertEqual(items[0]["hardwareDriver"] as? String, "intel-ipu6")
+        XCTAssertTrue(items[2]["hardwareDriver"] is NSNull)
+        XCTAssertTrue(items[0]["interface"] is NSNull)
+        XCTAssertEqual(CameraError.rawBayerOnly(camera).exitCode.rawValue, 69)
+    }
+
+    func testBayerNodesBesideAColourCameraAreNoMIPICaseAndTheDriverFallsBackToV4L2s() throws {
+        var nodes = ipu6Nodes()
+        nodes["video5"] = .webcam
+        let fake = try makeDev(["video0", "video1", "video2", "video3", "video5"], nodes: nodes)
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: directory + "/no-sysfs")
+        XCTAssertNil(CameraRank.rawBayerCamera(devices))
+        XCTAssertNil(try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(CameraDeviceText.json(devices, problems: []).utf8)) as? [String: Any])["mipi"] as? [String: Any])
+        XCTAssertFalse(CameraDeviceText.human(devices).contains("libcamerify"))
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops, sysfs: directory + "/no-sysfs").open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video5")
+        source.close()
+        let bayerOnly = Array(devices.prefix(4))
+        XCTAssertEqual(CameraRank.rawBayerCamera(bayerOnly)?.driver, "isys", "no sysfs: QUERYCAP's driver")
     }
 
     func testAnInfraredNodeNamedSoOnlyByItsUSBInterfaceComesAfterTheColourOne() throws {

@@ -13,10 +13,14 @@ import FaceCapCore
 ///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}],
 ///   "rank":1,"kind":"colour","virtual":false,"fastEnough":true,"mode":{"width":640,"height":480,"fps":30},
 ///   "reasons":["colour","640x480 at 30 fps"]}],
-///  "problems":["cannot open /dev/video2: permission denied …"]}
+///  "problems":["cannot open /dev/video2: permission denied …"],
+///  "mipi":null}
 /// ```
 /// `rank` is the order facecap tries the devices in when none is named (`CameraRank`): 1 first; `kind` is
-/// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language.
+/// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language. `mipi` is null unless the only
+/// capture nodes give raw Bayer data (a MIPI camera, `CameraRank.rawBayerCamera`); then it is
+/// `{"driver":"intel_ipu6_isys","card":"…","nodes":["/dev/video0",…],"needs":"libcamera","advice":["…",…]}`,
+/// the advice being the camera screen's lines (commands start with "$ ").
 public enum CameraDeviceText {
     /// A frame rate as people write it: 30 → "30", 7.5 → "7.5", 30000/1001 → "29.97".
     public static func rate(_ rate: Double) -> String {
@@ -47,6 +51,8 @@ public enum CameraDeviceText {
                 lines.append("  " + Words.text(.devicesConverted, ["formats": Words.list(converted.map(\.fourcc))]))
             }
         }
+        // A MIPI camera: what it is and what can be done, as its wizard screen says it, after the nodes.
+        if let camera = CameraRank.rawBayerCamera(devices) { lines += [""] + camera.advice }
         return lines.joined(separator: "\n")
     }
 
@@ -93,7 +99,12 @@ public enum CameraDeviceText {
             fields.append(("reasons", array(rank.reasons.map(string))))
             return object(fields)
         }
-        return object([("devices", array(items)), ("problems", array(problems.map(string)))])
+        let mipi = CameraRank.rawBayerCamera(devices).map { camera in
+            object([("driver", string(camera.driver)), ("card", string(camera.card)),
+                    ("nodes", array(camera.nodes.map(string))), ("needs", string("libcamera")),
+                    ("advice", array(camera.advice.map(string)))])
+        }
+        return object([("devices", array(items)), ("problems", array(problems.map(string))), ("mipi", mipi ?? "null")])
     }
 
     private static func json(_ format: CameraFormat) -> String {

@@ -176,6 +176,16 @@ public struct CameraRank: Equatable, Sendable {
         name.split { !$0.isLetter && !$0.isNumber }.contains("IR") || name.lowercased().contains("infrared")
     }
 
+    /// The MIPI case: no node gives a picture facecap reads (colour or infrared) and at least one gives raw Bayer data
+    /// only, so the camera needs libcamera (`CameraError.rawBayerOnly`); nil otherwise.
+    public static func rawBayerCamera(_ devices: [CameraDevice]) -> RawBayerCamera? {
+        let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
+        guard !ranks.contains(where: { $0.rank.kind == .colour || $0.rank.kind == .infrared }) else { return nil }
+        let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
+        guard let first = raw.first else { return nil }
+        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path))
+    }
+
     /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's
     /// interleaved pairs).
     static let greyFormats: Set<String> = ["GREY", "Y10", "Y12", "Y14", "Y16", "Y10B", "Y10P", "Y8I", "Y12I"]

@@ -75,6 +75,7 @@ public final class SourceOpener: FrameSourceOpener {
             guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
                 return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
             }
+            if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
             let opened = try Camera(path: chosen.path, configuration: camera, ops: ops)
             let otherColour = devices.contains { $0.path != chosen.path && CameraRank(of: $0).kind == .colour }
             guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
@@ -144,7 +145,7 @@ private extension CameraError {
     /// The node the error is about, when it names one.
     var devicePath: String? {
         switch self {
-        case .noCamera: return nil
+        case .noCamera, .rawBayerOnly: return nil
         case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _), .busy(let path, _),
              .unsupportedFormat(let path, _, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
              .ioError(let path, _), .system(let path, _, _), .closed(let path):
