@@ -77,7 +77,8 @@ final class LibcameraAdapterTests: XCTestCase {
         XCTAssertEqual(plain.status, 69, plain.stderr)
         XCTAssertTrue(plain.stderr.contains("says how to set it up): /dev/video0 … /dev/video3 (isys, Intel IPU6 ISYS"
                                                 + " Capture 0): raw sensor data only."), plain.stderr)
-        XCTAssertTrue(plain.stderr.contains("V4L2 adapter: sudo apt install libcamera-tools libcamera-v4l2"
-                                                + " libcamera-ipa; libcamerify facecap; Ubuntu 24.04:"), plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("V4L2 adapter: sudo apt install libcamera-tools libcamera-v4l2; sudo apt"
+                                                + " install libcamera-ipa; libcamerify facecap; Ubuntu 24.04:"),
+                      plain.stderr)
     }
 }

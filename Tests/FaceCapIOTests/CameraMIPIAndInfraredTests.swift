@@ -109,6 +109,27 @@ extension CameraDeviceTests {
         XCTAssertEqual(CameraRank.rawBayerCamera(bayerOnly)?.driver, "isys", "no sysfs: QUERYCAP's driver")
     }
 
+    func testAnInfraredFaceUnlockCameraBesideTheBayerNodesIsStillTheMIPICase() throws {
+        var nodes = ipu6Nodes()
+        nodes["video6"] = FakeV4L2Device.Node(card: "Integrated IR Camera", driver: "uvcvideo", bus: "usb-3",
+                                              formats: [format("GREY", [(640, 360)]),
+                                                        format("MJPG", [(640, 360)], compressed: true),
+                                                        format("RGB3", [(640, 360)], emulated: true)])
+        let fake = try makeDev(["video0", "video1", "video2", "video3", "video6"], nodes: nodes)
+        let sysfs = directory + "/no-sysfs"
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(CameraRank.rawBayerCamera(devices)?.nodes, (0..<4).map { "\(directory)/video\($0)" })
+        XCTAssertThrowsError(try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(),
+                                              directory: directory, ops: fake.ops, sysfs: sysfs).open()) { error in
+            XCTAssertEqual((error as? CameraProblem)?.exitCode, .noCamera)
+        }
+        // Named, the infrared camera is still used.
+        let named = try SourceOpener(source: .camera(path: "\(directory)/video6"), camera: CameraConfiguration(),
+                                     directory: directory, ops: fake.ops, sysfs: sysfs).open()
+        XCTAssertEqual((named as? Camera)?.path, "\(directory)/video6")
+        named.close()
+    }
+
     func testAnInfraredNodeNamedSoOnlyByItsUSBInterfaceComesAfterTheColourOne() throws {
         // Both functions of one camera share the card name; only the interfaces' names tell them apart.
         let card = "Integrated_Webcam_HD: Integrated_Webcam_HD"

@@ -67,3 +67,30 @@ final class CameraScreenLayoutTests: XCTestCase {
         }
     }
 }
+
+extension RealScreenTests {
+    /// The MIPI camera's screen in every language at every size the real screens are checked at: no word cut, no
+    /// line or key lost (the checker of `testEveryRealScreenFitsInEveryLanguageWithoutCuttingAWord`, whose scenes
+    /// carry English camera messages, as the layers below would send them).
+    func testTheMIPIScreenFitsInEveryLanguage() throws {
+        let camera = RawBayerCamera(driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
+                                    nodes: (0..<32).map { "/dev/video\($0)" })
+        let saved = Words.current
+        defer { Words.current = saved }
+        for translations in try languages() {
+            Words.current = translations
+            for (columns, rows) in Self.sizes {
+                var settings = WizardSettings()
+                settings.showTutorial = false
+                var wizard = Wizard(settings: settings)
+                _ = wizard.handle(.resized(columns: columns, rows: rows), at: 0)
+                _ = wizard.handle(.start, at: 0)
+                _ = wizard.handle(.cameraFailed(CameraProblem(.rawBayerOnly(camera))), at: 0.1)
+                let model = wizard.screen(at: 0.1)
+                for problem in problems(model, columns: columns, rows: rows) {
+                    XCTFail("\(translations.language) at \(columns)×\(rows): \(problem)")
+                }
+            }
+        }
+    }
+}

@@ -174,9 +174,11 @@ public struct RawBayerCamera: Equatable, Sendable {
     public var advice: [String] {
         var lines = [Words.text(.mipiWhat, ["driver": driver, "card": card, "nodes": nodeSpan])]
         if isIPU7 { lines.append(Words.text(.mipiIPU7)) }
+        // Two install commands, so that each fits a 60-column screen whole (libcamera-ipa holds the software ISP's
+        // module, which neither of the others pulls in).
         lines += [Words.text(.mipiDebian12), Words.text(.mipiDebian13),
-                  "$ sudo apt install libcamera-tools libcamera-v4l2 libcamera-ipa", "$ libcamerify facecap",
-                  Words.text(.mipiUbuntu2404)]
+                  "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
+                  "$ libcamerify facecap", Words.text(.mipiUbuntu2404)]
         return lines
     }
 }

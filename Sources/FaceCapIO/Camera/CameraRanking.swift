@@ -176,11 +176,12 @@ public struct CameraRank: Equatable, Sendable {
         name.split { !$0.isLetter && !$0.isNumber }.contains("IR") || name.lowercased().contains("infrared")
     }
 
-    /// The MIPI case: no node gives a picture facecap reads (colour or infrared) and at least one gives raw Bayer data
-    /// only, so the camera needs libcamera (`CameraError.rawBayerOnly`); nil otherwise.
+    /// The MIPI case: no node gives colour pictures and at least one gives raw Bayer data only, so the camera needs
+    /// libcamera (`CameraError.rawBayerOnly`); nil otherwise. An infrared node beside them (the USB face-unlock camera
+    /// of many MIPI laptops) does not count: its grey picture is no selfie, and it stays one key d away.
     public static func rawBayerCamera(_ devices: [CameraDevice]) -> RawBayerCamera? {
         let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
-        guard !ranks.contains(where: { $0.rank.kind == .colour || $0.rank.kind == .infrared }) else { return nil }
+        guard !ranks.contains(where: { $0.rank.kind == .colour }) else { return nil }
         let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
         guard let first = raw.first else { return nil }
         return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path))

@@ -25,7 +25,8 @@ final class RawBayerCameraScreenTests: XCTestCase {
             "Debian 12: its libcamera (0.0.3) has no software image processor; no Debian 12 package can give this"
                 + " camera a picture.",
             "Debian 13 (libcamera 0.4; 0.5 in backports): start facecap through libcamera's V4L2 adapter:",
-            "$ sudo apt install libcamera-tools libcamera-v4l2 libcamera-ipa",
+            "$ sudo apt install libcamera-tools libcamera-v4l2",
+            "$ sudo apt install libcamera-ipa",
             "$ libcamerify facecap",
             "Ubuntu 24.04: libcamera 0.2 is too old too; Intel's IPU6 packages (libcamhal, v4l2-relayd, v4l2loopback;"
                 + " wiki.ubuntu.com/IntelMIPICamera) make an \"Intel MIPI Camera\" node, which facecap opens by itself.",
