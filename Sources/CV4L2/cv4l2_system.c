@@ -1,5 +1,5 @@
 /*
- * The real ops table (libv4l2).
+ * The real ops tables: libv4l2's, and plain C library calls for running under libcamera's V4L2 adapter.
  */
 #include "cv4l2.h"
 
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* libv4l2 prints its own "libv4l2: error …" lines to stderr; facecap reports every failure itself in
@@ -75,6 +76,49 @@ cv4l2_ops cv4l2_system_ops(void) {
         .ioctl = system_ioctl,
         .mmap = system_mmap,
         .munmap = system_munmap,
+        .poll = system_poll,
+    };
+    return ops;
+}
+
+/* Under `libcamerify` (LD_PRELOAD of libcamera's v4l2-compat.so) a camera libcamera drives is an eventfd that only
+ * the preloaded open/ioctl/mmap/munmap/close symbols understand. libv4l2 calls the kernel through syscall(SYS_ioctl,
+ * …) (libv4lsyscall-priv.h), past those symbols, so its QUERYCAP in v4l2_fd_open fails on that eventfd. These call
+ * the C library's symbols, which the preload replaces; libv4l2's conversions are not needed there, since libcamera
+ * gives RGB (its software ISP's RGB888/BGR888/XRGB8888), formats facecap reads itself. */
+static int plain_open(void *context, const char *path, int flags) {
+    (void)context;
+    return open(path, flags);
+}
+
+static int plain_close(void *context, int fd) {
+    (void)context;
+    return close(fd);
+}
+
+static int plain_ioctl(void *context, int fd, unsigned long request, void *argument) {
+    (void)context;
+    return ioctl(fd, request, argument);
+}
+
+static void *plain_mmap(void *context, size_t length, int protection, int flags, int fd, int64_t offset) {
+    (void)context;
+    return mmap(NULL, length, protection, flags, fd, (off_t)offset);
+}
+
+static int plain_munmap(void *context, void *address, size_t length) {
+    (void)context;
+    return munmap(address, length);
+}
+
+cv4l2_ops cv4l2_plain_ops(void) {
+    cv4l2_ops ops = {
+        .context = NULL,
+        .open = plain_open,
+        .close = plain_close,
+        .ioctl = plain_ioctl,
+        .mmap = plain_mmap,
+        .munmap = plain_munmap,
         .poll = system_poll,
     };
     return ops;

@@ -26,6 +26,8 @@ enum DevicesCommand {
             throw scan.problems.first ?? CameraError.noCamera(directory: "/dev")
         }
         for problem in scan.problems { printError(Words.text(.warningPrefix, ["message": problem.message])) }
+        // Listed, but no camera facecap can read: the wizard's exit code (69) for a script that asks first.
+        if let camera = CameraRank.rawBayerCamera(scan.devices) { throw CameraError.rawBayerOnly(camera) }
         return .success
     }
 }

@@ -32,6 +32,10 @@ typedef struct cv4l2_ops {
     v4l2_munmap and poll(2). */
 cv4l2_ops cv4l2_system_ops(void);
 
+/** The device calls as plain open/close/ioctl/mmap/munmap/poll of the C library, without libv4l2: the symbols an
+    LD_PRELOAD shim such as libcamera's v4l2-compat.so (`libcamerify`) replaces, which libv4l2's raw syscalls bypass. */
+cv4l2_ops cv4l2_plain_ops(void);
+
 /** ioctl through `ops`, retried while it fails with EINTR. Returns 0 or the errno of the failure. */
 int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument);
 

@@ -21,6 +21,9 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
     /// No format facecap reads (YUYV, NV12, YU12, YV12, RGB) nor libv4l2's RGB24 conversion is available, or the
     /// one `asked` for (--format) is not offered; `offered` lists the camera's formats.
     case unsupportedFormat(path: String, offered: [String], asked: String? = nil)
+    /// Every capture node gives raw Bayer data only: a MIPI camera (Intel IPU6/IPU7, Qualcomm CAMSS), whose picture
+    /// an image processor makes (libcamera's); facecap reads ready pictures only.
+    case rawBayerOnly(RawBayerCamera)
     /// The device went away (ENODEV, or POLLERR/POLLHUP while streaming): unplugged.
     case disconnected(path: String)
     /// No frame arrived for `seconds`.
@@ -45,7 +48,8 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
 
     public var exitCode: ExitCode {
         switch self {
-        case .noCamera, .noSuchDevice, .notCaptureDevice, .busy, .unsupportedFormat: return .noCamera
+        // A camera facecap cannot read is no camera to it: 69, as SPEC's table has no code of its own for it.
+        case .noCamera, .noSuchDevice, .notCaptureDevice, .busy, .unsupportedFormat, .rawBayerOnly: return .noCamera
         case .permissionDenied: return .permissionDenied
         case .disconnected, .stalled, .noBandwidth, .ioError, .system, .closed: return .failure
         }
@@ -71,6 +75,8 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
             let list = offered.isEmpty ? Words.text(.cameraErrorNoFormats) : offered.joined(separator: ", ")
             if let asked { return Words.text(.cameraErrorFormatNotOffered, ["path": path, "format": asked, "formats": list]) }
             return Words.text(.cameraErrorUnsupported, ["path": path, "formats": list])
+        case .rawBayerOnly(let camera):
+            return Words.text(.cameraErrorRawBayerOnly, ["driver": camera.driver, "nodes": camera.nodeSpan])
         case .disconnected(let path):
             return Words.text(.cameraErrorDisconnected, ["path": path])
         case .stalled(let path, let seconds):
@@ -134,5 +140,45 @@ public struct DeviceHolder: Equatable, Sendable {
     public init(pid: Int, command: String) {
         self.pid = pid
         self.command = command
+    }
+}
+
+/// A MIPI camera as V4L2 shows it without libcamera: capture nodes that give raw Bayer data only.
+public struct RawBayerCamera: Equatable, Sendable {
+    /// The hardware's driver (sysfs), else the V4L2 one: "intel_ipu6_isys", "ipu7", "qcom-camss"…
+    public var driver: String
+    /// The first raw node's V4L2 name, e.g. "Intel IPU6 ISYS Capture 0".
+    public var card: String
+    /// Its raw-Bayer nodes, in number order.
+    public var nodes: [String]
+
+    public init(driver: String, card: String, nodes: [String]) {
+        self.driver = driver
+        self.card = card
+        self.nodes = nodes
+    }
+
+    /// "/dev/video0", "/dev/video0, /dev/video1", or "/dev/video0 … /dev/video31" (an IPU6 has 32 of them).
+    public var nodeSpan: String {
+        guard nodes.count > 2, let first = nodes.first, let last = nodes.last else {
+            return nodes.joined(separator: ", ")
+        }
+        return "\(first) … \(last)"
+    }
+
+    /// Intel's IPU7 (Lunar Lake on), which no libcamera release supports yet.
+    public var isIPU7: Bool { driver.lowercased().contains("ipu7") || card.lowercased().contains("ipu7") }
+
+    /// What the camera is and what each distribution can do about it, in the person's language; lines starting "$ "
+    /// are commands. The screen, `--plain` and `facecap devices` say these same lines.
+    public var advice: [String] {
+        var lines = [Words.text(.mipiWhat, ["driver": driver, "card": card, "nodes": nodeSpan])]
+        if isIPU7 { lines.append(Words.text(.mipiIPU7)) }
+        // Two install commands, so that each fits a 60-column screen whole (libcamera-ipa holds the software ISP's
+        // module, which neither of the others pulls in).
+        lines += [Words.text(.mipiDebian12), Words.text(.mipiDebian13),
+                  "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
+                  "$ libcamerify facecap", Words.text(.mipiUbuntu2404)]
+        return lines
     }
 }

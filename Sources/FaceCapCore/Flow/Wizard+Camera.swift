@@ -70,7 +70,10 @@ extension Wizard {
         if settings.plain {
             // A script wants the answer now, not a screen that waits for a camera to appear.
             state = .cameraUnavailable(CameraLink(problem: problem, retryStep: step, nextTry: nil))
-            return [.report(problem.message)] + finish(problem.exitCode)
+            var report = problem.message
+            // No screen follows: the MIPI camera's fix for each distribution, its screen's lines, goes in the line.
+            if case .rawBayerOnly(let camera)? = problem.error { report = PlainText.joined(report, camera.advice) }
+            return [.report(report)] + finish(problem.exitCode)
         }
         // No camera and busy are retried by themselves (hotplug, the other program quits); permission is not.
         let automatic = problem.kind != .permissionDenied && problem.recoverable

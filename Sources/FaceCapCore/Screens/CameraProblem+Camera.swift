@@ -36,6 +36,11 @@ extension CameraProblem {
                       details: [fact, Words.text(.cameraLooksAgain),
                                 Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
                       exitCode: error.exitCode, error: error)
+        case .rawBayerOnly(let camera):
+            // A USB webcam plugged in, or Intel's relay started, is found by the automatic retry, which the countdown
+            // says; the lines are the camera's and the fixes, short enough for 60×20.
+            self.init(kind: .noCamera, message: error.message, details: camera.advice, exitCode: error.exitCode,
+                      error: error)
         case .disconnected, .stalled, .ioError, .noBandwidth, .system, .closed:
             self.init(kind: .lost, message: error.message, exitCode: error.exitCode, error: error)
         }

@@ -17,8 +17,13 @@ extension Wizard {
             name = .cameraBusy
             title = Words.text(.busyTitle)
         case .noCamera, .lost:
+            // The MIPI camera keeps the No camera screen's name (its event, SPEC's list) with a title of its own.
             name = .noCamera
-            title = Words.text(settings.sourceIsClip ? .clipUnreadableTitle : .noCameraTitle)
+            if case .rawBayerOnly? = link.problem.error {
+                title = Words.text(.mipiTitle)
+            } else {
+                title = Words.text(settings.sourceIsClip ? .clipUnreadableTitle : .noCameraTitle)
+            }
         }
         let countdown = link.awaitingAnswer ? Words.text(.countdownLookingForCamera)
             : link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }

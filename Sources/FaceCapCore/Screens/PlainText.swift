@@ -12,19 +12,26 @@ public enum PlainText {
         // (English's common prefix) would not hold in other languages: German says "Foto wird geprüft" over
         // "Ihr Foto wird geprüft …", Japanese 写真を確認中 over 写真を確認しています….
         if let primary = model.primary, primary != model.title, model.name != .uploading { parts.append(primary) }
-        let body = model.lines.map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
-        // The language's own separators (French puts a no-break space before the colon, Japanese has its own).
-        let label = Words.text(.separatorLabel), clause = Words.text(.separatorClause)
-        var text = parts.joined(separator: label)
-        for (index, line) in body.enumerated() {
-            // Sentences follow each other; list items and fragments are separated as clauses.
-            let previous = index == 0 ? text : body[index - 1]
-            let separator = previous.isEmpty ? "" : index == 0 ? label
-                : previous.hasSuffix(".") || previous.hasSuffix("。") ? " " : clause
-            text += separator + line
-        }
+        var text = joined(parts.joined(separator: Words.text(.separatorLabel)), model.lines)
         if !model.hints.isEmpty { text += " " + Words.text(.plainAlso, ["hints": Words.clauses(model.hints)]) }
         return "[\(model.name.rawValue)] " + text
+    }
+
+    /// `head`, then a screen's `lines` as one line: commands without their "$ ", sentences (and a line ending in a
+    /// colon) followed by a space, list items and fragments as clauses, in the language's own separators (French puts a no-break space before the
+    /// colon, Japanese has its own).
+    public static func joined(_ head: String, _ lines: [String]) -> String {
+        let body = lines.map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
+        let label = Words.text(.separatorLabel), clause = Words.text(.separatorClause)
+        var text = head
+        for (index, line) in body.enumerated() {
+            let previous = index == 0 ? text : body[index - 1]
+            // A line ending in a colon introduces the next (a command): no clause mark after it.
+            let separator = previous.isEmpty ? "" : index == 0 ? label
+                : [".", "。", ":", "："].contains(where: previous.hasSuffix) ? " " : clause
+            text += separator + line
+        }
+        return text
     }
 }
 

@@ -447,6 +447,26 @@ extension MessageID {
         case .devicesRankVirtual: "virtual (another program's picture)"
         case .devicesRankMode: "{size} at {fps} fps"
         case .devicesRankSlowMode: "at best {size} at {fps} fps (less than 640x480 at 15 fps)"
+        case .devicesRankInfraredInterface: "infrared (its USB interface is named {name})"
+        case .devicesRankInfraredChroma: "infrared (its picture had no colour: chroma flat at 128)"
+        case .cameraErrorRawBayerOnly:
+            "the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera ('facecap"
+                + " devices' says how to set it up)"
+        case .mipiTitle: "This camera needs libcamera"
+        case .mipiWhat:
+            "{nodes} ({driver}, {card}): raw sensor data only. This MIPI camera needs an image processor (libcamera's);"
+                + " facecap reads finished pictures only."
+        case .mipiIPU7:
+            "Intel IPU7 (Lunar Lake and later): no libcamera release supports it yet; only Intel's own camera packages"
+                + " give it a picture."
+        case .mipiDebian12:
+            "Debian 12: its libcamera (0.0.3) has no software image processor; no Debian 12 package can give this"
+                + " camera a picture."
+        case .mipiDebian13:
+            "Debian 13 (libcamera 0.4; 0.5 in backports): start facecap through libcamera's V4L2 adapter:"
+        case .mipiUbuntu2404:
+            "Ubuntu 24.04: libcamera 0.2 is too old too; Intel's IPU6 packages (libcamhal, v4l2-relayd, v4l2loopback;"
+                + " wiki.ubuntu.com/IntelMIPICamera) make an \"Intel MIPI Camera\" node, which facecap opens by itself."
         case .modelCannotUse: "cannot use the face model {file}: {problem}. {advice}"
         case .modelRefetch: "Fetch and verify the models again: 'make models' in a source checkout, or reinstall the facecap package."
         case .modelFolder: "folder {path}"

@@ -281,6 +281,12 @@ public enum MessageID: String, CaseIterable, Sendable {
     case devicesRankVirtual = "devices.rank.virtual"
     case devicesRankMode = "devices.rank.mode"
     case devicesRankSlowMode = "devices.rank.slowMode"
+    case devicesRankInfraredInterface = "devices.rank.infraredInterface"
+    case devicesRankInfraredChroma = "devices.rank.infraredChroma"
+    // A MIPI camera (raw Bayer nodes only): what it is, and what each distribution can do.
+    case cameraErrorRawBayerOnly = "cameraError.rawBayerOnly", mipiTitle = "mipi.title", mipiWhat = "mipi.what"
+    case mipiIPU7 = "mipi.ipu7", mipiDebian12 = "mipi.debian12", mipiDebian13 = "mipi.debian13"
+    case mipiUbuntu2404 = "mipi.ubuntu2404"
     case modelCannotUse = "model.cannotUse"
     case modelRefetch = "model.refetch"
     case modelFolder = "model.folder"

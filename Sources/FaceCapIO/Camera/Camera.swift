@@ -167,13 +167,16 @@ public final class Camera: FrameSource {
     }
 
     /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
-    /// physical before virtual, 640×480 at 15 fps before slower; metadata nodes are skipped).
+    /// physical before virtual, 640×480 at 15 fps before slower; metadata nodes are skipped); a machine with raw
+    /// Bayer nodes only is `CameraError.rawBayerOnly`.
     public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
-                                 directory: String = "/dev", ops: CameraOps = .system) throws(CameraError) -> Camera {
-        let scan = CameraDevice.scan(directory: directory, ops: ops)
+                                 directory: String = "/dev", ops: CameraOps = .system,
+                                 sysfs: String = "/sys") throws(CameraError) -> Camera {
+        let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
         guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)
         }
+        if let raw = CameraRank.rawBayerCamera(scan.devices) { throw CameraError.rawBayerOnly(raw) }
         return try Camera(path: first.path, configuration: configuration, ops: ops)
     }
 

@@ -11,8 +11,20 @@ public struct CameraOps {
 
     public init(_ table: cv4l2_ops) { self.table = table }
 
-    /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2).
-    public static var system: CameraOps { CameraOps(cv4l2_system_ops()) }
+    /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2); the C library's own calls instead when
+    /// libcamera's V4L2 adapter is preloaded (`libcamerify facecap`), whose replacements libv4l2 would go past.
+    public static var system: CameraOps {
+        let preload = getenv("LD_PRELOAD").map { String(cString: $0) }
+        return CameraOps(underLibcameraAdapter(preload: preload) ? cv4l2_plain_ops() : cv4l2_system_ops())
+    }
+
+    /// `LD_PRELOAD` names libcamera's v4l2-compat.so (libcamerify puts its full path there).
+    static func underLibcameraAdapter(preload: String?) -> Bool {
+        guard let preload else { return false }
+        // ld.so separates entries with colons or spaces.
+        return preload.split { $0 == ":" || $0 == " " }
+            .contains { $0.hasSuffix("/v4l2-compat.so") || $0 == "v4l2-compat.so" }
+    }
 }
 
 /// One picture format a camera offers, with its sizes and frame rates.
@@ -82,27 +94,48 @@ public struct CameraDevice: Equatable, Sendable {
     /// Where it is attached (V4L2 `bus_info`), e.g. "usb-0000:00:14.0-8".
     public var bus: String
     public var formats: [CameraFormat]
+    /// The name of the USB interface the node belongs to (sysfs `device/interface`, else the node's `name`), e.g.
+    /// "Integrated IR Camera": laptops name their infrared function there when the V4L2 card name does not say it.
+    public var interfaceName: String?
+    /// The kernel driver of the hardware behind the node (the sysfs `device/driver` link's name), e.g.
+    /// "intel_ipu6_isys" or "qcom-camss" where QUERYCAP's driver may be a generic one; nil when sysfs has none.
+    public var hardwareDriver: String?
+    /// A frame from the node had its chroma flat at 128 while its luma varied: an infrared picture in YUYV (set by
+    /// whoever streamed from it, `SourceOpener`; a scan cannot know it without turning the camera on).
+    public var chromaIsFlat = false
 
-    public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat]) {
+    public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat],
+                interfaceName: String? = nil, hardwareDriver: String? = nil) {
         self.path = path
         self.card = card
         self.driver = driver
         self.bus = bus
         self.formats = formats
+        self.interfaceName = interfaceName
+        self.hardwareDriver = hardwareDriver
     }
+
+    /// The driver to name the camera by: the hardware's (sysfs), else the V4L2 one.
+    public var driverName: String { hardwareDriver ?? driver }
 
     /// The video-capture nodes under `directory` (/dev/video*, in number order); metadata nodes and
     /// nodes that cannot be opened are left out.
-    public static func list(directory: String = "/dev", ops: CameraOps = .system) -> [CameraDevice] {
-        scan(directory: directory, ops: ops).devices
+    public static func list(directory: String = "/dev", ops: CameraOps = .system, sysfs: String = "/sys")
+        -> [CameraDevice] {
+        scan(directory: directory, ops: ops, sysfs: sysfs).devices
     }
 
-    /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why.
-    public static func scan(directory: String = "/dev", ops: CameraOps = .system) -> CameraScan {
+    /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why. `sysfs` is where
+    /// sysfs is mounted (tests give a folder of their own).
+    public static func scan(directory: String = "/dev", ops: CameraOps = .system, sysfs: String = "/sys")
+        -> CameraScan {
         var result = CameraScan(devices: [], problems: [])
         for path in videoNodePaths(in: directory) {
             do {
-                if let device = try query(path: path, ops: ops) { result.devices.append(device) }
+                if var device = try query(path: path, ops: ops) {
+                    device.readSysfs(sysfs)
+                    result.devices.append(device)
+                }
             } catch {
                 switch error {
                 case .noSuchDevice, .notCaptureDevice, .disconnected: continue  // gone, or not V4L2 capture
@@ -144,6 +177,24 @@ public struct CameraDevice: Equatable, Sendable {
         return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
                             driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
                             formats: enumerateFormats(&table, fd))
+    }
+}
+
+// MARK: - sysfs
+
+extension CameraDevice {
+    /// Fills in `interfaceName` and `hardwareDriver` from /sys/class/video4linux/videoN (N from the node's name).
+    mutating func readSysfs(_ sysfs: String) {
+        guard let name = path.split(separator: "/").last, name.hasPrefix("video") else { return }
+        let folder = "\(sysfs)/class/video4linux/\(name)"
+        let interface = CameraSupport.readSmallFile(folder + "/device/interface").map(CameraSupport.trimmedWhitespace)
+        let nodeName = CameraSupport.readSmallFile(folder + "/name").map(CameraSupport.trimmedWhitespace)
+        interfaceName = [interface, nodeName].compactMap { $0 }.first { !$0.isEmpty }
+        // The link points at ../../../bus/…/drivers/NAME: its last component is the driver's name.
+        if let link = CameraSupport.readLink(folder + "/device/driver"),
+           let driver = link.split(separator: "/").last, !driver.isEmpty {
+            hardwareDriver = String(driver)
+        }
     }
 }
 

@@ -3,19 +3,24 @@ import FaceCapCore
 /// How `facecap devices` shows capture devices: lines for people, and one JSON document for scripts.
 ///
 /// JSON shape (stable; keys always in this order, `fpsRange` only when the driver gives a range, `mode` only
-/// when a readable format lists a size with a rate):
+/// when a readable format lists a size with a rate; `hardwareDriver` and `interface` are null where sysfs has none):
 /// ```
 /// {"devices":[{"path":"/dev/video0","card":"…","driver":"uvcvideo","bus":"usb-…",
+///   "hardwareDriver":"uvcvideo","interface":"Integrated Camera",
 ///   "formats":[{"fourcc":"YUYV","description":"YUYV 4:2:2","compressed":false,"emulated":false,
 ///     "sizes":[{"type":"discrete","width":640,"height":480,"fps":[30,15]},
 ///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
 ///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}],
 ///   "rank":1,"kind":"colour","virtual":false,"fastEnough":true,"mode":{"width":640,"height":480,"fps":30},
 ///   "reasons":["colour","640x480 at 30 fps"]}],
-///  "problems":["cannot open /dev/video2: permission denied …"]}
+///  "problems":["cannot open /dev/video2: permission denied …"],
+///  "mipi":null}
 /// ```
 /// `rank` is the order facecap tries the devices in when none is named (`CameraRank`): 1 first; `kind` is
-/// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language.
+/// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language. `mipi` is null unless the only
+/// capture nodes give raw Bayer data (a MIPI camera, `CameraRank.rawBayerCamera`); then it is
+/// `{"driver":"intel_ipu6_isys","card":"…","nodes":["/dev/video0",…],"needs":"libcamera","advice":["…",…]}`,
+/// the advice being the camera screen's lines (commands start with "$ ").
 public enum CameraDeviceText {
     /// A frame rate as people write it: 30 → "30", 7.5 → "7.5", 30000/1001 → "29.97".
     public static func rate(_ rate: Double) -> String {
@@ -46,6 +51,8 @@ public enum CameraDeviceText {
                 lines.append("  " + Words.text(.devicesConverted, ["formats": Words.list(converted.map(\.fourcc))]))
             }
         }
+        // A MIPI camera: what it is and what can be done, as its wizard screen says it, after the nodes.
+        if let camera = CameraRank.rawBayerCamera(devices) { lines += [""] + camera.advice }
         return lines.joined(separator: "\n")
     }
 
@@ -80,7 +87,8 @@ public enum CameraDeviceText {
             let (place, rank) = placed
             var fields: [(String, String)] = [
                 ("path", string(device.path)), ("card", string(device.card)), ("driver", string(device.driver)),
-                ("bus", string(device.bus)), ("formats", array(device.formats.map(json))),
+                ("bus", string(device.bus)), ("hardwareDriver", device.hardwareDriver.map(string) ?? "null"),
+                ("interface", device.interfaceName.map(string) ?? "null"), ("formats", array(device.formats.map(json))),
                 ("rank", String(place)), ("kind", string(rank.kind.name)), ("virtual", String(rank.isVirtual)),
                 ("fastEnough", String(rank.isFastEnough)),
             ]
@@ -91,7 +99,12 @@ public enum CameraDeviceText {
             fields.append(("reasons", array(rank.reasons.map(string))))
             return object(fields)
         }
-        return object([("devices", array(items)), ("problems", array(problems.map(string)))])
+        let mipi = CameraRank.rawBayerCamera(devices).map { camera in
+            object([("driver", string(camera.driver)), ("card", string(camera.card)),
+                    ("nodes", array(camera.nodes.map(string))), ("needs", string("libcamera")),
+                    ("advice", array(camera.advice.map(string)))])
+        }
+        return object([("devices", array(items)), ("problems", array(problems.map(string))), ("mipi", mipi ?? "null")])
     }
 
     private static func json(_ format: CameraFormat) -> String {

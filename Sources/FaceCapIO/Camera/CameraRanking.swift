@@ -30,8 +30,12 @@ public struct CameraRank: Equatable, Sendable {
         }
     }
 
-    /// Why a node is taken for infrared.
-    public enum InfraredSign: String, Sendable { case name, greyOnly = "grey-only", mjpegAt640x360 = "mjpeg-640x360" }
+    /// Why a node is taken for infrared: its V4L2 name, its USB interface's name (sysfs), grey formats only, MJPEG at
+    /// 640×360 only, or a frame whose chroma was flat at 128 (`CameraDevice.chromaIsFlat`).
+    public enum InfraredSign: String, Sendable {
+        case name, interfaceName = "interface-name", greyOnly = "grey-only", mjpegAt640x360 = "mjpeg-640x360"
+        case flatChroma = "flat-chroma"
+    }
 
     /// A size and the fastest rate it is offered at.
     public struct Mode: Equatable, Sendable {
@@ -42,6 +46,8 @@ public struct CameraRank: Equatable, Sendable {
 
     public var kind: Kind
     public var infraredSign: InfraredSign?
+    /// The node's USB interface name, which the reason quotes when it is what says IR.
+    var interfaceName: String?
     /// A v4l2loopback node: another program's picture (OBS, a relay of a MIPI camera).
     public var isVirtual: Bool
     /// The mode facecap would read: the smallest size of at least 640×480 that keeps 15 fps or more, else the
@@ -85,7 +91,9 @@ public struct CameraRank: Equatable, Sendable {
         let readable = candidates
         isFastEnough = mode.map(CameraRank.isGood) ?? false
         isVirtual = device.driver == "v4l2 loopback" || device.bus.hasPrefix("platform:v4l2loopback")
-        infraredSign = CameraRank.infraredSign(card: device.card, native: native)
+        infraredSign = CameraRank.infraredSign(card: device.card, interface: device.interfaceName, native: native)
+            ?? (device.chromaIsFlat ? .flatChroma : nil)
+        interfaceName = device.interfaceName
         // Raw Bayer data stays raw Bayer though libv4l2 lists its own RGB24 of it (it debayers 8-bit data with no
         // exposure or white balance: no picture a person would call one).
         if !native.isEmpty && native.allSatisfy({ CameraRank.isBayer($0.fourcc) }) {
@@ -125,12 +133,14 @@ public struct CameraRank: Equatable, Sendable {
         case .colour:
             reasons.append(Words.text(.devicesRankColour))
         case .infrared:
-            let sign: MessageID = switch infraredSign {
-            case .name?: .devicesRankInfraredName
-            case .mjpegAt640x360?: .devicesRankInfraredMJPEG
-            default: .devicesRankInfraredGrey
+            switch infraredSign {
+            case .name?: reasons.append(Words.text(.devicesRankInfraredName))
+            case .interfaceName?:
+                reasons.append(Words.text(.devicesRankInfraredInterface, ["name": interfaceName ?? ""]))
+            case .mjpegAt640x360?: reasons.append(Words.text(.devicesRankInfraredMJPEG))
+            case .flatChroma?: reasons.append(Words.text(.devicesRankInfraredChroma))
+            case .greyOnly?, nil: reasons.append(Words.text(.devicesRankInfraredGrey))
             }
-            reasons.append(Words.text(sign))
         case .rawBayer:
             reasons.append(Words.text(.devicesRankRawBayer))
         case .unreadable:
@@ -146,10 +156,11 @@ public struct CameraRank: Equatable, Sendable {
 
     // MARK: - Signs
 
-    static func infraredSign(card: String, native: [CameraFormat]) -> InfraredSign? {
-        // "USB2.0 IR", "Integrated IR Camera", "HP IR Camera", "…: Infrared Camera": IR as a word of its own.
-        let words = card.split { !$0.isLetter && !$0.isNumber }
-        if words.contains("IR") || card.lowercased().contains("infrared") { return .name }
+    static func infraredSign(card: String, interface: String? = nil, native: [CameraFormat]) -> InfraredSign? {
+        if saysInfrared(card) { return .name }
+        // A UVC camera's card is often its product name for both functions ("Integrated_Webcam_HD"), while the USB
+        // interface of each function has a name of its own ("Integrated IR Camera", "IR Camera").
+        if let interface, saysInfrared(interface) { return .interfaceName }
         guard !native.isEmpty else { return nil }
         if native.allSatisfy({ greyFormats.contains($0.fourcc) }) { return .greyOnly }
         if native.allSatisfy({ $0.fourcc == "MJPG" }),
@@ -158,6 +169,22 @@ public struct CameraRank: Equatable, Sendable {
             return .mjpegAt640x360
         }
         return nil
+    }
+
+    /// "USB2.0 IR", "Integrated IR Camera", "HP IR Camera", "…: Infrared Camera": IR as a word of its own.
+    static func saysInfrared(_ name: String) -> Bool {
+        name.split { !$0.isLetter && !$0.isNumber }.contains("IR") || name.lowercased().contains("infrared")
+    }
+
+    /// The MIPI case: no node gives colour pictures and at least one gives raw Bayer data only, so the camera needs
+    /// libcamera (`CameraError.rawBayerOnly`); nil otherwise. An infrared node beside them (the USB face-unlock camera
+    /// of many MIPI laptops) does not count: its grey picture is no selfie, and it stays one key d away.
+    public static func rawBayerCamera(_ devices: [CameraDevice]) -> RawBayerCamera? {
+        let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
+        guard !ranks.contains(where: { $0.rank.kind == .colour }) else { return nil }
+        let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
+        guard let first = raw.first else { return nil }
+        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path))
     }
 
     /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's

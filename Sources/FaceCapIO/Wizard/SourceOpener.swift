@@ -14,10 +14,20 @@ public final class SourceOpener: FrameSourceOpener {
     private var devicePath: String?
     /// Where the person's choice of camera (key d) is remembered; nil: not remembered.
     private let memory: CameraMemory?
+    /// Where sysfs is (interface names and drivers of the nodes).
+    private let sysfs: String
+    /// Nodes whose frames had their chroma flat at 128 this run: infrared, ranked as such from then on.
+    private var flatChroma: Set<String> = []
+
+    /// Frames read from a YUV camera facecap chose by itself to see whether its picture has colour: the first with
+    /// some contrast decides; a camera still blank after these (starting up, lens covered) is taken for colour.
+    static let chromaSampleFrames = 8
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
-                directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil) {
+                directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
+                sysfs: String = "/sys") {
         self.memory = memory
+        self.sysfs = sysfs
         self.source = source
         var camera = camera
         // A live preview wants the newest frame, not the ones that queued while a frame was analysed.
@@ -47,20 +57,65 @@ public final class SourceOpener: FrameSourceOpener {
         case .camera:
             do throws(CameraError) {
                 if let devicePath { return try Camera(path: devicePath, configuration: camera, ops: ops) }
-                let devices = CameraDevice.scan(directory: directory, ops: ops).devices
-                guard let chosen = CameraRank.choose(devices, remembered: memory?.remembered(among: devices)) else {
-                    return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
-                }
-                return try Camera(path: chosen.path, configuration: camera, ops: ops)
+                return try openBest()
             } catch {
                 throw CameraProblem(error)
             }
         }
     }
 
+    /// The best-ranked node (or the person's last choice). A YUV camera chosen by rank while another colour camera
+    /// is there shows its first frames to `hasFlatChroma`: an infrared function that gives YUYV (its chroma flat at
+    /// 128) has nothing in its formats or names to tell it by, so its picture is the only sign. That costs a few
+    /// frames at start only on machines with two colour cameras, and none where the choice could not change.
+    private func openBest() throws(CameraError) -> Camera {
+        var devices = scannedDevices().devices
+        let remembered = memory?.remembered(among: devices)
+        while true {
+            guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
+                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
+            }
+            if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
+            let opened = try Camera(path: chosen.path, configuration: camera, ops: ops)
+            let otherColour = devices.contains { $0.path != chosen.path && CameraRank(of: $0).kind == .colour }
+            guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
+                  !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
+                  hasFlatChroma(opened) else { return opened }
+            // Marked, it ranks as infrared: the next turn opens another node, and the loop ends once none is left.
+            opened.close()
+            flatChroma.insert(chosen.path)
+            devices = devices.map(marked)
+        }
+    }
+
+    /// True when a frame with some contrast has its chroma flat at 128 (`Frame.chromaIsFlat`); false on the first
+    /// with colour, and when none decides within `chromaSampleFrames` frames or a frame does not come.
+    private func hasFlatChroma(_ camera: Camera) -> Bool {
+        var frame = Frame(format: camera.format, width: camera.width, height: camera.height, data: [])
+        for _ in 0..<Self.chromaSampleFrames {
+            // A camera that fails here fails the same way for the pipeline, which reports it.
+            guard let result = try? camera.nextFrame(into: &frame, timeout: camera.configuration.stallTimeout),
+                  result == .frame else { return false }
+            if let flat = frame.chromaIsFlat { return flat }
+        }
+        return false
+    }
+
+    private func marked(_ device: CameraDevice) -> CameraDevice {
+        var device = device
+        device.chromaIsFlat = flatChroma.contains(device.path)
+        return device
+    }
+
+    private func scannedDevices() -> CameraScan {
+        var scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
+        scan.devices = scan.devices.map(marked)
+        return scan
+    }
+
     public func cameras() -> [CameraChoice] {
         guard case .camera = source else { return [] }
-        let scan = CameraDevice.scan(directory: directory, ops: ops)
+        let scan = scannedDevices()
         let current = devicePath
             ?? CameraRank.choose(scan.devices, remembered: memory?.remembered(among: scan.devices))?.path
         // In the order facecap would try them, each with why it comes there ("colour, 640x480 at 30 fps").
@@ -90,7 +145,7 @@ private extension CameraError {
     /// The node the error is about, when it names one.
     var devicePath: String? {
         switch self {
-        case .noCamera: return nil
+        case .noCamera, .rawBayerOnly: return nil
         case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _), .busy(let path, _),
              .unsupportedFormat(let path, _, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
              .ioError(let path, _), .system(let path, _, _), .closed(let path):
