@@ -6,8 +6,8 @@ the person's face is, goes through a FIFO into `facecap --plain --input FIFO --e
 facecap says — the guidance events' main message (`--listener events`, who reads the screen: the event's `slight`
 says when it is in graded words, "A little lower", and the person then moves at a third of their speed) or the
 `--plain` lines (`--listener plain`, a screen-reader user, who hears "A little lower" and moves slowly) — after a
-reaction time, at a speed. The start states are those of `make simulate` (Tests/Fixtures/simulation/starts.json). The face
-models run for real here, unlike in `make simulate` (GuidanceSimulationTests), which places the face by
+reaction time, at a speed. The start states are those of `make simulate` (Tests/Fixtures/simulation/starts.json).
+The face models run for real here, unlike in `make simulate` (GuidanceSimulationTests), which places the face by
 construction on the frames' own clock; these figures depend on the machine and its load, so they are a budget
 figure, not a test.
 

@@ -158,7 +158,8 @@ enum GuidanceSimulation {
             let screen = wizard.screen(at: t)
             v = (x: 0.0, y: 0.0)
             guard let code = screen.guidance else { continue }
-            let slight = Messages.slightGuidanceID(code) != nil && screen.primary == Messages.guidance(code, slight: true)
+            let slight = Messages.slightGuidanceID(code) != nil
+                && screen.primary == Messages.guidance(code, slight: true)
             if result.words.last != code.rawValue + (slight ? "~" : "") {
                 result.words.append(code.rawValue + (slight ? "~" : ""))
             }

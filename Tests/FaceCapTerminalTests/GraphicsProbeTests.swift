@@ -53,8 +53,8 @@ extension Array where Element == UInt8 {
 }
 
 final class GraphicsProbeTests: XCTestCase {
-    /// The default time-out is far longer than any machine's delay: a reply ends the wait, and `deviceAttributes`
-    /// says it did.
+    /// The default time-out is far longer than any machine's delay: a reply ends the wait, and one of half the
+    /// time-out can only be the time-out waited (a pseudo-terminal round trip is milliseconds).
     private func probe(_ reply: String?, delay: Double = 0, timeout: Double = 30)
         throws -> (answers: TerminalAnswers?, seconds: Double, received: [UInt8], echo: Bool) {
         let terminal = try ScriptedTerminal()
@@ -103,7 +103,8 @@ final class GraphicsProbeTests: XCTestCase {
         for reply in ["\u{1B}[?1;2c", "\u{1B}[?65;1;9c"] {
             let result = try probe(reply)
             let answers = try XCTUnwrap(result.answers)
-            XCTAssertTrue(answers.deviceAttributes, "the reply ended the wait")
+            XCTAssertTrue(answers.deviceAttributes)
+            XCTAssertLessThan(result.seconds, 15, "the reply ended the wait, not the 30 s time-out")
             XCTAssertFalse(answers.kitty || answers.sixel)
             XCTAssertNil(GraphicsProbe.choose(.auto, answers: answers, cellSize: (8, 16)))
         }

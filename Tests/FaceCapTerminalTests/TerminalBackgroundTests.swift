@@ -46,7 +46,8 @@ final class TerminalBackgroundTests: XCTestCase {
     }
 
     /// Asks through `pty` while the terminal's end reads the query and sends `reply` (nil: says nothing).
-    /// `answered`: the device attributes came, which ends the wait (so a long time-out costs nothing then).
+    /// `answered`: the device attributes came, which ends the wait (so a long time-out costs nothing then; half of
+    /// it waited can only be the time-out, a pseudo-terminal round trip being milliseconds).
     private func ask(reply: String?, timeout: Double = 30) throws
         -> (colour: TerminalBackground.Colour?, answered: Bool, seconds: Double, query: [UInt8]) {
         let pty = try PTY()
@@ -78,7 +79,8 @@ final class TerminalBackgroundTests: XCTestCase {
         let r = try ask(reply: "\u{1B}]11;rgb:ffff/ffff/f5f5\u{1B}\\\u{1B}[?62;22c")
         XCTAssertEqual(r.query, Self.burst)
         XCTAssertEqual(r.colour, TerminalBackground.Colour(r: 255, g: 255, b: 245))
-        XCTAssertTrue(r.answered, "the wait ends at the device-attributes reply")
+        XCTAssertTrue(r.answered)
+        XCTAssertLessThan(r.seconds, 15, "the wait ends at the device-attributes reply, not the 30 s time-out")
     }
 
     func testABELTerminatedDarkReplyIsRead() throws {
@@ -90,7 +92,8 @@ final class TerminalBackgroundTests: XCTestCase {
         // Only the device attributes (tmux 3.3 without an outer terminal): no colour, and no time-out waited.
         let r = try ask(reply: "\u{1B}[?1;2c")
         XCTAssertNil(r.colour)
-        XCTAssertTrue(r.answered, "the device attributes end the wait, not the time-out")
+        XCTAssertTrue(r.answered)
+        XCTAssertLessThan(r.seconds, 15, "the device attributes end the wait, not the 30 s time-out")
     }
 
     func testASilentTerminalIsGivenUpAfterTheTimeOut() throws {

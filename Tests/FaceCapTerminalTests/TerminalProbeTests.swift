@@ -15,17 +15,20 @@ final class TerminalProbeTests: XCTestCase {
     func testOneBurstAsksForTheBackgroundAndTheGraphicsAndOneReplyEndsTheWait() throws {
         let terminal = try ScriptedTerminal()
         terminal.answer(Self.light + Self.kitty + Self.cell + Self.attributes)
-        // A time-out far longer than any machine's delay: the reply ends the wait (the loop reads until the device
-        // attributes are in, so `deviceAttributes` says the wait ended on them), whatever the machine's load.
+        // A time-out far longer than any machine's delay: the reply ends the wait, whatever the machine's load, and a
+        // wait of half the time-out can only be the time-out waited (a pseudo-terminal round trip is milliseconds).
+        let start = GraphicsProbe.monotonicSeconds()
         let answers = try XCTUnwrap(TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: true,
                                                       graphics: true, timeout: 30))
+        let seconds = GraphicsProbe.monotonicSeconds() - start
         Thread.sleep(forTimeInterval: 0.05)
         // Every question in one write, the device attributes last: one round trip for all of them.
         XCTAssertEqual(terminal.received, TerminalBackground.query + GraphicsProbe.queries + TerminalProbe.deviceAttributes)
         XCTAssertEqual(answers.background, TerminalBackground.Colour(r: 255, g: 255, b: 245))
         XCTAssertTrue(answers.kitty)
         XCTAssertEqual(answers.cellSize?.width, 10)
-        XCTAssertTrue(answers.deviceAttributes, "the device attributes ended the wait, not the time-out")
+        XCTAssertTrue(answers.deviceAttributes)
+        XCTAssertLessThan(seconds, 15, "the device attributes ended the wait, not the 30 s time-out")
     }
 
     func testOnlyWhatIsNeededIsAsked() throws {
