@@ -14,6 +14,9 @@ public final class SourceOpener: FrameSourceOpener {
     private var devicePath: String?
     /// Where the person's choice of camera (key d) is remembered; nil: not remembered.
     private let memory: CameraMemory?
+    /// The camera controls facecap changed in this run, across every opening (written back at each close, and at
+    /// `finish` for a camera that went away meanwhile).
+    public let controlLedger = CameraControlLedger()
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
                 directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil) {
@@ -46,12 +49,15 @@ public final class SourceOpener: FrameSourceOpener {
             }
         case .camera:
             do throws(CameraError) {
-                if let devicePath { return try Camera(path: devicePath, configuration: camera, ops: ops) }
+                if let devicePath {
+                    return try Camera(path: devicePath, configuration: camera, ops: ops, controlLedger: controlLedger)
+                }
                 let devices = CameraDevice.scan(directory: directory, ops: ops).devices
                 guard let chosen = CameraRank.choose(devices, remembered: memory?.remembered(among: devices)) else {
-                    return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
+                    return try Camera.openFirst(configuration: camera, directory: directory, ops: ops,
+                                                controlLedger: controlLedger)
                 }
-                return try Camera(path: chosen.path, configuration: camera, ops: ops)
+                return try Camera(path: chosen.path, configuration: camera, ops: ops, controlLedger: controlLedger)
             } catch {
                 throw CameraProblem(error)
             }
@@ -77,6 +83,11 @@ public final class SourceOpener: FrameSourceOpener {
             choices.append(CameraChoice(path: path, description: problem.message, isCurrent: path == current))
         }
         return choices
+    }
+
+    /// The run ends: controls of a camera that went away while open are written back if it is there again.
+    public func finish() {
+        controlLedger.restorePending(ops: ops)
     }
 
     /// Key d chose `path`: used from now on, and remembered for the next run.
