@@ -13,14 +13,20 @@ public struct ExposureKnob: Equatable, Sendable {
     /// The control's own step (at least 1).
     public var step: Int
     public var value: Int
+    /// Where it stood before facecap turned it.
+    public var start: Int
 
-    public init(kind: Kind, minimum: Int, maximum: Int, step: Int, value: Int) {
+    public init(kind: Kind, minimum: Int, maximum: Int, step: Int, value: Int, start: Int? = nil) {
         self.kind = kind
         self.minimum = minimum
         self.maximum = max(minimum, maximum)
         self.step = max(1, step)
         self.value = value
+        self.start = start ?? value
     }
+
+    /// Turned the other way than `direction` from where it started: the first to turn back.
+    func isAgainst(_ direction: Int) -> Bool { direction > 0 ? value < start : value > start }
 
     /// Room left in a direction (+1 brighter, −1 darker).
     func hasRoom(_ direction: Int) -> Bool { direction > 0 ? value < maximum : value > minimum }
@@ -160,15 +166,19 @@ public struct ExposureSteering: Equatable, Sendable {
             return actions
         }
         let direction = phase == .brightening ? 1 : -1
-        // Brightening turns the camera's own exposure first; darkening undoes the last-resort controls first.
-        let order = direction > 0 ? input.knobs : input.knobs.reversed()
-        guard let knob = order.first(where: { $0.hasRoom(direction) }) else {
+        // What was turned the other way is turned back first, the last-resort controls first (a face that was
+        // brightened with gain and then meets a lamp loses the gain before its exposure); then the camera's own
+        // exposure goes first, the brightness offset last.
+        let back = input.knobs.reversed().first { $0.isAgainst(direction) }
+        guard let knob = back ?? input.knobs.first(where: { $0.hasRoom(direction) }) else {
             exhausted = true
             return actions
         }
         exhausted = false
         changed(wait: limits.settleFrames)
-        actions.append(.set(knob.kind, knob.stepped(direction, stepsPerRange: limits.stepsPerRange)))
+        var value = knob.stepped(direction, stepsPerRange: limits.stepsPerRange)
+        if back != nil { value = direction > 0 ? min(value, knob.start) : max(value, knob.start) }
+        actions.append(.set(knob.kind, value))
         return actions
     }
 

@@ -74,6 +74,7 @@ public final class CameraExposure {
         case let .set(kind, value):
             guard let index = knobs.firstIndex(where: { $0.knob.kind == kind }) else { return }
             if camera.setControl(knobs[index].id, .integer(Int32(clamping: value))) {
+                // The driver may round: the value it kept is where the knob stands.
                 knobs[index].knob.value = Int(camera.controlValue(knobs[index].id) ?? Int32(clamping: value))
             } else {
                 // Refused: not turned again this run.
