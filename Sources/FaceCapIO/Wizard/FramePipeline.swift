@@ -100,7 +100,8 @@ final class FramePipeline {
         cadence.analysed(incoming.timestamp)
         let output = analyzer.process(incoming, faces: faces)
         framesAnalysed += 1
-        if let camera { exposure.analysed(output.metrics, camera: camera) }
+        // Not while the camera's own auto exposure is still settling after the start (`isWarmUp`).
+        if let camera, !incoming.isWarmUp { exposure.analysed(output.metrics, camera: camera) }
         latestAnalysis = output
         latestFaces = faces
         if output.keepFrame {
