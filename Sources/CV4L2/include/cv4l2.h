@@ -113,14 +113,10 @@ static const uint32_t CV4L2_CTRL_FLAG_READ_ONLY = V4L2_CTRL_FLAG_READ_ONLY;
 static const uint32_t CV4L2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
 static const uint32_t CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
 
-/** Why: v4l2_ext_control's value union (and its pointer for compound controls) is awkward to reach from Swift; the
-    test fake reads and writes a control's rectangle through these. */
+/** Why: v4l2_ext_control's pointer to a compound control's payload sits in an anonymous union Swift reaches
+    awkwardly; the test fake reads and writes the region-of-interest rectangle through it. */
 static inline struct v4l2_rect *cv4l2_ext_control_rect(struct v4l2_ext_control *control) {
     return (struct v4l2_rect *)control->ptr;
-}
-static inline int32_t cv4l2_ext_control_value(const struct v4l2_ext_control *control) { return control->value; }
-static inline void cv4l2_set_ext_control_value(struct v4l2_ext_control *control, int32_t value) {
-    control->value = value;
 }
 
 /** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */

@@ -120,8 +120,8 @@ public struct ExposureSteering: Equatable, Sendable {
 
     public let limits: Limits
     public private(set) var phase = Phase.idle
-    /// The camera has nothing left to turn the way the face needs (or nothing at all): only now is the person asked
-    /// for light.
+    /// The camera has nothing left to turn the way the face needs (or nothing at all): only the person's light can
+    /// help now.
     public private(set) var exhausted = false
     /// Analysed frames since the last change to the camera.
     private var framesSinceChange = Int.max / 2
@@ -134,7 +134,7 @@ public struct ExposureSteering: Equatable, Sendable {
         self.limits = limits
     }
 
-    /// Steering is under way and the camera still has room: the light words can wait for it.
+    /// Steering is under way and the camera still has room to act.
     public var isAdjusting: Bool { phase != .idle && !exhausted }
 
     /// Starts over (the camera opened again): nothing pointed, nothing waited for.

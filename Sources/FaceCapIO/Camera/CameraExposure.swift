@@ -20,8 +20,6 @@ public final class CameraExposure {
         steering = ExposureSteering(limits: limits)
     }
 
-    /// Steering is under way and the camera still has room to act.
-    public var isAdjusting: Bool { steering.isAdjusting }
     /// The camera has done what it can and the face's light is still out of range.
     public var isExhausted: Bool { steering.exhausted }
 
