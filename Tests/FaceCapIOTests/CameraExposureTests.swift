@@ -57,7 +57,9 @@ final class CameraExposureTests: XCTestCase {
                 let sx = Int((Double(x - 320) / scale + Double(photo.width) / 2).rounded(.down))
                 let sy = Int((Double(y - 240) / scale + Double(photo.height) / 2 + 40).rounded(.down))
                 guard (0..<photo.width).contains(sx), (0..<photo.height).contains(sy) else { continue }
-                for k in 0..<3 { light[(y * 640 + x) * 3 + k] = Float(photo.data[(sy * photo.width + sx) * 3 + k]) * face }
+                for k in 0..<3 {
+                    light[(y * 640 + x) * 3 + k] = Float(photo.data[(sy * photo.width + sx) * 3 + k]) * face
+                }
             }
         }
         return Scene(light: light)

@@ -102,8 +102,8 @@ public struct ExposureSteering: Equatable, Sendable {
         public var knobs: [ExposureKnob]
 
         public init(faceLuma: Double?, frameLuma: Double?, faceBox: Rect? = nil, frameWidth: Int = 640,
-                    frameHeight: Int = 480, frameRate: Double? = nil, autoPriority: Bool? = nil, hasRegion: Bool = false,
-                    knobs: [ExposureKnob] = []) {
+                    frameHeight: Int = 480, frameRate: Double? = nil, autoPriority: Bool? = nil,
+                    hasRegion: Bool = false, knobs: [ExposureKnob] = []) {
             self.faceLuma = faceLuma
             self.frameLuma = frameLuma
             self.faceBox = faceBox

@@ -128,7 +128,8 @@ enum CameraControlIO {
     }
 
     /// Reads a control as the same kind of value as `like`.
-    static func read(_ device: OpaquePointer, id: UInt32, like: CameraControlValue) -> Result<CameraControlValue, Failure> {
+    static func read(_ device: OpaquePointer, id: UInt32,
+                     like: CameraControlValue) -> Result<CameraControlValue, Failure> {
         switch like {
         case .integer:
             var value: Int32 = 0
