@@ -527,3 +527,75 @@ void cv4l2_stop(cv4l2_device *device) {
     }
     free(device);
 }
+
+/* ---- Controls ------------------------------------------------------------------------------- */
+
+int cv4l2_query_control(cv4l2_device *device, uint32_t id, cv4l2_control_info *info) {
+    struct v4l2_query_ext_ctrl query;
+    memset(&query, 0, sizeof query);
+    query.id = id;
+    int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_QUERY_EXT_CTRL, &query);
+    if (error) return error;
+    /* Without the NEXT flags the answer is about `id` itself; an answer about another control is not trusted. */
+    if (query.id != id) return EINVAL;
+    info->type = query.type;
+    info->minimum = query.minimum;
+    info->maximum = query.maximum;
+    info->step = query.step;
+    info->default_value = query.default_value;
+    info->flags = query.flags;
+    return 0;
+}
+
+int cv4l2_get_control(cv4l2_device *device, uint32_t id, int32_t *value) {
+    struct v4l2_control control = {.id = id, .value = 0};
+    int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_G_CTRL, &control);
+    if (!error) *value = control.value;
+    return error;
+}
+
+int cv4l2_set_control(cv4l2_device *device, uint32_t id, int32_t value) {
+    struct v4l2_control control = {.id = id, .value = value};
+    return cv4l2_xioctl(&device->ops, device->fd, VIDIOC_S_CTRL, &control);
+}
+
+/* One compound control through the extended-controls call: G_EXT_CTRLS or S_EXT_CTRLS. */
+static int rect_control(cv4l2_device *device, unsigned long request, uint32_t id, struct v4l2_rect *rect) {
+    struct v4l2_ext_control control;
+    memset(&control, 0, sizeof control);
+    control.id = id;
+    control.size = sizeof *rect;
+    control.ptr = rect;
+    struct v4l2_ext_controls controls;
+    memset(&controls, 0, sizeof controls);
+    controls.which = V4L2_CTRL_WHICH_CUR_VAL;
+    controls.count = 1;
+    controls.controls = &control;
+    return cv4l2_xioctl(&device->ops, device->fd, request, &controls);
+}
+
+int cv4l2_get_rect_control(cv4l2_device *device, uint32_t id, struct v4l2_rect *rect) {
+    return rect_control(device, VIDIOC_G_EXT_CTRLS, id, rect);
+}
+
+int cv4l2_set_rect_control(cv4l2_device *device, uint32_t id, const struct v4l2_rect *rect) {
+    struct v4l2_rect copy = *rect;
+    return rect_control(device, VIDIOC_S_EXT_CTRLS, id, &copy);
+}
+
+cv4l2_device *cv4l2_open_controls(const cv4l2_ops *ops, const char *path, int *error) {
+    cv4l2_device *device = calloc(1, sizeof *device);
+    if (!device) {
+        *error = ENOMEM;
+        return NULL;
+    }
+    device->ops = *ops;
+    device->fd = ops->open(ops->context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (device->fd < 0) {
+        *error = errno;
+        free(device);
+        return NULL;
+    }
+    *error = 0;
+    return device;
+}

@@ -64,6 +64,16 @@ final class FakeV4L2Device {
         case disconnect
     }
 
+    /// A control as a driver keeps it: its range and value (a rectangle for the UVC region of interest).
+    struct Control {
+        var minimum: Int
+        var maximum: Int
+        var step = 1
+        var value: Int
+        var flags: UInt32 = 0
+        var rect: v4l2_rect?
+    }
+
     enum BufferState { case idle, queued, user }
 
     struct Buffer {
@@ -80,6 +90,13 @@ final class FakeV4L2Device {
     var ioctlErrors: [UInt: [Int32]] = [:]
     var mmapError: Int32?
     var script: [Event] = []
+    /// The controls the device offers, by ID (a missing one answers EINVAL, as a driver does).
+    var controls: [UInt32: Control] = [:]
+    /// With nothing scripted: the next frame, made from the device's state now (a camera whose picture follows its
+    /// controls). Nil: nothing scripted is a stalled camera.
+    var liveFrame: ((FakeV4L2Device) -> FrameSpec)?
+    /// Every control write that succeeded, in order: (id, value; a rectangle's left edge).
+    private(set) var controlWrites: [(id: UInt32, value: Int)] = []
 
     private(set) var log: [String] = []
     private(set) var openFds: [Int32: String] = [:]
@@ -99,6 +116,17 @@ final class FakeV4L2Device {
     private var current: (node: Node, format: Format, width: Int, height: Int, stride: Int, size: Int)?
     private var streamOnTime = 0.0
     private var sequence: UInt32 = 0
+
+    /// Plugged in again after `.disconnect`: open handles keep failing, a new open works (as vivid's `disconnect`).
+    func reconnect() {
+        disconnected = false
+        // The driver let go of the old stream when the device went away.
+        streaming = false
+        for index in buffers.indices {
+            buffers[index].state = .idle
+            buffers[index].mapped = false
+        }
+    }
 
     init(nodes: [String: Node] = [:], script: [Event] = []) {
         self.nodes = nodes
@@ -191,6 +219,10 @@ final class FakeV4L2Device {
         longestPollTimeout = max(longestPollTimeout, timeout)
         if disconnected {
             fds.pointee.revents = Int16(POLLERR | POLLHUP)
+            return 1
+        }
+        if script.isEmpty, liveFrame != nil {
+            fds.pointee.revents = Int16(POLLIN)
             return 1
         }
         guard let event = script.first else {
@@ -337,10 +369,53 @@ final class FakeV4L2Device {
             streaming = false
             for index in buffers.indices { buffers[index].state = .idle }
             return 0
+        case CV4L2_VIDIOC_QUERY_EXT_CTRL:
+            let query = argument.assumingMemoryBound(to: v4l2_query_ext_ctrl.self)
+            guard let control = controls[query.pointee.id] else { return fail(EINVAL) }
+            query.pointee.minimum = Int64(control.minimum)
+            query.pointee.maximum = Int64(control.maximum)
+            query.pointee.step = UInt64(control.step)
+            query.pointee.default_value = Int64(control.value)
+            query.pointee.flags = control.flags
+            return 0
+        case CV4L2_VIDIOC_G_CTRL:
+            let request = argument.assumingMemoryBound(to: v4l2_control.self)
+            guard let control = controls[request.pointee.id], control.rect == nil else { return fail(EINVAL) }
+            request.pointee.value = Int32(control.value)
+            return 0
+        case CV4L2_VIDIOC_S_CTRL:
+            let request = argument.assumingMemoryBound(to: v4l2_control.self)
+            guard var control = controls[request.pointee.id], control.rect == nil else { return fail(EINVAL) }
+            if control.flags & (CV4L2_CTRL_FLAG_READ_ONLY | CV4L2_CTRL_FLAG_GRABBED) != 0 { return fail(EBUSY) }
+            // Like a driver: clamped into the range, onto the step.
+            let value = min(control.maximum, max(control.minimum, Int(request.pointee.value)))
+            control.value = control.minimum + (value - control.minimum) / control.step * control.step
+            controls[request.pointee.id] = control
+            request.pointee.value = Int32(control.value)
+            controlWrites.append((request.pointee.id, control.value))
+            log.append("S_CTRL \(request.pointee.id)=\(control.value)")
+            return 0
+        case CV4L2_VIDIOC_G_EXT_CTRLS, CV4L2_VIDIOC_S_EXT_CTRLS:
+            let list = argument.assumingMemoryBound(to: v4l2_ext_controls.self)
+            guard list.pointee.count == 1, let entry = list.pointee.controls,
+                  var control = controls[entry.pointee.id], control.rect != nil,
+                  let rect = cv4l2_ext_control_rect(entry) else { return fail(EINVAL) }
+            if request == CV4L2_VIDIOC_G_EXT_CTRLS {
+                rect.pointee = control.rect!
+                return 0
+            }
+            control.rect = rect.pointee
+            controls[entry.pointee.id] = control
+            controlWrites.append((entry.pointee.id, Int(rect.pointee.left)))
+            log.append("S_EXT_CTRLS \(entry.pointee.id)")
+            return 0
         default:
             return fail(ENOTTY)
         }
     }
+
+    /// The value of control `id` (another program's view of it), or nil when the device has none.
+    func control(_ id: UInt32) -> Int? { controls[id]?.value }
 
     private func setFormat(_ node: Node, _ format: UnsafeMutablePointer<v4l2_format>) -> Int32 {
         if streaming || buffers.contains(where: { $0.mapped }) { return fail(EBUSY) }
@@ -385,6 +460,7 @@ final class FakeV4L2Device {
 
     private func dequeue(_ buffer: UnsafeMutablePointer<v4l2_buffer>) -> Int32 {
         guard streaming else { return fail(EINVAL) }
+        if script.isEmpty, let liveFrame { script.append(.frame(liveFrame(self))) }
         guard let event = script.first else { return fail(EAGAIN) }
         guard let index = buffers.firstIndex(where: { $0.state == .queued }) else {
             log.append("DQBUF with nothing queued")

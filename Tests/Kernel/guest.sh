@@ -163,7 +163,8 @@ start_facecap() {
     shift
     rm -f "$work/$name.trace"
     strace -f -y -q --seccomp-bpf -o "$work/$name.trace" -e trace="$trace_syscalls" \
-        env --default-signal=INT "${prefix[@]}" "$facecap" "$@" >"$work/$name.out" 2>"$work/$name.err" &
+        env --default-signal=INT "${prefix[@]}" "$facecap" "$@" <"${fc_stdin:-/dev/null}" >"$work/$name.out" \
+        2>"$work/$name.err" &
     fc_strace=$!
     fc_pid=""
     local _
@@ -1111,6 +1112,88 @@ scenario_wizard_signals() {
         --runs "$runs" --seed "$seed" --slowness "$(slowness)"
 }
 
+# --- Exposure steering and control restore ----------------------------------------------------------
+
+# vivid's controls as `v4l2-ctl -l` lists them, but those vivid changes itself: the volatile ones (its gain follows
+# a clock while autogain is on), the read-only ones (a counter of frames) and the arrays (sized by the format): what
+# must be as it was after facecap.
+vivid_controls() { v4l2-ctl -d "$dev" -l 2>/dev/null | grep -v -e volatile -e read-only -e 'dims='; }
+brightness() { v4l2-ctl -d "$dev" --get-ctrl brightness 2>/dev/null | awk '{ print $2 }'; }
+
+# exposure/changed-WAY, exposure/restored-WAY: on vivid's "100% Black" pattern (a frame too dark to find a face in)
+# facecap turns vivid's brightness up (the one light control vivid lets it write: its gain follows autogain); after
+# each way out (q on standard input, Ctrl-C, SIGTERM, SIGHUP, an unplug and then Ctrl-C) every control is back to
+# its first value, read with v4l2-ctl from outside facecap. exposure/restored-other: a control another program
+# changed while facecap ran keeps that program's value, and the others are back. Decided on events: the change is
+# waited for as seen from outside, then the way out is taken.
+scenario_exposure() {
+    local black way name first start seen after expected deadline fifo=$work/exposure.stdin
+    black=$(pattern_index "100% Black")
+    for way in q sigint sigterm sighup unplug other; do
+        name=exposure-$way
+        reset_device
+        v4l2-ctl -d "$dev" -c test_pattern="$black",brightness=128 >/dev/null 2>&1
+        first=$(vivid_controls)
+        start=$(brightness)
+        fc_stdin=/dev/null
+        if [ "$way" = q ]; then
+            rm -f "$fifo"
+            mkfifo "$fifo"
+            exec 7<>"$fifo"
+            fc_stdin=$fifo
+        fi
+        start_wizard "$name"
+        fc_stdin=/dev/null
+        seen=""
+        deadline=$((SECONDS + $(slower 120)))
+        while [ $SECONDS -lt $deadline ] && kill -0 "$fc_strace" 2>/dev/null; do
+            seen=$(brightness)
+            [ -n "$seen" ] && [ "$seen" != "$start" ] && break
+            seen=""
+            sleep 0.5
+        done
+        if [ -z "$seen" ]; then
+            fail "exposure/changed-$way" "brightness still $start (facecap changed no control) after" \
+                "$(slower 120)s; events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
+        else
+            pass "exposure/changed-$way" "brightness $start -> $seen on a black frame"
+        fi
+        expected=$first
+        case $way in
+            q) echo q >&7 ;;
+            sigint) kill -INT "$fc_pid" ;;
+            sigterm) kill -TERM "$fc_pid" ;;
+            sighup) kill -HUP "$fc_pid" ;;
+            unplug)
+                v4l2-ctl -d "$dev" -c disconnect=1
+                wait_event "$name" '"screen":"connectionError"' 20 >/dev/null
+                kill -INT "$fc_pid"
+                ;;
+            other)
+                v4l2-ctl -d "$dev" -c brightness=77
+                expected=$(sed -E '/^ *brightness /s/value=[0-9-]+/value=77/' <<<"$first")
+                kill -TERM "$fc_pid"
+                ;;
+        esac
+        wait_facecap 60
+        [ "$way" = q ] && exec 7>&-
+        after=$(vivid_controls)
+        if [ "$fc_rc" -eq 124 ]; then
+            fail "exposure/restored-$way" "facecap did not end after the way out ($way)"
+        elif [ "$after" != "$expected" ]; then
+            # Files, not process substitution: the guest's /dev has no /dev/fd.
+            echo "$expected" >"$work/$name.expected"
+            echo "$after" >"$work/$name.after"
+            fail "exposure/restored-$way" "exit $fc_rc; controls differ from the first values:" \
+                "$(diff "$work/$name.expected" "$work/$name.after" | grep '^[<>]' | tr -s ' ')"
+        else
+            pass "exposure/restored-$way" "exit $fc_rc; every control as it was$([ "$way" = other ] &&
+                echo ", brightness left at another program's 77")"
+        fi
+        leak_check "$name" opens
+    done
+}
+
 # --- The guest's speed ------------------------------------------------------------------------------
 
 # guest/speed: the seconds this guest takes to analyse one of vivid's frames, measured with `facecap analyze`
@@ -1193,7 +1276,7 @@ if [ ! -x "$facecap" ]; then
 elif load_vivid; then
     probe_speed
     for s in v4l2ctl devices record permission busy inject drops disconnect sigint \
-        wizard_capture wizard_faults wizard_disconnect wizard_soak wizard_signals; do
+        wizard_capture wizard_faults wizard_disconnect wizard_soak wizard_signals exposure; do
         scenario "$s"
         reset_device
     done

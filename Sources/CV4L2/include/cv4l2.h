@@ -56,6 +56,11 @@ static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
 static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
+static const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 
 /* v4l2_fourcc() is a function-like macro Swift cannot import, so the pixel formats facecap names are constants. */
 static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
@@ -75,6 +80,48 @@ static const uint32_t CV4L2_PIX_FMT_RGBX32 = V4L2_PIX_FMT_RGBX32;
  * itself (MJPEG and others: libv4l2 converts them to RGB24).
  */
 int cv4l2_destination_layout(uint32_t pixel_format);
+
+/* ---- Controls ------------------------------------------------------------------------------- */
+
+/*
+ * The UVC region-of-interest controls came with Linux 6.15 (include/uapi/linux/uvcvideo.h, "uvc-roi" patches by
+ * Yunke Cao); the headers facecap builds against may predate them, so their IDs are defined here from that header.
+ */
+#ifndef V4L2_CID_USER_UVC_BASE
+#define V4L2_CID_USER_UVC_BASE (V4L2_CID_USER_BASE + 0x11e0)
+#endif
+#ifndef V4L2_CID_UVC_REGION_OF_INTEREST_RECT
+#define V4L2_CID_UVC_REGION_OF_INTEREST_RECT (V4L2_CID_USER_UVC_BASE + 1)
+#endif
+#ifndef V4L2_CID_UVC_REGION_OF_INTEREST_AUTO
+#define V4L2_CID_UVC_REGION_OF_INTEREST_AUTO (V4L2_CID_USER_UVC_BASE + 2)
+#endif
+#ifndef V4L2_UVC_REGION_OF_INTEREST_AUTO_EXPOSURE
+#define V4L2_UVC_REGION_OF_INTEREST_AUTO_EXPOSURE (1 << 0)
+#endif
+
+/* Control IDs are macros built from class bases Swift does not import as constants; the ones facecap steers. */
+static const uint32_t CV4L2_CID_BRIGHTNESS = V4L2_CID_BRIGHTNESS;
+static const uint32_t CV4L2_CID_GAIN = V4L2_CID_GAIN;
+static const uint32_t CV4L2_CID_AUTOGAIN = V4L2_CID_AUTOGAIN;
+static const uint32_t CV4L2_CID_BACKLIGHT_COMPENSATION = V4L2_CID_BACKLIGHT_COMPENSATION;
+static const uint32_t CV4L2_CID_EXPOSURE_AUTO = V4L2_CID_EXPOSURE_AUTO;
+static const uint32_t CV4L2_CID_EXPOSURE_ABSOLUTE = V4L2_CID_EXPOSURE_ABSOLUTE;
+static const uint32_t CV4L2_CID_EXPOSURE_AUTO_PRIORITY = V4L2_CID_EXPOSURE_AUTO_PRIORITY;
+static const uint32_t CV4L2_CID_AUTO_EXPOSURE_BIAS = V4L2_CID_AUTO_EXPOSURE_BIAS;
+static const uint32_t CV4L2_CID_UVC_ROI_RECT = V4L2_CID_UVC_REGION_OF_INTEREST_RECT;
+static const uint32_t CV4L2_CID_UVC_ROI_AUTO = V4L2_CID_UVC_REGION_OF_INTEREST_AUTO;
+static const int32_t CV4L2_UVC_ROI_AUTO_EXPOSURE = V4L2_UVC_REGION_OF_INTEREST_AUTO_EXPOSURE;
+static const uint32_t CV4L2_CTRL_FLAG_INACTIVE = V4L2_CTRL_FLAG_INACTIVE;
+static const uint32_t CV4L2_CTRL_FLAG_READ_ONLY = V4L2_CTRL_FLAG_READ_ONLY;
+static const uint32_t CV4L2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
+static const uint32_t CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
+
+/** Why: v4l2_ext_control's pointer to a compound control's payload sits in an anonymous union Swift reaches
+    awkwardly; the test fake reads and writes the region-of-interest rectangle through it. */
+static inline struct v4l2_rect *cv4l2_ext_control_rect(struct v4l2_ext_control *control) {
+    return (struct v4l2_rect *)control->ptr;
+}
 
 /** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
@@ -215,5 +262,35 @@ int cv4l2_fd(const cv4l2_device *device);
 
 /** STREAMOFF, munmap every buffer, close, free; in that order, whatever state the device is in. */
 void cv4l2_stop(cv4l2_device *device);
+
+/* ---- Controls of a streaming device ----------------------------------------------------------- */
+
+/**
+ * Opens `path` for its controls only (no format, no buffers, no streaming): to write back controls facecap changed
+ * on a camera that went away and came back. Release it with cv4l2_stop. NULL with `error` set on failure.
+ */
+cv4l2_device *cv4l2_open_controls(const cv4l2_ops *ops, const char *path, int *error);
+
+/** What VIDIOC_QUERY_EXT_CTRL says of one control. */
+typedef struct cv4l2_control_info {
+    uint32_t type;
+    int64_t minimum;
+    int64_t maximum;
+    uint64_t step;
+    int64_t default_value;
+    uint32_t flags;
+} cv4l2_control_info;
+
+/** VIDIOC_QUERY_EXT_CTRL for `id` on the streaming device. Returns 0, or the errno (EINVAL: no such control). */
+int cv4l2_query_control(cv4l2_device *device, uint32_t id, cv4l2_control_info *info);
+
+/** VIDIOC_G_CTRL / VIDIOC_S_CTRL of an integer, boolean or menu control. Return 0 or the errno. */
+int cv4l2_get_control(cv4l2_device *device, uint32_t id, int32_t *value);
+int cv4l2_set_control(cv4l2_device *device, uint32_t id, int32_t value);
+
+/** VIDIOC_G_EXT_CTRLS / VIDIOC_S_EXT_CTRLS of a rectangle control (the UVC region of interest). Return 0 or the
+    errno. */
+int cv4l2_get_rect_control(cv4l2_device *device, uint32_t id, struct v4l2_rect *rect);
+int cv4l2_set_rect_control(cv4l2_device *device, uint32_t id, const struct v4l2_rect *rect);
 
 #endif

@@ -90,7 +90,10 @@ public final class Camera: FrameSource {
     public let requestedHeight: Int
     public let configuration: CameraConfiguration
 
-    private var device: OpaquePointer?
+    /// The open device (nil once closed); the control calls (CameraControls.swift) go through it.
+    private(set) var device: OpaquePointer?
+    /// The controls facecap changed, written back at `close()` (shared across the openings of one run).
+    public let controlLedger: CameraControlLedger
     private var failure: CameraError?
     /// Where the stall clock starts: the last frame (or the opening), or a damaged buffer dequeued after it — at
     /// most `queueDepth` of them in a row, the backlog a caller busy past the stall timeout can come back to.
@@ -105,9 +108,10 @@ public final class Camera: FrameSource {
 
     /// Opens `path` and starts streaming.
     public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
-                ops: CameraOps = .system) throws(CameraError) {
+                ops: CameraOps = .system, controlLedger: CameraControlLedger? = nil) throws(CameraError) {
         self.path = path
         self.configuration = configuration
+        self.controlLedger = controlLedger ?? CameraControlLedger()
 
         // A regular file or a directory is refused before it is opened read-write.
         var info = stat()
@@ -164,6 +168,8 @@ public final class Camera: FrameSource {
             : Double(configuration.frameRate)
         queueDepth = max(1, Int(stream.buffer_count))
         stallClockStart = CameraSupport.monotonicNow()
+        // Back after being unplugged while facecap had changed its controls: those are written back first.
+        self.controlLedger.restore(path: path, device: device)
     }
 
     /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
@@ -171,13 +177,14 @@ public final class Camera: FrameSource {
     /// Bayer nodes only is `CameraError.rawBayerOnly`.
     public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
                                  directory: String = "/dev", ops: CameraOps = .system,
-                                 sysfs: String = "/sys") throws(CameraError) -> Camera {
+                                 sysfs: String = "/sys",
+                                 controlLedger: CameraControlLedger? = nil) throws(CameraError) -> Camera {
         let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
         guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)
         }
         if let raw = CameraRank.rawBayerCamera(scan.devices) { throw CameraError.rawBayerOnly(raw) }
-        return try Camera(path: first.path, configuration: configuration, ops: ops)
+        return try Camera(path: first.path, configuration: configuration, ops: ops, controlLedger: controlLedger)
     }
 
     deinit { close() }
@@ -306,9 +313,11 @@ public final class Camera: FrameSource {
         }
     }
 
-    /// Stops streaming, unmaps the buffers and closes the device; safe to call twice.
+    /// Writes back the controls facecap changed (those no other program changed since), stops streaming, unmaps the
+    /// buffers and closes the device; safe to call twice.
     public func close() {
         guard let device else { return }
+        controlLedger.restore(path: path, device: device)
         updateStatistics(device)
         cv4l2_stop(device)
         self.device = nil

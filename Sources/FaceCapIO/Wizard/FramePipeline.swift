@@ -26,6 +26,8 @@ final class FramePipeline {
     /// Frames analysed, and frames read (shown), since the start.
     private(set) var framesAnalysed = 0
     private(set) var framesRead = 0
+    /// Exposure for the face on a live camera (a clip has no controls): its frames' times and analyses go to it.
+    let exposure = CameraExposure()
 
     init(tracker: SharedFaceTracker, thresholds: AnalyzerThresholds) {
         self.tracker = tracker
@@ -63,6 +65,8 @@ final class FramePipeline {
         guard try source.nextFrame(into: &incoming, timeout: 0) == .frame else { return .none }
         framesRead += 1
         newestIn = .incoming
+        let camera = source as? Camera
+        if camera != nil { exposure.frameRead(at: incoming.timestamp) }
         if source.frameRate != cadenceFrameRate {
             cadenceFrameRate = source.frameRate
             cadence = AnalysisCadence(frameRate: source.frameRate)
@@ -96,6 +100,8 @@ final class FramePipeline {
         cadence.analysed(incoming.timestamp)
         let output = analyzer.process(incoming, faces: faces)
         framesAnalysed += 1
+        // Not while the camera's own auto exposure is still settling after the start (`isWarmUp`).
+        if let camera, !incoming.isWarmUp { exposure.analysed(output.metrics, camera: camera) }
         latestAnalysis = output
         latestFaces = faces
         if output.keepFrame {

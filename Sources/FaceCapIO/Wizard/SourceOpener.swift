@@ -23,6 +23,10 @@ public final class SourceOpener: FrameSourceOpener {
     /// some contrast decides; a camera still blank after these (starting up, lens covered) is taken for colour.
     static let chromaSampleFrames = 8
 
+    /// The camera controls facecap changed in this run, across every opening (written back at each close, and at
+    /// `finish` for a camera that went away meanwhile).
+    public let controlLedger = CameraControlLedger()
+
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
                 directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
                 sysfs: String = "/sys") {
@@ -56,7 +60,9 @@ public final class SourceOpener: FrameSourceOpener {
             }
         case .camera:
             do throws(CameraError) {
-                if let devicePath { return try Camera(path: devicePath, configuration: camera, ops: ops) }
+                if let devicePath {
+                    return try Camera(path: devicePath, configuration: camera, ops: ops, controlLedger: controlLedger)
+                }
                 return try openBest()
             } catch {
                 throw CameraProblem(error)
@@ -73,10 +79,11 @@ public final class SourceOpener: FrameSourceOpener {
         let remembered = memory?.remembered(among: devices)
         while true {
             guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
-                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
+                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops,
+                                            controlLedger: controlLedger)
             }
             if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
-            let opened = try Camera(path: chosen.path, configuration: camera, ops: ops)
+            let opened = try Camera(path: chosen.path, configuration: camera, ops: ops, controlLedger: controlLedger)
             let otherColour = devices.contains { $0.path != chosen.path && CameraRank(of: $0).kind == .colour }
             guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
                   !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
@@ -132,6 +139,11 @@ public final class SourceOpener: FrameSourceOpener {
             choices.append(CameraChoice(path: path, description: problem.message, isCurrent: path == current))
         }
         return choices
+    }
+
+    /// The run ends: controls of a camera that went away while open are written back if it is there again.
+    public func finish() {
+        controlLedger.restorePending(ops: ops)
     }
 
     /// Key d chose `path`: used from now on, and remembered for the next run.

@@ -12,6 +12,12 @@ public protocol FrameSourceOpener: AnyObject {
     func cameras() -> [CameraChoice]
     /// Uses `path` for the next `open`.
     func choose(_ path: String)
+    /// The run ends, its source closed: whatever is left to put back (a camera's controls) is put back.
+    func finish()
+}
+
+extension FrameSourceOpener {
+    public func finish() {}
 }
 
 extension CameraProblem: Error {}
@@ -359,6 +365,7 @@ public final class WizardSession {
     private func shutdown() {
         photos.shutdown()
         closeSource()
+        opener.finish()
         frontEnd.close()
         events?.close()
     }
