@@ -19,7 +19,9 @@ final class ExposureSteeringTests: XCTestCase {
         let knobs = [bias, gain]
         let table: [(face: Double, expected: [ExposureSteering.Action])] = [
             (40, [.set(.exposureBias, 1)]),   // a twelfth of −4...4 is less than a step: one step
-            (40, []),                           // the camera applies it a frame later: wait
+            (40, []),                           // the camera applies it a frame or two later, and its own auto
+            (40, []),                           // exposure converges after that: three frames' wait
+            (40, []),
             (40, [.set(.exposureBias, 1)]),   // still dark: the next step (from the value the caller reports)
         ]
         for (index, row) in table.enumerated() {
@@ -44,6 +46,7 @@ final class ExposureSteeringTests: XCTestCase {
         XCTAssertEqual(steering.phase, .idle)
         XCTAssertEqual(steering.next(input(face: 70, knobs: [gain])), [.set(.gain, 60)])
         _ = steering.next(input(face: 85, knobs: [gain]))
+        _ = steering.next(input(face: 85, knobs: [gain]))
         // Started: 90 keeps it going until the target band is reached.
         XCTAssertEqual(steering.next(input(face: 90, knobs: [gain])), [.set(.gain, 60)])
         XCTAssertEqual(steering.phase, .brightening)
@@ -66,7 +69,7 @@ final class ExposureSteeringTests: XCTestCase {
         XCTAssertEqual(near.next(input(face: 230, knobs: [nearlyBack])), [.set(.gain, 40)])
     }
 
-    func testWithNothingLeftToTurnTheCameraIsExhaustedAndOnlyThenThePersonIsAskedForLight() {
+    func testWithNothingLeftToTurnTheCameraIsExhausted() {
         var steering = ExposureSteering()
         let maxed = ExposureKnob(kind: .gain, minimum: 0, maximum: 240, step: 1, value: 240)
         XCTAssertEqual(steering.next(input(face: 30, knobs: [maxed])), [])
@@ -85,11 +88,14 @@ final class ExposureSteeringTests: XCTestCase {
         limits.regionPatience = 2
         var steering = ExposureSteering(limits: limits)
         XCTAssertEqual(steering.next(input(face: 40, knobs: [gain], region: true)), [.regionOfInterest(box)])
+        // A patience of 2 is raised to the 3 frames any change through auto exposure gets.
+        XCTAssertEqual(steering.next(input(face: 40, knobs: [gain], region: true)), [])
         XCTAssertEqual(steering.next(input(face: 40, knobs: [gain], region: true)), [])
         XCTAssertEqual(steering.next(input(face: 40, knobs: [gain], region: true)), [])
         // Still dark after its patience, the face where it was: the other controls are turned.
         XCTAssertEqual(steering.next(input(face: 40, knobs: [gain], region: true)), [.set(.gain, 60)])
         // The face moved by more than a tenth of the frame: the region follows it.
+        _ = steering.next(input(face: 40, knobs: [gain], region: true))
         _ = steering.next(input(face: 40, knobs: [gain], region: true))
         var moved = input(face: 40, knobs: [gain], region: true)
         moved.faceBox = Rect(x: 20, y: 120, width: 240, height: 260)
@@ -111,5 +117,54 @@ final class ExposureSteeringTests: XCTestCase {
         XCTAssertEqual(steering.next(input(face: nil, frame: 120, knobs: [gain])), [])
         XCTAssertEqual(steering.phase, .idle)
         XCTAssertEqual(steering.next(input(face: nil, frame: 20, knobs: [gain])), [.set(.gain, 60)])
+    }
+
+    /// A camera whose face luma jumps across the whole target band at one gain step (75 below 50, 200 from it):
+    /// the gain is reversed once (half steps), frozen at the second reversal, and nothing is turned after that.
+    func testAKnobThatOvershootsIsHalvedAfterOneReversalAndFrozenAfterTheSecond() {
+        var steering = ExposureSteering()
+        var knob = gain
+        var writes: [Int] = []
+        var lastWrite = 0
+        for frame in 0..<60 {
+            let face: Double = knob.value < 50 ? 75 : 200
+            for case let .set(kind, value) in steering.next(input(face: face, knobs: [knob])) {
+                XCTAssertEqual(kind, .gain)
+                knob.value = value
+                writes.append(value)
+                lastWrite = frame
+            }
+        }
+        XCTAssertEqual(writes, [60, 50, 40], "up a twelfth, back half of that, back to the start, then frozen")
+        XCTAssertLessThan(lastWrite, 20, "no hunting: nothing written for the rest of the run")
+        XCTAssertTrue(steering.exhausted, "nothing left to turn: the person's light is what is left")
+    }
+
+    /// Total reversals across knobs stop steering altogether.
+    func testSteeringStopsAfterAFewReversalsInAll() {
+        var limits = ExposureSteering.Limits()
+        limits.maxReversals = 1
+        var steering = ExposureSteering(limits: limits)
+        var knobs = [gain, ExposureKnob(kind: .brightness, minimum: -64, maximum: 64, step: 1, value: 0)]
+        var writes = 0
+        for frame in 0..<40 {
+            let face: Double = frame % 6 < 3 ? 40 : 230
+            for case let .set(kind, value) in steering.next(input(face: face, knobs: knobs)) {
+                writes += 1
+                knobs[knobs.firstIndex { $0.kind == kind }!].value = value
+            }
+        }
+        XCTAssertEqual(writes, 2, "one step up, one back (the reversal), then nothing")
+    }
+
+    /// A 0/1 backlight compensation (one step: the whole range) is not steered: it would swing the face across the
+    /// target and back.
+    func testAKnobTooCoarseToStepGentlyIsNotTurned() {
+        var steering = ExposureSteering()
+        let backlight = ExposureKnob(kind: .backlightCompensation, minimum: 0, maximum: 1, step: 1, value: 0)
+        XCTAssertEqual(steering.next(input(face: 30, knobs: [backlight])), [])
+        XCTAssertTrue(steering.exhausted)
+        var withGain = ExposureSteering()
+        XCTAssertEqual(withGain.next(input(face: 30, knobs: [backlight, gain])), [.set(.gain, 60)])
     }
 }

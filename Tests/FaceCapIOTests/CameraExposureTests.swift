@@ -68,13 +68,15 @@ final class CameraExposureTests: XCTestCase {
     /// The camera: picture = light × exposure + brightness, clipped. Exposure is gain / 32 (auto exposure metering
     /// the whole frame left it there), or, with region-of-interest auto exposure on, what brings the region to a
     /// mean of 118. Auto priority on stretches the exposure in this dim room to 12 frames a second; off, 30.
-    func simulateCamera(_ fake: FakeV4L2Device, _ scene: Scene) {
+    /// Controls reach the picture `latency` frames after they are written.
+    func simulateCamera(_ fake: FakeV4L2Device, _ scene: Scene, latency: Int = 0) {
         var time = 0.0
+        fake.controlLatency = latency
         fake.liveFrame = { device in
-            let brightness = Float(device.control(CV4L2_CID_BRIGHTNESS) ?? 0)
-            var exposure = Float(device.control(CV4L2_CID_GAIN) ?? Self.defaultGain) / Float(Self.defaultGain)
-            if let bits = device.control(CV4L2_CID_UVC_ROI_AUTO), bits & Int(CV4L2_UVC_ROI_AUTO_EXPOSURE) != 0,
-               let rect = device.controls[CV4L2_CID_UVC_ROI_RECT]?.rect {
+            let brightness = Float(device.appliedControl(CV4L2_CID_BRIGHTNESS) ?? 0)
+            var exposure = Float(device.appliedControl(CV4L2_CID_GAIN) ?? Self.defaultGain) / Float(Self.defaultGain)
+            if let bits = device.appliedControl(CV4L2_CID_UVC_ROI_AUTO),
+               bits & Int(CV4L2_UVC_ROI_AUTO_EXPOSURE) != 0, let rect = device.appliedRect(CV4L2_CID_UVC_ROI_RECT) {
                 var sum: Float = 0, count: Float = 0
                 for y in Int(rect.top)..<min(scene.height, Int(rect.top) + Int(rect.height)) {
                     for x in Int(rect.left)..<min(scene.width, Int(rect.left) + Int(rect.width)) {
@@ -86,7 +88,7 @@ final class CameraExposureTests: XCTestCase {
                 exposure = min(8, 118 / max(1, sum / max(1, count)))
             }
             let bytes = scene.light.map { UInt8(max(0, min(255, $0 * exposure + brightness)).rounded()) }
-            time += device.control(CV4L2_CID_EXPOSURE_AUTO_PRIORITY) == 1 ? 1.0 / 12 : 1.0 / 30
+            time += device.appliedControl(CV4L2_CID_EXPOSURE_AUTO_PRIORITY) == 1 ? 1.0 / 12 : 1.0 / 30
             return FakeV4L2Device.FrameSpec(bytes: bytes, time: time)
         }
     }
@@ -98,14 +100,17 @@ final class CameraExposureTests: XCTestCase {
     }
 
     /// Reads `count` frames of `camera`, the models and the analyzer's measures on every other one (as the wizard's
-    /// cadence does at 30 fps), each measured frame after the warm-up handed to `exposure`.
-    func capture(_ camera: Camera, _ exposure: CameraExposure, frames count: Int) throws -> Run {
+    /// cadence does at 30 fps), each measured frame after the warm-up handed to `exposure`; `each` is called with
+    /// each frame's run so far, before it is read (another program acting meanwhile).
+    func capture(_ camera: Camera, _ exposure: CameraExposure, frames count: Int,
+                 each: (Run) -> Void = { _ in }) throws -> Run {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
         let thresholds = AnalyzerThresholds()
         var frame = Frame.empty()
         var run = Run()
         for index in 0..<count {
+            each(run)
             XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame)
             exposure.frameRead(at: frame.timestamp)
             var luma: Double?
@@ -212,6 +217,64 @@ final class CameraExposureTests: XCTestCase {
         XCTAssertEqual(outcomes, [.leftAlone(.integer(7))])
     }
 
+    func testAControlAnotherProgramChangesWhileTheFaceIsStillDarkIsNeverWrittenAgainNorWrittenBack() throws {
+        let fake = makeFake()
+        simulateCamera(fake, try scene(face: 0.3, window: 250))
+        let camera = try Camera(path: path, ops: fake.ops)
+        var writesBefore: Int?
+        var lumaThen: Double?
+        let run = try capture(camera, CameraExposure(), frames: 90) { run in
+            guard writesBefore == nil, fake.controlWrites.contains(where: { $0.id == CV4L2_CID_GAIN }) else { return }
+            // Facecap has turned the gain once; someone in qv4l2 sets it now, mid-steering.
+            lumaThen = run.frames.last { $0.faceLuma != nil }?.faceLuma
+            fake.controls[CV4L2_CID_GAIN]?.value = 7
+            writesBefore = fake.controlWrites.count
+        }
+        let index = try XCTUnwrap(writesBefore, "the gain was turned: \(run.frames)")
+        XCTAssertLessThan(try XCTUnwrap(lumaThen), AnalyzerThresholds().minFaceLuma, "changed while still dark")
+        let later = fake.controlWrites[index...]
+        XCTAssertFalse(later.contains { $0.id == CV4L2_CID_GAIN }, "facecap never writes it again: \(later)")
+        XCTAssertTrue(later.contains { $0.id == CV4L2_CID_BRIGHTNESS }, "it steers the next control instead")
+        XCTAssertEqual(camera.controlLedger.changed.map(\.id).filter { $0 == CV4L2_CID_GAIN }, [])
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_GAIN), 7, "another program's value stays")
+        XCTAssertEqual(fake.control(CV4L2_CID_BRIGHTNESS), 0, "facecap's own change is written back")
+        let outcomes = camera.controlLedger.outcomes.filter { $0.id == CV4L2_CID_GAIN }.map(\.outcome)
+        XCTAssertEqual(outcomes, [.leftAlone(.integer(7))])
+    }
+
+    func testWithControlsActingTwoFramesLateTheFaceSettlesWithoutHunting() throws {
+        let fake = makeFake()
+        simulateCamera(fake, try scene(face: 0.3, window: 250), latency: 2)
+        let camera = try Camera(path: path, ops: fake.ops)
+        let exposure = CameraExposure()
+        let run = try capture(camera, exposure, frames: 120)
+        let seconds = try XCTUnwrap(settled(run), "the face's luma never settled in range: \(run.frames)")
+        XCTAssertLessThanOrEqual(seconds, 3, "\(run.frames)")
+        let gains = [Self.defaultGain] + fake.controlWrites.filter { $0.id == CV4L2_CID_GAIN }.map(\.value)
+        var turns = 0
+        for i in 2..<max(2, gains.count) where (gains[i] - gains[i - 1]) * (gains[i - 1] - gains[i - 2]) < 0 {
+            turns += 1
+        }
+        XCTAssertLessThanOrEqual(turns, 1, "the gain does not swing back and forth: \(gains)")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain)
+    }
+
+    func testARegionWhoseAutoExposureCannotBeTurnedOnIsGivenUpForTheOtherControls() throws {
+        let fake = makeFake(region: true)
+        simulateCamera(fake, try scene(face: 0.3, window: 250))
+        // Auto priority already off: the first integer write is ROI_AUTO's, and it fails.
+        fake.controls[CV4L2_CID_EXPOSURE_AUTO_PRIORITY]?.value = 0
+        fake.ioctlErrors[CV4L2_VIDIOC_S_CTRL] = [EIO]
+        let camera = try Camera(path: path, ops: fake.ops)
+        _ = try capture(camera, CameraExposure(), frames: 60)
+        XCTAssertEqual(fake.control(CV4L2_CID_UVC_ROI_AUTO), 0)
+        XCTAssertEqual(fake.controlWrites.filter { $0.id == CV4L2_CID_UVC_ROI_RECT }.count, 1, "not pointed again")
+        XCTAssertNotEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain, "the gain is turned instead")
+        camera.close()
+    }
+
     func testAControlOfAnUnpluggedCameraIsWrittenBackWhenItComesBack() throws {
         let fake = makeFake()
         let ledger = CameraControlLedger()
@@ -258,7 +321,7 @@ final class CameraExposureTests: XCTestCase {
             let metrics = FaceMeasures.measure(frame: frame, faces: [], thresholds: AnalyzerThresholds())
             exposure.analysed(metrics, camera: camera)
         }
-        XCTAssertTrue(exposure.isExhausted, "a dark frame, nothing to turn: the person is the one to ask for light")
+        XCTAssertTrue(exposure.isExhausted, "a dark frame, nothing to turn: the camera has done what it can")
         XCTAssertFalse(fake.log.contains { $0.hasPrefix("S_CTRL") })
         camera.close()
     }

@@ -95,6 +95,11 @@ final class FakeV4L2Device {
     /// With nothing scripted: the next frame, made from the device's state now (a camera whose picture follows its
     /// controls). Nil: nothing scripted is a stalled camera.
     var liveFrame: ((FakeV4L2Device) -> FrameSpec)?
+    /// Frames a control write takes to reach the picture (`appliedControl`), as a camera applies it a frame or two
+    /// after the write; 0: at once.
+    var controlLatency = 0
+    /// The controls as they stood at each of the newest live frames, oldest first (`controlLatency` + 1 of them).
+    private var controlHistory: [[UInt32: Control]] = []
     /// Every control write that succeeded, in order: (id, value; a rectangle's left edge).
     private(set) var controlWrites: [(id: UInt32, value: Int)] = []
 
@@ -417,6 +422,12 @@ final class FakeV4L2Device {
     /// The value of control `id` (another program's view of it), or nil when the device has none.
     func control(_ id: UInt32) -> Int? { controls[id]?.value }
 
+    /// The value of control `id` as the live frame being made shows it: `controlLatency` frames old.
+    func appliedControl(_ id: UInt32) -> Int? { (controlHistory.first ?? controls)[id]?.value }
+
+    /// The region of interest as the live frame being made shows it.
+    func appliedRect(_ id: UInt32) -> v4l2_rect? { (controlHistory.first ?? controls)[id]?.rect }
+
     private func setFormat(_ node: Node, _ format: UnsafeMutablePointer<v4l2_format>) -> Int32 {
         if streaming || buffers.contains(where: { $0.mapped }) { return fail(EBUSY) }
         let pix = format.pointee.fmt.pix
@@ -460,7 +471,11 @@ final class FakeV4L2Device {
 
     private func dequeue(_ buffer: UnsafeMutablePointer<v4l2_buffer>) -> Int32 {
         guard streaming else { return fail(EINVAL) }
-        if script.isEmpty, let liveFrame { script.append(.frame(liveFrame(self))) }
+        if script.isEmpty, let liveFrame {
+            controlHistory.append(controls)
+            if controlHistory.count > controlLatency + 1 { controlHistory.removeFirst() }
+            script.append(.frame(liveFrame(self)))
+        }
         guard let event = script.first else { return fail(EAGAIN) }
         guard let index = buffers.firstIndex(where: { $0.state == .queued }) else {
             log.append("DQBUF with nothing queued")

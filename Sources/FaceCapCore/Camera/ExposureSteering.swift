@@ -3,7 +3,7 @@ public struct ExposureKnob: Equatable, Sendable {
     /// The controls that brighten the picture as they go up, in the order facecap turns them to brighten a face:
     /// the camera's own exposure first (its bias, its backlight compensation, the exposure time it was left at),
     /// then amplification (gain), then the brightness offset, which adds no light at all.
-    public enum Kind: Int, Equatable, Sendable, CaseIterable {
+    public enum Kind: Equatable, Hashable, Sendable {
         case exposureBias, backlightCompensation, exposureTime, gain, brightness
     }
 
@@ -31,6 +31,9 @@ public struct ExposureKnob: Equatable, Sendable {
     /// Room left in a direction (+1 brighter, −1 darker).
     func hasRoom(_ direction: Int) -> Bool { direction > 0 ? value < maximum : value > minimum }
 
+    /// Control steps across the whole range.
+    var stepCount: Int { (maximum - minimum) / step }
+
     /// One small step in `direction`: a twelfth of the range (`stepsPerRange`), whole control steps, at least one.
     func stepped(_ direction: Int, stepsPerRange: Int) -> Int {
         let range = maximum - minimum
@@ -49,7 +52,8 @@ public struct ExposureKnob: Equatable, Sendable {
 /// Pure and clockless, counted in analysed frames: the same frames give the same steps. Hysteresis on the luma
 /// (steering starts past `startBelow`/`startAbove` and stops once the face is back within `targetLow`...`targetHigh`)
 /// and a wait of `settleFrames` after each step (the camera applies a control a frame or two later) keep it from
-/// hunting. Where the camera has a UVC region of interest, auto exposure is pointed at the face instead, and the
+/// hunting; where a step still overshoots, the knob's direction reversals are counted: its step is halved after the
+/// first, it is frozen after the second, and steering stops after `maxReversals` in all. Where the camera has a UVC region of interest, auto exposure is pointed at the face instead, and the
 /// other controls are turned only if that is not enough after `regionPatience` frames.
 public struct ExposureSteering: Equatable, Sendable {
     public struct Limits: Equatable, Sendable {
@@ -62,8 +66,19 @@ public struct ExposureSteering: Equatable, Sendable {
         public var targetHigh = 170.0
         /// No face, and a whole frame darker than this (too dark to find a face in, as the analyzer says): brighten.
         public var darkFrameLuma = 50.0
-        /// Analysed frames to wait after a step before judging it.
-        public var settleFrames = 1
+        /// Analysed frames to wait after a step before judging it: a camera applies a control a frame or two after
+        /// the write, so judging the next frame would see no change and step again.
+        public var settleFrames = 2
+        /// The same after a change that acts through the camera's own auto exposure (the region, the exposure
+        /// bias), which converges over further frames.
+        public var autoSettleFrames = 3
+        /// A control with fewer steps than this across its range is not turned: one step of it (a 0/1 backlight
+        /// compensation, a boolean) swings the face from too dark to too bright and back, so it cannot be steered
+        /// gently.
+        public var minimumSteps = 8
+        /// Direction reversals in all after which steering stops for the run (each knob's own: halved after one,
+        /// frozen after two).
+        public var maxReversals = 4
         /// Analysed frames auto exposure gets after being pointed at the face before other controls are turned.
         public var regionPatience = 6
         /// One step is this fraction of a control's range.
@@ -129,6 +144,10 @@ public struct ExposureSteering: Equatable, Sendable {
     private var wait = 0
     private var region: Rect?
     private var frameRateKept = false
+    /// Per knob: the direction it was last turned, and how often it was turned back the other way.
+    private var lastDirection: [ExposureKnob.Kind: Int] = [:]
+    private var reversals: [ExposureKnob.Kind: Int] = [:]
+    private var totalReversals = 0
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -161,22 +180,40 @@ public struct ExposureSteering: Equatable, Sendable {
         guard framesSinceChange > wait else { return actions }
         if input.hasRegion, let box = input.faceBox, regionMoved(to: box, input) {
             region = box
-            changed(wait: limits.regionPatience)
+            changed(wait: max(limits.regionPatience, limits.autoSettleFrames))
             actions.append(.regionOfInterest(box))
             return actions
         }
         let direction = phase == .brightening ? 1 : -1
+        // A knob reversed twice is frozen, and after `maxReversals` reversals in all nothing is turned: the camera
+        // keeps overshooting, and the person's light is what is left.
+        let knobs = totalReversals >= limits.maxReversals ? [] : input.knobs.filter {
+            $0.stepCount >= limits.minimumSteps && reversals[$0.kind, default: 0] < 2
+        }
         // What was turned the other way is turned back first, the last-resort controls first (a face that was
         // brightened with gain and then meets a lamp loses the gain before its exposure); then the camera's own
         // exposure goes first, the brightness offset last.
-        let back = input.knobs.reversed().first { $0.isAgainst(direction) }
-        guard let knob = back ?? input.knobs.first(where: { $0.hasRoom(direction) }) else {
+        let back = knobs.reversed().first { $0.isAgainst(direction) }
+        guard let knob = back ?? knobs.first(where: { $0.hasRoom(direction) }) else {
             exhausted = true
             return actions
         }
         exhausted = false
-        changed(wait: limits.settleFrames)
-        var value = knob.stepped(direction, stepsPerRange: limits.stepsPerRange)
+        if let last = lastDirection[knob.kind], last != direction {
+            reversals[knob.kind, default: 0] += 1
+            totalReversals += 1
+        }
+        lastDirection[knob.kind] = direction
+        guard reversals[knob.kind, default: 0] < 2 else {
+            // Frozen where it stands: stepping it back would only start the swing again.
+            changed(wait: limits.settleFrames)
+            return actions
+        }
+        changed(wait: knob.kind == .exposureBias ? max(limits.settleFrames, limits.autoSettleFrames)
+                                                 : limits.settleFrames)
+        // Reversed once: half steps, so it can land between the two values it swung between.
+        let stepsPerRange = limits.stepsPerRange * (reversals[knob.kind, default: 0] > 0 ? 2 : 1)
+        var value = knob.stepped(direction, stepsPerRange: stepsPerRange)
         if back != nil { value = direction > 0 ? min(value, knob.start) : max(value, knob.start) }
         actions.append(.set(knob.kind, value))
         return actions

@@ -74,6 +74,17 @@ public final class CameraControlLedger {
         entries.first { $0.path == path && $0.id == id }?.original
     }
 
+    /// The value facecap last wrote to a control, if it changed it.
+    func written(path: String, id: UInt32) -> CameraControlValue? {
+        entries.first { $0.path == path && $0.id == id }?.written
+    }
+
+    /// Another program changed a control (it reads `current`): dropped, so it is never written back.
+    func leaveAlone(path: String, id: UInt32, current: CameraControlValue) {
+        entries.removeAll { $0.path == path && $0.id == id }
+        outcomes.append((path, id, .leftAlone(current)))
+    }
+
     /// Writes back `path`'s controls through its open `device`, the last changed first.
     func restore(path: String, device: OpaquePointer) {
         var kept: [Entry] = []
@@ -172,17 +183,27 @@ extension Camera {
     }
 
     /// Sets control `id`, first noting its value before (the first time) in the ledger so it is written back when
-    /// the camera closes; the value the driver kept (it may round) is what is noted as written. False when the
-    /// camera refused.
+    /// the camera closes; the value the driver kept (it may round) is what is noted as written. The control is read
+    /// first: where it is no longer what facecap last wrote (or, not yet written, not `expected`, the value the
+    /// caller learned), another program changed it while facecap ran, and it is left alone: not written, dropped
+    /// from the ledger so it is never written back. False when it was left alone or the camera refused.
     @discardableResult
-    public func setControl(_ id: UInt32, _ value: CameraControlValue) -> Bool {
-        guard let device else { return false }
+    public func setControl(_ id: UInt32, _ value: CameraControlValue, expected: CameraControlValue? = nil) -> Bool {
+        guard let device,
+              case .success(let current) = CameraControlIO.read(device, id: id, like: value) else { return false }
         let original: CameraControlValue
         if let known = controlLedger.original(path: path, id: id) {
+            guard current == controlLedger.written(path: path, id: id) else {
+                controlLedger.leaveAlone(path: path, id: id, current: current)
+                return false
+            }
             original = known
         } else {
-            guard case .success(let before) = CameraControlIO.read(device, id: id, like: value) else { return false }
-            original = before
+            if let expected, current != expected {
+                controlLedger.leaveAlone(path: path, id: id, current: current)
+                return false
+            }
+            original = current
         }
         guard CameraControlIO.write(device, id: id, value) == 0 else { return false }
         let kept = (try? CameraControlIO.read(device, id: id, like: value).get()) ?? value

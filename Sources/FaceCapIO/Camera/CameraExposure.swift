@@ -66,16 +66,19 @@ public final class CameraExposure {
                 return
             }
             let bits = camera.controlValue(CV4L2_CID_UVC_ROI_AUTO) ?? 0
-            if bits & CV4L2_UVC_ROI_AUTO_EXPOSURE == 0 {
-                camera.setControl(CV4L2_CID_UVC_ROI_AUTO, .integer(bits | CV4L2_UVC_ROI_AUTO_EXPOSURE))
+            if bits & CV4L2_UVC_ROI_AUTO_EXPOSURE == 0,
+               !camera.setControl(CV4L2_CID_UVC_ROI_AUTO, .integer(bits | CV4L2_UVC_ROI_AUTO_EXPOSURE)) {
+                // Auto exposure does not follow the region: the other controls are turned instead.
+                hasRegion = false
             }
         case let .set(kind, value):
             guard let index = knobs.firstIndex(where: { $0.knob.kind == kind }) else { return }
-            if camera.setControl(knobs[index].id, .integer(Int32(clamping: value))) {
+            let known = CameraControlValue.integer(Int32(clamping: knobs[index].knob.value))
+            if camera.setControl(knobs[index].id, .integer(Int32(clamping: value)), expected: known) {
                 // The driver may round: the value it kept is where the knob stands.
                 knobs[index].knob.value = Int(camera.controlValue(knobs[index].id) ?? Int32(clamping: value))
             } else {
-                // Refused: not turned again this run.
+                // Refused, or another program changed it (left alone): not turned again this run.
                 knobs.remove(at: index)
             }
         }
@@ -95,9 +98,9 @@ public final class CameraExposure {
         hasRegion = camera.controlInfo(CV4L2_CID_UVC_ROI_RECT)?.isWritable == true
             && camera.controlInfo(CV4L2_CID_UVC_ROI_AUTO)?.isWritable == true
         // The exposure time is turned only where the camera is already in manual exposure (auto exposure would
-        // drive it), and never past one frame at `minFrameRate`: a longer exposure would lower the rate.
+        // drive it), and never past one frame period at the rate negotiated: a longer exposure would lower it.
         let manualExposure = camera.controlValue(CV4L2_CID_EXPOSURE_AUTO) == Int32(V4L2_EXPOSURE_MANUAL.rawValue)
-        let frameCap = Int(10_000 / steering.limits.minFrameRate)   // 100 µs units
+        let frameCap = Int(10_000 / max(1, camera.frameRate))   // 100 µs units
         let candidates: [(UInt32, ExposureKnob.Kind)] = [
             (CV4L2_CID_AUTO_EXPOSURE_BIAS, .exposureBias), (CV4L2_CID_BACKLIGHT_COMPENSATION, .backlightCompensation),
             (CV4L2_CID_EXPOSURE_ABSOLUTE, .exposureTime), (CV4L2_CID_GAIN, .gain), (CV4L2_CID_BRIGHTNESS, .brightness),
