@@ -103,7 +103,6 @@ int cv4l2_destination_layout(uint32_t pixel_format);
 /* Control IDs are macros built from class bases Swift does not import as constants; the ones facecap steers. */
 static const uint32_t CV4L2_CID_BRIGHTNESS = V4L2_CID_BRIGHTNESS;
 static const uint32_t CV4L2_CID_GAIN = V4L2_CID_GAIN;
-static const uint32_t CV4L2_CID_AUTOGAIN = V4L2_CID_AUTOGAIN;
 static const uint32_t CV4L2_CID_BACKLIGHT_COMPENSATION = V4L2_CID_BACKLIGHT_COMPENSATION;
 static const uint32_t CV4L2_CID_EXPOSURE_AUTO = V4L2_CID_EXPOSURE_AUTO;
 static const uint32_t CV4L2_CID_EXPOSURE_ABSOLUTE = V4L2_CID_EXPOSURE_ABSOLUTE;

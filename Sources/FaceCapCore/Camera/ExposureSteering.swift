@@ -53,8 +53,9 @@ public struct ExposureKnob: Equatable, Sendable {
 /// (steering starts past `startBelow`/`startAbove` and stops once the face is back within `targetLow`...`targetHigh`)
 /// and a wait of `settleFrames` after each step (the camera applies a control a frame or two later) keep it from
 /// hunting; where a step still overshoots, the knob's direction reversals are counted: its step is halved after the
-/// first, it is frozen after the second, and steering stops after `maxReversals` in all. Where the camera has a UVC region of interest, auto exposure is pointed at the face instead, and the
-/// other controls are turned only if that is not enough after `regionPatience` frames.
+/// first, it is frozen after the second, and steering stops after `maxReversals` in all. Where the camera has a UVC
+/// region of interest, auto exposure is pointed at the face instead, and the other controls are turned only if that
+/// is not enough after `regionPatience` frames.
 public struct ExposureSteering: Equatable, Sendable {
     public struct Limits: Equatable, Sendable {
         /// Face luma below this starts brightening, above `startAbove` darkening (the analyzer's tooDark/tooBright
