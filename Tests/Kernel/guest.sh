@@ -1126,8 +1126,17 @@ brightness() { v4l2-ctl -d "$dev" --get-ctrl brightness 2>/dev/null | awk '{ pri
 # its first value, read with v4l2-ctl from outside facecap. exposure/restored-other: a control another program
 # changed while facecap ran keeps that program's value, and the others are back. Decided on events: the change is
 # waited for as seen from outside, then the way out is taken.
+# dqbuf_count NAME: the VIDIOC_DQBUF calls in NAME's trace that did not fail with EAGAIN (the frames facecap read;
+# a call strace split across threads is counted once, by its first half).
+dqbuf_count() {
+    [ -f "$work/$1.trace" ] || { echo 0; return; }
+    awk '/VIDIOC_DQBUF/ && !/EAGAIN/ { n++ } END { print n + 0 }' "$work/$1.trace"
+}
+
 scenario_exposure() {
-    local black way name first start seen after expected deadline fifo=$work/exposure.stdin
+    local black way name first start seen after expected deadline frames fifo=$work/exposure.stdin
+    # ioctl too: the frames facecap read after another program's change are counted from the trace.
+    local trace_syscalls="$trace_syscalls,ioctl"
     black=$(pattern_index "100% Black")
     for way in q sigint sigterm sighup unplug other; do
         name=exposure-$way
@@ -1166,12 +1175,28 @@ scenario_exposure() {
             sighup) kill -HUP "$fc_pid" ;;
             unplug)
                 v4l2-ctl -d "$dev" -c disconnect=1
-                wait_event "$name" '"screen":"connectionError"' 20 >/dev/null
+                if ! wait_event "$name" '"screen":"connectionError"' 20 >/dev/null; then
+                    fail "exposure/unplug-seen" "no connectionError screen after the unplug; events:" \
+                        "$(event_text "$name"); err: $(first_lines "$work/$name.err")"
+                fi
                 kill -INT "$fc_pid"
                 ;;
             other)
                 v4l2-ctl -d "$dev" -c brightness=77
                 expected=$(sed -E '/^ *brightness /s/value=[0-9-]+/value=77/' <<<"$first")
+                # Left alone while steering, not only at the restore: facecap goes on for 8 more frames (a few
+                # analysed ones and their settle waits) on the black frame it is still brightening before it is
+                # stopped. Decided on frames dequeued, counted in the trace; the deadline only bounds a stall.
+                frames=$(dqbuf_count "$name")
+                deadline=$((SECONDS + $(slower 30)))
+                while [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ] && [ $SECONDS -lt $deadline ] \
+                    && kill -0 "$fc_strace" 2>/dev/null; do
+                    sleep 0.2
+                done
+                if [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ]; then
+                    fail "exposure/steered-other" "facecap read fewer than 8 frames after brightness=77;" \
+                        "events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
+                fi
                 kill -TERM "$fc_pid"
                 ;;
         esac
