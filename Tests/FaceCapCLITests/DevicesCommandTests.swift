@@ -22,7 +22,7 @@ final class DevicesCommandTests: XCTestCase {
 
         let json = try runFacecap(["devices", "--json"])
         XCTAssertEqual(json.status, 69)
-        XCTAssertEqual(json.stdout, "{\"devices\":[],\"problems\":[]}\n")
+        XCTAssertEqual(json.stdout, "{\"devices\":[],\"problems\":[],\"mipi\":null}\n")
         XCTAssertTrue(json.stderr.contains("no camera found"))
     }
 
