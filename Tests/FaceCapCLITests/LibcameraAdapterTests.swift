@@ -50,7 +50,10 @@ final class LibcameraAdapterTests: XCTestCase {
         for index in 0..<4 {
             XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder)/dev/video\(index)", contents: nil))
         }
-        let machine = ["SHIM_DEV": folder + "/dev"]
+        // An empty sysfs of its own: the host's /sys/class/video4linux/videoN is another machine's node.
+        try FileManager.default.createDirectory(atPath: folder + "/sys/class/video4linux",
+                                                withIntermediateDirectories: true)
+        let machine = ["SHIM_DEV": folder + "/dev", "SHIM_SYS": folder + "/sys"]
 
         let json = try facecap(["devices", "--json"], machine)
         XCTAssertEqual(json.status, 69, json.stderr)
@@ -59,7 +62,9 @@ final class LibcameraAdapterTests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let devices = try XCTUnwrap(document["devices"] as? [[String: Any]])
         XCTAssertEqual(devices.map { $0["path"] as? String }, (0..<4).map { "/dev/video\($0)" })
-        XCTAssertEqual(devices.map { $0["kind"] as? String }, Array(repeating: "raw-bayer", count: 4))
+        XCTAssertEqual(devices.map { $0["kind"] as? String }, Array(repeating: "raw-bayer", count: 4),
+                       "ISYS lists UYVY, YUYV, RGB565 and BGR24 too; IO_MC and its Bayer formats make it MIPI")
+        XCTAssertEqual(devices.map { $0["hardwareDriver"] is NSNull }, Array(repeating: true, count: 4))
         let mipi = try XCTUnwrap(document["mipi"] as? [String: Any])
         XCTAssertEqual(mipi["driver"] as? String, "isys")
         XCTAssertEqual(mipi["needs"] as? String, "libcamera")

@@ -28,16 +28,44 @@ extension CameraDeviceTests {
         return root
     }
 
-    /// Four ISYS capture queues of an IPU6 laptop, raw Bayer only (a real one has 32), and a UVC metadata node.
+    /// Four ISYS capture queues of an IPU6 laptop (a real one has 32), and a UVC metadata node. As the mainline driver
+    /// has them (ipu6-isys-video.c): VIDEO_CAPTURE | META_CAPTURE | IO_MC, the Bayer formats of `ipu6_isys_pfmts`
+    /// then UYVY, YUYV, RGB565 and BGR24, and libv4l2's RGB24 of the Bayer data.
     func ipu6Nodes() -> [String: FakeV4L2Device.Node] {
         var nodes: [String: FakeV4L2Device.Node] = ["video4": .metadata]
+        let codes = ["BG12", "GB12", "BA12", "RG12", "BG10", "GB10", "BA10", "RG10", "BA81", "GBRG", "GRBG", "RGGB",
+                     "pBCC", "pGCC", "pgCC", "pRCC", "pBAA", "pGAA", "pgAA", "pRAA", "UYVY", "YUYV", "RGBP", "BGR3"]
+        let caps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_META_CAPTURE | V4L2_CAP_STREAMING)
+            | CameraDevice.ioMediaController
         for index in 0..<4 {
             nodes["video\(index)"] = FakeV4L2Device.Node(
                 card: "Intel IPU6 ISYS Capture \(index)", driver: "isys", bus: "PCI:0000:00:05.0",
-                formats: [format("BG10", [(1932, 1092)]), format("BA81", [(1932, 1092)]),
-                          format("RGB3", [(1932, 1092)], emulated: true)])
+                capabilities: caps | UInt32(V4L2_CAP_DEVICE_CAPS), deviceCaps: caps,
+                formats: codes.map { format($0, [(1932, 1092)]) } + [format("RGB3", [(1932, 1092)], emulated: true)])
         }
         return nodes
+    }
+
+    /// Ubuntu 24.04's IPU6 set-up: the ISYS nodes, and Intel's relay of the processed picture as a v4l2loopback node
+    /// ("Intel MIPI Camera"). The relay is the camera; its being virtual does not put the ISYS nodes' YUYV first.
+    func testAnIPU6RelayBesideTheISYSNodesIsChosenAndThereIsNoMIPIScreen() throws {
+        var nodes = ipu6Nodes()
+        nodes["video5"] = FakeV4L2Device.Node(card: "Intel MIPI Camera", driver: "v4l2 loopback",
+                                              bus: "platform:v4l2loopback-000", formats: [format("YUYV", [(1280, 720)])])
+        let fake = try makeDev(["video0", "video1", "video2", "video3", "video4", "video5"], nodes: nodes)
+        let sysfs = try makeSysfs([:])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.prefix(4).map { CameraRank(of: $0).kind }, Array(repeating: .rawBayer, count: 4))
+        XCTAssertNil(CameraRank.rawBayerCamera(devices))
+        XCTAssertEqual(CameraRank.choose(devices)?.path, directory + "/video5")
+        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                  ops: fake.ops, sysfs: sysfs)
+        let source = try opener.open()
+        XCTAssertEqual((source as? Camera)?.path, directory + "/video5")
+        source.close()
+        let first = try Camera.openFirst(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(first.path, directory + "/video5")
+        first.close()
     }
 
     func testABayerOnlyMachineIsTheMIPICaseWithItsDriverFromSysfs() throws {

@@ -171,7 +171,7 @@ public final class Camera: FrameSource {
     /// Bayer nodes only is `CameraError.rawBayerOnly`.
     public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
                                  directory: String = "/dev", ops: CameraOps = .system,
-                                 sysfs: String = "/sys") throws(CameraError) -> Camera {
+                                 sysfs: String? = nil) throws(CameraError) -> Camera {
         let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
         guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)

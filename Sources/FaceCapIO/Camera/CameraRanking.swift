@@ -96,7 +96,7 @@ public struct CameraRank: Equatable, Sendable {
         interfaceName = device.interfaceName
         // Raw Bayer data stays raw Bayer though libv4l2 lists its own RGB24 of it (it debayers 8-bit data with no
         // exposure or white balance: no picture a person would call one).
-        if !native.isEmpty && native.allSatisfy({ CameraRank.isBayer($0.fourcc) }) {
+        if CameraRank.needsLibcamera(device, native: native) {
             kind = .rawBayer
         } else if readable.isEmpty {
             kind = infraredSign != nil ? .infrared : .unreadable
@@ -169,6 +169,23 @@ public struct CameraRank: Equatable, Sendable {
             return .mjpegAt640x360
         }
         return nil
+    }
+
+    /// A node only libcamera makes a picture of: raw Bayer formats only, or a media-controller node (IO_MC) that lists
+    /// Bayer among others. IPU6 ISYS lists UYVY, YUYV, RGB565 and BGR24 beside its Bayer formats
+    /// (ipu6-isys-video.c, `ipu6_isys_pfmts`), yet streams nothing until its pipeline is set up, so its YUYV is no
+    /// colour camera. The driver's name stands in for IO_MC where the node does not report it.
+    static func needsLibcamera(_ device: CameraDevice, native: [CameraFormat]) -> Bool {
+        guard !native.isEmpty else { return false }
+        if native.allSatisfy({ isBayer($0.fourcc) }) { return true }
+        guard native.contains(where: { isBayer($0.fourcc) }) else { return false }
+        return device.isMediaControllerNode || isMIPIDriver(device.driverName) || isMIPIDriver(device.driver)
+    }
+
+    /// Intel IPU6/IPU7 input systems and Qualcomm CAMSS: "isys", "intel_ipu6_isys", "intel-ipu7", "qcom-camss".
+    static func isMIPIDriver(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return ["isys", "ipu6", "ipu7", "camss"].contains { name.contains($0) }
     }
 
     /// "USB2.0 IR", "Integrated IR Camera", "HP IR Camera", "…: Infrared Camera": IR as a word of its own.

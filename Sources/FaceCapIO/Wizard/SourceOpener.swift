@@ -14,8 +14,8 @@ public final class SourceOpener: FrameSourceOpener {
     private var devicePath: String?
     /// Where the person's choice of camera (key d) is remembered; nil: not remembered.
     private let memory: CameraMemory?
-    /// Where sysfs is (interface names and drivers of the nodes).
-    private let sysfs: String
+    /// Where sysfs is (interface names and drivers of the nodes); nil: `CameraDevice.sysfsRoot`'s choice.
+    private let sysfs: String?
     /// Nodes whose frames had their chroma flat at 128 this run: infrared, ranked as such from then on.
     private var flatChroma: Set<String> = []
 
@@ -25,7 +25,7 @@ public final class SourceOpener: FrameSourceOpener {
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
                 directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
-                sysfs: String = "/sys") {
+                sysfs: String? = nil) {
         self.memory = memory
         self.sysfs = sysfs
         self.source = source
@@ -73,7 +73,7 @@ public final class SourceOpener: FrameSourceOpener {
         let remembered = memory?.remembered(among: devices)
         while true {
             guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
-                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops)
+                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops, sysfs: sysfs)
             }
             if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
             let opened = try Camera(path: chosen.path, configuration: camera, ops: ops)
