@@ -210,6 +210,7 @@ extension CameraDeviceTests {
         XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
         XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON", "STREAMOFF", "STREAMON"],
                        "video0 streamed, stopped; video2 streams")
+        XCTAssertEqual(Set(fake.openFds.values), ["\(directory)/video2"], "video0's descriptor was closed")
         var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
         XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame, "video2's frames reach the pipeline")
         XCTAssertEqual(frame.chromaIsFlat, false)
@@ -239,6 +240,51 @@ extension CameraDeviceTests {
         XCTAssertEqual(try named.nextFrame(into: &frame, timeout: 1), .frame)
         XCTAssertEqual(frame.chromaIsFlat, true)
         named.close()
+    }
+
+    /// The person's last choice (key d) is opened as it is: no frame is read to test its colour, though it is flat.
+    func testARememberedCameraIsNotProbedForColour() throws {
+        let fake = try makeDev([], nodes: [:])
+        // Each node a link to a character device of its own, as the memory matches nodes by what they resolve to.
+        for (name, node) in [("video0", "/dev/null"), ("video2", "/dev/zero")] {
+            try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(name)", withDestinationPath: node)
+        }
+        fake.nodes = ["\(directory)/video0": .webcam, "\(directory)/video2": .webcam]
+        let byID = directory + "/v4l/by-id"
+        try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: byID + "/usb-Acme-video-index0",
+                                                   withDestinationPath: "../../video2")
+        let memory = CameraMemory(file: directory + "/camera", linkDirectories: [byID])
+        memory.remember(path: "\(directory)/video2")
+        fake.script = [.frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false))), .pollTimeout,
+                       .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true)))]
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops, memory: memory).open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON"])
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertEqual(frame.chromaIsFlat, true, "the pipeline gets the first frame: none was read before")
+        source.close()
+        XCTAssertTrue(fake.openFds.isEmpty)
+    }
+
+    /// A physical camera whose picture has no colour (saturation at 0) is not put after a virtual one: OBS's picture
+    /// is not the person's camera, so no frame is read to test it.
+    func testAPhysicalCameraIsNotProbedWhenTheOtherColourNodeIsVirtual() throws {
+        let obs = FakeV4L2Device.Node(card: "OBS Virtual Camera", driver: "v4l2 loopback",
+                                      bus: "platform:v4l2loopback-000", formats: [.yuyv])
+        let fake = try makeDev(["video0", "video2"], nodes: ["video0": .webcam, "video2": obs])
+        fake.script = [.frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false))), .pollTimeout,
+                       .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true)))]
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops).open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video0")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON"])
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertEqual(frame.chromaIsFlat, true)
+        source.close()
     }
 
     func testLibcamerasAdapterIsRecognisedInLDPreload() {

@@ -77,7 +77,12 @@ public final class SourceOpener: FrameSourceOpener {
             }
             if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
             let opened = try Camera(path: chosen.path, configuration: camera, ops: ops)
-            let otherColour = devices.contains { $0.path != chosen.path && CameraRank(of: $0).kind == .colour }
+            // Only another physical colour camera: demoting a real camera whose saturation is at 0 in favour of a
+            // virtual one (OBS) would show another program's picture.
+            let otherColour = devices.contains {
+                let rank = CameraRank(of: $0)
+                return $0.path != chosen.path && rank.kind == .colour && !rank.isVirtual
+            }
             guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
                   !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
                   hasFlatChroma(opened) else { return opened }
