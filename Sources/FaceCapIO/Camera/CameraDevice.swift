@@ -18,6 +18,11 @@ public struct CameraOps {
         return CameraOps(underLibcameraAdapter(preload: preload) ? cv4l2_plain_ops() : cv4l2_system_ops())
     }
 
+    /// This process runs with libcamera's V4L2 adapter preloaded (`libcamerify facecap`).
+    public static var runsUnderLibcameraAdapter: Bool {
+        underLibcameraAdapter(preload: getenv("LD_PRELOAD").map { String(cString: $0) })
+    }
+
     /// `LD_PRELOAD` names libcamera's v4l2-compat.so (libcamerify puts its full path there).
     static func underLibcameraAdapter(preload: String?) -> Bool {
         guard let preload else { return false }

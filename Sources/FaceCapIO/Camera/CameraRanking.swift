@@ -196,12 +196,16 @@ public struct CameraRank: Equatable, Sendable {
     /// The MIPI case: no node gives colour pictures and at least one gives raw Bayer data only, so the camera needs
     /// libcamera (`CameraError.rawBayerOnly`); nil otherwise. An infrared node beside them (the USB face-unlock camera
     /// of many MIPI laptops) does not count: its grey picture is no selfie, and it stays one key d away.
-    public static func rawBayerCamera(_ devices: [CameraDevice]) -> RawBayerCamera? {
+    /// `underLibcameraAdapter`: facecap runs under libcamerify (`CameraOps.runsUnderLibcameraAdapter`).
+    public static func rawBayerCamera(_ devices: [CameraDevice],
+                                      underLibcameraAdapter: Bool = CameraOps.runsUnderLibcameraAdapter)
+        -> RawBayerCamera? {
         let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
         guard !ranks.contains(where: { $0.rank.kind == .colour }) else { return nil }
         let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
         guard let first = raw.first else { return nil }
-        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path))
+        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path),
+                              underLibcameraAdapter: underLibcameraAdapter)
     }
 
     /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's
