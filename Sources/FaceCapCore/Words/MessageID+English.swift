@@ -452,6 +452,8 @@ extension MessageID {
         case .cameraErrorRawBayerOnly:
             "the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera ('facecap"
                 + " devices' says how to set it up)"
+        case .devicesRawBayerOnly:
+            "the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera"
         case .mipiTitle: "This camera needs libcamera"
         case .mipiWhat:
             "{nodes} ({driver}, {card}): raw sensor data only. This MIPI camera needs an image processor (libcamera's);"

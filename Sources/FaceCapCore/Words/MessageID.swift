@@ -287,6 +287,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case cameraErrorRawBayerOnly = "cameraError.rawBayerOnly", mipiTitle = "mipi.title", mipiWhat = "mipi.what"
     case mipiIPU7 = "mipi.ipu7", mipiDebian12 = "mipi.debian12", mipiDebian13 = "mipi.debian13"
     case mipiUbuntu2404 = "mipi.ubuntu2404", mipiUnderAdapter = "mipi.underAdapter"
+    case devicesRawBayerOnly = "devices.rawBayerOnly"
     case modelCannotUse = "model.cannotUse"
     case modelRefetch = "model.refetch"
     case modelFolder = "model.folder"
