@@ -51,7 +51,8 @@ extension CameraDeviceTests {
     func testAnIPU6RelayBesideTheISYSNodesIsChosenAndThereIsNoMIPIScreen() throws {
         var nodes = ipu6Nodes()
         nodes["video5"] = FakeV4L2Device.Node(card: "Intel MIPI Camera", driver: "v4l2 loopback",
-                                              bus: "platform:v4l2loopback-000", formats: [format("YUYV", [(1280, 720)])])
+                                              bus: "platform:v4l2loopback-000",
+                                              formats: [format("YUYV", [(1280, 720)])])
         let fake = try makeDev(["video0", "video1", "video2", "video3", "video4", "video5"], nodes: nodes)
         let sysfs = try makeSysfs([:])
         let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
