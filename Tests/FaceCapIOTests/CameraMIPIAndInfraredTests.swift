@@ -243,6 +243,27 @@ extension CameraDeviceTests {
         named.close()
     }
 
+    /// Qualcomm CAMSS: multi-planar media-controller nodes only. Those listing Bayer formats tell the MIPI camera and
+    /// are never opened; one without Bayer formats stays out of the list, as before.
+    func testMultiPlanarCAMSSNodesAreTheMIPICaseAndNeverOpened() throws {
+        let caps = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING) | CameraDevice.ioMediaController
+        func camss(_ codes: [String]) -> FakeV4L2Device.Node {
+            FakeV4L2Device.Node(card: "Qualcomm Camera Subsystem", driver: "qcom-camss", bus: "platform:acb3000.camss",
+                                capabilities: caps | UInt32(V4L2_CAP_DEVICE_CAPS), deviceCaps: caps,
+                                formats: codes.map { format($0, [(1920, 1080)]) })
+        }
+        let fake = try makeDev(["video0", "video1", "video2"],
+                               nodes: ["video0": camss(["RGGB", "RG10", "pRAA"]), "video1": camss(["RG10"]),
+                                       "video2": camss(["UYVY", "YUYV"])])
+        let sysfs = try makeSysfs([:])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.map(\.path), ["\(directory)/video0", "\(directory)/video1"])
+        XCTAssertEqual(CameraRank.rawBayerCamera(devices)?.driver, "qcom-camss")
+        XCTAssertThrowsError(try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(),
+                                              directory: directory, ops: fake.ops, sysfs: sysfs).open())
+        XCTAssertEqual(fake.events("S_FMT", "STREAMON"), [], "no node was streamed from")
+    }
+
     /// The person's last choice (key d) is opened as it is: no frame is read to test its colour, though it is flat.
     func testARememberedCameraIsNotProbedForColour() throws {
         let fake = try makeDev([], nodes: [:])

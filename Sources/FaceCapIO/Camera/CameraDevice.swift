@@ -118,6 +118,11 @@ public struct CameraDevice: Equatable, Sendable {
     /// The node belongs to a media-controller pipeline (`V4L2_CAP_IO_MC`).
     public var isMediaControllerNode: Bool { deviceCaps & Self.ioMediaController != 0 }
 
+    /// Multi-planar capture only (CAMSS): listed to tell a MIPI camera, never opened (cv4l2 reads single-planar).
+    public var isMultiPlanarOnly: Bool {
+        deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 && deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0
+    }
+
     public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat],
                 interfaceName: String? = nil, hardwareDriver: String? = nil, deviceCaps: UInt32 = 0) {
         self.path = path
@@ -195,10 +200,17 @@ public struct CameraDevice: Equatable, Sendable {
         let caps = cv4l2_node_caps(&cap)
         // The same test the camera applies when it opens a node: video capture with streaming I/O.
         let needed = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
-        guard caps & needed == needed else { return nil }
-        return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
-                            driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
-                            formats: enumerateFormats(&table, fd), deviceCaps: caps)
+        let device = { (formats: [CameraFormat]) in
+            CameraDevice(path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
+                         bus: CameraSupport.cString(cap.bus_info), formats: formats, deviceCaps: caps)
+        }
+        if caps & needed == needed { return device(enumerateFormats(&table, fd)) }
+        // A multi-planar media-controller node (CAMSS has only those) is kept when it lists Bayer formats: it tells
+        // a MIPI camera, though facecap never opens it (`CameraRank`: raw-bayer). Others stay out as before.
+        let multiPlanar = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING) | ioMediaController
+        guard caps & multiPlanar == multiPlanar else { return nil }
+        let formats = enumerateFormats(&table, fd, type: V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue)
+        return formats.contains { CameraRank.isBayer($0.fourcc) } ? device(formats) : nil
     }
 }
 
@@ -225,12 +237,13 @@ extension CameraDevice {
 /// Upper bound on any one list the driver hands out, so a buggy driver (or fake) cannot loop forever.
 private let maxEntries: UInt32 = 256
 
-private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32) -> [CameraFormat] {
+private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32,
+                              type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue) -> [CameraFormat] {
     var formats: [CameraFormat] = []
     for index in 0..<maxEntries {
         var description = v4l2_fmtdesc()
         description.index = index
-        description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        description.type = type
         guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
         formats.append(CameraFormat(
             fourcc: CameraSupport.fourccString(description.pixelformat),

@@ -98,7 +98,7 @@ public struct CameraRank: Equatable, Sendable {
         // exposure or white balance: no picture a person would call one).
         if CameraRank.needsLibcamera(device, native: native) {
             kind = .rawBayer
-        } else if readable.isEmpty {
+        } else if readable.isEmpty || device.isMultiPlanarOnly {
             kind = infraredSign != nil ? .infrared : .unreadable
         } else {
             kind = infraredSign == nil ? .colour : .infrared
