@@ -27,7 +27,11 @@ enum DevicesCommand {
         }
         for problem in scan.problems { printError(Words.text(.warningPrefix, ["message": problem.message])) }
         // Listed, but no camera facecap can read: the wizard's exit code (69) for a script that asks first.
-        if let camera = CameraRank.rawBayerCamera(scan.devices) { throw CameraError.rawBayerOnly(camera) }
+        // Its own words: the camera error's "('facecap devices' says how to set it up)" would point at this command.
+        if let camera = CameraRank.rawBayerCamera(scan.devices) {
+            printError(Words.text(.devicesRawBayerOnly, ["driver": camera.driver, "nodes": camera.nodeSpan]))
+            return .noCamera
+        }
         return .success
     }
 }

@@ -205,8 +205,7 @@ final class CameraDeviceTests: XCTestCase {
             """)
         let json = CameraDeviceText.json(devices, problems: ["x \"y\""])
         XCTAssertEqual(json, "{\"devices\":[{\"path\":\"\(directory)/video0\",\"card\":\"Cam \\\"HD\\\"\","
-            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"hardwareDriver\":null,\"interface\":null,"
-            + "\"formats\":["
+            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"formats\":["
             + "{\"fourcc\":\"YUYV\",\"description\":\"YUYV 4:2:2\",\"compressed\":false,\"emulated\":false,"
             + "\"sizes\":[{\"type\":\"stepwise\",\"minWidth\":48,\"minHeight\":32,\"maxWidth\":1920,"
             + "\"maxHeight\":1080,\"stepWidth\":16,\"stepHeight\":8,\"fps\":[30]}]},"
@@ -217,8 +216,8 @@ final class CameraDeviceTests: XCTestCase {
             + "{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30,15]},"
             + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}],"
             + "\"rank\":1,\"kind\":\"colour\",\"virtual\":false,\"fastEnough\":true,"
-            + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"]}],"
-            + "\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}")
+            + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"],"
+            + "\"hardwareDriver\":null,\"interface\":null}],\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}")
         // It parses as JSON, with the documented keys.
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let first = (parsed?["devices"] as? [[String: Any]])?.first

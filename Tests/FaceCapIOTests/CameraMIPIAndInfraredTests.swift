@@ -28,16 +28,45 @@ extension CameraDeviceTests {
         return root
     }
 
-    /// Four ISYS capture queues of an IPU6 laptop, raw Bayer only (a real one has 32), and a UVC metadata node.
+    /// Four ISYS capture queues of an IPU6 laptop (a real one has 32), and a UVC metadata node. As the mainline driver
+    /// has them (ipu6-isys-video.c): VIDEO_CAPTURE | META_CAPTURE | IO_MC, the Bayer formats of `ipu6_isys_pfmts`
+    /// then UYVY, YUYV, RGB565 and BGR24, and libv4l2's RGB24 of the Bayer data.
     func ipu6Nodes() -> [String: FakeV4L2Device.Node] {
         var nodes: [String: FakeV4L2Device.Node] = ["video4": .metadata]
+        let codes = ["BG12", "GB12", "BA12", "RG12", "BG10", "GB10", "BA10", "RG10", "BA81", "GBRG", "GRBG", "RGGB",
+                     "pBCC", "pGCC", "pgCC", "pRCC", "pBAA", "pGAA", "pgAA", "pRAA", "UYVY", "YUYV", "RGBP", "BGR3"]
+        let caps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_META_CAPTURE | V4L2_CAP_STREAMING)
+            | CameraDevice.ioMediaController
         for index in 0..<4 {
             nodes["video\(index)"] = FakeV4L2Device.Node(
                 card: "Intel IPU6 ISYS Capture \(index)", driver: "isys", bus: "PCI:0000:00:05.0",
-                formats: [format("BG10", [(1932, 1092)]), format("BA81", [(1932, 1092)]),
-                          format("RGB3", [(1932, 1092)], emulated: true)])
+                capabilities: caps | UInt32(V4L2_CAP_DEVICE_CAPS), deviceCaps: caps,
+                formats: codes.map { format($0, [(1932, 1092)]) } + [format("RGB3", [(1932, 1092)], emulated: true)])
         }
         return nodes
+    }
+
+    /// Ubuntu 24.04's IPU6 set-up: the ISYS nodes, and Intel's relay of the processed picture as a v4l2loopback node
+    /// ("Intel MIPI Camera"). The relay is the camera; its being virtual does not put the ISYS nodes' YUYV first.
+    func testAnIPU6RelayBesideTheISYSNodesIsChosenAndThereIsNoMIPIScreen() throws {
+        var nodes = ipu6Nodes()
+        nodes["video5"] = FakeV4L2Device.Node(card: "Intel MIPI Camera", driver: "v4l2 loopback",
+                                              bus: "platform:v4l2loopback-000",
+                                              formats: [format("YUYV", [(1280, 720)])])
+        let fake = try makeDev(["video0", "video1", "video2", "video3", "video4", "video5"], nodes: nodes)
+        let sysfs = try makeSysfs([:])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.prefix(4).map { CameraRank(of: $0).kind }, Array(repeating: .rawBayer, count: 4))
+        XCTAssertNil(CameraRank.rawBayerCamera(devices))
+        XCTAssertEqual(CameraRank.choose(devices)?.path, directory + "/video5")
+        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                  ops: fake.ops, sysfs: sysfs)
+        let source = try opener.open()
+        XCTAssertEqual((source as? Camera)?.path, directory + "/video5")
+        source.close()
+        let first = try Camera.openFirst(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(first.path, directory + "/video5")
+        first.close()
     }
 
     func testABayerOnlyMachineIsTheMIPICaseWithItsDriverFromSysfs() throws {
@@ -182,6 +211,7 @@ extension CameraDeviceTests {
         XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
         XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON", "STREAMOFF", "STREAMON"],
                        "video0 streamed, stopped; video2 streams")
+        XCTAssertEqual(Set(fake.openFds.values), ["\(directory)/video2"], "video0's descriptor was closed")
         var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
         XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame, "video2's frames reach the pipeline")
         XCTAssertEqual(frame.chromaIsFlat, false)
@@ -211,6 +241,72 @@ extension CameraDeviceTests {
         XCTAssertEqual(try named.nextFrame(into: &frame, timeout: 1), .frame)
         XCTAssertEqual(frame.chromaIsFlat, true)
         named.close()
+    }
+
+    /// Qualcomm CAMSS: multi-planar media-controller nodes only. Those listing Bayer formats tell the MIPI camera and
+    /// are never opened; one without Bayer formats stays out of the list, as before.
+    func testMultiPlanarCAMSSNodesAreTheMIPICaseAndNeverOpened() throws {
+        let caps = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING) | CameraDevice.ioMediaController
+        func camss(_ codes: [String]) -> FakeV4L2Device.Node {
+            FakeV4L2Device.Node(card: "Qualcomm Camera Subsystem", driver: "qcom-camss", bus: "platform:acb3000.camss",
+                                capabilities: caps | UInt32(V4L2_CAP_DEVICE_CAPS), deviceCaps: caps,
+                                formats: codes.map { format($0, [(1920, 1080)]) })
+        }
+        let fake = try makeDev(["video0", "video1", "video2"],
+                               nodes: ["video0": camss(["RGGB", "RG10", "pRAA"]), "video1": camss(["RG10"]),
+                                       "video2": camss(["UYVY", "YUYV"])])
+        let sysfs = try makeSysfs([:])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops, sysfs: sysfs)
+        XCTAssertEqual(devices.map(\.path), ["\(directory)/video0", "\(directory)/video1"])
+        XCTAssertEqual(CameraRank.rawBayerCamera(devices)?.driver, "qcom-camss")
+        XCTAssertThrowsError(try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(),
+                                              directory: directory, ops: fake.ops, sysfs: sysfs).open())
+        XCTAssertEqual(fake.events("S_FMT", "STREAMON"), [], "no node was streamed from")
+    }
+
+    /// The person's last choice (key d) is opened as it is: no frame is read to test its colour, though it is flat.
+    func testARememberedCameraIsNotProbedForColour() throws {
+        let fake = try makeDev([], nodes: [:])
+        // Each node a link to a character device of its own, as the memory matches nodes by what they resolve to.
+        for (name, node) in [("video0", "/dev/null"), ("video2", "/dev/zero")] {
+            try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(name)", withDestinationPath: node)
+        }
+        fake.nodes = ["\(directory)/video0": .webcam, "\(directory)/video2": .webcam]
+        let byID = directory + "/v4l/by-id"
+        try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: byID + "/usb-Acme-video-index0",
+                                                   withDestinationPath: "../../video2")
+        let memory = CameraMemory(file: directory + "/camera", linkDirectories: [byID])
+        memory.remember(path: "\(directory)/video2")
+        fake.script = [.frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false))), .pollTimeout,
+                       .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true)))]
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops, memory: memory).open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video2")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON"])
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertEqual(frame.chromaIsFlat, true, "the pipeline gets the first frame: none was read before")
+        source.close()
+        XCTAssertTrue(fake.openFds.isEmpty)
+    }
+
+    /// A physical camera whose picture has no colour (saturation at 0) is not put after a virtual one: OBS's picture
+    /// is not the person's camera, so no frame is read to test it.
+    func testAPhysicalCameraIsNotProbedWhenTheOtherColourNodeIsVirtual() throws {
+        let obs = FakeV4L2Device.Node(card: "OBS Virtual Camera", driver: "v4l2 loopback",
+                                      bus: "platform:v4l2loopback-000", formats: [.yuyv])
+        let fake = try makeDev(["video0", "video2"], nodes: ["video0": .webcam, "video2": obs])
+        fake.script = [.frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: false))), .pollTimeout,
+                       .frame(FakeV4L2Device.FrameSpec(bytes: yuyvPicture(colour: true)))]
+        let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+                                      ops: fake.ops).open()
+        XCTAssertEqual((source as? Camera)?.path, "\(directory)/video0")
+        XCTAssertEqual(fake.events("STREAMON", "STREAMOFF"), ["STREAMON"])
+        var frame = Frame(format: .yuyv, width: 640, height: 480, data: [])
+        XCTAssertEqual(try source.nextFrame(into: &frame, timeout: 1), .frame)
+        XCTAssertEqual(frame.chromaIsFlat, true)
+        source.close()
     }
 
     func testLibcamerasAdapterIsRecognisedInLDPreload() {

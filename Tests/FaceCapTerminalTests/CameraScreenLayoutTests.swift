@@ -41,13 +41,7 @@ final class CameraScreenLayoutTests: XCTestCase {
         let camera = RawBayerCamera(driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
                                     nodes: (0..<32).map { "/dev/video\($0)" })
         for (columns, rows) in [(80, 24), (60, 20)] {
-            var settings = WizardSettings()
-            settings.showTutorial = false
-            var wizard = Wizard(settings: settings)
-            _ = wizard.handle(.resized(columns: columns, rows: rows), at: 0)
-            _ = wizard.handle(.start, at: 0)
-            _ = wizard.handle(.cameraFailed(CameraProblem(.rawBayerOnly(camera))), at: 0.1)
-            let model = wizard.screen(at: 0.1)
+            let model = mipiScreen(camera, columns: columns, rows: rows)
             let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: nil)
             let shown = layout.items.filter { $0.style == .body || $0.style == .command }.map(\.text)
             for line in model.lines where !line.hasPrefix("$ ") {
@@ -80,17 +74,22 @@ extension RealScreenTests {
         for translations in try languages() {
             Words.current = translations
             for (columns, rows) in Self.sizes {
-                var settings = WizardSettings()
-                settings.showTutorial = false
-                var wizard = Wizard(settings: settings)
-                _ = wizard.handle(.resized(columns: columns, rows: rows), at: 0)
-                _ = wizard.handle(.start, at: 0)
-                _ = wizard.handle(.cameraFailed(CameraProblem(.rawBayerOnly(camera))), at: 0.1)
-                let model = wizard.screen(at: 0.1)
+                let model = mipiScreen(camera, columns: columns, rows: rows)
                 for problem in problems(model, columns: columns, rows: rows) {
                     XCTFail("\(translations.language) at \(columns)×\(rows): \(problem)")
                 }
             }
         }
     }
+}
+
+/// The wizard's MIPI camera screen at `columns`×`rows`, as the front end gets it when the camera fails so.
+private func mipiScreen(_ camera: RawBayerCamera, columns: Int, rows: Int) -> ScreenModel {
+    var settings = WizardSettings()
+    settings.showTutorial = false
+    var wizard = Wizard(settings: settings)
+    _ = wizard.handle(.resized(columns: columns, rows: rows), at: 0)
+    _ = wizard.handle(.start, at: 0)
+    _ = wizard.handle(.cameraFailed(CameraProblem(.rawBayerOnly(camera))), at: 0.1)
+    return wizard.screen(at: 0.1)
 }

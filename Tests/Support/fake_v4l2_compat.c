@@ -7,8 +7,12 @@
  *
  *   SHIM_NODE=PATH   that node is a 640x480 RGB24 camera (as libcamera's software ISP gives) whose S_FMT fails with
  *                    EBUSY, so a program's one-line error says how far its calls got;
- *   SHIM_DEV=DIR     opendir("/dev") lists DIR instead, and each /dev/videoN named there is an IPU6 capture queue
- *                    giving raw Bayer only (BG10, BA81 at 1932x1092): a MIPI laptop without libcamera.
+ *   SHIM_DEV=DIR     opendir("/dev") lists DIR instead, and each /dev/videoN named there is an IPU6 ISYS capture
+ *                    queue as the mainline driver has it (ipu6-isys-video.c: caps VIDEO_CAPTURE | META_CAPTURE |
+ *                    IO_MC, its Bayer formats then UYVY, YUYV, RGB565, BGR24, at 1932x1092): a MIPI laptop without
+ *                    libcamera;
+ *   SHIM_SYS=DIR     with either: open() and readlink() of /sys/class/video4linux/... read DIR/class/video4linux/...
+ *                    instead (unset: they fail with ENOENT), so a test never reads the host's own nodes' sysfs.
  *
  * Build: cc -shared -fPIC -o v4l2-compat.so fake_v4l2_compat.c -ldl
  */
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <unistd.h>
 
 enum { MAX_NODES = 64 };
 /* The eventfd handed out for each node (-1: none), and the node's number (-1: the SHIM_NODE camera). */
@@ -45,6 +50,28 @@ static int camera_number(const char *path) {
     return -2;
 }
 
+/* The path to read instead of a /sys/class/video4linux path under SHIM_NODE or SHIM_DEV: "" when there is none
+ * (ENOENT); NULL for any other path, which is left alone. */
+static const char *sysfs_path(const char *path, char *buffer, size_t size) {
+    static const char prefix[] = "/sys/class/video4linux/";
+    if ((!getenv("SHIM_DEV") && !getenv("SHIM_NODE")) || strncmp(path, prefix, sizeof prefix - 1) != 0) return NULL;
+    const char *root = getenv("SHIM_SYS");
+    if (!root || snprintf(buffer, size, "%s%s", root, path + 4) >= (int)size) return "";
+    return buffer;
+}
+
+ssize_t readlink(const char *path, char *target, size_t size) {
+    ssize_t (*real)(const char *, char *, size_t) = (ssize_t(*)(const char *, char *, size_t))dlsym(RTLD_NEXT,
+                                                                                                  "readlink");
+    char buffer[4096];
+    const char *redirected = sysfs_path(path, buffer, sizeof buffer);
+    if (redirected && !*redirected) {
+        errno = ENOENT;
+        return -1;
+    }
+    return real(redirected ? redirected : path, target, size);
+}
+
 int open(const char *path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
@@ -58,7 +85,13 @@ int open(const char *path, int flags, ...) {
         return fd;
     }
     int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-    return real(path, flags, mode);
+    char buffer[4096];
+    const char *redirected = sysfs_path(path, buffer, sizeof buffer);
+    if (redirected && !*redirected) {
+        errno = ENOENT;
+        return -1;
+    }
+    return real(redirected ? redirected : path, flags, mode);
 }
 
 static int answer(int number, unsigned long request, void *argument) {
@@ -69,15 +102,27 @@ static int answer(int number, unsigned long request, void *argument) {
         if (number < 0) strcpy((char *)cap->card, "Stand-in camera");
         else snprintf((char *)cap->card, sizeof cap->card, "Intel IPU6 ISYS Capture %d", number % 100);
         strcpy((char *)cap->bus_info, number < 0 ? "platform:libcamera" : "PCI:0000:00:05.0");
-        cap->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
+        /* V4L2_CAP_IO_MC written out: older headers lack it. */
+        cap->device_caps = number < 0 ? V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING
+                                      : V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_META_CAPTURE | V4L2_CAP_STREAMING
+                                            | 0x20000000;
         cap->capabilities = cap->device_caps | V4L2_CAP_DEVICE_CAPS;
         return 0;
     }
     if (request == VIDIOC_ENUM_FMT) {
         struct v4l2_fmtdesc *description = argument;
-        static const uint32_t bayer[] = { V4L2_PIX_FMT_SBGGR10, V4L2_PIX_FMT_SBGGR8 };
+        /* ipu6_isys_pfmts[] in its order, without the metadata formats (those are META_CAPTURE's). */
+        static const uint32_t isys[] = {
+            V4L2_PIX_FMT_SBGGR12, V4L2_PIX_FMT_SGBRG12, V4L2_PIX_FMT_SGRBG12, V4L2_PIX_FMT_SRGGB12,
+            V4L2_PIX_FMT_SBGGR10, V4L2_PIX_FMT_SGBRG10, V4L2_PIX_FMT_SGRBG10, V4L2_PIX_FMT_SRGGB10,
+            V4L2_PIX_FMT_SBGGR8, V4L2_PIX_FMT_SGBRG8, V4L2_PIX_FMT_SGRBG8, V4L2_PIX_FMT_SRGGB8,
+            V4L2_PIX_FMT_SBGGR12P, V4L2_PIX_FMT_SGBRG12P, V4L2_PIX_FMT_SGRBG12P, V4L2_PIX_FMT_SRGGB12P,
+            V4L2_PIX_FMT_SBGGR10P, V4L2_PIX_FMT_SGBRG10P, V4L2_PIX_FMT_SGRBG10P, V4L2_PIX_FMT_SRGGB10P,
+            V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_RGB565, V4L2_PIX_FMT_BGR24,
+        };
         if (number < 0 && description->index == 0) description->pixelformat = V4L2_PIX_FMT_RGB24;
-        else if (number >= 0 && description->index < 2) description->pixelformat = bayer[description->index];
+        else if (number >= 0 && description->index < sizeof isys / sizeof isys[0])
+            description->pixelformat = isys[description->index];
         else return EINVAL;
         return 0;
     }

@@ -151,11 +151,15 @@ public struct RawBayerCamera: Equatable, Sendable {
     public var card: String
     /// Its raw-Bayer nodes, in number order.
     public var nodes: [String]
+    /// facecap runs under libcamera's V4L2 adapter (libcamerify) and still sees these nodes: libcamera found no
+    /// camera, so running libcamerify again is no fix.
+    public var underLibcameraAdapter: Bool
 
-    public init(driver: String, card: String, nodes: [String]) {
+    public init(driver: String, card: String, nodes: [String], underLibcameraAdapter: Bool = false) {
         self.driver = driver
         self.card = card
         self.nodes = nodes
+        self.underLibcameraAdapter = underLibcameraAdapter
     }
 
     /// "/dev/video0", "/dev/video0, /dev/video1", or "/dev/video0 … /dev/video31" (an IPU6 has 32 of them).
@@ -169,16 +173,30 @@ public struct RawBayerCamera: Equatable, Sendable {
     /// Intel's IPU7 (Lunar Lake on), which no libcamera release supports yet.
     public var isIPU7: Bool { driver.lowercased().contains("ipu7") || card.lowercased().contains("ipu7") }
 
-    /// What the camera is and what each distribution can do about it, in the person's language; lines starting "$ "
-    /// are commands. The screen, `--plain` and `facecap devices` say these same lines.
+    /// Intel's IPU6, the one Ubuntu 24.04's relay packages are for.
+    public var isIPU6: Bool {
+        let driver = driver.lowercased(), card = card.lowercased()
+        return !isIPU7 && (driver.contains("ipu6") || driver.contains("isys") || card.contains("ipu6"))
+    }
+
+    /// What the camera is and what can be done about it on each distribution where that applies to its driver, in the
+    /// person's language; lines starting "$ " are commands. The screen, `--plain` and `facecap devices` say these
+    /// same lines.
     public var advice: [String] {
         var lines = [Words.text(.mipiWhat, ["driver": driver, "card": card, "nodes": nodeSpan])]
-        if isIPU7 { lines.append(Words.text(.mipiIPU7)) }
-        // Two install commands, so that each fits a 60-column screen whole (libcamera-ipa holds the software ISP's
-        // module, which neither of the others pulls in).
-        lines += [Words.text(.mipiDebian12), Words.text(.mipiDebian13),
-                  "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
-                  "$ libcamerify facecap", Words.text(.mipiUbuntu2404)]
+        // IPU7: no distribution's libcamera can help, so no commands that would not.
+        if isIPU7 { return lines + [Words.text(.mipiIPU7)] }
+        if underLibcameraAdapter {
+            // libcamerify is already there: what libcamera itself finds is the next thing to look at.
+            lines += [Words.text(.mipiUnderAdapter), "$ cam -l"]
+        } else {
+            // Two install commands, so that each fits a 60-column screen whole (libcamera-ipa holds the software
+            // ISP's module, which neither of the others pulls in).
+            lines += [Words.text(.mipiDebian12), Words.text(.mipiDebian13),
+                      "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
+                      "$ libcamerify facecap"]
+        }
+        if isIPU6 { lines.append(Words.text(.mipiUbuntu2404)) }
         return lines
     }
 }

@@ -18,8 +18,8 @@ public enum PlainText {
     }
 
     /// `head`, then a screen's `lines` as one line: commands without their "$ ", sentences (and a line ending in a
-    /// colon) followed by a space, list items and fragments as clauses, in the language's own separators (French puts a no-break space before the
-    /// colon, Japanese has its own).
+    /// colon) followed by a space, list items and fragments as clauses, in the language's own separators (French
+    /// puts a no-break space before the colon, Japanese has its own).
     public static func joined(_ head: String, _ lines: [String]) -> String {
         let body = lines.map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
         let label = Words.text(.separatorLabel), clause = Words.text(.separatorClause)

@@ -452,6 +452,8 @@ extension MessageID {
         case .cameraErrorRawBayerOnly:
             "the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera ('facecap"
                 + " devices' says how to set it up)"
+        case .devicesRawBayerOnly:
+            "the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera"
         case .mipiTitle: "This camera needs libcamera"
         case .mipiWhat:
             "{nodes} ({driver}, {card}): raw sensor data only. This MIPI camera needs an image processor (libcamera's);"
@@ -463,7 +465,11 @@ extension MessageID {
             "Debian 12: its libcamera (0.0.3) has no software image processor; no Debian 12 package can give this"
                 + " camera a picture."
         case .mipiDebian13:
-            "Debian 13 (libcamera 0.4; 0.5 in backports): start facecap through libcamera's V4L2 adapter:"
+            "Debian 13 (libcamera 0.4; 0.5 in backports): libcamera's V4L2 adapter may give it a picture (untested"
+                + " here; check with cam -l):"
+        case .mipiUnderAdapter:
+            "facecap runs under libcamerify, yet libcamera found no camera. What libcamera finds (cam is in"
+                + " libcamera-tools):"
         case .mipiUbuntu2404:
             "Ubuntu 24.04: libcamera 0.2 is too old too; Intel's IPU6 packages (libcamhal, v4l2-relayd, v4l2loopback;"
                 + " wiki.ubuntu.com/IntelMIPICamera) make an \"Intel MIPI Camera\" node, which facecap opens by itself."

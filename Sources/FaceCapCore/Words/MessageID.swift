@@ -286,7 +286,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     // A MIPI camera (raw Bayer nodes only): what it is, and what each distribution can do.
     case cameraErrorRawBayerOnly = "cameraError.rawBayerOnly", mipiTitle = "mipi.title", mipiWhat = "mipi.what"
     case mipiIPU7 = "mipi.ipu7", mipiDebian12 = "mipi.debian12", mipiDebian13 = "mipi.debian13"
-    case mipiUbuntu2404 = "mipi.ubuntu2404"
+    case mipiUbuntu2404 = "mipi.ubuntu2404", mipiUnderAdapter = "mipi.underAdapter"
+    case devicesRawBayerOnly = "devices.rawBayerOnly"
     case modelCannotUse = "model.cannotUse"
     case modelRefetch = "model.refetch"
     case modelFolder = "model.folder"

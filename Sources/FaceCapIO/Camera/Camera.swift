@@ -177,7 +177,7 @@ public final class Camera: FrameSource {
     /// Bayer nodes only is `CameraError.rawBayerOnly`.
     public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
                                  directory: String = "/dev", ops: CameraOps = .system,
-                                 sysfs: String = "/sys",
+                                 sysfs: String? = nil,
                                  controlLedger: CameraControlLedger? = nil) throws(CameraError) -> Camera {
         let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
         guard let first = CameraRank.choose(scan.devices) else {

@@ -18,6 +18,11 @@ public struct CameraOps {
         return CameraOps(underLibcameraAdapter(preload: preload) ? cv4l2_plain_ops() : cv4l2_system_ops())
     }
 
+    /// This process runs with libcamera's V4L2 adapter preloaded (`libcamerify facecap`).
+    public static var runsUnderLibcameraAdapter: Bool {
+        underLibcameraAdapter(preload: getenv("LD_PRELOAD").map { String(cString: $0) })
+    }
+
     /// `LD_PRELOAD` names libcamera's v4l2-compat.so (libcamerify puts its full path there).
     static func underLibcameraAdapter(preload: String?) -> Bool {
         guard let preload else { return false }
@@ -94,8 +99,8 @@ public struct CameraDevice: Equatable, Sendable {
     /// Where it is attached (V4L2 `bus_info`), e.g. "usb-0000:00:14.0-8".
     public var bus: String
     public var formats: [CameraFormat]
-    /// The name of the USB interface the node belongs to (sysfs `device/interface`, else the node's `name`), e.g.
-    /// "Integrated IR Camera": laptops name their infrared function there when the V4L2 card name does not say it.
+    /// The name of the USB interface the node belongs to (sysfs `device/interface`), e.g. "Integrated IR Camera":
+    /// laptops name their infrared function there when the V4L2 card name does not say it.
     public var interfaceName: String?
     /// The kernel driver of the hardware behind the node (the sysfs `device/driver` link's name), e.g.
     /// "intel_ipu6_isys" or "qcom-camss" where QUERYCAP's driver may be a generic one; nil when sysfs has none.
@@ -103,9 +108,23 @@ public struct CameraDevice: Equatable, Sendable {
     /// A frame from the node had its chroma flat at 128 while its luma varied: an infrared picture in YUYV (set by
     /// whoever streamed from it, `SourceOpener`; a scan cannot know it without turning the camera on).
     public var chromaIsFlat = false
+    /// QUERYCAP's `device_caps` (0 when not known).
+    public var deviceCaps: UInt32 = 0
+
+    /// V4L2_CAP_IO_MC: the node streams only once its media-controller pipeline is set up (IPU6 ISYS, CAMSS);
+    /// UVC and vivid do not set it. Written out because older videodev2.h headers lack it.
+    public static let ioMediaController: UInt32 = 0x2000_0000
+
+    /// The node belongs to a media-controller pipeline (`V4L2_CAP_IO_MC`).
+    public var isMediaControllerNode: Bool { deviceCaps & Self.ioMediaController != 0 }
+
+    /// Multi-planar capture only (CAMSS): listed to tell a MIPI camera, never opened (cv4l2 reads single-planar).
+    public var isMultiPlanarOnly: Bool {
+        deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 && deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0
+    }
 
     public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat],
-                interfaceName: String? = nil, hardwareDriver: String? = nil) {
+                interfaceName: String? = nil, hardwareDriver: String? = nil, deviceCaps: UInt32 = 0) {
         self.path = path
         self.card = card
         self.driver = driver
@@ -113,6 +132,7 @@ public struct CameraDevice: Equatable, Sendable {
         self.formats = formats
         self.interfaceName = interfaceName
         self.hardwareDriver = hardwareDriver
+        self.deviceCaps = deviceCaps
     }
 
     /// The driver to name the camera by: the hardware's (sysfs), else the V4L2 one.
@@ -120,20 +140,21 @@ public struct CameraDevice: Equatable, Sendable {
 
     /// The video-capture nodes under `directory` (/dev/video*, in number order); metadata nodes and
     /// nodes that cannot be opened are left out.
-    public static func list(directory: String = "/dev", ops: CameraOps = .system, sysfs: String = "/sys")
+    public static func list(directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil)
         -> [CameraDevice] {
         scan(directory: directory, ops: ops, sysfs: sysfs).devices
     }
 
     /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why. `sysfs` is where
-    /// sysfs is mounted (tests give a folder of their own).
-    public static func scan(directory: String = "/dev", ops: CameraOps = .system, sysfs: String = "/sys")
+    /// sysfs is mounted (tests give a folder of their own); see `sysfsRoot` when it is nil.
+    public static func scan(directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil)
         -> CameraScan {
         var result = CameraScan(devices: [], problems: [])
+        let sysfs = sysfsRoot(sysfs, directory: directory)
         for path in videoNodePaths(in: directory) {
             do {
                 if var device = try query(path: path, ops: ops) {
-                    device.readSysfs(sysfs)
+                    if let sysfs { device.readSysfs(sysfs) }
                     result.devices.append(device)
                 }
             } catch {
@@ -144,6 +165,12 @@ public struct CameraDevice: Equatable, Sendable {
             }
         }
         return result
+    }
+
+    /// Where to read the nodes' sysfs entries: `sysfs` when given, the real /sys only for the real /dev, else none
+    /// (nodes in another folder are a test's, and the host's /sys/class/video4linux/videoN is another device).
+    public static func sysfsRoot(_ sysfs: String?, directory: String) -> String? {
+        sysfs ?? (directory == "/dev" || directory == "/dev/" ? "/sys" : nil)
     }
 
     /// /dev/videoN paths under `directory`, sorted by N.
@@ -173,10 +200,17 @@ public struct CameraDevice: Equatable, Sendable {
         let caps = cv4l2_node_caps(&cap)
         // The same test the camera applies when it opens a node: video capture with streaming I/O.
         let needed = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
-        guard caps & needed == needed else { return nil }
-        return CameraDevice(path: path, card: CameraSupport.cString(cap.card),
-                            driver: CameraSupport.cString(cap.driver), bus: CameraSupport.cString(cap.bus_info),
-                            formats: enumerateFormats(&table, fd))
+        let device = { (formats: [CameraFormat]) in
+            CameraDevice(path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
+                         bus: CameraSupport.cString(cap.bus_info), formats: formats, deviceCaps: caps)
+        }
+        if caps & needed == needed { return device(enumerateFormats(&table, fd)) }
+        // A multi-planar media-controller node (CAMSS has only those) is kept when it lists Bayer formats: it tells
+        // a MIPI camera, though facecap never opens it (`CameraRank`: raw-bayer). Others stay out as before.
+        let multiPlanar = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING) | ioMediaController
+        guard caps & multiPlanar == multiPlanar else { return nil }
+        let formats = enumerateFormats(&table, fd, type: V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue)
+        return formats.contains { CameraRank.isBayer($0.fourcc) } ? device(formats) : nil
     }
 }
 
@@ -188,8 +222,8 @@ extension CameraDevice {
         guard let name = path.split(separator: "/").last, name.hasPrefix("video") else { return }
         let folder = "\(sysfs)/class/video4linux/\(name)"
         let interface = CameraSupport.readSmallFile(folder + "/device/interface").map(CameraSupport.trimmedWhitespace)
-        let nodeName = CameraSupport.readSmallFile(folder + "/name").map(CameraSupport.trimmedWhitespace)
-        interfaceName = [interface, nodeName].compactMap { $0 }.first { !$0.isEmpty }
+        // Not the node's own `name` file: for ISYS, vivid or v4l2loopback that is the V4L2 name, no USB interface.
+        interfaceName = interface.flatMap { $0.isEmpty ? nil : $0 }
         // The link points at ../../../bus/…/drivers/NAME: its last component is the driver's name.
         if let link = CameraSupport.readLink(folder + "/device/driver"),
            let driver = link.split(separator: "/").last, !driver.isEmpty {
@@ -203,12 +237,13 @@ extension CameraDevice {
 /// Upper bound on any one list the driver hands out, so a buggy driver (or fake) cannot loop forever.
 private let maxEntries: UInt32 = 256
 
-private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32) -> [CameraFormat] {
+private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32,
+                              type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue) -> [CameraFormat] {
     var formats: [CameraFormat] = []
     for index in 0..<maxEntries {
         var description = v4l2_fmtdesc()
         description.index = index
-        description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        description.type = type
         guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
         formats.append(CameraFormat(
             fourcc: CameraSupport.fourccString(description.pixelformat),

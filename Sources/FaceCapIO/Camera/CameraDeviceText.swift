@@ -6,13 +6,12 @@ import FaceCapCore
 /// when a readable format lists a size with a rate; `hardwareDriver` and `interface` are null where sysfs has none):
 /// ```
 /// {"devices":[{"path":"/dev/video0","card":"…","driver":"uvcvideo","bus":"usb-…",
-///   "hardwareDriver":"uvcvideo","interface":"Integrated Camera",
 ///   "formats":[{"fourcc":"YUYV","description":"YUYV 4:2:2","compressed":false,"emulated":false,
 ///     "sizes":[{"type":"discrete","width":640,"height":480,"fps":[30,15]},
 ///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
 ///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}],
 ///   "rank":1,"kind":"colour","virtual":false,"fastEnough":true,"mode":{"width":640,"height":480,"fps":30},
-///   "reasons":["colour","640x480 at 30 fps"]}],
+///   "reasons":["colour","640x480 at 30 fps"],"hardwareDriver":"uvcvideo","interface":"Integrated Camera"}],
 ///  "problems":["cannot open /dev/video2: permission denied …"],
 ///  "mipi":null}
 /// ```
@@ -87,8 +86,7 @@ public enum CameraDeviceText {
             let (place, rank) = placed
             var fields: [(String, String)] = [
                 ("path", string(device.path)), ("card", string(device.card)), ("driver", string(device.driver)),
-                ("bus", string(device.bus)), ("hardwareDriver", device.hardwareDriver.map(string) ?? "null"),
-                ("interface", device.interfaceName.map(string) ?? "null"), ("formats", array(device.formats.map(json))),
+                ("bus", string(device.bus)), ("formats", array(device.formats.map(json))),
                 ("rank", String(place)), ("kind", string(rank.kind.name)), ("virtual", String(rank.isVirtual)),
                 ("fastEnough", String(rank.isFastEnough)),
             ]
@@ -97,6 +95,9 @@ public enum CameraDeviceText {
                                                ("fps", CameraDeviceText.rate(mode.framesPerSecond))])))
             }
             fields.append(("reasons", array(rank.reasons.map(string))))
+            // After the keys of earlier versions, which stay a prefix in their order.
+            fields.append(("hardwareDriver", device.hardwareDriver.map(string) ?? "null"))
+            fields.append(("interface", device.interfaceName.map(string) ?? "null"))
             return object(fields)
         }
         let mipi = CameraRank.rawBayerCamera(devices).map { camera in

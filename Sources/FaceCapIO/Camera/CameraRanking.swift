@@ -96,9 +96,9 @@ public struct CameraRank: Equatable, Sendable {
         interfaceName = device.interfaceName
         // Raw Bayer data stays raw Bayer though libv4l2 lists its own RGB24 of it (it debayers 8-bit data with no
         // exposure or white balance: no picture a person would call one).
-        if !native.isEmpty && native.allSatisfy({ CameraRank.isBayer($0.fourcc) }) {
+        if CameraRank.needsLibcamera(device, native: native) {
             kind = .rawBayer
-        } else if readable.isEmpty {
+        } else if readable.isEmpty || device.isMultiPlanarOnly {
             kind = infraredSign != nil ? .infrared : .unreadable
         } else {
             kind = infraredSign == nil ? .colour : .infrared
@@ -171,6 +171,23 @@ public struct CameraRank: Equatable, Sendable {
         return nil
     }
 
+    /// A node only libcamera makes a picture of: raw Bayer formats only, or a media-controller node (IO_MC) that lists
+    /// Bayer among others. IPU6 ISYS lists UYVY, YUYV, RGB565 and BGR24 beside its Bayer formats
+    /// (ipu6-isys-video.c, `ipu6_isys_pfmts`), yet streams nothing until its pipeline is set up, so its YUYV is no
+    /// colour camera. The driver's name stands in for IO_MC where the node does not report it.
+    static func needsLibcamera(_ device: CameraDevice, native: [CameraFormat]) -> Bool {
+        guard !native.isEmpty else { return false }
+        if native.allSatisfy({ isBayer($0.fourcc) }) { return true }
+        guard native.contains(where: { isBayer($0.fourcc) }) else { return false }
+        return device.isMediaControllerNode || isMIPIDriver(device.driverName) || isMIPIDriver(device.driver)
+    }
+
+    /// Intel IPU6/IPU7 input systems and Qualcomm CAMSS: "isys", "intel_ipu6_isys", "intel-ipu7", "qcom-camss".
+    static func isMIPIDriver(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return ["isys", "ipu6", "ipu7", "camss"].contains { name.contains($0) }
+    }
+
     /// "USB2.0 IR", "Integrated IR Camera", "HP IR Camera", "…: Infrared Camera": IR as a word of its own.
     static func saysInfrared(_ name: String) -> Bool {
         name.split { !$0.isLetter && !$0.isNumber }.contains("IR") || name.lowercased().contains("infrared")
@@ -179,12 +196,16 @@ public struct CameraRank: Equatable, Sendable {
     /// The MIPI case: no node gives colour pictures and at least one gives raw Bayer data only, so the camera needs
     /// libcamera (`CameraError.rawBayerOnly`); nil otherwise. An infrared node beside them (the USB face-unlock camera
     /// of many MIPI laptops) does not count: its grey picture is no selfie, and it stays one key d away.
-    public static func rawBayerCamera(_ devices: [CameraDevice]) -> RawBayerCamera? {
+    /// `underLibcameraAdapter`: facecap runs under libcamerify (`CameraOps.runsUnderLibcameraAdapter`).
+    public static func rawBayerCamera(_ devices: [CameraDevice],
+                                      underLibcameraAdapter: Bool = CameraOps.runsUnderLibcameraAdapter)
+        -> RawBayerCamera? {
         let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
         guard !ranks.contains(where: { $0.rank.kind == .colour }) else { return nil }
         let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
         guard let first = raw.first else { return nil }
-        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path))
+        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path),
+                              underLibcameraAdapter: underLibcameraAdapter)
     }
 
     /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's

@@ -14,8 +14,8 @@ public final class SourceOpener: FrameSourceOpener {
     private var devicePath: String?
     /// Where the person's choice of camera (key d) is remembered; nil: not remembered.
     private let memory: CameraMemory?
-    /// Where sysfs is (interface names and drivers of the nodes).
-    private let sysfs: String
+    /// Where sysfs is (interface names and drivers of the nodes); nil: `CameraDevice.sysfsRoot`'s choice.
+    private let sysfs: String?
     /// Nodes whose frames had their chroma flat at 128 this run: infrared, ranked as such from then on.
     private var flatChroma: Set<String> = []
 
@@ -29,7 +29,7 @@ public final class SourceOpener: FrameSourceOpener {
 
     public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
                 directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
-                sysfs: String = "/sys") {
+                sysfs: String? = nil) {
         self.memory = memory
         self.sysfs = sysfs
         self.source = source
@@ -79,12 +79,17 @@ public final class SourceOpener: FrameSourceOpener {
         let remembered = memory?.remembered(among: devices)
         while true {
             guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
-                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops,
+                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops, sysfs: sysfs,
                                             controlLedger: controlLedger)
             }
             if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
             let opened = try Camera(path: chosen.path, configuration: camera, ops: ops, controlLedger: controlLedger)
-            let otherColour = devices.contains { $0.path != chosen.path && CameraRank(of: $0).kind == .colour }
+            // Only another physical colour camera: demoting a real camera whose saturation is at 0 in favour of a
+            // virtual one (OBS) would show another program's picture.
+            let otherColour = devices.contains {
+                let rank = CameraRank(of: $0)
+                return $0.path != chosen.path && rank.kind == .colour && !rank.isVirtual
+            }
             guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
                   !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
                   hasFlatChroma(opened) else { return opened }

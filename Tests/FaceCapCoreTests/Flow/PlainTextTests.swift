@@ -22,6 +22,18 @@ final class PlainTextTests: XCTestCase {
                        "[permissionDenied] Camera access denied: cannot open /dev/video0; sudo usermod -aG video $USER")
     }
 
+    /// The colon rule on a screen other than the MIPI one it came with: a line ending in a colon introduces the
+    /// command after it with a space, not a clause mark; the lines after a command are clauses again.
+    func testALineEndingInAColonIntroducesTheNextOnTheNoCameraScreen() {
+        let model = ScreenModel(name: .noCamera, title: "No camera found", primary: "Nothing to take a selfie with",
+                                lines: ["No video device in /dev.", "List what is there:", "$ ls /dev/video*",
+                                        "a USB cable", "--input clip.y4m"])
+        XCTAssertEqual(PlainText.line(for: model), "[noCamera] No camera found: Nothing to take a selfie with: No video"
+                           + " device in /dev. List what is there: ls /dev/video*; a USB cable; --input clip.y4m")
+        let dismissed = ScreenModel(name: .permissionDismissed, title: "T", lines: ["a:", "b", "c"])
+        XCTAssertEqual(PlainText.line(for: dismissed), "[permissionDismissed] T: a: b; c")
+    }
+
     func testTheLineIgnoresCountdownsAndProgress() {
         var settings = WizardSettings()
         settings.showTutorial = false
