@@ -44,6 +44,22 @@ public final class PthreadMutex: @unchecked Sendable {
     }
 }
 
+/// A value behind a `PthreadMutex`, reached only with the lock held: `Synchronization.Mutex`'s shape, with the lock
+/// ThreadSanitizer sees (the validation worker's queue under `Mutex` was reported as a race in CI).
+public final class PthreadLocked<Value>: @unchecked Sendable {
+    private let mutex = PthreadMutex()
+    private var value: Value
+
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// `body` on the value with the lock held.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try mutex.withLock { try body(&value) }
+    }
+}
+
 /// A pthread condition variable to wait on with a `PthreadMutex` held (the eye worker's hand-over). Allocated and
 /// initialised here, destroyed and freed in `deinit`, never moved (as the mutex).
 final class PthreadCondition: @unchecked Sendable {

@@ -1,6 +1,5 @@
 import Dispatch
 import FaceCapCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +21,7 @@ public final class ServerCheckWorker: Sendable {
     private let wakeUp: WakeUpPipe
     private let probe: any ServerProbe
     private let queue = DispatchQueue(label: "facecap.servercheck")
-    private let state = Mutex(State())
+    private let state = PthreadLocked(State())
 
     private struct State {
         var answers: [ServerCheck] = []

@@ -1,6 +1,5 @@
 import Dispatch
 import FaceCapCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +24,7 @@ public final class ValidationWorker: Sendable {
     private let wakeUp: WakeUpPipe
     private let checker: any PhotoChecker
     private let queue = DispatchQueue(label: "facecap.validation")
-    private let state = Mutex(State())
+    private let state = PthreadLocked(State())
 
     private struct State {
         var pending: [ValidationOutcome] = []
