@@ -203,7 +203,24 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_PUT = do_DELETE = do_POST
 
 
+def exit_with_parent():
+    """Ends this server once the process that started it is gone. A test run that aborts (a sanitizer's
+    report, a crash) leaves no server behind holding its output pipe open: `swift test` waits for every
+    holder of that pipe, so an orphaned server would hang the run. Polls getppid() rather than setting
+    PR_SET_PDEATHSIG, which fires when the *thread* that started the server ends, and the test runner
+    may start it from a worker thread that ends long before the test does."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
+    exit_with_parent()
     parser = argparse.ArgumentParser()
     parser.add_argument("--script", required=True)
     parser.add_argument("--record", required=True)
