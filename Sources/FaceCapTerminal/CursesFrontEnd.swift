@@ -92,7 +92,7 @@ public final class CursesFrontEnd {
 
     private static let fastestPreviewInterval = 1.0 / 30
     /// The clock an update's sending is timed with (tests give updates the durations a slow link would).
-    var updateClock: () -> Double = CursesFrontEnd.monotonicSeconds
+    var updateClock: () -> Double = POSIX.monotonicSeconds
     private static let slowestPreviewInterval = 1.0
     private static let cellAspect = 2.0
 
@@ -351,7 +351,7 @@ public final class CursesFrontEnd {
             lastModel = model
             return false
         }
-        let now = now ?? Self.monotonicSeconds()
+        let now = now ?? POSIX.monotonicSeconds()
         // A frame up to a fifth of the interval early is on time: camera frames arrive with jitter, and a
         // strict comparison against a 30 fps camera's own period dropped every other frame (20 fps shown).
         if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < 0.8 * previewInterval {
@@ -369,7 +369,7 @@ public final class CursesFrontEnd {
             self.photo = photo
             photoID += 1
         }
-        draw(model, preview: frame, now: now ?? Self.monotonicSeconds())
+        draw(model, preview: frame, now: now ?? POSIX.monotonicSeconds())
     }
 
     /// Whether two frames are the same picture (the flow hands the photo in with every render of its screen).
@@ -507,7 +507,7 @@ public final class CursesFrontEnd {
         guard !graphicsBytes.isEmpty else { return }
         guard let output else {
             // ncurses has flushed its own buffer of standard output by now (doupdate ends with a flush).
-            _ = GraphicsProbe.writeAll(1, graphicsBytes)
+            POSIX.writeAll(1, graphicsBytes, retryingAgain: true)
             return
         }
         graphicsBytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, output) }
@@ -569,12 +569,6 @@ public final class CursesFrontEnd {
         previewInterval = min(Self.slowestPreviewInterval, max(Self.fastestPreviewInterval, 3 * updateSeconds))
     }
 
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
     // MARK: Input
 
     /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change. A
@@ -596,10 +590,10 @@ public final class CursesFrontEnd {
                         inputs.append(.resized(columns: size.columns, rows: size.rows))
                     }
                 } else {
-                    inputs += keys.decode(code: Int32(character), at: Self.monotonicSeconds()).map { .key($0) }
+                    inputs += keys.decode(code: Int32(character), at: POSIX.monotonicSeconds()).map { .key($0) }
                 }
             } else if result == OK {
-                inputs += keys.decode(character: UInt32(character), at: Self.monotonicSeconds()).map { .key($0) }
+                inputs += keys.decode(character: UInt32(character), at: POSIX.monotonicSeconds()).map { .key($0) }
             } else {
                 inputs += keys.endOfInput().map { .key($0) }
                 break
@@ -632,7 +626,7 @@ public final class CursesFrontEnd {
         }
         refreshSize()
         graphicsStale = true
-        if let model = lastModel { draw(model, preview: nil, now: Self.monotonicSeconds()) }
+        if let model = lastModel { draw(model, preview: nil, now: POSIX.monotonicSeconds()) }
     }
 
     private func refreshSize() {

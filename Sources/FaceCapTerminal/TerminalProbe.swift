@@ -1,3 +1,4 @@
+import FaceCapCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,13 +131,15 @@ enum TerminalProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
-        guard GraphicsProbe.writeAll(output, queries(background: background, graphics: graphics)) else { return nil }
+        guard POSIX.writeAll(output, queries(background: background, graphics: graphics), retryingAgain: true) == nil else {
+            return nil
+        }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 512)
-        let deadline = GraphicsProbe.monotonicSeconds() + timeout
+        let deadline = POSIX.monotonicSeconds() + timeout
         var answers = TerminalAnswers()
         while !answers.deviceAttributes {
-            let left = deadline - GraphicsProbe.monotonicSeconds()
+            let left = deadline - POSIX.monotonicSeconds()
             guard left > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(max(1, (left * 1000).rounded(.up))))

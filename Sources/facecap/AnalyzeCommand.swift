@@ -103,7 +103,7 @@ enum AnalyzeCommand {
             case ENOENT: problem = .missing
             case EACCES, EPERM: problem = .permissionDenied
             case EISDIR: problem = .isDirectory
-            default: problem = .unreadable(String(cString: strerror(code)))
+            default: problem = .unreadable(errnoText(code))
             }
             throw InputFileError(path: path, problem: problem)
         }
@@ -118,7 +118,7 @@ enum AnalyzeCommand {
             }
             if n < chunk.count {
                 if ferror(file) != 0 {
-                    let reason = String(cString: strerror(errno))
+                    let reason = errnoText(errno)
                     throw InputFileError(path: path, problem: .unreadable(reason))
                 }
                 break

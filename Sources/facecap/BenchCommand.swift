@@ -341,11 +341,8 @@ enum BenchCommand {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-    }
+    /// Milliseconds on the monotonic clock.
+    private static func now() -> Double { POSIX.monotonicSeconds() * 1000 }
 
     /// Median wall time of `body` in milliseconds after a warm-up of a tenth of the runs.
     private static func medianMilliseconds(runs: Int, _ body: () -> Void) -> Double {

@@ -22,10 +22,10 @@ enum GenerateCommand {
         defer { Words.current = chosen }
         if what != "pot" { Words.current = .english }
         switch what {
-        case "man": writeAll(Documentation.manualPage(version: facecapVersion), to: 1)
-        case "bash": writeAll(Documentation.bashCompletion(), to: 1)
-        case "zsh": writeAll(Documentation.zshCompletion(), to: 1)
-        case "pot": writeAll(GettextTemplate.text(), to: 1)
+        case "man": POSIX.writeAll(1, Documentation.manualPage(version: facecapVersion))
+        case "bash": POSIX.writeAll(1, Documentation.bashCompletion())
+        case "zsh": POSIX.writeAll(1, Documentation.zshCompletion())
+        case "pot": POSIX.writeAll(1, GettextTemplate.text())
         default:
             Words.current = chosen
             throw UsageError(Words.text(.generateTakesOneNot, ["outputs": Words.list(outputs), "what": what]))

@@ -9,32 +9,12 @@ let facecapVersion = "0.1.0"
 
 /// Writes one line to stderr prefixed with the program name.
 func printError(_ message: String) {
-    writeAll("facecap: \(message)\n", to: STDERR_FILENO)
+    POSIX.writeAll(STDERR_FILENO, "facecap: \(message)\n")
 }
 
 /// Writes text to stdout at once, so pipes see each line as it happens.
 func printOut(_ text: String) {
-    writeAll(text + "\n", to: STDOUT_FILENO)
-}
-
-/// Writes all of `text` to `fd`, retrying after EINTR and short writes. write(2) rather than stdio:
-/// every line leaves in one call with nothing buffered, and stdio's `stdout`/`stderr` are mutable C
-/// globals that Swift 6 cannot prove safe.
-func writeAll(_ text: String, to fd: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return   // a closed or full descriptor: nothing better to do with the text
-            }
-        }
-    }
+    POSIX.writeAll(STDOUT_FILENO, text + "\n")
 }
 
 /// `-h, --help`, which every subcommand accepts.

@@ -61,10 +61,10 @@ final class GraphicsProbeTests: XCTestCase {
         var before = termios()
         tcgetattr(terminal.slave, &before)
         terminal.answer(reply, delay: delay)
-        let start = GraphicsProbe.monotonicSeconds()
+        let start = POSIX.monotonicSeconds()
         let answers = TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: true,
                                         timeout: timeout)
-        let seconds = GraphicsProbe.monotonicSeconds() - start
+        let seconds = POSIX.monotonicSeconds() - start
         var after = termios()
         tcgetattr(terminal.slave, &after)
         Thread.sleep(forTimeInterval: 0.05)

@@ -16,11 +16,7 @@ public protocol ReplayClock: AnyObject {
 public final class MonotonicReplayClock: ReplayClock {
     public init() {}
 
-    public func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    public func now() -> Double { POSIX.monotonicSeconds() }
 
     public func sleep(_ seconds: Double) {
         guard seconds > 0 else { return }

@@ -1,3 +1,4 @@
+import FaceCapCore
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -57,15 +58,7 @@ enum POSIXFile {
 
     /// Writes all of `buffer`, retrying short writes and EINTR.
     static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Result<Void, Errno> {
-        var done = 0
-        while done < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-            if n >= 0 {
-                done += n
-            } else if errno != EINTR {
-                return .failure(Errno(errno))
-            }
-        }
+        if let error = POSIX.writeAll(fd, buffer) { return .failure(error) }
         return .success(())
     }
 
@@ -109,11 +102,4 @@ enum POSIXFile {
             chunk = max(chunk, 65536)
         }
     }
-}
-
-/// An errno value carried in a `Result`.
-struct Errno: Error, Equatable {
-    var code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
 }

@@ -55,7 +55,7 @@ public struct InputFileError: UserFacingError, Equatable {
         case EACCES, EPERM: return .permissionDenied
         case EISDIR: return .isDirectory
         case ENOMEM: return .outOfMemory
-        default: return .unreadable(String(cString: strerror(code)))
+        default: return .unreadable(errnoText(code))
         }
     }
 }

@@ -61,7 +61,7 @@ public struct OutputFileError: UserFacingError, Equatable {
         case EROFS: return .readOnlyFileSystem
         case ENOSPC, EDQUOT, EFBIG: return .diskFull
         case EISDIR: return .isDirectory
-        default: return .system(String(cString: strerror(code)))
+        default: return .system(errnoText(code))
         }
     }
 }

@@ -114,10 +114,7 @@ public enum ModelFiles {
 
     /// This executable's path (from /proc/self/exe), or nil when it cannot be read.
     public static func currentExecutablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        POSIX.readLink("/proc/self/exe")
     }
 
     /// Larger than any face model by far: a file this big is something else, not read to the end.
@@ -125,7 +122,7 @@ public enum ModelFiles {
 
     private static func readWholeFile(_ path: String) throws(ModelError) -> [UInt8] {
         func unreadable() -> ModelError {
-            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": String(cString: strerror(errno))]))
+            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": errnoText(errno)]))
         }
         guard let file = fopen(path, "rb") else { throw unreadable() }
         defer { fclose(file) }

@@ -32,7 +32,7 @@ public final class EventLog {
     /// Writes one event that happened `t` seconds after the program started.
     public func write(_ record: EventRecord, t: Double) {
         guard descriptor >= 0 else { return }
-        if writeAll(descriptor, record.json(t: max(0, t)) + "\n") == EPIPE { readerGone = true }
+        if POSIX.writeAll(descriptor, record.json(t: max(0, t)) + "\n")?.code == EPIPE { readerGone = true }
     }
 
     /// The events went to a pipe (`--events -` into another program, a FIFO) whose reader went away.

@@ -134,7 +134,7 @@ public final class PlainFrontEnd: WizardFrontEnd {
 
     public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
         guard let line = announcer.offer(model, at: clock()) else { return }
-        if writeAll(output, line + "\n") == EPIPE { outputClosed = true }
+        if POSIX.writeAll(output, line + "\n")?.code == EPIPE { outputClosed = true }
     }
 
     /// A line held back by the pacing may be said now: the run loop renders again even if nothing changed.
@@ -175,19 +175,3 @@ extension String {
     }
 }
 
-/// Writes all of `text` to `descriptor`, retrying short writes and EINTR; gives up on other errors and
-/// returns the errno that stopped it (EPIPE: the reader went away), or 0.
-@discardableResult
-func writeAll(_ descriptor: Int32, _ text: String) -> Int32 {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        offset += written
-    }
-    return 0
-}

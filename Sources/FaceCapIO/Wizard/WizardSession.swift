@@ -102,7 +102,7 @@ public final class WizardSession {
             }
         }
         shutdown()
-        for line in reports { writeAll(2, "facecap: " + line + "\n") }
+        for line in reports { POSIX.writeAll(2, "facecap: " + line + "\n") }
         return exitCode ?? .failure
     }
 
