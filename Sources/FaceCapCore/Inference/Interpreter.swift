@@ -1,5 +1,4 @@
 import CKernels
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -199,9 +198,10 @@ final class SharedConstants: @unchecked Sendable {
 
     deinit { for pointer in owned { pointer.deallocate() } }
 
-    /// The constants of the last interpreter built for each model (by name), while one still holds them.
+    /// The constants of the last interpreter built for each model (by name), while one still holds them. Behind
+    /// the pthread lock ThreadSanitizer sees (the eye worker builds its interpreter on its own thread).
     private struct Entry { weak var constants: SharedConstants? }
-    private static let registry = Mutex<[String: Entry]>([:])
+    private static let registry = PthreadLocked<[String: Entry]>([:])
 
     static func existing(for name: String) -> SharedConstants? {
         registry.withLock { $0[name]?.constants }
