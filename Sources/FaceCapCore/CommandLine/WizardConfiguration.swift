@@ -148,57 +148,18 @@ public struct WizardConfiguration: Sendable, Equatable {
 
     /// HTTPS is required, except for loopback hosts or with --insecure-http.
     static func checkServer(_ url: String, insecure: Bool) throws(UsageError) {
-        let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            rest = lower.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            rest = lower.dropFirst(7)
-        } else {
-            throw UsageError(Words.text(.usageServerURL, ["url": url]))
-        }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostPort = authority.split(separator: "@").last ?? ""
-        let host: Substring
-        if hostPort.hasPrefix("[") {
-            host = hostPort.dropFirst().prefix { $0 != "]" }
-        } else {
-            host = hostPort.prefix { $0 != ":" }
-        }
-        guard !host.isEmpty else { throw UsageError(Words.text(.usageServerNoHost, ["url": url])) }
-        try checkServerPort(url, hostPort: hostPort)
-        if lower.hasPrefix("http://") && !insecure {
-            guard isLoopbackHost(String(host)) else {
-                throw UsageError(Words.text(.usageServerHTTPS))
+        let server: ServerURL
+        do {
+            server = try ServerURL(url)
+        } catch {
+            switch error {
+            case .notHTTP: throw UsageError(Words.text(.usageServerURL, ["url": url]))
+            case .noHost: throw UsageError(Words.text(.usageServerNoHost, ["url": url]))
+            case .badPort: throw UsageError(Words.text(.usageServerPort, ["url": url]))
             }
         }
-    }
-}
-
-extension WizardConfiguration {
-    /// The port after the host, when one is given, is a number from 1 to 65535: `http://127.0.0.1:99999/x` is a
-    /// usage error at start-up, not a connection error after the selfie. `hostPort` is the URL's authority
-    /// without its user part.
-    static func checkServerPort(_ url: String, hostPort: Substring) throws(UsageError) {
-        let afterHost: Substring
-        if hostPort.hasPrefix("[") {
-            afterHost = hostPort.drop { $0 != "]" }.dropFirst()
-        } else {
-            afterHost = hostPort.drop { $0 != ":" }
+        if !server.secure, !insecure, !server.isLoopback {
+            throw UsageError(Words.text(.usageServerHTTPS))
         }
-        guard !afterHost.isEmpty else { return }
-        let digits = afterHost.dropFirst()
-        guard afterHost.first == ":", !digits.isEmpty, digits.count <= 5,
-              digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let port = Int(digits), (1...65535).contains(port)
-        else { throw UsageError(Words.text(.usageServerPort, ["url": url])) }
     }
-}
-
-/// localhost, ::1 or a numeric 127.x.y.z (a name such as "127.example.org" is not loopback): the hosts plain
-/// http:// may reach without --insecure-http. One rule for the command line and the HTTP client.
-public func isLoopbackHost(_ host: String) -> Bool {
-    if host.lowercased() == "localhost" || host == "::1" { return true }
-    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 4 && parts[0] == "127"
-        && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255 }
 }

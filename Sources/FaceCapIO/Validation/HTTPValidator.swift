@@ -112,11 +112,14 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     /// The command line refuses this at start-up; checked again here so that no caller can send the photo and
     /// the token in clear text across a network by mistake. Nil when the request may go.
     private func clearTextRefusal() -> String? {
-        let address = Self.hostAndPort(configuration.url)
-        guard configuration.url.lowercased().hasPrefix("http://"), !Self.isLoopback(address.host) else { return nil }
-        if !configuration.allowInsecureHTTP { return Words.text(.netPlainHTTP, ["host": address.host]) }
+        guard configuration.url.lowercased().hasPrefix("http://") else { return nil }
+        // A URL the command line would refuse (a port of 99999) is no loopback address either.
+        let server = try? ServerURL(configuration.url)
+        if server?.isLoopback == true { return nil }
+        let host = server?.host ?? configuration.url
+        if !configuration.allowInsecureHTTP { return Words.text(.netPlainHTTP, ["host": host]) }
         // --insecure-http lets the photo travel in clear text, never the token.
-        if configuration.token != nil { return TokenInClearError(host: address.host).message }
+        if configuration.token != nil { return TokenInClearError(host: host).message }
         return nil
     }
 
@@ -217,9 +220,9 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     private func failure(_ code: CURLcode, handle: UnsafeMutableRawPointer, transfer: Transfer,
                          detail: String) -> ValidationOutcome {
         let c = configuration
-        let address = Self.hostAndPort(c.url)
-        let host = address.host
-        let place = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
+        let server = try? ServerURL(c.url)
+        let host = server?.host ?? c.url
+        let place = server?.place ?? c.url
         var osError = 0
         ccurlGetLong(handle, CURLINFO_OS_ERRNO, &osError)
         func unreachable(_ failure: ConnectionFailure) -> ValidationOutcome {
@@ -272,25 +275,6 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
 
     /// localhost, ::1 or a numeric 127.x.y.z (a name such as "127.example.org" is not loopback).
     static func isLoopback(_ host: String) -> Bool { isLoopbackHost(host) }
-
-    /// Host (without brackets) and port of an http(s) URL, the scheme's port when none is given.
-    static func hostAndPort(_ url: String) -> (host: String, port: Int) {
-        let lower = url.lowercased()
-        let secure = lower.hasPrefix("https://")
-        let rest = url.drop { $0 != "/" }.drop { $0 == "/" }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostPort = authority.split(separator: "@").last.map(String.init) ?? ""
-        var host = hostPort, portText = ""
-        if hostPort.hasPrefix("[") {
-            host = String(hostPort.dropFirst().prefix { $0 != "]" })
-            let after = hostPort.drop { $0 != "]" }.dropFirst()
-            if after.hasPrefix(":") { portText = String(after.dropFirst()) }
-        } else if let colon = hostPort.lastIndex(of: ":") {
-            host = String(hostPort[..<colon])
-            portText = String(hostPort[hostPort.index(after: colon)...])
-        }
-        return (host, Int(portText) ?? (secure ? 443 : 80))
-    }
 
     private func milliseconds(_ seconds: Double) -> Int {
         Int(max(1, min(seconds * 1000, Double(Int32.max))).rounded())
@@ -403,8 +387,8 @@ public struct TokenInClearError: UserFacingError, Equatable {
     /// this machine.
     public static func check(url: String, token: BearerToken?) throws(TokenInClearError) {
         guard token != nil, url.lowercased().hasPrefix("http://") else { return }
-        let host = HTTPValidator.hostAndPort(url).host
-        if !HTTPValidator.isLoopback(host) { throw TokenInClearError(host: host) }
+        let server = try? ServerURL(url)
+        if server?.isLoopback != true { throw TokenInClearError(host: server?.host ?? url) }
     }
 
     public var message: String { Words.text(.usageTokenInClear, ["host": host]) }
