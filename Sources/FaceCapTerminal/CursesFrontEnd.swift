@@ -282,10 +282,10 @@ public final class CursesFrontEnd {
         let ladder: [PreviewPalette]
         switch mode {
         case .none: return .monochrome
-        case .auto, .truecolor, ._256:
+        case .auto, .truecolor, .colors256:
             ladder = colors >= 256
                 ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
-        case ._16:
+        case .colors16:
             ladder = colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
         }
         guard colors >= 8 else { return .monochrome }

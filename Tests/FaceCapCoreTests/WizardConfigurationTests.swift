@@ -39,7 +39,7 @@ final class WizardConfigurationTests: XCTestCase {
         XCTAssertEqual(c.manualAfter, 12.5)
         XCTAssertFalse(c.showTutorial)
         XCTAssertFalse(c.mirror)
-        XCTAssertEqual(c.color, ._256)
+        XCTAssertEqual(c.color, .colors256)
         XCTAssertEqual(c.width, 1280)
         XCTAssertEqual(c.frameRate, 15)
         XCTAssertEqual(c.eventsPath, "-")

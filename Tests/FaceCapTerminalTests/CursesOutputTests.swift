@@ -43,7 +43,7 @@ final class CursesOutputTests: XCTestCase {
 
     /// A second of a person moving in front of the camera (sideways and closer, with sensor noise), drawn
     /// frame by frame on the capture screen; the bytes ncurses sent for each frame after the first.
-    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = ._256,
+    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = .colors256,
                                photo: Frame = sergeyPhoto) throws -> [Int] {
         let ui = try frontEnd(mode)
         defer { ui.close() }
@@ -83,7 +83,7 @@ final class CursesOutputTests: XCTestCase {
 
     func testColourModesFollowTheTerminalAndTheOption() throws {
         XCTAssertEqual(try frontEnd(.auto).capabilities.palette, .xterm256)
-        XCTAssertEqual(try frontEnd(._16).capabilities.palette, .ansi16)
+        XCTAssertEqual(try frontEnd(.colors16).capabilities.palette, .ansi16)
         XCTAssertEqual(try frontEnd(.none).capabilities.palette, .monochrome)
         XCTAssertEqual(try frontEnd(.auto, term: "xterm-direct").capabilities.palette, .truecolor)
         XCTAssertEqual(try frontEnd(.auto, term: "vt100").capabilities.palette, .monochrome)
@@ -101,7 +101,7 @@ final class CursesOutputTests: XCTestCase {
     func testPaletteLadder() {
         XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: true, colors: 1 << 24,
                                               pairs: 65536), .truecolor)
-        XCTAssertEqual(CursesFrontEnd.palette(mode: ._256, wantsDirect: false, direct: true, colors: 1 << 24,
+        XCTAssertEqual(CursesFrontEnd.palette(mode: .colors256, wantsDirect: false, direct: true, colors: 1 << 24,
                                               pairs: 65536), .xterm256)
         XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 256,
                                               pairs: 32767), .xterm256Reduced)
@@ -118,7 +118,7 @@ final class CursesOutputTests: XCTestCase {
 
     func testEveryScreenDrawsInEveryModeAndSize() throws {
         let frame = TestFrames.place(sergeyPhoto)
-        for mode in [ColorMode.truecolor, ._256, ._16, .none] {
+        for mode in [ColorMode.truecolor, .colors256, .colors16, .none] {
             let ui = try frontEnd(mode)
             for (columns, rows) in [(80, 24), (200, 60), (60, 20), (20, 6), (1, 1)] {
                 ui.resize(columns: columns, rows: rows)
@@ -137,7 +137,7 @@ final class CursesOutputTests: XCTestCase {
     }
 
     func testPreviewFramesComeNoFasterThanTheTerminalTakesThem() throws {
-        let ui = try frontEnd(._256)
+        let ui = try frontEnd(.colors256)
         defer { ui.close() }
         let frame = TestFrames.place(sergeyPhoto)
         let model = ScreenSamples.model(.capture)
@@ -163,7 +163,7 @@ final class CursesOutputTests: XCTestCase {
     /// update takes 0.3 s is drawn less than twice a second, never queued; once updates take 5 ms again, every
     /// frame is drawn again within two seconds. Decided by the given durations, not by this machine's speed.
     func testThePreviewRateFollowsTheTerminalsUpdateTimeAndRecovers() throws {
-        let ui = try frontEnd(._256)
+        let ui = try frontEnd(.colors256)
         defer { ui.close() }
         ui.resize(columns: 100, rows: 32)
         var cost = 0.3, clock = 0.0, starting = true
@@ -218,7 +218,7 @@ final class CursesOutputTests: XCTestCase {
             _ = drain.finished.wait(timeout: .now() + 5)
             close(fds[0])
         }
-        let ui = try CursesFrontEnd(colorMode: ._256, mirror: true, environment: ["TERM": "xterm-256color"],
+        let ui = try CursesFrontEnd(colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
                                     output: slow, input: input)
         ui.resize(columns: 100, rows: 32)
         let frames = (0..<8).map { i in
@@ -243,7 +243,7 @@ final class CursesOutputTests: XCTestCase {
     }
 
     func testOneResizeIsReportedOnce() throws {
-        let ui = try frontEnd(._256)
+        let ui = try frontEnd(.colors256)
         defer { ui.close() }
         ui.renderNow(ScreenSamples.model(.capture), preview: nil, photo: nil)
         ui.resize(columns: 60, rows: 20)
@@ -260,7 +260,7 @@ final class CursesOutputTests: XCTestCase {
     }
 
     func testSuspendGivesTheTerminalBackAndResumeRepaintsEverything() throws {
-        let ui = try frontEnd(._256)
+        let ui = try frontEnd(.colors256)
         defer { ui.close() }
         let model = ScreenSamples.model(.retry)
         let photo = TestFrames.place(sergeyPhoto)

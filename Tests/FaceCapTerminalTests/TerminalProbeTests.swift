@@ -44,7 +44,7 @@ final class TerminalProbeTests: XCTestCase {
         setenv("LC_ALL", "C.UTF-8", 1)
         let output = try XCTUnwrap(fdopen(dup(terminal.slave), "w"))
         let input = try XCTUnwrap(fdopen(dup(terminal.slave), "r"))
-        let ui = try CursesFrontEnd(colorMode: ._256, mirror: true, environment: ["TERM": "xterm-256color"],
+        let ui = try CursesFrontEnd(colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
                                     output: output, input: input)
         return (ui, [output, input])
     }

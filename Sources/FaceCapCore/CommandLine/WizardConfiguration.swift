@@ -1,6 +1,6 @@
 /// How the wizard's preview is coloured (`--color`).
 public enum ColorMode: String, Sendable, CaseIterable {
-    case auto, truecolor, _256 = "256", _16 = "16", none
+    case auto, truecolor, colors256 = "256", colors16 = "16", none
 }
 
 /// How the wizard's preview reaches the screen (`--graphics`): real pixels through the kitty graphics protocol
