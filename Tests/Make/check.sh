@@ -4,7 +4,8 @@
 #    changed, building both again compiles and links nothing;
 #  - `make run` with no camera ends with facecap's own message, not make's "*** Error 69";
 #  - `make deps` counts a package whose triggers are pending as installed, and waits for another apt's lock
-#    (a fake dpkg-query and apt-get on PATH: nothing is installed).
+#    (a fake dpkg-query and apt-get on PATH: nothing is installed);
+#  - no function over 80 lines or file over 500 unless tools/style-exceptions.txt lists it with a reason.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 make=${MAKE:-make}
@@ -67,5 +68,8 @@ calls=$(APT_LOCK_TIMEOUT=0 deps "" 1000)
 grep -q "^rc=0" <<<"$calls" && fail "make deps went on although the lock never came free: $calls"
 grep -q "install" <<<"$calls" && fail "make deps installed although apt-get update failed: $calls"
 
-[ "$failures" = 0 ] && echo "Tests/Make/check.sh: make run and make test keep to their own builds; make run adds no noise; make deps waits for apt and knows pending triggers"
+# The house style's size rules: no function over 80 lines, no file over 500, unless listed with a reason.
+style=$(python3 tools/style_check.py 2>&1) || fail "$style"
+
+[ "$failures" = 0 ] && echo "Tests/Make/check.sh: make run and make test keep to their own builds; make run adds no noise; make deps waits for apt and knows pending triggers; no function or file over the style's limits unlisted"
 exit "$failures"
