@@ -1,5 +1,5 @@
 /* AVX2 + FMA depthwise convolution kernels: fc_dw3x3_avx2 and fc_dw_avx2 (ckernels.h), the AVX-512 ones
- * (ckernels.c) on 8-lane registers, for CPUs without AVX-512. A "slab" is 16 channels as there, held in two
+ * (dw_avx512.c) on 8-lane registers, for CPUs without AVX-512. A "slab" is 16 channels as there, held in two
  * 8-lane halves, so four outputs of a slab are eight independent chains of fused multiply-adds (enough to cover
  * the FMA latency on two pipes) and the packed weights, biases and slopes are the AVX-512 ones (cp = channels
  * rounded up to 16, zero beyond the channels: every 16-float read of them from a slab's first channel is inside
@@ -106,7 +106,7 @@ T2 static inline ALWAYS void row4(const float *r, long c, __m256i m, const int f
 }
 
 /* One output row's interior columns (every tap column inside the image) of one slab, kernel rows 0..<rows from
- * p (the first kernel row inside the image; k holds the taps from that row on). As ckernels.c's dw_interior:
+ * p (the first kernel row inside the image; k holds the taps from that row on). As dw_avx512.c's dw_interior:
  * with at least four outputs, groups of four cover the row and the last group is moved back to end at the row's
  * end (up to three outputs recomputed with the same arithmetic from another tensor: the same values); rows of
  * fewer one output at a time. `full` and ROWS (3, or 0 for `rows`) are constants where this is inlined; LO (a

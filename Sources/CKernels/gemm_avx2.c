@@ -3,6 +3,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "dispatch.h"
 #include "prefetch.h"
 
 /* The AVX2 GEMM panel kernel: fc_gemm_panel_avx512's contract (the same panels of plain channels, 16, 24 or 32
@@ -235,24 +236,7 @@ TARGET void fc_gemm_panel_avx2(const float *a, long lda, long rows, long seg_cou
                                const float *res, long res_stride, long res_lanes, int act, const float *alpha) {
 #define CALL(A, R) panel_body(a, lda, rows, seg_count, seg_length, seg_stride, w, width, valid, bias, c, ldc, res, \
                               res_stride, res_lanes, alpha, A, R)
-    /* One specialised copy per activation and residual: the epilogue then has no branch per store. */
-    if (res && res_lanes > 0) {
-        switch (act) {
-        case FC_ACT_RELU: CALL(FC_ACT_RELU, 1); break;
-        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 1); break;
-        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 1); break;
-        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 1); break;
-        default: CALL(FC_ACT_NONE, 1);
-        }
-    } else {
-        switch (act) {
-        case FC_ACT_RELU: CALL(FC_ACT_RELU, 0); break;
-        case FC_ACT_RELU6: CALL(FC_ACT_RELU6, 0); break;
-        case FC_ACT_RELU_N1_TO_1: CALL(FC_ACT_RELU_N1_TO_1, 0); break;
-        case FC_ACT_PRELU: CALL(FC_ACT_PRELU, 0); break;
-        default: CALL(FC_ACT_NONE, 0);
-        }
-    }
+    FC_DISPATCH_ACTIVATION(act, res && res_lanes > 0, CALL);
 #undef CALL
 }
 

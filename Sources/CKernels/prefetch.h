@@ -1,9 +1,9 @@
 #ifndef FACECAP_CKERNELS_PREFETCH_H
 #define FACECAP_CKERNELS_PREFETCH_H
 
-/* The cursor fc_prefetch_next sets (ckernels.c), shared by the AVX-512 kernels there and the AVX2 ones
- * (gemm_avx2.c, dw_avx2.c): the next step's packed weights, prefetched into L2 a cache line per inner
- * iteration until covered. Private to CKernels (not in include/). One thread runs a model: per thread. */
+/* The cursor fc_prefetch_next sets (prefetch.c), shared by the AVX-512 kernels (gemm_avx512.c, dw_avx512.c)
+ * and the AVX2 ones (gemm_avx2.c, dw_avx2.c): the next step's packed weights, prefetched into L2 a cache line
+ * per inner iteration until covered. Private to CKernels (not in include/). One thread runs a model: per thread. */
 #include <immintrin.h>
 
 /* initial-exec: a thread pointer offset, no __tls_get_addr call (which the compiler must assume clobbers the
