@@ -303,7 +303,8 @@ final class GuidanceTests: XCTestCase {
 
     func testTextsAndCodesAreStable() {
         XCTAssertEqual(GuidanceCode.moveCloser.rawValue, "moveCloser")
-        XCTAssertEqual(GuidanceCode.ready.englishText, "Perfect — hold still")
-        XCTAssertEqual(Set(GuidanceCode.allCases.map(\.englishText)).count, GuidanceCode.allCases.count)
+        XCTAssertEqual(Messages.guidanceID(.ready).english, "Perfect — hold still")
+        XCTAssertEqual(Set(GuidanceCode.allCases.map { Messages.guidanceID($0).english }).count,
+                       GuidanceCode.allCases.count)
     }
 }

@@ -176,7 +176,7 @@ public enum AnalysisReport {
         } else if let luma = m.frameLuma {
             lines.append("  frame luma \(fixed(luma, 0))")
         }
-        let advice = entry.guidance.map { "\($0.rawValue) (\($0.englishText))" }.joined(separator: ", ")
+        let advice = entry.guidance.map { "\($0.rawValue) (\(Messages.guidanceID($0).english))" }.joined(separator: ", ")
         lines.append("  guidance: \(advice)")
         return lines
     }

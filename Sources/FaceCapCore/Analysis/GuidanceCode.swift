@@ -43,29 +43,4 @@ public enum GuidanceCode: String, Sendable, CaseIterable, Comparable, Codable {
     public var withdrawnWhenCleared: Bool { isDirection || self == .holdStill || self == .blurry }
 
     public static func < (lhs: GuidanceCode, rhs: GuidanceCode) -> Bool { lhs.priority < rhs.priority }
-
-    /// The English message (the wizard localises by code).
-    public var englishText: String {
-        switch self {
-        case .noFace: "Position your face in the oval"
-        case .multipleFaces: "Only one face, please"
-        case .faceNotVisible: "Move your whole face into view"
-        case .faceCovered: "Uncover your face — no mask, hand or sunglasses"
-        case .moveCloser: "Move closer"
-        case .moveBack: "Move back"
-        case .moveLeft: "Move left"
-        case .moveRight: "Move right"
-        case .moveUp: "Move up"
-        case .moveDown: "Move down"
-        case .tooDark: "Too dark — find more light"
-        case .tooBright: "Too bright — avoid direct light"
-        case .unevenLight: "Light your face evenly"
-        case .lookStraight: "Look straight at the camera"
-        case .keepHeadLevel: "Keep your head level"
-        case .eyesClosed: "Keep your eyes open"
-        case .blurry: "Hold still — image is blurry / clean the lens"
-        case .holdStill: "Hold still"
-        case .ready: "Perfect — hold still"
-        }
-    }
 }
