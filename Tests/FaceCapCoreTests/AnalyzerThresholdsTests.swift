@@ -90,6 +90,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "maxLensEyeMedian": 0.45,
             "maxLensBelowEye": 0.5,
             "maxLensEyeContrast": 0.3,
+            "maxTintedLensEyeBrightness": 0.22,
             "maxLowerFaceHue": 9.0,
             "maxNeutralLowerFaceSaturation": 0.07,
             "minUpperFaceSaturation": 0.04,

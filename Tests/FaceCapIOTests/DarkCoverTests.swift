@@ -112,4 +112,26 @@ final class DarkCoverTests: XCTestCase {
         cover.rightEyeMedian = 0.6
         XCTAssertEqual(cover.regions(t), ["eye"], "not dark: no lens")
     }
+
+    func testAnEyeDarkerThanAnyShadowIsBehindALens() {
+        // A see-through tint (tools/lens_sweep.py): the eye shows through, so the opening keeps its contrast, and
+        // the band below the eye is lit; only its darkness tells.
+        let t = AnalyzerThresholds()
+        var cover = CoverMetrics(presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
+                                 rightEyeBrightness: 0.15, leftEyeBrightness: 0.15, rightEyeMedian: 0.08,
+                                 leftEyeMedian: 0.08, rightBelowEye: 0.9, leftBelowEye: 0.9, rightEyeContrast: 0.8,
+                                 leftEyeContrast: 0.8, rightEyeDarkness: 0.05, leftEyeDarkness: 0.05)
+        XCTAssertEqual(cover.regions(t), ["eyes"], "darker than any shadow: a lens")
+        var without = t
+        without.maxTintedLensEyeBrightness = 0
+        XCTAssertEqual(cover.regions(without), [], "the band below and the contrast alone miss it")
+        // The darkest shadowed eye constructed (obama3.jpg, the brow's shadow at 35 % of the light): not a lens,
+        // with the hysteresis margin too.
+        cover.rightEyeBrightness = 0.31
+        cover.leftEyeBrightness = 0.31
+        cover.rightEyeMedian = 0.2
+        cover.leftEyeMedian = 0.2
+        XCTAssertEqual(cover.regions(t), [])
+        XCTAssertEqual(cover.regions(t, margin: t.coverHysteresis), [])
+    }
 }

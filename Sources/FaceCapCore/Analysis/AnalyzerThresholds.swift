@@ -174,6 +174,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var maxLensBelowEye = 0.5
     /// …or the opening flat, its contrast below this (dark lenses 0–0.28; shadowed and uncovered eyes ≥ 0.46).
     public var maxLensEyeContrast = 0.3
+    /// …or the eye darker than this (brightest tenth against the skin): no shadow makes an eye that dark, so
+    /// it needs neither sign above. A see-through tint darkens the eye's every pixel alike and keeps its
+    /// contrast, and a lens that stops above the band below the eye leaves that band lit: grey and brown lenses
+    /// passing 12 % of the light read 0.06–0.18 and 9 of 40 frames were `ready`; eyes in the brow's shadow
+    /// (light at 35 %) read ≥ 0.31, at 45 % ≥ 0.36, uncovered real eyes ≥ 0.62 (constructed lenses and
+    /// shadows; docs/calibration.md, "Dark glasses of every tint").
+    public var maxTintedLensEyeBrightness = 0.22
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -341,6 +348,7 @@ extension AnalyzerThresholds {
         Field(name: "maxLensEyeMedian", keyPath: \.maxLensEyeMedian, range: 0...10),
         Field(name: "maxLensBelowEye", keyPath: \.maxLensBelowEye, range: 0...10),
         Field(name: "maxLensEyeContrast", keyPath: \.maxLensEyeContrast, range: 0...1),
+        Field(name: "maxTintedLensEyeBrightness", keyPath: \.maxTintedLensEyeBrightness, range: 0...10),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
         Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),

@@ -142,6 +142,7 @@ public struct CoverMetrics: Sendable, Equatable {
                     below: Double = 0, contrast: Double = 0, _ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let dark = brightness < t.minEyeBrightness * (1 + margin) || median < t.maxLensEyeMedian * (1 + margin)
         let lensLike = below < t.maxLensBelowEye * (1 + margin) || contrast < t.maxLensEyeContrast * (1 + margin)
+            || brightness < t.maxTintedLensEyeBrightness * (1 + margin)
         let lens = widthRatio >= t.minLensEyeWidthRatio && dark && lensLike
         return lens || darkness > t.maxEyeDarkness * (1 - margin)
     }
