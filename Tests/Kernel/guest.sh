@@ -764,8 +764,10 @@ start_wizard() {
     shift
     rm -rf "$work/$name.events" "$work/$name-out"
     start_facecap "$name" "$@" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
-        --output "$work/$name-out"
+        --output "$work/$name-out" "${wizard_args[@]}"
 }
+# Further arguments for start_wizard (a scenario sets them around its own runs).
+wizard_args=()
 
 # event_line NAME REGEX [AFTER]: the number of the first line of NAME's events after line AFTER
 # (default 0) that matches REGEX (an awk regex over the JSON text); empty when there is none.
@@ -1124,8 +1126,11 @@ brightness() { v4l2-ctl -d "$dev" --get-ctrl brightness 2>/dev/null | awk '{ pri
 # facecap turns vivid's brightness up (the one light control vivid lets it write: its gain follows autogain); after
 # each way out (q on standard input, Ctrl-C, SIGTERM, SIGHUP, an unplug and then Ctrl-C) every control is back to
 # its first value, read with v4l2-ctl from outside facecap. exposure/restored-other: a control another program
-# changed while facecap ran keeps that program's value, and the others are back. Decided on events: the change is
-# waited for as seen from outside, then the way out is taken.
+# changed while facecap ran keeps that program's value, and the others are back. exposure/restored-success and
+# -error: the photo taken by hand ("capture" on standard input once manual capture is offered, --manual-after 1)
+# and accepted by a scripted validation server on loopback (exit 0), or refused by the built-in validator with the
+# only attempt spent (--attempts 1: manual review, exit 3). Decided on events: the change is waited for as seen
+# from outside, then the way out is taken.
 # dqbuf_count NAME: the VIDIOC_DQBUF calls in NAME's trace that did not fail with EAGAIN (the frames facecap read;
 # a call strace split across threads is counted once, by its first half).
 dqbuf_count() {
@@ -1137,15 +1142,37 @@ scenario_exposure() {
     local black way name first start seen after expected deadline frames fifo=$work/exposure.stdin
     # ioctl too: the frames facecap read after another program's change are counted from the trace.
     local trace_syscalls="$trace_syscalls,ioctl"
+    local server_pid="" port="" want_rc
     black=$(pattern_index "100% Black")
-    for way in q sigint sigterm sighup unplug other; do
+    for way in q sigint sigterm sighup unplug other success error; do
         name=exposure-$way
         reset_device
         v4l2-ctl -d "$dev" -c test_pattern="$black",brightness=128 >/dev/null 2>&1
         first=$(vivid_controls)
         start=$(brightness)
         fc_stdin=/dev/null
-        if [ "$way" = q ]; then
+        wizard_args=()
+        case $way in
+            success)
+                echo '[{"status": 200, "json": {"result": "pass", "reasons": [], "message": "Selfie accepted"}}]' \
+                    >"$work/$name.script"
+                rm -f "$work/$name.server"
+                $python "$repo/Tests/Support/validation_server.py" --script "$work/$name.script" \
+                    --record "$work/$name.requests" >"$work/$name.server" 2>&1 &
+                server_pid=$!
+                port=""
+                deadline=$((SECONDS + 20))
+                while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
+                    port=$(awk '$1 == "PORT" { print $2; exit }' "$work/$name.server" 2>/dev/null)
+                    [ -n "$port" ] || sleep 0.1
+                done
+                [ -n "$port" ] || fail "exposure/success-server" "the validation server did not start:" \
+                    "$(first_lines "$work/$name.server")"
+                wizard_args=(--manual-after 1 --attempts 1 --server "http://127.0.0.1:$port/validate")
+                ;;
+            error) wizard_args=(--manual-after 1 --attempts 1) ;;
+        esac
+        if [ "$way" = q ] || [ "$way" = success ] || [ "$way" = error ]; then
             rm -f "$fifo"
             mkfifo "$fifo"
             exec 7<>"$fifo"
@@ -1199,12 +1226,33 @@ scenario_exposure() {
                 fi
                 kill -TERM "$fc_pid"
                 ;;
+            success | error)
+                # The photo by hand, once offered (--manual-after 1): a line on standard input in --plain.
+                if wait_event "$name" '"screen":"manualCapture"' 60 >/dev/null; then
+                    echo capture >&7
+                else
+                    fail "exposure/$way-offered" "no manualCapture screen; events: $(event_text "$name")"
+                    kill -INT "$fc_pid"
+                fi
+                ;;
         esac
-        wait_facecap 60
-        [ "$way" = q ] && exec 7>&-
+        wait_facecap 120
+        wizard_args=()
+        case $way in q | success | error) exec 7>&- ;; esac
+        if [ -n "$server_pid" ]; then
+            kill "$server_pid" 2>/dev/null
+            wait "$server_pid" 2>/dev/null
+            server_pid=""
+        fi
         after=$(vivid_controls)
+        case $way in success) want_rc=0 ;; error) want_rc=3 ;; *) want_rc="" ;; esac
         if [ "$fc_rc" -eq 124 ]; then
             fail "exposure/restored-$way" "facecap did not end after the way out ($way)"
+        elif [ -n "$want_rc" ] && [ "$fc_rc" -ne "$want_rc" ]; then
+            fail "exposure/restored-$way" "exit $fc_rc instead of $want_rc; events: $(event_text "$name");" \
+                "err: $(first_lines "$work/$name.err")"
+        elif [ "$way" = success ] && ! grep -q '"result":"pass"' "$work/$name.events"; then
+            fail "exposure/restored-$way" "exit 0 without a pass validation event: $(event_text "$name")"
         elif [ "$after" != "$expected" ]; then
             # Files, not process substitution: the guest's /dev has no /dev/fd.
             echo "$expected" >"$work/$name.expected"
