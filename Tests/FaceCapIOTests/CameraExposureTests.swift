@@ -326,6 +326,72 @@ final class CameraExposureTests: XCTestCase {
         camera.close()
     }
 
+    // MARK: the exposure time (manual exposure only, capped at one frame)
+
+    static let defaultExposure = 156   // 15.6 ms, in V4L2's 100 µs units
+
+    /// A webcam in manual exposure (`exposure_auto` = `mode`) whose exposure time (3...2047) is the only control that
+    /// brightens: picture = light × exposure / 15.6 ms. The frame rate is 30 whatever the exposure: the test checks
+    /// facecap keeps it there by never exposing longer than one frame.
+    func exposureTimeCamera(mode: Int32, face: Float) throws -> (FakeV4L2Device, Camera) {
+        let fake = makeFake()
+        fake.controls[CV4L2_CID_GAIN] = nil
+        fake.controls[CV4L2_CID_BRIGHTNESS] = nil
+        fake.controls[CV4L2_CID_EXPOSURE_AUTO] = .init(minimum: 0, maximum: 3, value: Int(mode))
+        fake.controls[CV4L2_CID_EXPOSURE_ABSOLUTE] = .init(minimum: 3, maximum: 2047, value: Self.defaultExposure)
+        let light = try scene(face: face, window: 250).light
+        var time = 0.0
+        fake.liveFrame = { device in
+            let exposure = Float(device.appliedControl(CV4L2_CID_EXPOSURE_ABSOLUTE) ?? Self.defaultExposure)
+                / Float(Self.defaultExposure)
+            time += 1.0 / 30
+            return FakeV4L2Device.FrameSpec(bytes: light.map { UInt8(max(0, min(255, $0 * exposure)).rounded()) },
+                                            time: time)
+        }
+        return (fake, try Camera(path: path, ops: fake.ops))
+    }
+
+    func testInManualExposureTheExposureTimeIsLengthenedNeverPastOneFrameAndWrittenBack() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_MANUAL.rawValue), face: 0.45)
+        XCTAssertEqual(camera.frameRate, 30)
+        let exposure = CameraExposure()
+        let run = try capture(camera, exposure, frames: 90)
+        let first = try XCTUnwrap(run.frames.first { $0.faceLuma != nil }?.faceLuma, "the dim face is found")
+        XCTAssertLessThan(first, ExposureSteering.Limits().startBelow, "the face starts dark enough to steer")
+        let writes = fake.controlWrites.filter { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }.map(\.value)
+        XCTAssertFalse(writes.isEmpty, "the exposure time was turned")
+        let oneFrame = 10_000 / 30   // 1/30 s in 100 µs units
+        XCTAssertTrue(writes.allSatisfy { $0 > Self.defaultExposure && $0 <= oneFrame },
+                      "longer, never past one frame at 30 fps: \(writes)")
+        XCTAssertEqual(writes, writes.sorted(), "only lengthened on a face that stays dark: \(writes)")
+        XCTAssertNotNil(settled(run), "the face's luma reached the analyzer's range: \(run.frames)")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(run.frameRate), 29.9)
+        XCTAssertFalse(fake.controlWrites.contains { $0.id == CV4L2_CID_EXPOSURE_AUTO }, "the mode is left as it is")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), Self.defaultExposure)
+        XCTAssertTrue(camera.controlLedger.changed.isEmpty)
+    }
+
+    func testAtTheOneFrameCapTheCameraHasDoneWhatItCan() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_MANUAL.rawValue), face: 0.15)
+        let exposure = CameraExposure()
+        _ = try capture(camera, exposure, frames: 90)
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), 10_000 / 30, "at the cap, no further")
+        XCTAssertTrue(exposure.isExhausted, "still dark at one frame's exposure: only the person's light is left")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), Self.defaultExposure)
+    }
+
+    func testInAutoExposureTheExposureTimeIsNeverWritten() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_APERTURE_PRIORITY.rawValue),
+                                                    face: 0.45)
+        let exposure = CameraExposure()
+        _ = try capture(camera, exposure, frames: 40)
+        XCTAssertFalse(fake.controlWrites.contains { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }, "auto exposure drives it")
+        XCTAssertTrue(exposure.isExhausted, "nothing else to turn")
+        camera.close()
+    }
+
     // MARK: the light words wait for the camera (LightWordsHold, through the wizard's FramePipeline)
 
     /// One analysed frame of the wizard's pipeline: the guidance the flow got, the analyzer's own active codes, and
