@@ -325,4 +325,192 @@ final class CameraExposureTests: XCTestCase {
         XCTAssertFalse(fake.log.contains { $0.hasPrefix("S_CTRL") })
         camera.close()
     }
+
+    // MARK: the exposure time (manual exposure only, capped at one frame)
+
+    static let defaultExposure = 156   // 15.6 ms, in V4L2's 100 µs units
+
+    /// A webcam in manual exposure (`exposure_auto` = `mode`) whose exposure time (3...2047) is the only control that
+    /// brightens: picture = light × exposure / 15.6 ms. The frame rate is 30 whatever the exposure: the test checks
+    /// facecap keeps it there by never exposing longer than one frame.
+    func exposureTimeCamera(mode: Int32, face: Float) throws -> (FakeV4L2Device, Camera) {
+        let fake = makeFake()
+        fake.controls[CV4L2_CID_GAIN] = nil
+        fake.controls[CV4L2_CID_BRIGHTNESS] = nil
+        fake.controls[CV4L2_CID_EXPOSURE_AUTO] = .init(minimum: 0, maximum: 3, value: Int(mode))
+        fake.controls[CV4L2_CID_EXPOSURE_ABSOLUTE] = .init(minimum: 3, maximum: 2047, value: Self.defaultExposure)
+        let light = try scene(face: face, window: 250).light
+        var time = 0.0
+        fake.liveFrame = { device in
+            let exposure = Float(device.appliedControl(CV4L2_CID_EXPOSURE_ABSOLUTE) ?? Self.defaultExposure)
+                / Float(Self.defaultExposure)
+            time += 1.0 / 30
+            return FakeV4L2Device.FrameSpec(bytes: light.map { UInt8(max(0, min(255, $0 * exposure)).rounded()) },
+                                            time: time)
+        }
+        return (fake, try Camera(path: path, ops: fake.ops))
+    }
+
+    func testInManualExposureTheExposureTimeIsLengthenedNeverPastOneFrameAndWrittenBack() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_MANUAL.rawValue), face: 0.45)
+        XCTAssertEqual(camera.frameRate, 30)
+        let exposure = CameraExposure()
+        let run = try capture(camera, exposure, frames: 90)
+        let first = try XCTUnwrap(run.frames.first { $0.faceLuma != nil }?.faceLuma, "the dim face is found")
+        XCTAssertLessThan(first, ExposureSteering.Limits().startBelow, "the face starts dark enough to steer")
+        let writes = fake.controlWrites.filter { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }.map(\.value)
+        XCTAssertFalse(writes.isEmpty, "the exposure time was turned")
+        let oneFrame = 10_000 / 30   // 1/30 s in 100 µs units
+        XCTAssertTrue(writes.allSatisfy { $0 > Self.defaultExposure && $0 <= oneFrame },
+                      "longer, never past one frame at 30 fps: \(writes)")
+        XCTAssertEqual(writes, writes.sorted(), "only lengthened on a face that stays dark: \(writes)")
+        XCTAssertNotNil(settled(run), "the face's luma reached the analyzer's range: \(run.frames)")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(run.frameRate), 29.9)
+        XCTAssertFalse(fake.controlWrites.contains { $0.id == CV4L2_CID_EXPOSURE_AUTO }, "the mode is left as it is")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), Self.defaultExposure)
+        XCTAssertTrue(camera.controlLedger.changed.isEmpty)
+    }
+
+    func testAtTheOneFrameCapTheCameraHasDoneWhatItCan() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_MANUAL.rawValue), face: 0.15)
+        let exposure = CameraExposure()
+        _ = try capture(camera, exposure, frames: 90)
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), 10_000 / 30, "at the cap, no further")
+        XCTAssertTrue(exposure.isExhausted, "still dark at one frame's exposure: only the person's light is left")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_ABSOLUTE), Self.defaultExposure)
+    }
+
+    func testInAutoExposureTheExposureTimeIsNeverWritten() throws {
+        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_APERTURE_PRIORITY.rawValue),
+                                                    face: 0.45)
+        let exposure = CameraExposure()
+        _ = try capture(camera, exposure, frames: 40)
+        XCTAssertFalse(fake.controlWrites.contains { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }, "auto exposure drives it")
+        XCTAssertTrue(exposure.isExhausted, "nothing else to turn")
+        camera.close()
+    }
+
+    // MARK: the light words wait for the camera (LightWordsHold, through the wizard's FramePipeline)
+
+    /// One analysed frame of the wizard's pipeline: the guidance the flow got, the analyzer's own active codes, and
+    /// the steering's state after it.
+    struct Said {
+        var guidance: FrameGuidance
+        /// What the analyzer's output alone would have said.
+        var unheld: FrameGuidance
+        var active: [GuidanceCode]
+        var exhausted: Bool
+        var held: Int
+    }
+
+    /// `count` camera frames of `camera` through the wizard's `FramePipeline` (its cadence, its exposure steering);
+    /// what was said on each analysed frame.
+    func wizardPipeline(_ camera: Camera, frames count: Int) throws -> (said: [Said], pipeline: FramePipeline) {
+        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                           hand: models.hand)
+        let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
+        pipeline.reset(mustClear: [])
+        var said: [Said] = []
+        var read = 0
+        var polls = 0
+        while read < count {
+            polls += 1
+            guard polls < count * 100 else {
+                XCTFail("the fake camera stopped giving frames after \(read)")
+                break
+            }
+            switch try pipeline.next(from: camera) {
+            case .none: continue
+            case .skipped, .shownOnly: read += 1
+            case let .analysed(guidance):
+                read += 1
+                let analysis = try XCTUnwrap(pipeline.photoFrame(for: .manual)?.analysis)
+                said.append(Said(guidance: guidance, unheld: FrameGuidance(analysis), active: analysis.active,
+                                 exhausted: pipeline.exposure.isExhausted,
+                                 held: pipeline.exposure.heldLightWordFrames))
+            }
+        }
+        return (said, pipeline)
+    }
+
+    static func says(_ guidance: FrameGuidance, _ code: GuidanceCode) -> Bool {
+        guidance.primary == code || guidance.hints.contains(code)
+    }
+
+    func testTooDarkIsNotSaidWhileTheCameraBrightensABacklitFaceAndNeverReadyWhileDark() throws {
+        let fake = makeFake()
+        simulateCamera(fake, try scene(face: 0.3, window: 250))
+        let camera = try Camera(path: path, ops: fake.ops)
+        let (said, pipeline) = try wizardPipeline(camera, frames: 90)
+        let darkFrames = said.filter { $0.active.contains(.tooDark) }
+        XCTAssertFalse(darkFrames.isEmpty, "the analyzer found the face too dark at first")
+        XCTAssertFalse(said.contains { Self.says($0.guidance, .tooDark) },
+                       "the camera brightened it: the person was never asked for light: \(said.map(\.guidance))")
+        XCTAssertFalse(said.contains { $0.exhausted })
+        XCTAssertGreaterThan(pipeline.exposure.heldLightWordFrames, 0)
+        XCTAssertLessThan(pipeline.exposure.heldLightWordFrames, LightWordsHold().maxHeldFrames)
+        for frame in darkFrames {
+            XCTAssertNotEqual(frame.guidance.primary, .ready)
+            XCTAssertFalse(frame.guidance.autoCapture)
+        }
+        XCTAssertGreaterThan(fake.control(CV4L2_CID_GAIN)!, Self.defaultGain, "the camera did it")
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain)
+    }
+
+    func testACameraThatNeverConvergesSaysTooDarkAfterTheBoundInAnalysedFrames() throws {
+        let fake = makeFake()
+        // Gain and brightness are written but change nothing: the face stays dark whatever facecap turns.
+        let dark = try scene(face: 0.3, window: 250)
+        var time = 0.0
+        let bytes = dark.light.map { UInt8(max(0, min(255, $0)).rounded()) }
+        fake.liveFrame = { _ in
+            time += 1.0 / 30
+            return FakeV4L2Device.FrameSpec(bytes: bytes, time: time)
+        }
+        let camera = try Camera(path: path, ops: fake.ops)
+        let bound = LightWordsHold().maxHeldFrames
+        let (said, pipeline) = try wizardPipeline(camera, frames: 2 * (bound + 30))
+        let first = try XCTUnwrap(said.firstIndex { Self.says($0.guidance, .tooDark) },
+                                  "too dark said at last: \(said.map(\.guidance))")
+        let before = said[..<first]
+        XCTAssertFalse(said[first].exhausted, "said for the bound, not because the camera gave up")
+        XCTAssertEqual(said[first].held, bound, "said on the first frame past the bound")
+        XCTAssertEqual(before.last?.held, bound, "the frame before it was the last held")
+        XCTAssertEqual(before.filter { Self.says($0.unheld, .tooDark) }.count, bound,
+                       "every frame the analyzer said too dark on before was held, and no other")
+        XCTAssertTrue(said[first...].allSatisfy { !$0.active.contains(.tooDark) || Self.says($0.guidance, .tooDark) },
+                      "from then on it is said whenever the analyzer says it")
+        XCTAssertEqual(pipeline.exposure.heldLightWordFrames, bound)
+        camera.close()
+        XCTAssertEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain)
+        XCTAssertEqual(fake.control(CV4L2_CID_BRIGHTNESS), 0)
+    }
+
+    func testACameraWithoutControlsSaysTooDarkAsTheAnalyzerDoes() throws {
+        let rgb = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_RGB24, description: "RGB3", sizes: [(640, 480)])
+        let fake = FakeV4L2Device(nodes: [path: FakeV4L2Device.Node(formats: [rgb])])
+        fakes.append(fake)
+        let dark = try scene(face: 0.3, window: 250)
+        var time = 0.0
+        let bytes = dark.light.map { UInt8(max(0, min(255, $0)).rounded()) }
+        fake.liveFrame = { _ in
+            time += 1.0 / 30
+            return FakeV4L2Device.FrameSpec(bytes: bytes, time: time)
+        }
+        let camera = try Camera(path: path, ops: fake.ops)
+        let (said, pipeline) = try wizardPipeline(camera, frames: 40)
+        let darkFrames = said.filter { $0.active.contains(.tooDark) }
+        XCTAssertFalse(darkFrames.isEmpty)
+        for frame in said {
+            XCTAssertEqual(frame.guidance, frame.unheld, "nothing held")
+        }
+        XCTAssertTrue(said.contains { $0.guidance.primary == .tooDark }, "\(said.map(\.guidance))")
+        XCTAssertEqual(pipeline.exposure.heldLightWordFrames, 0, "nothing to turn: nothing held")
+        XCTAssertFalse(fake.log.contains { $0.hasPrefix("S_CTRL") })
+        camera.close()
+    }
 }

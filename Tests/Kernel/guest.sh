@@ -764,8 +764,10 @@ start_wizard() {
     shift
     rm -rf "$work/$name.events" "$work/$name-out"
     start_facecap "$name" "$@" -- --plain --no-tutorial --device "$dev" --events "$work/$name.events" \
-        --output "$work/$name-out"
+        --output "$work/$name-out" "${wizard_args[@]}"
 }
+# Further arguments for start_wizard (a scenario sets them around its own runs).
+wizard_args=()
 
 # event_line NAME REGEX [AFTER]: the number of the first line of NAME's events after line AFTER
 # (default 0) that matches REGEX (an awk regex over the JSON text); empty when there is none.
@@ -1122,10 +1124,15 @@ brightness() { v4l2-ctl -d "$dev" --get-ctrl brightness 2>/dev/null | awk '{ pri
 
 # exposure/changed-WAY, exposure/restored-WAY: on vivid's "100% Black" pattern (a frame too dark to find a face in)
 # facecap turns vivid's brightness up (the one light control vivid lets it write: its gain follows autogain); after
-# each way out (q on standard input, Ctrl-C, SIGTERM, SIGHUP, an unplug and then Ctrl-C) every control is back to
+# each way out (q on standard input, Ctrl-C, SIGTERM, SIGHUP, an unplug and then q: an error exit, the photo
+# accepted) every control is back to
 # its first value, read with v4l2-ctl from outside facecap. exposure/restored-other: a control another program
-# changed while facecap ran keeps that program's value, and the others are back. Decided on events: the change is
-# waited for as seen from outside, then the way out is taken.
+# changed while facecap ran keeps that program's value, and the others are back. The error and success exits ride
+# on two of these runs (no run of their own: each costs minutes under emulation): after the unplug, q on the
+# camera's connection error ends the run in that error (exit 1); the other-program run ends with the photo taken
+# by hand ("capture" on standard input once offered, --manual-after 1) and accepted by a scripted validation server
+# on loopback (exit 0). Every run's exit code is checked. Decided on events: the change is waited for as seen from
+# outside, then the way out is taken.
 # dqbuf_count NAME: the VIDIOC_DQBUF calls in NAME's trace that did not fail with EAGAIN (the frames facecap read;
 # a call strace split across threads is counted once, by its first half).
 dqbuf_count() {
@@ -1137,6 +1144,7 @@ scenario_exposure() {
     local black way name first start seen after expected deadline frames fifo=$work/exposure.stdin
     # ioctl too: the frames facecap read after another program's change are counted from the trace.
     local trace_syscalls="$trace_syscalls,ioctl"
+    local server_pid="" port="" want_rc
     black=$(pattern_index "100% Black")
     for way in q sigint sigterm sighup unplug other; do
         name=exposure-$way
@@ -1145,12 +1153,34 @@ scenario_exposure() {
         first=$(vivid_controls)
         start=$(brightness)
         fc_stdin=/dev/null
-        if [ "$way" = q ]; then
+        wizard_args=()
+        if [ "$way" = other ]; then
+            # This run ends with the photo accepted: taken by hand once offered (--manual-after 1), passed by a
+            # scripted validation server on loopback (the guest's init leaves lo down).
+            ip link set lo up 2>/dev/null || busybox ip link set lo up 2>/dev/null
+            echo '[{"status": 200, "json": {"result": "pass", "reasons": [], "message": "Selfie accepted"}}]' \
+                >"$work/$name.script"
+            rm -f "$work/$name.server"
+            $python "$repo/Tests/Support/validation_server.py" --script "$work/$name.script" \
+                --record "$work/$name.requests" >"$work/$name.server" 2>&1 &
+            server_pid=$!
+            port=""
+            deadline=$((SECONDS + $(slower 20)))
+            while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
+                port=$(awk '$1 == "PORT" { print $2; exit }' "$work/$name.server" 2>/dev/null)
+                [ -n "$port" ] || sleep 0.1
+            done
+            [ -n "$port" ] || fail "exposure/success-server" "the validation server did not start:" \
+                "$(first_lines "$work/$name.server")"
+            wizard_args=(--manual-after 1 --attempts 1 --server "http://127.0.0.1:$port/validate")
+        fi
+        case $way in q | unplug | other)
             rm -f "$fifo"
             mkfifo "$fifo"
             exec 7<>"$fifo"
             fc_stdin=$fifo
-        fi
+            ;;
+        esac
         start_wizard "$name"
         fc_stdin=/dev/null
         seen=""
@@ -1179,7 +1209,8 @@ scenario_exposure() {
                     fail "exposure/unplug-seen" "no connectionError screen after the unplug; events:" \
                         "$(event_text "$name"); err: $(first_lines "$work/$name.err")"
                 fi
-                kill -INT "$fc_pid"
+                # q on the camera's connection error: the run ends in that error (exit 1).
+                echo q >&7
                 ;;
             other)
                 v4l2-ctl -d "$dev" -c brightness=77
@@ -1197,14 +1228,34 @@ scenario_exposure() {
                     fail "exposure/steered-other" "facecap read fewer than 8 frames after brightness=77;" \
                         "events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
                 fi
-                kill -TERM "$fc_pid"
+                # Then the photo by hand (offered since --manual-after 1): a line on standard input in --plain,
+                # accepted by the server.
+                if wait_event "$name" '"screen":"(manualCapture|connectionError)"' 60 >/dev/null &&
+                    ! grep -q '"screen":"connectionError"' "$work/$name.events"; then
+                    echo capture >&7
+                else
+                    fail "exposure/success-offered" "no manualCapture screen; events: $(event_text "$name")"
+                    kill -TERM "$fc_pid"
+                fi
                 ;;
         esac
-        wait_facecap 60
-        [ "$way" = q ] && exec 7>&-
+        wait_facecap 120
+        wizard_args=()
+        case $way in q | unplug | other) exec 7>&- ;; esac
+        if [ -n "$server_pid" ]; then
+            kill "$server_pid" 2>/dev/null
+            wait "$server_pid" 2>/dev/null
+            server_pid=""
+        fi
         after=$(vivid_controls)
+        case $way in unplug) want_rc=1 ;; other) want_rc=0 ;; *) want_rc=130 ;; esac
         if [ "$fc_rc" -eq 124 ]; then
             fail "exposure/restored-$way" "facecap did not end after the way out ($way)"
+        elif [ "$fc_rc" -ne "$want_rc" ]; then
+            fail "exposure/restored-$way" "exit $fc_rc instead of $want_rc; events: $(event_text "$name");" \
+                "err: $(first_lines "$work/$name.err")"
+        elif [ "$way" = other ] && ! grep -q '"result":"pass"' "$work/$name.events"; then
+            fail "exposure/restored-$way" "exit 0 without a pass validation event: $(event_text "$name")"
         elif [ "$after" != "$expected" ]; then
             # Files, not process substitution: the guest's /dev has no /dev/fd.
             echo "$expected" >"$work/$name.expected"
@@ -1213,10 +1264,86 @@ scenario_exposure() {
                 "$(diff "$work/$name.expected" "$work/$name.after" | grep '^[<>]' | tr -s ' ')"
         else
             pass "exposure/restored-$way" "exit $fc_rc; every control as it was$([ "$way" = other ] &&
-                echo ", brightness left at another program's 77")"
+                echo ", brightness left at another program's 77, the photo accepted")"
         fi
         leak_check "$name" opens
     done
+}
+
+# --- Two cameras (vivid n_devs=2) ------------------------------------------------------------------
+
+# two-cameras/*: vivid loaded again as two webcams (capture nodes only: /dev/video0 and /dev/video1). `facecap
+# devices` lists and ranks both as colour. Then the one it ranks first shows vivid's "Gray Ramp" (YUYV with its
+# chroma flat at 128 and some contrast: what an infrared function that gives YUYV looks like) and the colour bars
+# stay on the other: the wizard choosing by itself looks at the first one's frames, marks it infrared and streams
+# the colour one, read from its trace (the nodes VIDIOC_STREAMON went to, in order). vivid is loaded as before
+# afterwards. No v4l2loopback: Debian's kernel package has no such module (only v4l2loopback-dkms builds one).
+two_params="n_devs=2 node_types=0x1,0x1 input_types=0x0,0x0 num_inputs=1,1"
+
+# reload_vivid PARAMS: vivid removed and inserted again with PARAMS (its dependencies stay loaded).
+reload_vivid() {
+    local module _
+    module=$(grep 'vivid\.ko' "$repo/$modules" | head -n 1)
+    rmmod vivid 2>/dev/null
+    insmod "$repo/$moddir/$module" $1 >"$work/reload.err" 2>&1 || return 1
+    for _ in $(seq 50); do
+        [ -e "$dev" ] && break
+        sleep 0.1
+    done
+    [ -e "$dev" ]
+}
+
+scenario_two_cameras() {
+    local name=two-cameras out first other grey streamed
+    if ! reload_vivid "$two_params" || [ ! -e /dev/video1 ]; then
+        fail two-cameras/devices "vivid $two_params did not load: $(first_lines "$work/reload.err")" \
+            "$(ls /dev/video* 2>/dev/null | tr '\n' ' ')"
+        reload_vivid "$vivid_params"
+        return
+    fi
+    run_facecap two-devices 90 -- devices
+    out="$work/two-devices.out"
+    # The node of the block whose rank line says choice N.
+    first=$(awk '/^\/dev\/video[0-9]+/ { node = $1 } /choice 1: / { print node; exit }' "$out")
+    other=$(awk '/^\/dev\/video[0-9]+/ { node = $1 } /choice 2: / { print node; exit }' "$out")
+    first=${first%:}
+    other=${other%:}
+    if [ "$fc_rc" -eq 0 ] && [ -n "$first" ] && [ -n "$other" ] && [ "$first" != "$other" ] &&
+        grep -q "choice 1: colour" "$out" && grep -q "choice 2: colour" "$out"; then
+        pass two-cameras/devices "both ranked colour: $first first, $other second"
+    else
+        fail two-cameras/devices "exit $fc_rc; not two colour choices: $(first_lines "$out")"
+    fi
+    if [ -n "$first" ] && [ -n "$other" ]; then
+        grey=$(v4l2-ctl -d "$first" -L 2>/dev/null | awk '
+            $1 == "test_pattern" { menu = 1; next }
+            menu && /^[[:space:]]+[0-9]+: Gray Ramp$/ { sub(/:.*/, "", $1); print $1; exit }')
+        v4l2-ctl -d "$first" -c test_pattern="${grey:-none}" >/dev/null 2>&1 ||
+            fail two-cameras/infrared "could not set $first's test pattern to Gray Ramp (${grey:-not in the menu})"
+        v4l2-ctl -d "$other" -c test_pattern=0 >/dev/null 2>&1
+        rm -rf "$work/$name.events" "$work/$name-out"
+        local trace_syscalls="$trace_syscalls,ioctl"
+        # A state directory of its own: no remembered choice (the picker's) skips the look at the first node.
+        start_facecap "$name" XDG_STATE_HOME="$work/$name-state" -- --plain --no-tutorial \
+            --events "$work/$name.events" --output "$work/$name-out"
+        if wait_event "$name" '"event":"guidance"' 120 >/dev/null; then
+            streamed=$(grep VIDIOC_STREAMON "$work/$name.trace" | grep -o '</dev/video[0-9]*>' | tr -d '<>' |
+                tr '\n' ' ')
+            # The first node streamed is the one looked at, the last the one kept.
+            if [ "$(awk '{ print $1 }' <<<"$streamed")" = "$first" ] &&
+                [ "$(awk '{ print $NF }' <<<"$streamed")" = "$other" ]; then
+                pass two-cameras/infrared "the grey $first looked at and left as infrared, the colour $other" \
+                    "streamed: $(event_text "$name" | head -c 200)"
+            else
+                fail two-cameras/infrared "streamed: $streamed (want $first, then $other)"
+            fi
+        else
+            fail two-cameras/infrared "no guidance within 120s: $(event_text "$name"); err:" \
+                "$(first_lines "$work/$name.err")"
+        fi
+        stop_wizard "$name" two-cameras/sigint
+    fi
+    reload_vivid "$vivid_params" || fail two-cameras/devices "vivid $vivid_params did not load again"
 }
 
 # --- The guest's speed ------------------------------------------------------------------------------
@@ -1301,7 +1428,7 @@ if [ ! -x "$facecap" ]; then
 elif load_vivid; then
     probe_speed
     for s in v4l2ctl devices record permission busy inject drops disconnect sigint \
-        wizard_capture wizard_faults wizard_disconnect wizard_soak wizard_signals exposure; do
+        wizard_capture wizard_faults wizard_disconnect wizard_soak wizard_signals exposure two_cameras; do
         scenario "$s"
         reset_device
     done

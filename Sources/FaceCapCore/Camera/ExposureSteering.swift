@@ -32,7 +32,7 @@ public struct ExposureKnob: Equatable, Sendable {
     func hasRoom(_ direction: Int) -> Bool { direction > 0 ? value < maximum : value > minimum }
 
     /// Control steps across the whole range.
-    var stepCount: Int { (maximum - minimum) / step }
+    public var stepCount: Int { (maximum - minimum) / step }
 
     /// One small step in `direction`: a twelfth of the range (`stepsPerRange`), whole control steps, at least one.
     func stepped(_ direction: Int, stepsPerRange: Int) -> Int {

@@ -7,6 +7,9 @@ import FaceCapCore
 /// `controlLedger` and is written back when it closes.
 public final class CameraExposure {
     private var steering: ExposureSteering
+    /// "Too dark"/"Too bright" held back while the steering still has something to turn, for a bounded count of
+    /// analysed frames per camera opened.
+    private var lightWords: LightWordsHold
     /// The camera the controls below were read from.
     private weak var camera: Camera?
     private var knobs: [(id: UInt32, knob: ExposureKnob)] = []
@@ -16,12 +19,36 @@ public final class CameraExposure {
     private var times: [Double] = []
     private let rateWindow = 16
 
-    public init(limits: ExposureSteering.Limits = ExposureSteering.Limits()) {
+    public init(limits: ExposureSteering.Limits = ExposureSteering.Limits(),
+                lightWords: LightWordsHold = LightWordsHold()) {
         steering = ExposureSteering(limits: limits)
+        self.lightWords = lightWords
     }
 
     /// The camera has done what it can and the face's light is still out of range.
     public var isExhausted: Bool { steering.exhausted }
+
+    /// Which way the camera is being steered after the last analysed frame.
+    public var phase: ExposureSteering.Phase { steering.phase }
+
+    /// Analysed frames a light word was held back on since this camera was opened.
+    public var heldLightWordFrames: Int { lightWords.heldFrames }
+
+    /// The guidance of the frame last handed to `analysed`, with "Too dark"/"Too bright" held back while the camera
+    /// is still steering toward the face (`LightWordsHold`); `active` are the analyzer's codes of that frame.
+    public func guidance(_ guidance: FrameGuidance, active: [GuidanceCode]) -> FrameGuidance {
+        lightWords.apply(guidance, active: active,
+                         waiting: LightWordsHold.codes(phase: steering.phase, exhausted: steering.exhausted))
+    }
+
+    /// The guidance of a frame of `camera` read while its own auto exposure still settles (`Frame.isWarmUp`, not
+    /// handed to the steering): neither light word yet where facecap has controls to steer with.
+    public func guidanceWhileSettling(_ guidance: FrameGuidance, active: [GuidanceCode],
+                                      camera: Camera) -> FrameGuidance {
+        if self.camera !== camera { learn(camera) }
+        let steerable = hasRegion || knobs.contains { $0.knob.stepCount >= steering.limits.minimumSteps }
+        return lightWords.apply(guidance, active: active, waiting: steerable ? LightWordsHold.settling : [])
+    }
 
     /// Frames per second over the newest frames; nil until there are enough.
     public var measuredFrameRate: Double? {
@@ -88,6 +115,7 @@ public final class CameraExposure {
     private func learn(_ camera: Camera) {
         self.camera = camera
         steering.reset()
+        lightWords.reset()
         times.removeAll()
         knobs = []
         autoPriority = nil

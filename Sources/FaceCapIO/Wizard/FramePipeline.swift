@@ -100,8 +100,18 @@ final class FramePipeline {
         cadence.analysed(incoming.timestamp)
         let output = analyzer.process(incoming, faces: faces)
         framesAnalysed += 1
-        // Not while the camera's own auto exposure is still settling after the start (`isWarmUp`).
-        if let camera, !incoming.isWarmUp { exposure.analysed(output.metrics, camera: camera) }
+        var guidance = FrameGuidance(output)
+        // Not steered while the camera's own auto exposure is still settling after the start (`isWarmUp`). "Too
+        // dark" and "Too bright" wait while it settles and while the camera is still being steered toward the face
+        // (bounded: `LightWordsHold`).
+        if let camera {
+            if incoming.isWarmUp {
+                guidance = exposure.guidanceWhileSettling(guidance, active: output.active, camera: camera)
+            } else {
+                exposure.analysed(output.metrics, camera: camera)
+                guidance = exposure.guidance(guidance, active: output.active)
+            }
+        }
         latestAnalysis = output
         latestFaces = faces
         if output.keepFrame {
@@ -115,7 +125,7 @@ final class FramePipeline {
             latestIsKept = false
             newestIn = .analysed
         }
-        return .analysed(FrameGuidance(output))
+        return .analysed(guidance)
     }
 
     /// The newest frame, once there is one since the last reset.
