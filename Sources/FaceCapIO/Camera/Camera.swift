@@ -167,7 +167,7 @@ public final class Camera: FrameSource {
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
         queueDepth = max(1, Int(stream.buffer_count))
-        stallClockStart = CameraSupport.monotonicNow()
+        stallClockStart = POSIX.monotonicSeconds()
         // Back after being unplugged while facecap had changed its controls: those are written back first.
         self.controlLedger.restore(path: path, device: device)
     }
@@ -231,11 +231,11 @@ public final class Camera: FrameSource {
         }
         // NaN or negative waits not at all; an infinite wait is an hour at a time (the stall check still runs).
         let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
-        let deadline = CameraSupport.monotonicNow() + wait
+        let deadline = POSIX.monotonicSeconds() + wait
         while true {
             // No single wait outlasts the stall deadline, so a silent camera is reported on time however long
             // the caller is prepared to wait.
-            let before = CameraSupport.monotonicNow()
+            let before = POSIX.monotonicSeconds()
             let untilStall = stallClockStart + configuration.stallTimeout - before
             let remaining = min(max(0, min(deadline - before, untilStall)), 3600)
             let milliseconds = Int32((remaining * 1000).rounded(.up))
@@ -246,7 +246,7 @@ public final class Camera: FrameSource {
                 cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
             }
             updateStatistics(device)
-            let now = CameraSupport.monotonicNow()
+            let now = POSIX.monotonicSeconds()
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0

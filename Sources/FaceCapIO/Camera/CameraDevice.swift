@@ -225,7 +225,7 @@ extension CameraDevice {
         // Not the node's own `name` file: for ISYS, vivid or v4l2loopback that is the V4L2 name, no USB interface.
         interfaceName = interface.flatMap { $0.isEmpty ? nil : $0 }
         // The link points at ../../../bus/…/drivers/NAME: its last component is the driver's name.
-        if let link = CameraSupport.readLink(folder + "/device/driver"),
+        if let link = POSIX.readLink(folder + "/device/driver"),
            let driver = link.split(separator: "/").last, !driver.isEmpty {
             hardwareDriver = String(driver)
         }

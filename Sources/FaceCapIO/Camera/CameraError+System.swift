@@ -39,7 +39,7 @@ extension DeviceHolder {
             guard let pid = Int(entry), pid > 0, pid != ownPid else { continue }
             let fdDirectory = "\(procRoot)/\(entry)/fd"
             let holds = CameraSupport.directoryEntries(fdDirectory).contains { fd in
-                CameraSupport.readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
+                POSIX.readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
             }
             if holds {
                 let command = CameraSupport.readSmallFile("\(procRoot)/\(entry)/comm")

@@ -19,13 +19,6 @@ enum CameraSupport {
         return names
     }
 
-    static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     static func readSmallFile(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -92,12 +85,6 @@ enum CameraSupport {
             member = member?.advanced(by: 1)
         }
         return false
-    }
-
-    static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// "YUYV" from its little-endian code; trailing spaces trimmed.
