@@ -172,8 +172,9 @@ final class HandTrackingTests: XCTestCase {
     /// first frame, whatever the phase of the hand model's runs, as the wizard analyses a 30 fps camera (every other
     /// frame, the tracker's intervals from `AnalysisCadence`, the cadences from the last analysis). Time comes from
     /// the frames' timestamps only. Before, one mouth crop was read per run, the two in turn: a hand only one of
-    /// them sees waited up to two runs. A hand the upright crop sees (as it saw every real hand laid over a mouth
-    /// on the real-photo set); one only the turned crop sees is read every other run, as before. The face is `ready`
+    /// them sees waited up to two runs. A hand the upright crop sees (as it saw 56 of 56 real hands laid over a
+    /// mouth in the prototype on the real-photo set); one only the turned crop sees is read every other run, as
+    /// before. The face is `ready`
     /// before the hand comes (the fixture is framed close:
     /// `maxFaceWidth` 1), and the stability window long enough that no photo ends the run first.
     func testAHandComingOverTheMouthIsNamedWithinAFifthOfASecond() throws {
