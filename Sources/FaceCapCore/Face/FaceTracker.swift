@@ -41,14 +41,15 @@ public final class FaceTracker {
     /// Whether the last `process` call ran the iris model.
     public private(set) var eyesRan = false
     private var framesSinceEyes = 0
-    /// The hand-landmark model, when one was given: its hand flag on the best face's mouth.
+    /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: one
-    /// run, on `HandLandmarker.crops` in turn, the flag being the higher of this reading and the other crop's
-    /// last one. On every frame where the face was detected anew, and with 1 (every frame, eyes or not: the
-    /// validator's choice), both crops run. Every sixth frame is five readings a second (each crop in 0.4 s),
-    /// held by the analyzer for `handMemory`; a run costs about eight FaceMesh runs, so the mean frame grows by
-    /// a little over one of them, and the frames with eyes — the capture candidates — keep their cost.
+    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: two
+    /// runs, the upright mouth crop and one of the others in turn (`otherCrops`), the reading being this one with
+    /// the other crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
+    /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
+    /// runs. Every sixth frame is five readings a second (the upright mouth crop in 0.2 s, the turned one in 0.4 s,
+    /// each upper-face crop in 1.2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
+    /// runs, and the frames with eyes — the capture candidates — keep their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
     /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` takes `handFixingInterval`, `.unlit`

@@ -1,4 +1,4 @@
-/// How often the live wizard reads the hand model on the mouth (`FaceTracker.handCadence`), from what the last
+/// How often the live wizard reads the hand model on the face (`FaceTracker.handCadence`), from what the last
 /// frame's analysis said. A hand over the mouth matters twice: to the capture gate, which takes a photo only after
 /// `AnalyzerThresholds.stabilityWindow` of `ready`, and to the guidance, where `faceCovered` outranks every
 /// framing, motion and eye code. So the model reads every `FaceTracker.handInterval` frames while the face is
