@@ -121,6 +121,87 @@ def lay_mask(frame, points, mask):
     return Image.composite(layer, frame, alpha)
 
 
+# Real hands cut from real photos (`hands.tsv`: a polygon drawn by hand around each hand and wrist, in the photo's
+# pixels, and the width of that person's face in the same photo), laid over a part of each uncovered face along
+# the FaceMesh landmarks: the hand is real, the placement constructed, counted apart as `constructed:hand`
+# (issue 32). Each part's centre (landmarks, frame pixels) and, for a partial cover, the direction the hand is
+# pushed off it (in face widths, along the eyes' line and down).
+HAND_PARTS = {
+    "mouth": ((13, 14), (0.0, 0.3)),
+    "nose": ((4,), (0.3, 0.0)),
+    "rightEye": ((33, 133), (-0.22, -0.15)),
+    "leftEye": ((263, 362), (0.22, -0.15)),
+    "rightCheek": ((50,), (-0.3, 0.0)),
+    "leftCheek": ((280,), (0.3, 0.0)),
+}
+HAND_COVERS = {"full": (1.0, 0.0), "part": (0.8, 1.0)}   # hand scale, share of the push off the part
+
+
+def hand_jobs():
+    return [(f"hand_{part}_{cover}_{h['id']}", part, cover, h["id"]) for h in read_tsv("hands.tsv")
+            for part in HAND_PARTS for cover in HAND_COVERS]
+
+
+def cut_hand(spec):
+    """The hand of `spec` (a hands.tsv row) as an RGBA patch, feathered by a pixel and a half, with its
+    centroid (patch pixels) and the face width it goes with (photo pixels)."""
+    from PIL import Image, ImageDraw, ImageFilter
+    photo = Image.open(photo_path(spec["source"], spec["member"])).convert("RGB")
+    poly = [tuple(float(v) for v in p.split(",")) for p in spec["polygon"].split(";")]
+    xs, ys = [x for x, _ in poly], [y for _, y in poly]
+    x0, y0, x1, y1 = int(min(xs)) - 4, int(min(ys)) - 4, int(max(xs)) + 5, int(max(ys)) + 5
+    patch = photo.crop((x0, y0, x1, y1)).convert("RGBA")
+    alpha = Image.new("L", patch.size, 0)
+    ImageDraw.Draw(alpha).polygon([(x - x0, y - y0) for x, y in poly], fill=255)
+    alpha = alpha.filter(ImageFilter.GaussianBlur(1.5))
+    patch.putalpha(alpha)
+    centre = (sum(xs) / len(xs) - x0, sum(ys) / len(ys) - y0)
+    return patch, centre, float(spec["face_width"])
+
+
+def lay_hand(frame, points, hand, part, cover, mirror):
+    """The cut hand laid over `part` of the face whose FaceMesh landmarks are `points` ({index: (x, y)}, frame
+    pixels): scaled so that its face width becomes this face's (234 -> 454; smaller for a partial cover), turned
+    with the face's roll, mirrored when asked, its tone brought to this face's cheeks, its centroid on the part
+    (pushed off it for a partial cover)."""
+    import math
+    import numpy as np
+    from PIL import Image
+    patch, (cx, cy), src_width = hand
+    def pt(i):
+        return np.array(points[i], dtype=np.float64)
+    across = pt(263) - pt(33)
+    roll = math.atan2(across[1], across[0])
+    along = across / max(np.linalg.norm(across), 1e-6)
+    down = np.array([-along[1], along[0]])
+    fw = float(np.linalg.norm(pt(454) - pt(234)))
+    ids, push = HAND_PARTS[part]
+    scale_k, push_k = HAND_COVERS[cover]
+    target = sum(pt(i) for i in ids) / len(ids) + push_k * fw * (push[0] * along + push[1] * down)
+    s = scale_k * fw / src_width
+    # tone: the hand's median colour onto the cheeks' (a person's hands are their face's colour)
+    a = np.asarray(frame, dtype=np.float64)
+    cheek = []
+    for i in (50, 280):
+        x, y = (int(round(v)) for v in points[i])
+        r = max(2, int(0.04 * fw))
+        cheek.append(a[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3))
+    cheek = np.median(np.concatenate(cheek), axis=0)
+    p = np.asarray(patch, dtype=np.float64)
+    inside = p[..., 3] > 200
+    gain = np.clip(cheek / np.maximum(np.median(p[..., :3][inside], axis=0), 1), 0.5, 1.6)
+    p[..., :3] = np.clip(p[..., :3] * gain, 0, 255)
+    patch = Image.fromarray(p.astype(np.uint8), "RGBA")
+    m = -1.0 if mirror else 1.0
+    c, sn = math.cos(roll), math.sin(roll)
+    ia, ib, id_, ie = m * c / s, m * sn / s, -sn / s, c / s
+    coeffs = (ia, ib, cx - (ia * target[0] + ib * target[1]), id_, ie, cy - (id_ * target[0] + ie * target[1]))
+    layer = patch.transform(frame.size, Image.AFFINE, coeffs, resample=Image.BILINEAR)
+    out = frame.convert("RGBA")
+    out.alpha_composite(layer)
+    return out.convert("RGB")
+
+
 def read_tsv(name):
     with open(os.path.join(META, name), newline="") as f:
         rows = [r for r in csv.reader(f, delimiter="\t") if r and not r[0].startswith("#")]
@@ -342,7 +423,7 @@ def cmd_frames(args):
     private_dir(FRAMES_DIR)
     probe_dir = os.path.join(FRAMES_DIR, "probe")
     private_dir(probe_dir)
-    photos, placed, masks = {}, {}, {}
+    photos, placed, masks, hands = {}, {}, {}, {}
     # 1. A probe frame per face, placed from the hand-drawn face box; facecap's own reading of it (the
     #    landmark box) then corrects the size and centre, so every frame is placed on what the analyzer sees.
     probes = {}
@@ -393,23 +474,35 @@ def cmd_frames(args):
                 jobs += [(f"{name}{suffix}", "constructed:mask", "constructed", 0.40, dict(kw, mask=name),
                           {"faceCovered"})
                          for name in MASK_PHOTOS for suffix, kw in (("", {}), ("_webcam", WEBCAM_VARIANTS["webcam"]))]
+                jobs += [(f"{name}{suffix}", "constructed:hand", "constructed", 0.40,
+                          dict(kw, hand=hid, part=part, cover=cover), {"faceCovered"})
+                         for name, part, cover, hid in hand_jobs()
+                         for suffix, kw in (("", {}), ("_webcam", WEBCAM_VARIANTS["webcam"]))]
         composed = {}
         for k, (variant, category, group, w, kw, expect) in enumerate(jobs):
             if w not in composed:
                 composed[w] = compose(photo, crop, centre, base * w / 0.40)
             frame = composed[w]
-            if kw.get("mask"):
+            if kw.get("mask") or kw.get("hand"):
                 # the probe's landmarks carried into this frame: probe pixel -> photo -> frame
                 probe_centre = probes[lab["id"]][3]
                 sf = base * w / 0.40
                 pts = {i: ((x - FRAME_W / 2) / scale + probe_centre[0] - centre[0],
                            (y - FRAME_H / 2) / scale + probe_centre[1] - centre[1]) for i, (x, y, _) in enumerate(landmarks)}
                 pts = {i: (FRAME_W / 2 + dx * sf, FRAME_H / 2 + dy * sf) for i, (dx, dy) in pts.items()}
-                if kw["mask"] not in masks:
-                    source, member = MASK_PHOTOS[kw["mask"]]
-                    masks[kw["mask"]] = Image.open(photo_path(source, member)).convert("RGB")
-                frame = lay_mask(frame, pts, masks[kw["mask"]])
-            frame = degrade(frame, seed + k, **{x: v for x, v in kw.items() if x not in ("jpeg", "mask")})
+                if kw.get("hand"):
+                    if kw["hand"] not in hands:
+                        hands[kw["hand"]] = cut_hand(next(h for h in read_tsv("hands.tsv") if h["id"] == kw["hand"]))
+                    # the hand comes from the image's left on the image-left parts, from the right on the others
+                    mirror = not (kw["part"].startswith("right") or (kw["part"] in ("mouth", "nose") and k % 2))
+                    frame = lay_hand(frame, pts, hands[kw["hand"]], kw["part"], kw["cover"], mirror)
+                else:
+                    if kw["mask"] not in masks:
+                        source, member = MASK_PHOTOS[kw["mask"]]
+                        masks[kw["mask"]] = Image.open(photo_path(source, member)).convert("RGB")
+                    frame = lay_mask(frame, pts, masks[kw["mask"]])
+            frame = degrade(frame, seed + k, **{x: v for x, v in kw.items()
+                                                if x not in ("jpeg", "mask", "hand", "part", "cover")})
             ext = "jpg" if kw.get("jpeg") else "png"
             out = os.path.join(FRAMES_DIR, f"{lab['id']}__{variant}.{ext}")
             save(frame, out, kw.get("jpeg"))

@@ -97,6 +97,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "maxNeutralLowerFaceLuma": 0.6,
             "minHandOverMouth": 0.5,
             "handMemory": 0.5,
+            "minHandOverFace": 0.6,
             "coverHysteresis": 0.1,
             // Sized for a person following the words (AnalyzerThresholds, GuidanceSimulationTests).
             "farCentreOffsetX": 0.22,

@@ -72,6 +72,23 @@ final class GuidanceTests: XCTestCase {
                                $0.face!.cover!.leftEyeWidthRatio = 0.64 }, [])
     }
 
+    /// Issue 32: the hand model's reading beyond the lips (`hand`) is not judged on a head turned past `maxYaw`:
+    /// real bare faces turned 16–36° read a hand over the near eye or cheek; the pose's `lookStraight` is said.
+    /// Facing the camera it is `faceCovered`; a hand over the mouth, or a lens, is still said on a turned head.
+    func testAHandBeyondTheLipsIsNotJudgedOnATurnedHead() {
+        let hand: (inout FrameMetrics) -> Void = { $0.face!.cover = Self.bare; $0.face!.cover!.handOverFace = 0.85 }
+        XCTAssertEqual(codes(hand), [.faceCovered])
+        XCTAssertEqual(codes { hand(&$0); $0.face!.pose!.yaw = -22 }, [.lookStraight])
+        XCTAssertEqual(codes { hand(&$0); $0.face!.pose!.yaw = 14 }, [.faceCovered], "within the limit")
+        // Hysteresis as lookStraight's: turned 13° after a turn, still the pose's.
+        XCTAssertEqual(codes({ hand(&$0); $0.face!.pose!.yaw = 13 }, previous: [.lookStraight]), [.lookStraight])
+        XCTAssertEqual(codes { hand(&$0); $0.face!.cover!.handOverMouth = 0.9; $0.face!.pose!.yaw = 25 },
+                       [.faceCovered, .lookStraight])
+        XCTAssertEqual(codes { hand(&$0); $0.face!.cover!.handOverFace = 0.55 }, [], "under minHandOverFace")
+        XCTAssertEqual(codes({ hand(&$0); $0.face!.cover!.handOverFace = 0.55 }, previous: [.faceCovered]),
+                       [.faceCovered], "coverHysteresis")
+    }
+
     func testIrisEyesAndCoversEachCallForTheirCode() {
         let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode?)] = [
             ("open, on the camera, bare", { _ in }, nil),

@@ -3,8 +3,8 @@ import XCTest
 
 @testable import FaceCapIO
 
-/// The hand model in the live pipeline: one mouth crop every `handInterval` frames of a tracked face, the crops
-/// in turn, never on a frame the eyes were read on; the analyzer holds the reading between runs.
+/// The hand model in the live pipeline: every `handInterval` frames of a tracked face the upright mouth crop and one
+/// of the others in turn, never on a frame the eyes were read on; the analyzer holds the reading between runs.
 final class HandTrackingTests: XCTestCase {
     func testTheHandModelRunsBetweenTheEyeFramesAndItsReadingHolds() throws {
         let models = try ModelFiles.loadAllFaceModels()
@@ -42,9 +42,10 @@ final class HandTrackingTests: XCTestCase {
         let frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
         let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points)
         let single = try HandLandmarker.crops.indices.map { crop in
-            try XCTUnwrap(hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop)))
+            try XCTUnwrap(hand.flag(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), face: points))
         }
         XCTAssertEqual(try XCTUnwrap(hand.handFlag(in: frame, landmarks: points)), single.max()!, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(hand.reading(in: frame, landmarks: points)).mouth, single.max()!, accuracy: 1e-6)
         // The upright crop is 1.2 face widths, centred below the mouth; the other 1.0, turned 20°.
         let upright = HandLandmarker.roi(landmarks: points, crop: 0)
         let turned = HandLandmarker.roi(landmarks: points, crop: 1)
@@ -165,5 +166,122 @@ final class HandTrackingTests: XCTestCase {
         _ = shared.live { $0.handCadence = .unlit }
         let flag = try XCTUnwrap(try XCTUnwrap(shared.photo(frame)?.first).handFlag, "the photo's hand is read")
         XCTAssertGreaterThan(Double(flag), AnalyzerThresholds().minHandOverMouth)
+    }
+
+    /// Issue 32: a hand coming over the mouth is named (`faceCovered` among the active codes) within 0.2 s of its
+    /// first frame, whatever the phase of the hand model's runs, as the wizard analyses a 30 fps camera (every other
+    /// frame, the tracker's intervals from `AnalysisCadence`, the cadences from the last analysis). Time comes from
+    /// the frames' timestamps only. Before, one mouth crop was read per run, the two in turn: a hand only one of
+    /// them sees waited up to two runs. A hand the upright crop sees (as it saw 56 of 56 real hands laid over a
+    /// mouth in the prototype on the real-photo set); one only the turned crop sees is read every other run, as
+    /// before. The face is `ready`
+    /// before the hand comes (the fixture is framed close:
+    /// `maxFaceWidth` 1), and the stability window long enough that no photo ends the run first.
+    func testAHandComingOverTheMouthIsNamedWithinAFifthOfASecond() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let hand = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
+        var thresholds = AnalyzerThresholds()
+        thresholds.maxFaceWidth = 1
+        thresholds.stabilityWindow = 10
+        for arrival in 30..<42 {
+            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                          hand: models.hand)
+            var cadence = AnalysisCadence(frameRate: 30)
+            var analyzer = Analyzer(thresholds: thresholds)
+            var last: AnalyzerOutput?
+            var named: Double?
+            for index in 0..<(arrival + 12) {
+                let t = Double(index) / 30
+                guard cadence.isDue(t) else {
+                    cadence.skipped()
+                    continue
+                }
+                cadence.apply(to: tracker)
+                tracker.handCadence = HandCadence(after: last)
+                tracker.eyeCadence = HandCadence(eyesAfter: last)
+                var frame = index < arrival ? bare : hand
+                frame.timestamp = t
+                let faces = tracker.process(frame)
+                cadence.analysed(t)
+                let output = analyzer.process(frame, faces: faces)
+                last = output
+                if index < arrival {
+                    if index >= 15 { XCTAssertEqual(output.active, [.ready], "arrival \(arrival), frame \(index)") }
+                } else if named == nil, output.active.contains(.faceCovered) {
+                    named = t
+                }
+            }
+            let delay = try XCTUnwrap(named, "arrival \(arrival): never named") - Double(arrival) / 30
+            XCTAssertLessThanOrEqual(delay, 0.2 + 1e-9, "arrival \(arrival)")
+        }
+    }
+
+    /// Issue 32: auto capture never keeps a frame whose hand reading is older than the frame. When the `ready` run
+    /// completes, the analyzer waits (`awaitsHand`) for a reading of every crop taken at or after the kept frame,
+    /// and the tracker reads them all on the next frame (`HandCadence.capture`), eye frame or not; a reading of
+    /// some crops with the others held from earlier runs does not count (`HandReading.complete`).
+    func testAPhotoWaitsForAReadingOfEveryCropTakenOnOrAfterIt() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        var frame = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
+        var thresholds = AnalyzerThresholds()
+        thresholds.maxFaceWidth = 1
+        var analyzer = Analyzer(thresholds: thresholds)
+        var last: AnalyzerOutput?
+        var kept: Double?
+        var completeReadings: [Double] = []
+        var waited = false
+        for index in 0..<90 {
+            frame.timestamp = Double(index) / 30
+            tracker.handCadence = HandCadence(after: last)
+            tracker.eyeCadence = HandCadence(eyesAfter: last)
+            if last?.awaitsHand == true { XCTAssertEqual(tracker.handCadence, .capture, "frame \(index)") }
+            let faces = tracker.process(frame)
+            if faces.first?.hand?.complete == true { completeReadings.append(frame.timestamp) }
+            let output = analyzer.process(frame, faces: faces)
+            if output.awaitsHand { waited = true }
+            if output.keepFrame { kept = frame.timestamp }
+            last = output
+            if let capture = output.capture {
+                XCTAssertEqual(capture.frameTimestamp, kept)
+                let reading = try XCTUnwrap(completeReadings.last, "a complete reading before the capture")
+                XCTAssertGreaterThanOrEqual(reading, capture.frameTimestamp, "the photo's hand reading is not older")
+                XCTAssertTrue(waited, "the run waited for the reading (the kept frame is an eye frame)")
+                return
+            }
+        }
+        XCTFail("no capture in 3 s")
+    }
+
+    /// Issue 32: a hand beyond the lips is looked for (the crops between the eyes and on the cheeks) and said
+    /// (`handOverFace` ≥ `minHandOverFace` → the `hand` region → `faceCovered`); the bare fixtures have none. The
+    /// hand held high over sergey's nose reaches his cheek; the drawn flat hands over an eye are no hand to the
+    /// model (0.13–0.45: the cover measures catch them) and real hands over an eye are measured on the real-photo
+    /// set, whose photos may not be fixtures (docs/calibration.md, "A hand anywhere on the face").
+    func testAHandBeyondTheLipsIsFoundAndSaid() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let hand = try HandLandmarker(model: models.hand)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        for (name, covered) in [("eyes/sergey_hand_mouth_hr_2.jpg", true), ("eyes/sergey_stubble.jpg", false),
+                                ("sergey.png", false)] {
+            tracker.reset()
+            let frame = try ImageFile.read(path: fixturePath(name))
+            let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points, name)
+            let reading = try XCTUnwrap(hand.reading(in: frame, landmarks: points), name)
+            XCTAssertTrue(reading.complete, name)
+            if covered {
+                XCTAssertGreaterThanOrEqual(Double(reading.face), AnalyzerThresholds().minHandOverFace, name)
+                XCTAssertTrue(reading.parts.contains(.rightCheek), "\(name): \(reading.parts.names)")
+                var cover = CoverMetrics(presence: 50, lowerFaceChroma: 4, mouthContrast: 0.8, rightEyeBrightness: 0.8,
+                                         leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
+                cover.handOverFace = Double(reading.face)
+                XCTAssertEqual(cover.regions(AnalyzerThresholds()), ["hand"], name)
+            } else {
+                XCTAssertLessThan(Double(reading.face), AnalyzerThresholds().minHandOverFace / 2, name)
+                XCTAssertEqual(reading.parts, [], name)
+            }
+        }
     }
 }

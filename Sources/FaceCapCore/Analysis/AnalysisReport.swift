@@ -118,6 +118,8 @@ public enum AnalysisReport {
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
             ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),
+            ("handOverFace", number(c.handOverFace, 3)),
+            ("handParts", array(c.handParts.names.map { string($0) })),
         ])
     }
 

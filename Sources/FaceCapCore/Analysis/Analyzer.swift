@@ -36,6 +36,9 @@ public struct AnalyzerOutput: Sendable, Equatable {
     public var capture: AutoCapture?
     /// Set (and stays set) once manual capture should be offered.
     public var manualFallback: ManualFallbackReason?
+    /// The `ready` run is complete and waits for a hand reading of every crop taken at or after the kept frame:
+    /// the face tracker reads them all on the next frame (`HandCadence.capture`).
+    public var awaitsHand = false
 }
 
 /// The per-frame analysis with memory: measures → hysteresis → persistent primary message and hints
@@ -100,7 +103,9 @@ public struct Analyzer: Sendable {
     /// The last hand-model reading on the mouth and when it was taken; whether the hand model has read at all
     /// this session (then a capture waits for a reading taken at or after the kept frame); whether the current
     /// `ready` run is complete and waits for that reading (no other frame is kept meanwhile).
-    private var lastHand: (time: Double, flag: Double)?
+    private var lastHand: (time: Double, flag: Double, face: Double?, parts: HandParts)?
+    /// When every crop was last read on one frame (`CoverMetrics.handComplete`): what a kept photo waits for.
+    private var lastCompleteHand: Double?
     private var handSeen = false
     private var awaitingHand = false
 
@@ -191,17 +196,21 @@ public struct Analyzer: Sendable {
         }
     }
 
-    /// Carries the last hand flag over the frames between hand-model runs (for `handMemory`).
+    /// Carries the last hand flags (mouth and the rest of the face) over the frames between hand-model runs (for
+    /// `handMemory`).
     private mutating func trackHand(_ metrics: inout FrameMetrics, time t: Double) {
         guard metrics.face?.cover != nil else {
             if metrics.face == nil { lastHand = nil }
             return
         }
-        if let flag = metrics.face?.cover?.handOverMouth {
-            lastHand = (t, flag)
+        if let cover = metrics.face?.cover, let flag = cover.handOverMouth {
+            lastHand = (t, flag, cover.handOverFace, cover.handParts)
+            if cover.handComplete { lastCompleteHand = t }
             handSeen = true
         } else if let last = lastHand, t - last.time >= 0, t - last.time <= thresholds.handMemory {
             metrics.face?.cover?.handOverMouth = last.flag
+            metrics.face?.cover?.handOverFace = last.face
+            metrics.face?.cover?.handParts = last.parts
         }
     }
 
@@ -311,7 +320,7 @@ public struct Analyzer: Sendable {
                 // come over the mouth since its last run would be seen only by the validator, which reads the hand on
                 // every photo and would refuse it. So once the hand model runs, the photo waits for a reading at or
                 // after the kept frame (at most `FaceTracker.handInterval` frames); a hand there ends the run.
-                let handRead = !handSeen || (lastHand.map { $0.time >= bestTimestamp } ?? false)
+                let handRead = !handSeen || (lastCompleteHand.map { $0 >= bestTimestamp } ?? false)
                 if handRead {
                     capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
                     captured = true
@@ -342,6 +351,7 @@ public struct Analyzer: Sendable {
         }
         return AnalyzerOutput(metrics: metrics, active: active, primary: primary, hints: hints, slight: slight,
                               guidanceChanged: changed, stability: stability, keepFrame: keep,
-                              capture: capture, manualFallback: captured ? nil : fallback)
+                              capture: capture, manualFallback: captured ? nil : fallback,
+                              awaitsHand: awaitingHand && capture == nil)
     }
 }

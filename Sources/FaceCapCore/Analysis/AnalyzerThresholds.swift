@@ -203,6 +203,11 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     public var minHandOverMouth = 0.5
     /// A hand-flag reading stays valid this long on the frames between hand-model runs.
     public var handMemory = 0.5
+    /// The hand model's flag over the nose, an eye or a cheek (`CoverMetrics.handOverFace`) at or above this → a
+    /// hand on the face (issue 32). Above MediaPipe's 0.5: a squashed, soft real video frame of a bare face read
+    /// 0.54 on a cheek crop; real hands laid over an eye or a cheek mostly read 0.8–1.0 (docs/calibration.md, "A
+    /// hand anywhere on the face").
+    public var minHandOverFace = 0.6
     /// A covered face stays covered until each measure clears its limit by this fraction.
     public var coverHysteresis = 0.1
 
@@ -355,6 +360,7 @@ extension AnalyzerThresholds {
         Field(name: "maxNeutralLowerFaceLuma", keyPath: \.maxNeutralLowerFaceLuma, range: 0...10),
         Field(name: "minHandOverMouth", keyPath: \.minHandOverMouth, range: 0...1),
         Field(name: "handMemory", keyPath: \.handMemory, range: 0...10),
+        Field(name: "minHandOverFace", keyPath: \.minHandOverFace, range: 0...1),
         Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),

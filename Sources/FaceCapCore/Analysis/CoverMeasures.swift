@@ -76,9 +76,18 @@ public struct CoverMetrics: Sendable, Equatable {
     /// the model's runs, the last reading within `handMemory`; nil without the model or a recent reading.
     /// A hand across the mouth reads high, a bare, bearded or masked mouth low (docs/calibration.md).
     public var handOverMouth: Double? = nil
+    /// The hand model's flag where the hand lies over another part of the face (nose, an eye, a cheek;
+    /// `HandLandmarker.reading`), kept like `handOverMouth`; nil without the model or a recent reading.
+    public var handOverFace: Double? = nil
+    /// The parts the hand lies over (`HandParts`), for the record.
+    public var handParts: HandParts = []
+    /// The hand reading of this frame read every crop (`HandReading.complete`; a bare flag, as tests give it,
+    /// counts as complete).
+    public var handComplete = false
 
     /// The covered regions by `thresholds`: "mouth" (lower face), "eyes" (both, e.g. sunglasses), "eye"
-    /// (one eye, e.g. a hand); empty when the face is uncovered.
+    /// (one eye, e.g. a hand), "hand" (the hand model sees a hand over the nose, an eye or a cheek); empty when
+    /// the face is uncovered.
     /// `margin` (a fraction of each limit, `coverHysteresis`) keeps a region covered until it clears by that much.
     public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
         var regions: [String] = []
@@ -94,6 +103,7 @@ public struct CoverMetrics: Sendable, Equatable {
         } else if right || left {
             regions.append("eye")
         }
+        if handOverFace.map({ $0 >= t.minHandOverFace * (1 - margin) }) ?? false { regions.append("hand") }
         return regions
     }
 

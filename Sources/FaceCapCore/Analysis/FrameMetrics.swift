@@ -104,6 +104,9 @@ public enum FaceMeasures {
                 metrics.face?.cover = CoverMeasures.measure(frame: frame, points: landmarks.points,
                                                             presence: landmarks.presence)
                 metrics.face?.cover?.handOverMouth = faces[index].handFlag.map(Double.init)
+                metrics.face?.cover?.handOverFace = faces[index].hand.map { Double($0.face) }
+                metrics.face?.cover?.handParts = faces[index].hand?.parts ?? []
+                metrics.face?.cover?.handComplete = faces[index].hand?.complete ?? (faces[index].handFlag != nil)
             }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)

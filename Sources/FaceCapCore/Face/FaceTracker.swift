@@ -41,14 +41,15 @@ public final class FaceTracker {
     /// Whether the last `process` call ran the iris model.
     public private(set) var eyesRan = false
     private var framesSinceEyes = 0
-    /// The hand-landmark model, when one was given: its hand flag on the best face's mouth.
+    /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: one
-    /// run, on `HandLandmarker.crops` in turn, the flag being the higher of this reading and the other crop's
-    /// last one. On every frame where the face was detected anew, and with 1 (every frame, eyes or not: the
-    /// validator's choice), both crops run. Every sixth frame is five readings a second (each crop in 0.4 s),
-    /// held by the analyzer for `handMemory`; a run costs about eight FaceMesh runs, so the mean frame grows by
-    /// a little over one of them, and the frames with eyes — the capture candidates — keep their cost.
+    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: two
+    /// runs, the upright mouth crop and one of the others in turn (`otherCrops`), the reading being this one with
+    /// the other crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
+    /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
+    /// runs. Every sixth frame is five readings a second (the upright mouth crop in 0.2 s, the turned one in 0.4 s,
+    /// each upper-face crop in 1.2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
+    /// runs, and the frames with eyes — the capture candidates — keep their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
     /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` takes `handFixingInterval`, `.unlit`
@@ -72,9 +73,13 @@ public final class FaceTracker {
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
     private var framesSinceHand = 0
-    /// The crop the next single hand run reads, and the last reading on this face (of the other crop).
+    /// The crop the next single hand run reads, and the last reading of each crop on this face.
     private var handCrop = 0
-    private var lastHandFlag: Float?
+    private var lastHand = [HandReading?](repeating: nil, count: HandLandmarker.crops.count)
+    /// The crop read beside the upright mouth one, run after run: the turned mouth crop every other run (as often
+    /// as before: a hand only it sees, high over the nose, is named as soon as then), the three upper-face crops
+    /// each every sixth run.
+    static let otherCrops = [1, 2, 1, 3, 1, 4]
 
     private var tracked: FaceROI?
     /// Boxes of detections the landmark model rejected while this face was tracked: a detection there again
@@ -108,28 +113,38 @@ public final class FaceTracker {
     /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
     /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`); at the
     /// interval of `handCadence`, never while it is `.unlit` unless every frame is read.
-    private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> Float? {
+    private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> HandReading? {
         guard let hand else { return nil }
         // Counted while skipped too: the first frame the cadence allows a run reads the hand at once.
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
         let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
-        guard now || (framesSinceHand >= interval && (everyFrame || handOnEyeFrames || !eyesRan)) else { return nil }
+        // A photo waiting for its hand reading (`.capture`) gets every crop on this very frame, eye frame or not.
+        let all = now || everyFrame || handCadence == .capture
+        guard all || (framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)) else { return nil }
         framesSinceHand = 0
         handRan = true
-        if now || everyFrame {
-            lastHandFlag = hand.handFlag(in: frame, landmarks: points)
-            return lastHandFlag
+        if all {
+            let reading = hand.reading(in: frame, landmarks: points)
+            for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
+                                                                                      parts: $0.parts) } }
+            return reading
         }
-        let crop = handCrop
-        handCrop = (handCrop + 1) % HandLandmarker.crops.count
-        let roi = HandLandmarker.roi(landmarks: points, crop: crop)
-        guard let flag = hand.flag(in: frame, roi: roi, face: points) else {
-            return nil
+        // The upright mouth crop on every run, so a hand coming over the mouth is read at the next run (issue 32:
+        // named within `handInterval`), and one of the others in turn (`otherCrops`).
+        let other = Self.otherCrops[handCrop]
+        handCrop = (handCrop + 1) % Self.otherCrops.count
+        var fresh = HandReading()
+        for crop in [0, other] {
+            guard let reading = hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                                             face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
+            else { return nil }
+            lastHand[crop] = reading
+            fresh = fresh.merged(with: reading)
         }
-        defer { lastHandFlag = flag }
-        return max(flag, lastHandFlag ?? 0)
+        // These crops' readings with the other crops' last ones on this face (held: not `complete`).
+        return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -148,7 +163,7 @@ public final class FaceTracker {
         tracked = nil
         rejectedBoxes.removeAll(keepingCapacity: true)
         framesSinceDetection = 0
-        lastHandFlag = nil
+        for crop in lastHand.indices { lastHand[crop] = nil }
     }
 
     /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
@@ -200,7 +215,7 @@ public final class FaceTracker {
                 let eyes = eyesIfDue(frame, points, now: false)
                 let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
                 faces.append(Face(detection: detection, landmarks: landmarks,
-                                  isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
+                                  isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
                 rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box)
                 for detection in known { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
@@ -209,7 +224,7 @@ public final class FaceTracker {
             let eyes = eyesIfDue(frame, points, now: false)
             let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
             faces.append(Face(detection: detection, landmarks: landmarks,
-                              isTracked: true, eyes: eyes, handFlag: handIfDue(frame, points, now: false)))
+                              isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
             return faces
         }
         detectorRan = true
@@ -254,7 +269,7 @@ public final class FaceTracker {
     /// not confirm is not a face (a chandelier, a pattern): it is kept only as `isRejected`, after the faces.
     private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
         tracked = nil
-        lastHandFlag = nil
+        for crop in lastHand.indices { lastHand[crop] = nil }
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
         var runs = 0
@@ -269,7 +284,7 @@ public final class FaceTracker {
             trackedScore = detection.score
             faces.append(Face(detection: detection, landmarks: landmarks,
                               eyes: eyesIfDue(frame, landmarks.points, now: true),
-                              handFlag: handIfDue(frame, landmarks.points, now: true)))
+                              hand: handIfDue(frame, landmarks.points, now: true)))
             break
         }
         appendConfirming(order.map { detections[$0] }, in: frame, runs: runs)

@@ -60,10 +60,14 @@ public struct Face: Sendable, Equatable {
     /// The hand-landmark model's hand flag (0…1) on the mouth (`HandLandmarker.handFlag`), set only on frames
     /// where it ran on this face (every `FaceTracker.handInterval` frames); nil otherwise.
     public var handFlag: Float?
+    /// The whole reading of the hand model when it ran (`handFlag` is its `mouth`): the flag over the other parts
+    /// of the face and which parts (`HandLandmarker.reading`).
+    public var hand: HandReading?
     public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
-                isRejected: Bool = false, handFlag: Float? = nil) {
+                isRejected: Bool = false, handFlag: Float? = nil, hand: HandReading? = nil) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
         self.isRejected = isRejected
-        self.handFlag = handFlag
+        self.handFlag = handFlag ?? hand?.mouth
+        self.hand = hand
     }
 }

@@ -1,4 +1,4 @@
-/// How often the live wizard reads the hand model on the mouth (`FaceTracker.handCadence`), from what the last
+/// How often the live wizard reads the hand model on the face (`FaceTracker.handCadence`), from what the last
 /// frame's analysis said. A hand over the mouth matters twice: to the capture gate, which takes a photo only after
 /// `AnalyzerThresholds.stabilityWindow` of `ready`, and to the guidance, where `faceCovered` outranks every
 /// framing, motion and eye code. So the model reads every `FaceTracker.handInterval` frames while the face is
@@ -19,15 +19,21 @@ public enum HandCadence: Sendable, Equatable {
     case fixing
     /// Too dark or too bright: cover is not judged, so the hand model does not run.
     case unlit
+    /// The analyzer keeps a photo and waits for a hand reading taken at or after it (`AnalyzerOutput.awaitsHand`):
+    /// every crop on the next frame, eye frame or not.
+    case capture
 
     /// The cadence for the frame after the one `output` analysed (nil: none analysed yet, or the last frame
     /// only shown: today's cadence, the safe side).
     public init(after output: AnalyzerOutput?) {
-        guard let active = output?.active else {
+        guard let output else {
             self = .ready
             return
         }
-        if active.contains(.tooDark) || active.contains(.tooBright) {
+        let active = output.active
+        if output.awaitsHand {
+            self = .capture
+        } else if active.contains(.tooDark) || active.contains(.tooBright) {
             self = .unlit
         } else if active == [.ready] || active.contains(.faceCovered) {
             self = .ready
@@ -41,6 +47,10 @@ public enum HandCadence: Sendable, Equatable {
     /// back or opened are read as soon as on a ready face; `.unlit` too dark or too bright, `.fixing` otherwise.
     public init(eyesAfter output: AnalyzerOutput?) {
         let cadence = HandCadence(after: output)
+        if cadence == .capture {
+            self = .ready
+            return
+        }
         let eyeCodes: Set<GuidanceCode> = [.lookStraight, .eyesClosed, .ready]
         if cadence == .fixing, let active = output?.active, !active.isEmpty, Set(active).isSubset(of: eyeCodes) {
             self = .ready

@@ -1,6 +1,7 @@
-// MediaPipe's hand landmark model (hand_landmark_full.tflite) read for its hand flag only, on upright crops
-// around the FaceMesh mouth: a hand held over the mouth is "a hand" to it, a bare, bearded or masked mouth is
-// not. No palm detector: the crop comes from the face (docs/calibration.md, "A hand over the mouth").
+// MediaPipe's hand landmark model (hand_landmark_full.tflite) read for its hand flag and landmarks, on upright
+// crops around the FaceMesh mouth and the other parts of the face: a hand held over them is "a hand" to it, a
+// bare, bearded or masked face is not. No palm detector: the crops come from the face (docs/calibration.md,
+// "A hand over the mouth", "A hand anywhere on the face").
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +13,24 @@ import Darwin
 public final class HandLandmarker {
     /// Input side of the model (pixels).
     public static let inputSize = 224
-    /// The crops, each a square centred `centreShift` face widths below the middle of the mouth (landmarks
-    /// 13 and 14), `side` face widths wide (234 → 454), level with the eyes (33 → 263) and then turned by
-    /// `turn` radians: 1.2 face widths upright, and 1.0 turned 20° (a hand across the mouth from the image's
+    /// The crops, each a square `side` face widths wide (234 → 454), level with the eyes (33 → 263) and then
+    /// turned by `turn` radians. The first two are centred `centreShift` face widths below the middle of the mouth
+    /// (landmarks 13 and 14): 1.2 face widths upright, and 1.0 turned 20° (a hand across the mouth from the image's
     /// left tilts that way). Upright crops only: a face turned sideways or upside down reads as a hand.
-    public static let crops: [(side: Float, turn: Float)] = [(1.2, 0), (1.0, -20 * .pi / 180)]
+    /// Then, for a hand anywhere on the face (issue 32), 1.0 face widths upright between the eyes' outer corners
+    /// (33, 263) and on each cheek under the eye (50, 280). A crop must frame the hand about as the hand graph
+    /// does: one centred on the nose and as wide as the face (1.2) missed most hands over an eye or a cheek, and
+    /// crops on each eye read a bare real face up to 0.70 (docs/calibration.md, "A hand anywhere on the face").
+    public static let crops: [(side: Float, turn: Float, centre: CropCentre)] =
+        [(1.2, 0, .mouth), (1.0, -20 * .pi / 180, .mouth), (1.0, 0, .eyes), (1.0, 0, .rightCheek),
+         (1.0, 0, .leftCheek)]
     public static let centreShift: Float = 0.1
+
+    /// Where a crop is centred: `centreShift` face widths below the middle of the mouth (13, 14), or on a part
+    /// of the face. The mouth crops say only whether the hand lies over the lips (`HandReading.mouth`), the
+    /// others whether it lies over another part (`HandReading.face`): a mouth crop's hand over a cheek read a bare
+    /// real face up to 0.47.
+    public enum CropCentre: Sendable { case mouth, eyes, rightCheek, leftCheek }
 
     let interpreter: Interpreter
     private let flagOutput: Int
@@ -28,6 +41,8 @@ public final class HandLandmarker {
     public private(set) var rawFlag: Float = 0
     /// Of the last run, the share of the lips inside the hand's hull (`mouthOverlap`).
     public private(set) var mouthOverlap = 0.0
+    /// Of the last `reading`, the share of each part's box (but the lips) inside the hand's hull.
+    public private(set) var partOverlaps: [(HandParts, Double)] = []
     private var hull: [SIMD2<Float>] = []
     private var sorted: [SIMD2<Float>] = []
     /// A hand counts as over the mouth only when the hull of its 21 landmarks covers at least this share of
@@ -60,8 +75,13 @@ public final class HandLandmarker {
         let span = max((across * across).sum().squareRoot(), 1e-3)
         let down = SIMD2(-across.y, across.x) / span
         let faceWidth = ((p(454) - p(234)) * (p(454) - p(234))).sum().squareRoot()
-        let centre = (p(13) + p(14)) / 2 + centreShift * faceWidth * down
-        let (side, turn) = crops[crop]
+        let (side, turn, anchor) = crops[crop]
+        let centre: SIMD2<Float> = switch anchor {
+        case .mouth: (p(13) + p(14)) / 2 + centreShift * faceWidth * down
+        case .eyes: (p(33) + p(263)) / 2
+        case .rightCheek: p(50)
+        case .leftCheek: p(280)
+        }
         return FaceROI(centre: Point2(x: centre.x, y: centre.y), side: side * faceWidth,
                        rotation: atan2f(across.y, across.x) + turn)
     }
@@ -78,6 +98,37 @@ public final class HandLandmarker {
             best = max(best, flag)
         }
         return best
+    }
+
+    /// What the model says of the face with 468 landmarks `points` over every crop (one run each): the higher
+    /// flags and the parts of them all; nil with fewer points or when the frame's data is too short.
+    public func reading(in frame: Frame, landmarks points: [SIMD3<Float>]) -> HandReading? {
+        guard points.count >= FaceLandmarker.count else { return nil }
+        var best = HandReading(complete: true)
+        for crop in Self.crops.indices {
+            guard let one = reading(in: frame, roi: Self.roi(landmarks: points, crop: crop), face: points,
+                                    isMouthCrop: Self.crops[crop].centre == .mouth) else {
+                return nil
+            }
+            best = best.merged(with: one)
+        }
+        return best
+    }
+
+    /// One run on `roi` for the face with 468 landmarks `face`: the flag where the hand lies over the lips
+    /// (`flag`), over another part (at least `minPartOverlap` of its box; not asked of a mouth crop,
+    /// `isMouthCrop`), and those parts when the flag reaches `partFlag`; nil when the frame's data is too short.
+    public func reading(in frame: Frame, roi: FaceROI, face: [SIMD3<Float>], isMouthCrop: Bool) -> HandReading? {
+        guard let mouth = flag(in: frame, roi: roi, face: face) else { return nil }
+        var reading = HandReading(mouth: mouth)
+        if mouth > 0, rawFlag >= Self.partFlag { reading.parts.insert(.mouth) }
+        guard face.count >= FaceLandmarker.count, !isMouthCrop else { return reading }
+        partOverlaps = Self.partOverlaps(hull: hull, face: face)
+        for (part, share) in partOverlaps where share >= Self.minPartOverlap {
+            reading.face = rawFlag
+            if rawFlag >= Self.partFlag { reading.parts.insert(part) }
+        }
+        return reading
     }
 
     /// The hand flag on `roi` of `frame` (bilinear, RGB in [0, 1], zero outside the frame, as MediaPipe's
@@ -99,6 +150,7 @@ public final class HandLandmarker {
         }
         guard let face, face.count >= FaceLandmarker.count else {
             mouthOverlap = 0
+            hull.removeAll(keepingCapacity: true)
             return rawFlag
         }
         mouthOverlap = Self.mouthOverlap(points, face: face, hull: &hull, sorted: &sorted)

@@ -1,0 +1,104 @@
+// Which parts of a face a hand lies over: the hull of the hand model's 21 landmarks against small boxes on the
+// FaceMesh landmarks (nose, each eye, each cheek, the lips). A hand anywhere on the face is said, and which part
+// it covers is in the record (docs/calibration.md, "A hand anywhere on the face").
+
+/// The parts of a face a hand can cover, as a set.
+public struct HandParts: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let mouth = HandParts(rawValue: 1 << 0)
+    public static let nose = HandParts(rawValue: 1 << 1)
+    /// The subject's right eye and cheek: the image's left one in a non-mirrored picture (landmarks 33, 133, 50).
+    public static let rightEye = HandParts(rawValue: 1 << 2)
+    public static let leftEye = HandParts(rawValue: 1 << 3)
+    public static let rightCheek = HandParts(rawValue: 1 << 4)
+    public static let leftCheek = HandParts(rawValue: 1 << 5)
+
+    /// Every part but the mouth, whose own reading (`Face.handFlag`) keeps its place in the mouth rule.
+    public static let aboveMouth: HandParts = [.nose, .rightEye, .leftEye, .rightCheek, .leftCheek]
+
+    /// The parts' names in a fixed order, for `analyze --json`.
+    public var names: [String] {
+        let all: [(HandParts, String)] = [(.mouth, "mouth"), (.nose, "nose"), (.rightEye, "rightEye"),
+                                          (.leftEye, "leftEye"), (.rightCheek, "rightCheek"),
+                                          (.leftCheek, "leftCheek")]
+        return all.filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// What one run (or the runs of one frame) of the hand model says of a face: the flag where the hand lies over
+/// the lips (`mouth`, as `HandLandmarker.flag` gives it), the flag where it lies over another part (`face`), and
+/// the parts it lies over (only from a run whose flag reached `HandLandmarker.partFlag`).
+public struct HandReading: Sendable, Equatable {
+    public var mouth: Float
+    public var face: Float
+    public var parts: HandParts
+    /// Every crop was read on this frame (not some of them held from earlier runs): what a photo waits for.
+    public var complete: Bool
+
+    public init(mouth: Float = 0, face: Float = 0, parts: HandParts = [], complete: Bool = false) {
+        self.mouth = mouth; self.face = face; self.parts = parts; self.complete = complete
+    }
+
+    /// The two readings together: the higher flag of each kind, and the parts of both; complete if either is.
+    public func merged(with other: HandReading) -> HandReading {
+        HandReading(mouth: max(mouth, other.mouth), face: max(face, other.face), parts: parts.union(other.parts),
+                    complete: complete || other.complete)
+    }
+}
+
+extension HandLandmarker {
+    /// A part counts as covered when the hand's hull holds at least this share of its box (as the lips'
+    /// `minMouthOverlap`).
+    public static let minPartOverlap = 0.25
+    /// Parts are recorded only from a run whose flag reaches this (MediaPipe's own cut): a low flag's landmarks
+    /// are a guess on a face with no hand.
+    public static let partFlag: Float = 0.5
+
+    /// The share of each part's box inside the convex hull `hull` of the hand's landmarks, for the face with 468
+    /// FaceMesh landmarks `face`. The lips use `mouthOverlap`'s grid; the other parts a 5 × 4 grid over a box
+    /// level with the eyes: the nose from between the eyes (168) to under its tip (2), as wide as its wings
+    /// (129, 358); each eye corner to corner (33–133, 263–362) and as high as 0.7 of that width, centred on its
+    /// lids (159/145, 386/374); each cheek a square of 0.2 face widths (234 → 454) on landmarks 50 and 280,
+    /// under the eye beside the nose.
+    static func partOverlaps(hull: [SIMD2<Float>], face: [SIMD3<Float>]) -> [(HandParts, Double)] {
+        guard hull.count >= 3 else { return [] }
+        func p(_ i: Int) -> SIMD2<Float> { SIMD2(face[i].x, face[i].y) }
+        let across0 = p(263) - p(33)
+        let span = max((across0 * across0).sum().squareRoot(), 1e-3)
+        let across = across0 / span
+        let down = SIMD2(-across.y, across.x)
+        let faceWidth = ((p(454) - p(234)) * (p(454) - p(234))).sum().squareRoot()
+        func share(centre: SIMD2<Float>, halfAcross: Float, halfDown: Float) -> Double {
+            var inside = 0
+            for i in 0..<5 {
+                for j in 0..<4 {
+                    let u = ((Float(i) + 0.5) / 5 * 2 - 1) * halfAcross
+                    let v = ((Float(j) + 0.5) / 4 * 2 - 1) * halfDown
+                    if contains(hull, centre + u * across + v * down) { inside += 1 }
+                }
+            }
+            return Double(inside) / 20
+        }
+        func eye(_ outer: Int, _ inner: Int, _ upper: Int, _ lower: Int) -> Double {
+            let width = abs(((p(inner) - p(outer)) * across).sum())
+            let centre = (p(outer) + p(inner)) / 2
+            let mid = (p(upper) + p(lower)) / 2
+            let c = centre + ((mid - centre) * down).sum() * down
+            return share(centre: c, halfAcross: width / 2, halfDown: 0.35 * width)
+        }
+        let noseTop = p(168), noseBottom = p(2)
+        let noseCentre = (noseTop + noseBottom) / 2
+        let noseHalfDown = abs(((noseBottom - noseTop) * down).sum()) / 2
+        let noseHalfAcross = abs(((p(358) - p(129)) * across).sum()) / 2
+        let cheek = 0.1 * faceWidth
+        return [
+            (.nose, share(centre: noseCentre, halfAcross: noseHalfAcross, halfDown: noseHalfDown)),
+            (.rightEye, eye(33, 133, 159, 145)),
+            (.leftEye, eye(263, 362, 386, 374)),
+            (.rightCheek, share(centre: p(50), halfAcross: cheek, halfDown: cheek)),
+            (.leftCheek, share(centre: p(280), halfAcross: cheek, halfDown: cheek)),
+        ]
+    }
+}
