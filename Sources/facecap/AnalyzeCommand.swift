@@ -72,9 +72,14 @@ enum AnalyzeCommand {
         }
         var index = 0
         var captured = false
+        var last: AnalyzerOutput?
         while try reader.readWholeFrame(into: &frame) {
+            // The hand model's cadence follows the last analysis, as in the wizard (FramePipeline): a photo the
+            // analyzer keeps waits for a reading of every crop (`HandCadence.capture`), which only this gives.
+            tracker.handCadence = HandCadence(after: last)
             let faces = tracker.process(frame)
             let output = analyzer.process(frame, faces: faces)
+            last = output
             report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces,
                                   analysis: AnalysisReport.clipFrame(index: index, output: output),
                                   thresholds: thresholds), json: json)
