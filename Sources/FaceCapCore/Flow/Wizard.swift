@@ -29,12 +29,8 @@ public struct Wizard: Sendable, Equatable {
     /// The last photo was refused for no reason a measure names (`Analyzer.awaitsChange`): the next capture
     /// waits for a visible change (`Analyzer.awaitChange`); false after a pass.
     public internal(set) var refusedUnmeasured = false
-    /// The pre-flight's answer when it was not ready; nil while none came (or it was ready).
-    public internal(set) var serverCheck: ServerCheck?
-    /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
-    public internal(set) var serverCheckCleared = false
-    /// A `checkServer` is outstanding.
-    var serverCheckInFlight = false
+    /// Where the server's pre-flight stands (Wizard+ServerCheck.swift).
+    public internal(set) var preFlight: PreFlight = .notAsked
     /// The time of the last event handled.
     public internal(set) var now = 0.0
 

@@ -153,6 +153,27 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(down.handle(.tick, at: 0.2), [.openCamera, .emit(.screen(.capture))])
     }
 
+    func testThePreflightIsOneValueAndNoAnswerIsActedOnUnasked() {
+        var tutorial = Wizard(settings: settings(tutorial: true))
+        XCTAssertEqual(tutorial.preFlight, .notAsked)
+        _ = tutorial.handle(.start, at: 0)
+        XCTAssertEqual(tutorial.preFlight, .inFlight)
+        _ = tutorial.handle(.serverChecked(.ready), at: 0.1)
+        XCTAssertEqual(tutorial.preFlight, .cleared)
+        XCTAssertEqual(tutorial.handle(.serverChecked(.unreachable(refused)), at: 0.2), [], "nothing was asked")
+        XCTAssertEqual(tutorial.preFlight, .cleared)
+
+        var (wizard, _) = answered(.unreachable(refused), settings())
+        XCTAssertEqual(wizard.preFlight, .answered(.unreachable(refused)))
+        _ = wizard.handle(.key(.character("r")), at: 0.3)
+        XCTAssertEqual(wizard.preFlight, .inFlight, "the old answer is gone while the new check is out")
+        _ = wizard.handle(.serverChecked(.unreachable(refused)), at: 0.4)
+        _ = wizard.handle(.key(.character("c")), at: 0.5)
+        XCTAssertEqual(wizard.preFlight, .cleared)
+        XCTAssertEqual(wizard.handle(.serverChecked(.ready), at: 0.6), [], "a late answer changes nothing")
+        XCTAssertEqual(wizard.state, .opening)
+    }
+
     func testWithoutAServerNothingIsChecked() {
         var settings = WizardSettings()
         settings.showTutorial = false
