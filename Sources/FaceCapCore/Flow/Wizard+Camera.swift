@@ -43,7 +43,7 @@ extension Wizard {
         state = .capture(CaptureProgress())
         // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
         announcedGuidance = nil
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        return [.startAnalysis(captureGate)]
     }
 
     mutating func cameraFailed(_ problem: CameraProblem) -> [WizardEffect] {

@@ -54,6 +54,6 @@ extension Wizard {
         var progress = CaptureProgress()
         progress.manualOffered = taking.manualOffered
         state = .capture(progress)
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        return [.startAnalysis(captureGate)]
     }
 }

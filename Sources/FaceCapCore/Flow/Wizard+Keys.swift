@@ -206,7 +206,7 @@ extension Wizard {
         var fresh = CaptureProgress()
         fresh.manualOffered = progress.manualOffered
         state = .capture(fresh)
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        return [.startAnalysis(captureGate)]
     }
 
     /// What `action` does in the current state (only actions the state binds arrive here).

@@ -23,12 +23,8 @@ public struct Wizard: Sendable, Equatable {
     /// The last screen announced with a `screen` event.
     public internal(set) var announcedScreen: ScreenName?
     var announcedGuidance: AnnouncedGuidance?
-    /// The guidance codes among the reasons the last photo was refused for: every capture until the next
-    /// verdict waits for them to clear by a margin (`Analyzer.mustClear`); empty after a pass.
-    public internal(set) var refused: Set<GuidanceCode> = []
-    /// The last photo was refused for no reason a measure names (`Analyzer.awaitsChange`): the next capture
-    /// waits for a visible change (`Analyzer.awaitChange`); false after a pass.
-    public internal(set) var refusedUnmeasured = false
+    /// What the last refusal asks of every capture until the next verdict; open after a pass.
+    public internal(set) var captureGate = CaptureGate()
     /// Where the server's pre-flight stands (Wizard+ServerCheck.swift).
     public internal(set) var preFlight: PreFlight = .notAsked
     /// The time of the last event handled.
@@ -108,7 +104,7 @@ public struct Wizard: Sendable, Equatable {
         if wasTooSmall, !isTerminalTooSmall, case .capture = state {
             // The person could not see the preview: start the capture over rather than take a photo unseen.
             state = .capture(CaptureProgress())
-            return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+            return [.startAnalysis(captureGate)]
         }
         return []
     }

@@ -108,7 +108,8 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 40.5).primary, "Move closer", "frames still come: not a frozen camera")
 
         // Any key closes it, and the capture starts over (the analyzer's timers too).
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertFalse(wizard.showsHelp)
         XCTAssertEqual(wizard.handle(.frameAnalyzed(FrameGuidance(time: 41, primary: .ready, stability: 1,
                                                                    autoCapture: true)), at: 41.1),
@@ -120,7 +121,8 @@ final class HonestScreensTests: XCTestCase {
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .tooDark, manualFallback: .timeout)), at: 30)
         XCTAssertEqual(wizard.screenName, .manualCapture)
         _ = wizard.handle(.key(.character("?")), at: 31)
-        XCTAssertEqual(wizard.handle(.key(.space), at: 32), [.startAnalysis(mustClear: [], awaitChange: false)], "SPACE closes the help")
+        XCTAssertEqual(wizard.handle(.key(.space), at: 32),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))], "SPACE closes the help")
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
         XCTAssertEqual(wizard.handle(.key(.space), at: 33), [.stopAnalysis, .takePhoto(.manual)])
     }

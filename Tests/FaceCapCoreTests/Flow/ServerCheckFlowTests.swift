@@ -121,7 +121,8 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 1.3).title, "Cannot reach the server")
         XCTAssertEqual(wizard.screen(at: 1.3).countdown, "Checking again in 2 s", "backoff")
         XCTAssertEqual(wizard.handle(.key(.character("c")), at: 1.5), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
     }
 
     func testRRetriesAndAServerThatComesBackOpensTheCamera() {
