@@ -137,6 +137,11 @@ extension Wizard {
         public var folder: String?
     }
 
+    /// The `?` help, open over a screen: it closes when the screen changes, and a capture it paused starts over.
+    public struct HelpOverlay: Sendable, Equatable {
+        public var over: ScreenName
+    }
+
     /// The terminal's size in cells.
     public struct TerminalSize: Sendable, Equatable {
         public var columns: Int

@@ -12,10 +12,8 @@ public struct Wizard: Sendable, Equatable {
     public internal(set) var state: State = .notStarted
     /// Validation verdicts received for photos since the last pass.
     public internal(set) var attemptsUsed = 0
-    /// The `?` help overlay is open.
-    public internal(set) var showsHelp = false
-    /// The screen the help was opened over: it closes when the screen changes.
-    var helpOver: ScreenName?
+    /// The `?` help overlay, while it is open.
+    public internal(set) var helpOverlay: HelpOverlay?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
     /// A line for standard error was given (where the photo went, or what failed).
@@ -33,6 +31,9 @@ public struct Wizard: Sendable, Equatable {
     public init(settings: WizardSettings) {
         self.settings = settings
     }
+
+    /// The `?` help overlay is open.
+    public var showsHelp: Bool { helpOverlay != nil }
 
     /// The terminal is below the minimum size: the "terminal too small" screen replaces every other.
     public var isTerminalTooSmall: Bool {
@@ -75,7 +76,7 @@ public struct Wizard: Sendable, Equatable {
         case .serverChecked(let check): effects = serverChecked(check)
         case .camerasListed(let choices): effects = camerasListed(choices)
         }
-        if showsHelp, !isFinished, screenName != helpOver {
+        if let help = helpOverlay, !isFinished, screenName != help.over {
             // The help was about the screen it was opened over (Success must not appear under it).
             effects += closeHelp()
         }

@@ -142,12 +142,14 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         _ = wizard.handle(.key(.character("?")), at: 3.5)
         XCTAssertTrue(wizard.screen(at: 3.5).showsHelp)
+        XCTAssertEqual(wizard.helpOverlay?.over, .connectionError, "the help knows the screen it was opened over")
         XCTAssertEqual(wizard.handle(.tick, at: 4), [.validate(ValidationRequest(attempt: 1, isFinal: false))])
         XCTAssertTrue(wizard.showsHelp, "still the same screen")
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 4.2)
         _ = wizard.handle(.photoSaved(SavedPhoto(photoPath: "out/p.jpg", reportPath: "out/p.json")), at: 4.3)
         XCTAssertEqual(wizard.screenName, .success)
         XCTAssertFalse(wizard.showsHelp, "the help is not left over Success")
+        XCTAssertNil(wizard.helpOverlay)
         XCTAssertFalse(wizard.screen(at: 4.3).showsHelp)
 
         // Opened while the camera starts, it closes when the camera cannot be opened.
