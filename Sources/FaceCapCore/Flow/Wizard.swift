@@ -16,11 +16,8 @@ public struct Wizard: Sendable, Equatable {
     public internal(set) var helpOverlay: HelpOverlay?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
-    /// A line for standard error was given (where the photo went, or what failed).
-    var reported = false
-    /// The last screen announced with a `screen` event.
-    public internal(set) var announcedScreen: ScreenName?
-    var announcedGuidance: AnnouncedGuidance?
+    /// What the flow has said so far: the screen and guidance announced, the line on standard error.
+    public internal(set) var announced = Announced()
     /// What the last refusal asks of every capture until the next verdict; open after a pass.
     public internal(set) var captureGate = CaptureGate()
     /// Where the server's pre-flight stands (Wizard+ServerCheck.swift).
@@ -80,11 +77,11 @@ public struct Wizard: Sendable, Equatable {
             // The help was about the screen it was opened over (Success must not appear under it).
             effects += closeHelp()
         }
-        if effects.contains(where: { if case .report = $0 { true } else { false } }) { reported = true }
-        if !reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
+        if effects.contains(where: { if case .report = $0 { true } else { false } }) { announced.reported = true }
+        if !announced.reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
             // Every way out leaves its one line on standard error: leaving before any photo was kept says so.
             effects.insert(.report(Words.text(.reportCancelled)), at: 0)
-            reported = true
+            announced.reported = true
         }
         return effects + announce()
     }
@@ -147,8 +144,8 @@ public struct Wizard: Sendable, Equatable {
         if isFinished { return [] }
         if case .notStarted = state { return [] }
         let name = screenName
-        guard name != announcedScreen else { return [] }
-        announcedScreen = name
+        guard name != announced.screen else { return [] }
+        announced.screen = name
         return [.emit(.screen(name))]
     }
 
