@@ -109,8 +109,8 @@ enum GuidanceSimulation {
                 switch effect {
                 case .openCamera:
                     carryOut(wizard.handle(.cameraOpened, at: t), at: t)
-                case .startAnalysis(let mustClear, let awaitChange):
-                    analyzer.reset(mustClear: mustClear, awaitChange: awaitChange)
+                case .startAnalysis(let gate):
+                    analyzer.reset(mustClear: gate.mustClear, awaitChange: gate.awaitChange)
                 case .takePhoto(let mode):
                     carryOut(kept == nil ? wizard.handle(.photoFailed(message: ""), at: t)
                              : wizard.handle(.photoTaken(mode: mode, width: 640, height: 480), at: t), at: t)

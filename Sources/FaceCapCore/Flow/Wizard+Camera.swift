@@ -42,8 +42,8 @@ extension Wizard {
         if case .opening = state {} else if awaitedLink == nil { return [] }
         state = .capture(CaptureProgress())
         // A new capture announces its guidance afresh, even when it is what it was before the camera was lost.
-        announcedGuidance = nil
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        announced.guidance = nil
+        return [.startAnalysis(captureGate)]
     }
 
     mutating func cameraFailed(_ problem: CameraProblem) -> [WizardEffect] {
@@ -86,7 +86,7 @@ extension Wizard {
         switch state {
         case .capture, .opening, .taking:
             if settings.plain && !problem.recoverable {
-                announcedScreen = .connectionError
+                announced.screen = .connectionError
                 return [.emit(.screen(.connectionError)), .report(problem.message)] + finish(problem.exitCode)
             }
             state = .cameraLost(CameraLink(problem: problem, retryStep: 0,

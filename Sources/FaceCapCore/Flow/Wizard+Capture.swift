@@ -15,11 +15,10 @@ extension Wizard {
         progress.latest = guidance
         progress.lastFrameAt = now
         var effects: [WizardEffect] = []
-        let announced = AnnouncedGuidance(primary: guidance.primary, hints: guidance.hints,
-                                          slight: guidance.saidSlight)
-        if announcedGuidance != announced {
-            announcedGuidance = announced
-            effects.append(.emit(.guidance(primary: guidance.primary, hints: guidance.hints, slight: announced.slight)))
+        let said = AnnouncedGuidance(primary: guidance.primary, hints: guidance.hints, slight: guidance.saidSlight)
+        if announced.guidance != said {
+            announced.guidance = said
+            effects.append(.emit(.guidance(primary: guidance.primary, hints: guidance.hints, slight: said.slight)))
         }
         if progress.manualOffered == nil, let reason = guidance.manualFallback {
             progress.manualOffered = reason
@@ -43,7 +42,7 @@ extension Wizard {
         guard case .taking = state else { return [] }
         let request = ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
         state = .validating(Check(request: request, startedAt: now))
-        announcedGuidance = nil
+        announced.guidance = nil
         return [.closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),
                 .validate(request)]
     }
@@ -54,6 +53,6 @@ extension Wizard {
         var progress = CaptureProgress()
         progress.manualOffered = taking.manualOffered
         state = .capture(progress)
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        return [.startAnalysis(captureGate)]
     }
 }

@@ -86,15 +86,13 @@ extension Wizard {
         switch verdict.result {
         case .pass:
             attemptsUsed = 0
-            refused = []
-            refusedUnmeasured = false
+            captureGate = CaptureGate()
             state = .saving(Saving(verdict: verdict, then: .success))
             return [.emit(.validation(result: .pass, reasons: verdict.reasons, attemptsLeft: settings.attempts)),
                     .save(verdict)]
         case .retry where !request.isFinal:
             attemptsUsed += 1
-            refused = Analyzer.mustClear(reasons: verdict.reasons)
-            refusedUnmeasured = Analyzer.awaitsChange(reasons: verdict.reasons)
+            captureGate = CaptureGate(refusedFor: verdict.reasons)
             state = .retry(Retry(verdict: verdict, attemptsLeft: attemptsLeft,
                                  until: settings.plain ? now + settings.plainRetryDelay : nil))
             return [.emit(.validation(result: .retry, reasons: verdict.reasons, attemptsLeft: attemptsLeft)),

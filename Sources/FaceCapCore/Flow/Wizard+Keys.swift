@@ -177,15 +177,12 @@ extension Wizard {
             return typeFolder(key, into: folder, failure)
         }
         let binding = bindings.first { $0.keys.contains(key) }
-        if showsHelp {
+        if let help = helpOverlay {
             // Any key closes the overlay; q still quits (from the capture nothing is resumed first).
             guard key == .character("q"), let binding else { return closeHelp() }
-            let paused = helpOver
-            showsHelp = false
-            helpOver = nil
+            helpOverlay = nil
             let effects = perform(binding.action)
-            helpOver = paused
-            return effects + (isFinished ? [] : resumeAfterHelp())
+            return effects + (isFinished ? [] : resume(after: help))
         }
         guard let binding else { return [] }
         return perform(binding.action)
@@ -193,20 +190,20 @@ extension Wizard {
 
     /// Closes the `?` help; a capture it paused starts over.
     mutating func closeHelp() -> [WizardEffect] {
-        showsHelp = false
-        return resumeAfterHelp()
+        guard let help = helpOverlay else { return [] }
+        helpOverlay = nil
+        return resume(after: help)
     }
 
     /// While the help is open over the capture, frames are shown but nothing acts on them (no auto capture, no
     /// countdown): the capture starts over once the person sees it again, as after a terminal too small.
-    private mutating func resumeAfterHelp() -> [WizardEffect] {
-        let paused = helpOver == .capture || helpOver == .manualCapture
-        helpOver = nil
+    private mutating func resume(after help: HelpOverlay) -> [WizardEffect] {
+        let paused = help.over == .capture || help.over == .manualCapture
         guard paused, case .capture(let progress) = state else { return [] }
         var fresh = CaptureProgress()
         fresh.manualOffered = progress.manualOffered
         state = .capture(fresh)
-        return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+        return [.startAnalysis(captureGate)]
     }
 
     /// What `action` does in the current state (only actions the state binds arrive here).
@@ -214,8 +211,7 @@ extension Wizard {
         switch (action, state) {
         case (.toggleHelp, _):
             // Only opens: with the help open, any key closes it (`press`).
-            showsHelp = true
-            helpOver = screenName
+            helpOverlay = HelpOverlay(over: screenName)
             return []
         case (.interrupt, _):
             return stop(.interrupt)
@@ -282,7 +278,7 @@ extension Wizard {
         case (.chooseFolder, .saveFailed(var failure)):
             failure.folder = ""
             state = .saveFailed(failure)
-            showsHelp = false
+            helpOverlay = nil
             return []
         case (.takePhoto, _), (.finish, _), (.sendAgain, _), (.saveAgain, _), (.pickCamera, _), (.back, _),
              (.lookAgain, _), (.chooseFolder, _):

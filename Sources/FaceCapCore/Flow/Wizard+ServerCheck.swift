@@ -2,6 +2,19 @@
 /// for at the start, so that it runs while the tutorial is read; the camera opens only once it answered ready,
 /// or once the person chose to take the photo anyway (a photo that cannot be sent yet is kept and re-sent).
 extension Wizard {
+    /// Where the pre-flight stands, beside the state (it runs while the tutorial is read): one value, so that an
+    /// answer cannot be kept while a check is out, nor a check be out once the camera may open.
+    public enum PreFlight: Sendable, Equatable {
+        /// Nothing asked yet (or the settings ask for no pre-flight).
+        case notAsked
+        /// A `checkServer` is outstanding: its `serverChecked` is acted on, any other is not.
+        case inFlight
+        /// The answer when it was not ready (a ready one clears), kept for when the camera is asked for.
+        case answered(ServerCheck)
+        /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
+        case cleared
+    }
+
     /// A pre-flight that did not answer ready, and its retries.
     public struct ServerCheckTrouble: Sendable, Equatable {
         /// `.unreachable` or `.refused`.
@@ -24,26 +37,31 @@ extension Wizard {
 
     /// The start's pre-flight, when the settings ask for one.
     mutating func startServerCheck() -> [WizardEffect] {
-        guard settings.checkServer, !serverCheckCleared else { return [] }
-        serverCheckInFlight = true
+        guard settings.checkServer, preFlight != .cleared else { return [] }
+        preFlight = .inFlight
         return [.checkServer]
     }
 
     /// Nil when the camera may open now; else the state waits for the pre-flight or shows its failure.
     mutating func holdForServerCheck() -> [WizardEffect]? {
-        guard settings.checkServer, !serverCheckCleared else { return nil }
-        guard let check = serverCheck else {
+        guard settings.checkServer else { return nil }
+        switch preFlight {
+        case .cleared:
+            return nil
+        case .answered(let check):
+            return serverCheckFailed(check, step: 0)
+        case .inFlight:
             state = .checkingServer
-            return serverCheckInFlight ? [] : startServerCheck()
+            return []
+        case .notAsked:
+            state = .checkingServer
+            return startServerCheck()
         }
-        return serverCheckFailed(check, step: 0)
     }
 
     mutating func serverChecked(_ check: ServerCheck) -> [WizardEffect] {
-        guard serverCheckInFlight else { return [] }
-        serverCheckInFlight = false
-        serverCheck = check == .ready ? nil : check
-        if check == .ready { serverCheckCleared = true }
+        guard preFlight == .inFlight else { return [] }
+        preFlight = check == .ready ? .cleared : .answered(check)
         switch state {
         case .checkingServer:
             return openForCapture()
@@ -77,15 +95,13 @@ extension Wizard {
         trouble.checking = true
         trouble.nextTry = nil
         state = .serverCheckFailed(trouble)
-        serverCheck = nil
-        serverCheckInFlight = true
+        preFlight = .inFlight
         return [.checkServer]
     }
 
     /// `c` (or plain mode's own choice): the camera opens without a server that answered.
     mutating func continueWithoutServerCheck() -> [WizardEffect] {
-        serverCheckCleared = true
-        serverCheckInFlight = false
+        preFlight = .cleared
         return openForCapture()
     }
 

@@ -137,10 +137,26 @@ extension Wizard {
         public var folder: String?
     }
 
+    /// The `?` help, open over a screen: it closes when the screen changes, and a capture it paused starts over.
+    public struct HelpOverlay: Sendable, Equatable {
+        public var over: ScreenName
+    }
+
     /// The terminal's size in cells.
     public struct TerminalSize: Sendable, Equatable {
         public var columns: Int
         public var rows: Int
+    }
+
+    /// What the flow has said, so that each thing is said once: a screen or guidance again only when it changes,
+    /// the line for standard error once on every way out.
+    public struct Announced: Sendable, Equatable {
+        /// The last screen announced with a `screen` event.
+        public internal(set) var screen: ScreenName?
+        /// The guidance last announced with a `guidance` event; nil while none was for this capture.
+        var guidance: AnnouncedGuidance?
+        /// A line for standard error was given (where the photo went, or what failed).
+        var reported = false
     }
 
     /// The guidance last announced with a `guidance` event.

@@ -12,35 +12,25 @@ public struct Wizard: Sendable, Equatable {
     public internal(set) var state: State = .notStarted
     /// Validation verdicts received for photos since the last pass.
     public internal(set) var attemptsUsed = 0
-    /// The `?` help overlay is open.
-    public internal(set) var showsHelp = false
-    /// The screen the help was opened over: it closes when the screen changes.
-    var helpOver: ScreenName?
+    /// The `?` help overlay, while it is open.
+    public internal(set) var helpOverlay: HelpOverlay?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
-    /// A line for standard error was given (where the photo went, or what failed).
-    var reported = false
-    /// The last screen announced with a `screen` event.
-    public internal(set) var announcedScreen: ScreenName?
-    var announcedGuidance: AnnouncedGuidance?
-    /// The guidance codes among the reasons the last photo was refused for: every capture until the next
-    /// verdict waits for them to clear by a margin (`Analyzer.mustClear`); empty after a pass.
-    public internal(set) var refused: Set<GuidanceCode> = []
-    /// The last photo was refused for no reason a measure names (`Analyzer.awaitsChange`): the next capture
-    /// waits for a visible change (`Analyzer.awaitChange`); false after a pass.
-    public internal(set) var refusedUnmeasured = false
-    /// The pre-flight's answer when it was not ready; nil while none came (or it was ready).
-    public internal(set) var serverCheck: ServerCheck?
-    /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
-    public internal(set) var serverCheckCleared = false
-    /// A `checkServer` is outstanding.
-    var serverCheckInFlight = false
+    /// What the flow has said so far: the screen and guidance announced, the line on standard error.
+    public internal(set) var announced = Announced()
+    /// What the last refusal asks of every capture until the next verdict; open after a pass.
+    public internal(set) var captureGate = CaptureGate()
+    /// Where the server's pre-flight stands (Wizard+ServerCheck.swift).
+    public internal(set) var preFlight: PreFlight = .notAsked
     /// The time of the last event handled.
     public internal(set) var now = 0.0
 
     public init(settings: WizardSettings) {
         self.settings = settings
     }
+
+    /// The `?` help overlay is open.
+    public var showsHelp: Bool { helpOverlay != nil }
 
     /// The terminal is below the minimum size: the "terminal too small" screen replaces every other.
     public var isTerminalTooSmall: Bool {
@@ -83,15 +73,15 @@ public struct Wizard: Sendable, Equatable {
         case .serverChecked(let check): effects = serverChecked(check)
         case .camerasListed(let choices): effects = camerasListed(choices)
         }
-        if showsHelp, !isFinished, screenName != helpOver {
+        if let help = helpOverlay, !isFinished, screenName != help.over {
             // The help was about the screen it was opened over (Success must not appear under it).
             effects += closeHelp()
         }
-        if effects.contains(where: { if case .report = $0 { true } else { false } }) { reported = true }
-        if !reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
+        if effects.contains(where: { if case .report = $0 { true } else { false } }) { announced.reported = true }
+        if !announced.reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
             // Every way out leaves its one line on standard error: leaving before any photo was kept says so.
             effects.insert(.report(Words.text(.reportCancelled)), at: 0)
-            reported = true
+            announced.reported = true
         }
         return effects + announce()
     }
@@ -112,7 +102,7 @@ public struct Wizard: Sendable, Equatable {
         if wasTooSmall, !isTerminalTooSmall, case .capture = state {
             // The person could not see the preview: start the capture over rather than take a photo unseen.
             state = .capture(CaptureProgress())
-            return [.startAnalysis(mustClear: refused, awaitChange: refusedUnmeasured)]
+            return [.startAnalysis(captureGate)]
         }
         return []
     }
@@ -154,8 +144,8 @@ public struct Wizard: Sendable, Equatable {
         if isFinished { return [] }
         if case .notStarted = state { return [] }
         let name = screenName
-        guard name != announcedScreen else { return [] }
-        announcedScreen = name
+        guard name != announced.screen else { return [] }
+        announced.screen = name
         return [.emit(.screen(name))]
     }
 

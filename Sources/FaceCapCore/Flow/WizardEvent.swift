@@ -137,11 +137,9 @@ public enum WizardEffect: Sendable, Equatable {
     /// Use this device for the next `openCamera`.
     case chooseCamera(String)
     case closeCamera
-    /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame.
-    /// `mustClear`: the codes the last photo was refused for, which must clear their limits by a margin
-    /// before auto capture (`Analyzer.reset(mustClear:)`); `awaitChange`: the last refusal named no measure,
-    /// so auto capture waits for a visible change (`Analyzer.awaitChange`).
-    case startAnalysis(mustClear: Set<GuidanceCode>, awaitChange: Bool)
+    /// Start a fresh analysis: reset the analyzer and tracker, then send `frameAnalyzed` per frame. The gate
+    /// is what the last refusal asks of the capture (`Analyzer.reset(mustClear:awaitChange:)`).
+    case startAnalysis(CaptureGate)
     /// Stop sending frames (capture is over or paused).
     case stopAnalysis
     /// Encode the frame to keep (auto: the one the analyzer kept; manual: the latest) at full resolution;

@@ -33,7 +33,7 @@ extension Wizard {
         case .serverUnreachable(let trouble): return unreachableScreen(trouble, now: now)
         case .serverRefused(let refusal): return refusedScreen(refusal)
         case .saveFailed(let failure): return saveFailedScreen(failure)
-        case .finished: return ScreenModel(name: announcedScreen ?? .tutorial, title: "")
+        case .finished: return ScreenModel(name: announced.screen ?? .tutorial, title: "")
         }
     }
 

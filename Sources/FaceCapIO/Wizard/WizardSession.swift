@@ -267,8 +267,8 @@ public final class WizardSession {
             opener.choose(path)
         case .closeCamera:
             closeSource()
-        case .startAnalysis(let mustClear, let awaitChange):
-            pipeline.reset(mustClear: mustClear, awaitChange: awaitChange)
+        case .startAnalysis(let gate):
+            pipeline.reset(mustClear: gate.mustClear, awaitChange: gate.awaitChange)
             analysing = true
         case .stopAnalysis:
             analysing = false

@@ -108,7 +108,8 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 40.5).primary, "Move closer", "frames still come: not a frozen camera")
 
         // Any key closes it, and the capture starts over (the analyzer's timers too).
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertFalse(wizard.showsHelp)
         XCTAssertEqual(wizard.handle(.frameAnalyzed(FrameGuidance(time: 41, primary: .ready, stability: 1,
                                                                    autoCapture: true)), at: 41.1),
@@ -120,7 +121,8 @@ final class HonestScreensTests: XCTestCase {
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .tooDark, manualFallback: .timeout)), at: 30)
         XCTAssertEqual(wizard.screenName, .manualCapture)
         _ = wizard.handle(.key(.character("?")), at: 31)
-        XCTAssertEqual(wizard.handle(.key(.space), at: 32), [.startAnalysis(mustClear: [], awaitChange: false)], "SPACE closes the help")
+        XCTAssertEqual(wizard.handle(.key(.space), at: 32),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))], "SPACE closes the help")
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
         XCTAssertEqual(wizard.handle(.key(.space), at: 33), [.stopAnalysis, .takePhoto(.manual)])
     }
@@ -140,12 +142,14 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         _ = wizard.handle(.key(.character("?")), at: 3.5)
         XCTAssertTrue(wizard.screen(at: 3.5).showsHelp)
+        XCTAssertEqual(wizard.helpOverlay?.over, .connectionError, "the help knows the screen it was opened over")
         XCTAssertEqual(wizard.handle(.tick, at: 4), [.validate(ValidationRequest(attempt: 1, isFinal: false))])
         XCTAssertTrue(wizard.showsHelp, "still the same screen")
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 4.2)
         _ = wizard.handle(.photoSaved(SavedPhoto(photoPath: "out/p.jpg", reportPath: "out/p.json")), at: 4.3)
         XCTAssertEqual(wizard.screenName, .success)
         XCTAssertFalse(wizard.showsHelp, "the help is not left over Success")
+        XCTAssertNil(wizard.helpOverlay)
         XCTAssertFalse(wizard.screen(at: 4.3).showsHelp)
 
         // Opened while the camera starts, it closes when the camera cannot be opened.

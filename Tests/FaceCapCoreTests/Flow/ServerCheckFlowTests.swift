@@ -121,7 +121,8 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 1.3).title, "Cannot reach the server")
         XCTAssertEqual(wizard.screen(at: 1.3).countdown, "Checking again in 2 s", "backoff")
         XCTAssertEqual(wizard.handle(.key(.character("c")), at: 1.5), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
     }
 
     func testRRetriesAndAServerThatComesBackOpensTheCamera() {
@@ -151,6 +152,27 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(shown, [.emit(.screen(.connectionError))], "the line is printed")
         XCTAssertEqual(down.nextDeadline, 0.2)
         XCTAssertEqual(down.handle(.tick, at: 0.2), [.openCamera, .emit(.screen(.capture))])
+    }
+
+    func testThePreflightIsOneValueAndNoAnswerIsActedOnUnasked() {
+        var tutorial = Wizard(settings: settings(tutorial: true))
+        XCTAssertEqual(tutorial.preFlight, .notAsked)
+        _ = tutorial.handle(.start, at: 0)
+        XCTAssertEqual(tutorial.preFlight, .inFlight)
+        _ = tutorial.handle(.serverChecked(.ready), at: 0.1)
+        XCTAssertEqual(tutorial.preFlight, .cleared)
+        XCTAssertEqual(tutorial.handle(.serverChecked(.unreachable(refused)), at: 0.2), [], "nothing was asked")
+        XCTAssertEqual(tutorial.preFlight, .cleared)
+
+        var (wizard, _) = answered(.unreachable(refused), settings())
+        XCTAssertEqual(wizard.preFlight, .answered(.unreachable(refused)))
+        _ = wizard.handle(.key(.character("r")), at: 0.3)
+        XCTAssertEqual(wizard.preFlight, .inFlight, "the old answer is gone while the new check is out")
+        _ = wizard.handle(.serverChecked(.unreachable(refused)), at: 0.4)
+        _ = wizard.handle(.key(.character("c")), at: 0.5)
+        XCTAssertEqual(wizard.preFlight, .cleared)
+        XCTAssertEqual(wizard.handle(.serverChecked(.ready), at: 0.6), [], "a late answer changes nothing")
+        XCTAssertEqual(wizard.state, .opening)
     }
 
     func testWithoutAServerNothingIsChecked() {

@@ -35,7 +35,8 @@ final class WizardTests: XCTestCase {
     private func capturing(_ settings: WizardSettings) -> Wizard {
         var wizard = Wizard(settings: settings)
         XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         return wizard
     }
 
@@ -56,7 +57,8 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(wizard.screen(at: 1).lines.joined().contains("never saved or sent"))
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [.openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.screen(at: 2).primary, "Starting the camera…")
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertEqual(wizard.screen(at: 2.2).picture, .livePreview(oval: .searching, stability: 0))
     }
 
@@ -130,7 +132,7 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.cameraFailed(denied), at: 0.1)
         _ = wizard.handle(.key(.character("r")), at: 5)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.1),
-                       [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
     }
 
     func testNoCameraAndBusyAreRetriedWithBackoffAndOnR() {
@@ -153,7 +155,8 @@ final class WizardTests: XCTestCase {
                                           CameraChoice(path: "/dev/video2", description: "B")]), at: 20)
         XCTAssertEqual(wizard.handle(.key(.character("2")), at: 20),
                        [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
     }
 
     func testBusyQuitIs69() {
@@ -296,7 +299,8 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .noFace, manualFallback: .timeout)), at: 30)
         _ = wizard.handle(.key(.space), at: 31)
-        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31), [.startAnalysis(mustClear: [], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
     }
 
@@ -364,7 +368,8 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.tick, at: 60), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 61), [.openCamera, .emit(.screen(.capture))])
         // The capture restarts holding the refused measure to its margin (a server's own code names none).
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2), [.startAnalysis(mustClear: [.tooDark], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2),
+                       [.startAnalysis(CaptureGate(mustClear: [.tooDark], awaitChange: false))])
         _ = wizard.handle(.frameAnalyzed(ready(62, stability: 1, capture: true)), at: 62)
         XCTAssertEqual(wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 62).dropFirst(2).first,
                        .validate(ValidationRequest(attempt: 2, isFinal: false)))
@@ -374,20 +379,23 @@ final class WizardTests: XCTestCase {
         var wizard = validating(settings(tutorial: false))
         // A server's own code: nothing the analyzer can hold to a margin, so it waits for a visible change.
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["serverSaysNo"]))), at: 2)
-        XCTAssertEqual(wizard.refused, [])
-        XCTAssertTrue(wizard.refusedUnmeasured)
+        XCTAssertEqual(wizard.captureGate.mustClear, [])
+        XCTAssertTrue(wizard.captureGate.awaitChange)
         _ = wizard.handle(.key(.enter), at: 3)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1), [.startAnalysis(mustClear: [], awaitChange: true)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
         // Opening and closing the help restarts the capture still waiting for the change.
         _ = wizard.handle(.key(.character("?")), at: 3.5)
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 4), [.startAnalysis(mustClear: [], awaitChange: true)])
+        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 4),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
         // A refusal that names a measure holds that measure instead; a pass clears both.
         _ = wizard.handle(.frameAnalyzed(ready(5, stability: 1, capture: true)), at: 5)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 5)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry", "x"]))), at: 6)
-        XCTAssertFalse(wizard.refusedUnmeasured)
+        XCTAssertFalse(wizard.captureGate.awaitChange)
         _ = wizard.handle(.key(.enter), at: 7)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 7.1), [.startAnalysis(mustClear: [.blurry], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 7.1),
+                       [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
     }
 
     func testTheRetryScreenGivesEachAdviceOnce() {
@@ -405,26 +413,27 @@ final class WizardTests: XCTestCase {
         var wizard = validating(settings(tutorial: false))
         let refusal = ValidationVerdict(result: .retry, reasons: ["keepHeadLevel", "faceUnclear", "unevenLight"])
         _ = wizard.handle(.validation(.verdict(refusal)), at: 2)
-        XCTAssertEqual(wizard.refused, [.keepHeadLevel, .unevenLight])
+        XCTAssertEqual(wizard.captureGate.mustClear, [.keepHeadLevel, .unevenLight])
         _ = wizard.handle(.key(.enter), at: 3)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
-                       [.startAnalysis(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false)])
+                       [.startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false))])
         // The camera lost and found again: still the same refusal to clear.
         _ = wizard.handle(.cameraLost(CameraProblem(kind: .lost, message: "gone", exitCode: .failure)), at: 4)
         _ = wizard.handle(.tick, at: 6)
         XCTAssertEqual(wizard.handle(.cameraOpened, at: 6.1).first,
-                       .startAnalysis(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false))
+                       .startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false)))
         // A new refusal replaces it; a pass clears it.
         _ = wizard.handle(.frameAnalyzed(ready(7, stability: 1, capture: true)), at: 7)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 7)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))), at: 8)
-        XCTAssertEqual(wizard.refused, [.blurry])
+        XCTAssertEqual(wizard.captureGate.mustClear, [.blurry])
         _ = wizard.handle(.key(.enter), at: 9)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1), [.startAnalysis(mustClear: [.blurry], awaitChange: false)])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1),
+                       [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
         _ = wizard.handle(.frameAnalyzed(ready(10, stability: 1, capture: true)), at: 10)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 10)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 11)
-        XCTAssertEqual(wizard.refused, [])
+        XCTAssertEqual(wizard.captureGate.mustClear, [])
     }
 
     func testPlainRetryGoesBackAfterTwoSeconds() {
@@ -602,7 +611,8 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         XCTAssertEqual(wizard.screen(at: 3.1).countdown, "Looking again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5.1), [.openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2), [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
+        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2),
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
                        [.emit(.guidance(primary: .ready, hints: []))],
                        "the guidance is announced again after the camera came back, even when it did not change")
@@ -654,7 +664,7 @@ final class WizardTests: XCTestCase {
         }
         XCTAssertFalse(wizard.screen(at: 2.2).showsHelp)
         XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 3),
-                       [.startAnalysis(mustClear: [], awaitChange: false), .emit(.screen(.capture))])
+                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 4).last, .exit(.cancelled))
     }
 
