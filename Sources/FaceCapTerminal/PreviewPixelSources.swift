@@ -1,0 +1,75 @@
+// What PreviewRaster samples a frame through: one tap's native colour, per pixel format.
+
+import FaceCapCore
+
+protocol PixelSource {
+    func tap(_ x: Int, _ y: Int) -> SIMD3<Int32>
+    /// The sum of `tap(xs[k], y)` for the `count` columns `xs` (inside the frame): a preview pixel's taps on one
+    /// frame row. The YUV sources sum each channel as a scalar from the row's start (the preview's largest cost
+    /// was building a vector per tap, with overflow checks on its positions).
+    func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32>
+}
+
+extension PixelSource {
+    @inline(__always) func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        var sum = SIMD3<Int32>.zero
+        for k in 0..<count { sum &+= tap(Int(xs[k]), y) }
+        return sum
+    }
+}
+
+struct RGBSource: PixelSource {
+    let p: UnsafePointer<UInt8>, width: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> {
+        let q = p + (y * width + x) * 3
+        return SIMD3(Int32(q[0]), Int32(q[1]), Int32(q[2]))
+    }
+}
+
+struct GraySource: PixelSource {
+    let p: UnsafePointer<UInt8>, width: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> { SIMD3(Int32(p[y * width + x]), 128, 128) }
+}
+
+struct YUYVSource: PixelSource {
+    let p: UnsafePointer<UInt8>, rowBytes: Int
+    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD3<Int32> {
+        let pair = p + y * rowBytes + (x & ~1) * 2
+        return SIMD3(Int32(pair[(x & 1) * 2]), Int32(pair[1]), Int32(pair[3]))
+    }
+    @inline(__always) func rowSum(_ y: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        let line = p + y &* rowBytes
+        var luma: Int32 = 0, cb: Int32 = 0, cr: Int32 = 0
+        for k in 0..<count {
+            let x = Int(xs[k])
+            let pair = line + (x & ~1) &* 2
+            luma &+= Int32(pair[(x & 1) &* 2])
+            cb &+= Int32(pair[1])
+            cr &+= Int32(pair[3])
+        }
+        return SIMD3(luma, cb, cr)
+    }
+}
+
+struct PlanarSource: PixelSource {
+    let y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>
+    let width: Int, chromaWidth: Int, shiftX: Int, shiftY: Int
+    @inline(__always) func tap(_ x: Int, _ row: Int) -> SIMD3<Int32> {
+        let c = (row >> shiftY) * chromaWidth + (x >> shiftX)
+        return SIMD3(Int32(y[row * width + x]), Int32(u[c]), Int32(v[c]))
+    }
+    @inline(__always) func rowSum(_ row: Int, _ xs: UnsafePointer<Int32>, _ count: Int) -> SIMD3<Int32> {
+        let line = y + row &* width
+        let chroma = (row >> shiftY) &* chromaWidth
+        var luma: Int32 = 0, cb: Int32 = 0, cr: Int32 = 0
+        for k in 0..<count {
+            let x = Int(xs[k])
+            let c = chroma &+ (x >> shiftX)
+            luma &+= Int32(line[x])
+            cb &+= Int32(u[c])
+            cr &+= Int32(v[c])
+        }
+        return SIMD3(luma, cb, cr)
+    }
+}
+
