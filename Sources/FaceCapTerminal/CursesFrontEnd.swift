@@ -33,46 +33,6 @@ public struct TerminalCapabilities: Equatable, Sendable {
     public var graphics: GraphicsProtocol? = nil
 }
 
-/// The screens' own colour pairs. Coloured text always has its own background, so it reads the same on a
-/// light and a dark theme (at least 4.5:1 either way): dark ink on green, yellow or cyan, white on red; the
-/// Steady bar is green on black. Text without a colour is the theme's own. When the terminal said its
-/// background (OSC 11, `TerminalBackground`) and has 256 colours or more, a word is ink of its tone's hue
-/// on that background instead, where a shade reads 4.5:1 on it (`ToneInk`).
-enum UIPairs {
-    static let good: Int32 = 1, warning: Int32 = 2, error: Int32 = 3, accent: Int32 = 4
-    static let barFilled: Int32 = 5, barEmpty: Int32 = 6
-    /// The first pair the preview may use.
-    static let previewBase: Int32 = 7
-    /// The terminal's background, as it answered at start-up (nil: it did not); set once before `define`.
-    nonisolated(unsafe) static var background: TerminalBackground.Colour?
-    /// The pairs drawn as ink on the terminal's background (no box of their own).
-    nonisolated(unsafe) private(set) static var inked: Set<Int32> = []
-
-    static func define() {
-        let colours = Int(ccurses_colors()), direct = colours >= 1 << 24
-        // Black and white: 16 and 231 of the 256 palette (bold leaves them alone), RGB in direct colour,
-        // else the basic 0 and 7 (15 on 16-colour terminals).
-        let black: Int32 = direct ? 0x000008 : colours >= 256 ? 16 : Int32(COLOR_BLACK)
-        let white: Int32 = direct ? 0xFFFFFF : colours >= 256 ? 231 : colours >= 16 ? 15 : Int32(COLOR_WHITE)
-        let grey: Int32 = direct ? 0x8A8A8A : colours >= 256 ? 245 : colours >= 16 ? 8 : Int32(COLOR_WHITE)
-        init_extended_pair(good, black, Int32(COLOR_GREEN))
-        init_extended_pair(warning, black, Int32(COLOR_YELLOW))
-        init_extended_pair(error, white, Int32(COLOR_RED))
-        init_extended_pair(accent, black, Int32(COLOR_CYAN))
-        inked = []
-        if let background, colours >= 256 {
-            for (pair, tone) in [(good, ToneInk.good), (warning, .warning), (error, .error), (accent, .accent)] {
-                guard let ink = tone.ink(on: background) else { continue }
-                let c = xtermRGB(Int(ink))
-                init_extended_pair(pair, direct ? Int32(c.r) << 16 | Int32(c.g) << 8 | Int32(c.b) : ink, -1)
-                inked.insert(pair)
-            }
-        }
-        init_extended_pair(barFilled, Int32(COLOR_GREEN), black)
-        init_extended_pair(barEmpty, grey, black)
-    }
-}
-
 /// The full-screen wizard on ncursesw: draws every `ScreenModel` with the live preview, reads keys,
 /// follows resizes and job control, and always gives the terminal back.
 ///
@@ -102,11 +62,9 @@ public final class CursesFrontEnd {
 
     private var preview: PreviewRaster
     private var photoRaster: PreviewRaster
+    /// The preview's pairs: made as cells need them in direct colour, else one static table.
     private var directPairs: DirectPairCache?
-    /// Colour number → its index in the static palette (-1 outside it).
-    private var slotOfNumber = [Int32](repeating: -1, count: 256)
-    private var paletteSize: Int32 = 0
-    private var blackSlot: Int32 = 0
+    private var pairTable = PreviewPairTable.none
     private var wide: [wchar_t] = []
     /// What was read of an escape sequence, across reads.
     private var keys = KeyDecoder()
@@ -255,88 +213,17 @@ public final class CursesFrontEnd {
         keys.eightBitControls = unicode
         photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
-        definePreviewPairs()
+        (directPairs, pairTable) = Self.previewPairs(for: palette, directColor: direct)
     }
 
     deinit { close() }
 
-    // MARK: Colour decisions
-
-    /// `xterm-256color` → `xterm-direct`, `tmux-256color` → `tmux-direct`.
-    static func directVariant(of term: String) -> String {
-        var base = term
-        for suffix in ["-256color", "-88color", "-color", "-truecolor", "-24bit"] where base.hasSuffix(suffix) {
-            base.removeLast(suffix.count)
-        }
-        return base + "-direct"
-    }
-
-    /// The palette for `--color mode` on a terminal with `colors` colours and `pairs` colour pairs.
-    static func palette(mode: ColorMode, wantsDirect: Bool, direct: Bool, colors: Int, pairs: Int) -> PreviewPalette {
-        let usable = pairs - Int(UIPairs.previewBase)
-        func staticFits(_ palette: PreviewPalette) -> Bool {
-            let n = palette.entries.count
-            return n * (n - 1) <= usable
-        }
-        if direct && (wantsDirect || mode == .auto) { return .truecolor }
-        let ladder: [PreviewPalette]
-        switch mode {
-        case .none: return .monochrome
-        case .auto, .truecolor, .colors256:
-            ladder = colors >= 256
-                ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
-        case .colors16:
-            ladder = colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
-        }
-        guard colors >= 8 else { return .monochrome }
-        return ladder.first(where: staticFits) ?? .monochrome
-    }
-
-    /// The static pair table: one pair for every two different colours of the palette (a cell of one
-    /// colour is a space on that background, so 8-colour terminals with 64 pairs fit too); set once,
-    /// never redefined.
-    private func definePreviewPairs() {
-        let palette = capabilities.palette
-        if palette == .truecolor {
-            directPairs = DirectPairCache(first: UIPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536)))
-            return
-        }
-        let entries = palette.entries
-        paletteSize = Int32(entries.count)
-        for (slot, entry) in entries.enumerated() { slotOfNumber[Int(entry.number)] = Int32(slot) }
-        let colour: (Int) -> Int32 = { [direct = capabilities.directColor] slot in
-            let e = entries[slot]
-            // A direct-colour terminfo takes RGB, except 0...7, which stay its ANSI colours.
-            guard direct, e.number >= 8 else { return e.number }
-            return DirectPairCache.direct(Int32(e.r) << 16 | Int32(e.g) << 8 | Int32(e.b))
-        }
-        let n = entries.count
-        for fg in 0..<n {
-            for bg in 0..<n where bg != fg {
-                init_extended_pair(UIPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
-                                   colour(bg))
-            }
-        }
-        // Ramp characters (no half blocks) stand on black, the palette's darkest colour.
-        blackSlot = entries.firstIndex { $0.r == 0 && $0.g == 0 && $0.b == 0 }.map(Int32.init) ?? 0
-    }
-
-    /// The pair for a preview cell, and whether the cell must be drawn as a space (one colour: the
-    /// static table has no pair of a colour on itself).
+    /// The pair for a preview cell, and whether the cell must be drawn as a space (`PreviewPairTable.pair`).
     @inline(__always)
     private func pair(foreground: Int32, background: Int32) -> (pair: Int32, blank: Bool) {
         if foreground < 0 && background < 0 { return (0, false) }
         if directPairs != nil { return (directPairs!.pair(foreground: foreground, background: background), false) }
-        guard paletteSize > 1, foreground >= 0, foreground < 256 else { return (0, false) }
-        let fg = slotOfNumber[Int(foreground)]
-        let bg = background < 0 ? blackSlot : background < 256 ? slotOfNumber[Int(background)] : -1
-        guard fg >= 0, bg >= 0 else { return (0, false) }
-        let n = paletteSize
-        if fg == bg {
-            let other = bg == 0 ? Int32(1) : 0
-            return (UIPairs.previewBase + other * (n - 1) + (bg < other ? bg : bg - 1), true)
-        }
-        return (UIPairs.previewBase + fg * (n - 1) + (bg < fg ? bg : bg - 1), false)
+        return pairTable.pair(foreground: foreground, background: background)
     }
 
     // MARK: Drawing
