@@ -116,25 +116,8 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             if g.sw == 1 {
                 // Four outputs per step share six input columns per kernel row: 18 loads for 36 FMAs.
                 while n >= 4 {
-                    var a0 = bv, a1 = bv, a2 = bv, a3 = bv
-                    for ky in 0..<3 {
-                        let row = p + ky &* rowStride
-                        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 &* c)
-                        let x3 = load8(row + 3 &* c), x4 = load8(row + 4 &* c), x5 = load8(row + 5 &* c)
-                        let kw = wb + ky &* 24
-                        let k0 = load8(kw), k1 = load8(kw + 8), k2 = load8(kw + 16)
-                        a0.addProduct(x0, k0); a1.addProduct(x1, k0); a2.addProduct(x2, k0); a3.addProduct(x3, k0)
-                        a0.addProduct(x1, k1); a1.addProduct(x2, k1); a2.addProduct(x3, k1); a3.addProduct(x4, k1)
-                        a0.addProduct(x2, k2); a1.addProduct(x3, k2); a2.addProduct(x4, k2); a3.addProduct(x5, k2)
-                    }
-                    if noActivation {
-                        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 &* c); store8(a3, out + 3 &* c)
-                    } else {
-                        store8(activate(a0, activation, b), out)
-                        store8(activate(a1, activation, b), out + c)
-                        store8(activate(a2, activation, b), out + 2 &* c)
-                        store8(activate(a3, activation, b), out + 3 &* c)
-                    }
+                    depthwise3x3Four(p, rowStride: rowStride, c: c, weights: wb, bias: bv, activation: activation,
+                                     noActivation: noActivation, block: b, output: out)
                     p += 4 &* c
                     out += 4 &* c
                     n &-= 4
@@ -155,5 +138,32 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             }
             for ox in oxHi..<g.outW { border(oy, ox, b, start) }
         }
+    }
+}
+
+/// Four neighbouring outputs of one 3×3 depthwise block at stride 1 (`depthwise3x3`'s interior): `p` is the
+/// first one's top-left input pixel, `output` its output pixel.
+@inline(__always)
+private func depthwise3x3Four(_ p: UnsafePointer<Float>, rowStride: Int, c: Int, weights wb: UnsafePointer<Float>,
+                              bias bv: V8, activation: KernelActivation, noActivation: Bool, block b: Int,
+                              output out: UnsafeMutablePointer<Float>) {
+    var a0 = bv, a1 = bv, a2 = bv, a3 = bv
+    for ky in 0..<3 {
+        let row = p + ky &* rowStride
+        let x0 = load8(row), x1 = load8(row + c), x2 = load8(row + 2 &* c)
+        let x3 = load8(row + 3 &* c), x4 = load8(row + 4 &* c), x5 = load8(row + 5 &* c)
+        let kw = wb + ky &* 24
+        let k0 = load8(kw), k1 = load8(kw + 8), k2 = load8(kw + 16)
+        a0.addProduct(x0, k0); a1.addProduct(x1, k0); a2.addProduct(x2, k0); a3.addProduct(x3, k0)
+        a0.addProduct(x1, k1); a1.addProduct(x2, k1); a2.addProduct(x3, k1); a3.addProduct(x4, k1)
+        a0.addProduct(x2, k2); a1.addProduct(x3, k2); a2.addProduct(x4, k2); a3.addProduct(x5, k2)
+    }
+    if noActivation {
+        store8(a0, out); store8(a1, out + c); store8(a2, out + 2 &* c); store8(a3, out + 3 &* c)
+    } else {
+        store8(activate(a0, activation, b), out)
+        store8(activate(a1, activation, b), out + c)
+        store8(activate(a2, activation, b), out + 2 &* c)
+        store8(activate(a3, activation, b), out + 3 &* c)
     }
 }

@@ -33,38 +33,8 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
     if !packed.wide.isEmpty {
-        // AVX-512 or AVX2 (CKernels): every panel in C, the residual added and the activation applied as C is
-        // stored.
-        var act: Int32 = 0
-        var alpha: UnsafePointer<Float>?
-        switch activation {
-        case .none: act = 0
-        case .relu: act = 1
-        case .relu6: act = 2
-        case .reluN1To1: act = 3
-        case .prelu(let slopes): act = 4; alpha = slopes
-        }
-        var m0 = 0
-        while m0 < m {
-            let m1 = min(m, m0 + chunk)
-            for panel in packed.wide {
-                // The residual pointer is only read for panels whose channels the residual has (res_lanes > 0).
-                let res = residual.map { $0.pointer + (m0 &* $0.stride &+ min(panel.start, $0.channels)) }
-                let resLanes = max(0, (residual?.channels ?? 0) - panel.start)
-                if avx512GEMM {
-                    fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
-                                         packed.weights + panel.offset, panel.width, panel.valid,
-                                         packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
-                                         residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
-                } else {
-                    fc_gemm_panel_avx2(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
-                                       packed.weights + panel.offset, panel.width, panel.valid,
-                                       packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
-                                       residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
-                }
-            }
-            m0 = m1
-        }
+        gemmWide(a: a, lda: lda, m: m, k: k, chunk: chunk, packed: packed, c: c, ldc: ldc, residual: residual,
+                 activation: activation)
         return
     }
     var m0 = 0
@@ -112,6 +82,34 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             }
         }
         gemmEpilogue(c: c, ldc: ldc, n: packed.n, rows: m0..<m1, residual: residual, activation: activation)
+        m0 = m1
+    }
+}
+
+/// `gemm` on CKernels' wide panels (AVX-512, or AVX2 where AVX-512 is not used): every panel in C, the residual
+/// added and the activation applied as C is stored.
+private func gemmWide(a: UnsafePointer<Float>, lda: Int, m: Int, k: Segments, chunk: Int, packed: PackedGemm,
+                      c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation) {
+    let (act, alpha) = activation.cCode
+    var m0 = 0
+    while m0 < m {
+        let m1 = min(m, m0 + chunk)
+        for panel in packed.wide {
+            // The residual pointer is only read for panels whose channels the residual has (res_lanes > 0).
+            let res = residual.map { $0.pointer + (m0 &* $0.stride &+ min(panel.start, $0.channels)) }
+            let resLanes = max(0, (residual?.channels ?? 0) - panel.start)
+            if avx512GEMM {
+                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                                     packed.weights + panel.offset, panel.width, panel.valid,
+                                     packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                                     residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+            } else {
+                fc_gemm_panel_avx2(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                                   packed.weights + panel.offset, panel.width, panel.valid,
+                                   packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                                   residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+            }
+        }
         m0 = m1
     }
 }

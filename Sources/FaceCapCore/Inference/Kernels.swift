@@ -91,6 +91,17 @@ extension KernelActivation {
         case .reluN1To1: self = .reluN1To1
         }
     }
+
+    /// The CKernels code (FC_ACT_*) and, for PReLU, the per-channel slopes (`cActivation`'s codes).
+    var cCode: (Int32, UnsafePointer<Float>?) {
+        switch self {
+        case .none: return (0, nil)
+        case .relu: return (1, nil)
+        case .relu6: return (2, nil)
+        case .reluN1To1: return (3, nil)
+        case .prelu(let slopes): return (4, slopes)
+        }
+    }
 }
 
 /// An output block of 8 channels: where it starts, and how many lanes are real (8 except when C < 8).
