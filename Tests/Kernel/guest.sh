@@ -392,13 +392,22 @@ scenario_record() {
             fail record/clip "the clip is ${w}x${h} but the driver negotiated $negotiated"
         elif [ "$frames" -lt 1 ]; then
             fail record/clip "no frame in 3 seconds at the negotiated $fps fps"
-        elif [ "$frames" -lt $((3 * fps / 2)) ] && awk -v v="$vivid_slowness" 'BEGIN { exit !(v < 2) }'; then
-            fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps"
         elif [ "$frames" -lt $((3 * fps / 2)) ]; then
-            # vivid draws its frames on the guest's processor: on a guest too slow for it (guest/speed) the rate it
-            # negotiated cannot be had, so the rate is not judged, and the line says why.
-            pass record/clip "$info (negotiated $negotiated at $fps fps); the rate not judged: vivid gave 1/" \
-                "${vivid_slowness} of its rate in guest/speed's clip, this guest is too slow for it"
+            # vivid draws its frames on the guest's processor, whose share of the host changes while the guest runs
+            # (CI runs it beside other stages). A short clip is judged against what v4l2-ctl streams from the same
+            # node for the same 3 seconds right after: facecap fails only where v4l2-ctl had the rate and facecap
+            # kept under two thirds of v4l2-ctl's frames.
+            local reference
+            reference=$(timeout "$(slower 20)" v4l2-ctl -d "$dev" --stream-mmap --stream-to=/dev/null \
+                --stream-count=$((3 * fps)) 2>&1 & sleep 3; kill $! 2>/dev/null; wait $! 2>/dev/null)
+            reference=$(printf '%s' "$reference" | tr -cd '<' | wc -c)
+            if [ "$reference" -ge $((3 * fps / 2)) ] && [ "$frames" -lt $((reference * 2 / 3)) ]; then
+                fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps; v4l2-ctl streamed" \
+                    "$reference frames from $dev in the next 3 seconds"
+            else
+                pass record/clip "$info (negotiated $negotiated at $fps fps); the rate not judged: v4l2-ctl" \
+                    "streamed $reference frames from $dev in the next 3 seconds, this guest is too slow for vivid now"
+            fi
         else
             pass record/clip "$info (negotiated $negotiated at $fps fps)"
         fi
