@@ -77,5 +77,9 @@ enum BenchFormats {
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    private static func fixed(_ value: Double) -> String { JSONText.fixed(value, decimals: 2) }
+    /// Two decimals, always both written (1.20, not 1.2): the column lines up.
+    private static func fixed(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100)." + (hundredths % 100 < 10 ? "0" : "") + "\(hundredths % 100)"
+    }
 }
