@@ -1,5 +1,6 @@
 import CV4L2
 import FaceCapCore
+import Foundation
 @testable import FaceCapIO
 import XCTest
 
@@ -106,6 +107,36 @@ extension CameraDeviceTests {
                                                          into: &read), "too short for a frame")
         XCTAssertFalse(CameraFormatSamples.Reader().read([0xFF, 0xD8, 0xFF, 0xD9], fourcc: "MJPG", width: width,
                                                          height: height, into: &read), "no picture in it")
+    }
+
+    /// Every sampling a JPEG can have reaches 4:2:2 planes whose luma is the picture's: the fuzz corpus's frames (4:2:2,
+    /// 4:2:0, 4:4:4, 4:4:0, grey, progressive), against the JPEG file decoder's RGB; the frame cut short is refused.
+    func testEverySamplingDecodesToTheSameLumaAsTheFileDecoder() throws {
+        let folder = fixturesDirectory.deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/mjpeg")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(names.count, 7)
+        let toYUV = RGBToYUV(range: .full)
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            var frame = Frame.empty()
+            let read = CameraFormatSamples.Reader().read(bytes, fourcc: "MJPG", width: 64, height: 48, into: &frame)
+            if name.contains("cut") {
+                XCTAssertFalse(read, name)
+                continue
+            }
+            XCTAssertTrue(read, name)
+            var rgb = Frame.empty()
+            try ImageFile.decode(bytes).convertToRGB24(into: &rgb)
+            var difference = 0
+            for index in 0..<(64 * 48) {
+                let y = toYUV.yuv(r: rgb.data[3 * index], g: rgb.data[3 * index + 1], b: rgb.data[3 * index + 2]).y
+                difference += abs(Int(frame.data[index]) - Int(y))
+            }
+            XCTAssertLessThan(Double(difference) / Double(64 * 48), 1.5, name)
+            // Grey frames get neutral chroma; colour ones do not.
+            let chroma = frame.data[(64 * 48)...]
+            XCTAssertEqual(chroma.allSatisfy { $0 == 128 }, name.contains("gray"), name)
+        }
     }
 
     /// The formats a camera's frames reach the analyser through, YUYV first (the reference).
