@@ -30,7 +30,7 @@ MAX_LEN = {"tflite": 4096, "y4m": 8192, "png": 4096, "jpeg": 4096, "pnm": 2048}
 DICTS = {"y4m": "y4m", "thresholds": "thresholds", "arguments": "arguments", "server-reply": "server-reply"}
 # Globals that live until exit but that LeakSanitizer cannot see as reachable (the file says why).
 LSAN_OPTIONS = "suppressions=" + os.path.join(ROOT, "Tests", "Fuzz", "lsan.supp")
-TARGETS = ["tflite", "y4m", "png", "jpeg", "pnm", "thresholds", "arguments", "server-reply", "multipart"]
+TARGETS = ["tflite", "y4m", "png", "jpeg", "pnm", "thresholds", "arguments", "server-reply", "multipart", "mjpeg"]
 
 
 def main():

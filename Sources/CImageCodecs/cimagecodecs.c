@@ -9,6 +9,8 @@
 #include <jpeglib.h>
 #include <png.h>
 
+#include "cimagecodecs_private.h"
+
 static void copy_message(char *destination, size_t size, const char *text) {
     if (size == 0) return;
     snprintf(destination, size, "%s", text ? text : "unknown error");
@@ -20,13 +22,6 @@ static void copy_message(char *destination, size_t size, const char *text) {
  * to stderr, under the wizard's full-screen UI), except "premature end of file" and "premature end of
  * data segment" (the scan stops at a marker, e.g. EOI, before the image is complete): libjpeg would fill
  * the rest with grey and call it a success, and facecap must report it instead. */
-
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    int status;
-    char message[CIC_MESSAGE_LENGTH];
-} cic_jpeg_error;
 
 static void jpeg_error_exit(j_common_ptr common) {
     cic_jpeg_error *error = (cic_jpeg_error *)common->err;
@@ -52,7 +47,7 @@ static void jpeg_emit_message(j_common_ptr common, int level) {
 
 static void jpeg_output_message(j_common_ptr common) { (void)common; }
 
-static void jpeg_install_errors(cic_jpeg_error *error) {
+void cic_jpeg_install_errors(cic_jpeg_error *error) {
     jpeg_std_error(&error->pub);
     error->pub.error_exit = jpeg_error_exit;
     error->pub.emit_message = jpeg_emit_message;
@@ -81,7 +76,7 @@ cic_jpeg_decoder *cic_jpeg_open(const uint8_t *data, size_t size, cic_image_info
     cic_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) return NULL;
     decoder->cinfo.err = &decoder->error.pub;
-    jpeg_install_errors(&decoder->error);
+    cic_jpeg_install_errors(&decoder->error);
     if (setjmp(decoder->error.jump)) {
         report(info, decoder->error.status, decoder->error.message);
         return decoder;
@@ -178,8 +173,9 @@ typedef struct {
     unsigned long size;
 } cic_jpeg_encoder;
 
-int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride,
-                    int quality, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+/* `webcam`: 4:2:2 chroma and libjpeg's standard Huffman tables, as UVC cameras encode MJPEG; else 4:2:0, optimised. */
+static int encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int quality, int webcam,
+                  uint8_t **out, size_t *out_size, char *message, size_t message_size) {
     *out = NULL;
     *out_size = 0;
     if (width <= 0 || height <= 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION
@@ -194,7 +190,7 @@ int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, 
         return CIC_ERROR_NO_MEMORY;
     }
     encoder->cinfo.err = &encoder->error.pub;
-    jpeg_install_errors(&encoder->error);
+    cic_jpeg_install_errors(&encoder->error);
     if (setjmp(encoder->error.jump)) {
         int status = encoder->error.status;
         copy_message(message, message_size, encoder->error.message);
@@ -211,7 +207,11 @@ int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, 
     encoder->cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&encoder->cinfo);
     jpeg_set_quality(&encoder->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    encoder->cinfo.optimize_coding = TRUE;
+    encoder->cinfo.optimize_coding = webcam ? FALSE : TRUE;
+    if (webcam && channels == 3) {
+        encoder->cinfo.comp_info[0].h_samp_factor = 2;
+        encoder->cinfo.comp_info[0].v_samp_factor = 1;
+    }
     /* jpeg_set_defaults writes a JFIF APP0 marker and nothing else: no EXIF, no location, no comment. */
     jpeg_start_compress(&encoder->cinfo, TRUE);
     while (encoder->cinfo.next_scanline < encoder->cinfo.image_height) {
@@ -224,6 +224,16 @@ int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, 
     *out_size = encoder->size;
     free(encoder);
     return CIC_OK;
+}
+
+int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride,
+                    int quality, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    return encode(pixels, width, height, channels, stride, quality, 0, out, out_size, message, message_size);
+}
+
+int cic_jpeg_encode_webcam(const uint8_t *pixels, int width, int height, size_t stride, int quality, uint8_t **out,
+                           size_t *out_size, char *message, size_t message_size) {
+    return encode(pixels, width, height, 3, stride, quality, 1, out, out_size, message, message_size);
 }
 
 /* ---- PNG decoding ----------------------------------------------------------------------------------

@@ -72,11 +72,12 @@ static cv4l2_device *fail(cv4l2_device *device, cv4l2_failure *failure, cv4l2_st
 }
 
 /* The formats facecap reads itself, in the order it prefers them among those a camera gives natively: YUYV (the
- * analyser's own layout), the 4:2:0 ones (half the bytes), then RGB. */
+ * analyser's own layout), the 4:2:0 ones (half the bytes), then RGB, then MJPEG (decoded by facecap's own
+ * libjpeg-turbo decoder to planes: docs/camera-formats.md has the measurement against libv4l2's conversion). */
 static const uint32_t readable_formats[] = {
     V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_RGB24,
     V4L2_PIX_FMT_BGR24, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_ABGR32, V4L2_PIX_FMT_BGR32, V4L2_PIX_FMT_XRGB32,
-    V4L2_PIX_FMT_ARGB32, V4L2_PIX_FMT_RGBX32, V4L2_PIX_FMT_RGBA32,
+    V4L2_PIX_FMT_ARGB32, V4L2_PIX_FMT_RGBX32, V4L2_PIX_FMT_RGBA32, V4L2_PIX_FMT_MJPEG,
 };
 enum { READABLE_COUNT = sizeof readable_formats / sizeof readable_formats[0] };
 
@@ -88,6 +89,7 @@ int cv4l2_destination_layout(uint32_t pixel_format) {
     case V4L2_PIX_FMT_RGBA32:
         return 2;
     case V4L2_PIX_FMT_NV12: case V4L2_PIX_FMT_YUV420: case V4L2_PIX_FMT_YVU420: return 3;
+    case V4L2_PIX_FMT_MJPEG: return 4;
     default: return 0;
     }
 }
@@ -121,7 +123,7 @@ static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t preferr
     }
     if (forced) {
         if (!forced_listed) return ENOENT;
-        /* A format facecap does not read itself (MJPEG) is asked of libv4l2 as RGB24. */
+        /* A format facecap does not read itself (UYVY, NV21…) is asked of libv4l2 as RGB24. */
         if (cv4l2_destination_layout(forced)) {
             *chosen = forced;
             return 0;
@@ -154,6 +156,7 @@ static size_t source_row_bytes(uint32_t pixel_format, uint32_t width) {
     switch (cv4l2_destination_layout(pixel_format)) {
     case 1: return (size_t)((width + 1) / 2) * 4;
     case 3: return width;
+    case 4: return 0;
     default:
         return (size_t)width * (pixel_format == V4L2_PIX_FMT_RGB24 || pixel_format == V4L2_PIX_FMT_BGR24 ? 3 : 4);
     }
@@ -164,6 +167,7 @@ static size_t destination_bytes(uint32_t pixel_format, uint32_t width, uint32_t 
     switch (cv4l2_destination_layout(pixel_format)) {
     case 1: return (size_t)((width + 1) / 2) * 4 * height;
     case 3: return (size_t)width * height + 2 * chroma;
+    case 4: return 0;   /* a compressed frame is as long as it is: the largest buffer (set once they are mapped) */
     default: return (size_t)width * 3 * height;
     }
 }
@@ -174,6 +178,8 @@ static size_t source_min_bytes(uint32_t pixel_format, uint32_t width, uint32_t h
     size_t row = source_row_bytes(pixel_format, width), luma = stride * (height - 1) + row;
     size_t chroma_rows = (height + 1) / 2, chroma_width = (width + 1) / 2;
     switch (pixel_format) {
+    case V4L2_PIX_FMT_MJPEG:
+        return 4;       /* SOI and EOI; whether the picture is whole, only its decoder can tell */
     case V4L2_PIX_FMT_NV12:
         return stride * height + stride * (chroma_rows - 1) + chroma_width * 2;
     case V4L2_PIX_FMT_YUV420:
@@ -321,7 +327,10 @@ cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_re
         device->starts[index] = start;
         device->lengths[index] = buffer.length;
         device->mapped_count = index + 1;
+        if (cv4l2_destination_layout(pixel_format) == 4 && buffer.length > device->frame_bytes)
+            device->frame_bytes = buffer.length;
     }
+    device->info.frame_bytes = device->frame_bytes;
     for (uint32_t index = 0; index < buffers.count; index++) {
         struct v4l2_buffer buffer = mmap_buffer(index);
         error = cv4l2_xioctl(ops, device->fd, VIDIOC_QBUF, &buffer);
@@ -439,6 +448,25 @@ static void copy_frame(const cv4l2_device *device, const uint8_t *source, uint8_
         rgb_row(source + row * stride, destination + (size_t)row * width * 3, width, size, r, g, b);
 }
 
+int cv4l2_convert_frame(uint32_t pixel_format, uint32_t width, uint32_t height, uint32_t bytes_per_line,
+                        const void *source, size_t source_bytes, void *destination, size_t capacity) {
+    int layout = cv4l2_destination_layout(pixel_format);
+    if (layout == 0 || layout == 4 || width == 0 || height == 0 || width > 16384 || height > 16384) return EINVAL;
+    cv4l2_device device;
+    memset(&device, 0, sizeof device);
+    device.row_bytes = source_row_bytes(pixel_format, width);
+    size_t stride = bytes_per_line < device.row_bytes ? device.row_bytes : bytes_per_line;
+    if (source_bytes < source_min_bytes(pixel_format, width, height, stride)
+        || capacity < destination_bytes(pixel_format, width, height))
+        return EINVAL;
+    device.info.pixel_format = pixel_format;
+    device.info.width = width;
+    device.info.height = height;
+    device.info.bytes_per_line = (uint32_t)stride;
+    copy_frame(&device, source, destination);
+    return 0;
+}
+
 cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t capacity, int timeout_ms,
                              cv4l2_frame_info *frame, cv4l2_failure *failure) {
     failure->stage = CV4L2_STAGE_NONE;
@@ -494,8 +522,12 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
         device->stats.dropped_bad_size++;
         result = CV4L2_READ_DROPPED;
     } else {
-        copy_frame(device, device->starts[buffer.index], destination);
-        frame->bytes = device->frame_bytes;
+        bool compressed = cv4l2_destination_layout(device->info.pixel_format) == 4;
+        if (compressed)
+            memcpy(destination, device->starts[buffer.index], buffer.bytesused);
+        else
+            copy_frame(device, device->starts[buffer.index], destination);
+        frame->bytes = compressed ? buffer.bytesused : device->frame_bytes;
         frame->timestamp = buffer_time(device, &buffer);
         frame->sequence = buffer.sequence;
         device->stats.frames++;

@@ -18,6 +18,7 @@ public enum FuzzTargets {
         ("arguments", arguments),
         ("server-reply", serverReply),
         ("multipart", multipart),
+        ("mjpeg", mjpeg),
     ]
 
     public static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? {
@@ -54,6 +55,15 @@ public enum FuzzTargets {
         guard let frame = try? ImageFile.decode(bytes) else { return }
         precondition(frame.width > 0 && frame.height > 0)
         precondition(frame.data.count == frame.format.byteCount(width: frame.width, height: frame.height))
+    }
+
+    /// A camera's MJPEG frame as the camera path reads it, in a 64×48 stream (the corpus's frames): decoded whole to
+    /// planar 4:2:2 of the stream's size, or refused (a damaged frame).
+    static func mjpeg(_ bytes: [UInt8]) {
+        var frame = Frame(format: .gray, width: 0, height: 0, data: [])
+        guard CameraFormatSamples.Reader().read(bytes, fourcc: "MJPG", width: 64, height: 48, into: &frame) else { return }
+        precondition(frame.format == .yuv422p && frame.width == 64 && frame.height == 48)
+        precondition(frame.data.count == PixelFormat.yuv422p.byteCount(width: 64, height: 48))
     }
 
     /// A thresholds file (the one table live guidance and the validator share): whatever it accepts lies

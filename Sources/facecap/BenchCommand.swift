@@ -28,15 +28,17 @@ import Glibc
 /// read it: its core was busy); and each model's figure in this thread's CPU time (`detector_cpu_ms`,
 /// `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a call longer than the
 /// scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait. With `--image`, the
-/// terminal preview's raster too (`preview_*_cpu_ms`, `BenchPreview`).
+/// terminal preview's raster too (`preview_*_cpu_ms`, `BenchPreview`). With `--formats` and `--image`, only the
+/// camera formats' table (`BenchFormats`).
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: .optionBenchJSON),
         OptionSpec("runs", value: "N", help: .optionRuns),
         OptionSpec("profile", help: .optionProfile),
         OptionSpec("image", value: "FILE", help: .optionBenchImage),
+        OptionSpec("formats", help: .optionBenchFormats),
     ]
-    static let usage = "facecap bench [--json] [--runs N] [--profile] [--image FILE]"
+    static let usage = "facecap bench [--json] [--runs N] [--profile] [--image FILE] [--formats]"
     static let about = MessageID.commandBenchAbout
 
     static func run(_ arguments: [String]) throws -> ExitCode {
@@ -46,6 +48,12 @@ enum BenchCommand {
         guard parsed.positionals.isEmpty else { throw UsageError(Words.text(.benchNoFiles)) }
         let runs = try parsed.int("runs", in: 5...100_000) ?? 300
         let models = try ModelFiles.loadAllFaceModels()
+        if parsed.has("formats") {
+            guard let path = parsed.value("image") else { throw UsageError(Words.text(.benchFormatsImage)) }
+            let photo = try ImageFile.read(path: path)
+            for line in try BenchFormats.run(photo: photo, models: models, runs: min(runs, 300)) { printOut(line) }
+            return .success
+        }
 
         let detector = try Interpreter(model: models.detector)
         fillPseudoRandom(detector.input(), low: -1, high: 1)

@@ -445,7 +445,9 @@ final class FakeV4L2Device {
         }
         let layout = FakeV4L2Device.layout(chosen.fourcc)
         let stride = chosen.compressed ? 0 : size.width * layout.bytesPerPixel + node.rowPadding
-        let imageSize = chosen.compressed ? size.width * size.height
+        // A compressed frame's buffer as uvcvideo sizes it, at least 64 KiB (a small test picture's JPEG header alone
+        // is longer than its pixels).
+        let imageSize = chosen.compressed ? max(size.width * size.height, 1 << 16)
             : stride * size.height + layout.chromaBytes(stride, size.height)
         current = (node, chosen, size.width, size.height, stride, imageSize)
         format.pointee.fmt.pix.pixelformat = chosen.fourcc
@@ -572,6 +574,9 @@ extension FakeV4L2Device.Format {
                                             sizes: [(320, 240), (640, 480), (1280, 720)])
     static let mjpeg = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_MJPEG, description: "Motion-JPEG", compressed: true,
                                              sizes: [(640, 480), (1280, 720), (1920, 1080)])
+    /// A packed 4:2:2 format facecap does not read itself: libv4l2 converts it to RGB24.
+    static let uyvy = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_UYVY, description: "UYVY 4:2:2",
+                                            sizes: [(640, 480), (1280, 720)])
     /// What libv4l2 adds to the list for a camera it can convert from.
     static let emulatedRGB = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_RGB24, description: "RGB3", emulated: true,
                                                    sizes: [(640, 480), (1280, 720), (1920, 1080)])

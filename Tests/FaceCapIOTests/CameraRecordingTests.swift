@@ -124,8 +124,8 @@ final class CameraRecordingTests: XCTestCase {
         XCTAssertEqual(try readBack().1.count, 2)
     }
 
-    func testRecordsTheRGB24OfAnMJPEGOnlyCamera() throws {
-        let node = FakeV4L2Device.Node(formats: [.mjpeg, .emulatedRGB])
+    func testRecordsTheRGB24OfACameraLibv4l2Converts() throws {
+        let node = FakeV4L2Device.Node(formats: [.uyvy, .emulatedRGB])
         let (camera, _) = try camera(frames(at: [0.05, 0.1, 0.2]), node: node)
         let clip = try writer(for: camera)
         let summary = try recordClip(from: camera, to: clip, seconds: 0.12, stopRequested: { 0 })

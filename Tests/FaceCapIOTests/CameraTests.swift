@@ -189,8 +189,8 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(camera.frameRate, 30, "the rate G_PARM reports")
     }
 
-    func testMJPEGOnlyCameraStreamsRGB24ConvertedByLibv4l2() throws {
-        let fake = makeFake(FakeV4L2Device.Node(formats: [.mjpeg, .emulatedRGB]), script: frames(1, fill: 9))
+    func testAFormatFacecapDoesNotReadStreamsRGB24ConvertedByLibv4l2() throws {
+        let fake = makeFake(FakeV4L2Device.Node(formats: [.uyvy, .emulatedRGB]), script: frames(1, fill: 9))
         let camera = try Camera(path: path, ops: fake.ops)
         XCTAssertEqual(fake.lastRequestedFourcc, CV4L2_PIX_FMT_RGB24)
         XCTAssertEqual(camera.format, .rgb24)
@@ -205,8 +205,8 @@ final class CameraTests: XCTestCase {
     }
 
     func testFallsBackToRGB24WhenTheDriverRefusesYUYVAtS_FMT() throws {
-        // The camera lists YUYV, but S_FMT answers with MJPEG: libv4l2's RGB24 is asked for instead.
-        var node = FakeV4L2Device.Node(formats: [.mjpeg, .yuyv, .emulatedRGB])
+        // The camera lists YUYV, but S_FMT answers with UYVY: libv4l2's RGB24 is asked for instead.
+        var node = FakeV4L2Device.Node(formats: [.uyvy, .yuyv, .emulatedRGB])
         node.refusedFourcc = CV4L2_PIX_FMT_YUYV
         let fake = makeFake(node)
         let camera = try Camera(path: path, ops: fake.ops)
@@ -216,9 +216,9 @@ final class CameraTests: XCTestCase {
     }
 
     func testACameraWithNoReadableFormatIsAClearError() {
-        let fake = makeFake(FakeV4L2Device.Node(formats: [.mjpeg]))
+        let fake = makeFake(FakeV4L2Device.Node(formats: [.uyvy]))
         XCTAssertThrowsError(try Camera(path: path, ops: fake.ops)) { error in
-            XCTAssertEqual(error as? CameraError, .unsupportedFormat(path: path, offered: ["MJPG"]))
+            XCTAssertEqual(error as? CameraError, .unsupportedFormat(path: path, offered: ["UYVY"]))
             XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
             XCTAssertTrue((error as? CameraError)?.message.contains("offers no picture format") ?? false)
         }

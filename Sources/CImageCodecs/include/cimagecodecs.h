@@ -64,6 +64,46 @@ void cic_png_close(cic_png_decoder *decoder);
 int cic_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride,
                     int quality, uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
+/* ---- MJPEG frames to planes ------------------------------------------------------------------------
+ * A camera's MJPEG frames decoded straight to planar 4:2:2, Y then Cb and Cr at half width (rounded up), the layout
+ * of the 4:2:2 JPEGs webcams send (libjpeg-turbo's raw-data output: no colour conversion, no resampling), optionally
+ * scaled down by the DCT. One decoder serves a whole stream: cic_mjpeg_open reads a frame's header, the caller sizes
+ * the planes (cic_planes_bytes), cic_mjpeg_read decodes. A damaged or short frame is a status (never a crash), after
+ * which the decoder takes the next frame. */
+
+/* The JPEG's own sampling (cic_planes_info.layout): grey (neutral chroma is written), 4:2:0 (its chroma rows are
+   repeated), 4:2:2, or 4:4:4 (and every other, through libjpeg's YCbCr; chroma of the even columns is kept). */
+enum { CIC_PLANES_GRAY = 1, CIC_PLANES_420 = 2, CIC_PLANES_422 = 3, CIC_PLANES_444 = 4 };
+
+typedef struct {
+    /* The size decoded (the frame's, divided by the scale, rounded up) and the frame's own. */
+    int width;
+    int height;
+    int source_width;
+    int source_height;
+    int layout;
+    int status;
+    char message[CIC_MESSAGE_LENGTH];
+} cic_planes_info;
+
+typedef struct cic_mjpeg cic_mjpeg;
+
+/* NULL when out of memory. */
+cic_mjpeg *cic_mjpeg_create(void);
+void cic_mjpeg_destroy(cic_mjpeg *decoder);
+/* Parses the header of the frame in `data` (valid until cic_mjpeg_read returns); `scale_denom` 1, 2, 4 or 8 decodes
+   at that fraction of the size. Returns a CIC_ status; info says the size and layout to come. */
+int cic_mjpeg_open(cic_mjpeg *decoder, const uint8_t *data, size_t size, int scale_denom, cic_planes_info *info);
+/* Decodes the frame opened last into `planes` (`capacity` bytes, at least cic_planes_bytes). Returns a CIC_ status. */
+int cic_mjpeg_read(cic_mjpeg *decoder, uint8_t *planes, size_t capacity, cic_planes_info *info);
+/* Bytes of the 4:2:2 planes of a `width` × `height` picture. */
+size_t cic_planes_bytes(int width, int height);
+
+/* RGB pixels as a camera's MJPEG frame: baseline JPEG with 4:2:2 chroma and the standard Huffman tables, as UVC
+   webcams encode (for the format tests and `facecap bench --formats`). Returns as cic_jpeg_encode. */
+int cic_jpeg_encode_webcam(const uint8_t *pixels, int width, int height, size_t stride, int quality, uint8_t **out,
+                           size_t *out_size, char *message, size_t message_size);
+
 /* free() for buffers this library returned. */
 void cic_free(void *pointer);
 

@@ -66,6 +66,7 @@ static const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const uint32_t CV4L2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;
 static const uint32_t CV4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
 static const uint32_t CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
 static const uint32_t CV4L2_PIX_FMT_YVU420 = V4L2_PIX_FMT_YVU420;
@@ -76,8 +77,8 @@ static const uint32_t CV4L2_PIX_FMT_RGBX32 = V4L2_PIX_FMT_RGBX32;
 
 /**
  * Which picture layout facecap gets a format's frames in: 1 packed YUYV, 2 packed RGB24 (from RGB3, BGR3 and
- * the 32-bit RGB formats), 3 planar YUV 4:2:0 (from NV12, YU12, YV12); 0 for a format facecap does not read
- * itself (MJPEG and others: libv4l2 converts them to RGB24).
+ * the 32-bit RGB formats), 3 planar YUV 4:2:0 (from NV12, YU12, YV12), 4 the compressed frame as the camera sent it
+ * (MJPEG, which facecap decodes itself); 0 for a format facecap does not read itself (libv4l2 converts it to RGB24).
  */
 int cv4l2_destination_layout(uint32_t pixel_format);
 
@@ -173,7 +174,7 @@ typedef struct cv4l2_request {
 
 /** What was negotiated. */
 typedef struct cv4l2_stream_info {
-    /** CV4L2_PIX_FMT_YUYV (native) or CV4L2_PIX_FMT_RGB24 (converted by libv4l2 when needed). */
+    /** The format read: one of readable_formats (native), or CV4L2_PIX_FMT_RGB24 converted by libv4l2. */
     uint32_t pixel_format;
     uint32_t width;
     uint32_t height;
@@ -187,8 +188,10 @@ typedef struct cv4l2_stream_info {
     /** 1 when the driver accepts a frame rate (V4L2_CAP_TIMEPERFRAME). */
     int timeperframe;
     uint32_t buffer_count;
-    /** The frames are libv4l2's conversion of another format (MJPEG…), not the camera's own. */
+    /** The frames are libv4l2's conversion of another format, not the camera's own. */
     int converted;
+    /** Bytes a destination of cv4l2_read must hold: a whole frame in its layout, or for MJPEG the largest buffer. */
+    size_t frame_bytes;
     char card[33];
     char driver[17];
     char bus[33];
@@ -237,7 +240,8 @@ typedef enum cv4l2_read_result {
 } cv4l2_read_result;
 
 typedef struct cv4l2_frame_info {
-    /** Bytes written to the destination (tightly packed rows; planes one after the other for YUV 4:2:0). */
+    /** Bytes written to the destination (tightly packed rows; planes one after the other for YUV 4:2:0; the
+        compressed frame's own length for MJPEG). */
     size_t bytes;
     /** Seconds since STREAMON on the monotonic clock. */
     double timestamp;
@@ -250,6 +254,15 @@ typedef struct cv4l2_frame_info {
  */
 cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t capacity, int timeout_ms,
                              cv4l2_frame_info *frame, cv4l2_failure *failure);
+
+/**
+ * What cv4l2_read does to a frame, without a device: `source` (`source_bytes` of `pixel_format`, rows
+ * `bytes_per_line` apart, 0 for packed) into `destination` in its layout (cv4l2_destination_layout 1 to 3). Returns 0,
+ * or EINVAL for a format it does not convert (MJPEG, or none facecap reads) or buffers too small. For
+ * `facecap bench --formats`, which times the conversion of each format.
+ */
+int cv4l2_convert_frame(uint32_t pixel_format, uint32_t width, uint32_t height, uint32_t bytes_per_line,
+                        const void *source, size_t source_bytes, void *destination, size_t capacity);
 
 cv4l2_stats cv4l2_get_stats(const cv4l2_device *device);
 

@@ -203,7 +203,7 @@ extension MessageID {
                 + " — close it and try again"
         case .cameraErrorUnsupported:
             "{path} offers no picture format facecap can read (it offers {formats}; facecap reads YUYV, NV12, YU12,"
-                + " YV12 and RGB, and what libv4l2 converts to RGB24) — try another camera"
+                + " YV12, RGB and MJPEG, and what libv4l2 converts to RGB24) — try another camera"
         case .cameraConvertedFormat: "{format} via libv4l2"
         case .cameraErrorFormatNotOffered:
             "{path} does not give {format} (it offers {formats}) — leave out --format, or name one of those"
@@ -392,6 +392,9 @@ extension MessageID {
         case .optionRuns: "timed runs per measure (default 300)"
         case .optionProfile: "also print the median time of every kernel call of both models"
         case .optionBenchImage: "also time a session's frames made from this photo of one face (make bench gives one)"
+        case .optionBenchFormats:
+            "with --image: time each camera format instead, read into the analyser's layout and analysed, at 640x480"
+                + " and 1280x720"
         case .commandDevicesSummary: "list capture devices: path, name, driver, bus, formats, sizes, frame rates"
         case .commandDevicesAbout: "Lists video-capture devices (metadata nodes are skipped): path, name, driver, bus, formats, sizes and frame rates."
         case .commandAnalyzeSummary: "analyse photos (JPEG, PNG, PPM/PGM) or clips (.y4m, every frame)"
@@ -410,6 +413,7 @@ extension MessageID {
         case .benchNoFiles: "'facecap bench' takes no file arguments"
         case .benchMedianOf: "(median of {count} runs each, one thread)"
         case .benchNoFace: "{path}: not every frame made from it had a tracked face; the bench needs a photo of one face"
+        case .benchFormatsImage: "--formats needs --image PHOTO, a photo of one face (make bench gives one)"
         case .analyzeNoFace: "no face"
         case .analyzeFaces: "{count} face"
         case .analyzeFrameAt: "{path} frame {index} (t={seconds} s)"

@@ -57,14 +57,17 @@ public struct CameraStatistics: Equatable, Sendable {
     public var pollTimeouts = 0
     /// Older frames passed over for a newer one (`skipStaleFrames`).
     public var staleFramesSkipped = 0
+    /// MJPEG frames facecap's decoder could not read whole (cut short or corrupt, as webcams send now and then).
+    public var droppedUndecodable = 0
 
     /// Frames received but not passed on.
-    public var dropped: Int { droppedErrorFlag + droppedBadSize }
+    public var dropped: Int { droppedErrorFlag + droppedBadSize + droppedUndecodable }
 
     public init() {}
 }
 
-/// A V4L2 camera streaming YUYV (or RGB24 converted by libv4l2) through mmap buffers.
+/// A V4L2 camera streaming through mmap buffers: YUYV, 4:2:0, RGB, or MJPEG decoded by facecap itself (or another
+/// format as libv4l2's RGB24).
 ///
 /// Opening negotiates the format, size and rate and starts streaming; `close()` (or deinit) stops it,
 /// unmaps the buffers and closes the device, in that order. After a fatal error the camera closes itself
@@ -80,10 +83,11 @@ public final class Camera: FrameSource {
     public let format: PixelFormat
     public let colorRange: ColorRange
     public let frameRate: Double
-    /// True when libv4l2 converts the camera's own format (e.g. MJPEG) to RGB24.
+    /// True when libv4l2 converts the camera's own format (one facecap does not read, e.g. UYVY) to RGB24.
     public let isConverted: Bool
-    /// The format the camera streams in ("YUYV", "NV12", "XR24"…; "RGB3" for libv4l2's conversion). Its frames
-    /// reach the analyser as `format`: YUYV as it is, NV12/YU12/YV12 as planar 4:2:0, the RGB ones as RGB24.
+    /// The format the camera streams in ("YUYV", "NV12", "XR24", "MJPG"…; "RGB3" for libv4l2's conversion). Its
+    /// frames reach the analyser as `format`: YUYV as it is, NV12/YU12/YV12 as planar 4:2:0, the RGB ones as RGB24,
+    /// MJPEG decoded by facecap's own decoder (`MJPEGDecoder`) to planar 4:2:2.
     public let fourcc: String
     /// What was asked for; differs from width × height when the driver adjusted the size.
     public let requestedWidth: Int
@@ -105,6 +109,10 @@ public final class Camera: FrameSource {
     private var consecutiveIOErrors = 0
     /// The timestamp of the last frame delivered (seconds since STREAMON).
     private var lastTimestamp = 0.0
+    /// MJPEG: the decoder, and the compressed frame as the driver sent it (as long as its largest buffer).
+    private let mjpeg: MJPEGDecoder?
+    private var compressed: [UInt8] = []
+    private var compressedCount = 0
 
     /// Opens `path` and starts streaming.
     public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
@@ -156,13 +164,22 @@ public final class Camera: FrameSource {
         height = Int(stream.height)
         isConverted = stream.converted != 0
         fourcc = CameraSupport.fourccString(stream.pixel_format)
+        mjpeg = cv4l2_destination_layout(stream.pixel_format) == 4 ? MJPEGDecoder() : nil
         switch cv4l2_destination_layout(stream.pixel_format) {
         case 1: format = .yuyv
         case 3: format = .yuv420p
+        case 4: format = .yuv422p
         default: format = .rgb24
         }
-        // libv4l2's conversions (from MJPEG: JFIF) are full range, whatever quantization the driver states.
-        colorRange = format == .rgb24 || isConverted || stream.full_range != 0 ? .full : .limited
+        if cv4l2_destination_layout(stream.pixel_format) == 4 {
+            guard mjpeg != nil else {
+                cv4l2_stop(device)
+                throw CameraError.system(path: path, operation: "MJPEG decoder", errno: ENOMEM)
+            }
+            compressed = [UInt8](repeating: 0, count: stream.frame_bytes)
+        }
+        // libv4l2's conversions and JPEG (JFIF) are full range, whatever quantization the driver states.
+        colorRange = format == .rgb24 || format == .yuv422p || isConverted || stream.full_range != 0 ? .full : .limited
         frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
@@ -225,7 +242,7 @@ public final class Camera: FrameSource {
         if let failure { throw failure }
         guard let device else { throw CameraError.closed(path: path) }
         let byteCount = format.byteCount(width: width, height: height) ?? 0
-        if frame.data.count != byteCount {
+        if frame.data.count != byteCount, mjpeg == nil {
             // Only the first frame (or a new size) allocates; later frames reuse this storage.
             frame.data = [UInt8](repeating: 0, count: byteCount)
         }
@@ -242,17 +259,22 @@ public final class Camera: FrameSource {
             var info = cv4l2_frame_info()
             var failed = cv4l2_failure()
             let interruptedBefore = statistics.interrupted
-            let result = frame.data.withUnsafeMutableBytes { bytes in
-                cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
-            }
+            var result = read(device, into: &frame, milliseconds, &info, &failed)
             updateStatistics(device)
             let now = POSIX.monotonicSeconds()
+            if result == CV4L2_READ_FRAME, configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
+            if result == CV4L2_READ_FRAME, let mjpeg,
+               !mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame) {
+                // A frame cut short or corrupt is a damaged buffer like a flagged one: counted, never passed on.
+                statistics.droppedUndecodable += 1
+                updateStatistics(device)
+                result = CV4L2_READ_DROPPED
+            }
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
                 stallClockStart = now
                 damagedSinceFrame = 0
-                if configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
                 frame.format = format
                 frame.width = width
                 frame.height = height
@@ -297,9 +319,7 @@ public final class Camera: FrameSource {
         while true {
             var newer = cv4l2_frame_info()
             var failed = cv4l2_failure()
-            let result = frame.data.withUnsafeMutableBytes { bytes in
-                cv4l2_read(device, bytes.baseAddress, bytes.count, 0, &newer, &failed)
-            }
+            let result = read(device, into: &frame, 0, &newer, &failed)
             switch result {
             case CV4L2_READ_FRAME:
                 info = newer
@@ -311,6 +331,21 @@ public final class Camera: FrameSource {
                 return
             }
         }
+    }
+
+    /// One buffer from the driver: into `frame` as it is, or for MJPEG into `compressed` (decoded by the caller).
+    private func read(_ device: OpaquePointer, into frame: inout Frame, _ milliseconds: Int32,
+                      _ info: inout cv4l2_frame_info, _ failed: inout cv4l2_failure) -> cv4l2_read_result {
+        guard mjpeg != nil else {
+            return frame.data.withUnsafeMutableBytes { bytes in
+                cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
+            }
+        }
+        let result = compressed.withUnsafeMutableBytes { bytes in
+            cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
+        }
+        if result == CV4L2_READ_FRAME { compressedCount = info.bytes }
+        return result
     }
 
     /// Writes back the controls facecap changed (those no other program changed since), stops streaming, unmaps the
@@ -331,7 +366,7 @@ public final class Camera: FrameSource {
 
     private func updateStatistics(_ device: OpaquePointer) {
         let counters = cv4l2_get_stats(device)
-        statistics.framesDelivered = Int(counters.frames)
+        statistics.framesDelivered = Int(counters.frames) - statistics.droppedUndecodable
         statistics.droppedErrorFlag = Int(counters.dropped_error_flag)
         statistics.droppedBadSize = Int(counters.dropped_bad_size)
         statistics.skippedByDriver = Int(counters.sequence_gaps)

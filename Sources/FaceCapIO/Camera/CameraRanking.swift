@@ -60,9 +60,10 @@ public struct CameraRank: Equatable, Sendable {
     public static let minimumSize = (width: 640, height: 480)
     public static let minimumRate = 15.0
 
-    /// The formats facecap reads itself, in the order it prefers them (cv4l2's readable_formats).
+    /// The formats facecap reads itself, in the order it prefers them (cv4l2's readable_formats); MJPEG last, decoded
+    /// by facecap's own decoder.
     public static let preferenceOrder = ["YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24", "BGR4", "BX24",
-                                         "BA24", "XB24", "AB24"]
+                                         "BA24", "XB24", "AB24", "MJPG"]
 
     /// 640×480 or more at 15 fps or more.
     static func isGood(_ mode: Mode) -> Bool {
@@ -70,8 +71,8 @@ public struct CameraRank: Equatable, Sendable {
     }
 
     /// The format facecap asks for (cv4l2's `preferred_format`): the first of its own formats, in cv4l2's order,
-    /// that gives a good mode (640×480 or more at 15 fps or more), else libv4l2's RGB24 when that does (a USB 2
-    /// camera whose YUYV gives 1280×720 at 10 fps and MJPEG 30), else the first it reads at all.
+    /// that gives a good mode (640×480 or more at 15 fps or more: MJPEG on a USB 2 camera whose YUYV gives 1280×720
+    /// at 10 fps and MJPEG 30), else libv4l2's RGB24 when that does, else the first it reads at all.
     public var format: String?
 
     /// With `format` (--format), only that format's sizes make the mode.
