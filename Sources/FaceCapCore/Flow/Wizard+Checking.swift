@@ -166,6 +166,8 @@ extension Wizard {
         return [.report(Words.text(.reportNotSavedQuit, ["reason": failure.message]))] + finish(code)
     }
 
+    /// A signal (or q while the terminal is too small). Exhaustive, with no `default:`: a new state says here
+    /// what it keeps or says on the way out.
     mutating func stop(_ request: StopRequest) -> [WizardEffect] {
         if case .validating(var check) = state, let held = check.held {
             // The answer is in, only held for the screen's minimum display: it is acted on first, so the files
@@ -194,7 +196,9 @@ extension Wizard {
             return [.report(link.problem.message)] + finish(.cancelled)
         case .choosingCamera(let picker):
             return quitPicker(picker, code: .cancelled)
-        default:
+        case .notStarted, .tutorial, .permissionContext, .permissionDismissed, .checkingServer, .opening, .capture,
+             .taking, .saving, .success, .retry, .finalError, .saveFailed, .finished:
+            // Nothing to keep or say on the way out (`handle` adds the cancelled line when none was given).
             return finish(.cancelled)
         }
     }
