@@ -47,6 +47,12 @@ public struct Wizard: Sendable, Equatable {
     /// The current attempt (1-based): the one the kept or next photo is validated as.
     public var attempt: Int { attemptsUsed + 1 }
 
+    /// The check the kept or next photo gets: its attempt, and whether it is the last (decided here once; the
+    /// session writes the same into the photo's report).
+    public var currentRequest: ValidationRequest {
+        ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
+    }
+
     /// Attempts left after the current one fails.
     public var attemptsLeft: Int { max(0, settings.attempts - attemptsUsed) }
 
@@ -80,7 +86,7 @@ public struct Wizard: Sendable, Equatable {
         if effects.contains(where: { if case .report = $0 { true } else { false } }) { announced.reported = true }
         if !announced.reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
             // Every way out leaves its one line on standard error: leaving before any photo was kept says so.
-            effects.insert(.report(Words.text(.reportCancelled)), at: 0)
+            effects.insert(.report(.cancelled), at: 0)
             announced.reported = true
         }
         return effects + announce()
@@ -150,7 +156,7 @@ public struct Wizard: Sendable, Equatable {
     }
 
     /// A `screen` event whenever the screen's name changes.
-    private mutating func announce() -> [WizardEffect] {
+    mutating func announce() -> [WizardEffect] {
         if isFinished { return [] }
         if case .notStarted = state { return [] }
         let name = screenName
