@@ -56,7 +56,8 @@ extension Wizard {
             lost.kind = .lost
             state = .cameraLost(CameraLink(problem: lost, retryStep: step,
                                            nextTry: problem.recoverable ? now + settings.backoff.delay(step: step) : nil))
-            return settings.plain && !problem.recoverable ? [.report(problem.message)] + finish(problem.exitCode) : []
+            guard settings.plain && !problem.recoverable else { return [] }
+            return [.report(.camera(problem, advice: false))] + finish(problem.exitCode)
         case .opening:
             return cameraCannotOpen(problem, step: 0)
         case .cameraUnavailable(let link) where link.awaitingAnswer:
@@ -70,10 +71,8 @@ extension Wizard {
         if settings.plain {
             // A script wants the answer now, not a screen that waits for a camera to appear.
             state = .cameraUnavailable(CameraLink(problem: problem, retryStep: step, nextTry: nil))
-            var report = problem.message
-            // No screen follows: the MIPI camera's fix for each distribution, its screen's lines, goes in the line.
-            if case .rawBayerOnly(let camera)? = problem.error { report = PlainText.joined(report, camera.advice) }
-            return [.report(report)] + finish(problem.exitCode)
+            // No screen follows: the fix its screen would show goes in the line.
+            return [.report(.camera(problem, advice: true))] + finish(problem.exitCode)
         }
         // No camera and busy are retried by themselves (hotplug, the other program quits); permission is not.
         let automatic = problem.kind != .permissionDenied && problem.recoverable
@@ -85,12 +84,13 @@ extension Wizard {
     mutating func cameraLost(_ problem: CameraProblem) -> [WizardEffect] {
         switch state {
         case .capture, .opening, .taking:
-            if settings.plain && !problem.recoverable {
-                announced.screen = .connectionError
-                return [.emit(.screen(.connectionError)), .report(problem.message)] + finish(problem.exitCode)
-            }
             state = .cameraLost(CameraLink(problem: problem, retryStep: 0,
                                            nextTry: problem.recoverable ? now + settings.backoff.delay(step: 0) : nil))
+            if settings.plain && !problem.recoverable {
+                // Nothing will bring it back and nobody waits at a screen: the Connection error the state shows is
+                // announced (so the events say where the flow ended), then its line, then the end.
+                return announce() + [.report(.camera(problem, advice: false))] + finish(problem.exitCode)
+            }
             return [.stopAnalysis, .closeCamera]
         default:
             return []

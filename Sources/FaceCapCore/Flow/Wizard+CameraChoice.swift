@@ -73,6 +73,6 @@ extension Wizard {
     /// q on the picker: as q on the screen it was opened from.
     mutating func quitPicker(_ picker: CameraPicker, code: ExitCode? = nil) -> [WizardEffect] {
         guard let link = picker.from else { return finish(code ?? .cancelled) }
-        return [.report(link.problem.message)] + finish(code ?? link.problem.exitCode)
+        return [.report(.camera(link.problem, advice: false))] + finish(code ?? link.problem.exitCode)
     }
 }

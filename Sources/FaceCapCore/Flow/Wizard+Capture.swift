@@ -40,7 +40,7 @@ extension Wizard {
 
     mutating func photoTaken(mode: CaptureMode, width: Int, height: Int) -> [WizardEffect] {
         guard case .taking = state else { return [] }
-        let request = ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
+        let request = currentRequest
         state = .validating(Check(request: request, startedAt: now))
         announced.guidance = nil
         return [.closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),

@@ -43,7 +43,7 @@ extension Wizard {
             state = .serverRefused(Refusal(status: status, message: message, request: request))
             if settings.plain {
                 // One line at the end: the refusal, then where the photo went.
-                state = .saving(Saving(verdict: nil, then: .exit(.failure), why: refusalReport(status, message)))
+                state = .saving(Saving(verdict: nil, then: .exit(.failure), why: .refused(status: status, message: message)))
                 return [.save(nil)]
             }
             return []
@@ -108,16 +108,9 @@ extension Wizard {
         }
     }
 
-    /// The refusal as the first clause of the line on standard error, the server's message as a clause.
-    func refusalReport(_ status: Int, _ message: String) -> String {
-        let said = Messages.clause(message)
-        return status > 0 ? Words.text(.reportRefusedHTTP, ["status": String(status), "message": said])
-            : Words.text(.reportRefused, ["message": said])
-    }
-
     /// The photo is written unvalidated before the program ends with `code` (the server never saw it, or
     /// refused it, or the person stopped the upload); `why` is the line's first clause (the refusal).
-    mutating func saveAndExit(_ code: ExitCode, cancelling sending: Bool, why: String? = nil) -> [WizardEffect] {
+    mutating func saveAndExit(_ code: ExitCode, cancelling sending: Bool, why: ReportLine? = nil) -> [WizardEffect] {
         state = .saving(Saving(verdict: nil, then: .exit(code), why: why))
         return (sending ? [.cancelValidation] : []) + [.save(nil)]
     }
@@ -129,13 +122,12 @@ extension Wizard {
         switch saving.then {
         case .success:
             state = .success(Ending(saved: saved, until: now + (settings.plain ? 0 : settings.successDelay)))
-            return effects + [.report(Words.text(.reportSaved, ["path": saved.photoPath]))]
+            return effects + [.report(.saved(path: saved.photoPath))]
         case .finalError:
             state = .finalError(Ending(saved: saved, until: now + (settings.plain ? 0 : settings.finalErrorDelay)))
-            return effects + [.report(Words.text(.reportManualReview, ["path": saved.photoPath]))]
+            return effects + [.report(.manualReview(path: saved.photoPath))]
         case .exit(let code):
-            let line = Words.text(.reportNotValidated, ["path": saved.photoPath])
-            return effects + [.report(Words.clauses([saving.why, line].compactMap { $0 }))] + finish(code)
+            return effects + [.report(.notValidated(path: saved.photoPath, why: saving.why))] + finish(code)
         }
     }
 
@@ -143,11 +135,10 @@ extension Wizard {
         guard case .saving(let saving) = state else { return [] }
         if case .exit(let code) = saving.then {
             // The person is already leaving: say what was lost and go.
-            let line = Words.text(.reportNotSaved, ["reason": message])
-            return [.report(Words.clauses([saving.why, line].compactMap { $0 }))] + finish(code)
+            return [.report(.notSaved(reason: message, why: saving.why))] + finish(code)
         }
         if settings.plain {
-            return [.report(Words.text(.reportNotSaved, ["reason": message]))] + finish(.failure)
+            return [.report(.notSaved(reason: message, why: nil))] + finish(.failure)
         }
         state = .saveFailed(SaveFailure(message: message, verdict: saving.verdict, then: saving.then))
         return []
@@ -163,9 +154,11 @@ extension Wizard {
     mutating func quitWithoutSaving(_ failure: SaveFailure) -> [WizardEffect] {
         let code: ExitCode
         if case .exit(let wanted) = failure.then { code = wanted } else { code = .failure }
-        return [.report(Words.text(.reportNotSavedQuit, ["reason": failure.message]))] + finish(code)
+        return [.report(.notSavedQuit(reason: failure.message))] + finish(code)
     }
 
+    /// A signal (or q while the terminal is too small). Exhaustive, with no `default:`: a new state says here
+    /// what it keeps or says on the way out.
     mutating func stop(_ request: StopRequest) -> [WizardEffect] {
         if case .validating(var check) = state, let held = check.held {
             // The answer is in, only held for the screen's minimum display: it is acted on first, so the files
@@ -182,7 +175,7 @@ extension Wizard {
         case .serverRefused(let refusal):
             // As q on that screen: the refused photo is kept on disk, as the screen promised.
             return saveAndExit(.failure, cancelling: refusal.sending,
-                               why: refusalReport(refusal.status, refusal.message))
+                               why: .refused(status: refusal.status, message: refusal.message))
         case .validating where settings.usesServer:
             // The upload is abandoned, not the photo: it is written unvalidated before the program ends.
             return saveAndExit(.cancelled, cancelling: true)
@@ -191,10 +184,12 @@ extension Wizard {
         case .serverCheckFailed(let trouble):
             return quitServerCheck(trouble, code: .cancelled)
         case .cameraUnavailable(let link), .cameraLost(let link):
-            return [.report(link.problem.message)] + finish(.cancelled)
+            return [.report(.camera(link.problem, advice: false))] + finish(.cancelled)
         case .choosingCamera(let picker):
             return quitPicker(picker, code: .cancelled)
-        default:
+        case .notStarted, .tutorial, .permissionContext, .permissionDismissed, .checkingServer, .opening, .capture,
+             .taking, .saving, .success, .retry, .finalError, .saveFailed, .finished:
+            // Nothing to keep or say on the way out (`handle` adds the cancelled line when none was given).
             return finish(.cancelled)
         }
     }

@@ -38,18 +38,43 @@ public enum KeyAction: Sendable, Equatable {
     case interrupt
 }
 
-/// One key binding: the keys, the help a screen shows for them (none for an alias), and what they do. A
+/// A key as the key bar names it: the character itself ("q", "1–3"), or a key whose name is worded (Enter,
+/// SPACE, Esc).
+public enum KeyLabel: Sendable, Equatable {
+    case character(String)
+    case named(MessageID)
+}
+
+/// What a binding advertises, as ids: the screens word it (`KeyBinding.help`, Screens/WizardScreens.swift).
+public struct KeyHint: Sendable, Equatable {
+    public var key: KeyLabel
+    public var action: MessageID
+
+    /// A key named by its character.
+    public init(_ key: String, _ action: MessageID) {
+        self.key = .character(key)
+        self.action = action
+    }
+
+    /// A key whose name is worded.
+    public init(_ key: MessageID, _ action: MessageID) {
+        self.key = .named(key)
+        self.action = action
+    }
+}
+
+/// One key binding: the keys, the hint a screen shows for them (none for an alias), and what they do. A
 /// screen's key bar and its `?` help are made from its bindings, so what a screen offers is what it does
 /// (bubbles' `key.Binding`).
 public struct KeyBinding: Sendable, Equatable {
     public var keys: [Key]
     /// Shown in the key bar; nil for a binding that works but is not advertised (Esc for q, y and n).
-    public var help: KeyHelp?
+    public var hint: KeyHint?
     public var action: KeyAction
 
-    public init(_ keys: [Key], _ help: KeyHelp?, _ action: KeyAction) {
+    public init(_ keys: [Key], _ hint: KeyHint?, _ action: KeyAction) {
         self.keys = keys
-        self.help = help
+        self.hint = hint
         self.action = action
     }
 }
@@ -59,7 +84,7 @@ extension Wizard {
     public var bindings: [KeyBinding] {
         if isTerminalTooSmall {
             // The screen behind is hidden: no key may act on it (pass the camera question, take a photo).
-            return [KeyBinding([.character("q"), .escape], KeyHelp("q", Words.text(.keyQuit)), .interrupt)]
+            return [KeyBinding([.character("q"), .escape], KeyHint("q", .keyQuit), .interrupt)]
         }
         var list: [KeyBinding]
         switch state {
@@ -77,46 +102,45 @@ extension Wizard {
                     let label = count == 1 ? "1" : "1–\(count)"
                     for number in 1...count {
                         list.append(KeyBinding([.character(Character(String(number)))],
-                                               number == 1 ? KeyHelp(label, Words.text(.keyChooseCamera)) : nil,
+                                               number == 1 ? KeyHint(label, .keyChooseCamera) : nil,
                                                .pickCamera(number)))
                     }
                 }
-                list.append(KeyBinding([.character("r"), .character("R")], KeyHelp("r", Words.text(.keyLookAgain)),
+                list.append(KeyBinding([.character("r"), .character("R")], KeyHint("r", .keyLookAgain),
                                        .lookAgain))
             }
-            list += [KeyBinding([.escape, .character("b")], KeyHelp(Words.text(.keyEscape), Words.text(.keyBack)), .back),
-                     KeyBinding([.character("q")], KeyHelp("q", Words.text(.keyQuit)), .quit)]
+            list += [KeyBinding([.escape, .character("b")], KeyHint(.keyEscape, .keyBack), .back),
+                     KeyBinding([.character("q")], KeyHint("q", .keyQuit), .quit)]
         case .opening, .checkingServer:
             list = [quitBinding(.keyQuit)]
         case .serverCheckFailed(let trouble):
             list = trouble.checking ? [quitBinding(.keyQuit)]
-                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyCheckAgain)),
+                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyCheckAgain),
                               .tryAgain)]
                     + (trouble.isTransient ? [KeyBinding([.character("c"), .character("C")],
-                                                         KeyHelp("c", Words.text(.keyTakePhotoAnyway)),
+                                                         KeyHint("c", .keyTakePhotoAnyway),
                                                          .continueWithoutServer)] : [])
                     + [quitBinding(.keyQuit)]
         case .tutorial:
-            list = [KeyBinding([.enter, .space], KeyHelp(Words.text(.keyEnter), Words.text(.keyStart)), .start),
+            list = [KeyBinding([.enter, .space], KeyHint(.keyEnter, .keyStart), .start),
                     quitBinding(.keyQuit)]
         case .permissionContext:
-            list = [KeyBinding([.enter, .character("y")], KeyHelp(Words.text(.keyEnter),
-                                                                         Words.text(settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera)),
-                               .turnOnCamera),
-                    KeyBinding([.character("q"), .escape, .character("n")], KeyHelp("q", Words.text(.keyNoThanks)),
+            list = [KeyBinding([.enter, .character("y")],
+                               KeyHint(.keyEnter, settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera), .turnOnCamera),
+                    KeyBinding([.character("q"), .escape, .character("n")], KeyHint("q", .keyNoThanks),
                                .decline)]
         case .permissionDismissed:
-            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyAskAgain)),
+            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyAskAgain),
                                .askAgain)]
                 + otherCameraBinding + [quitBinding(.keyQuit)]
         case .cameraUnavailable(let link):
             list = link.awaitingAnswer ? [quitBinding(.keyQuit)]
-                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keyTryAgain)),
+                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyTryAgain),
                               .tryAgain)] + otherCameraBinding + [quitBinding(.keyQuit)]
         case .capture(let progress):
             list = [quitBinding(.keyQuit)]
             if progress.manualOffered != nil {
-                list.insert(KeyBinding([.space], KeyHelp(Words.text(.keySpace), Words.text(.keyTakePhoto)), .takePhoto),
+                list.insert(KeyBinding([.space], KeyHint(.keySpace, .keyTakePhoto), .takePhoto),
                             at: 0)
             }
         case .taking:
@@ -124,53 +148,50 @@ extension Wizard {
             list = []
         case .success, .finalError:
             list = [KeyBinding([.enter, .space, .character("q"), .escape],
-                               KeyHelp(Words.text(.keyEnter), Words.text(.keyContinue)), .finish)]
+                               KeyHint(.keyEnter, .keyContinue), .finish)]
         case .retry:
             list = [KeyBinding([.enter, .space, .character("r"), .character("R")],
-                               KeyHelp(Words.text(.keyEnter), Words.text(.keyTryAgain)), .tryAgain),
+                               KeyHint(.keyEnter, .keyTryAgain), .tryAgain),
                     quitBinding(.keyQuit)]
         case .cameraLost(let link):
             let look = link.problem.recoverable ? MessageID.keyLookNow
                 : settings.sourceIsClip ? .keyReplayClip : .keyTryAgain
             list = (link.awaitingAnswer ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                           KeyHelp("r", Words.text(look)), .tryAgain)])
+                                                           KeyHint("r", look), .tryAgain)])
                 + [quitBinding(.keyQuit)]
         case .serverUnreachable(let trouble):
             list = (trouble.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHelp("r", Words.text(.keySendNow)), .sendAgain)])
+                                                       KeyHint("r", .keySendNow), .sendAgain)])
                 + [quitBinding(.keyQuitPhotoSaved)]
         case .serverRefused(let refusal):
             list = (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHelp("r", Words.text(.keySendAgain)), .sendAgain)])
+                                                       KeyHint("r", .keySendAgain), .sendAgain)])
                 + [quitBinding(.keyQuitPhotoSaved)]
         case .saveFailed(let failure) where failure.folder != nil:
             // Typing: the keys are the field's (Wizard+SaveFolder.swift); these are only what the bar shows.
-            return [KeyBinding([.enter], KeyHelp(Words.text(.keyEnter), Words.text(.keySaveHere)), .saveAgain),
-                    KeyBinding([.escape], KeyHelp(Words.text(.keyEscape), Words.text(.keyBack)), .saveAgain)]
+            return [KeyBinding([.enter], KeyHint(.keyEnter, .keySaveHere), .saveAgain),
+                    KeyBinding([.escape], KeyHint(.keyEscape, .keyBack), .saveAgain)]
         case .saveFailed:
-            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHelp("r", Words.text(.keySaveAgain)),
+            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keySaveAgain),
                                .saveAgain),
-                    KeyBinding([.character("o"), .character("O")], KeyHelp("o", Words.text(.keySaveElsewhere)),
+                    KeyBinding([.character("o"), .character("O")], KeyHint("o", .keySaveElsewhere),
                                .chooseFolder),
                     quitBinding(.keyQuitWithoutSaving)]
         }
         if !settings.plain, !list.isEmpty {
-            list.append(KeyBinding([.character("?")], KeyHelp("?", Words.text(.keyHelp)), .toggleHelp))
+            list.append(KeyBinding([.character("?")], KeyHint("?", .keyHelp), .toggleHelp))
         }
         return list
     }
 
     private func quitBinding(_ words: MessageID) -> KeyBinding {
-        KeyBinding([.character("q"), .escape], KeyHelp("q", Words.text(words)), .quit)
+        KeyBinding([.character("q"), .escape], KeyHint("q", words), .quit)
     }
 
     private var otherCameraBinding: [KeyBinding] {
-        settings.sourceIsClip ? [] : [KeyBinding([.character("d")], KeyHelp("d", Words.text(.keyOtherCamera)),
+        settings.sourceIsClip ? [] : [KeyBinding([.character("d")], KeyHint("d", .keyOtherCamera),
                                                  .otherCamera)]
     }
-
-    /// The key bar: the help of each advertised binding.
-    public var keyHelp: [KeyHelp] { bindings.compactMap(\.help) }
 
     mutating func press(_ key: Key) -> [WizardEffect] {
         if case .saveFailed(let failure) = state, let folder = failure.folder, !isTerminalTooSmall {
@@ -217,11 +238,11 @@ extension Wizard {
             return stop(.interrupt)
         case (.quit, .cameraUnavailable(let link)), (.quit, .cameraLost(let link)):
             // The screen is gone once the program ends: its one-line summary stays on standard error.
-            return [.report(link.problem.message)] + finish(link.problem.exitCode)
+            return [.report(.camera(link.problem, advice: false))] + finish(link.problem.exitCode)
         case (.quit, .serverUnreachable(let trouble)):
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case (.quit, .serverRefused(let refusal)):
-            return saveAndExit(.failure, cancelling: refusal.sending, why: refusalReport(refusal.status, refusal.message))
+            return saveAndExit(.failure, cancelling: refusal.sending, why: .refused(status: refusal.status, message: refusal.message))
         case (.quit, .saveFailed(let failure)):
             return quitWithoutSaving(failure)
         case (.quit, .serverCheckFailed(let trouble)):

@@ -10,15 +10,14 @@ extension Wizard {
         /// A `checkServer` is outstanding: its `serverChecked` is acted on, any other is not.
         case inFlight
         /// The answer when it was not ready (a ready one clears), kept for when the camera is asked for.
-        case answered(ServerCheck)
+        case answered(ServerCheckProblem)
         /// The camera may open: the pre-flight answered ready, or the person chose to go on without it.
         case cleared
     }
 
     /// A pre-flight that did not answer ready, and its retries.
     public struct ServerCheckTrouble: Sendable, Equatable {
-        /// `.unreachable` or `.refused`.
-        public var check: ServerCheck
+        public var check: ServerCheckProblem
         public var retryStep: Int
         /// The automatic re-check (a server that could not be reached may come back), when there is one.
         public var nextTry: Double?
@@ -61,24 +60,25 @@ extension Wizard {
 
     mutating func serverChecked(_ check: ServerCheck) -> [WizardEffect] {
         guard preFlight == .inFlight else { return [] }
-        preFlight = check == .ready ? .cleared : .answered(check)
+        preFlight = check.problem.map { .answered($0) } ?? .cleared
         switch state {
         case .checkingServer:
             return openForCapture()
         case .serverCheckFailed(let trouble) where trouble.checking:
-            return check == .ready ? openForCapture() : serverCheckFailed(check, step: trouble.retryStep + 1)
+            guard let problem = check.problem else { return openForCapture() }
+            return serverCheckFailed(problem, step: trouble.retryStep + 1)
         default:
             // Answered while the tutorial is read: kept for when the camera is asked for.
             return []
         }
     }
 
-    private mutating func serverCheckFailed(_ check: ServerCheck, step: Int) -> [WizardEffect] {
+    private mutating func serverCheckFailed(_ check: ServerCheckProblem, step: Int) -> [WizardEffect] {
         var trouble = ServerCheckTrouble(check: check, retryStep: step)
         if settings.plain {
             guard trouble.isTransient else {
                 state = .serverCheckFailed(trouble)
-                return [.report(serverCheckReport(trouble))] + finish(.failure)
+                return [.report(.serverCheck(trouble.check))] + finish(.failure)
             }
             // A script goes on: the photo is sent once the server answers (the Connection error's backoff).
             trouble.continueAt = now
@@ -108,24 +108,12 @@ extension Wizard {
     /// q or a signal on the failure screen: one line on standard error says what was wrong; a server that
     /// could not be reached ends as SPEC's "server unreachable and the user quit" (75), a refusal as an error.
     mutating func quitServerCheck(_ trouble: ServerCheckTrouble, code: ExitCode? = nil) -> [WizardEffect] {
-        [.report(serverCheckReport(trouble))] + finish(code ?? (trouble.isTransient ? .serverUnreachable : .failure))
+        [.report(.serverCheck(trouble.check))] + finish(code ?? (trouble.isTransient ? .serverUnreachable : .failure))
     }
 
     mutating func serverCheckDue(_ trouble: ServerCheckTrouble) -> [WizardEffect] {
         if let at = trouble.continueAt, now >= at { return continueWithoutServerCheck() }
         if let next = trouble.nextTry, now >= next, !trouble.checking { return checkServerAgain(trouble) }
         return []
-    }
-
-    /// The line on standard error: the problem as a clause after the label (the screen's sentence, "The server
-    /// answered HTTP 404.", would put a capital and a full stop in the middle of the line).
-    func serverCheckReport(_ trouble: ServerCheckTrouble) -> String {
-        var problem = serverCheckSaid(trouble.check)
-        if case .refused(let status, let message) = trouble.check {
-            // The server's own sentences become clauses of the line.
-            problem = status > 0 && message.isEmpty ? Words.text(.reportServerAnswered, ["status": String(status)])
-                : serverCheckSaid(.refused(status: status, message: Messages.clause(message)))
-        }
-        return Words.text(.reportServerCheck, ["problem": problem])
     }
 }

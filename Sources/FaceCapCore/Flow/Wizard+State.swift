@@ -96,7 +96,7 @@ extension Wizard {
         public var then: AfterSave
         /// Why the program ends after the save (the server's refusal), the first clause of the line on standard
         /// error, before where the photo went.
-        public var why: String? = nil
+        public var why: ReportLine? = nil
     }
 
     /// Success and Final error: the photo written, the screen moving on by itself at `until`.

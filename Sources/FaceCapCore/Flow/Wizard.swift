@@ -47,6 +47,12 @@ public struct Wizard: Sendable, Equatable {
     /// The current attempt (1-based): the one the kept or next photo is validated as.
     public var attempt: Int { attemptsUsed + 1 }
 
+    /// The check the kept or next photo gets: its attempt, and whether it is the last (decided here once; the
+    /// session writes the same into the photo's report).
+    public var currentRequest: ValidationRequest {
+        ValidationRequest(attempt: attempt, isFinal: attempt >= settings.attempts)
+    }
+
     /// Attempts left after the current one fails.
     public var attemptsLeft: Int { max(0, settings.attempts - attemptsUsed) }
 
@@ -80,7 +86,7 @@ public struct Wizard: Sendable, Equatable {
         if effects.contains(where: { if case .report = $0 { true } else { false } }) { announced.reported = true }
         if !announced.reported, effects.contains(where: { if case .exit(.cancelled) = $0 { true } else { false } }) {
             // Every way out leaves its one line on standard error: leaving before any photo was kept says so.
-            effects.insert(.report(Words.text(.reportCancelled)), at: 0)
+            effects.insert(.report(.cancelled), at: 0)
             announced.reported = true
         }
         return effects + announce()
@@ -107,30 +113,40 @@ public struct Wizard: Sendable, Equatable {
         return []
     }
 
+    /// What time does to each state. Exhaustive, with no `default:`: a new state says here whether a timer moves
+    /// it, and `nextDeadline` says when.
     private mutating func tick() -> [WizardEffect] {
         switch state {
-        case .tutorial(let intro) where intro.until.map { now >= $0 } ?? false:
+        case .tutorial(let intro):
+            guard isDue(intro.until) else { return [] }
             state = .permissionContext(Intro(until: now))
             return []
-        case .permissionContext(let intro) where intro.until.map { now >= $0 } ?? false:
-            return openForCapture()
-        case .success(let ending) where now >= ending.until:
-            return finish(.success)
-        case .finalError(let ending) where now >= ending.until:
-            return finish(.manualReview)
-        case .retry(let retry) where retry.until.map { now >= $0 } ?? false:
-            return openForCapture()
+        case .permissionContext(let intro):
+            return isDue(intro.until) ? openForCapture() : []
+        case .success(let ending):
+            return isDue(ending.until) ? finish(.success) : []
+        case .finalError(let ending):
+            return isDue(ending.until) ? finish(.manualReview) : []
+        case .retry(let retry):
+            return isDue(retry.until) ? openForCapture() : []
         case .cameraUnavailable, .cameraLost:
             return cameraRetryDue()
-        case .serverUnreachable(let trouble) where !trouble.sending && now >= trouble.nextTry:
-            return sendAgain(trouble)
+        case .serverUnreachable(let trouble):
+            return !trouble.sending && isDue(trouble.nextTry) ? sendAgain(trouble) : []
         case .validating(let check):
             return releaseHeldAnswer(check)
         case .serverCheckFailed(let trouble):
             return serverCheckDue(trouble)
-        default:
+        case .notStarted, .permissionDismissed, .choosingCamera, .checkingServer, .opening, .capture, .taking,
+             .saving, .serverRefused, .saveFailed, .finished:
+            // Only events move these.
             return []
         }
+    }
+
+    /// True once `deadline` has come; never without one.
+    private func isDue(_ deadline: Double?) -> Bool {
+        deadline.map { now >= $0 } ?? false
     }
 
     /// Ends the flow with `code`.
@@ -140,7 +156,7 @@ public struct Wizard: Sendable, Equatable {
     }
 
     /// A `screen` event whenever the screen's name changes.
-    private mutating func announce() -> [WizardEffect] {
+    mutating func announce() -> [WizardEffect] {
         if isFinished { return [] }
         if case .notStarted = state { return [] }
         let name = screenName
@@ -150,7 +166,7 @@ public struct Wizard: Sendable, Equatable {
     }
 
     /// The earliest time the flow needs a `tick` to move on by itself (a timer, a countdown's end, a retry),
-    /// or nil when only events can move it.
+    /// or nil when only events can move it. Exhaustive, as `tick` is: the two name the same states.
     public var nextDeadline: Double? {
         switch state {
         case .tutorial(let intro), .permissionContext(let intro): return intro.until
@@ -161,7 +177,9 @@ public struct Wizard: Sendable, Equatable {
         case .validating(let check): return heldAnswerDue(check)
         case .serverCheckFailed(let trouble):
             return trouble.checking ? nil : [trouble.continueAt, trouble.nextTry].compactMap { $0 }.min()
-        default: return nil
+        case .notStarted, .permissionDismissed, .choosingCamera, .checkingServer, .opening, .capture, .taking,
+             .saving, .serverRefused, .saveFailed, .finished:
+            return nil
         }
     }
 

@@ -159,8 +159,9 @@ public enum WizardEffect: Sendable, Equatable {
     case discardPhoto
     /// Write an event record (JSON Lines) and, in plain mode, what it says.
     case emit(EventRecord)
-    /// Print a line for people on standard error after the front end is closed (e.g. where the photo is).
-    case report(String)
+    /// Print a line for people on standard error after the front end is closed (e.g. where the photo is); the
+    /// Screens layer words it (`ReportLine.text`).
+    case report(ReportLine)
     case exit(ExitCode)
     /// Ask the validation server whether an upload would get through (the pre-flight); answer `serverChecked`.
     case checkServer

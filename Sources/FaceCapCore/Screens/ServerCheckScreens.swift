@@ -10,13 +10,12 @@ extension Wizard {
         let countdown = trouble.checking ? Words.text(.countdownCheckingNow)
             : trouble.nextTry.map { Words.text(.countdownCheckingAgainIn, Messages.secondsText($0 - now)) }
         return ScreenModel(name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
-                           lines: [serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
+                           lines: [Self.serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
     }
 
     /// What the server (or the way to it) said, in one sentence.
-    func serverCheckSaid(_ check: ServerCheck) -> String {
+    static func serverCheckSaid(_ check: ServerCheckProblem) -> String {
         switch check {
-        case .ready: return ""
         case .unreachable(let reason): return reason.text
         case .refused(let status, let message):
             guard status > 0 else { return message }
@@ -25,9 +24,8 @@ extension Wizard {
         }
     }
 
-    private func serverCheckTitle(_ check: ServerCheck) -> String {
+    private func serverCheckTitle(_ check: ServerCheckProblem) -> String {
         switch check {
-        case .ready: return ""
         case .unreachable(let reason): return Words.text(reason.serverAnswered ? .serverErrorTitle : .unreachableTitle)
         case .refused(401, _): return Words.text(.serverCheckTitleToken)
         case .refused(403, _): return Words.text(.serverCheckTitleForbidden)
@@ -37,9 +35,8 @@ extension Wizard {
         }
     }
 
-    private func serverCheckFix(_ check: ServerCheck) -> String {
+    private func serverCheckFix(_ check: ServerCheckProblem) -> String {
         switch check {
-        case .ready: return ""
         case .unreachable(let reason) where reason.serverAnswered:
             return Words.text(settings.plain ? .serverCheckFixServerErrorPlain : .serverCheckFixServerError)
         case .unreachable:

@@ -48,6 +48,26 @@ extension Wizard {
     }
 }
 
+extension Wizard {
+    /// The key bar: the help of each advertised binding, worded.
+    public var keyHelp: [KeyHelp] { bindings.compactMap(\.help) }
+}
+
+extension KeyBinding {
+    /// The key bar's entry for this binding, worded; nil for one that is not advertised.
+    public var help: KeyHelp? { hint?.worded }
+}
+
+extension KeyHint {
+    /// The key's name and what it does, in the current language.
+    var worded: KeyHelp {
+        switch key {
+        case .character(let character): return KeyHelp(character, Words.text(action))
+        case .named(let name): return KeyHelp(Words.text(name), Words.text(action))
+        }
+    }
+}
+
 /// Commands a screen shows to be typed as they are (never translated); a body line that starts with "$ ".
 enum ShellCommand {
     static let replayClip = "$ facecap --input clip.y4m"

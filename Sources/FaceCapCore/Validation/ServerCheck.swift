@@ -13,6 +13,26 @@ public enum ServerCheck: Sendable, Equatable {
     case refused(status: Int, message: String)
 }
 
+/// A pre-flight that did not answer ready: what is kept until the camera is asked for, and what the failure
+/// screen names. `ready` is not one, so a kept answer cannot be a ready one (that clears the pre-flight).
+public enum ServerCheckProblem: Sendable, Equatable {
+    /// As `ServerCheck.unreachable`.
+    case unreachable(ConnectionFailure)
+    /// As `ServerCheck.refused`.
+    case refused(status: Int, message: String)
+}
+
+extension ServerCheck {
+    /// What was wrong, nil for `ready`.
+    public var problem: ServerCheckProblem? {
+        switch self {
+        case .ready: return nil
+        case .unreachable(let reason): return .unreachable(reason)
+        case .refused(let status, let message): return .refused(status: status, message: message)
+        }
+    }
+}
+
 extension ServerReply {
     /// The pre-flight's answer. 2xx: ready. 405 and 501 (a server that answers only the contract's POST) and 429
     /// (busy now) also prove the endpoint is there, so they count as ready; the upload's own rules then apply.

@@ -301,7 +301,7 @@ public final class WizardSession {
         case .emit(let record):
             events?.write(record, t: time)
         case .report(let line):
-            reports.append(line)
+            reports.append(line.text)
         case .exit(let code):
             exitCode = code
         }
@@ -313,8 +313,9 @@ public final class WizardSession {
             return
         }
         do throws(JPEGEncodingError) {
-            photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: wizard.attempt,
-                                    isFinal: wizard.attempt >= wizard.settings.attempts, source: source)
+            let request = wizard.currentRequest
+            photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: request.attempt,
+                                    isFinal: request.isFinal, source: source)
         } catch {
             handle(.photoFailed(message: error.reason))
             return

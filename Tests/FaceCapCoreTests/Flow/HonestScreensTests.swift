@@ -131,7 +131,7 @@ final class HonestScreensTests: XCTestCase {
         var wizard = capturing(settings())
         _ = wizard.handle(.key(.character("?")), at: 1)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2),
-                       [.report("cancelled before a photo was saved"), .stopAnalysis, .closeCamera,
+                       [.report(.cancelled), .stopAnalysis, .closeCamera,
                         .emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 

@@ -49,7 +49,8 @@ final class RawBayerCameraScreenTests: XCTestCase {
         let problem = CameraProblem(CameraError.rawBayerOnly(ipu6))
         let effects = wizard.handle(.cameraFailed(problem), at: 0.1)
         XCTAssertEqual(effects.suffix(2), [.emit(.exit(.noCamera)), .exit(.noCamera)])
-        guard case .report(let line)? = effects.first else { return XCTFail("\(effects)") }
+        guard case .report(let report)? = effects.first else { return XCTFail("\(effects)") }
+        let line = report.text
         XCTAssertFalse(line.contains("\n"), "one line")
         XCTAssertTrue(line.hasPrefix(problem.message + ": /dev/video0 … /dev/video31 (intel_ipu6_isys"), line)
         for fact in ipu6.advice {

@@ -68,15 +68,16 @@ final class ServerCheckFlowTests: XCTestCase {
     /// own sentence (no capital and full stop mid-line), in every shipped language.
     func testTheLineOnStandardErrorForA404IsOneSentenceInEveryLanguage() throws {
         var (english, _) = answered(.refused(status: 404, message: ""), settings())
-        XCTAssertEqual(english.handle(.key(.character("q")), at: 1).first,
-                       .report("the server was checked before the camera opened: the server answered HTTP 404"))
+        XCTAssertEqual(english.handle(.key(.character("q")), at: 1).first, .report(.serverCheck(.refused(status: 404, message: ""))))
+        XCTAssertEqual(ReportLine.serverCheck(.refused(status: 404, message: "")).text,
+                       "the server was checked before the camera opened: the server answered HTTP 404")
         for translations in try shippedTranslations() {
             let line: String? = speaking(translations) {
                 var wizard = Wizard(settings: settings())
                 _ = wizard.handle(.start, at: 0)
                 _ = wizard.handle(.serverChecked(.refused(status: 404, message: "")), at: 0.2)
                 guard case .report(let line)? = wizard.handle(.key(.character("q")), at: 1).first else { return nil }
-                return line
+                return line.text
             }
             let said = try XCTUnwrap(line, translations.language)
             let label = speaking(translations) { Words.text(.separatorLabel) }
@@ -97,7 +98,7 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wrong.screen(at: 1).lines.last, "Set FACECAP_TOKEN to a token this server accepts, then start "
                        + "facecap again.")
         XCTAssertEqual(wrong.handle(.key(.character("q")), at: 2),
-                       [.report("the server was checked before the camera opened: HTTP 401: bad token"),
+                       [.report(.serverCheck(.refused(status: 401, message: "bad token"))),
                         .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure)])
         let (forbidden, _) = answered(.refused(status: 403, message: "not for this client"), settings(token: true))
         XCTAssertEqual(forbidden.screen(at: 1).title, "The server refused access")
@@ -135,17 +136,17 @@ final class ServerCheckFlowTests: XCTestCase {
     func testQuittingAnUnreachableServerIs75AndCtrlCIs130BothWithTheLine() {
         var (quit, _) = answered(.unreachable(refused), settings())
         XCTAssertEqual(quit.handle(.key(.character("q")), at: 1),
-                       [.report("the server was checked before the camera opened: connection refused by 127.0.0.1:9"),
+                       [.report(.serverCheck(.unreachable(refused))),
                         .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
         var (interrupted, _) = answered(.unreachable(refused), settings())
         XCTAssertEqual(interrupted.handle(.stop(.interrupt), at: 1).first,
-                       .report("the server was checked before the camera opened: connection refused by 127.0.0.1:9"))
+                       .report(.serverCheck(.unreachable(refused))))
         XCTAssertTrue(interrupted.isFinished)
     }
 
     func testPlainModeEndsOnARefusalAndGoesOnWithoutAServerThatCannotBeReached() {
         let (refusedRun, effects) = answered(.refused(status: 401, message: "a token is needed"), settings(plain: true))
-        XCTAssertEqual(effects, [.report("the server was checked before the camera opened: HTTP 401: a token is needed"),
+        XCTAssertEqual(effects, [.report(.serverCheck(.refused(status: 401, message: "a token is needed"))),
                                  .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure)])
         XCTAssertTrue(refusedRun.isFinished)
         var (down, shown) = answered(.unreachable(refused), settings(plain: true))
@@ -240,7 +241,8 @@ final class ServerCheckFlowTests: XCTestCase {
                 _ = wizard.handle(.start, at: 0)
                 _ = wizard.handle(.cameraFailed(problem), at: 0.1)
                 XCTAssertEqual(wizard.handle(event, at: 1),
-                               [.report(problem.message), .stopAnalysis, .closeCamera, .emit(.exit(exit)), .exit(exit)],
+                               [.report(.camera(problem, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(exit)),
+                                .exit(exit)],
                                "\(problem.kind) \(event)")
             }
         }
@@ -316,7 +318,7 @@ final class ServerCheckFlowTests: XCTestCase {
         var wizard = picking(denied)
         _ = wizard.handle(.camerasListed(twoCameras), at: 1.1)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2),
-                       [.report(denied.message), .stopAnalysis, .closeCamera, .emit(.exit(.permissionDenied)),
+                       [.report(.camera(denied, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(.permissionDenied)),
                         .exit(.permissionDenied)])
     }
 

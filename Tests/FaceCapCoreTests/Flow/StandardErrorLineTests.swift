@@ -68,7 +68,7 @@ final class StandardErrorLineTests: XCTestCase {
             t += 0.5
             effects += wizard.handle(event, at: t)
         }
-        let lines = effects.compactMap { if case .report(let line) = $0 { line } else { nil } }
+        let lines = effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } }
         let exit = effects.compactMap { if case .exit(let code) = $0 { code } else { nil } }.last
         return (lines, exit)
     }

@@ -66,7 +66,7 @@ final class WizardTests: XCTestCase {
         var wizard = Wizard(settings: settings())
         _ = wizard.handle(.start, at: 0)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1),
-                       [.report("cancelled before a photo was saved"), .stopAnalysis, .closeCamera,
+                       [.report(.cancelled), .stopAnalysis, .closeCamera,
                         .emit(.exit(.cancelled)), .exit(.cancelled)])
         XCTAssertTrue(wizard.isFinished)
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [], "nothing happens after the end")
@@ -171,7 +171,8 @@ final class WizardTests: XCTestCase {
             var wizard = Wizard(settings: settings(plain: true, tutorial: false))
             _ = wizard.handle(.start, at: 0)
             XCTAssertEqual(wizard.handle(.cameraFailed(problem), at: 0.1),
-                           [.report(problem.message), .stopAnalysis, .closeCamera, .emit(.exit(code)), .exit(code)])
+                           [.report(.camera(problem, advice: true)), .stopAnalysis, .closeCamera, .emit(.exit(code)),
+                            .exit(code)])
         }
     }
 
@@ -311,7 +312,7 @@ final class WizardTests: XCTestCase {
                        [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(verdict)])
         let saved = SavedPhoto(photoPath: "out/facecap-1.jpg", reportPath: "out/facecap-1.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1),
-                       [.emit(.saved(saved)), .report("photo saved: out/facecap-1.jpg"), .emit(.screen(.success))])
+                       [.emit(.saved(saved)), .report(.saved(path: "out/facecap-1.jpg")), .emit(.screen(.success))])
         XCTAssertEqual(wizard.nextDeadline, 5.1)
         let screen = wizard.screen(at: 2.1)
         XCTAssertEqual(screen.title, "Selfie accepted")
@@ -348,7 +349,7 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2)
         let saved = SavedPhoto(photoPath: "a.jpg", reportPath: "a.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2),
-                       [.emit(.saved(saved)), .report("photo saved: a.jpg"), .emit(.screen(.success))])
+                       [.emit(.saved(saved)), .report(.saved(path: "a.jpg")), .emit(.screen(.success))])
         XCTAssertEqual(wizard.nextDeadline, 2, "shown, then the end at once")
         XCTAssertEqual(wizard.handle(.tick, at: 2), [.stopAnalysis, .closeCamera, .emit(.exit(.success)), .exit(.success)])
     }
@@ -469,7 +470,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(requests, [ValidationRequest(attempt: 1, isFinal: false), ValidationRequest(attempt: 2, isFinal: true)])
         let saved = SavedPhoto(photoPath: "b.jpg", reportPath: "b.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 20),
-                       [.emit(.saved(saved)), .report("photo submitted for manual review, saved: b.jpg"),
+                       [.emit(.saved(saved)), .report(.manualReview(path: "b.jpg")),
                         .emit(.screen(.finalError))])
         XCTAssertEqual(wizard.screen(at: 20).countdown, "Continuing in 5 s")
         XCTAssertTrue(wizard.screen(at: 20).lines.contains("It was submitted for review by a person: you may continue."))
@@ -534,7 +535,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 3), [.save(nil)])
         let saved = SavedPhoto(photoPath: "c.jpg", reportPath: "c.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1),
-                       [.emit(.saved(saved)), .report("the photo was not validated and is saved in c.jpg"),
+                       [.emit(.saved(saved)), .report(.notValidated(path: "c.jpg", why: nil)),
                         .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
     }
 
@@ -545,7 +546,7 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3.5),
                        [.cancelValidation, .save(nil)])
         XCTAssertEqual(wizard.handle(.saveFailed(message: "disk full"), at: 3.6),
-                       [.report("the photo could not be saved: disk full"), .stopAnalysis, .closeCamera,
+                       [.report(.notSaved(reason: "disk full", why: nil)), .stopAnalysis, .closeCamera,
                         .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
     }
 
@@ -580,7 +581,7 @@ final class WizardTests: XCTestCase {
     func testCtrlCDuringTheBuiltInCheckEndsAt130() {
         var wizard = validating(settings(tutorial: false))
         let effects = wizard.handle(.stop(.interrupt), at: 2)
-        XCTAssertEqual(effects.prefix(2), [.report("cancelled before a photo was saved"), .cancelValidation])
+        XCTAssertEqual(effects.prefix(2), [.report(.cancelled), .cancelValidation])
         XCTAssertFalse(effects.contains(.save(nil)), "a photo checked on this machine is not kept unasked")
         XCTAssertEqual(effects.suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
     }
@@ -592,9 +593,9 @@ final class WizardTests: XCTestCase {
         let effects = wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2)
         XCTAssertEqual(effects.last, .exit(.failure))
         // One line: why, then where the photo went; the server's sentences as clauses.
-        XCTAssertEqual(effects.filter { if case .report = $0 { true } else { false } },
-                       [.report("the server refused the photo (HTTP 413): too large; send a smaller one; the photo was not "
-                                + "validated and is saved in d.jpg")])
+        XCTAssertEqual(effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } },
+                       ["the server refused the photo (HTTP 413): too large; send a smaller one; the photo was not "
+                                + "validated and is saved in d.jpg"])
     }
 
     func testCameraLossShowsConnectionErrorAndResumesWhenTheCameraIsBack() {
@@ -638,7 +639,7 @@ final class WizardTests: XCTestCase {
     func testPlainModeEndsWhenTheClipEnds() {
         var wizard = capturing(settings(plain: true, tutorial: false))
         XCTAssertEqual(wizard.handle(.cameraLost(clipEnded), at: 3),
-                       [.emit(.screen(.connectionError)), .report(clipEnded.message), .stopAnalysis, .closeCamera,
+                       [.emit(.screen(.connectionError)), .report(.camera(clipEnded, advice: false)), .stopAnalysis, .closeCamera,
                         .emit(.exit(.failure)), .exit(.failure)])
     }
 
@@ -698,7 +699,7 @@ final class WizardTests: XCTestCase {
         }
         var wizard = validating(settings(tutorial: false))
         XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 2),
-                       [.report("cancelled before a photo was saved"), .cancelValidation, .stopAnalysis, .closeCamera,
+                       [.report(.cancelled), .cancelValidation, .stopAnalysis, .closeCamera,
                         .emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 

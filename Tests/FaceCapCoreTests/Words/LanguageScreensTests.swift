@@ -58,7 +58,9 @@ final class LanguageScreensTests: XCTestCase {
         XCTAssertEqual(other.screens.map(\.name), english.screens.map(\.name))
         XCTAssertEqual(english.effects.last, .exit(.failure))
         // The lines for people are in the language.
-        let reports = other.effects.compactMap { if case .report(let text) = $0 { text } else { nil } }
+        let reports = speaking(Self.marked) {
+            other.effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } }
+        }
         XCTAssertEqual(reports, ["[xx] the server refused the photo (HTTP 401): bad token[xx] ; [xx] the photo was not "
                                  + "validated and is saved in out/a.jpg"], "one line: the refusal, then the photo")
     }

@@ -78,6 +78,23 @@ final class LiteralScanTests: XCTestCase {
         XCTAssertEqual(found, [], "sentences outside the catalogue:\n" + found.joined(separator: "\n"))
     }
 
+    /// The flow words nothing (review 2026-12-05, recommendation 1): its key hints are `MessageID`s and its line
+    /// for standard error a `ReportLine`, both worded in Screens/. No code line in Flow/ calls `Words`.
+    func testTheFlowCallsNoWordingItself() throws {
+        let folder = repositoryRoot + "/Sources/FaceCapCore/Flow"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 10)
+        var found: [String] = []
+        for file in files.sorted() {
+            let source = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.components(separatedBy: "//").first ?? ""
+                if code.contains("Words.") { found.append("\(file):\(index + 1): \(line)") }
+            }
+        }
+        XCTAssertEqual(found, [], "words belong to Screens/")
+    }
+
     func testTheScannerFindsProseAndIgnoresCommentsAndInterpolation() {
         let source = """
         // "A comment with words"
