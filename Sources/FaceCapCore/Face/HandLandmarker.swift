@@ -43,8 +43,9 @@ public final class HandLandmarker {
     public private(set) var mouthOverlap = 0.0
     /// Of the last `reading`, the share of each part's box (but the lips) inside the hand's hull.
     public private(set) var partOverlaps: [(HandParts, Double)] = []
-    private var hull: [SIMD2<Float>] = []
-    private var sorted: [SIMD2<Float>] = []
+    /// Scratch for the hand's hull and its points in order (reused).
+    var hull: [SIMD2<Float>] = []
+    var sorted: [SIMD2<Float>] = []
     /// A hand counts as over the mouth only when the hull of its 21 landmarks covers at least this share of
     /// the lips (`mouthOverlap`): a hand under the chin or at the cheek, the mouth free, is a hand to the model
     /// but covers nothing (a real one read 0.00, hands across the mouth ≥ 0.33: docs/calibration.md, "A hand
