@@ -326,4 +326,36 @@ final class HandTrackingTests: XCTestCase {
         for _ in 0...live.lostFaceMemory { _ = live.process(covered) }
         XCTAssertTrue(live.process(covered).isEmpty)
     }
+
+    /// Issue 32: fingers on a cheek with the palm off the face, by the ear. The crops on the cheek frame too little
+    /// of the hand to see it; the crop out from the cheek (`.rightCheekOut`) sees it over the cheek. The bare face
+    /// holds no hand there.
+    func testAHandOnACheekWithItsPalmOffTheFaceIsFound() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let hand = try HandLandmarker(model: models.hand)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let out = try XCTUnwrap(HandLandmarker.crops.firstIndex { $0.centre == .rightCheekOut })
+        let cheek = try XCTUnwrap(HandLandmarker.crops.firstIndex { $0.centre == .rightCheek })
+        for (name, covered) in [("eyes/sergey_hand_d_cheek.jpg", true), ("sergey.png", false)] {
+            tracker.reset()
+            let frame = try ImageFile.read(path: fixturePath(name))
+            let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points, name)
+            func read(_ crop: Int) throws -> HandReading {
+                try XCTUnwrap(hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                                           face: points, isMouthCrop: false), name)
+            }
+            let reading = try XCTUnwrap(hand.reading(in: frame, landmarks: points), name)
+            // Out from landmark 50, away from the nose (the image's left on an unmirrored face).
+            XCTAssertLessThan(HandLandmarker.roi(landmarks: points, crop: out).centre.x, points[50].x, name)
+            if covered {
+                XCTAssertLessThan(Double(try read(cheek).face), AnalyzerThresholds().minHandOverFace, "the cheek crop")
+                let outer = try read(out)
+                XCTAssertGreaterThanOrEqual(Double(outer.face), AnalyzerThresholds().minHandOverFace, name)
+                XCTAssertTrue(outer.parts.contains(.rightCheek), "\(name): \(outer.parts.names)")
+                XCTAssertGreaterThanOrEqual(Double(reading.face), AnalyzerThresholds().minHandOverFace, name)
+            } else {
+                XCTAssertLessThan(Double(reading.face), AnalyzerThresholds().minHandOverFace / 2, name)
+            }
+        }
+    }
 }

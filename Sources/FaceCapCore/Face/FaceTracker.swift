@@ -48,7 +48,7 @@ public final class FaceTracker {
     /// the other crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
     /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
     /// runs. Every sixth frame is five readings a second (the upright mouth crop in 0.2 s, the turned one in 0.4 s,
-    /// each upper-face crop in 1.2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
+    /// each upper-face crop in 2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
     /// runs, and the frames with eyes — the capture candidates — keep their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
@@ -80,9 +80,9 @@ public final class FaceTracker {
     private var handCrop = 0
     private var lastHand = [HandReading?](repeating: nil, count: HandLandmarker.crops.count)
     /// The crop read beside the upright mouth one, run after run: the turned mouth crop every other run (as often
-    /// as before: a hand only it sees, high over the nose, is named as soon as then), the three upper-face crops
-    /// each every sixth run.
-    static let otherCrops = [1, 2, 1, 3, 1, 4]
+    /// as before: a hand only it sees, high over the nose, is named as soon as then), the five upper-face crops
+    /// (between the eyes, each cheek, and out from each cheek) each every tenth run.
+    static let otherCrops = [1, 2, 1, 3, 1, 4, 1, 5, 1, 6]
 
     private var tracked: FaceROI?
     /// The bounds of the last tracked face's landmarks, and the frames since (`lostFace`).
