@@ -12,7 +12,9 @@ calibration photos come from, so they are drawn here, each from the photo's own 
                    on the face around it. <dir> is where the fingers point: `h`/`hr` across the mouth to the
                    image's right/left (the usual gesture), `d`/`dr` diagonal (±25°), `v` up along the cheek;
                    <n> (1…8, the table HANDS) varies the
-                   position (centred on the mouth, higher over the nose tip, lower over the chin), the hand's
+                   position (centred on the mouth, higher over the nose tip, lower over the chin; `hand_v_nose`
+                   up over the nose and eyes, `hand_d_cheek` on the right cheek with its palm pushed 0.3 face
+                   widths out, off the face: issue 32), the hand's
                    tone (the skin's, 10 % lighter and redder like a palm, 12 % darker) and the light (from
                    above, from either side).
   beard_<colour>   a full beard: jaw, chin, cheeks below the cheekbone and a moustache, lips left free;
@@ -129,7 +131,10 @@ def draw_hand(face, direction, variant, seed):
     s = face.span                      # eye corner to corner, ~0.45 of the face width
     mouth = (face.p(13) + face.p(14)) / 2
     pos, tone, light = variant
-    centre = mouth + {'mid': 0.0, 'high': -0.18, 'low': 0.2}[pos] * s * face.down
+    if pos == 'cheek_out':              # on the right cheek (50), pushed 0.3 face widths out: the palm off the face
+        centre = face.p(50) - 0.3 * float(np.linalg.norm(face.p(454) - face.p(234))) * face.along
+    else:
+        centre = mouth + {'mid': 0.0, 'high': -0.18, 'low': 0.2, 'nose': -0.7}[pos] * s * face.down
     face_angle = math.atan2(face.along[1], face.along[0])
     angle = face_angle + {'h': 0.0, 'hr': math.pi, 'd': -0.44, 'dr': math.pi + 0.44, 'v': -math.pi / 2 + 0.2}[direction]
     u = np.array([math.cos(angle), math.sin(angle)])          # along the fingers, toward the tips
@@ -492,6 +497,8 @@ HANDS = {
     'hand_dr_6': ('dr', ('low', 'palm', 'top')),
     'hand_v_7': ('v', ('mid', 'same', 'top')),
     'hand_v_8': ('v', ('low', 'dark', 'right')),
+    'hand_v_nose': ('v', ('nose', 'same', 'top')),
+    'hand_d_cheek': ('d', ('cheek_out', 'same', 'top')),
 }
 HAIR = ['beard_dark', 'beard_light', 'moustache_dark', 'moustache_light', 'goatee_dark', 'stubble',
         'fringe_dark', 'fringe_light']

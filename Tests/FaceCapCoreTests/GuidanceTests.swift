@@ -89,6 +89,45 @@ final class GuidanceTests: XCTestCase {
                        [.faceCovered], "coverHysteresis")
     }
 
+    /// Issue 32: a face the detector finds but the landmark model rejects, with a hand read over it, is covered by
+    /// the hand (`faceCovered`, "Uncover your face"), not missing (`noFace`, "Position your face"); without a hand
+    /// there, or too dark to see one, it stays what it was.
+    func testAFaceHiddenByAHandIsCoveredNotMissing() {
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 120; $0.hiddenByHand = 0.8 }, [.faceCovered])
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 120; $0.hiddenByHand = 0.2 }, [.noFace])
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 120; $0.hiddenByHand = 0.55 }, [.noFace],
+                       "under minHandOverFace")
+        XCTAssertEqual(codes({ $0.face = nil; $0.frameLuma = 120; $0.hiddenByHand = 0.55 }, previous: [.faceCovered]),
+                       [.faceCovered], "coverHysteresis")
+        XCTAssertEqual(codes { $0.face = nil; $0.frameLuma = 30; $0.hiddenByHand = 0.8 }, [.tooDark])
+    }
+
+    /// The hand over a hidden face is read at the hand model's cadence: the analyzer holds the reading for
+    /// `handMemory`, and forgets it once a face is measured.
+    func testTheHandOverAHiddenFaceHoldsForTheHandMemory() {
+        var analyzer = Analyzer()
+        func hidden(_ t: Double, _ flag: Double?) -> FrameMetrics {
+            var m = AnalysisFixtures.goodMetrics(at: t)
+            m.face = nil
+            m.frameLuma = 120
+            m.motion = nil
+            m.hiddenByHand = flag
+            return m
+        }
+        var m = hidden(0, 0.9)
+        // `decide` takes measures as given; `process` holds them, through the same step (`trackHand`).
+        analyzer.trackHand(&m, time: 0)
+        XCTAssertEqual(analyzer.decide(m).active, [.faceCovered])
+        m = hidden(0.4, nil)
+        analyzer.trackHand(&m, time: 0.4)
+        XCTAssertEqual(m.hiddenByHand, 0.9, "held within handMemory")
+        XCTAssertEqual(analyzer.decide(m).active, [.faceCovered])
+        m = hidden(0.6, nil)
+        analyzer.trackHand(&m, time: 0.6)
+        XCTAssertNil(m.hiddenByHand, "older than handMemory")
+        XCTAssertEqual(analyzer.decide(m).active, [.noFace])
+    }
+
     func testIrisEyesAndCoversEachCallForTheirCode() {
         let cases: [(String, (inout FrameMetrics) -> Void, GuidanceCode?)] = [
             ("open, on the camera, bare", { _ in }, nil),

@@ -284,4 +284,78 @@ final class HandTrackingTests: XCTestCase {
             }
         }
     }
+
+    /// Issue 32: a hand held over the nose and eyes hides sergey's face from the landmark model (the detection is
+    /// rejected). The hand model on the detection's box finds the hand there: `faceCovered`, not `noFace`. His bare
+    /// face, read through the same crops, holds no hand. In the live tracker the face lost a moment ago is looked for
+    /// where it was, even when the detector no longer finds it.
+    func testAHandThatHidesTheFaceIsSaidNotNoFace() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_v_nose.jpg"))
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, hand: models.hand)
+        tracker.handInterval = 1
+        let faces = tracker.process(covered)
+        XCTAssertFalse(faces.isEmpty)
+        XCTAssertTrue(faces.allSatisfy(\.isRejected), "the landmark model rejects the face under the hand")
+        let flag = try XCTUnwrap(faces.compactMap(\.hiddenByHand).max())
+        XCTAssertGreaterThanOrEqual(Double(flag), AnalyzerThresholds().minHandOverFace)
+        var analyzer = Analyzer()
+        XCTAssertEqual(analyzer.process(covered, faces: faces).active, [.faceCovered])
+        // Without the hand model the same frame is no face.
+        let bare = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        var plain = Analyzer()
+        XCTAssertEqual(plain.process(covered, faces: bare.process(covered)).active, [.noFace])
+        // The bare face: no hand over its box.
+        let hand = try HandLandmarker(model: models.hand)
+        let open = try ImageFile.read(path: fixturePath("sergey.png"))
+        let box = try XCTUnwrap(bare.process(open).first?.detection.box)
+        XCTAssertLessThan(Double(try XCTUnwrap(hand.hidesFace(in: open, box: box))), 0.3)
+
+        // Live: the face tracked, then the hand comes, the face is lost and the detector finds nothing (the
+        // landmark model's and the detector's cuts raised to stand for a hand that hides the whole face): read
+        // where the face was a moment ago.
+        let live = try FaceTracker(detector: models.detector, landmarks: models.landmarks, hand: models.hand)
+        XCTAssertNotNil(live.process(open).first?.landmarks)
+        live.landmarker.minPresence = 0.99
+        live.detector.minScore = 0.999
+        let lost = live.process(covered)
+        let hidden = try XCTUnwrap(lost.first(where: { $0.hiddenByHand != nil }), "\(lost.count) faces")
+        XCTAssertTrue(hidden.isRejected)
+        XCTAssertGreaterThanOrEqual(Double(try XCTUnwrap(hidden.hiddenByHand)), AnalyzerThresholds().minHandOverFace)
+        // Long after the face was lost, nothing is looked for.
+        for _ in 0...live.lostFaceMemory { _ = live.process(covered) }
+        XCTAssertTrue(live.process(covered).isEmpty)
+    }
+
+    /// Issue 32: fingers on a cheek with the palm off the face, by the ear. The crops on the cheek frame too little
+    /// of the hand to see it; the crop out from the cheek (`.rightCheekOut`) sees it over the cheek. The bare face
+    /// holds no hand there.
+    func testAHandOnACheekWithItsPalmOffTheFaceIsFound() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let hand = try HandLandmarker(model: models.hand)
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
+        let out = try XCTUnwrap(HandLandmarker.crops.firstIndex { $0.centre == .rightCheekOut })
+        let cheek = try XCTUnwrap(HandLandmarker.crops.firstIndex { $0.centre == .rightCheek })
+        for (name, covered) in [("eyes/sergey_hand_d_cheek.jpg", true), ("sergey.png", false)] {
+            tracker.reset()
+            let frame = try ImageFile.read(path: fixturePath(name))
+            let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points, name)
+            func read(_ crop: Int) throws -> HandReading {
+                try XCTUnwrap(hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                                           face: points, isMouthCrop: false), name)
+            }
+            let reading = try XCTUnwrap(hand.reading(in: frame, landmarks: points), name)
+            // Out from landmark 50, away from the nose (the image's left on an unmirrored face).
+            XCTAssertLessThan(HandLandmarker.roi(landmarks: points, crop: out).centre.x, points[50].x, name)
+            if covered {
+                XCTAssertLessThan(Double(try read(cheek).face), AnalyzerThresholds().minHandOverFace, "the cheek crop")
+                let outer = try read(out)
+                XCTAssertGreaterThanOrEqual(Double(outer.face), AnalyzerThresholds().minHandOverFace, name)
+                XCTAssertTrue(outer.parts.contains(.rightCheek), "\(name): \(outer.parts.names)")
+                XCTAssertGreaterThanOrEqual(Double(reading.face), AnalyzerThresholds().minHandOverFace, name)
+            } else {
+                XCTAssertLessThan(Double(reading.face), AnalyzerThresholds().minHandOverFace / 2, name)
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@
 /// per image: "metrics": {"frameLuma", "faceCount", "faceWidths", "faceWidth", "offsetX", "offsetY",
 ///              "edgeMargin", "yaw", "pitch", "roll", "eyeAspectRatio": [right, left], "mouthOpening", "eyes",
 ///              "faceLuma", "darkFraction", "brightFraction", "lightBalance", "sharpness",
-///              "secondFaceScore", "secondFaceRelativeWidth", "centreSpeed", "sizeChange"},
+///              "secondFaceScore", "secondFaceRelativeWidth", "centreSpeed", "sizeChange", "hiddenByHand"},
 ///            "guidance": ["moveCloser", …] (priority order, ["ready"] when nothing is wrong),
 ///            "primary": "moveCloser"
 /// ```
@@ -148,6 +148,7 @@ public enum AnalysisReport {
             ("secondFaceRelativeWidth", number(m.secondFaceRelativeWidth, 4)),
             ("centreSpeed", number(m.motion?.centreSpeed, 4)),
             ("sizeChange", number(m.motion?.sizeChange, 4)),
+            ("hiddenByHand", number(m.hiddenByHand, 3)),
         ])
     }
 

@@ -108,6 +108,8 @@ public struct Analyzer: Sendable {
     private var lastCompleteHand: Double?
     private var handSeen = false
     private var awaitingHand = false
+    /// The last hand reading over a face the landmark model rejected (`FrameMetrics.hiddenByHand`) and when.
+    private var lastHidden: (time: Double, flag: Double)?
 
     public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = [],
                 awaitChange: Bool = false) {
@@ -198,7 +200,15 @@ public struct Analyzer: Sendable {
 
     /// Carries the last hand flags (mouth and the rest of the face) over the frames between hand-model runs (for
     /// `handMemory`).
-    private mutating func trackHand(_ metrics: inout FrameMetrics, time t: Double) {
+    mutating func trackHand(_ metrics: inout FrameMetrics, time t: Double) {
+        // A face hidden by a hand is read at the hand's cadence too: the reading holds for `handMemory`.
+        if metrics.face != nil {
+            lastHidden = nil
+        } else if let flag = metrics.hiddenByHand {
+            lastHidden = (t, flag)
+        } else if let last = lastHidden, t - last.time >= 0, t - last.time <= thresholds.handMemory {
+            metrics.hiddenByHand = last.flag
+        }
         guard metrics.face?.cover != nil else {
             if metrics.face == nil { lastHand = nil }
             return

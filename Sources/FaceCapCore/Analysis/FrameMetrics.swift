@@ -56,6 +56,10 @@ public struct FrameMetrics: Sendable, Equatable {
     public var secondFaceRelativeWidth: Double?
     /// Nil until the face has been seen for long enough to tell (and always for a single photo).
     public var motion: MotionMetrics?
+    /// No face, but the hand model read over a detection the landmark model rejected (or where the face was lost a
+    /// moment ago): its flag there (`Face.hiddenByHand`, the highest), or between runs the last within
+    /// `handMemory`; nil when a face is measured or nothing was read. At `minHandOverFace` a hand hides the face.
+    public var hiddenByHand: Double? = nil
 }
 
 /// Computes the per-frame measures from a frame and the faces the models found in it.
@@ -110,6 +114,9 @@ public enum FaceMeasures {
             }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)
+        }
+        if metrics.face == nil {
+            metrics.hiddenByHand = faces.compactMap(\.hiddenByHand).max().map(Double.init)
         }
         return metrics
     }

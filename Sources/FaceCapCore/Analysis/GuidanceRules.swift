@@ -34,7 +34,10 @@ public enum GuidanceRules {
         guard let face = m.face else {
             // A frame too dark to find a face in: say what to fix, not that there is no face.
             let dark = below(m.frameLuma, t.darkFrameLuma, t.lumaHysteresis, .tooDark)
-            return [dark ? .tooDark : .noFace]
+            // A face the detector sees but a hand hides from the landmark model: the hand is what to fix.
+            let margin = was(.faceCovered) ? t.coverHysteresis : 0
+            let hidden = m.hiddenByHand.map { $0 >= t.minHandOverFace * (1 - margin) } ?? false
+            return [dark ? .tooDark : hidden ? .faceCovered : .noFace]
         }
         var codes: [GuidanceCode] = []
         // Once two faces count, the second may shrink or fade by the margin before the message clears.

@@ -48,7 +48,7 @@ public final class FaceTracker {
     /// the other crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
     /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
     /// runs. Every sixth frame is five readings a second (the upright mouth crop in 0.2 s, the turned one in 0.4 s,
-    /// each upper-face crop in 1.2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
+    /// each upper-face crop in 2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
     /// runs, and the frames with eyes — the capture candidates — keep their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
@@ -72,16 +72,25 @@ public final class FaceTracker {
     public var handOnEyeFrames = false
     /// Whether the last `process` call ran the hand model.
     public private(set) var handRan = false
-    private var framesSinceHand = 0
+    /// Frames since the hand model last ran; a fresh tracker, or one just reset, is due at once (a photo's face
+    /// that a hand hides is read on its one frame, `hiddenByHandIfDue`).
+    private var framesSinceHand = FaceTracker.handDueNow
+    private static let handDueNow = Int.max / 2
     /// The crop the next single hand run reads, and the last reading of each crop on this face.
     private var handCrop = 0
     private var lastHand = [HandReading?](repeating: nil, count: HandLandmarker.crops.count)
     /// The crop read beside the upright mouth one, run after run: the turned mouth crop every other run (as often
-    /// as before: a hand only it sees, high over the nose, is named as soon as then), the three upper-face crops
-    /// each every sixth run.
-    static let otherCrops = [1, 2, 1, 3, 1, 4]
+    /// as before: a hand only it sees, high over the nose, is named as soon as then), the five upper-face crops
+    /// (between the eyes, each cheek, and out from each cheek) each every tenth run.
+    static let otherCrops = [1, 2, 1, 3, 1, 4, 1, 5, 1, 6]
 
     private var tracked: FaceROI?
+    /// The bounds of the last tracked face's landmarks, and the frames since (`lostFace`).
+    private var lastTrackedBox: Rect?
+    private var framesSinceTracked = 0
+    /// A face lost this many frames ago or fewer is looked for under a hand where it was (`lostFace`): 15 frames,
+    /// half a second at 30 fps, as long as the analyzer's `handMemory`.
+    public var lostFaceMemory = 15
     /// Boxes of detections the landmark model rejected while this face was tracked: a detection there again
     /// (a chandelier, a pattern: they stay put) is rejected without a landmark run, so a wide one no longer
     /// sends every detector frame through the widest-first pass. Forgotten with the track.
@@ -161,6 +170,8 @@ public final class FaceTracker {
     /// Forgets the tracked face: the next frame starts with the detector (use between unrelated images).
     public func reset() {
         tracked = nil
+        lastTrackedBox = nil
+        framesSinceHand = Self.handDueNow
         rejectedBoxes.removeAll(keepingCapacity: true)
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
@@ -193,6 +204,8 @@ public final class FaceTracker {
             Self.keypoints(fromLandmarks: points, into: &keypoints)
             let detection = FaceDetection(score: trackedScore, box: Self.bounds(points),
                                           keypoints: Self.copied(keypoints))
+            lastTrackedBox = detection.box
+            framesSinceTracked = 0
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
                 framesSinceDetection = 0
                 detectorRan = true
@@ -229,6 +242,7 @@ public final class FaceTracker {
         }
         detectorRan = true
         framesSinceDetection = 0
+        framesSinceTracked += 1
         landmarkWidest(of: detector.detect(frame), in: frame)
         // A new track: what this pass rejected is remembered for it.
         rejectedBoxes.removeAll(keepingCapacity: true)
@@ -282,13 +296,48 @@ public final class FaceTracker {
             }
             tracked = FaceROI(landmarks: landmarks.points)
             trackedScore = detection.score
+            lastTrackedBox = Self.bounds(landmarks.points)
+            framesSinceTracked = 0
             faces.append(Face(detection: detection, landmarks: landmarks,
                               eyes: eyesIfDue(frame, landmarks.points, now: true),
                               hand: handIfDue(frame, landmarks.points, now: true)))
             break
         }
         appendConfirming(order.map { detections[$0] }, in: frame, runs: runs)
-        for detection in rejected { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
+        // No face confirmed: a hand may be what hides it (the widest rejected detection, or where the face was
+        // tracked a moment ago when the detector finds nothing at all).
+        let hidden = tracked == nil ? rejected.first ?? lostFace() : nil
+        let handOver = hidden.flatMap { hiddenByHandIfDue($0, in: frame) }
+        for detection in rejected {
+            faces.append(Face(detection: detection, landmarks: nil, isRejected: true,
+                              hiddenByHand: detection == hidden ? handOver : nil))
+        }
+        if let hidden, rejected.isEmpty, let handOver {
+            faces.append(Face(detection: hidden, landmarks: nil, isRejected: true, hiddenByHand: handOver))
+        }
+    }
+
+    /// Where the face lost on a recent frame was (its last landmarks' bounds, score 0), while that loss is at most
+    /// `lostFaceMemory` frames old: a hand brought over the whole face may hide it from the detector too.
+    private func lostFace() -> FaceDetection? {
+        guard let box = lastTrackedBox, framesSinceTracked <= lostFaceMemory else { return nil }
+        return FaceDetection(score: 0, box: box, keypoints: [])
+    }
+
+    /// The hand model over `detection`, a face the landmark model did not confirm (`HandLandmarker.hidesFace`),
+    /// at the hand's cadence (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame
+    /// a tracked face is lost (a hand brought over it is said without waiting for the next run).
+    private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame) -> Float? {
+        guard let hand else { return nil }
+        framesSinceHand += 1
+        let everyFrame = handInterval <= 1
+        if !everyFrame, handCadence == .unlit { return nil }
+        let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        let justLost = framesSinceTracked == 1 && lastTrackedBox != nil
+        guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
+        framesSinceHand = 0
+        handRan = true
+        return hand.hidesFace(in: frame, box: detection.box)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a

@@ -63,10 +63,15 @@ public struct Face: Sendable, Equatable {
     /// The whole reading of the hand model when it ran (`handFlag` is its `mouth`): the flag over the other parts
     /// of the face and which parts (`HandLandmarker.reading`).
     public var hand: HandReading?
+    /// On a rejected detection (or where a face was lost a moment ago, score 0): the hand model's flag over it
+    /// (`HandLandmarker.hidesFace`) when it was read there; nil otherwise. A hand there hides the face.
+    public var hiddenByHand: Float?
     public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
-                isRejected: Bool = false, handFlag: Float? = nil, hand: HandReading? = nil) {
+                isRejected: Bool = false, handFlag: Float? = nil, hand: HandReading? = nil,
+                hiddenByHand: Float? = nil) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
         self.isRejected = isRejected
+        self.hiddenByHand = hiddenByHand
         self.handFlag = handFlag ?? hand?.mouth
         self.hand = hand
     }

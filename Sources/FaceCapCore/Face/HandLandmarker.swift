@@ -21,16 +21,22 @@ public final class HandLandmarker {
     /// (33, 263) and on each cheek under the eye (50, 280). A crop must frame the hand about as the hand graph
     /// does: one centred on the nose and as wide as the face (1.2) missed most hands over an eye or a cheek, and
     /// crops on each eye read a bare real face up to 0.70 (docs/calibration.md, "A hand anywhere on the face").
+    /// Last, a hand on a cheek with its palm off the face (fingers on the cheek, the palm by the ear): 1.0 face
+    /// widths upright, `cheekOutShift` face widths out from each cheek's crop (issue 32: of 120 such hands that
+    /// read `ready`, the two crops see 106 at 0.6; the bare real faces read 0 there).
     public static let crops: [(side: Float, turn: Float, centre: CropCentre)] =
         [(1.2, 0, .mouth), (1.0, -20 * .pi / 180, .mouth), (1.0, 0, .eyes), (1.0, 0, .rightCheek),
-         (1.0, 0, .leftCheek)]
+         (1.0, 0, .leftCheek), (1.0, 0, .rightCheekOut), (1.0, 0, .leftCheekOut)]
+    /// How far out from the cheek (50, 280) the crops `.rightCheekOut` and `.leftCheekOut` are centred, in face
+    /// widths along the eyes' line.
+    public static let cheekOutShift: Float = 0.3
     public static let centreShift: Float = 0.1
 
     /// Where a crop is centred: `centreShift` face widths below the middle of the mouth (13, 14), or on a part
     /// of the face. The mouth crops say only whether the hand lies over the lips (`HandReading.mouth`), the
     /// others whether it lies over another part (`HandReading.face`): a mouth crop's hand over a cheek read a bare
     /// real face up to 0.47.
-    public enum CropCentre: Sendable { case mouth, eyes, rightCheek, leftCheek }
+    public enum CropCentre: Sendable { case mouth, eyes, rightCheek, leftCheek, rightCheekOut, leftCheekOut }
 
     let interpreter: Interpreter
     private let flagOutput: Int
@@ -43,8 +49,9 @@ public final class HandLandmarker {
     public private(set) var mouthOverlap = 0.0
     /// Of the last `reading`, the share of each part's box (but the lips) inside the hand's hull.
     public private(set) var partOverlaps: [(HandParts, Double)] = []
-    private var hull: [SIMD2<Float>] = []
-    private var sorted: [SIMD2<Float>] = []
+    /// Scratch for the hand's hull and its points in order (reused).
+    var hull: [SIMD2<Float>] = []
+    var sorted: [SIMD2<Float>] = []
     /// A hand counts as over the mouth only when the hull of its 21 landmarks covers at least this share of
     /// the lips (`mouthOverlap`): a hand under the chin or at the cheek, the mouth free, is a hand to the model
     /// but covers nothing (a real one read 0.00, hands across the mouth ≥ 0.33: docs/calibration.md, "A hand
@@ -81,6 +88,8 @@ public final class HandLandmarker {
         case .eyes: (p(33) + p(263)) / 2
         case .rightCheek: p(50)
         case .leftCheek: p(280)
+        case .rightCheekOut: p(50) - cheekOutShift * faceWidth * across / span
+        case .leftCheekOut: p(280) + cheekOutShift * faceWidth * across / span
         }
         return FaceROI(centre: Point2(x: centre.x, y: centre.y), side: side * faceWidth,
                        rotation: atan2f(across.y, across.x) + turn)

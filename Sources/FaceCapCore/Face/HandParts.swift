@@ -102,3 +102,44 @@ extension HandLandmarker {
         ]
     }
 }
+
+extension HandLandmarker {
+    /// The crops read for a face the landmark model rejected (`hidesFace`): upright squares this many times the
+    /// detection's box wide, on its centre. A hand over a face the detector still finds is framed in one of them
+    /// about as the hand graph frames a hand: of 81 constructed hands that hid a real face from the landmark
+    /// model, 1.3 box widths alone saw 72 (flag ≥ 0.6), the three 79 (docs/calibration.md, "The hand that hides
+    /// the face").
+    public static let hiddenFaceCropSides: [Float] = [1.0, 1.3, 1.6]
+    /// The hand's hull must hold at least this share of the middle of the box (a 5 × 5 grid over its central
+    /// half, eyes to mouth) for the hand to hide the face: a hand beside the face hides nothing.
+    public static let minHiddenFaceOverlap = 0.25
+
+    /// The hand flag over a detection the landmark model did not confirm (`box`, frame pixels): the highest of
+    /// the model's flags on the crops `hiddenFaceCropSides` whose landmarks' hull covers at least
+    /// `minHiddenFaceOverlap` of the box's middle (0 when none does); nil when the frame's data is too short.
+    /// One model run per crop.
+    public func hidesFace(in frame: Frame, box: Rect) -> Float? {
+        var best: Float = 0
+        for scale in Self.hiddenFaceCropSides {
+            let roi = FaceROI(centre: box.centre, side: scale * box.width, rotation: 0)
+            guard let raw = flag(in: frame, roi: roi) else { return nil }
+            Self.convexHull(points, into: &hull, sorted: &sorted)
+            if Self.middleOverlap(hull: hull, box: box) >= Self.minHiddenFaceOverlap { best = max(best, raw) }
+        }
+        return best
+    }
+
+    /// The share of a 5 × 5 grid over the central half of `box` inside the convex polygon `hull`.
+    static func middleOverlap(hull: [SIMD2<Float>], box: Rect) -> Double {
+        guard hull.count >= 3 else { return 0 }
+        var inside = 0
+        for i in 0..<5 {
+            for j in 0..<5 {
+                let q = SIMD2(box.x + box.width * (0.25 + 0.5 * (Float(i) + 0.5) / 5),
+                              box.y + box.height * (0.25 + 0.5 * (Float(j) + 0.5) / 5))
+                if contains(hull, q) { inside += 1 }
+            }
+        }
+        return Double(inside) / 25
+    }
+}
