@@ -510,6 +510,10 @@ cv4l2_stats cv4l2_get_stats(const cv4l2_device *device) { return device->stats; 
 
 int cv4l2_fd(const cv4l2_device *device) { return device->fd; }
 
+/* For cv4l2_system.c only (not in the header): the table a device was opened with. */
+const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device);
+const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device) { return &device->ops; }
+
 void cv4l2_stop(cv4l2_device *device) {
     if (!device) return;
     if (device->fd >= 0) {
