@@ -117,8 +117,7 @@ final class FramePipeline {
             } else {
                 exposure.analysed(output.metrics, camera: camera)
                 guidance = exposure.guidance(guidance, active: output.active)
-                precondition(!crashAfterSteer || camera.controlLedger.changed.isEmpty,
-                             "FACECAP_TEST_CRASH=after-steer: the flow traps with a camera control changed")
+                precondition(!crashAfterSteer || camera.controlLedger.changed.isEmpty, "FACECAP_TEST_CRASH=after-steer")
             }
         }
         latestAnalysis = output
