@@ -372,6 +372,55 @@ EOF
     else
         fail devices/json "exit $fc_rc: ${verdict:-$(first_lines "$work/devices-json.err")}"
     fi
+
+    # devices/controls (issue 31): the controls facecap may steer that vivid has, in --json, as `v4l2-ctl -L` reads
+    # them from outside: range, default, value (not for a volatile one, which vivid moves itself) and every menu
+    # item's index and name (VIDIOC_QUERYMENU).
+    v4l2-ctl -d "$dev" -L >"$work/devices-controls.v4l2" 2>&1
+    if [ "$fc_rc" -eq 0 ] && verdict=$($python - "$work/devices-json.out" "$dev" "$work/devices-controls.v4l2" <<'EOF'
+import json, re, sys
+doc = json.loads(open(sys.argv[1]).read())
+device = next(d for d in doc["devices"] if d["path"] == sys.argv[2])
+listed = {}
+current = None
+for line in open(sys.argv[3]):
+    match = re.match(r"\s*(\w+) (0x[0-9a-f]{8}) \((\w+)\)\s*: (.*)", line)
+    if match:
+        fields = dict(re.findall(r"(\w+)=(\S+)", match.group(4)))
+        current = {"name": match.group(1), "fields": fields, "menu": {}}
+        listed[int(match.group(2), 16)] = current
+        continue
+    item = re.match(r"\s*(\d+): (.*?)\s*$", line)
+    if item and current is not None:
+        current["menu"][int(item.group(1))] = item.group(2)
+controls = device.get("controls", [])
+if not controls:
+    sys.exit("no control listed for " + sys.argv[2])
+problems, said = [], []
+for control in controls:
+    known = listed.get(control["id"])
+    if known is None:
+        problems.append(f"{control['name']} is not in v4l2-ctl -L")
+        continue
+    fields = known["fields"]
+    for key, theirs in (("minimum", "min"), ("maximum", "max"), ("default", "default")):
+        if theirs in fields and int(fields[theirs]) != control[key]:
+            problems.append(f"{control['name']} {key} {control[key]} against {fields[theirs]}")
+    if "volatile" not in fields.get("flags", "") and "value" in fields and int(fields["value"]) != control["value"]:
+        problems.append(f"{control['name']} value {control['value']} against {fields['value']}")
+    menu = {item["index"]: item["name"] for item in control["menu"] or []}
+    if menu != known["menu"]:
+        problems.append(f"{control['name']} menu {menu} against {known['menu']}")
+    said.append(f"{control['name']} ({control['type']}{', %d items' % len(menu) if menu else ''})")
+if problems:
+    sys.exit("; ".join(problems))
+print("as v4l2-ctl reads them: " + ", ".join(said))
+EOF
+    ); then
+        pass devices/controls "$verdict"
+    else
+        fail devices/controls "exit $fc_rc: ${verdict:-no verdict}"
+    fi
 }
 
 # --- facecap record ---------------------------------------------------------------------------------

@@ -61,6 +61,7 @@ static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
 static const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
 static const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
+static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
 
 /* v4l2_fourcc() is a function-like macro Swift cannot import, so the pixel formats facecap names are constants. */
 static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
@@ -121,6 +122,12 @@ static const uint32_t CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
 static inline struct v4l2_rect *cv4l2_ext_control_rect(struct v4l2_ext_control *control) {
     return (struct v4l2_rect *)control->ptr;
 }
+
+/** Why: v4l2_querymenu is packed and keeps its item's name and value in an anonymous union, which Swift reads
+    awkwardly: VIDIOC_QUERYMENU of item `index` of menu control `id` on `fd` through `ops`, the name (a menu) into
+    `name` (33 bytes, NUL-terminated) and the value (an integer menu) into `value`. Returns 0 or the errno (EINVAL: no
+    such item, menus may skip some). */
+int cv4l2_query_menu(const cv4l2_ops *ops, int fd, uint32_t id, uint32_t index, char *name, int64_t *value);
 
 /** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
