@@ -377,7 +377,7 @@ EOF
     # them from outside: range, default, value (not for a volatile one, which vivid moves itself) and every menu
     # item's index and name (VIDIOC_QUERYMENU).
     v4l2-ctl -d "$dev" -L >"$work/devices-controls.v4l2" 2>&1
-    if [ "$fc_rc" -eq 0 ] && verdict=$($python - "$work/devices-json.out" "$dev" "$work/devices-controls.v4l2" <<'EOF'
+    if [ "$fc_rc" -eq 0 ] && verdict=$($python - "$work/devices-json.out" "$dev" "$work/devices-controls.v4l2" 2>&1 <<'EOF'
 import json, re, sys
 doc = json.loads(open(sys.argv[1]).read())
 device = next(d for d in doc["devices"] if d["path"] == sys.argv[2])
@@ -386,8 +386,9 @@ current = None
 for line in open(sys.argv[3]):
     match = re.match(r"\s*(\w+) (0x[0-9a-f]{8}) \((\w+)\)\s*: (.*)", line)
     if match:
-        fields = dict(re.findall(r"(\w+)=(\S+)", match.group(4)))
-        current = {"name": match.group(1), "fields": fields, "menu": {}}
+        fields = dict(re.findall(r"(\w+)=(-?\d+)", match.group(4)))
+        # The flags are a list ("flags=inactive, volatile"): looked for in the whole line.
+        current = {"name": match.group(1), "fields": fields, "menu": {}, "volatile": "volatile" in line}
         listed[int(match.group(2), 16)] = current
         continue
     item = re.match(r"\s*(\d+): (.*?)\s*$", line)
@@ -406,7 +407,7 @@ for control in controls:
     for key, theirs in (("minimum", "min"), ("maximum", "max"), ("default", "default")):
         if theirs in fields and int(fields[theirs]) != control[key]:
             problems.append(f"{control['name']} {key} {control[key]} against {fields[theirs]}")
-    if "volatile" not in fields.get("flags", "") and "value" in fields and int(fields["value"]) != control["value"]:
+    if not known["volatile"] and "value" in fields and int(fields["value"]) != control["value"]:
         problems.append(f"{control['name']} value {control['value']} against {fields['value']}")
     menu = {item["index"]: item["name"] for item in control["menu"] or []}
     if menu != known["menu"]:
