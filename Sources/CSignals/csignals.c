@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 /* Written only by handlers and reset; read by the loop. sig_atomic_t: the one type a handler may store. */
@@ -98,4 +100,91 @@ void csignals_suspend_self(void) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(SIGTSTP);             /* the process stops here until SIGCONT */
     set_handler(SIGTSTP, on_signal);
+}
+
+/* ---- Fatal signals ---------------------------------------------------------------------------- */
+
+/* A Swift trap is SIGILL (ud2) or SIGTRAP on x86-64; the others are the C library's and the kernel's. */
+static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+enum { FATAL_COUNT = sizeof fatal_signals / sizeof fatal_signals[0] };
+/* What each fatal signal did before (the Swift runtime's backtracer, when it is on): called after ours. */
+static struct sigaction fatal_previous[FATAL_COUNT];
+static void (*_Atomic fatal_hook)(void) = NULL;
+static atomic_int fatal_entered = 0;
+/* The terminal to put back: its descriptor (-1: none) and its settings from before the full screen. */
+static atomic_int fatal_terminal_fd = -1;
+static struct termios fatal_terminal_settings;
+/* A stack of its own for the handler, so a stack overflow (SIGSEGV on the guard page) still runs it. */
+static char fatal_stack[64 * 1024];
+
+static void restore_terminal(void) {
+    int fd = atomic_load(&fatal_terminal_fd);
+    if (fd < 0) return;
+    /* Leave the alternate screen, show the cursor, plain attributes, keypad and mouse reports off: what
+       endwin() would send on this kind of terminal, written in one call. */
+    static const char reset[] = "\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1l\033>\033[?1049l\r\n";
+    ssize_t ignored = write(fd, reset, sizeof reset - 1);
+    (void)ignored;
+    tcsetattr(fd, TCSANOW, &fatal_terminal_settings);
+}
+
+static void on_fatal(int number, siginfo_t *info, void *context) {
+    int saved = errno;
+    int index = 0;
+    while (index < FATAL_COUNT - 1 && fatal_signals[index] != number) index++;
+    /* The first fatal signal puts things back; one that comes while that runs (a fault in a hook) only ends. */
+    if (atomic_exchange(&fatal_entered, 1) == 0) {
+        void (*hook)(void) = atomic_load(&fatal_hook);
+        if (hook) hook();
+        restore_terminal();
+        /* Then what was there before: the Swift runtime's backtracer prints its report (now on a normal screen). */
+        struct sigaction *previous = &fatal_previous[index];
+        if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction) {
+            previous->sa_sigaction(number, info, context);
+        } else if (!(previous->sa_flags & SA_SIGINFO) && previous->sa_handler != SIG_DFL
+                   && previous->sa_handler != SIG_IGN) {
+            previous->sa_handler(number);
+        }
+    }
+    /* The default action, so the exit status still says which signal ended the process. */
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(number, &fallback, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, number);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(number);
+    errno = saved;
+}
+
+int csignals_install_fatal(void (*hook)(void)) {
+    atomic_store(&fatal_hook, hook);
+    stack_t stack;
+    memset(&stack, 0, sizeof stack);
+    stack.ss_sp = fatal_stack;
+    stack.ss_size = sizeof fatal_stack;
+    stack_t current;
+    /* Only where the thread has none yet (the Swift runtime may have given it one). */
+    if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) sigaltstack(&stack, NULL);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fatal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    for (int i = 0; i < FATAL_COUNT; i++) {
+        struct sigaction previous;
+        if (sigaction(fatal_signals[i], NULL, &previous) != 0) return -1;
+        /* Installed twice (a second session): what was there before the first stays the one to call. */
+        if (!((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction == on_fatal)) fatal_previous[i] = previous;
+        if (sigaction(fatal_signals[i], &action, NULL) != 0) return -1;
+    }
+    return 0;
+}
+
+void csignals_fatal_terminal(int fd) {
+    if (fd >= 0 && tcgetattr(fd, &fatal_terminal_settings) != 0) fd = -1;
+    atomic_store(&fatal_terminal_fd, fd);
 }

@@ -542,6 +542,10 @@ cv4l2_stats cv4l2_get_stats(const cv4l2_device *device) { return device->stats; 
 
 int cv4l2_fd(const cv4l2_device *device) { return device->fd; }
 
+/* For cv4l2_system.c only (not in the header): the table a device was opened with. */
+const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device);
+const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device) { return &device->ops; }
+
 void cv4l2_stop(cv4l2_device *device) {
     if (!device) return;
     if (device->fd >= 0) {
@@ -630,4 +634,17 @@ cv4l2_device *cv4l2_open_controls(const cv4l2_ops *ops, const char *path, int *e
     }
     *error = 0;
     return device;
+}
+
+int cv4l2_query_menu(const cv4l2_ops *ops, int fd, uint32_t id, uint32_t index, char *name, int64_t *value) {
+    struct v4l2_querymenu item;
+    memset(&item, 0, sizeof item);
+    item.id = id;
+    item.index = index;
+    int error = cv4l2_xioctl(ops, fd, VIDIOC_QUERYMENU, &item);
+    if (error) return error;
+    memcpy(name, item.name, sizeof item.name);
+    name[sizeof item.name] = 0;
+    *value = item.value;
+    return 0;
 }

@@ -123,3 +123,15 @@ cv4l2_ops cv4l2_plain_ops(void) {
     };
     return ops;
 }
+
+/* In cv4l2.c: the table a device was opened with. */
+const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device);
+
+void cv4l2_saved_control_device(const cv4l2_device *device, cv4l2_saved_control *control) {
+    const cv4l2_ops *ops = cv4l2_device_ops(device);
+    control->fd = cv4l2_fd(device);
+    /* The real tables: the C library's ioctl on the same descriptor (under libcamerify, the preloaded one). */
+    int real = ops->ioctl == system_ioctl || ops->ioctl == plain_ioctl;
+    control->ioctl = real ? NULL : ops->ioctl;
+    control->context = real ? NULL : ops->context;
+}

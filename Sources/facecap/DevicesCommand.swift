@@ -15,7 +15,13 @@ enum DevicesCommand {
         }
         if let extra = parsed.positionals.first { throw UsageError(Words.text(.usageUnexpectedOperand, ["argument": extra])) }
 
-        let scan = CameraDevice.scan()
+        var scan = CameraDevice.scan()
+        // What facecap may steer on each, read now (the scan itself does not).
+        scan.devices = scan.devices.map { device in
+            var device = device
+            device.controls = CameraDeviceControl.read(path: device.path)
+            return device
+        }
         if parsed.has("json") {
             printOut(CameraDeviceText.json(scan.devices, problems: scan.problems.map(\.message)))
         } else if !scan.devices.isEmpty {

@@ -37,6 +37,8 @@ enum WizardCommand {
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
         // and the terminal restored.
         Signals.install()
+        // A crash of the flow (a trap, SIGSEGV… in any thread) still writes back the camera controls facecap changed.
+        FatalSignals.install()
         // The digests first: each file is read once more and dropped before the models are loaded, so those
         // bytes never sit beside the models' (the start-up peak of the wizard's memory, SPEC §10).
         let digests = try ModelFiles.digests()
@@ -58,6 +60,8 @@ enum WizardCommand {
         if configuration.plain {
             frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1)
         } else {
+            // The terminal as the person had it: what a crash puts back.
+            FatalSignals.keepTerminal(1)
             frontEnd = try CursesWizardFrontEnd(configuration: configuration, environment: environment)
         }
         var settings = Self.settings(configuration)
@@ -69,6 +73,7 @@ enum WizardCommand {
         let statsPath = getenv("FACECAP_FRAME_STATS").map { String(cString: $0) }
         session.frameStatsPath = statsPath
         let code = session.run()
+        FatalSignals.keepTerminal(nil)
         if let statsPath { try? session.writeFrameStats(to: statsPath) }
         return code
     }

@@ -217,7 +217,7 @@ final class CameraDeviceTests: XCTestCase {
             + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}],"
             + "\"rank\":1,\"kind\":\"colour\",\"virtual\":false,\"fastEnough\":true,"
             + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"],"
-            + "\"hardwareDriver\":null,\"interface\":null}],\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}")
+            + "\"hardwareDriver\":null,\"interface\":null,\"controls\":[]}],\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}")
         // It parses as JSON, with the documented keys.
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let first = (parsed?["devices"] as? [[String: Any]])?.first

@@ -72,6 +72,12 @@ final class FakeV4L2Device {
         var value: Int
         var flags: UInt32 = 0
         var rect: v4l2_rect?
+        /// What VIDIOC_QUERY_EXT_CTRL says of it: its name, type (integer unless set) and default (its value unless
+        /// set); a menu's items by index (VIDIOC_QUERYMENU: EINVAL for an index not here).
+        var name = ""
+        var type = V4L2_CTRL_TYPE_INTEGER.rawValue
+        var defaultValue: Int?
+        var menu: [Int: String] = [:]
     }
 
     enum BufferState { case idle, queued, user }
@@ -380,8 +386,20 @@ final class FakeV4L2Device {
             query.pointee.minimum = Int64(control.minimum)
             query.pointee.maximum = Int64(control.maximum)
             query.pointee.step = UInt64(control.step)
-            query.pointee.default_value = Int64(control.value)
+            query.pointee.default_value = Int64(control.defaultValue ?? control.value)
             query.pointee.flags = control.flags
+            query.pointee.type = control.type
+            withUnsafeMutableBytes(of: &query.pointee.name) { bytes in
+                for (index, byte) in control.name.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+            }
+            return 0
+        case CV4L2_VIDIOC_QUERYMENU:
+            // struct v4l2_querymenu is packed: id at 0, index at 4, the name (or an integer menu's value) at 8.
+            let id = argument.load(as: UInt32.self)
+            let index = argument.load(fromByteOffset: 4, as: UInt32.self)
+            guard let control = controls[id], let name = control.menu[Int(index)] else { return fail(EINVAL) }
+            let bytes = Array(name.utf8.prefix(31)) + [0]
+            argument.advanced(by: 8).copyMemory(from: bytes, byteCount: bytes.count)
             return 0
         case CV4L2_VIDIOC_G_CTRL:
             let request = argument.assumingMemoryBound(to: v4l2_control.self)

@@ -372,6 +372,56 @@ EOF
     else
         fail devices/json "exit $fc_rc: ${verdict:-$(first_lines "$work/devices-json.err")}"
     fi
+
+    # devices/controls (issue 31): the controls facecap may steer that vivid has, in --json, as `v4l2-ctl -L` reads
+    # them from outside: range, default, value (not for a volatile one, which vivid moves itself) and every menu
+    # item's index and name (VIDIOC_QUERYMENU).
+    v4l2-ctl -d "$dev" -L >"$work/devices-controls.v4l2" 2>&1
+    if [ "$fc_rc" -eq 0 ] && verdict=$($python - "$work/devices-json.out" "$dev" "$work/devices-controls.v4l2" 2>&1 <<'EOF'
+import json, re, sys
+doc = json.loads(open(sys.argv[1]).read())
+device = next(d for d in doc["devices"] if d["path"] == sys.argv[2])
+listed = {}
+current = None
+for line in open(sys.argv[3]):
+    match = re.match(r"\s*(\w+) (0x[0-9a-f]{8}) \((\w+)\)\s*: (.*)", line)
+    if match:
+        fields = dict(re.findall(r"(\w+)=(-?\d+)", match.group(4)))
+        # The flags are a list ("flags=inactive, volatile"): looked for in the whole line.
+        current = {"name": match.group(1), "fields": fields, "menu": {}, "volatile": "volatile" in line}
+        listed[int(match.group(2), 16)] = current
+        continue
+    item = re.match(r"\s*(\d+): (.*?)\s*$", line)
+    if item and current is not None:
+        current["menu"][int(item.group(1))] = item.group(2)
+controls = device.get("controls", [])
+if not controls:
+    sys.exit("no control listed for " + sys.argv[2])
+problems, said = [], []
+for control in controls:
+    known = listed.get(control["id"])
+    if known is None:
+        problems.append(f"{control['name']} is not in v4l2-ctl -L")
+        continue
+    fields = known["fields"]
+    for key, theirs in (("minimum", "min"), ("maximum", "max"), ("default", "default")):
+        if theirs in fields and int(fields[theirs]) != control[key]:
+            problems.append(f"{control['name']} {key} {control[key]} against {fields[theirs]}")
+    if not known["volatile"] and "value" in fields and int(fields["value"]) != control["value"]:
+        problems.append(f"{control['name']} value {control['value']} against {fields['value']}")
+    menu = {item["index"]: item["name"] for item in control["menu"] or []}
+    if menu != known["menu"]:
+        problems.append(f"{control['name']} menu {menu} against {known['menu']}")
+    said.append(f"{control['name']} ({control['type']}{', %d items' % len(menu) if menu else ''})")
+if problems:
+    sys.exit("; ".join(problems))
+print("as v4l2-ctl reads them: " + ", ".join(said))
+EOF
+    ); then
+        pass devices/controls "$verdict"
+    else
+        fail devices/controls "exit $fc_rc: ${verdict:-no verdict}"
+    fi
 }
 
 # --- facecap record ---------------------------------------------------------------------------------
@@ -1140,7 +1190,9 @@ brightness() { v4l2-ctl -d "$dev" --get-ctrl brightness 2>/dev/null | awk '{ pri
 # on two of these runs (no run of their own: each costs minutes under emulation): after the unplug, q on the
 # camera's connection error ends the run in that error (exit 1); the other-program run ends with the photo taken
 # by hand ("capture" on standard input once offered, --manual-after 1) and accepted by a scripted validation server
-# on loopback (exit 0). Every run's exit code is checked. Decided on events: the change is waited for as seen from
+# on loopback (exit 0). exposure/restored-crash: the flow traps (FACECAP_TEST_CRASH=after-steer, a Swift
+# precondition: SIGILL) once steering wrote brightness; the trace shows that write, then after the SIGILL the
+# fatal-signal handler's write of the first value, and facecap's exit status is SIGILL's (132). Every run's exit code is checked. Decided on events: the change is waited for as seen from
 # outside, then the way out is taken.
 # dqbuf_count NAME: the VIDIOC_DQBUF calls in NAME's trace that did not fail with EAGAIN (the frames facecap read;
 # a call strace split across threads is counted once, by its first half).
@@ -1149,13 +1201,28 @@ dqbuf_count() {
     awk '/VIDIOC_DQBUF/ && !/EAGAIN/ { n++ } END { print n + 0 }' "$work/$1.trace"
 }
 
+# crash_brightness NAME START: from NAME's trace, the first brightness facecap wrote (VIDIOC_S_CTRL), and
+# "written-back" when, after the SIGILL, a VIDIOC_S_CTRL set it to START again (the fatal-signal handler's write).
+crash_brightness() {
+    awk -v start="$2" '
+        /--- SIGILL/ { trapped = 1 }
+        /VIDIOC_S_CTRL, \{id=V4L2_CID_BRIGHTNESS, value=/ && !/= -1/ {
+            value = $0
+            sub(/.*VIDIOC_S_CTRL, \{id=V4L2_CID_BRIGHTNESS, value=/, "", value)
+            sub(/[^-0-9].*/, "", value)
+            if (first == "" && !trapped) first = value
+            if (trapped && value == start) back = 1
+        }
+        END { print first (back ? " written-back" : "") }' "$work/$1.trace" 2>/dev/null
+}
+
 scenario_exposure() {
     local black way name first start seen after expected deadline frames fifo=$work/exposure.stdin
     # ioctl too: the frames facecap read after another program's change are counted from the trace.
     local trace_syscalls="$trace_syscalls,ioctl"
     local server_pid="" port="" want_rc
     black=$(pattern_index "100% Black")
-    for way in q sigint sigterm sighup unplug other; do
+    for way in q sigint sigterm sighup unplug other crash; do
         name=exposure-$way
         reset_device
         v4l2-ctl -d "$dev" -c test_pattern="$black",brightness=128 >/dev/null 2>&1
@@ -1190,17 +1257,32 @@ scenario_exposure() {
             fc_stdin=$fifo
             ;;
         esac
-        start_wizard "$name"
+        if [ "$way" = crash ]; then
+            # The flow traps (a Swift precondition: SIGILL) on the first analysed frame after steering wrote a control.
+            start_wizard "$name" env FACECAP_TEST_CRASH=after-steer
+        else
+            start_wizard "$name"
+        fi
         fc_stdin=/dev/null
         seen=""
         deadline=$((SECONDS + $(slower 120)))
-        while [ $SECONDS -lt $deadline ] && kill -0 "$fc_strace" 2>/dev/null; do
+        while [ "$way" != crash ] && [ $SECONDS -lt $deadline ] && kill -0 "$fc_strace" 2>/dev/null; do
             seen=$(brightness)
             [ -n "$seen" ] && [ "$seen" != "$start" ] && break
             seen=""
             sleep 0.5
         done
-        if [ -z "$seen" ]; then
+        if [ "$way" = crash ]; then
+            # Written back within the same moment: the change and the restore are read from the trace.
+            wait_facecap 120
+            seen=$(crash_brightness "$name" "$start")
+            if [ -n "${seen%% *}" ] && [ "${seen%% *}" != "$start" ]; then
+                pass "exposure/changed-$way" "brightness $start -> ${seen%% *} on a black frame, then the trap"
+            else
+                fail "exposure/changed-$way" "no VIDIOC_S_CTRL of brightness before the trap (${seen:-none});" \
+                    "events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
+            fi
+        elif [ -z "$seen" ]; then
             fail "exposure/changed-$way" "brightness still $start (facecap changed no control) after" \
                 "$(slower 120)s; events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
         else
@@ -1221,6 +1303,7 @@ scenario_exposure() {
                 # q on the camera's connection error: the run ends in that error (exit 1).
                 echo q >&7
                 ;;
+            crash) ;;
             other)
                 v4l2-ctl -d "$dev" -c brightness=77
                 expected=$(sed -E '/^ *brightness /s/value=[0-9-]+/value=77/' <<<"$first")
@@ -1248,7 +1331,7 @@ scenario_exposure() {
                 fi
                 ;;
         esac
-        wait_facecap 120
+        [ "$way" = crash ] || wait_facecap 120
         wizard_args=()
         case $way in q | unplug | other) exec 7>&- ;; esac
         if [ -n "$server_pid" ]; then
@@ -1257,7 +1340,8 @@ scenario_exposure() {
             server_pid=""
         fi
         after=$(vivid_controls)
-        case $way in unplug) want_rc=1 ;; other) want_rc=0 ;; *) want_rc=130 ;; esac
+        # The trap ends facecap by SIGILL (132) after its handler wrote the controls back: the exit status says so.
+        case $way in unplug) want_rc=1 ;; other) want_rc=0 ;; crash) want_rc=132 ;; *) want_rc=130 ;; esac
         if [ "$fc_rc" -eq 124 ]; then
             fail "exposure/restored-$way" "facecap did not end after the way out ($way)"
         elif [ "$fc_rc" -ne "$want_rc" ]; then
@@ -1265,6 +1349,9 @@ scenario_exposure() {
                 "err: $(first_lines "$work/$name.err")"
         elif [ "$way" = other ] && ! grep -q '"result":"pass"' "$work/$name.events"; then
             fail "exposure/restored-$way" "exit 0 without a pass validation event: $(event_text "$name")"
+        elif [ "$way" = crash ] && [ "${seen#* }" != written-back ]; then
+            fail "exposure/restored-$way" "no VIDIOC_S_CTRL of brightness back to $start after the SIGILL in the" \
+                "trace: the controls were not written back by the fatal-signal handler"
         elif [ "$after" != "$expected" ]; then
             # Files, not process substitution: the guest's /dev has no /dev/fd.
             echo "$expected" >"$work/$name.expected"
@@ -1273,9 +1360,11 @@ scenario_exposure() {
                 "$(diff "$work/$name.expected" "$work/$name.after" | grep '^[<>]' | tr -s ' ')"
         else
             pass "exposure/restored-$way" "exit $fc_rc; every control as it was$([ "$way" = other ] &&
-                echo ", brightness left at another program's 77, the photo accepted")"
+                echo ", brightness left at another program's 77, the photo accepted")$([ "$way" = crash ] &&
+                echo ", written back by the fatal-signal handler after the SIGILL")"
         fi
-        leak_check "$name" opens
+        # A process ended by a signal leaves its descriptors to the kernel: no leak check for the trap.
+        [ "$way" = crash ] || leak_check "$name" opens
     done
 }
 

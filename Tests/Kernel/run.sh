@@ -218,7 +218,9 @@ if [ ! -f "$initrd" ] || [ "$(cat "$initrd.stamp" 2>/dev/null)" != "$stamp" ]; t
 fi
 
 # --- Boot and report -----------------------------------------------------------------------------
-log="$cache/last-run.log"
+# FACECAP_KERNEL_LOG: another file for the console log, so that runs from two checkouts sharing one cache do not
+# write (and count the checks of) the same file.
+log="${FACECAP_KERNEL_LOG:-$cache/last-run.log}"
 : > "$log"
 guest_args+=("binary=$binary" "modules=.cache/kernel/$kernel_id.media-modules" "moddir=${moddir#"$repo"/}")
 args=$(IFS=,; echo "${guest_args[*]}")

@@ -41,4 +41,20 @@ void csignals_restore_defaults(void);
  */
 void csignals_suspend_self(void);
 
+/**
+ * Handles the fatal signals (SIGILL and SIGTRAP: a Swift trap on x86-64; SIGSEGV, SIGBUS, SIGFPE, SIGABRT) in any
+ * thread, on a stack of its own: the first one calls `hook` (which must be async-signal-safe: facecap's writes back
+ * the camera controls it changed), puts back the terminal given to csignals_fatal_terminal, calls the handler that
+ * was there before (the Swift runtime's backtracer, when on), then ends the process by the same signal with its
+ * default action, so the exit status still names it. Returns 0, or -1 with errno.
+ */
+int csignals_install_fatal(void (*hook)(void));
+
+/**
+ * Keeps `fd`'s terminal settings as they are now (call it before the full screen starts) to put back, with the
+ * alternate screen left and the cursor shown, if a fatal signal ends the process; -1: no terminal to put back (the
+ * full screen ended normally).
+ */
+void csignals_fatal_terminal(int fd);
+
 #endif

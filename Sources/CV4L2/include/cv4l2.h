@@ -61,6 +61,7 @@ static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
 static const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
 static const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
+static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
 
 /* v4l2_fourcc() is a function-like macro Swift cannot import, so the pixel formats facecap names are constants. */
 static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
@@ -122,6 +123,12 @@ static const uint32_t CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
 static inline struct v4l2_rect *cv4l2_ext_control_rect(struct v4l2_ext_control *control) {
     return (struct v4l2_rect *)control->ptr;
 }
+
+/** Why: v4l2_querymenu is packed and keeps its item's name and value in an anonymous union, which Swift reads
+    awkwardly: VIDIOC_QUERYMENU of item `index` of menu control `id` on `fd` through `ops`, the name (a menu) into
+    `name` (33 bytes, NUL-terminated) and the value (an integer menu) into `value`. Returns 0 or the errno (EINVAL: no
+    such item, menus may skip some). */
+int cv4l2_query_menu(const cv4l2_ops *ops, int fd, uint32_t id, uint32_t index, char *name, int64_t *value);
 
 /** Why: UVC metadata nodes report VIDEO_CAPTURE in `capabilities`; only the per-node `device_caps` tell them apart. */
 static inline uint32_t cv4l2_node_caps(const struct v4l2_capability *cap) {
@@ -304,5 +311,51 @@ int cv4l2_set_control(cv4l2_device *device, uint32_t id, int32_t value);
     errno. */
 int cv4l2_get_rect_control(cv4l2_device *device, uint32_t id, struct v4l2_rect *rect);
 int cv4l2_set_rect_control(cv4l2_device *device, uint32_t id, const struct v4l2_rect *rect);
+
+/* ---- Controls written back on a crash ------------------------------------------------------- */
+
+/*
+ * The controls facecap changed on the cameras open now, each with its value before and the value facecap last
+ * wrote: a copy the Swift ledger publishes whenever that set changes, kept in fixed memory so that a fatal-signal
+ * handler (a Swift trap, SIGSEGV… in any thread) can write them back with async-signal-safe calls only.
+ */
+enum { CV4L2_SAVED_CONTROLS_MAX = 32 };
+
+typedef struct cv4l2_saved_control {
+    /** The open device's descriptor. */
+    int fd;
+    /** The call to make on it: NULL for the C library's ioctl (the real devices: libv4l2's v4l2_ioctl takes locks a
+     *  crashed thread may hold), else a test fake's (its ops table's, with `context`). */
+    int (*ioctl)(void *context, int fd, unsigned long request, void *argument);
+    void *context;
+    uint32_t id;
+    /** 1: a rectangle control (the UVC region of interest, through G/S_EXT_CTRLS); 0: an integer one (G/S_CTRL). */
+    int is_rect;
+    int32_t original;
+    int32_t written;
+    struct v4l2_rect original_rect;
+    struct v4l2_rect written_rect;
+} cv4l2_saved_control;
+
+/** Fills `control`'s fd, ioctl and context for a control of the open `device`. */
+void cv4l2_saved_control_device(const cv4l2_device *device, cv4l2_saved_control *control);
+
+/** Replaces the published set with `count` controls (at most CV4L2_SAVED_CONTROLS_MAX are kept; the number kept is
+ *  returned). One writer at a time (the thread that changes the controls); lock-free for the reader. */
+int cv4l2_saved_controls_publish(const cv4l2_saved_control *controls, int count);
+
+/** The number of controls published now (-1: none could be read whole); for tests. */
+int cv4l2_saved_controls_count(void);
+
+/** What cv4l2_restore_saved_controls did with each control. */
+enum { CV4L2_SAVED_RESTORED = 1, CV4L2_SAVED_LEFT_ALONE = 2, CV4L2_SAVED_FAILED = 3 };
+
+/**
+ * Async-signal-safe: writes back each published control, the last changed first, where it still holds the value
+ * facecap last wrote (read first: a control another program changed is left alone). Only the first call after a
+ * publish writes anything. Returns the number of controls it looked at; `outcomes` (may be NULL) gets each one's
+ * CV4L2_SAVED_* in the published order, up to `capacity`.
+ */
+int cv4l2_restore_saved_controls(int *outcomes, int capacity);
 
 #endif

@@ -187,6 +187,7 @@ public final class Camera: FrameSource {
         stallClockStart = POSIX.monotonicSeconds()
         // Back after being unplugged while facecap had changed its controls: those are written back first.
         self.controlLedger.restore(path: path, device: device)
+        self.controlLedger.opened(path: path, device: device)
     }
 
     /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
@@ -348,11 +349,25 @@ public final class Camera: FrameSource {
         return result
     }
 
+    /// Moves on each time the controls are given back while the camera stays open (`giveBackControls`): the
+    /// exposure steering reads them again before it turns anything.
+    public private(set) var controlsEpoch = 0
+
+    /// Ctrl-Z: writes back the controls facecap changed (those no other program changed since), so the camera is as
+    /// facecap found it while the process is stopped; the stream stays open. Once continued, the steering reads every
+    /// control again (`controlsEpoch`): a value another program set meanwhile is the new first value.
+    public func giveBackControls() {
+        guard let device else { return }
+        controlLedger.restore(path: path, device: device)
+        controlsEpoch += 1
+    }
+
     /// Writes back the controls facecap changed (those no other program changed since), stops streaming, unmaps the
     /// buffers and closes the device; safe to call twice.
     public func close() {
         guard let device else { return }
         controlLedger.restore(path: path, device: device)
+        controlLedger.closed(path: path)
         updateStatistics(device)
         cv4l2_stop(device)
         self.device = nil

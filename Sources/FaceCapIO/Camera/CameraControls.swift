@@ -51,9 +51,15 @@ public final class CameraControlLedger {
         case failed(Int32)
     }
 
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [Entry] = [] {
+        didSet { publish() }
+    }
     /// Every restore so far, in order: (path, control id, outcome).
     public private(set) var outcomes: [(path: String, id: UInt32, outcome: Outcome)] = []
+    /// The cameras open now, by path: their entries are also kept where a fatal signal can write them back.
+    private var devices: [String: OpaquePointer] = [:] {
+        didSet { publish() }
+    }
 
     public init() {}
 
@@ -83,6 +89,38 @@ public final class CameraControlLedger {
     func leaveAlone(path: String, id: UInt32, current: CameraControlValue) {
         entries.removeAll { $0.path == path && $0.id == id }
         outcomes.append((path, id, .leftAlone(current)))
+    }
+
+    /// `path` is open as `device`: its controls can be written back from a fatal-signal handler until `closed`.
+    func opened(path: String, device: OpaquePointer) { devices[path] = device }
+
+    /// `path`'s device is about to be closed (its descriptor may be reused): no longer written back on a crash.
+    func closed(path: String) { devices[path] = nil }
+
+    /// Copies the changed controls of the open cameras into the shim's fixed table (`cv4l2_saved_controls_publish`),
+    /// which the fatal-signal path reads: a Swift trap, SIGSEGV… in any thread still leaves the camera as it was
+    /// found (`FatalSignals`). The table holds the ledger that changed last: one per run.
+    private func publish() {
+        var saved: [cv4l2_saved_control] = []
+        for entry in entries {
+            guard let device = devices[entry.path] else { continue }
+            var control = cv4l2_saved_control()
+            cv4l2_saved_control_device(device, &control)
+            control.id = entry.id
+            switch (entry.original, entry.written) {
+            case let (.integer(original), .integer(written)):
+                control.original = original
+                control.written = written
+            case let (.rect(x, y, width, height), .rect(wx, wy, wwidth, wheight)):
+                control.is_rect = 1
+                control.original_rect = v4l2_rect(left: x, top: y, width: width, height: height)
+                control.written_rect = v4l2_rect(left: wx, top: wy, width: wwidth, height: wheight)
+            default:
+                continue
+            }
+            saved.append(control)
+        }
+        _ = cv4l2_saved_controls_publish(saved, Int32(saved.count))
     }
 
     /// Writes back `path`'s controls through its open `device`, the last changed first.

@@ -110,6 +110,9 @@ public struct CameraDevice: Equatable, Sendable {
     public var chromaIsFlat = false
     /// QUERYCAP's `device_caps` (0 when not known).
     public var deviceCaps: UInt32 = 0
+    /// The controls facecap may steer, as `facecap devices` lists them (`CameraDeviceControl.read`; a scan leaves
+    /// them empty).
+    public var controls: [CameraDeviceControl] = []
 
     /// V4L2_CAP_IO_MC: the node streams only once its media-controller pipeline is set up (IPU6 ISYS, CAMSS);
     /// UVC and vivid do not set it. Written out because older videodev2.h headers lack it.

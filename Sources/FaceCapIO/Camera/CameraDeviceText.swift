@@ -11,7 +11,11 @@ import FaceCapCore
 ///              {"type":"stepwise","minWidth":48,"minHeight":32,"maxWidth":1920,"maxHeight":1080,
 ///               "stepWidth":16,"stepHeight":8,"fps":[30],"fpsRange":{"min":1,"max":30}}]}],
 ///   "rank":1,"kind":"colour","virtual":false,"fastEnough":true,"mode":{"width":640,"height":480,"fps":30},
-///   "reasons":["colour","640x480 at 30 fps"],"hardwareDriver":"uvcvideo","interface":"Integrated Camera"}],
+///   "reasons":["colour","640x480 at 30 fps"],"hardwareDriver":"uvcvideo","interface":"Integrated Camera",
+///   "controls":[{"id":10094849,"name":"Auto Exposure","type":"menu","minimum":0,"maximum":3,"step":1,"default":3,
+///     "value":3,"menu":[{"index":1,"name":"Manual Mode"},{"index":3,"name":"Aperture Priority Mode"}]},
+///    {"id":9963776,"name":"Brightness","type":"integer","minimum":-64,"maximum":64,"step":1,"default":0,"value":0,
+///     "menu":null}]}],
 ///  "problems":["cannot open /dev/video2: permission denied …"],
 ///  "mipi":null}
 /// ```
@@ -19,7 +23,9 @@ import FaceCapCore
 /// colour, infrared, raw-bayer or unreadable; `reasons` are in the user's language. `mipi` is null unless the only
 /// capture nodes give raw Bayer data (a MIPI camera, `CameraRank.rawBayerCamera`); then it is
 /// `{"driver":"intel_ipu6_isys","card":"…","nodes":["/dev/video0",…],"needs":"libcamera","advice":["…",…]}`,
-/// the advice being the camera screen's lines (commands start with "$ ").
+/// the advice being the camera screen's lines (commands start with "$ "). `controls` are those facecap may steer
+/// (`CameraDeviceControl.steerable`) with the driver's names; `type` is integer, boolean, menu, integerMenu or
+/// bitmask; `value` is null when it cannot be read; `menu` lists a menu's items (VIDIOC_QUERYMENU), else null.
 public enum CameraDeviceText {
     /// A frame rate as people write it: 30 → "30", 7.5 → "7.5", 30000/1001 → "29.97".
     public static func rate(_ rate: Double) -> String {
@@ -49,10 +55,27 @@ public enum CameraDeviceText {
             if !converted.isEmpty {
                 lines.append("  " + Words.text(.devicesConverted, ["formats": Words.list(converted.map(\.fourcc))]))
             }
+            if !device.controls.isEmpty {
+                lines.append("  " + Words.text(.devicesControls))
+                for control in device.controls { lines.append("    " + describe(control)) }
+            }
         }
         // A MIPI camera: what it is and what can be done, as its wizard screen says it, after the nodes.
         if let camera = CameraRank.rawBayerCamera(devices) { lines += [""] + camera.advice }
         return lines.joined(separator: "\n")
+    }
+
+    /// "Brightness: 128 (default 128, 0 to 255)" or "Auto Exposure: Aperture Priority Mode (default Aperture Priority
+    /// Mode; one of Manual Mode, Aperture Priority Mode)": the driver's names, which stay as the driver gives them.
+    public static func describe(_ control: CameraDeviceControl) -> String {
+        let value = control.value.map(control.name(of:)) ?? "?"
+        let fields = ["name": control.name, "value": value, "default": control.name(of: control.defaultValue)]
+        if !control.menu.isEmpty {
+            return Words.text(.devicesControlMenu, fields.merging(["items": control.menu.map(\.name)
+                .joined(separator: ", ")]) { $1 })
+        }
+        return Words.text(.devicesControlRange, fields.merging(["minimum": String(control.minimum),
+                                                                "maximum": String(control.maximum)]) { $1 })
     }
 
     /// "640x480 @ 30, 15 fps" or "48x32 to 1920x1080, steps 16x8 @ 1–30 fps".
@@ -98,6 +121,7 @@ public enum CameraDeviceText {
             // After the keys of earlier versions, which stay a prefix in their order.
             fields.append(("hardwareDriver", device.hardwareDriver.map(string) ?? "null"))
             fields.append(("interface", device.interfaceName.map(string) ?? "null"))
+            fields.append(("controls", array(device.controls.map(json))))
             return object(fields)
         }
         let mipi = CameraRank.rawBayerCamera(devices).map { camera in
@@ -106,6 +130,18 @@ public enum CameraDeviceText {
                     ("advice", array(camera.advice.map(string)))])
         }
         return object([("devices", array(items)), ("problems", array(problems.map(string))), ("mipi", mipi ?? "null")])
+    }
+
+    private static func json(_ control: CameraDeviceControl) -> String {
+        let menu = control.menu.isEmpty ? "null" : array(control.menu.map { item in
+            object([("index", String(item.index)), ("name", string(item.name))])
+        })
+        return object([
+            ("id", String(control.id)), ("name", string(control.name)), ("type", string(control.kind.rawValue)),
+            ("minimum", String(control.minimum)), ("maximum", String(control.maximum)), ("step", String(control.step)),
+            ("default", String(control.defaultValue)), ("value", control.value.map { String($0) } ?? "null"),
+            ("menu", menu),
+        ])
     }
 
     private static func json(_ format: CameraFormat) -> String {

@@ -2,16 +2,17 @@ import CV4L2
 import FaceCapCore
 
 /// Exposure for the face on a live camera: `ExposureSteering`'s decisions applied through the camera's controls.
-/// Learns what the camera offers when it first sees it (and again for each camera opened), measures the frame rate
-/// from the frames' own timestamps, and writes only through `Camera.setControl`, so every change is in the camera's
-/// `controlLedger` and is written back when it closes.
+/// Learns what the camera offers when it first sees it (and again for each camera opened, and after Ctrl-Z gave the
+/// controls back), measures the frame rate from the frames' own timestamps, and writes only through
+/// `Camera.setControl`, so every change is in the camera's `controlLedger` and is written back when it closes.
 public final class CameraExposure {
     private var steering: ExposureSteering
     /// "Too dark"/"Too bright" held back while the steering still has something to turn, for a bounded count of
     /// analysed frames per camera opened.
     private var lightWords: LightWordsHold
-    /// The camera the controls below were read from.
+    /// The camera the controls below were read from, and its `controlsEpoch` then.
     private weak var camera: Camera?
+    private var epoch = 0
     private var knobs: [(id: UInt32, knob: ExposureKnob)] = []
     private var autoPriority: Bool?
     private var hasRegion = false
@@ -45,7 +46,7 @@ public final class CameraExposure {
     /// handed to the steering): neither light word yet where facecap has controls to steer with.
     public func guidanceWhileSettling(_ guidance: FrameGuidance, active: [GuidanceCode],
                                       camera: Camera) -> FrameGuidance {
-        if self.camera !== camera { learn(camera) }
+        if self.camera !== camera || epoch != camera.controlsEpoch { learn(camera) }
         let steerable = hasRegion || knobs.contains { $0.knob.stepCount >= steering.limits.minimumSteps }
         return lightWords.apply(guidance, active: active, waiting: steerable ? LightWordsHold.settling : [])
     }
@@ -66,7 +67,7 @@ public final class CameraExposure {
 
     /// One frame of `camera` was analysed: the next step, applied.
     public func analysed(_ metrics: FrameMetrics, camera: Camera) {
-        if self.camera !== camera { learn(camera) }
+        if self.camera !== camera || epoch != camera.controlsEpoch { learn(camera) }
         let input = ExposureSteering.Input(
             faceLuma: metrics.face?.light?.meanLuma, frameLuma: metrics.frameLuma, faceBox: metrics.face?.box,
             frameWidth: metrics.frameWidth, frameHeight: metrics.frameHeight, frameRate: measuredFrameRate,
@@ -114,6 +115,7 @@ public final class CameraExposure {
     /// Reads what `camera` offers: auto priority, a region of interest, and the controls that brighten.
     private func learn(_ camera: Camera) {
         self.camera = camera
+        epoch = camera.controlsEpoch
         steering.reset()
         lightWords.reset()
         times.removeAll()

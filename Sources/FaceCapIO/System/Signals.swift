@@ -1,4 +1,5 @@
 import CSignals
+import CV4L2
 
 #if canImport(Glibc)
 import Glibc
@@ -65,4 +66,21 @@ public enum StopSignals {
 
     /// Clears the flag.
     public static func reset() { csignals_reset_stop_signal() }
+}
+
+/// A crash of the flow (a Swift trap, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, in any thread) still leaves the camera as it
+/// was found: the handler writes back the controls facecap changed (the shim's copy of the ledger,
+/// `cv4l2_restore_saved_controls`: raw ioctl calls, each control read first and left alone where another program
+/// changed it), puts back the terminal, lets the Swift runtime's backtracer report, and ends by the same signal.
+public enum FatalSignals {
+    /// Installs the handlers (once per run is enough; again is harmless).
+    public static func install() {
+        _ = csignals_install_fatal { _ = cv4l2_restore_saved_controls(nil, 0) }
+    }
+
+    /// The full screen is about to start on `fd`: its settings now are the ones a crash puts back. Nil once the full
+    /// screen ended by itself.
+    public static func keepTerminal(_ fd: Int32?) {
+        csignals_fatal_terminal(fd ?? -1)
+    }
 }

@@ -1,5 +1,9 @@
 import FaceCapCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The frames the wizard reads, each shown, and those `AnalysisCadence` admits (at most about 20 a second, every
 /// other frame at 30 fps) read through the face models and the analyzer into what the flow needs (`FrameGuidance`).
 /// Every frame is read into `incoming`; an analysed one then swaps places with `analysed`, or with `kept` when it is
@@ -28,6 +32,9 @@ final class FramePipeline {
     private(set) var framesRead = 0
     /// Exposure for the face on a live camera (a clip has no controls): its frames' times and analyses go to it.
     let exposure = CameraExposure()
+    /// FACECAP_TEST_CRASH=after-steer, for tests only (docs/testing.md): the flow traps (a Swift precondition, SIGILL)
+    /// on the first analysed frame after steering wrote a control, to check the fatal-signal path writes it back.
+    private let crashAfterSteer = getenv("FACECAP_TEST_CRASH").map { String(cString: $0) } == "after-steer"
 
     init(tracker: SharedFaceTracker, thresholds: AnalyzerThresholds) {
         self.tracker = tracker
@@ -110,6 +117,7 @@ final class FramePipeline {
             } else {
                 exposure.analysed(output.metrics, camera: camera)
                 guidance = exposure.guidance(guidance, active: output.active)
+                precondition(!crashAfterSteer || camera.controlLedger.changed.isEmpty, "FACECAP_TEST_CRASH=after-steer")
             }
         }
         latestAnalysis = output

@@ -66,6 +66,9 @@ public final class WizardSession {
         set { pacing.interval = newValue }
     }
 
+    /// Stops the process until SIGCONT (Ctrl-Z); tests put in what happens while it is stopped.
+    var suspendProcess: () -> Void = { Signals.suspendSelf() }
+
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
 
@@ -185,8 +188,11 @@ public final class WizardSession {
                 if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
                 lastModel = nil
             case SIGTSTP:
+                // The camera as facecap found it while stopped: its controls written back, read again once continued
+                // (`Camera.giveBackControls`).
+                (source as? Camera)?.giveBackControls()
                 frontEnd.suspend()
-                Signals.suspendSelf()
+                suspendProcess()
                 frontEnd.resume()
                 if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
                 lastModel = nil
