@@ -25,7 +25,7 @@ BUILD = ["swift", "build", "-c", "release", "--scratch-path", SCRATCH, "--produc
          "-Xswiftc", "-sanitize=fuzzer,address", "-Xswiftc", "-parse-as-library",
          "-Xswiftc", "-DFACECAP_LIBFUZZER", "-Xcc", "-fsanitize=fuzzer-no-link,address"]
 # Longest input per target: a little over the largest seed, so the fuzzer can grow inputs a bit.
-MAX_LEN = {"tflite": 4096, "y4m": 8192, "png": 4096, "jpeg": 4096, "pnm": 2048}
+MAX_LEN = {"tflite": 4096, "y4m": 8192, "png": 4096, "jpeg": 4096, "pnm": 2048, "mjpeg": 4096}
 # Which dictionary each target uses (Tests/Fuzz/dict/NAME.dict).
 DICTS = {"y4m": "y4m", "thresholds": "thresholds", "arguments": "arguments", "server-reply": "server-reply"}
 # Globals that live until exit but that LeakSanitizer cannot see as reachable (the file says why).

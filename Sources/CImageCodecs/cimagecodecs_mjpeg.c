@@ -182,6 +182,10 @@ int cic_mjpeg_read(cic_mjpeg *decoder, uint8_t *planes, size_t capacity, cic_pla
         jpeg_abort_decompress(cinfo);
         return info->status;
     }
+    /* The size is the decoder's own (as `cic_mjpeg_open` reported it), whatever the caller's copy says now: the
+     * capacity check and every plane index below rest on it. */
+    info->width = (int)cinfo->output_width;
+    info->height = (int)cinfo->output_height;
     if (capacity < cic_planes_bytes(info->width, info->height)) {
         planes_report(info, CIC_ERROR_NO_MEMORY, "the planes do not fit the buffer");
         jpeg_abort_decompress(cinfo);

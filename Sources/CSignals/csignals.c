@@ -134,9 +134,11 @@ static void on_fatal(int number, siginfo_t *info, void *context) {
     while (index < FATAL_COUNT - 1 && fatal_signals[index] != number) index++;
     /* The first fatal signal puts things back; one that comes while that runs (a fault in a hook) only ends. */
     if (atomic_exchange(&fatal_entered, 1) == 0) {
+        /* The terminal first: it cannot fault (a write and tcsetattr on static data), while the hook's ioctls
+         * might, and a fault there would end the process with the screen still raw. */
+        restore_terminal();
         void (*hook)(void) = atomic_load(&fatal_hook);
         if (hook) hook();
-        restore_terminal();
         /* Then what was there before: the Swift runtime's backtracer prints its report (now on a normal screen). */
         struct sigaction *previous = &fatal_previous[index];
         if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction) {

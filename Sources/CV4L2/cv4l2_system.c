@@ -130,7 +130,11 @@ const cv4l2_ops *cv4l2_device_ops(const cv4l2_device *device);
 void cv4l2_saved_control_device(const cv4l2_device *device, cv4l2_saved_control *control) {
     const cv4l2_ops *ops = cv4l2_device_ops(device);
     control->fd = cv4l2_fd(device);
-    /* The real tables: the C library's ioctl on the same descriptor (under libcamerify, the preloaded one). */
+    /* The real table: the C library's ioctl on the same descriptor. Under libcamerify (plain_ioctl) that ioctl is
+     * libcamera's preloaded adapter, which takes a lock of its own: not to be called from a signal handler, so the
+     * crash path leaves such a camera out (fd -1: restore_one skips it; the adapter answers control calls with
+     * ENOTTY today, so there is nothing to put back there anyway). */
+    if (ops->ioctl == plain_ioctl) control->fd = -1;
     int real = ops->ioctl == system_ioctl || ops->ioctl == plain_ioctl;
     control->ioctl = real ? NULL : ops->ioctl;
     control->context = real ? NULL : ops->context;

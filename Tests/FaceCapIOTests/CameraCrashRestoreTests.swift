@@ -113,21 +113,36 @@ final class CameraCrashRestoreTests: XCTestCase {
                      saved(CV4L2_CID_BRIGHTNESS, original: 0, written: 20)]
         XCTAssertEqual(cv4l2_saved_controls_publish(table, 2), 2)
 
+        // The child of this many-threaded process may only make calls that take no lock another thread could have
+        // held at fork (no allocation): what it needs is made here, before fork.
+        let fatal = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        let one = Int(getpid() > 0 ? 1 : 0)
         let child = fork()
         if child == 0 {
             // No backtracer in the child (it would start another program): only facecap's handler, then the default.
-            for number in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] { signal(number, SIG_DFL) }
-            var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+            for number in fatal { signal(number, SIG_DFL) }
             setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
             FatalSignals.install()
-            let one = Int(getpid() > 0 ? 1 : 0)
             shared[3] = Int32(truncatingIfNeeded: Int.max + one)   // traps: the overflow check, used
             _exit(99)
         }
         XCTAssertGreaterThan(child, 0)
+        // A bound on a hang, not a timing: a child stuck for a minute is killed and the test fails (it ends in
+        // milliseconds).
         var status: Int32 = 0
-        var waited: pid_t = -1
-        repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+        var waited: pid_t = 0
+        for _ in 0..<6000 where waited == 0 {
+            waited = waitpid(child, &status, WNOHANG)
+            if waited < 0 && errno == EINTR { waited = 0 }
+            if waited == 0 { usleep(10_000) }
+        }
+        if waited == 0 {
+            kill(child, SIGKILL)
+            _ = waitpid(child, &status, 0)
+            XCTFail("the child did not end within a minute")
+            return
+        }
         XCTAssertEqual(waited, child, "the child's end is seen (errno \(errno))")
         let signalled = status & 0x7f != 0 && status & 0x7f != 0x7f
         XCTAssertTrue(signalled, "ended by a signal, not exit \((status >> 8) & 0xff)")

@@ -86,6 +86,32 @@ extension CameraDeviceTests {
         XCTAssertEqual(camera.statistics.droppedUndecodable, 1)
     }
 
+    /// A camera that sends every JPEG at another size than the one it agreed to is said as such once
+    /// `Camera.otherSizeLimit` of them came in a row, naming both sizes (for --size), not as a camera that stopped; a
+    /// good frame between them starts the count again.
+    func testACameraThatSendsEveryFrameAtAnotherSizeIsToldAsSuch() throws {
+        let other = Self.webcamJPEG(testPicture(width: 320, height: 240), width: 320, height: 240)
+        let good = Self.webcamJPEG(testPicture(width: 640, height: 480), width: 640, height: 480)
+        var mjpeg = FakeV4L2Device.Format.mjpeg
+        mjpeg.sizes = [(640, 480)]
+        let fake = try makeDev(["video0"], nodes: ["video0": FakeV4L2Device.Node(formats: [mjpeg])])
+        let limit = Camera.otherSizeLimit
+        let otherFrame = FakeV4L2Device.Event.frame(FakeV4L2Device.FrameSpec(bytes: other, bytesUsed: other.count))
+        fake.script = Array(repeating: otherFrame, count: limit - 1)
+            + [.frame(FakeV4L2Device.FrameSpec(bytes: good, bytesUsed: good.count))]
+            + Array(repeating: otherFrame, count: limit)
+        let camera = try Camera(path: "\(directory)/video0", ops: fake.ops)
+        defer { camera.close() }
+        var frame = Frame.empty()
+        XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 5), .frame, "the good frame after \(limit - 1)")
+        XCTAssertEqual(camera.statistics.droppedUndecodable, limit - 1)
+        XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 5)) { error in
+            XCTAssertEqual((error as? FrameSourceError)?.camera,
+                           .unsupportedFormat(path: "\(directory)/video0", offered: ["MJPG 320x240"], asked: "MJPG 640x480"))
+        }
+        XCTAssertEqual(camera.statistics.droppedUndecodable, 2 * limit - 2, "the last one throws before it is counted")
+    }
+
     /// `facecap bench --formats` reads each format without a device (`CameraFormatSamples.Reader`): the frames are
     /// the camera path's, byte for byte.
     func testTheBenchReaderReadsEachFormatAsTheCameraDoes() throws {

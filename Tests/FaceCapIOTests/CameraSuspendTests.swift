@@ -25,6 +25,11 @@ extension CameraExposureTests {
             frames += 1
             if !stopped, device.controlWrites.contains(where: { $0.id == CV4L2_CID_GAIN }) {
                 stopped = true
+                // Only with the session's handler in place: without it SIGTSTP would stop the test process itself.
+                guard Signals.descriptor >= 0 else {
+                    XCTFail("the session's signal handling is not installed")
+                    return camera(device)
+                }
                 raise(SIGTSTP)   // as the terminal's Ctrl-Z: a byte on the session's signal pipe
             }
             let resteered = continued && device.controlWrites[writesAtStop...].contains { $0.id == CV4L2_CID_GAIN }

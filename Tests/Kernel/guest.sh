@@ -448,12 +448,19 @@ scenario_record() {
             # node for the same 3 seconds right after: facecap fails only where v4l2-ctl had the rate and facecap
             # kept under two thirds of v4l2-ctl's frames.
             local reference
-            reference=$(timeout "$(slower 20)" v4l2-ctl -d "$dev" --stream-mmap --stream-to=/dev/null \
-                --stream-count=$((3 * fps)) 2>&1 & sleep 3; kill $! 2>/dev/null; wait $! 2>/dev/null)
-            reference=$(printf '%s' "$reference" | tr -cd '<' | wc -c)
-            if [ "$reference" -ge $((3 * fps / 2)) ] && [ "$frames" -lt $((reference * 2 / 3)) ]; then
+            reference=$(timeout -k 5 "$(slower 20)" v4l2-ctl -d "$dev" --stream-mmap --stream-to=/dev/null \
+                --stream-count=$((3 * fps)) 2>"$work/record-reference.err" & sleep 3; kill $! 2>/dev/null; wait $!)
+            # v4l2-ctl prints a '<' on standard error for each buffer it dequeues.
+            reference=$(tr -cd '<' <"$work/record-reference.err" | wc -c)
+            if [ "$reference" -eq 0 ]; then
+                fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps, and v4l2-ctl streamed" \
+                    "nothing from $dev after it: $(first_lines "$work/record-reference.err")"
+            elif [ "$reference" -ge $((3 * fps / 2)) ] && [ "$frames" -lt $((reference * 2 / 3)) ]; then
                 fail record/clip "only $frames frames in 3 seconds at the negotiated $fps fps; v4l2-ctl streamed" \
                     "$reference frames from $dev in the next 3 seconds"
+            elif [ "$reference" -ge $((3 * fps / 2)) ]; then
+                pass record/clip "$info (negotiated $negotiated at $fps fps); judged against v4l2-ctl's $reference" \
+                    "frames from $dev in the next 3 seconds (the guest is slower for vivid than guest/speed found)"
             else
                 pass record/clip "$info (negotiated $negotiated at $fps fps); the rate not judged: v4l2-ctl" \
                     "streamed $reference frames from $dev in the next 3 seconds, this guest is too slow for vivid now"

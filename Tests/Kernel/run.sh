@@ -3,7 +3,10 @@
 # test driver as a webcam, and runs Tests/Kernel/guest.sh inside it against the facecap build.
 #
 #   Tests/Kernel/run.sh [--binary PATH] [--timeout SECONDS] [--only GLOB] [--set NAME=VALUE]… [--slow SHIFT]
+#   Tests/Kernel/run.sh --prepare
 #
+# --prepare does only what comes before the boot (the packages, the kernel, the initramfs) and exits: .ci/run
+# runs it before it starts the guest beside other stages, so that no apt runs beside another.
 # PATH is the facecap binary relative to the repository (default .build/release/facecap). The guest
 # sees this machine's root read-only over virtio-9p, so it runs the very binaries built here. GLOB
 # selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks). --set hands a setting
@@ -39,10 +42,12 @@ signal_runs=12
 # Extra qemu arguments and the guest's processors (--slow).
 qemu_extra=()
 smp=2
+prepare=0
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=$2; shift 2 ;;
+        --prepare) prepare=1; shift ;;
         --timeout) timeout_seconds=$2; shift 2 ;;
         --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
         --set)
@@ -57,7 +62,7 @@ while [ $# -gt 0 ]; do
         --slow)
             [[ $2 =~ ^[0-9]+$ ]] || { echo "error: --slow $2: the shift is a whole number" >&2; exit 64; }
             qemu_extra=(-icount "shift=$2,sleep=on"); smp=1; shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "error: unknown argument $1 (see $0 --help)" >&2; exit 64 ;;
     esac
 done
@@ -215,6 +220,11 @@ if [ ! -f "$initrd" ] || [ "$(cat "$initrd.stamp" 2>/dev/null)" != "$stamp" ]; t
     echo "$stamp" > "$initrd.stamp"
     rm -rf "$staging"
     trap - EXIT
+fi
+
+if [ "$prepare" = 1 ]; then
+    say "prepared: packages installed, $kver's kernel and initramfs in ${cache#"$repo"/}"
+    exit 0
 fi
 
 # --- Boot and report -----------------------------------------------------------------------------

@@ -72,13 +72,7 @@ func activate(_ v: V8, _ activation: KernelActivation, _ block: Int) -> V8 {
 
 /// The CKernels code (FC_ACT_*) of an activation, and the plain per-channel slopes for PReLU.
 func cActivation(_ activation: TFLiteActivation, prelu: UnsafePointer<Float>?) -> (Int32, UnsafePointer<Float>?) {
-    if let prelu { return (4, prelu) }
-    switch activation {
-    case .none: return (0, nil)
-    case .relu: return (1, nil)
-    case .relu6: return (2, nil)
-    case .reluN1To1: return (3, nil)
-    }
+    prelu.map { KernelActivation.prelu($0).cCode } ?? KernelActivation(activation).cCode
 }
 
 extension KernelActivation {
@@ -92,7 +86,7 @@ extension KernelActivation {
         }
     }
 
-    /// The CKernels code (FC_ACT_*) and, for PReLU, the per-channel slopes (`cActivation`'s codes).
+    /// The CKernels code (FC_ACT_*) and, for PReLU, the per-channel slopes: the one mapping.
     var cCode: (Int32, UnsafePointer<Float>?) {
         switch self {
         case .none: return (0, nil)

@@ -104,6 +104,9 @@ public final class Camera: FrameSource {
     private var stallClockStart: Double
     /// Damaged buffers dequeued since the last frame.
     private var damagedSinceFrame = 0
+    /// MJPEG frames in a row whose JPEG is of another size than the stream's; `otherSizeLimit` of them end the stream.
+    private var otherSizeFrames = 0
+    static let otherSizeLimit = 30
     /// The buffers the driver streams with (what it granted of `CameraConfiguration.bufferCount`).
     private let queueDepth: Int
     private var consecutiveIOErrors = 0
@@ -264,12 +267,26 @@ public final class Camera: FrameSource {
             updateStatistics(device)
             let now = POSIX.monotonicSeconds()
             if result == CV4L2_READ_FRAME, configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
-            if result == CV4L2_READ_FRAME, let mjpeg,
-               !mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame) {
-                // A frame cut short or corrupt is a damaged buffer like a flagged one: counted, never passed on.
-                statistics.droppedUndecodable += 1
-                updateStatistics(device)
-                result = CV4L2_READ_DROPPED
+            if result == CV4L2_READ_FRAME, let mjpeg {
+                let outcome = mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame)
+                if case .otherSize(let w, let h) = outcome {
+                    // A camera that sends every JPEG at another size than the one it agreed to is not streaming
+                    // what it said: after a second of them, it is told as such, with the size it sends (for --size),
+                    // rather than as a camera that stopped.
+                    otherSizeFrames += 1
+                    if otherSizeFrames >= Self.otherSizeLimit {
+                        throw fail(.unsupportedFormat(path: path, offered: ["MJPG \(w)x\(h)"],
+                                                      asked: "MJPG \(width)x\(height)"))
+                    }
+                } else {
+                    otherSizeFrames = 0
+                }
+                if outcome != .decoded {
+                    // A frame cut short or corrupt is a damaged buffer like a flagged one: counted, never passed on.
+                    statistics.droppedUndecodable += 1
+                    updateStatistics(device)
+                    result = CV4L2_READ_DROPPED
+                }
             }
             switch result {
             case CV4L2_READ_FRAME:

@@ -41,7 +41,7 @@ public enum CameraFormatSamples {
             let code = CameraSupport.fourccCode(fourcc)
             let layout = cv4l2_destination_layout(code)
             if layout == 4 {
-                return decoder?.decode(bytes, count: bytes.count, width: width, height: height, into: &frame) ?? false
+                return decoder?.decode(bytes, count: bytes.count, width: width, height: height, into: &frame) == .decoded
             }
             let format: PixelFormat = layout == 1 ? .yuyv : layout == 3 ? .yuv420p : .rgb24
             guard layout != 0, frame.prepare(format: format, width: width, height: height,

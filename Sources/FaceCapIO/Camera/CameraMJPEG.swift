@@ -16,23 +16,35 @@ final class MJPEGDecoder {
 
     deinit { cic_mjpeg_destroy(decoder) }
 
-    /// Decodes the first `count` bytes of `compressed` into `frame` as `.yuv422p` `width` × `height`; false when the
-    /// data is no whole JPEG of that size (a damaged or short frame: the caller counts it and waits for the next).
-    func decode(_ compressed: [UInt8], count: Int, width: Int, height: Int, into frame: inout Frame) -> Bool {
+    /// What `decode` made of a frame.
+    enum Outcome: Equatable {
+        case decoded
+        /// No whole JPEG: a damaged or short frame (the caller counts it and waits for the next).
+        case damaged
+        /// A whole JPEG of another size than the stream's (not decoded).
+        case otherSize(width: Int, height: Int)
+    }
+
+    /// Decodes the first `count` bytes of `compressed` into `frame` as `.yuv422p` `width` × `height`.
+    func decode(_ compressed: [UInt8], count: Int, width: Int, height: Int, into frame: inout Frame) -> Outcome {
         var info = cic_planes_info()
         // The decoder reads the compressed bytes from its open to the end of its read: both inside this one access.
         return compressed.withUnsafeBufferPointer { bytes in
             guard cic_mjpeg_open(decoder, bytes.baseAddress, min(count, bytes.count), 1, &info) == Int32(CIC_OK) else {
-                return false
+                return .damaged
             }
-            guard Int(info.width) == width, Int(info.height) == height,
-                  frame.prepare(format: .yuv422p, width: width, height: height, colorRange: .full) else {
+            guard Int(info.width) == width, Int(info.height) == height else {
                 _ = cic_mjpeg_read(decoder, nil, 0, &info)  // a frame of another size: let the decoder go of it
-                return false
+                return .otherSize(width: Int(info.width), height: Int(info.height))
             }
-            return frame.data.withUnsafeMutableBufferPointer { planes in
+            guard frame.prepare(format: .yuv422p, width: width, height: height, colorRange: .full) else {
+                _ = cic_mjpeg_read(decoder, nil, 0, &info)
+                return .damaged
+            }
+            let read = frame.data.withUnsafeMutableBufferPointer { planes in
                 cic_mjpeg_read(decoder, planes.baseAddress, planes.count, &info) == Int32(CIC_OK)
             }
+            return read ? .decoded : .damaged
         }
     }
 }
