@@ -267,27 +267,7 @@ public final class Camera: FrameSource {
             updateStatistics(device)
             let now = POSIX.monotonicSeconds()
             if result == CV4L2_READ_FRAME, configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
-            if result == CV4L2_READ_FRAME, let mjpeg {
-                let outcome = mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame)
-                if case .otherSize(let w, let h) = outcome {
-                    // A camera that sends every JPEG at another size than the one it agreed to is not streaming
-                    // what it said: after a second of them, it is told as such, with the size it sends (for --size),
-                    // rather than as a camera that stopped.
-                    otherSizeFrames += 1
-                    if otherSizeFrames >= Self.otherSizeLimit {
-                        throw fail(.unsupportedFormat(path: path, offered: ["MJPG \(w)x\(h)"],
-                                                      asked: "MJPG \(width)x\(height)"))
-                    }
-                } else {
-                    otherSizeFrames = 0
-                }
-                if outcome != .decoded {
-                    // A frame cut short or corrupt is a damaged buffer like a flagged one: counted, never passed on.
-                    statistics.droppedUndecodable += 1
-                    updateStatistics(device)
-                    result = CV4L2_READ_DROPPED
-                }
-            }
+            if result == CV4L2_READ_FRAME, let mjpeg { result = try decode(mjpeg, device, into: &frame) }
             switch result {
             case CV4L2_READ_FRAME:
                 consecutiveIOErrors = 0
@@ -349,6 +329,27 @@ public final class Camera: FrameSource {
                 return
             }
         }
+    }
+
+    /// The MJPEG buffer just read, decoded into `frame`: `CV4L2_READ_FRAME`, or `CV4L2_READ_DROPPED` for a frame cut
+    /// short or corrupt (a damaged buffer like a flagged one: counted, never passed on). A camera that sends every
+    /// JPEG at another size than the one it agreed to is not streaming what it said: after `otherSizeLimit` of them
+    /// in a row it is told as such, with the size it sends (for --size), rather than as a camera that stopped.
+    private func decode(_ mjpeg: MJPEGDecoder, _ device: OpaquePointer,
+                        into frame: inout Frame) throws(CameraError) -> cv4l2_read_result {
+        let outcome = mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame)
+        if case .otherSize(let w, let h) = outcome {
+            otherSizeFrames += 1
+            if otherSizeFrames >= Self.otherSizeLimit {
+                throw fail(.unsupportedFormat(path: path, offered: ["MJPG \(w)x\(h)"], asked: "MJPG \(width)x\(height)"))
+            }
+        } else {
+            otherSizeFrames = 0
+        }
+        guard outcome != .decoded else { return CV4L2_READ_FRAME }
+        statistics.droppedUndecodable += 1
+        updateStatistics(device)
+        return CV4L2_READ_DROPPED
     }
 
     /// One buffer from the driver: into `frame` as it is, or for MJPEG into `compressed` (decoded by the caller).
