@@ -444,7 +444,7 @@ scenario_record() {
             fail record/clip "no frame in 3 seconds at the negotiated $fps fps"
         elif [ "$frames" -lt $((3 * fps / 2)) ]; then
             # vivid draws its frames on the guest's processor, whose share of the host changes while the guest runs
-            # (CI runs it beside other stages). A short clip is judged against what v4l2-ctl streams from the same
+            # (other work on the host). A short clip is judged against what v4l2-ctl streams from the same
             # node for the same 3 seconds right after: facecap fails only where v4l2-ctl had the rate and facecap
             # kept under two thirds of v4l2-ctl's frames.
             local reference
