@@ -150,6 +150,32 @@ extension CameraDeviceTests {
         automatic.close()
     }
 
+    /// The smallest good mode across the formats, not the first format that has one: a camera whose YUYV starts at
+    /// 1280×720 (at 30 fps) where MJPEG gives 640×480 is read as MJPEG at 640×480 (a quarter of the pixels to convert
+    /// and analyse); where both give 640×480, the preferred format (YUYV) is kept.
+    func testTheSmallestGoodModeIsChosenAcrossFormats() throws {
+        let wideYUYV = FakeV4L2Device.Node(card: "HD Camera", driver: "uvcvideo", bus: "usb-6",
+                                           formats: [format("YUYV", [(1280, 720), (1920, 1080)], rates: [30]),
+                                                     .mjpeg, .emulatedRGB])
+        let level = FakeV4L2Device.Node(card: "VGA Camera", driver: "uvcvideo", bus: "usb-7",
+                                        formats: [format("YUYV", [(640, 480), (1280, 720)], rates: [30]),
+                                                  .mjpeg, .emulatedRGB])
+        let fake = try makeDev(["video0", "video1"], nodes: ["video0": wideYUYV, "video1": level])
+        let devices = CameraDevice.list(directory: directory, ops: fake.ops)
+        let wide = CameraRank(of: try XCTUnwrap(devices.first { $0.path.hasSuffix("video0") }))
+        XCTAssertEqual(wide.format, "MJPG")
+        XCTAssertEqual(wide.mode, CameraRank.Mode(width: 640, height: 480, framesPerSecond: 30))
+        let equal = CameraRank(of: try XCTUnwrap(devices.first { $0.path.hasSuffix("video1") }))
+        XCTAssertEqual(equal.format, "YUYV", "equal sizes: the format facecap prefers")
+        XCTAssertEqual(equal.mode, CameraRank.Mode(width: 640, height: 480, framesPerSecond: 30))
+        var configuration = CameraConfiguration()
+        configuration.automaticSize = true
+        let camera = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
+        XCTAssertEqual(camera.fourcc, "MJPG")
+        XCTAssertEqual([camera.width, camera.height], [640, 480])
+        camera.close()
+    }
+
     func testARelayThatRefusesSetFormatIsUsedAsItIs() throws {
         let width = 64, height = 36
         let picture = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -42,6 +42,8 @@ public struct CameraRank: Equatable, Sendable {
         public var width: Int
         public var height: Int
         public var framesPerSecond: Double
+
+        var area: Int { width * height }
     }
 
     public var kind: Kind
@@ -70,9 +72,10 @@ public struct CameraRank: Equatable, Sendable {
         mode.width >= minimumSize.width && mode.height >= minimumSize.height && mode.framesPerSecond >= minimumRate
     }
 
-    /// The format facecap asks for (cv4l2's `preferred_format`): the first of its own formats, in cv4l2's order,
-    /// that gives a good mode (640×480 or more at 15 fps or more: MJPEG on a USB 2 camera whose YUYV gives 1280×720
-    /// at 10 fps and MJPEG 30), else libv4l2's RGB24 when that does, else the first it reads at all.
+    /// The format facecap asks for (cv4l2's `preferred_format`): of its own formats (and libv4l2's RGB24), the one
+    /// whose good mode (640×480 or more at 15 fps or more) is the smallest, the first in cv4l2's order among equals:
+    /// MJPEG on a USB 2 camera whose YUYV gives 1280×720 at 10 fps and MJPEG 30, or whose YUYV starts at 1280×720
+    /// where MJPEG gives 640×480; else the first it reads at all.
     public var format: String?
 
     /// With `format` (--format), only that format's sizes make the mode.
@@ -86,7 +89,10 @@ public struct CameraRank: Equatable, Sendable {
             candidates = own + device.formats.filter { $0.fourcc == "RGB3" && $0.isEmulated }
         }
         let modes = candidates.map { (format: $0.fourcc, mode: CameraRank.bestMode($0.sizes)) }
-        let chosen = modes.first { $0.mode.map(CameraRank.isGood) ?? false } ?? modes.first { $0.mode != nil }
+        // The smallest good mode across the formats (MJPEG at 640×480 before YUYV that starts at 1280×720), the
+        // preferred format among equals (min keeps the first of equals, and the candidates are in preference order).
+        let good = modes.filter { $0.mode.map(CameraRank.isGood) ?? false }
+        let chosen = good.min { ($0.mode?.area ?? 0) < ($1.mode?.area ?? 0) } ?? modes.first { $0.mode != nil }
         format = chosen?.format ?? forced
         mode = chosen?.mode
         let readable = candidates
