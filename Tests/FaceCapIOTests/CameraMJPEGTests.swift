@@ -71,6 +71,10 @@ extension CameraDeviceTests {
         XCTAssertEqual(camera.statistics.dropped, 2)
         XCTAssertEqual(camera.statistics.framesDelivered, 2)
         XCTAssertEqual(fake.dequeued, 4)
+        // record's last line says which of the damaged frames were JPEGs that would not decode.
+        let report = RecordingSummary(framesWritten: 2, stop: .finished).report(camera: camera, output: "c.y4m")
+        XCTAssertTrue(report.hasSuffix("dropped 2 damaged frames (0 flagged, 0 short), the driver skipped 0;"
+                                       + " 2 of them JPEGs that would not decode"), report)
     }
 
     func testAnMJPEGFrameOfAnotherSizeThanTheStreamIsDamagedNotACrash() throws {

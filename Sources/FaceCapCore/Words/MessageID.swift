@@ -261,6 +261,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case recordNoFrames = "record.noFrames"
     case recordWrote = "record.wrote"
     case recordDropped = "record.dropped"
+    case recordUndecodable = "record.undecodable"
     case recordStoppedEarly = "record.stoppedEarly"
     case generateTakesOne = "generate.takesOne"
     case generateTakesOneNot = "generate.takesOneNot"

@@ -17,7 +17,8 @@ public struct RecordingSummary {
     public var error: FrameSourceError?
 
     /// The line `facecap record` ends with, e.g. "wrote 300 frames (10 s at 30 fps, 640x480 YUYV) to clip.y4m;
-    /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0".
+    /// dropped 0 damaged frames (0 flagged, 0 short), the driver skipped 0"; for an MJPEG camera, how many of the
+    /// damaged frames were JPEGs that would not decode, when any were.
     public func report(camera: Camera, output: String) -> String {
         let stats = camera.statistics
         let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
@@ -29,6 +30,7 @@ public struct RecordingSummary {
         parts.append(Words.text(.recordDropped, count: stats.dropped,
                                 ["flagged": String(stats.droppedErrorFlag), "short": String(stats.droppedBadSize),
                                  "skipped": String(stats.skippedByDriver)]))
+        if stats.droppedUndecodable > 0 { parts.append(Words.text(.recordUndecodable, count: stats.droppedUndecodable)) }
         if case .signal = stop { parts.append(Words.text(.recordStoppedEarly)) }
         return Words.clauses(parts)
     }
