@@ -694,14 +694,17 @@ good = dequeued - flagged
 facts = (f"clip {frames} frames; dequeued {dequeued} ({flagged} flagged, {gaps} missing);"
          f" reported {reported_flagged} flagged, {short} short, {skipped} skipped")
 problems = []
-if kind == "flagged" and reported_flagged != int(expected):
-    if float(vivid_slowness) < 2 or not 1 <= flagged <= int(expected):
-        problems.append(f"{expected} flagged buffers injected, {reported_flagged} reported")
+if kind == "flagged" and flagged != int(expected):
+    # What facecap must get right is its count of the flagged buffers it dequeued (checked against the trace
+    # below). How many buffers vivid flagged is vivid's: each injection flags the next buffer it fills, and a
+    # guest starved of the processor (slow from the start, or only while this recording ran: then the trace
+    # shows missing frames) lets two injections meet one buffer, or vivid drop a flagged one itself. At least
+    # one must come through, or there is nothing to judge.
+    if not 1 <= flagged <= int(expected):
+        problems.append(f"{expected} flagged buffers injected, {flagged} dequeued")
     else:
-        # Each injection flags the next buffer vivid fills; on a guest too slow for vivid two can meet one buffer,
-        # or the last come after the recording. facecap's count is still checked against the trace below.
-        facts += (f"; {flagged} of the {expected} injections met a buffer: vivid gave 1/{vivid_slowness} of its"
-                  " rate in guest/speed's clip, this guest is too slow for it")
+        facts += (f"; {flagged} of the {expected} injections reached facecap (vivid gave 1/{vivid_slowness} of"
+                  f" its rate in guest/speed's clip; {gaps} frames missing in this one)")
 if reported_flagged != flagged:
     problems.append(f"{flagged} flagged buffers dequeued, {reported_flagged} reported")
 if short != 0:
@@ -715,7 +718,9 @@ if kind == "skipped":
         # vivid draws on the guest's processor: this slow, it skips frames of its own, so the share is not its 30 %.
         facts += (f"; the share ({share:.0%}) not judged: vivid gave 1/{vivid_slowness} of its rate in"
                   " guest/speed's clip, this guest is too slow for it")
-    elif not 0.15 <= share <= 0.45:
+    elif share < 0.15:
+        # No upper bound: a guest starved while this recording ran drops frames of its own beside the 30 %, and
+        # the count is bounded by the timestamps' gaps above.
         problems.append(f"{share:.0%} of frames reported skipped, {expected} dropped by the driver")
 # Every unflagged buffer is in the clip but the last one or two (dequeued after the time was up).
 if not good - 2 <= frames <= good:
