@@ -112,7 +112,7 @@ enum GuidanceSimulation {
                 case .startAnalysis(let gate):
                     analyzer.reset(mustClear: gate.mustClear, awaitChange: gate.awaitChange)
                 case .takePhoto(let mode):
-                    carryOut(kept == nil ? wizard.handle(.photoFailed(message: ""), at: t)
+                    carryOut(kept == nil ? wizard.handle(.photoFailed, at: t)
                              : wizard.handle(.photoTaken(mode: mode, width: 640, height: 480), at: t), at: t)
                 case .validate(let request):
                     guard let (photo, face) = kept else { continue }

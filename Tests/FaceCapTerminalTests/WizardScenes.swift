@@ -29,7 +29,7 @@ enum WizardScenes {
          (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
          (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
          (.frameAnalyzed(FrameGuidance(time: 31, primary: .lookStraight, hints: [.holdStill], manualFallback: .timeout)), 0.1),
-         (.photoTaken(mode: .auto, width: 640, height: 480), 0.1), (.photoFailed(message: "no frame"), 0.1),
+         (.photoTaken(mode: .auto, width: 640, height: 480), 0.1), (.photoFailed, 0.1),
          (.validation(.progress(0.4)), 0.1),
          (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
          (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))), 0.1),

@@ -159,14 +159,14 @@ extension Wizard {
 
     /// A signal (or q while the terminal is too small). Exhaustive, with no `default:`: a new state says here
     /// what it keeps or says on the way out.
-    mutating func stop(_ request: StopRequest) -> [WizardEffect] {
+    mutating func stop() -> [WizardEffect] {
         if case .validating(var check) = state, let held = check.held {
             // The answer is in, only held for the screen's minimum display: it is acted on first, so the files
             // and events say what the checker said (a server may have counted a pass), then the stop.
             check.held = nil
             check.startedAt = -Double.infinity
             state = .validating(check)
-            return validation(held) + stop(request)
+            return validation(held) + stop()
         }
         switch state {
         case .serverUnreachable(let trouble):

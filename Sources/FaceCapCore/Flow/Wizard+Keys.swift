@@ -235,7 +235,7 @@ extension Wizard {
             helpOverlay = HelpOverlay(over: screenName)
             return []
         case (.interrupt, _):
-            return stop(.interrupt)
+            return stop()
         case (.quit, .cameraUnavailable(let link)), (.quit, .cameraLost(let link)):
             // The screen is gone once the program ends: its one-line summary stays on standard error.
             return [.report(.camera(link.problem, advice: false))] + finish(link.problem.exitCode)

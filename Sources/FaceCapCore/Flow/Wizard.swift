@@ -75,7 +75,7 @@ public struct Wizard: Sendable, Equatable {
         case .validation(let outcome): effects = validation(outcome)
         case .photoSaved(let saved): effects = photoSaved(saved)
         case .saveFailed(let message): effects = saveFailed(message)
-        case .stop(let request): effects = stop(request)
+        case .stop: effects = stop()
         case .serverChecked(let check): effects = serverChecked(check)
         case .camerasListed(let choices): effects = camerasListed(choices)
         }

@@ -94,11 +94,6 @@ public struct SavedPhoto: Sendable, Equatable {
     }
 }
 
-/// A signal that ends the program.
-public enum StopRequest: String, Sendable, Equatable {
-    case interrupt, terminate, hangup
-}
-
 /// Everything that can happen to the wizard. Time arrives with each event (`Wizard.handle(_:at:)`).
 public enum WizardEvent: Sendable, Equatable {
     /// The program started.
@@ -116,12 +111,14 @@ public enum WizardEvent: Sendable, Equatable {
     case frameAnalyzed(FrameGuidance)
     /// The photo asked for by `takePhoto` is encoded and held in memory.
     case photoTaken(mode: CaptureMode, width: Int, height: Int)
-    /// The photo could not be taken (e.g. no frame yet for a manual capture).
-    case photoFailed(message: String)
+    /// The photo could not be taken (no frame yet for a manual capture, or it would not encode): capture goes on.
+    case photoFailed
     case validation(ValidationOutcome)
     case photoSaved(SavedPhoto)
     case saveFailed(message: String)
-    case stop(StopRequest)
+    /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP, SIGQUIT; or nobody reads the output any more):
+    /// each ends the same way, exit 130 after what the state keeps or says on the way out.
+    case stop
     /// The capture devices `listCameras` found, as `facecap devices` lists them.
     case camerasListed([CameraChoice])
     /// The pre-flight asked for by `checkServer` answered.

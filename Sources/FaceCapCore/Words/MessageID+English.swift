@@ -170,7 +170,6 @@ extension MessageID {
         case .reportRefusedHTTP: "the server refused the photo (HTTP {status}): {message}"
         case .warningPrefix: "warning: {message}"
         case .reportCancelled: "cancelled before a photo was saved"
-        case .photoNoFrame: "no frame from the camera yet"
 
         case .cameraDevice: "Device: {path}"
         case .cameraYourGroups: "Your groups: {groups}"

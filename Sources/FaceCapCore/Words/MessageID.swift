@@ -94,7 +94,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case reportSaved = "report.saved", reportManualReview = "report.manualReview"
     case reportNotValidated = "report.notValidated", reportNotSaved = "report.notSaved"
     case reportNotSavedQuit = "report.notSavedQuit", reportRefused = "report.refused", reportRefusedHTTP = "report.refusedHTTP"
-    case warningPrefix = "warning.prefix", photoNoFrame = "photo.noFrame"
+    case warningPrefix = "warning.prefix"
     case reportCancelled = "report.cancelled"
 
     // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.

@@ -101,7 +101,7 @@ public final class WizardSession {
             if exitCode == nil, !readerGone, frontEnd.outputClosed || events?.readerGone == true {
                 // Nobody reads the lines or events any more: end the way a hang-up does (nothing is lost).
                 readerGone = true
-                handle(.stop(.hangup))
+                handle(.stop)
             }
         }
         shutdown()
@@ -180,10 +180,7 @@ public final class WizardSession {
     private func handleSignals() {
         for signal in Signals.drain() {
             switch signal {
-            case SIGINT: handle(.stop(.interrupt))
-            case SIGTERM: handle(.stop(.terminate))
-            case SIGHUP: handle(.stop(.hangup))
-            case SIGQUIT: handle(.stop(.interrupt))
+            case SIGINT, SIGTERM, SIGHUP, SIGQUIT: handle(.stop)
             case SIGWINCH:
                 if let size = frontEnd.resize() { handle(.resized(columns: size.columns, rows: size.rows)) }
                 lastModel = nil
@@ -315,7 +312,7 @@ public final class WizardSession {
 
     private func takePhoto(_ mode: CaptureMode) {
         guard let (chosen, analysis, faces) = pipeline.photoFrame(for: mode) else {
-            handle(.photoFailed(message: Words.text(.photoNoFrame)))
+            handle(.photoFailed)
             return
         }
         do throws(JPEGEncodingError) {
@@ -323,7 +320,7 @@ public final class WizardSession {
             photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: request.attempt,
                                     isFinal: request.isFinal, source: source)
         } catch {
-            handle(.photoFailed(message: error.reason))
+            handle(.photoFailed)
             return
         }
         handle(.photoTaken(mode: mode, width: chosen.width, height: chosen.height))

@@ -226,12 +226,12 @@ final class HonestScreensTests: XCTestCase {
     func testCtrlCWhileAnAnswerIsHeldStillEndsTheRun() {
         var wizard = validating(settings(), at: 1.1)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13)
-        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 1.5).last, .exit(.cancelled))
+        XCTAssertEqual(wizard.handle(.stop, at: 1.5).last, .exit(.cancelled))
         // With a server, the answer it gave is acted on before the stop: its pass is saved as a pass, the upload
         // that is over is not cancelled.
         var server = validating(settings(server: true), at: 1.1)
         _ = server.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13)
-        let effects = server.handle(.stop(.interrupt), at: 1.5)
+        let effects = server.handle(.stop, at: 1.5)
         XCTAssertTrue(effects.contains(.save(ValidationVerdict(result: .pass))), "\(effects)")
         XCTAssertFalse(effects.contains(.cancelValidation), "\(effects)")
         XCTAssertFalse(effects.contains(.save(nil)), "\(effects)")

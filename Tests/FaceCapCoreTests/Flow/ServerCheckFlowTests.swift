@@ -139,7 +139,7 @@ final class ServerCheckFlowTests: XCTestCase {
                        [.report(.serverCheck(.unreachable(refused))),
                         .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
         var (interrupted, _) = answered(.unreachable(refused), settings())
-        XCTAssertEqual(interrupted.handle(.stop(.interrupt), at: 1).first,
+        XCTAssertEqual(interrupted.handle(.stop, at: 1).first,
                        .report(.serverCheck(.unreachable(refused))))
         XCTAssertTrue(interrupted.isFinished)
     }
@@ -235,8 +235,8 @@ final class ServerCheckFlowTests: XCTestCase {
         let none = CameraProblem(CameraError.noCamera(directory: "/dev"))
         for (problem, code) in [(denied, ExitCode.permissionDenied), (none, .noCamera)] {
             for (event, exit) in [(WizardEvent.key(.character("q")), code), (.key(.escape), code),
-                                  (.stop(.interrupt), .cancelled), (.stop(.terminate), .cancelled),
-                                  (.stop(.hangup), .cancelled)] {
+                                  (.stop, .cancelled), (.stop, .cancelled),
+                                  (.stop, .cancelled)] {
                 var wizard = Wizard(settings: cameraSettings)
                 _ = wizard.handle(.start, at: 0)
                 _ = wizard.handle(.cameraFailed(problem), at: 0.1)

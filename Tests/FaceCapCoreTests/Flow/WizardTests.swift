@@ -300,7 +300,7 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .noFace, manualFallback: .timeout)), at: 30)
         _ = wizard.handle(.key(.space), at: 31)
-        XCTAssertEqual(wizard.handle(.photoFailed(message: "no frame yet"), at: 31),
+        XCTAssertEqual(wizard.handle(.photoFailed, at: 31),
                        [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
     }
@@ -543,7 +543,7 @@ final class WizardTests: XCTestCase {
         var wizard = validating(settings(tutorial: false, server: true))
         _ = wizard.handle(.validation(.unreachable(reason: .reset(place: "127.0.0.1:9"), retryAfter: nil)), at: 2)
         _ = wizard.handle(.tick, at: 3)
-        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3.5),
+        XCTAssertEqual(wizard.handle(.stop, at: 3.5),
                        [.cancelValidation, .save(nil)])
         XCTAssertEqual(wizard.handle(.saveFailed(message: "disk full"), at: 3.6),
                        [.report(.notSaved(reason: "disk full", why: nil)), .stopAnalysis, .closeCamera,
@@ -565,14 +565,14 @@ final class WizardTests: XCTestCase {
     func testCtrlCOnTheRefusedScreenKeepsThePhotoAsQDoes() {
         var wizard = validating(settings(tutorial: false, server: true))
         _ = wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 2)
-        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 3), [.save(nil)])
+        XCTAssertEqual(wizard.handle(.stop, at: 3), [.save(nil)])
         let saved = SavedPhoto(photoPath: "r.jpg", reportPath: "r.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1).suffix(2), [.emit(.exit(.failure)), .exit(.failure)])
     }
 
     func testCtrlCDuringAnUploadKeepsThePhotoAndExits130() {
         var wizard = validating(settings(tutorial: false, server: true))
-        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 2), [.cancelValidation, .save(nil)])
+        XCTAssertEqual(wizard.handle(.stop, at: 2), [.cancelValidation, .save(nil)])
         XCTAssertEqual(wizard.screenName, .uploading, "no Connection error for an upload the person stopped")
         let saved = SavedPhoto(photoPath: "u.jpg", reportPath: "u.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1).suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
@@ -580,7 +580,7 @@ final class WizardTests: XCTestCase {
 
     func testCtrlCDuringTheBuiltInCheckEndsAt130() {
         var wizard = validating(settings(tutorial: false))
-        let effects = wizard.handle(.stop(.interrupt), at: 2)
+        let effects = wizard.handle(.stop, at: 2)
         XCTAssertEqual(effects.prefix(2), [.report(.cancelled), .cancelValidation])
         XCTAssertFalse(effects.contains(.save(nil)), "a photo checked on this machine is not kept unasked")
         XCTAssertEqual(effects.suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
@@ -693,12 +693,10 @@ final class WizardTests: XCTestCase {
     }
 
     func testSignalsEndWith130() {
-        for request in [StopRequest.interrupt, .terminate, .hangup] {
-            var wizard = capturing(settings(tutorial: false))
-            XCTAssertEqual(wizard.handle(.stop(request), at: 1).last, .exit(.cancelled))
-        }
+        var stopped = capturing(settings(tutorial: false))
+        XCTAssertEqual(stopped.handle(.stop, at: 1).last, .exit(.cancelled))
         var wizard = validating(settings(tutorial: false))
-        XCTAssertEqual(wizard.handle(.stop(.interrupt), at: 2),
+        XCTAssertEqual(wizard.handle(.stop, at: 2),
                        [.report(.cancelled), .cancelValidation, .stopAnalysis, .closeCamera,
                         .emit(.exit(.cancelled)), .exit(.cancelled)])
     }
