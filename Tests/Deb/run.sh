@@ -165,6 +165,13 @@ check "libjpeg linked in: not in Depends, not NEEDED, no jpeg_* symbol exported"
     ! objdump -T '$root/usr/bin/facecap' | grep -qE ' (jpeg|jinit|jsimd)_'"
 check "facecap --version" sh -c "chroot '$root' $clean_env facecap --version | grep -qx 'facecap $(dpkg-deb -f "$deb" Version)'"
 check "facecap --help" sh -c "chroot '$root' $clean_env facecap --help | grep -q '^Usage:'"
+# No camera in the root: devices says so on one line and exits 69; --json is still one valid document (issue 31).
+check "facecap devices: no camera there, said on standard error, exit 69" sh -c "
+    chroot '$root' $clean_env facecap devices >'$work/devices.out' 2>'$work/devices.err'; [ \$? = 69 ] &&
+    grep -q '^facecap: no camera found' '$work/devices.err'"
+check "facecap devices --json: one JSON document, no devices, exit 69" sh -c "
+    chroot '$root' $clean_env facecap devices --json >'$work/devices.json' 2>/dev/null; [ \$? = 69 ] &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d[\"devices\"] != [])' '$work/devices.json'"
 check "man -w facecap" sh -c "[ \"\$(chroot '$root' $clean_env man -w facecap)\" = /usr/share/man/man1/facecap.1.gz ]"
 check "the manual page renders without warnings" \
     sh -c "[ -z \"\$(chroot '$root' $clean_env env MANWIDTH=80 man --warnings facecap 2>&1 >/dev/null)\" ]"
