@@ -56,16 +56,12 @@ public final class CursesFrontEnd {
     private static let slowestPreviewInterval = 1.0
     private static let cellAspect = 2.0
 
-    private var screen: OpaquePointer?
-    private var state = State.active
-    private enum State { case active, suspended, closed }
+    private let session: CursesSession
+    private var state: CursesSession.State { session.state }
 
     private var preview: PreviewRaster
     private var photoRaster: PreviewRaster
-    /// The preview's pairs: made as cells need them in direct colour, else one static table.
-    private var directPairs: DirectPairCache?
-    private var pairTable = PreviewPairTable.none
-    private var wide: [wchar_t] = []
+    private var painter: CursesPainter
     /// What was read of an escape sequence, across reads.
     private var keys = KeyDecoder()
 
@@ -161,40 +157,7 @@ public final class CursesFrontEnd {
         if wantsDirect && !term.hasSuffix("-direct") {
             candidates.insert(Self.directVariant(of: term), at: 0)
         }
-        // The real window size wins over LINES/COLUMNS a shell may have exported.
-        use_tioctl(true)
-        var chosen = term
-        var opened: OpaquePointer?
-        for name in candidates {
-            opened = ccurses_newterm(name, output, input)
-            if opened != nil {
-                chosen = name
-                break
-            }
-        }
-        guard let opened else { throw .unusableTerminal(term: term) }
-        screen = opened
-        ccurses_mark_active(1)
-        let window = ccurses_stdscr()
-        // A terminal that cannot move the cursor cannot show a screen.
-        if tigetstr("cup").map({ Int(bitPattern: $0) <= 0 }) ?? true {
-            endwin()
-            delscreen(opened)
-            ccurses_mark_active(0)
-            throw .unusableTerminal(term: term)
-        }
-        cbreak()
-        noecho()
-        nonl()
-        keypad(window, true)
-        nodelay(window, true)
-        // A lone ESC is a key. ncurses waits this long after an ESC for the rest of a sequence: a key's
-        // sequence comes at once, but a terminal's late reply over a slow link can be split after its ESC,
-        // and its rest must not be read as keys (KeyDecoder), so the wait is longer than a key needs.
-        set_escdelay(150)
-        curs_set(0)
-        // The cursor is hidden, so ncurses need not move it back after each update.
-        leaveok(window, true)
+        session = try CursesSession(candidates: candidates, term: term, output: output, input: input)
 
         var palette = PreviewPalette.monochrome
         var direct = false
@@ -207,24 +170,16 @@ public final class CursesFrontEnd {
                                    pairs: pairs)
             UIPairs.define()
         }
-        capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: chosen,
+        capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: session.terminalType,
                                             directColor: direct, graphics: graphics?.kind)
         preview = PreviewRaster(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
         keys.eightBitControls = unicode
         photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
-        (directPairs, pairTable) = Self.previewPairs(for: palette, directColor: direct)
+        painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct)
     }
 
     deinit { close() }
-
-    /// The pair for a preview cell, and whether the cell must be drawn as a space (`PreviewPairTable.pair`).
-    @inline(__always)
-    private func pair(foreground: Int32, background: Int32) -> (pair: Int32, blank: Bool) {
-        if foreground < 0 && background < 0 { return (0, false) }
-        if directPairs != nil { return (directPairs!.pair(foreground: foreground, background: background), false) }
-        return pairTable.pair(foreground: foreground, background: background)
-    }
 
     // MARK: Drawing
 
@@ -302,7 +257,7 @@ public final class CursesFrontEnd {
                 if image.draw == nil {
                     preview.render(pictureFrame, columns: rect.width, rows: rect.height,
                                    overlay: PreviewOverlay(state: oval, stability: stability))
-                    put(preview, at: rect, columns: columns, rows: rows)
+                    painter.put(preview, at: rect, columns: columns, rows: rows)
                 }
                 // Under the image the cells stay blank: ncurses then never writes into it.
                 lastPreviewDraw = now
@@ -313,19 +268,13 @@ public final class CursesFrontEnd {
                         photoRendered = (photoID, rect)
                         photoCellRenders += 1
                     }
-                    put(photoRaster, at: rect, columns: columns, rows: rows)
+                    painter.put(photoRaster, at: rect, columns: columns, rows: rows)
                 }
             default:
                 break
             }
         }
-        for item in layout.items where item.row < rows && item.column < columns {
-            let (attributes, pair) = style(item.style)
-            wide.removeAll(keepingCapacity: true)
-            for scalar in item.text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
-            wide.append(0)
-            ccurses_put_text(window, Int32(item.row), Int32(item.column), wide, Int32(wide.count - 1), attributes, pair)
-        }
+        for item in layout.items where item.row < rows && item.column < columns { painter.put(item) }
         wnoutrefresh(window)
         let start = updateClock()
         graphicsBytes.removeAll(keepingCapacity: true)
@@ -399,51 +348,6 @@ public final class CursesFrontEnd {
         }
         graphicsBytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, output) }
         fflush(output)
-    }
-
-    /// Copies a raster's cells to the screen, clipped to it.
-    private func put(_ raster: PreviewRaster, at rect: CellRect, columns: Int, rows: Int) {
-        let window = ccurses_stdscr()
-        let cells = raster.cells
-        let ramp = capabilities.palette == .monochrome || !capabilities.unicode
-        let guideAttributes = ramp ? CCURSES_A_BOLD : CCURSES_A_NORMAL
-        for row in 0..<min(raster.rows, rect.height) where rect.y + row < rows {
-            for column in 0..<min(raster.columns, rect.width) where rect.x + column < columns {
-                let cell = cells[row * raster.columns + column]
-                let (pair, blank) = pair(foreground: cell.foreground, background: cell.background)
-                ccurses_put_cell(window, Int32(rect.y + row), Int32(rect.x + column),
-                                 wchar_t(bitPattern: blank ? 32 : cell.character.value),
-                                 cell.isGuide ? guideAttributes : CCURSES_A_NORMAL, pair)
-            }
-        }
-    }
-
-    private func style(_ style: TextStyle) -> (attr_t, Int32) {
-        let colour = capabilities.palette != .monochrome
-        func tone(_ tone: ScreenTone) -> Int32 {
-            guard colour else { return 0 }
-            switch tone {
-            case .neutral: return 0
-            case .good: return UIPairs.good
-            case .warning: return UIPairs.warning
-            case .error: return UIPairs.error
-            }
-        }
-        // A tone's background is emphasis enough; bold would turn its black ink grey on terminals (and
-        // renderers) that brighten bold colours.
-        func emphasis(_ pair: Int32) -> attr_t {
-            pair == 0 || UIPairs.inked.contains(pair) ? CCURSES_A_BOLD : CCURSES_A_NORMAL
-        }
-        switch style {
-        case .title(let t), .primary(let t):
-            let pair = tone(t)
-            return (emphasis(pair), pair)
-        case .hint, .body, .keyAction, .progressLabel, .helpText, .illustration: return (CCURSES_A_NORMAL, 0)
-        case .command, .countdown, .helpFrame, .spinner: return (CCURSES_A_BOLD, 0)
-        case .keyName: return (CCURSES_A_REVERSE, 0)
-        case .progressFilled: return colour ? (CCURSES_A_NORMAL, UIPairs.barFilled) : (CCURSES_A_NORMAL, 0)
-        case .progressEmpty: return colour ? (CCURSES_A_NORMAL, UIPairs.barEmpty) : (CCURSES_A_NORMAL, 0)
-        }
     }
 
     /// Adapts the preview rate to the terminal: when sending a frame takes long (a slow link backs up
@@ -536,31 +440,22 @@ public final class CursesFrontEnd {
     public func suspend() {
         guard state == .active else { return }
         removeImage()
-        endwin()
-        state = .suspended
+        session.suspend()
     }
 
     /// Call on SIGCONT: takes the terminal again and repaints everything (the shell drew over it, and the
     /// window may have changed size while the process was stopped).
     public func resume() {
         guard state == .suspended else { return }
-        state = .active
         graphicsStale = true
-        clearok(ccurses_curscr(), true)
-        refresh()
+        session.resume()
         handleResize()
     }
 
     /// Ends curses and restores the terminal; safe to call more than once and on every path out.
     public func close() {
         guard state != .closed else { return }
-        if state == .active {
-            removeImage()
-            endwin()
-        }
-        state = .closed
-        if let screen { delscreen(screen) }
-        screen = nil
-        ccurses_mark_active(0)
+        if state == .active { removeImage() }
+        session.close()
     }
 }

@@ -73,3 +73,45 @@ struct PlanarSource: PixelSource {
     }
 }
 
+
+/// Samples a frame into the preview's pixel grid: each preview pixel the area average of its taps (up to 4×4,
+/// `RasterStorage.xTaps`/`yTaps`, worked out once per size), as RGB.
+struct GridSampler<Source: PixelSource> {
+    let source: Source
+    /// YUV to RGB, for every source but RGB's.
+    let convert: YUVToRGB?
+    let xTaps: UnsafePointer<Int32>, yTaps: UnsafePointer<Int32>
+    let tapsX: Int, tapsY: Int
+    private let taps: Float
+    private let tapCount: SIMD3<Int32>, halfTapCount: SIMD3<Int32>
+
+    init(_ source: Source, convert: YUVToRGB?, xTaps: UnsafePointer<Int32>, yTaps: UnsafePointer<Int32>,
+         tapsX: Int, tapsY: Int) {
+        self.source = source
+        self.convert = convert
+        self.xTaps = xTaps
+        self.yTaps = yTaps
+        self.tapsX = tapsX
+        self.tapsY = tapsY
+        taps = Float(tapsX * tapsY)
+        tapCount = SIMD3<Int32>(repeating: Int32(tapsX * tapsY))
+        halfTapCount = tapCount / 2
+    }
+
+    /// The colour (RGB, 0...255) of the preview pixel at `column`, row `py`.
+    @inline(__always)
+    func rgb(column: Int, py: Int) -> SIMD3<Float> {
+        var sum = SIMD3<Int32>.zero
+        let columnTaps = xTaps + column &* tapsX
+        for ty in 0..<tapsY {
+            sum &+= source.rowSum(Int(yTaps[py &* tapsY &+ ty]), columnTaps, tapsX)
+        }
+        guard let convert else { return SIMD3<Float>(sum) / taps }
+        // The average rounded half away from zero, in integers: the sums are whole and ≥ 0, so
+        // (sum + ⌊taps/2⌋) / taps is what rounding sum / taps in Float gives (no lane's `roundf` call).
+        let q = (sum &+ halfTapCount) / tapCount
+        let c = convert.rgb(y: UInt8(truncatingIfNeeded: q.x), u: UInt8(truncatingIfNeeded: q.y),
+                            v: UInt8(truncatingIfNeeded: q.z))
+        return SIMD3(Float(c.r), Float(c.g), Float(c.b))
+    }
+}

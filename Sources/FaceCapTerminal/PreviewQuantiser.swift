@@ -1,4 +1,4 @@
-// The preview's palette matching and ordered dither (PreviewRaster's per-frame loop holds one).
+// The preview's palette matching and ordered dither (PreviewRaster's per-frame pass holds one).
 
 import FaceCapCore
 
@@ -9,7 +9,7 @@ struct Quantiser {
     let tables: PaletteTables
     let unicode: Bool
     let stretch: (low: Float, high: Float)
-    /// The raster's candidate cache (see `PreviewRaster.candidates`), and room for one key's working.
+    /// The raster's candidate cache (see `RasterStorage.candidates`), and room for one key's working.
     let candidates: UnsafeMutableBufferPointer<UInt8>
     let known: UnsafeMutableBufferPointer<UInt64>
     let scratch: UnsafeMutableBufferPointer<Int>

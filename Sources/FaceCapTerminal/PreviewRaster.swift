@@ -76,26 +76,17 @@ public struct PreviewRaster: Sendable {
 
     private let tables: PaletteTables
     /// In 16 and 8 colours with UTF-8: the cell colours the shade glyphs add (`ShadeTable`); cells are then
-    /// chosen whole, by error diffusion over cells.
+    /// chosen whole, by error diffusion over cells (`ShadeCells`).
     private let shadeTable: ShadeTable?
     /// In 256 colours with UTF-8: whether a cell whose two pixels are close may be a shade mix of two palette
-    /// colours (`PaletteTables.shadeMix(key:)`), and the mix of each 5-bit colour key, worked out the first time
-    /// the key is met (0: not yet).
+    /// colours (`ShadeMixer`).
     private let mixes: Bool
-    private var mixOfKey: [Int32] = []
+    /// The working buffers, allocated once per size (`prepare`); copied before a write when another copy of this
+    /// raster shares them.
+    private var storage: RasterStorage
     private var geometry: Geometry?
-    private var xTaps: [Int32] = []
-    private var yTaps: [Int32] = []
     private var tapsX = 1, tapsY = 1
-    /// Per pixel: -2 outside the oval, -1 inside, 0...1000 on the outline (clockwise position from the top).
-    private var mask: [Int16] = []
-    /// The colour each pixel showed last (-1: none yet), and the colour it was worked out from: a pixel
-    /// whose colour has not moved further than the palette's hysteresis keeps what it shows.
-    private var shown: [Int32] = []
-    private var lastInput: [SIMD3<Float>] = []
-    /// In 256 colours, the error each pixel receives from the pixels before it (linear light; Floyd–Steinberg).
-    private var diffusion: [SIMD3<Float>] = []
-    /// Without colour: the brightness range the ramp spans, and the histogram it is taken from.
+    /// Without colour: the brightness range the ramp spans, taken from the histogram of the frame drawn.
     private var stretchLow: Float = 0
     private var stretchHigh: Float = 255
     /// In 16 colours (`PreviewPalette.toneMaps`): the gain (linear light, 1...`maxToneGain`) applied to the
@@ -104,13 +95,6 @@ public struct PreviewRaster: Sendable {
     private(set) var toneGain: Float = 1
     private var faceLuminance: Float = 0
     private var faceCount = 0
-    private var faceRegion: [Bool] = []
-    private var histogram = [Int](repeating: 0, count: 256)
-    /// The dither's candidates for each 5-bit colour key (`PaletteTables.pattern`), worked out the first time
-    /// the key is met (so start-up costs nothing), 16 a key; `known` has a bit per key worked out.
-    private var candidates: [UInt8] = []
-    private var known: [UInt64] = []
-    private var scratch = [Int](repeating: 0, count: PaletteTables.candidateCount)
 
     private struct Geometry: Equatable {
         var frameWidth, frameHeight, columns, rows: Int
@@ -146,11 +130,7 @@ public struct PreviewRaster: Sendable {
         tables = PaletteTables.table(palette)
         shadeTable = unicode && palette.shades ? ShadeTable.table(palette) : nil
         mixes = unicode && palette.mixes
-        if mixes { mixOfKey = [Int32](repeating: 0, count: 32 * 32 * 32) }
-        if !tables.entries.isEmpty {
-            candidates = [UInt8](repeating: 0, count: 32 * 32 * 32 * PaletteTables.candidateCount)
-            known = [UInt64](repeating: 0, count: 32 * 32 * 32 / 64)
-        }
+        storage = RasterStorage(paletteCaches: !tables.entries.isEmpty, mixes: mixes)
     }
 
     /// The largest rectangle inside `area` that shows a `frameWidth × frameHeight` picture undistorted,
@@ -184,6 +164,7 @@ public struct PreviewRaster: Sendable {
     /// than its format needs yields blank cells.
     public mutating func render(_ frame: Frame, columns: Int, rows: Int, overlay: PreviewOverlay? = nil) {
         let columns = max(0, columns), rows = max(0, rows)
+        if !isKnownUniquelyReferenced(&storage) { storage = RasterStorage(copying: storage) }
         let oval = overlay.map {
             OvalShape(centreX: $0.centreX, centreY: $0.centreY, widthFraction: $0.widthFraction,
                       heightToWidth: $0.heightToWidth, dimsOutside: $0.dimsOutside)
@@ -204,21 +185,6 @@ public struct PreviewRaster: Sendable {
         // the frame drawn, so when it moves, the frame is drawn again with the new one (a thumbnail, drawn once,
         // gets it too).
         if toneMaps && updateToneGain() { draw(frame, overlay: overlay) }
-    }
-
-    /// Floyd–Steinberg: `e`, the error left at `index` (in a grid `width` wide, at `column`), shared out to the
-    /// right (7/16) and, when there is a row `below`, down-left (3/16), down (5/16) and down-right (1/16); one
-    /// spread for the pixels and for the shade cells.
-    @inline(__always)
-    private static func spread(_ e: SIMD3<Float>, at index: Int, width: Int, column: Int, below: Bool,
-                               into diffusion: UnsafeMutableBufferPointer<SIMD3<Float>>) {
-        let right = column + 1 < width
-        if right { diffusion[index + 1] += e * (7.0 / 16) }
-        guard below else { return }
-        let next = index + width
-        if column > 0 { diffusion[next - 1] += e * (3.0 / 16) }
-        diffusion[next] += e * (5.0 / 16)
-        if right { diffusion[next + 1] += e * (1.0 / 16) }
     }
 
     private mutating func draw(_ frame: Frame, overlay: PreviewOverlay?) {
@@ -246,10 +212,7 @@ public struct PreviewRaster: Sendable {
 
     /// Where each of the raster's buffers lives, for tests that check nothing is reallocated per frame.
     var storageAddresses: [UInt] {
-        func address<T>(_ array: [T]) -> UInt { array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
-        return [address(cells), address(shown), address(lastInput), address(histogram), address(candidates),
-                address(known), address(mask), address(xTaps), address(yTaps), address(diffusion), address(faceRegion),
-                address(mixOfKey)]
+        [cells.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }] + storage.addresses
     }
 
     // MARK: Geometry
@@ -262,16 +225,15 @@ public struct PreviewRaster: Sendable {
         rows = g.rows
         let pixelsWide = g.columns, pixelsHigh = g.rows * (halfBlocks ? 2 : 1)
         cells = [PreviewCell](repeating: .blank, count: g.columns * g.rows)
-        shown = [Int32](repeating: -1, count: pixelsWide * pixelsHigh)
-        lastInput = [SIMD3<Float>](repeating: .zero, count: pixelsWide * pixelsHigh)
-        diffusion = palette.diffuses || shadeTable != nil ? [SIMD3<Float>](repeating: .zero, count: pixelsWide * pixelsHigh) : []
+        storage.resize(pixels: pixelsWide * pixelsHigh, diffusion: palette.diffuses || shadeTable != nil)
         guard pixelsWide > 0, pixelsHigh > 0, g.frameWidth > 0, g.frameHeight > 0 else {
-            xTaps = []; yTaps = []; mask = []; faceRegion = []
+            storage.sizeTaps(xCount: 0, yCount: 0)
             return
         }
         tapsX = min(4, max(1, g.frameWidth / pixelsWide))
         tapsY = min(4, max(1, g.frameHeight / pixelsHigh))
-        xTaps = [Int32](repeating: 0, count: pixelsWide * tapsX)
+        storage.sizeTaps(xCount: pixelsWide * tapsX, yCount: pixelsHigh * tapsY)
+        let xTaps = storage.xTaps, yTaps = storage.yTaps
         for i in 0..<pixelsWide {
             let source = mirror ? pixelsWide - 1 - i : i
             for k in 0..<tapsX {
@@ -279,392 +241,56 @@ public struct PreviewRaster: Sendable {
                 xTaps[i * tapsX + k] = Int32(min(g.frameWidth - 1, max(0, Int(x))))
             }
         }
-        yTaps = [Int32](repeating: 0, count: pixelsHigh * tapsY)
         for j in 0..<pixelsHigh {
             for k in 0..<tapsY {
                 let y = (Double(j) + (Double(k) + 0.5) / Double(tapsY)) * Double(g.frameHeight) / Double(pixelsHigh)
                 yTaps[j * tapsY + k] = Int32(min(g.frameHeight - 1, max(0, Int(y))))
             }
         }
-        mask = [Int16](repeating: -1, count: pixelsWide * pixelsHigh)
+        let oval = OvalMask(pixelsWide: pixelsWide, pixelsHigh: pixelsHigh, frameWidth: g.frameWidth,
+                            frameHeight: g.frameHeight, mirror: mirror)
         // The face region the tone gain is measured on: the oval, or where the analyzer's default oval lies.
-        let region = overlay ?? PreviewOverlay(state: .searching, stability: 0)
-        let regionCentreX = (mirror ? 1 - region.centreX : region.centreX) * Double(pixelsWide)
-        let regionCentreY = region.centreY * Double(pixelsHigh)
-        let regionA = region.widthFraction * Double(pixelsWide) / 2
-        let regionB = region.widthFraction * Double(g.frameWidth) * region.heightToWidth / 2
-            * Double(pixelsHigh) / Double(g.frameHeight)
-        faceRegion = [Bool](repeating: false, count: pixelsWide * pixelsHigh)
-        if regionA > 0, regionB > 0 {
-            for j in 0..<pixelsHigh {
-                for i in 0..<pixelsWide {
-                    let u = (Double(i) + 0.5 - regionCentreX) / regionA, v = (Double(j) + 0.5 - regionCentreY) / regionB
-                    faceRegion[j * pixelsWide + i] = u * u + v * v <= 1
-                }
-            }
-        }
-        guard let overlay else { return }
-        // The oval in preview pixels. Preview pixels are square (the fit keeps the aspect), so one scale
-        // from frame pixels serves both axes; the mirror moves the centre, not the shape.
-        let scaleX = Double(pixelsWide) / Double(g.frameWidth), scaleY = Double(pixelsHigh) / Double(g.frameHeight)
-        let centreFrameX = mirror ? 1 - overlay.centreX : overlay.centreX
-        let cx = centreFrameX * Double(pixelsWide), cy = overlay.centreY * Double(pixelsHigh)
-        let a = overlay.widthFraction * Double(g.frameWidth) / 2 * scaleX
-        let b = overlay.widthFraction * Double(g.frameWidth) * overlay.heightToWidth / 2 * scaleY
-        guard a > 0, b > 0 else { return }
-        @inline(__always) func inside(_ x: Double, _ y: Double) -> Bool {
-            let u = (x - cx) / a, v = (y - cy) / b
-            return u * u + v * v <= 1
-        }
-        for j in 0..<pixelsHigh {
-            for i in 0..<pixelsWide {
-                let x = Double(i), y = Double(j)
-                let cornersInside = (inside(x, y) ? 1 : 0) + (inside(x + 1, y) ? 1 : 0) + (inside(x, y + 1) ? 1 : 0)
-                    + (inside(x + 1, y + 1) ? 1 : 0)
-                let index = j * pixelsWide + i
-                if cornersInside > 0 && cornersInside < 4 {
-                    // Clockwise from the top, on screen: atan2 of (right, down).
-                    var angle = atan2(x + 0.5 - cx, -(y + 0.5 - cy) * a / b)
-                    if angle < 0 { angle += 2 * Double.pi }
-                    mask[index] = Int16(min(1000, Int(angle / (2 * Double.pi) * 1000)))
-                } else if cornersInside == 0 {
-                    mask[index] = overlay.dimsOutside ? -2 : -1
-                }
-            }
-        }
+        oval.markFaceRegion(overlay ?? PreviewOverlay(state: .searching, stability: 0), into: storage.faceRegion)
+        if let overlay { oval.markOutline(overlay, into: storage.mask) }
     }
 
     // MARK: Per frame
 
+    /// Draws one frame from `source` into `cells`, cell by cell (`RasterPass`).
     private mutating func fill<S: PixelSource>(_ source: S, convert: YUVToRGB?, overlay: PreviewOverlay?) {
-        let pixelsWide = columns
+        let storage = self.storage
+        for i in storage.diffusion.indices { storage.diffusion[i] = .zero }
+        for i in storage.histogram.indices { storage.histogram[i] = 0 }
         let perCell = halfBlocks ? 2 : 1
-        let guide = overlay.map { Self.guideColours($0.state) }
-        // A shape cue besides the colour: the outline is dashed until the face is ready, then solid.
-        let dashed = overlay.map { $0.state == .searching || $0.state == .adjusting } ?? false
-        // Outline positions below `filled` are drawn as filled; a full window fills all of it.
-        let stability = overlay?.stability ?? 0
-        let filled = stability >= 1 ? 1001 : Int(max(0, stability.isFinite ? stability : 0) * 1000)
-        let stretch = (stretchLow, stretchHigh)
-        let toneMaps = self.toneMaps, gain = toneGain
-        let shadeTable = self.shadeTable
-        // With shade cells, the share of each cell's error the error diffusion passes on: all of it in 16
-        // colours; in 8 colours three quarters (all of it drew a dark face as a busy pattern that hid its
-        // shading: luma r 0.78 against 0.93 on the dark-skinned fixture, brightened, in a NumPy model).
-        let shadeKeep: Float = palette == .ansi8 ? 0.75 : 1
-
-        var faceLuminance: Float = 0
-        var faceCount = 0
-        let tables = self.tables
-        mixOfKey.withUnsafeMutableBufferPointer { mixOfKey in
-        diffusion.withUnsafeMutableBufferPointer { diffusion in
-        for i in diffusion.indices { diffusion[i] = .zero }
-        candidates.withUnsafeMutableBufferPointer { candidates in
-        known.withUnsafeMutableBufferPointer { known in
-        scratch.withUnsafeMutableBufferPointer { scratch in
-        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode, stretch: stretch,
-                                  candidates: candidates, known: known, scratch: scratch)
-        let hysteresis = palette.hysteresis
-        let monochrome = palette == .monochrome
-        let diffuses = palette.diffuses
-        let pixelsHigh = rows * perCell
-        let ramp = Self.ramp
-        xTaps.withUnsafeBufferPointer { xs in
-            yTaps.withUnsafeBufferPointer { ys in
-                mask.withUnsafeBufferPointer { mask in
-                    shown.withUnsafeMutableBufferPointer { shown in
-                        lastInput.withUnsafeMutableBufferPointer { lastInput in
-                            histogram.withUnsafeMutableBufferPointer { histogram in
-                                cells.withUnsafeMutableBufferPointer { cells in
-                                    // Error diffusion: the colour nearest what this pixel wants plus the
-                                    // error the pixels before it left. A pixel whose input has not moved keeps
-                                    // its colour (and passes on the error it now leaves), so a still scene
-                                    // repaints nothing and nothing cascades. The carried error may take a
-                                    // channel a little below 0 (or above 1): clamped at the ends, the error a
-                                    // dark pixel owes was dropped, and dark skin came out bluer (hue 7° off,
-                                    // 4.9-5.4 ΔE).
-                                    @inline(__always)
-                                    func diffusePixel(_ rgb: SIMD3<Float>, at index: Int, column: Int, py: Int,
-                                                      upperHalf: Bool) -> Int32 {
-                                        let own = ColourSpace.linear(rgb)
-                                        let wanted = (own + diffusion[index])
-                                            .clamped(lowerBound: SIMD3(repeating: -Self.errorReach),
-                                                     upperBound: SIMD3(repeating: 1 + Self.errorReach))
-                                        let d = rgb - lastInput[index]
-                                        let colour: Int32
-                                        // (A mix code in `shown` is a shade cell's, not this pixel's colour.)
-                                        if shown[index] >= 0, shown[index] < PaletteTables.mixFlag,
-                                           (d * d).sum() <= hysteresis * hysteresis {
-                                            colour = shown[index]
-                                        } else {
-                                            colour = quantiser.nearest(linear: wanted, own: own)
-                                            shown[index] = colour
-                                            lastInput[index] = rgb
-                                        }
-                                        let e = wanted - quantiser.linear(of: colour)
-                                        let right = column + 1 < pixelsWide
-                                        if upperHalf {
-                                            // The lower pixel of this cell comes next, then the next column:
-                                            // no error goes down-left.
-                                            if right { diffusion[index + 1] += e * (7.0 / 16) }
-                                            diffusion[index + pixelsWide] += e * (8.0 / 16)
-                                            if right { diffusion[index + pixelsWide + 1] += e * (1.0 / 16) }
-                                        } else {
-                                            Self.spread(e, at: index, width: pixelsWide, column: column,
-                                                        below: py + 1 < pixelsHigh, into: diffusion)
-                                        }
-                                        return colour
-                                    }
-                                    // In 256 colours with shade mixes: the mix a cell inside the picture is
-                                    // drawn with, or nil when it stays a half block. A cell that showed a mix
-                                    // keeps it while its input has not moved, one that showed a half block
-                                    // keeps that; otherwise a cell whose two pixels are within
-                                    // `mixCloseness` of each other is drawn as the mix nearest what the two
-                                    // want (their own colours plus the error carried to them), and passes on
-                                    // what each of them then misses, as two pixels would.
-                                    @inline(__always)
-                                    func mixCell(_ halves: (SIMD3<Float>, SIMD3<Float>), upper: Int, lower: Int,
-                                                 column: Int, row: Int) -> Int32? {
-                                        let rgb = (halves.0 + halves.1) / 2
-                                        let d = rgb - lastInput[upper]
-                                        let own0 = ColourSpace.linear(halves.0), own1 = ColourSpace.linear(halves.1)
-                                        var code: Int32
-                                        if shown[upper] >= PaletteTables.mixFlag, (d * d).sum() <= hysteresis * hysteresis {
-                                            code = shown[upper]
-                                        } else {
-                                            if shown[upper] >= 0, shown[upper] < PaletteTables.mixFlag, shown[lower] >= 0 {
-                                                let d0 = halves.0 - lastInput[upper], d1 = halves.1 - lastInput[lower]
-                                                if (d0 * d0).sum() <= hysteresis * hysteresis,
-                                                   (d1 * d1).sum() <= hysteresis * hysteresis { return nil }
-                                            }
-                                            let apart = ColourSpace.lab(linear: own0) - ColourSpace.lab(linear: own1)
-                                            guard (apart * apart).sum() <= Self.mixCloseness * Self.mixCloseness else {
-                                                return nil
-                                            }
-                                            code = 0
-                                        }
-                                        let reach = SIMD3<Float>(repeating: Self.errorReach)
-                                        let wanted0 = (own0 + diffusion[upper])
-                                            .clamped(lowerBound: -reach, upperBound: 1 + reach)
-                                        let wanted1 = (own1 + diffusion[lower])
-                                            .clamped(lowerBound: -reach, upperBound: 1 + reach)
-                                        if code == 0 {
-                                            let wanted = (wanted0 + wanted1) / 2
-                                            let key = tables.key(linear: wanted)
-                                            if mixOfKey[key] == 0 { mixOfKey[key] = tables.shadeMix(key: key) }
-                                            code = mixOfKey[key]
-                                            // The key's mix is the best for the key's colour, up to 4 levels a
-                                            // channel from this one: the palette colour nearest this one is
-                                            // taken when it is nearer (a grey of the ramp is drawn as itself).
-                                            if code >> 16 & 255 != 0 {
-                                                let plain = tables.diffusionEntry(wanted: wanted, own: (own0 + own1) / 2)
-                                                let lab = ColourSpace.lab(linear: wanted.clamped(lowerBound: .zero,
-                                                                                                 upperBound: SIMD3(repeating: 1)))
-                                                let p = tables.labs[plain] - lab
-                                                let m = ColourSpace.lab(linear: tables.linear(ofMix: code)) - lab
-                                                if (p * p).sum() <= (m * m).sum() {
-                                                    code = PaletteTables.mixFlag | Int32(plain) << 8 | Int32(plain)
-                                                }
-                                            }
-                                            shown[upper] = code
-                                            lastInput[upper] = rgb
-                                            shown[lower] = -1
-                                        }
-                                        // Each pixel's error as if it were drawn in the mix: the upper one's to the
-                                        // right and, through the lower one, down.
-                                        let mix = tables.linear(ofMix: code)
-                                        let e0 = wanted0 - mix, e1 = wanted1 - mix + e0 * (8.0 / 16)
-                                        if column + 1 < pixelsWide {
-                                            diffusion[upper + 1] += e0 * (7.0 / 16)
-                                            diffusion[lower + 1] += e0 * (1.0 / 16)
-                                        }
-                                        Self.spread(e1, at: lower, width: pixelsWide, column: column,
-                                                    below: 2 * row + 2 < pixelsHigh, into: diffusion)
-                                        return code
-                                    }
-                                    for i in histogram.indices { histogram[i] = 0 }
-                                    let taps = Float(tapsX * tapsY)
-                                    let tapCount = SIMD3<Int32>(repeating: Int32(tapsX * tapsY))
-                                    let halfTapCount = tapCount / 2
-                                    for row in 0..<rows {
-                                        for column in 0..<pixelsWide {
-                                            var colours = (Int32(-1), Int32(-1))
-                                            var guideCell = false
-                                            // With shade cells: each half's colour, worked out for the cell
-                                            // after both halves are read (colour -3: not yet chosen).
-                                            var halves = (SIMD3<Float>.zero, SIMD3<Float>.zero)
-                                            var outside = true
-                                            for half in 0..<perCell {
-                                                let py = row * perCell + half
-                                                let index = py * pixelsWide + column
-                                                var sum = SIMD3<Int32>.zero
-                                                let columnTaps = xs.baseAddress! + column &* tapsX
-                                                for ty in 0..<tapsY {
-                                                    sum &+= source.rowSum(Int(ys[py &* tapsY &+ ty]), columnTaps,
-                                                                          tapsX)
-                                                }
-                                                var rgb: SIMD3<Float>
-                                                if let convert {
-                                                    // The average rounded half away from zero, in integers: the
-                                                    // sums are whole and ≥ 0, so (sum + ⌊taps/2⌋) / taps is what
-                                                    // rounding sum / taps in Float gives (no lane's `roundf` call).
-                                                    let q = (sum &+ halfTapCount) / tapCount
-                                                    let c = convert.rgb(y: UInt8(truncatingIfNeeded: q.x),
-                                                                        u: UInt8(truncatingIfNeeded: q.y),
-                                                                        v: UInt8(truncatingIfNeeded: q.z))
-                                                    rgb = SIMD3(Float(c.r), Float(c.g), Float(c.b))
-                                                } else {
-                                                    rgb = SIMD3<Float>(sum) / taps
-                                                }
-                                                let m = mask[index]
-                                                var colour: Int32
-                                                if m >= 0, let guide, !(dashed && m / 42 % 2 == 1) {
-                                                    let g = Int(m) < filled ? guide.filled : guide.open
-                                                    colour = quantiser.nearest(g)
-                                                    guideCell = true
-                                                    // The picture under the outline is quantised afresh when it shows.
-                                                    shown[index] = -1
-                                                } else {
-                                                    if toneMaps {
-                                                        let l = ColourSpace.linear(rgb)
-                                                        if faceRegion[index] {
-                                                            faceLuminance += 0.2126 * l.x + 0.7152 * l.y + 0.0722 * l.z
-                                                            faceCount += 1
-                                                        }
-                                                        if gain > 1 {
-                                                            let b = l * gain
-                                                            rgb = SIMD3(ColourSpace.srgb(b.x), ColourSpace.srgb(b.y),
-                                                                        ColourSpace.srgb(b.z))
-                                                        }
-                                                    }
-                                                    if m == -2 { rgb *= 0.6 }
-                                                    if monochrome {
-                                                        let luma = 0.299 * rgb.x + 0.587 * rgb.y + 0.114 * rgb.z
-                                                        histogram[Int(max(0, min(255, luma)))] += 1
-                                                    }
-                                                    let d = rgb - lastInput[index]
-                                                    if shadeTable != nil {
-                                                        if half == 0 { halves.0 = rgb } else { halves.1 = rgb }
-                                                        if m != -2 { outside = false }
-                                                        colour = -3
-                                                    } else
-                                                    if mixes && m != -2 {
-                                                        // Worked out for the cell once both halves are read.
-                                                        if half == 0 { halves.0 = rgb } else { halves.1 = rgb }
-                                                        colour = -3
-                                                    } else
-                                                    if diffuses && m != -2 {
-                                                        colour = diffusePixel(rgb, at: index, column: column, py: py,
-                                                                              upperHalf: perCell == 2 && half == 0)
-                                                    } else if shown[index] >= 0,
-                                                              (d * d).sum() <= hysteresis * hysteresis {
-                                                        colour = shown[index]
-                                                    } else {
-                                                        // Outside the oval the dimmed surround is flat (the
-                                                        // nearest colour): calm, so the eye goes to the face.
-                                                        colour = m == -2 && !monochrome ? quantiser.nearest(rgb)
-                                                            : quantiser.dither(rgb, x: column, y: py)
-                                                        shown[index] = colour
-                                                        lastInput[index] = rgb
-                                                    }
-                                                }
-                                                if half == 0 { colours.0 = colour } else { colours.1 = colour }
-                                            }
-                                            let cellIndex = row * pixelsWide + column
-                                            if mixes, perCell == 2 {
-                                                let upper = 2 * row * pixelsWide + column, lower = upper + pixelsWide
-                                                if !guideCell && colours.0 == -3 && colours.1 == -3,
-                                                   let code = mixCell(halves, upper: upper, lower: lower, column: column,
-                                                                      row: row) {
-                                                    cells[cellIndex] = tables.cell(ofMix: code)
-                                                    continue
-                                                }
-                                                if colours.0 == -3 {
-                                                    colours.0 = diffusePixel(halves.0, at: upper, column: column,
-                                                                             py: 2 * row, upperHalf: true)
-                                                }
-                                                if colours.1 == -3 {
-                                                    colours.1 = diffusePixel(halves.1, at: lower, column: column,
-                                                                             py: 2 * row + 1, upperHalf: false)
-                                                }
-                                                cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
-                                                                               background: colours.1, isGuide: guideCell)
-                                                continue
-                                            }
-                                            if let shadeTable, perCell == 2 {
-                                                // The cell's two pixels as one colour (linear light), keyed
-                                                // by its upper pixel's place in `shown`/`lastInput`.
-                                                let upper = 2 * row * pixelsWide + column
-                                                if guideCell || colours.0 != -3 || colours.1 != -3 {
-                                                    // Part outline: the picture's half is its nearest colour.
-                                                    if colours.0 == -3 { colours.0 = quantiser.nearest(halves.0) }
-                                                    if colours.1 == -3 { colours.1 = quantiser.nearest(halves.1) }
-                                                    shown[upper] = -1
-                                                    cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
-                                                                                   background: colours.1,
-                                                                                   isGuide: guideCell)
-                                                    continue
-                                                }
-                                                let rgb = (halves.0 + halves.1) / 2
-                                                let own = (ColourSpace.linear(halves.0) + ColourSpace.linear(halves.1)) / 2
-                                                let d = rgb - lastInput[upper]
-                                                let still = shown[upper] >= 0 && (d * d).sum() <= hysteresis * hysteresis
-                                                var entry: Int
-                                                if outside {
-                                                    // The dimmed surround: flat, the nearest cell colour.
-                                                    entry = still ? Int(shown[upper]) : shadeTable.nearest(linear: own)
-                                                } else {
-                                                    // Error diffusion over cells, as in 256 colours: a cell
-                                                    // whose input has not moved keeps its colour and passes
-                                                    // on the error it now leaves.
-                                                    let wanted = (own + diffusion[cellIndex])
-                                                        .clamped(lowerBound: SIMD3(repeating: -Self.errorReach),
-                                                                 upperBound: SIMD3(repeating: 1 + Self.errorReach))
-                                                    entry = still ? Int(shown[upper]) : shadeTable.nearest(linear: wanted)
-                                                    let e = (wanted - shadeTable.linear[entry]) * shadeKeep
-                                                    Self.spread(e, at: cellIndex, width: pixelsWide, column: column,
-                                                                below: row + 1 < rows, into: diffusion)
-                                                }
-                                                if !still {
-                                                    shown[upper] = Int32(entry)
-                                                    lastInput[upper] = rgb
-                                                }
-                                                let chosen = shadeTable.entries[entry]
-                                                cells[cellIndex] = PreviewCell(character: chosen.character,
-                                                                               foreground: chosen.foreground,
-                                                                               background: chosen.background)
-                                            } else if perCell == 2 {
-                                                cells[cellIndex] = PreviewCell(character: "▀", foreground: colours.0,
-                                                                               background: colours.1,
-                                                                               isGuide: guideCell)
-                                            } else if monochrome {
-                                                let character = guideCell
-                                                    ? Unicode.Scalar("o") : Unicode.Scalar(ramp[Int(colours.0)])
-                                                cells[cellIndex] = PreviewCell(character: character, isGuide: guideCell)
-                                            } else {
-                                                // Colour without half blocks: a space on the colour, one pixel a cell.
-                                                cells[cellIndex] = PreviewCell(character: guideCell ? "o" : " ",
-                                                                               foreground: colours.0,
-                                                                               background: colours.0,
-                                                                               isGuide: guideCell)
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        let columns = self.columns, rows = self.rows
+        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode, stretch: (stretchLow, stretchHigh),
+                                  candidates: storage.candidates, known: storage.known, scratch: storage.scratch)
+        let dither = ErrorDiffusion(quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
+                                    diffusion: storage.diffusion, hysteresis: palette.hysteresis, pixelsWide: columns,
+                                    pixelsHigh: rows * perCell)
+        let sampler = GridSampler(source, convert: convert, xTaps: UnsafePointer(storage.xTaps.baseAddress!),
+                                  yTaps: UnsafePointer(storage.yTaps.baseAddress!), tapsX: tapsX, tapsY: tapsY)
+        let pixels = PixelColours(quantiser: quantiser, dither: dither, palette: palette,
+                                  shadeCells: shadeTable != nil, mixes: mixes, toneMaps: toneMaps, gain: toneGain,
+                                  storage: storage)
+        let pass = RasterPass(sampler: sampler, guide: OvalGuide(overlay), pixels: pixels, mask: storage.mask,
+                              pixelsWide: columns, perCell: perCell)
+        // The cells' maker, chosen once a frame (a generic argument, so each cell costs no dispatch).
+        let mixer = mixes ? ShadeMixer(tables: tables, dither: dither, mixOfKey: storage.mixOfKey) : nil
+        let shadeCells = shadeTable.map {
+            ShadeCells(table: $0, quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
+                       diffusion: storage.diffusion, hysteresis: palette.hysteresis, columns: columns, rows: rows,
+                       keep: palette == .ansi8 ? 0.75 : 1)
         }
-        }
-        }
-        }
-        }
+        let symbols = SymbolCells(perCell: perCell, monochrome: palette == .monochrome, ramp: Self.ramp)
+        let face = cells.withUnsafeMutableBufferPointer { cells in
+            if let mixer { return pass.draw(with: mixer, into: cells, rows: rows) }
+            if let shadeCells { return pass.draw(with: shadeCells, into: cells, rows: rows) }
+            return pass.draw(with: symbols, into: cells, rows: rows)
         }
         if palette == .monochrome { updateStretch() }
-        self.faceLuminance = faceLuminance
-        self.faceCount = faceCount
+        faceLuminance = face.luminance
+        faceCount = face.count
     }
 
     /// The tone gain for the frame just drawn: the face region's mean luminance brought up to
@@ -679,7 +305,7 @@ public struct PreviewRaster: Sendable {
         guard abs(wanted - toneGain) > 0.1 || (wanted == 1 && toneGain != 1 && abs(wanted - toneGain) > 0.05)
         else { return false }
         toneGain = max(1, (wanted * 16).rounded(.down) / 16)
-        for i in shown.indices { shown[i] = -1 }
+        for i in storage.shown.indices { storage.shown[i] = -1 }
         return true
     }
 
@@ -697,6 +323,7 @@ public struct PreviewRaster: Sendable {
     /// the last frame): a face lit softly still uses every character. The range moves only in steps, so a
     /// still scene keeps its characters; when it moves, every cell is worked out again.
     private mutating func updateStretch() {
+        let histogram = storage.histogram
         let total = histogram.reduce(0, +)
         guard total > 0 else { return }
         var low = 0, high = 255, seen = 0
@@ -708,7 +335,7 @@ public struct PreviewRaster: Sendable {
         let l = Float(low), h = Float(max(low + 32, min(255, high)))
         if abs(l - stretchLow) > 8 || abs(h - stretchHigh) > 8 {
             (stretchLow, stretchHigh) = (l, h)
-            for i in shown.indices { shown[i] = -1 }
+            for i in storage.shown.indices { storage.shown[i] = -1 }
         }
     }
 

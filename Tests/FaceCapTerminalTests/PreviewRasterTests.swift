@@ -219,6 +219,25 @@ final class PreviewRasterTests: XCTestCase {
         XCTAssertEqual(raster.storageAddresses, storage)
     }
 
+    /// The raster's storage is shared by its copies until one draws: a copy drawing another frame at another size
+    /// leaves the original drawing as a raster of its own does.
+    func testACopyDrawsWithoutDisturbingTheOriginal() {
+        let frames = (0..<2).map { TestFrames.place(sergeyPhoto, dx: $0 * 8, noise: 3, seed: UInt64($0 + 1)) }
+        for palette in [PreviewPalette.xterm256, .ansi16, .truecolor, .monochrome] {
+            var original = PreviewRaster(palette: palette, unicode: true, mirror: true)
+            var alone = PreviewRaster(palette: palette, unicode: true, mirror: true)
+            original.render(frames[0], columns: 40, rows: 15)
+            alone.render(frames[0], columns: 40, rows: 15)
+            var copy = original
+            copy.render(frames[1], columns: 64, rows: 24, overlay: PreviewOverlay(state: .ready, stability: 0.5))
+            original.render(frames[1], columns: 40, rows: 15)
+            alone.render(frames[1], columns: 40, rows: 15)
+            XCTAssertEqual(original.cells.count, alone.cells.count, "\(palette)")
+            XCTAssertEqual(zip(original.cells, alone.cells).filter { $0 != $1 }.count, 0, "cells that differ, \(palette)")
+            XCTAssertEqual(copy.cells.count, 64 * 24)
+        }
+    }
+
     func testBadFramesAndSizesDrawNothingAndNeverCrash() {
         var raster = PreviewRaster(palette: .xterm256, unicode: true, mirror: true)
         let short = Frame(format: .yuyv, width: 640, height: 480, data: [UInt8](repeating: 0, count: 100))
