@@ -56,36 +56,41 @@ final class HandQuietTests: XCTestCase {
 
     /// A still bare face at the ready cadence: after the detection frame (every crop), each run reads one crop, the
     /// upright mouth crop every other run; with `quietHands` off, two. The hand comes over the mouth: the very next
-    /// run reads the mouth crop (its look changed) and says the hand, and with a hand about runs read two crops.
+    /// run reads the mouth crop (its look changed) and says the hand, also where the turn would have read another
+    /// crop (arrival at frame 46: the run at 49 is the turn of crop 4), and with a hand about runs read two crops.
     func testAQuietFaceReadsOneCropARunAndAHandComingInIsReadAtTheNextRun() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
         let hand = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
         for quiet in [true, false] {
-            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                          hand: models.hand)
-            tracker.quietHands = quiet
-            var reads: [Int] = []
-            var arrivalRead: (crops: Int, mouth: Float)?
-            for index in 0..<60 {
-                var frame = index < 40 ? bare : hand
-                frame.timestamp = Double(index) / 30
-                let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
-                guard tracker.handRan else { continue }
-                if index >= 40, arrivalRead == nil {
-                    arrivalRead = (tracker.handCropsRead, try XCTUnwrap(face.hand).mouth)
-                } else {
-                    reads.append(tracker.handCropsRead)
+            for arrival in [40, 46] {
+                let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
+                                              iris: models.iris, hand: models.hand)
+                tracker.quietHands = quiet
+                var reads: [Int] = []
+                var arrivalRead: (crops: Int, mouth: Float)?
+                for index in 0..<(arrival + 20) {
+                    var frame = index < arrival ? bare : hand
+                    frame.timestamp = Double(index) / 30
+                    let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
+                    guard tracker.handRan else { continue }
+                    if index >= arrival, arrivalRead == nil {
+                        arrivalRead = (tracker.handCropsRead, try XCTUnwrap(face.hand).mouth)
+                    } else {
+                        reads.append(tracker.handCropsRead)
+                    }
                 }
+                // Runs at 0 (detection: all seven crops), then every sixth frame from 7, the eye frames skipped.
+                let bareRuns = arrival == 40 ? 7 : 8
+                let label = "quiet \(quiet), arrival \(arrival): \(reads)"
+                XCTAssertEqual(reads.count, bareRuns + 2, label)
+                XCTAssertEqual(reads.first, HandLandmarker.crops.count, label)
+                XCTAssertEqual(Array(reads[1..<bareRuns]), Array(repeating: quiet ? 1 : 2, count: bareRuns - 1), label)
+                let first = try XCTUnwrap(arrivalRead, "\(label): no run with the hand")
+                XCTAssertGreaterThanOrEqual(Double(first.mouth), AnalyzerThresholds().minHandOverMouth,
+                                            "\(label): the first run after the hand came reads it")
+                XCTAssertEqual(Array(reads[bareRuns...]), [2, 2], "\(label): a hand about, two crops a run")
             }
-            // Runs at 0 (detection: all seven crops), 7, 13, 19, 25, 31, 37 on the bare face; 43 first with the hand.
-            XCTAssertEqual(reads.count, 9, "quiet \(quiet): \(reads)")
-            XCTAssertEqual(reads.first, HandLandmarker.crops.count)
-            XCTAssertEqual(Array(reads[1..<7]), Array(repeating: quiet ? 1 : 2, count: 6), "quiet \(quiet)")
-            let arrival = try XCTUnwrap(arrivalRead, "quiet \(quiet): no run with the hand")
-            XCTAssertGreaterThanOrEqual(Double(arrival.mouth), AnalyzerThresholds().minHandOverMouth,
-                                        "quiet \(quiet): the first run after the hand came reads it")
-            XCTAssertEqual(Array(reads[7...]), [2, 2], "quiet \(quiet): a hand about, two crops a run")
         }
     }
 }
