@@ -43,13 +43,16 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: two
-    /// runs, the upright mouth crop and one of the others in turn (`otherCrops`), the reading being this one with
-    /// the other crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
+    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: while a
+    /// hand is about, two runs, the upright mouth crop and one of the others in turn (`otherCrops`); while none is,
+    /// the crops whose look changed, else one in turn (`quietHands`); the reading being this one with the other
+    /// crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
     /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
-    /// runs. Every sixth frame is five readings a second (the upright mouth crop in 0.2 s, the turned one in 0.4 s,
-    /// each upper-face crop in 2 s), held by the analyzer for `handMemory`; a run costs about eight FaceMesh
-    /// runs, and the frames with eyes — the capture candidates — keep their cost.
+    /// runs. Every sixth frame is five readings a second (with a hand about: the upright mouth crop in 0.2 s, the
+    /// turned one in 0.4 s, each upper-face crop in 2 s; without: a crop whose look changed at the next run, the
+    /// upright mouth crop at least every 0.4 s, each other crop every 2.4 s: `quietCrops`), held by the analyzer for
+    /// `handMemory`; a crop costs about eight FaceMesh runs, and the frames with eyes — the capture candidates — keep
+    /// their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
     /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` takes `handFixingInterval`, `.unlit`
@@ -83,6 +86,22 @@ public final class FaceTracker {
     /// as before: a hand only it sees, high over the nose, is named as soon as then), the five upper-face crops
     /// (between the eyes, each cheek, and out from each cheek) each every tenth run.
     static let otherCrops = [1, 2, 1, 3, 1, 4, 1, 5, 1, 6]
+    /// Read only the crops whose look changed while no hand is about (`handCropsForRun`); off, every run reads two
+    /// crops as `otherCrops` says.
+    public var quietHands = true
+    /// The look change (`CropLook.change`) that has a crop read at the next run while no hand is about.
+    public var lookChange: Float = 0.02
+    /// A crop whose last reading's flag reaches this keeps the runs at two crops (a hand is about).
+    static let handAboutFlag: Float = 0.25
+    /// While no hand is about and no crop's look changed, a run reads one crop: the upright mouth crop every other
+    /// run, the others in turn between.
+    static let quietCrops = [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6]
+    private var quietCrop = 0
+    /// Each crop's look when it was last read (`CropLook`), and scratch for a look.
+    private var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
+    private var lookScratch = [Float](repeating: 0, count: CropLook.scratchCount)
+    /// Hand-model runs (crops read) of the last `process` call (for tests and the record).
+    public private(set) var handCropsRead = 0
 
     private var tracked: FaceROI?
     /// The bounds of the last tracked face's landmarks, and the frames since (`lostFace`).
@@ -138,22 +157,71 @@ public final class FaceTracker {
             let reading = hand.reading(in: frame, landmarks: points)
             for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
                                                                                       parts: $0.parts) } }
+            handCropsRead = HandLandmarker.crops.count
+            for crop in lastLook.indices { lastLook[crop] = look(frame, points, crop) }
             return reading
         }
-        // The upright mouth crop on every run, so a hand coming over the mouth is read at the next run (issue 32:
-        // named within `handInterval`), and one of the others in turn (`otherCrops`).
-        let other = Self.otherCrops[handCrop]
-        handCrop = (handCrop + 1) % Self.otherCrops.count
         var fresh = HandReading()
-        for crop in [0, other] {
+        let crops = handCropsForRun(frame, points)
+        for crop in crops {
             guard let reading = hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
                                              face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
             else { return nil }
             lastHand[crop] = reading
             fresh = fresh.merged(with: reading)
         }
+        handCropsRead = crops.count
         // These crops' readings with the other crops' last ones on this face (held: not `complete`).
         return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+    }
+
+    /// The crops a single run reads (not every crop). While a hand was about on this face (`handAbout`): the upright
+    /// mouth crop on every run, so a hand over the mouth is read at the next run (issue 32: named within
+    /// `handInterval`), and one of the others in turn (`otherCrops`). While none was (`quietHands`): the crops whose
+    /// look changed since their last reading (`CropLook`, at least `lookChange`), the most changed first, at most
+    /// two; when none changed, one crop in turn (`quietCrops`). A crop's look is kept only when it is read, so a hand
+    /// that creeps in over several runs adds up to a change.
+    private func handCropsForRun(_ frame: Frame, _ points: [SIMD3<Float>]) -> [Int] {
+        guard quietHands, !handAbout else {
+            let other = Self.otherCrops[handCrop]
+            handCrop = (handCrop + 1) % Self.otherCrops.count
+            for crop in [0, other] { lastLook[crop] = look(frame, points, crop) }
+            return [0, other]
+        }
+        var changed: [(crop: Int, change: Float)] = []
+        var looks = [CropLook?](repeating: nil, count: lastLook.count)
+        for crop in lastLook.indices {
+            looks[crop] = look(frame, points, crop)
+            guard let now = looks[crop], let then = lastLook[crop] else {
+                changed.append((crop, .infinity))
+                continue
+            }
+            let change = now.change(from: then)
+            if change >= lookChange { changed.append((crop, change)) }
+        }
+        // The upright mouth crop first when it changed (issue 32: a hand over the mouth named within the interval).
+        var crops = changed.sorted { ($0.crop == 0 ? .infinity : $0.change) > ($1.crop == 0 ? .infinity : $1.change) }
+            .prefix(2).map(\.crop)
+        if crops.isEmpty {
+            crops = [Self.quietCrops[quietCrop]]
+            quietCrop = (quietCrop + 1) % Self.quietCrops.count
+        }
+        for crop in crops { lastLook[crop] = looks[crop] }
+        return crops
+    }
+
+    /// Whether a hand was about on this face: some crop's last reading has a flag of at least `handAboutFlag`, or
+    /// some crop has no reading yet.
+    private var handAbout: Bool {
+        lastHand.contains { reading in
+            guard let reading else { return true }
+            return reading.mouth >= Self.handAboutFlag || reading.face >= Self.handAboutFlag || !reading.parts.isEmpty
+        }
+    }
+
+    /// The look of crop `crop` of the face with `points` (`CropLook`).
+    private func look(_ frame: Frame, _ points: [SIMD3<Float>], _ crop: Int) -> CropLook? {
+        CropLook(frame: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), scratch: &lookScratch)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -175,6 +243,7 @@ public final class FaceTracker {
         rejectedBoxes.removeAll(keepingCapacity: true)
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
+        for crop in lastLook.indices { lastLook[crop] = nil }
     }
 
     /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
@@ -195,6 +264,7 @@ public final class FaceTracker {
         detectorRan = false
         eyesRan = false
         handRan = false
+        handCropsRead = 0
         landmarkRuns = 0
         framesSinceDetection += 1
         if tracked != nil { landmarkRuns += 1 }
@@ -284,6 +354,7 @@ public final class FaceTracker {
     private func landmarkWidest(of detections: [FaceDetection], in frame: Frame) {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
+        for crop in lastLook.indices { lastLook[crop] = nil }
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
         var runs = 0
