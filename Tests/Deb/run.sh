@@ -168,7 +168,7 @@ check "facecap --help" sh -c "chroot '$root' $clean_env facecap --help | grep -q
 # No camera in the root: devices says so on one line and exits 69; --json is still one valid document (issue 31).
 check "facecap devices: no camera there, said on standard error, exit 69" sh -c "
     chroot '$root' $clean_env facecap devices >'$work/devices.out' 2>'$work/devices.err'; [ \$? = 69 ] &&
-    grep -q '^facecap: no camera found' '$work/devices.err'"
+    grep -q '^facecap: no camera found' '$work/devices.err' && [ ! -s '$work/devices.out' ]"
 check "facecap devices --json: one JSON document, no devices, exit 69" sh -c "
     chroot '$root' $clean_env facecap devices --json >'$work/devices.json' 2>/dev/null; [ \$? = 69 ] &&
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d[\"devices\"] != [])' '$work/devices.json'"

@@ -93,4 +93,47 @@ final class HandQuietTests: XCTestCase {
             }
         }
     }
+
+    /// A mouth that keeps moving (stripes over the lips that shift every frame, no hand) changes the mouth crops'
+    /// looks at every run: they are read, but no other crop waits much longer than its turn would leave it — the
+    /// upright mouth crop at least every other run, each other crop within its turn plus the others' that fell due
+    /// with it.
+    func testCropsThatKeepChangingDoNotStarveTheOthers() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        XCTAssertEqual(bare.format, .rgb24)
+        let mouth = try XCTUnwrap(FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
+            .first?.landmarks?.points[13])
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
+        var unread = [Int](repeating: 0, count: HandLandmarker.crops.count), longest = unread, runs = 0
+        for index in 0..<240 {
+            var frame = bare
+            // A patch over the lips, its halves a brightness that changes every frame, the one against the other.
+            let shade = 40 + (index * 37) % 160
+            for y in (Int(mouth.y) - 12)..<(Int(mouth.y) + 12) {
+                for x in (Int(mouth.x) - 32)..<(Int(mouth.x) + 32) {
+                    let value = UInt8(x < Int(mouth.x) ? shade : 240 - shade)
+                    for c in 0..<3 { frame.data[(y * frame.width + x) * 3 + c] = value }
+                }
+            }
+            frame.timestamp = Double(index) / 30
+            let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
+            guard tracker.handRan, !tracker.handCropsReadList.isEmpty else { continue }
+            XCTAssertLessThan(try XCTUnwrap(face.hand).mouth, 0.25, "frame \(index): no hand about")
+            XCTAssertLessThanOrEqual(tracker.handCropsRead, 2)
+            runs += 1
+            for crop in unread.indices {
+                unread[crop] = tracker.handCropsReadList.contains(crop) ? 0 : unread[crop] + 1
+                longest[crop] = max(longest[crop], unread[crop])
+            }
+        }
+        XCTAssertGreaterThanOrEqual(runs, 30)
+        XCTAssertLessThanOrEqual(longest[0], 1, "the upright mouth crop: \(longest)")
+        for crop in 1..<longest.count {
+            // Its turn, and at most the other five crops' turns before it when they fell due together.
+            XCTAssertLessThan(longest[crop], FaceTracker.quietCrops.count + HandLandmarker.crops.count - 2,
+                              "crop \(crop): \(longest)")
+        }
+    }
 }

@@ -12,7 +12,7 @@ final class SignalsTests: XCTestCase {
         StopSignals.reset()
     }
 
-    func testSignalsArriveAsBytesOnThePipeAndHUPIsAStopRequest() throws {
+    func testSignalsArriveAsBytesOnThePipeAndHUPAsksToStop() throws {
         Signals.install()
         StopSignals.reset()
         _ = Signals.drain()

@@ -702,6 +702,10 @@ if kind == "flagged" and flagged != int(expected):
     # one must come through, or there is nothing to judge.
     if not 1 <= flagged <= int(expected):
         problems.append(f"{expected} flagged buffers injected, {flagged} dequeued")
+    elif gaps == 0 and float(vivid_slowness) < 2:
+        # No sign of a starved guest: vivid had its rate and no frame went missing, so every injection should have
+        # met a buffer of its own (facecap holding buffers too long would also show as missing frames).
+        problems.append(f"{expected} flagged buffers injected, {flagged} dequeued with no frame missing")
     else:
         facts += (f"; {flagged} of the {expected} injections reached facecap (vivid gave 1/{vivid_slowness} of"
                   f" its rate in guest/speed's clip; {gaps} frames missing in this one)")

@@ -97,11 +97,18 @@ public final class FaceTracker {
     /// run, the others in turn between.
     static let quietCrops = [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6]
     private var quietCrop = 0
+    /// Runs since each crop was last read while no hand is about: a crop left out this long takes a slot even while
+    /// other crops keep changing (a person talking moves the mouth crops every run), so no crop waits much longer
+    /// than its turn — the upright mouth crop every other run, the others after `quietCrops.count` runs and the turns
+    /// of those that fell due with them (`HandQuietTests`: at most 16 runs, about 3 s).
+    private var runsUnread = [Int](repeating: 0, count: HandLandmarker.crops.count)
     /// Each crop's look when it was last read (`CropLook`), and scratch for a look.
     private var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
     private var lookScratch = [Float](repeating: 0, count: CropLook.scratchCount)
     /// Hand-model runs (crops read) of the last `process` call (for tests and the record).
     public private(set) var handCropsRead = 0
+    /// Which crops (`HandLandmarker.crops` indices) the last `process` call read, when it read some and not all.
+    public private(set) var handCropsReadList: [Int] = []
 
     private var tracked: FaceROI?
     /// The bounds of the last tracked face's landmarks, and the frames since (`lostFace`).
@@ -171,6 +178,7 @@ public final class FaceTracker {
             fresh = fresh.merged(with: reading)
         }
         handCropsRead = crops.count
+        handCropsReadList = crops
         // These crops' readings with the other crops' last ones on this face (held: not `complete`).
         return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
     }
@@ -203,11 +211,24 @@ public final class FaceTracker {
         var crops = changed.sorted { ($0.crop == 0 ? .infinity : $0.change) > ($1.crop == 0 ? .infinity : $1.change) }
             .prefix(2).map(\.crop)
         if crops.isEmpty {
-            crops = [Self.quietCrops[quietCrop]]
+            let turn = Self.quietCrops[quietCrop]
             quietCrop = (quietCrop + 1) % Self.quietCrops.count
+            crops = [overdueCrop(besides: []) ?? turn]
+        } else if let overdue = overdueCrop(besides: crops) {
+            // Changed crops outrank the turn, but not for longer than the turn would leave a crop unread.
+            if crops.count == 2 { crops[1] = overdue } else { crops.append(overdue) }
         }
+        for crop in runsUnread.indices { runsUnread[crop] = crops.contains(crop) ? 0 : runsUnread[crop] + 1 }
         for crop in crops { lastLook[crop] = looks[crop] }
         return crops
+    }
+
+    /// The crop, not among `crops`, unread for as long as its turn allows: the upright mouth crop after one run
+    /// without it, another after `quietCrops.count - 1`, the mouth crop first, then the longest unread.
+    private func overdueCrop(besides crops: [Int]) -> Int? {
+        runsUnread.indices
+            .filter { !crops.contains($0) && runsUnread[$0] >= ($0 == 0 ? 1 : Self.quietCrops.count - 1) }
+            .max { ($0 == 0 ? Int.max : runsUnread[$0]) < ($1 == 0 ? Int.max : runsUnread[$1]) }
     }
 
     /// Whether a hand was about on this face: some crop's last reading has a flag of at least `handAboutFlag`, or
@@ -244,6 +265,7 @@ public final class FaceTracker {
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        for crop in runsUnread.indices { runsUnread[crop] = 0 }
     }
 
     /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
@@ -265,6 +287,7 @@ public final class FaceTracker {
         eyesRan = false
         handRan = false
         handCropsRead = 0
+        handCropsReadList = []
         landmarkRuns = 0
         framesSinceDetection += 1
         if tracked != nil { landmarkRuns += 1 }
@@ -355,6 +378,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        for crop in runsUnread.indices { runsUnread[crop] = 0 }
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
         var runs = 0

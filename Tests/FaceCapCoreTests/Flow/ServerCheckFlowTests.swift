@@ -235,7 +235,6 @@ final class ServerCheckFlowTests: XCTestCase {
         let none = CameraProblem(CameraError.noCamera(directory: "/dev"))
         for (problem, code) in [(denied, ExitCode.permissionDenied), (none, .noCamera)] {
             for (event, exit) in [(WizardEvent.key(.character("q")), code), (.key(.escape), code),
-                                  (.stop, .cancelled), (.stop, .cancelled),
                                   (.stop, .cancelled)] {
                 var wizard = Wizard(settings: cameraSettings)
                 _ = wizard.handle(.start, at: 0)
