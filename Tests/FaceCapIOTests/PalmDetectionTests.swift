@@ -50,3 +50,43 @@ final class PalmDetectionTests: XCTestCase {
         }
     }
 }
+
+/// The palm detector where a single frame decides (`FaceTracker.palm`, `palmReading`): a photo read with every crop
+/// also reads the palms on a square of `palmRegionSide` face widths around the face; bare faces stay uncovered.
+final class PalmTrackingTests: XCTestCase {
+    private func tracker() throws -> (FaceTracker, PalmDetector) {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand)
+        let palm = try PalmDetector(model: try ModelFiles.load(ModelFiles.palm))
+        tracker.palm = palm
+        tracker.handInterval = 1
+        return (tracker, palm)
+    }
+
+    func testAPhotoReadsThePalmsAroundItsFace() throws {
+        let (tracker, palm) = try tracker()
+        for name in ["sergey.png", "images/grace_hopper.jpg", "images/obama.jpg"] {
+            tracker.reset()
+            let face = try XCTUnwrap(tracker.process(try ImageFile.read(path: fixturePath(name))).first, name)
+            let points = try XCTUnwrap(face.landmarks?.points, name)
+            let square = try XCTUnwrap(palm.lastSquare, "\(name): the palm detector did not run")
+            let across = SIMD2(points[454].x - points[234].x, points[454].y - points[234].y)
+            let faceWidth = (across * across).sum().squareRoot()
+            XCTAssertEqual(square.width, FaceTracker.palmRegionSide * faceWidth, accuracy: 1, name)
+            XCTAssertEqual(square.centre.x, (points[234].x + points[454].x + points[10].x + points[152].x) / 4,
+                           accuracy: 1, name)
+            // Bare faces: no palm around them reads as a hand over a part (obama's hands lie far below his face).
+            let reading = try XCTUnwrap(face.hand, name)
+            XCTAssertLessThan(reading.face, 0.6, name)
+            XCTAssertTrue(reading.parts.isEmpty, "\(name): \(reading.parts)")
+        }
+    }
+
+    func testWithoutAPalmDetectorNothingIsRead() throws {
+        let (tracker, palm) = try tracker()
+        tracker.palm = nil
+        _ = tracker.process(try ImageFile.read(path: fixturePath("sergey.png")))
+        XCTAssertNil(palm.lastSquare)
+    }
+}

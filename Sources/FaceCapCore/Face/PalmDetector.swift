@@ -53,6 +53,9 @@ public final class PalmDetector {
     /// Decoded candidates and their merge (reused: a run allocates nothing but its result).
     var candidates: [Candidate] = []
     var merged: [Candidate] = []
+    /// The square of frame pixels the last `detect` read, and the palms it found there (for the record and tests).
+    public private(set) var lastSquare: SamplingMap?
+    public private(set) var lastPalms: [PalmDetection] = []
 
     /// A detection before NMS, normalised to the tensor: corners, then (x, y) of the 7 keypoints.
     struct Candidate {
@@ -116,9 +119,12 @@ public final class PalmDetector {
     public func detect(_ frame: Frame, in region: Rect? = nil) -> [PalmDetection] {
         let map = Self.square(for: region, frameWidth: frame.width, frameHeight: frame.height)
         let n = Self.inputSize
+        lastSquare = map
+        lastPalms = []
         guard map.width >= 1, fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map,
                                          border: .zero, scale: 1 / 255, offset: 0) else { return [] }
-        return detectFromInput(map: map)
+        lastPalms = detectFromInput(map: map)
+        return lastPalms
     }
 
     /// Runs the model on the tensor already in its input (the square `map` of a frame) and returns the palms
