@@ -78,15 +78,12 @@ enum WizardCommand {
         return code
     }
 
-    /// The face models' one tracker, for the live analysis and the built-in validator alike, with the palm detector
-    /// (read where a frame must decide on its own: a photo, a frame to be kept). The models (their parsed bytes,
-    /// 13 MB) are released when this returns: the interpreters hold packed copies.
+    /// The four face models' one tracker, for the live analysis and the built-in validator alike. The models
+    /// (their parsed bytes, 10.8 MB) are released when this returns: the interpreters hold packed copies.
     static func loadTracker() throws(ModelError) -> SharedFaceTracker {
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
-        tracker.palm = try PalmDetector(model: try ModelFiles.load(ModelFiles.palm))
-        return SharedFaceTracker(tracker)
+        return try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                     hand: models.hand)
     }
 
     /// The checker (a server, or the built-in validator on the live analysis's `tracker`) and the photo store,

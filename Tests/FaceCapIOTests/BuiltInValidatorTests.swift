@@ -269,7 +269,7 @@ final class ModelDigestTests: XCTestCase {
         })
         let digests = try ModelFiles.digests()
         XCTAssertEqual(digests.map(\.file),
-                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand, ModelFiles.palm])
+                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

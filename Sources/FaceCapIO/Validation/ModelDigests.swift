@@ -1,12 +1,12 @@
 import FaceCapCore
 
 extension ModelFiles {
-    /// The SHA-256 of the detector, landmark, iris, hand and palm model files facecap loads (the report's
+    /// The SHA-256 of the detector, landmark and iris model files facecap loads (the report's
     /// `facecap.models`), found where `locate` finds them.
     public static func digests(directories: [String] = searchDirectories()) throws(ModelError)
         -> [PhotoReport.ModelDigest] {
         var digests: [PhotoReport.ModelDigest] = []
-        for file in [detector, landmarks, iris, hand, palm] {
+        for file in [detector, landmarks, iris, hand] {
             let path = try locate(file, directories: directories)
             let bytes: [UInt8]
             do {
