@@ -43,9 +43,9 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// The palm detector, when one is set: where a single frame must decide (every crop read: a photo, a face
-    /// detected anew, a frame to be kept), the hand model is also read on each palm found around the face
-    /// (`palmReading`, FaceTracker+Palm.swift).
+    /// The palm detector, when one is set (`facecap analyze`; not the wizard: its peak memory went over budget):
+    /// where a single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the
+    /// hand model is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
     public var palm: PalmDetector?
     /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: two
     /// runs, the upright mouth crop and one of the others in turn (`otherCrops`), the reading being this one with
