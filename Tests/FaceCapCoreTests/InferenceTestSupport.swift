@@ -39,6 +39,7 @@ enum TestData {
     static var landmarks: TFLiteModel { get throws { try model("face_landmark.tflite") } }
     static var iris: TFLiteModel { get throws { try model("iris_landmark.tflite") } }
     static var hand: TFLiteModel { get throws { try model("hand_landmark_full.tflite") } }
+    static var palm: TFLiteModel { get throws { try model("palm_detection_full.tflite") } }
 
     /// A raw little-endian float32 tensor from Tests/Fixtures/golden.
     static func golden(_ name: String) throws -> [Float] {

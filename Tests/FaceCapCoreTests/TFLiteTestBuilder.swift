@@ -192,7 +192,7 @@ struct GraphBuilder {
 enum Op {
     static let add: Int32 = 0, concatenation: Int32 = 2, conv: Int32 = 3, depthwise: Int32 = 4
     static let dequantize: Int32 = 6, maxPool: Int32 = 17, relu: Int32 = 19, reshape: Int32 = 22
-    static let pad: Int32 = 34, prelu: Int32 = 54
+    static let pad: Int32 = 34, prelu: Int32 = 54, resizeBilinear: Int32 = 23
     static let fullyConnected: Int32 = 9, logistic: Int32 = 14, mean: Int32 = 40
 
     /// Conv2DOptions / DepthwiseConv2DOptions fields: padding 0 SAME / 1 VALID, stride_w, stride_h.

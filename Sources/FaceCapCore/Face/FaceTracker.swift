@@ -43,6 +43,10 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
+    /// The palm detector, when one is set (`facecap analyze`; not the wizard: its peak memory went over budget):
+    /// where a single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the
+    /// hand model is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
+    public var palm: PalmDetector?
     /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: while a
     /// hand is about, two runs, the upright mouth crop and one of the others in turn (`otherCrops`); while none is,
     /// the crops whose look changed, else one in turn (`quietHands`); the reading being this one with the other
@@ -161,7 +165,7 @@ public final class FaceTracker {
         framesSinceHand = 0
         handRan = true
         if all {
-            let reading = hand.reading(in: frame, landmarks: points)
+            let reading = hand.reading(in: frame, landmarks: points).map { palmReading(frame, points, adding: $0) }
             for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
                                                                                       parts: $0.parts) } }
             handCropsRead = HandLandmarker.crops.count

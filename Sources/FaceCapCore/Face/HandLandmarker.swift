@@ -1,7 +1,7 @@
 // MediaPipe's hand landmark model (hand_landmark_full.tflite) read for its hand flag and landmarks, on upright
 // crops around the FaceMesh mouth and the other parts of the face: a hand held over them is "a hand" to it, a
-// bare, bearded or masked face is not. No palm detector: the crops come from the face (docs/calibration.md,
-// "A hand over the mouth", "A hand anywhere on the face").
+// bare, bearded or masked face is not. The crops come from the face (docs/calibration.md, "A hand over the mouth",
+// "A hand anywhere on the face"); where a single frame decides, the palms' own crops too (FaceTracker+Palm.swift).
 
 #if canImport(Glibc)
 import Glibc

@@ -422,6 +422,8 @@ struct PlanBuilder {
                 try planConcatenation(index, op)
             case .mean, .fullyConnected, .logistic:
                 try planDense(index, op)
+            case .resizeBilinear:
+                try planResizeBilinear(index, op)
             }
             if let last = plans.indices.last, plans[last].label.isEmpty { plans[last].label = "\(op.code)" }
             // PAD and CONCATENATION only move data (the kernels above count their own work).

@@ -44,6 +44,7 @@ public enum TFLiteOperatorCode: Int32, Sendable {
     case maxPool2D = 17
     case relu = 19
     case reshape = 22
+    case resizeBilinear = 23
     case pad = 34
     case mean = 40
     case prelu = 54
@@ -85,6 +86,8 @@ public enum TFLiteOptions: Sendable, Equatable {
     case fullyConnected(activation: TFLiteActivation, keepNumDims: Bool)
     /// MEAN (ReducerOptions): whether the reduced axes stay as dimensions of size 1.
     case reducer(keepDims: Bool)
+    /// RESIZE_BILINEAR: where the corners of input and output pixels meet (TFLite's two flags).
+    case resize(alignCorners: Bool, halfPixelCenters: Bool)
 }
 
 /// One tensor of the graph; `data` holds the raw little-endian bytes of a constant, nil for activations.
@@ -281,6 +284,10 @@ public struct TFLiteModel: Sendable {
                                    keepNumDims: try table?.u8(2) ?? 0 != 0)
         case .mean:
             return .reducer(keepDims: try table?.u8(0) ?? 0 != 0)
+        case .resizeBilinear:
+            // ResizeBilinearOptions: 0 and 1 deprecated (new_height, new_width), 2 align_corners,
+            // 3 half_pixel_centers; both false when absent.
+            return .resize(alignCorners: try table?.u8(2) ?? 0 != 0, halfPixelCenters: try table?.u8(3) ?? 0 != 0)
         case .dequantize, .relu, .pad, .prelu, .logistic:
             return .none
         }

@@ -493,6 +493,7 @@ extension MessageID {
         case .modelWrongDetector: "not the BlazeFace short-range detector (input {inputs}, outputs {outputs})"
         case .modelWrongLandmarks: "not the FaceMesh landmark model (input {inputs}, outputs {outputs})"
         case .modelWrongHand: "not the hand landmark model (input {inputs}, outputs {outputs})"
+        case .modelWrongPalm: "not the palm detector (input {inputs}, outputs {outputs})"
         case .modelWrongIris: "not the iris landmark model (input {inputs}, outputs {outputs})"
         case .replyEmpty: "empty body"
         case .replyNotJSON: "not valid JSON"

@@ -307,6 +307,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case modelWrongDetector = "model.wrong.detector"
     case modelWrongLandmarks = "model.wrong.landmarks"
     case modelWrongHand = "model.wrong.hand"
+    case modelWrongPalm = "model.wrong.palm"
     case modelWrongIris = "model.wrong.iris"
     case replyEmpty = "reply.empty"
     case replyNotJSON = "reply.notJSON"

@@ -20,6 +20,8 @@ public enum ModelFiles {
     public static let iris = "iris_landmark.tflite"
     /// The MediaPipe hand landmark model file name (its hand flag tells a hand over the mouth).
     public static let hand = "hand_landmark_full.tflite"
+    /// The MediaPipe palm detector file name (palms anywhere on the face, issue 32).
+    public static let palm = "palm_detection_full.tflite"
 
     /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
     public static func searchDirectories(environment: [String: String] = currentEnvironment(),

@@ -1,0 +1,43 @@
+// Palms anywhere around the face (issue 32): where a single frame must decide, MediaPipe's palm detector on a square
+// around the face finds the hands the FaceMesh-placed crops frame badly (pushed off an eye, below the mouth, off a
+// cheek), and the hand model reads each palm's own crop (`PalmDetection.handROI`, as MediaPipe's hand graph): its
+// landmarks' hull against the face's parts (`HandLandmarker.reading(in:roi:face:isMouthCrop:)`) says what it covers.
+// docs/calibration.md, "The palm detector".
+
+extension FaceTracker {
+    /// The side of the square around the face the palm detector reads, in face widths (234 → 454).
+    public static let palmRegionSide: Float = 2
+    /// At most this many palms (best first) get a hand-model run.
+    public static let maxPalms = 2
+    /// A palm is read only from this score (the detector keeps 0.5) and with a box whose longer side is at least
+    /// `minPalmSide` face widths: the one bare real face whose palm read as a hand over it (tom_hanks, a tight
+    /// grey crop: 5 of 12 frames `faceCovered` at 0.7 and 0.33) holds a palm of 0.36–0.41 face widths at 0.76–0.88;
+    /// of the 480 constructed partial covers, 399 hold a palm of at least 0.45 at 0.7 (435 at 0.42, 454 at 0.33;
+    /// docs/calibration.md, "The palm detector").
+    public static let minPalmScore: Float = 0.7
+    public static let minPalmSide: Float = 0.45
+
+    /// `reading` merged with the hand model's reading on each palm (at least `minPalmScore` and `minPalmSide`) the
+    /// detector finds on a square of `palmRegionSide` face widths centred on the face with 468 landmarks `points`
+    /// (unchanged without a palm detector, or when a palm's crop cannot be read).
+    func palmReading(_ frame: Frame, _ points: [SIMD3<Float>], adding reading: HandReading) -> HandReading {
+        guard let palm, let hand, points.count >= FaceLandmarker.count else { return reading }
+        func p(_ i: Int) -> SIMD2<Float> { SIMD2(points[i].x, points[i].y) }
+        let faceWidth = ((p(454) - p(234)) * (p(454) - p(234))).sum().squareRoot()
+        let centre = (p(234) + p(454) + p(10) + p(152)) / 4
+        let side = Self.palmRegionSide * faceWidth
+        guard side >= 1 else { return reading }
+        let region = Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
+        var merged = reading
+        let palms = palm.detect(frame, in: region).filter {
+            $0.score >= Self.minPalmScore && max($0.box.width, $0.box.height) >= Self.minPalmSide * faceWidth
+        }
+        for found in palms.prefix(Self.maxPalms) {
+            guard let one = hand.reading(in: frame, roi: found.handROI, face: points, isMouthCrop: false) else {
+                continue
+            }
+            merged = merged.merged(with: one)
+        }
+        return merged
+    }
+}

@@ -1,0 +1,198 @@
+// MediaPipe's palm detector (palm_detection_lite.tflite / _full.tflite, mediapipe 0.10.14) around the inference
+// engine, as its palm_detection_cpu.pbtxt runs it: a square region of the frame letterboxed to 192×192 in [0, 1]
+// with a zero border, SSD anchors (4 layers, strides 8, 16, 16, 16, fixed size: 24×24×2 + 12×12×6 = 2016), boxes
+// and 7 keypoints relative to their anchor and scaled by 192, sigmoid scores clipped to ±100, score ≥ 0.5, and
+// weighted non-maximum suppression at IoU 0.3. `handROI` is the hand landmark model's crop of a palm, as
+// palm_detection_detection_to_roi.pbtxt makes it (docs/calibration.md, "The palm detector").
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One palm: its score, its box and its 7 keypoints in frame pixels (MediaPipe's order: the wrist's centre, the
+/// knuckles of the index, middle, ring and little fingers, then two on the thumb).
+public struct PalmDetection: Sendable, Equatable {
+    public var score: Float
+    public var box: Rect
+    public var keypoints: [Point2]
+
+    public init(score: Float, box: Rect, keypoints: [Point2]) {
+        self.score = score; self.box = box; self.keypoints = keypoints
+    }
+
+    /// The square the hand landmark model reads for this palm (MediaPipe's hand graph): turned so the wrist
+    /// (keypoint 0) lies below the middle finger's knuckle (keypoint 2), moved half the box's height towards the
+    /// fingers, 2.6 times the box's longer side.
+    public var handROI: FaceROI {
+        let a = keypoints[0], b = keypoints[2]
+        let rotation = remainderf(.pi / 2 - atan2f(-(b.y - a.y), b.x - a.x), 2 * .pi)
+        let c = box.centre
+        let centre = Point2(x: c.x + 0.5 * box.height * sinf(rotation), y: c.y - 0.5 * box.height * cosf(rotation))
+        return FaceROI(centre: centre, side: 2.6 * max(box.width, box.height), rotation: rotation)
+    }
+}
+
+/// The palm detector on a square region of a frame.
+public final class PalmDetector {
+    /// Input side of the model (pixels).
+    public static let inputSize = 192
+    /// Anchors (and so outputs) of the model.
+    public static let anchorCount = 2016
+    /// Palms scoring below this (sigmoid) are dropped (`min_score_thresh`).
+    public var minScore: Float = 0.5
+    /// Overlap above which weighted NMS merges detections (`min_suppression_threshold`).
+    public var suppressionThreshold: Float = 0.3
+
+    let interpreter: Interpreter
+    private let boxOutput: Int
+    private let scoreOutput: Int
+    /// Anchor centres (x, y) in tensor-normalised units, in the network's output order.
+    static let anchors: [SIMD2<Float>] = makeAnchors()
+    /// Decoded candidates and their merge (reused: a run allocates nothing but its result).
+    var candidates: [Candidate] = []
+    var merged: [Candidate] = []
+    /// The square of frame pixels the last `detect` read, and the palms it found there (for the record and tests).
+    public private(set) var lastSquare: SamplingMap?
+    public private(set) var lastPalms: [PalmDetection] = []
+
+    /// A detection before NMS, normalised to the tensor: corners, then (x, y) of the 7 keypoints.
+    struct Candidate {
+        var score: Float
+        var values: SIMD32<Float>
+
+        var area: Float { max(0, values[2] - values[0]) * max(0, values[3] - values[1]) }
+
+        func iou(_ other: Candidate) -> Float {
+            let ix = min(values[2], other.values[2]) - max(values[0], other.values[0])
+            let iy = min(values[3], other.values[3]) - max(values[1], other.values[1])
+            guard ix > 0, iy > 0 else { return 0 }
+            let union = area + other.area - ix * iy
+            return union > 0 ? ix * iy / union : 0
+        }
+    }
+
+    /// Prepares the palm model; a model of another shape is a `ModelError`.
+    public init(model: TFLiteModel) throws(ModelError) {
+        interpreter = try Interpreter(model: model)
+        let n = Self.inputSize
+        let shapes = interpreter.outputShapes
+        guard interpreter.inputShapes == [[1, n, n, 3]], shapes.count == 2,
+              let boxes = shapes.firstIndex(of: [1, Self.anchorCount, 18]),
+              let scores = shapes.firstIndex(of: [1, Self.anchorCount, 1]) else {
+            throw ModelError(file: model.name, problem: Words.text(.modelWrongPalm, ["inputs": "\(interpreter.inputShapes)",
+                                                                         "outputs": "\(shapes)"]))
+        }
+        boxOutput = boxes
+        scoreOutput = scores
+        candidates.reserveCapacity(Self.anchorCount)
+        merged.reserveCapacity(Self.anchorCount)
+    }
+
+    /// SsdAnchorsCalculator with 4 layers, strides 8, 16, 16, 16 and fixed anchor size on 192×192: 2 anchors per
+    /// cell of the 24×24 grid, then 6 per cell of the 12×12 grid; y outer, x, anchor inner.
+    static func makeAnchors() -> [SIMD2<Float>] {
+        var anchors: [SIMD2<Float>] = []
+        for (grid, perCell) in [(24, 2), (12, 6)] {
+            for y in 0..<grid {
+                for x in 0..<grid {
+                    for _ in 0..<perCell {
+                        anchors.append(SIMD2((Float(x) + 0.5) / Float(grid), (Float(y) + 0.5) / Float(grid)))
+                    }
+                }
+            }
+        }
+        return anchors
+    }
+
+    /// The square of frame pixels the detector reads for `region` (the whole frame when nil): centred on it, as
+    /// wide as its longer side (MediaPipe's letterbox; what lies outside the frame reads 0).
+    public static func square(for region: Rect?, frameWidth: Int, frameHeight: Int) -> SamplingMap {
+        let r = region ?? Rect(x: 0, y: 0, width: Float(frameWidth), height: Float(frameHeight))
+        let side = max(r.width, r.height)
+        return SamplingMap(centre: r.centre, width: side, height: side)
+    }
+
+    /// Palms in `region` of `frame` (the whole frame when nil), best first, in frame pixels; empty when the
+    /// frame's data is too short for its format.
+    public func detect(_ frame: Frame, in region: Rect? = nil) -> [PalmDetection] {
+        let map = Self.square(for: region, frameWidth: frame.width, frameHeight: frame.height)
+        let n = Self.inputSize
+        lastSquare = map
+        lastPalms = []
+        guard map.width >= 1, fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map,
+                                         border: .zero, scale: 1 / 255, offset: 0) else { return [] }
+        lastPalms = detectFromInput(map: map)
+        return lastPalms
+    }
+
+    /// Runs the model on the tensor already in its input (the square `map` of a frame) and returns the palms
+    /// in frame pixels.
+    func detectFromInput(map: SamplingMap) -> [PalmDetection] {
+        interpreter.run()
+        decode(regressors: interpreter.output(boxOutput), scores: interpreter.output(scoreOutput))
+        weightedNonMaxSuppression()
+        let side = map.width
+        let x0 = map.centre.x - side / 2, y0 = map.centre.y - side / 2
+        return merged.map { raw in
+            let v = raw.values
+            func point(_ i: Int) -> Point2 { Point2(x: x0 + v[i] * side, y: y0 + v[i + 1] * side) }
+            let keypoints = (0..<7).map { point(4 + 2 * $0) }
+            return PalmDetection(score: raw.score, box: Rect(x: x0 + v[0] * side, y: y0 + v[1] * side,
+                                                             width: (v[2] - v[0]) * side, height: (v[3] - v[1]) * side),
+                                 keypoints: keypoints)
+        }
+    }
+
+    /// TensorsToDetections: XYWH boxes and keypoints relative to the anchor, scaled by 192, sigmoid scores
+    /// clipped to ±100; keeps score ≥ `minScore` and boxes of non-negative size.
+    func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>) {
+        candidates.removeAll(keepingCapacity: true)
+        let scale = Float(Self.inputSize)
+        for i in 0..<Self.anchorCount {
+            let logit = min(max(scores[i], -100), 100)
+            let score = 1 / (1 + expf(-logit))
+            guard score >= minScore else { continue }
+            let r = regressors.baseAddress! + i * 18
+            let anchor = Self.anchors[i]
+            let cx = r[0] / scale + anchor.x, cy = r[1] / scale + anchor.y
+            let w = r[2] / scale, h = r[3] / scale
+            guard w >= 0, h >= 0 else { continue }
+            var v = SIMD32<Float>(repeating: 0)
+            v[0] = cx - w / 2; v[1] = cy - h / 2; v[2] = cx + w / 2; v[3] = cy + h / 2
+            for k in 0..<7 {
+                v[4 + 2 * k] = r[4 + 2 * k] / scale + anchor.x
+                v[5 + 2 * k] = r[5 + 2 * k] / scale + anchor.y
+            }
+            candidates.append(Candidate(score: score, values: v))
+        }
+    }
+
+    /// NonMaxSuppressionCalculator, WEIGHTED: each cluster (IoU > threshold with the best remaining detection)
+    /// becomes its score-weighted average of corners and keypoints, keeping the best score.
+    func weightedNonMaxSuppression() {
+        merged.removeAll(keepingCapacity: true)
+        candidates.sort { $0.score > $1.score }
+        var remaining = candidates.count
+        while remaining > 0 {
+            let top = candidates[0]
+            var total: Float = 0
+            var sum = SIMD32<Float>(repeating: 0)
+            var kept = 0
+            for i in 0..<remaining {
+                let candidate = candidates[i]
+                // The top always joins its own cluster (a box without area has IoU 0 with itself).
+                if i == 0 || candidate.iou(top) > suppressionThreshold {
+                    total += candidate.score
+                    sum += candidate.values * candidate.score
+                } else {
+                    candidates[kept] = candidate
+                    kept += 1
+                }
+            }
+            merged.append(Candidate(score: top.score, values: total > 0 ? sum / total : top.values))
+            remaining = kept
+        }
+    }
+}
