@@ -14,8 +14,8 @@ import Glibc
 /// `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes every
 /// `eyeInterval`, the hand flag every `handInterval` on others) and the analyzer on the faces found: `frame_ms` (median
 /// frame), `frame_mean_ms` (the mean, which spreads the detector, eye and hand frames' cost), `frame_eyes_ms` (median
-/// of the frames on which both eyes ran), `frame_hand_ms` (the frames the hand model ran on: two crops, the upright
-/// mouth one and one other), `frame_detect_ms` (the frames the detector ran on), `frame_cpu_ms`, `frame_eyes_cpu_ms`,
+/// of the frames on which both eyes ran), `frame_hand_ms` (the frames the hand model ran on: on the still photo, with no
+/// hand about, one crop a run in turn — `FaceTracker.quietHands`; the worst case above reads two), `frame_detect_ms` (the frames the detector ran on), `frame_cpu_ms`, `frame_eyes_cpu_ms`,
 /// `frame_detect_cpu_ms` (the same in the process's CPU time: every thread's, so the eye worker's too — with the eyes
 /// on two cores a frame's wall time drops, its CPU time does not — and what leaves out waiting for a core on a loaded
 /// machine), `analysis_ms` (the analyzer on the tracked face), `detector_frames` (timed frames that ran the detector).

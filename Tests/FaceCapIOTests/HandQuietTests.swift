@@ -106,7 +106,7 @@ final class HandQuietTests: XCTestCase {
             .first?.landmarks?.points[13])
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                       hand: models.hand)
-        var unread = [Int](repeating: 0, count: HandLandmarker.crops.count), longest = unread, runs = 0
+        var unread = [Int](repeating: 0, count: HandLandmarker.crops.count), longest = unread, runs = 0, single = 0
         for index in 0..<240 {
             var frame = bare
             // A patch over the lips, its halves a brightness that changes every frame, the one against the other.
@@ -123,12 +123,14 @@ final class HandQuietTests: XCTestCase {
             XCTAssertLessThan(try XCTUnwrap(face.hand).mouth, 0.25, "frame \(index): no hand about")
             XCTAssertLessThanOrEqual(tracker.handCropsRead, 2)
             runs += 1
+            single += tracker.handCropsRead == 1 ? 1 : 0
             for crop in unread.indices {
                 unread[crop] = tracker.handCropsReadList.contains(crop) ? 0 : unread[crop] + 1
                 longest[crop] = max(longest[crop], unread[crop])
             }
         }
         XCTAssertGreaterThanOrEqual(runs, 30)
+        XCTAssertGreaterThan(single, 0, "the quiet path (no hand about) was taken: some runs read one crop")
         XCTAssertLessThanOrEqual(longest[0], 1, "the upright mouth crop: \(longest)")
         for crop in 1..<longest.count {
             // Its turn, and at most the other five crops' turns before it when they fell due together.

@@ -84,8 +84,8 @@ public final class FaceTracker {
     private var framesSinceHand = FaceTracker.handDueNow
     private static let handDueNow = Int.max / 2
     /// The crop the next single hand run reads, and the last reading of each crop on this face.
-    private var handCrop = 0
-    private var lastHand = [HandReading?](repeating: nil, count: HandLandmarker.crops.count)
+    var handCrop = 0
+    var lastHand = [HandReading?](repeating: nil, count: HandLandmarker.crops.count)
     /// The crop read beside the upright mouth one, run after run: the turned mouth crop every other run (as often
     /// as before: a hand only it sees, high over the nose, is named as soon as then), the five upper-face crops
     /// (between the eyes, each cheek, and out from each cheek) each every tenth run.
@@ -100,15 +100,15 @@ public final class FaceTracker {
     /// While no hand is about and no crop's look changed, a run reads one crop: the upright mouth crop every other
     /// run, the others in turn between.
     static let quietCrops = [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6]
-    private var quietCrop = 0
-    /// Runs since each crop was last read while no hand is about: a crop left out this long takes a slot even while
-    /// other crops keep changing (a person talking moves the mouth crops every run), so no crop waits much longer
-    /// than its turn — the upright mouth crop every other run, the others after `quietCrops.count` runs and the turns
-    /// of those that fell due with them (`HandQuietTests`: at most 16 runs, about 3 s).
-    private var runsUnread = [Int](repeating: 0, count: HandLandmarker.crops.count)
+    var quietCrop = 0
+    /// Runs since each crop was last read, counted from where its turn would fall after a reading of every crop
+    /// (`staggerRunsUnread`): while no hand is about, a crop left out as long as its turn allows takes a slot even
+    /// while other crops keep changing (a person talking moves the mouth crops every run), so none waits much longer
+    /// than its turn (`overdueCrop`).
+    var runsUnread = [Int](repeating: 0, count: HandLandmarker.crops.count)
     /// Each crop's look when it was last read (`CropLook`), and scratch for a look.
-    private var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
-    private var lookScratch = [Float](repeating: 0, count: CropLook.scratchCount)
+    var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
+    var lookScratch = [Float](repeating: 0, count: CropLook.scratchCount)
     /// Hand-model runs (crops read) of the last `process` call (for tests and the record).
     public private(set) var handCropsRead = 0
     /// Which crops (`HandLandmarker.crops` indices) the last `process` call read, when it read some and not all.
@@ -170,6 +170,7 @@ public final class FaceTracker {
                                                                                       parts: $0.parts) } }
             handCropsRead = HandLandmarker.crops.count
             for crop in lastLook.indices { lastLook[crop] = look(frame, points, crop) }
+            staggerRunsUnread()
             return reading
         }
         var fresh = HandReading()
@@ -185,68 +186,6 @@ public final class FaceTracker {
         handCropsReadList = crops
         // These crops' readings with the other crops' last ones on this face (held: not `complete`).
         return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
-    }
-
-    /// The crops a single run reads (not every crop). While a hand was about on this face (`handAbout`): the upright
-    /// mouth crop on every run, so a hand over the mouth is read at the next run (issue 32: named within
-    /// `handInterval`), and one of the others in turn (`otherCrops`). While none was (`quietHands`): the crops whose
-    /// look changed since their last reading (`CropLook`, at least `lookChange`), the most changed first, at most
-    /// two; when none changed, one crop in turn (`quietCrops`). A crop's look is kept only when it is read, so a hand
-    /// that creeps in over several runs adds up to a change.
-    private func handCropsForRun(_ frame: Frame, _ points: [SIMD3<Float>]) -> [Int] {
-        guard quietHands, !handAbout else {
-            let other = Self.otherCrops[handCrop]
-            handCrop = (handCrop + 1) % Self.otherCrops.count
-            for crop in [0, other] { lastLook[crop] = look(frame, points, crop) }
-            return [0, other]
-        }
-        var changed: [(crop: Int, change: Float)] = []
-        var looks = [CropLook?](repeating: nil, count: lastLook.count)
-        for crop in lastLook.indices {
-            looks[crop] = look(frame, points, crop)
-            guard let now = looks[crop], let then = lastLook[crop] else {
-                changed.append((crop, .infinity))
-                continue
-            }
-            let change = now.change(from: then)
-            if change >= lookChange { changed.append((crop, change)) }
-        }
-        // The upright mouth crop first when it changed (issue 32: a hand over the mouth named within the interval).
-        var crops = changed.sorted { ($0.crop == 0 ? .infinity : $0.change) > ($1.crop == 0 ? .infinity : $1.change) }
-            .prefix(2).map(\.crop)
-        if crops.isEmpty {
-            let turn = Self.quietCrops[quietCrop]
-            quietCrop = (quietCrop + 1) % Self.quietCrops.count
-            crops = [overdueCrop(besides: []) ?? turn]
-        } else if let overdue = overdueCrop(besides: crops) {
-            // Changed crops outrank the turn, but not for longer than the turn would leave a crop unread.
-            if crops.count == 2 { crops[1] = overdue } else { crops.append(overdue) }
-        }
-        for crop in runsUnread.indices { runsUnread[crop] = crops.contains(crop) ? 0 : runsUnread[crop] + 1 }
-        for crop in crops { lastLook[crop] = looks[crop] }
-        return crops
-    }
-
-    /// The crop, not among `crops`, unread for as long as its turn allows: the upright mouth crop after one run
-    /// without it, another after `quietCrops.count - 1`, the mouth crop first, then the longest unread.
-    private func overdueCrop(besides crops: [Int]) -> Int? {
-        runsUnread.indices
-            .filter { !crops.contains($0) && runsUnread[$0] >= ($0 == 0 ? 1 : Self.quietCrops.count - 1) }
-            .max { ($0 == 0 ? Int.max : runsUnread[$0]) < ($1 == 0 ? Int.max : runsUnread[$1]) }
-    }
-
-    /// Whether a hand was about on this face: some crop's last reading has a flag of at least `handAboutFlag`, or
-    /// some crop has no reading yet.
-    private var handAbout: Bool {
-        lastHand.contains { reading in
-            guard let reading else { return true }
-            return reading.mouth >= Self.handAboutFlag || reading.face >= Self.handAboutFlag || !reading.parts.isEmpty
-        }
-    }
-
-    /// The look of crop `crop` of the face with `points` (`CropLook`).
-    private func look(_ frame: Frame, _ points: [SIMD3<Float>], _ crop: Int) -> CropLook? {
-        CropLook(frame: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), scratch: &lookScratch)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -269,7 +208,7 @@ public final class FaceTracker {
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
-        for crop in runsUnread.indices { runsUnread[crop] = 0 }
+        staggerRunsUnread()
     }
 
     /// Faces in `frame`, in frame pixels, the widest confirmed face first: the analyzer measures the widest
@@ -382,7 +321,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
-        for crop in runsUnread.indices { runsUnread[crop] = 0 }
+        staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
         var runs = 0

@@ -24,8 +24,11 @@ public struct PalmDetection: Sendable, Equatable {
 
     /// The square the hand landmark model reads for this palm (MediaPipe's hand graph): turned so the wrist
     /// (keypoint 0) lies below the middle finger's knuckle (keypoint 2), moved half the box's height towards the
-    /// fingers, 2.6 times the box's longer side.
+    /// fingers, 2.6 times the box's longer side; upright when the detection has fewer than three keypoints.
     public var handROI: FaceROI {
+        guard keypoints.count > 2 else {
+            return FaceROI(centre: box.centre, side: 2.6 * max(box.width, box.height), rotation: 0)
+        }
         let a = keypoints[0], b = keypoints[2]
         let rotation = remainderf(.pi / 2 - atan2f(-(b.y - a.y), b.x - a.x), 2 * .pi)
         let c = box.centre

@@ -1,0 +1,79 @@
+/// Which of the hand model's crops a live run reads (issue 18's CPU, issue 32's hands): `FaceTracker.handIfDue`
+/// reads every crop where a single frame decides, else the crops this chooses.
+extension FaceTracker {
+    /// The crops a single run reads (not every crop). While a hand was about on this face (`handAbout`): the upright
+    /// mouth crop on every run, so a hand over the mouth is read at the next run (issue 32: named within
+    /// `handInterval`), and one of the others in turn (`otherCrops`). While none was (`quietHands`): the crops whose
+    /// look changed since their last reading (`CropLook`, at least `lookChange`), the most changed first, at most
+    /// two; when none changed, one crop in turn (`quietCrops`). A crop's look is kept only when it is read, so a hand
+    /// that creeps in over several runs adds up to a change.
+    func handCropsForRun(_ frame: Frame, _ points: [SIMD3<Float>]) -> [Int] {
+        guard quietHands, !handAbout else {
+            let other = Self.otherCrops[handCrop]
+            handCrop = (handCrop + 1) % Self.otherCrops.count
+            for crop in [0, other] { lastLook[crop] = look(frame, points, crop) }
+            noteRead([0, other])
+            return [0, other]
+        }
+        var changed: [(crop: Int, change: Float)] = []
+        var looks = [CropLook?](repeating: nil, count: lastLook.count)
+        for crop in lastLook.indices {
+            looks[crop] = look(frame, points, crop)
+            guard let now = looks[crop], let then = lastLook[crop] else {
+                changed.append((crop, .infinity))
+                continue
+            }
+            let change = now.change(from: then)
+            if change >= lookChange { changed.append((crop, change)) }
+        }
+        // The upright mouth crop first when it changed (issue 32: a hand over the mouth named within the interval).
+        var crops = changed.sorted { ($0.crop == 0 ? .infinity : $0.change) > ($1.crop == 0 ? .infinity : $1.change) }
+            .prefix(2).map(\.crop)
+        if crops.isEmpty {
+            let turn = Self.quietCrops[quietCrop]
+            quietCrop = (quietCrop + 1) % Self.quietCrops.count
+            crops = [overdueCrop(besides: []) ?? turn]
+        } else if let overdue = overdueCrop(besides: crops) {
+            // Changed crops outrank the turn, but not for longer than the turn would leave a crop unread: the overdue
+            // crop takes the second slot from a crop that was read last run too (it keeps changing), never from one
+            // that has just changed (a hand arriving there is read at once).
+            if crops.count == 1 { crops.append(overdue) } else if runsUnread[crops[1]] == 0 { crops[1] = overdue }
+        }
+        noteRead(crops)
+        for crop in crops { lastLook[crop] = looks[crop] }
+        return crops
+    }
+
+    /// The crop, not among `crops`, unread for as long as its turn allows: the upright mouth crop after one run
+    /// without it, another after `quietCrops.count - 1`, the mouth crop first, then the longest unread.
+    func overdueCrop(besides crops: [Int]) -> Int? {
+        runsUnread.indices
+            .filter { !crops.contains($0) && runsUnread[$0] >= ($0 == 0 ? 1 : Self.quietCrops.count - 1) }
+            .max { ($0 == 0 ? Int.max : runsUnread[$0]) < ($1 == 0 ? Int.max : runsUnread[$1]) }
+    }
+
+    /// Whether a hand was about on this face: some crop's last reading has a flag of at least `handAboutFlag`, or
+    /// some crop has no reading yet.
+    var handAbout: Bool {
+        lastHand.contains { reading in
+            guard let reading else { return true }
+            return reading.mouth >= Self.handAboutFlag || reading.face >= Self.handAboutFlag || !reading.parts.isEmpty
+        }
+    }
+
+    /// The look of crop `crop` of the face with `points` (`CropLook`).
+    func look(_ frame: Frame, _ points: [SIMD3<Float>], _ crop: Int) -> CropLook? {
+        CropLook(frame: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop), scratch: &lookScratch)
+    }
+
+    /// Counts a run that read `crops`: theirs start again, the others' go up.
+    func noteRead(_ crops: [Int]) {
+        for crop in runsUnread.indices { runsUnread[crop] = crops.contains(crop) ? 0 : runsUnread[crop] + 1 }
+    }
+
+    /// After a reading of every crop: each crop's count set to where its turn in `quietCrops` would fall (crop k read
+    /// at the turn's (2k − 1)th run), so the crops do not all fall due at once.
+    func staggerRunsUnread() {
+        for crop in runsUnread.indices { runsUnread[crop] = crop == 0 ? 0 : max(0, Self.quietCrops.count - 2 * crop) }
+    }
+}
