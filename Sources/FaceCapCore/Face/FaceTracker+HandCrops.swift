@@ -44,11 +44,12 @@ extension FaceTracker {
         return crops
     }
 
-    /// The crop, not among `crops`, unread for as long as its turn allows: the upright mouth crop after one run
-    /// without it, another after `quietCrops.count - 1`, the mouth crop first, then the longest unread.
+    /// The crop, not among `crops`, unread for as long as the turn allows the others (`quietCrops.count - 1` runs;
+    /// the upright mouth crop, read every other run in turn, is read at once when its look changes — a hand coming
+    /// over the mouth — so it needs no shorter bound), the mouth crop first, then the longest unread.
     func overdueCrop(besides crops: [Int]) -> Int? {
         runsUnread.indices
-            .filter { !crops.contains($0) && runsUnread[$0] >= ($0 == 0 ? 1 : Self.quietCrops.count - 1) }
+            .filter { !crops.contains($0) && runsUnread[$0] >= Self.quietCrops.count - 1 }
             .max { ($0 == 0 ? Int.max : runsUnread[$0]) < ($1 == 0 ? Int.max : runsUnread[$1]) }
     }
 

@@ -53,8 +53,9 @@ public final class FaceTracker {
     /// crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
     /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
     /// runs. Every sixth frame is five readings a second (with a hand about: the upright mouth crop in 0.2 s, the
-    /// turned one in 0.4 s, each upper-face crop in 2 s; without: a crop whose look changed at the next run, the
-    /// upright mouth crop at least every 0.4 s, each other crop every 2.4 s: `quietCrops`), held by the analyzer for
+    /// turned one in 0.4 s, each upper-face crop in 2 s; without: a crop whose look changed at the next run, else in
+    /// turn, the upright mouth crop every 0.4 s and each other crop every 2.4 s, `quietCrops`, and none much longer
+    /// while others keep changing: `overdueCrop`), held by the analyzer for
     /// `handMemory`; a crop costs about eight FaceMesh runs, and the frames with eyes — the capture candidates — keep
     /// their cost.
     public var handInterval = 6
