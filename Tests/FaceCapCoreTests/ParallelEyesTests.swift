@@ -130,32 +130,36 @@ final class ParallelEyesTests: XCTestCase {
     }
 
     /// One thread per parallel landmarker, none for a sequential one, and every one joined when its landmarker
-    /// goes: the worker's own count of threads started and not yet joined (`EyeWorker.threadsAlive`) comes back
-    /// to where it was. (Not /proc/self/task: its entries follow the kernel's reaping and the process's other
-    /// threads, which made a count there depend on the machine's load and on ThreadSanitizer.)
+    /// goes: each worker's own thread state (`EyeWorker.threadState`, held by its thread until the thread ends and
+    /// by the worker until it has joined it), kept here only weakly, is there while its landmarker lives and gone
+    /// once it is dropped. (Not a count of the process's threads, in /proc/self/task or anywhere: other threads of
+    /// the test runner, Dispatch or a sanitizer come and go at any moment.)
     func testEachParallelLandmarkerHasOneThreadEndedWithIt() throws {
         let model = try TestData.iris
-        let before = EyeWorker.threadsAlive
         var landmarkers: [IrisLandmarker] = []
         for _ in 0..<5 { landmarkers.append(try IrisLandmarker(model: model, parallel: true)) }
-        XCTAssertEqual(EyeWorker.threadsAlive, before + 5)
+        let threads = try landmarkers.map { WeakThread(try XCTUnwrap($0.worker, "a parallel landmarker").threadState) }
+        XCTAssertEqual(Set(threads.compactMap { $0.state.map(ObjectIdentifier.init) }).count, 5, "a thread each")
         let sequential = try IrisLandmarker(model: model, parallel: false)
-        XCTAssertEqual(EyeWorker.threadsAlive, before + 5)
+        XCTAssertNil(sequential.worker, "no thread for a sequential landmarker")
         let points = landmarks(cx: 320, cy: 240, spread: 60, tilt: 0)
         let image = frame(seed: 1)
         let expected = sequential.eyes(in: image, landmarks: points)
         for landmarker in landmarkers {
             for _ in 0..<3 { XCTAssertEqual(landmarker.eyes(in: image, landmarks: points), expected) }
         }
+        XCTAssertTrue(threads.allSatisfy { $0.state != nil }, "each thread there while its landmarker lives")
         landmarkers.removeAll()
-        XCTAssertEqual(EyeWorker.threadsAlive, before, "every worker joined when its landmarker went")
-        // Many made and dropped in turn: never more than one worker alive at a time.
+        XCTAssertTrue(threads.allSatisfy { $0.state == nil }, "every worker's thread joined when its landmarker went")
+        // Many made and dropped in turn: each one's thread is joined before the next is made.
+        var previous: WeakThread?
         for _ in 0..<20 {
+            XCTAssertNil(previous?.state, "the last landmarker's thread joined")
             let landmarker = try IrisLandmarker(model: model, parallel: true)
-            XCTAssertEqual(EyeWorker.threadsAlive, before + 1)
+            previous = WeakThread(try XCTUnwrap(landmarker.worker).threadState)
             XCTAssertEqual(landmarker.eyes(in: image, landmarks: points), expected)
         }
-        XCTAssertEqual(EyeWorker.threadsAlive, before)
+        XCTAssertNil(previous?.state)
     }
 
     /// The worker thread blocks the signals the wizard handles (it starts with every signal blocked), so they reach
@@ -190,4 +194,10 @@ final class ParallelEyesTests: XCTestCase {
             (0..<3).allSatisfy { p[$0].bitPattern == q[$0].bitPattern }
         }
     }
+}
+
+/// A weak reference to a worker's thread state (`EyeWorker.threadState`): nil once the thread has been joined.
+struct WeakThread {
+    weak var state: AnyObject?
+    init(_ state: AnyObject) { self.state = state }
 }

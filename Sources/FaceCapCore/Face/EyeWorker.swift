@@ -3,7 +3,6 @@
 // while the calling thread runs the other (docs/performance.md, "eyes").
 
 import CKernels
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -114,7 +113,6 @@ final class EyeWorker {
             Unmanaged<Shared>.fromOpaque(context).release()
             return nil
         }
-        Self.alive.add(1, ordering: .relaxed)
         // Named, so that it can be told apart in `top -H` and a debugger.
         _ = fc_set_thread_name(UInt(thread), Self.threadName)
         self.shared = shared
@@ -124,12 +122,11 @@ final class EyeWorker {
     /// The worker thread's name (at most 15 bytes, the kernel's limit).
     static let threadName = "facecap-eyes"
 
-    /// Worker threads started and not yet joined, in this process: one more once `init` returns, one fewer once
-    /// `deinit` has joined the thread. The tests count these rather than /proc/self/task, whose entries follow
-    /// the kernel's reaping and the process's other threads (ThreadSanitizer's, the test runner's), not this code.
-    private static let alive = Atomic<Int>(0)
-
-    static var threadsAlive: Int { alive.load(ordering: .relaxed) }
+    /// This worker's thread's own state: one per started thread, held by the thread until its loop ends and by
+    /// the worker until `deinit` has joined the thread. A test that keeps only a weak reference to it sees it go
+    /// when, and only when, this worker's thread has ended and been joined — what this code keeps, not a count of
+    /// the process's threads (other threads of the test runner, Dispatch or a sanitizer come and go at any time).
+    var threadState: AnyObject { shared }
 
     deinit {
         shared.mutex.withLock {
@@ -137,7 +134,6 @@ final class EyeWorker {
             shared.condition.signal()
         }
         pthread_join(thread, nil)
-        Self.alive.subtract(1, ordering: .relaxed)
     }
 
     /// Hands `job` to the thread; `finish` must be called before the next `start`.
