@@ -199,15 +199,20 @@ extension CameraDeviceTests {
         try FileManager.default.createSymbolicLink(atPath: byID + "/usb-Acme_IR-video-index0",
                                                    withDestinationPath: "../../video6")
         let memory = CameraMemory(file: state, linkDirectories: [byID, directory + "/v4l/by-path"])
+        // The fake nodes give no frames: the look at the first frames of a camera chosen by rank beside another
+        // colour one (`hasFlatChroma`) gives up after the stall timeout, 5 s by default. What is opened does not
+        // depend on it, so the test waits a fifth of a second per opening instead.
+        var camera = CameraConfiguration()
+        camera.stallTimeout = 0.2
         func opened() throws -> String? {
-            let source = try SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(),
+            let source = try SourceOpener(source: .camera(path: nil), camera: camera,
                                           directory: directory, ops: fake.ops, memory: memory).open()
             defer { source.close() }
             return (source as? Camera)?.path
         }
         XCTAssertEqual(try opened(), "\(directory)/video0", "nothing remembered: the first in rank")
 
-        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+        let opener = SourceOpener(source: .camera(path: nil), camera: camera, directory: directory,
                                   ops: fake.ops, memory: memory)
         opener.choose("\(directory)/video2")
         XCTAssertEqual(try String(contentsOfFile: state, encoding: .utf8), "by-id/usb-Acme_USB_Camera-video-index0\n")
@@ -217,7 +222,7 @@ extension CameraDeviceTests {
         XCTAssertEqual(stat(directory + "/state/facecap", &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700)
         XCTAssertEqual(try opened(), "\(directory)/video2", "the next run opens the camera chosen")
-        XCTAssertEqual(SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+        XCTAssertEqual(SourceOpener(source: .camera(path: nil), camera: camera, directory: directory,
                                     ops: fake.ops, memory: memory).cameras().first { $0.isCurrent }?.path,
                        "\(directory)/video2")
 
