@@ -1,9 +1,11 @@
 /*
- * V4L2 streaming capture: negotiate, map, stream, dequeue, and release on every path.
+ * V4L2 streaming capture: dequeue, copy and release on every path; controls. Starting a stream (negotiate, map,
+ * stream on) is in cv4l2_start.c.
  *
  * All device calls go through the ops table (cv4l2_ops) so tests can drive a scripted fake.
  */
 #include "cv4l2.h"
+#include "cv4l2_device.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,27 +15,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-/* More buffers than this only add latency; uvcvideo itself allows 32. */
-enum { CV4L2_MAX_BUFFERS = 8 };
-
-struct cv4l2_device {
-    cv4l2_ops ops;
-    int fd;
-    uint32_t buffer_count;      /* buffers granted by REQBUFS (0 = none requested yet) */
-    uint32_t mapped_count;      /* buffers[0..mapped_count) are mapped */
-    void *starts[CV4L2_MAX_BUFFERS];
-    size_t lengths[CV4L2_MAX_BUFFERS];
-    bool streaming;
-    cv4l2_stream_info info;
-    size_t row_bytes;           /* packed bytes of one row of the source's first plane */
-    size_t min_bytes_used;      /* the least bytesused that holds a whole frame */
-    size_t frame_bytes;         /* bytes of a whole frame in the destination's layout */
-    double stream_start;        /* monotonic seconds at STREAMON */
-    bool have_sequence;
-    uint32_t last_sequence;
-    cv4l2_stats stats;
-};
-
 int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument) {
     for (;;) {
         if (ops->ioctl(ops->context, fd, request, argument) != -1) return 0;
@@ -41,118 +22,8 @@ int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argu
     }
 }
 
-static double monotonic_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
-
-static void copy_string(char *destination, size_t size, const uint8_t *source, size_t source_size) {
-    size_t length = strnlen((const char *)source, source_size);
-    if (length >= size) length = size - 1;
-    memcpy(destination, source, length);
-    destination[length] = 0;
-}
-
-/* A zeroed capture buffer descriptor for mmap streaming, the argument of QUERYBUF, QBUF and DQBUF. */
-static struct v4l2_buffer mmap_buffer(uint32_t index) {
-    struct v4l2_buffer buffer;
-    memset(&buffer, 0, sizeof buffer);
-    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffer.memory = V4L2_MEMORY_MMAP;
-    buffer.index = index;
-    return buffer;
-}
-
-static cv4l2_device *fail(cv4l2_device *device, cv4l2_failure *failure, cv4l2_stage stage, int error) {
-    failure->stage = stage;
-    failure->error = error;
-    cv4l2_stop(device);
-    return NULL;
-}
-
-/* The formats facecap reads itself, in the order it prefers them among those a camera gives natively: YUYV (the
- * analyser's own layout), the 4:2:0 ones (half the bytes), then RGB, then MJPEG (decoded by facecap's own
- * libjpeg-turbo decoder to planes: docs/camera-formats.md has the measurement against libv4l2's conversion). */
-static const uint32_t readable_formats[] = {
-    V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_RGB24,
-    V4L2_PIX_FMT_BGR24, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_ABGR32, V4L2_PIX_FMT_BGR32, V4L2_PIX_FMT_XRGB32,
-    V4L2_PIX_FMT_ARGB32, V4L2_PIX_FMT_RGBX32, V4L2_PIX_FMT_RGBA32, V4L2_PIX_FMT_MJPEG,
-};
-enum { READABLE_COUNT = sizeof readable_formats / sizeof readable_formats[0] };
-
-int cv4l2_destination_layout(uint32_t pixel_format) {
-    switch (pixel_format) {
-    case V4L2_PIX_FMT_YUYV: return 1;
-    case V4L2_PIX_FMT_RGB24: case V4L2_PIX_FMT_BGR24: case V4L2_PIX_FMT_XBGR32: case V4L2_PIX_FMT_ABGR32:
-    case V4L2_PIX_FMT_BGR32: case V4L2_PIX_FMT_XRGB32: case V4L2_PIX_FMT_ARGB32: case V4L2_PIX_FMT_RGBX32:
-    case V4L2_PIX_FMT_RGBA32:
-        return 2;
-    case V4L2_PIX_FMT_NV12: case V4L2_PIX_FMT_YUV420: case V4L2_PIX_FMT_YVU420: return 3;
-    case V4L2_PIX_FMT_MJPEG: return 4;
-    default: return 0;
-    }
-}
-
-/* Which format to ask for: `forced` when the camera lists it (natively or through libv4l2), else the first of
- * readable_formats the camera gives natively, else libv4l2's RGB24 (it converts MJPEG and others to it). */
-static int choose_format(cv4l2_device *device, uint32_t forced, uint32_t preferred, uint32_t *chosen,
-                         bool *converted) {
-    bool native[READABLE_COUNT] = { false };
-    bool rgb24 = false, forced_listed = false, preferred_listed = false, preferred_emulated = false;
-    for (uint32_t index = 0; index < 256; index++) {
-        struct v4l2_fmtdesc description;
-        memset(&description, 0, sizeof description);
-        description.index = index;
-        description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_ENUM_FMT, &description);
-        if (error == EINVAL) break;     /* end of the list */
-        if (error) return error;
-        if (preferred && description.pixelformat == preferred && cv4l2_destination_layout(preferred)) {
-            preferred_listed = true;
-            preferred_emulated = (description.flags & V4L2_FMT_FLAG_EMULATED) != 0;
-        }
-        if (description.pixelformat == forced) {
-            forced_listed = true;
-            *converted = (description.flags & V4L2_FMT_FLAG_EMULATED) != 0;
-        }
-        if (!(description.flags & V4L2_FMT_FLAG_EMULATED))
-            for (int known = 0; known < READABLE_COUNT; known++)
-                if (description.pixelformat == readable_formats[known]) native[known] = true;
-        if (description.pixelformat == V4L2_PIX_FMT_RGB24) rgb24 = true;
-    }
-    if (forced) {
-        if (!forced_listed) return ENOENT;
-        /* A format facecap does not read itself (UYVY, NV21…) is asked of libv4l2 as RGB24. */
-        if (cv4l2_destination_layout(forced)) {
-            *chosen = forced;
-            return 0;
-        }
-        if (!rgb24) return ENOENT;
-        *chosen = V4L2_PIX_FMT_RGB24;
-        *converted = true;
-        return 0;
-    }
-    if (preferred_listed) {
-        *chosen = preferred;
-        *converted = preferred_emulated;
-        return 0;
-    }
-    for (int known = 0; known < READABLE_COUNT; known++)
-        if (native[known]) {
-            *chosen = readable_formats[known];
-            return 0;
-        }
-    if (rgb24) {
-        *chosen = V4L2_PIX_FMT_RGB24;
-        *converted = true;
-        return 0;
-    }
-    return ENOENT;
-}
-
 /* Bytes of one row of the source in its first plane, and of a whole frame in the destination's layout. */
-static size_t source_row_bytes(uint32_t pixel_format, uint32_t width) {
+size_t cv4l2_source_row_bytes(uint32_t pixel_format, uint32_t width) {
     switch (cv4l2_destination_layout(pixel_format)) {
     case 1: return (size_t)((width + 1) / 2) * 4;
     case 3: return width;
@@ -162,7 +33,7 @@ static size_t source_row_bytes(uint32_t pixel_format, uint32_t width) {
     }
 }
 
-static size_t destination_bytes(uint32_t pixel_format, uint32_t width, uint32_t height) {
+size_t cv4l2_destination_bytes(uint32_t pixel_format, uint32_t width, uint32_t height) {
     size_t chroma = (size_t)((width + 1) / 2) * ((height + 1) / 2);
     switch (cv4l2_destination_layout(pixel_format)) {
     case 1: return (size_t)((width + 1) / 2) * 4 * height;
@@ -174,8 +45,8 @@ static size_t destination_bytes(uint32_t pixel_format, uint32_t width, uint32_t 
 
 /* The least bytesused that holds a whole frame with rows `stride` bytes apart (chroma rows of YU12/YV12 half as
  * far, NV12's interleaved ones as far as the luma's). */
-static size_t source_min_bytes(uint32_t pixel_format, uint32_t width, uint32_t height, size_t stride) {
-    size_t row = source_row_bytes(pixel_format, width), luma = stride * (height - 1) + row;
+size_t cv4l2_source_min_bytes(uint32_t pixel_format, uint32_t width, uint32_t height, size_t stride) {
+    size_t row = cv4l2_source_row_bytes(pixel_format, width), luma = stride * (height - 1) + row;
     size_t chroma_rows = (height + 1) / 2, chroma_width = (width + 1) / 2;
     switch (pixel_format) {
     case V4L2_PIX_FMT_MJPEG:
@@ -192,159 +63,6 @@ static size_t source_min_bytes(uint32_t pixel_format, uint32_t width, uint32_t h
     }
 }
 
-static int set_format(cv4l2_device *device, uint32_t pixel_format, uint32_t width, uint32_t height,
-                      struct v4l2_format *format) {
-    memset(format, 0, sizeof *format);
-    format->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    format->fmt.pix.width = width;
-    format->fmt.pix.height = height;
-    format->fmt.pix.pixelformat = pixel_format;
-    format->fmt.pix.field = V4L2_FIELD_NONE;
-    return cv4l2_xioctl(&device->ops, device->fd, VIDIOC_S_FMT, format);
-}
-
-/* A frame rate the driver refuses is not fatal: the stream runs at whatever rate it chose. */
-static void set_frame_rate(cv4l2_device *device, uint32_t fps) {
-    struct v4l2_streamparm parm;
-    memset(&parm, 0, sizeof parm);
-    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (cv4l2_xioctl(&device->ops, device->fd, VIDIOC_G_PARM, &parm)) return;
-    if ((parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME) && fps > 0) {
-        device->info.timeperframe = 1;
-        struct v4l2_streamparm wanted;
-        memset(&wanted, 0, sizeof wanted);
-        wanted.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        wanted.parm.capture.timeperframe.numerator = 1;
-        wanted.parm.capture.timeperframe.denominator = fps;
-        if (cv4l2_xioctl(&device->ops, device->fd, VIDIOC_S_PARM, &wanted) == 0) parm = wanted;
-    }
-    struct v4l2_fract period = parm.parm.capture.timeperframe;
-    if (period.numerator && period.denominator) {
-        device->info.fps_numerator = period.denominator;
-        device->info.fps_denominator = period.numerator;
-    }
-}
-
-cv4l2_device *cv4l2_start(const cv4l2_ops *ops, const char *path, const cv4l2_request *request,
-                          cv4l2_stream_info *info, cv4l2_failure *failure) {
-    failure->stage = CV4L2_STAGE_NONE;
-    failure->error = 0;
-    cv4l2_device *device = calloc(1, sizeof *device);
-    if (!device) {
-        failure->stage = CV4L2_STAGE_OPEN;
-        failure->error = ENOMEM;
-        return NULL;
-    }
-    device->ops = *ops;
-    device->fd = ops->open(ops->context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (device->fd < 0) return fail(device, failure, CV4L2_STAGE_OPEN, errno);
-
-    struct v4l2_capability cap;
-    memset(&cap, 0, sizeof cap);
-    int error = cv4l2_xioctl(ops, device->fd, VIDIOC_QUERYCAP, &cap);
-    if (error) return fail(device, failure, CV4L2_STAGE_QUERYCAP, error);
-    uint32_t caps = cv4l2_node_caps(&cap);
-    if (!(caps & V4L2_CAP_VIDEO_CAPTURE) || !(caps & V4L2_CAP_STREAMING))
-        return fail(device, failure, CV4L2_STAGE_NOT_CAPTURE, ENODEV);
-    copy_string(device->info.card, sizeof device->info.card, cap.card, sizeof cap.card);
-    copy_string(device->info.driver, sizeof device->info.driver, cap.driver, sizeof cap.driver);
-    copy_string(device->info.bus, sizeof device->info.bus, cap.bus_info, sizeof cap.bus_info);
-
-    uint32_t pixel_format = 0;
-    bool converted = false;
-    error = choose_format(device, request->pixel_format, request->preferred_format, &pixel_format, &converted);
-    if (error == ENOENT) return fail(device, failure, CV4L2_STAGE_NO_FORMAT, EINVAL);
-    if (error) return fail(device, failure, CV4L2_STAGE_ENUM_FMT, error);
-
-    struct v4l2_format format;
-    error = set_format(device, pixel_format, request->width, request->height, &format);
-    if (error == EINVAL || error == ENOTTY) {
-        /* A device of one fixed format and size (a relay) may refuse S_FMT: take it as it is. (EBUSY is another
-         * program streaming, v4l2loopback answers with its one format, which is taken below.) */
-        memset(&format, 0, sizeof format);
-        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        int current = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_G_FMT, &format);
-        if (current || !cv4l2_destination_layout(format.fmt.pix.pixelformat)
-            || (request->pixel_format && format.fmt.pix.pixelformat != pixel_format))
-            return fail(device, failure, CV4L2_STAGE_S_FMT, error);
-        pixel_format = format.fmt.pix.pixelformat;
-        converted = false;
-        error = 0;
-    }
-    if (error) return fail(device, failure, CV4L2_STAGE_S_FMT, error);
-    if (format.fmt.pix.pixelformat != pixel_format && !request->pixel_format) {
-        if (cv4l2_destination_layout(format.fmt.pix.pixelformat)) {
-            /* The driver gave another format it may: facecap reads that one too. */
-            pixel_format = format.fmt.pix.pixelformat;
-            converted = false;
-        } else if (pixel_format != V4L2_PIX_FMT_RGB24) {
-            /* The driver would not give this format at this size after all: let libv4l2 convert to RGB24. */
-            pixel_format = V4L2_PIX_FMT_RGB24;
-            converted = true;
-            error = set_format(device, pixel_format, request->width, request->height, &format);
-            if (error) return fail(device, failure, CV4L2_STAGE_S_FMT, error);
-        }
-    }
-    if (format.fmt.pix.pixelformat != pixel_format) return fail(device, failure, CV4L2_STAGE_NO_FORMAT, EINVAL);
-    uint32_t width = format.fmt.pix.width, height = format.fmt.pix.height;
-    if (width == 0 || height == 0 || width > 16384 || height > 16384)
-        return fail(device, failure, CV4L2_STAGE_S_FMT, EINVAL);
-    device->row_bytes = source_row_bytes(pixel_format, width);
-    size_t stride = format.fmt.pix.bytesperline;
-    if (stride < device->row_bytes) stride = device->row_bytes;   /* drivers that leave it 0 */
-    device->min_bytes_used = source_min_bytes(pixel_format, width, height, stride);
-    device->frame_bytes = destination_bytes(pixel_format, width, height);
-    device->info.pixel_format = pixel_format;
-    device->info.converted = converted;
-    device->info.width = width;
-    device->info.height = height;
-    device->info.bytes_per_line = (uint32_t)stride;
-    device->info.size_image = format.fmt.pix.sizeimage;
-    device->info.full_range = format.fmt.pix.quantization == V4L2_QUANTIZATION_FULL_RANGE;
-
-    set_frame_rate(device, request->fps);
-
-    struct v4l2_requestbuffers buffers;
-    memset(&buffers, 0, sizeof buffers);
-    buffers.count = request->buffer_count ? request->buffer_count : 4;
-    if (buffers.count > CV4L2_MAX_BUFFERS) buffers.count = CV4L2_MAX_BUFFERS;
-    buffers.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffers.memory = V4L2_MEMORY_MMAP;
-    error = cv4l2_xioctl(ops, device->fd, VIDIOC_REQBUFS, &buffers);
-    if (error) return fail(device, failure, CV4L2_STAGE_REQBUFS, error);
-    if (buffers.count > CV4L2_MAX_BUFFERS) buffers.count = CV4L2_MAX_BUFFERS;
-    device->buffer_count = buffers.count;
-    if (buffers.count < 2) return fail(device, failure, CV4L2_STAGE_REQBUFS, ENOMEM);
-    device->info.buffer_count = buffers.count;
-
-    for (uint32_t index = 0; index < buffers.count; index++) {
-        struct v4l2_buffer buffer = mmap_buffer(index);
-        error = cv4l2_xioctl(ops, device->fd, VIDIOC_QUERYBUF, &buffer);
-        if (error) return fail(device, failure, CV4L2_STAGE_QUERYBUF, error);
-        void *start = ops->mmap(ops->context, buffer.length, PROT_READ | PROT_WRITE, MAP_SHARED, device->fd,
-                                buffer.m.offset);
-        if (start == MAP_FAILED) return fail(device, failure, CV4L2_STAGE_MMAP, errno);
-        device->starts[index] = start;
-        device->lengths[index] = buffer.length;
-        device->mapped_count = index + 1;
-        if (cv4l2_destination_layout(pixel_format) == 4 && buffer.length > device->frame_bytes)
-            device->frame_bytes = buffer.length;
-    }
-    device->info.frame_bytes = device->frame_bytes;
-    for (uint32_t index = 0; index < buffers.count; index++) {
-        struct v4l2_buffer buffer = mmap_buffer(index);
-        error = cv4l2_xioctl(ops, device->fd, VIDIOC_QBUF, &buffer);
-        if (error) return fail(device, failure, CV4L2_STAGE_QBUF, error);
-    }
-    int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    error = cv4l2_xioctl(ops, device->fd, VIDIOC_STREAMON, &type);
-    if (error) return fail(device, failure, CV4L2_STAGE_STREAMON, error);
-    device->streaming = true;
-    device->stream_start = monotonic_seconds();
-    *info = device->info;
-    return device;
-}
-
 static cv4l2_read_result read_failed(cv4l2_failure *failure, cv4l2_stage stage, int error) {
     failure->stage = stage;
     failure->error = error;
@@ -354,7 +72,7 @@ static cv4l2_read_result read_failed(cv4l2_failure *failure, cv4l2_stage stage, 
 /* After an EIO the driver may have dequeued a buffer without handing it over; queue any such buffer again. */
 static int recover_buffers(cv4l2_device *device) {
     for (uint32_t index = 0; index < device->buffer_count; index++) {
-        struct v4l2_buffer buffer = mmap_buffer(index);
+        struct v4l2_buffer buffer = cv4l2_mmap_buffer(index);
         int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_QUERYBUF, &buffer);
         if (error) return error;
         if (buffer.flags & (V4L2_BUF_FLAG_QUEUED | V4L2_BUF_FLAG_DONE)) continue;
@@ -371,7 +89,7 @@ static double buffer_time(const cv4l2_device *device, const struct v4l2_buffer *
     if (monotonic && (buffer->timestamp.tv_sec || buffer->timestamp.tv_usec))
         when = (double)buffer->timestamp.tv_sec + (double)buffer->timestamp.tv_usec / 1e6;
     else
-        when = monotonic_seconds();
+        when = cv4l2_monotonic_seconds();
     double since = when - device->stream_start;
     return since > 0 ? since : 0;
 }
@@ -454,10 +172,10 @@ int cv4l2_convert_frame(uint32_t pixel_format, uint32_t width, uint32_t height, 
     if (layout == 0 || layout == 4 || width == 0 || height == 0 || width > 16384 || height > 16384) return EINVAL;
     cv4l2_device device;
     memset(&device, 0, sizeof device);
-    device.row_bytes = source_row_bytes(pixel_format, width);
+    device.row_bytes = cv4l2_source_row_bytes(pixel_format, width);
     size_t stride = bytes_per_line < device.row_bytes ? device.row_bytes : bytes_per_line;
-    if (source_bytes < source_min_bytes(pixel_format, width, height, stride)
-        || capacity < destination_bytes(pixel_format, width, height))
+    if (source_bytes < cv4l2_source_min_bytes(pixel_format, width, height, stride)
+        || capacity < cv4l2_destination_bytes(pixel_format, width, height))
         return EINVAL;
     device.info.pixel_format = pixel_format;
     device.info.width = width;
@@ -492,7 +210,7 @@ cv4l2_read_result cv4l2_read(cv4l2_device *device, void *destination, size_t cap
     if (waiting.revents & (POLLERR | POLLHUP | POLLNVAL)) return read_failed(failure, CV4L2_STAGE_POLL, ENODEV);
     if (!(waiting.revents & POLLIN)) return CV4L2_READ_NONE;
 
-    struct v4l2_buffer buffer = mmap_buffer(0);
+    struct v4l2_buffer buffer = cv4l2_mmap_buffer(0);
     int error = cv4l2_xioctl(&device->ops, device->fd, VIDIOC_DQBUF, &buffer);
     if (error == EAGAIN) {
         device->stats.eagain++;
