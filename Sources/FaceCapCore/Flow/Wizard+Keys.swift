@@ -94,33 +94,11 @@ extension Wizard {
             // Input is ignored while the photo is checked; Ctrl-C (a signal) still stops.
             return []
         case .choosingCamera(let picker):
-            list = []
-            if picker.choices != nil {
-                let count = picker.numbered.count
-                if picker.hasOther {
-                    // One binding a number; the key bar shows them as one range.
-                    let label = count == 1 ? "1" : "1–\(count)"
-                    for number in 1...count {
-                        list.append(KeyBinding([.character(Character(String(number)))],
-                                               number == 1 ? KeyHint(label, .keyChooseCamera) : nil,
-                                               .pickCamera(number)))
-                    }
-                }
-                list.append(KeyBinding([.character("r"), .character("R")], KeyHint("r", .keyLookAgain),
-                                       .lookAgain))
-            }
-            list += [KeyBinding([.escape, .character("b")], KeyHint(.keyEscape, .keyBack), .back),
-                     KeyBinding([.character("q")], KeyHint("q", .keyQuit), .quit)]
+            list = pickerBindings(picker)
         case .opening, .checkingServer:
             list = [quitBinding(.keyQuit)]
         case .serverCheckFailed(let trouble):
-            list = trouble.checking ? [quitBinding(.keyQuit)]
-                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyCheckAgain),
-                              .tryAgain)]
-                    + (trouble.isTransient ? [KeyBinding([.character("c"), .character("C")],
-                                                         KeyHint("c", .keyTakePhotoAnyway),
-                                                         .continueWithoutServer)] : [])
-                    + [quitBinding(.keyQuit)]
+            list = serverCheckBindings(trouble)
         case .tutorial:
             list = [KeyBinding([.enter, .space], KeyHint(.keyEnter, .keyStart), .start),
                     quitBinding(.keyQuit)]
@@ -172,16 +150,50 @@ extension Wizard {
             return [KeyBinding([.enter], KeyHint(.keyEnter, .keySaveHere), .saveAgain),
                     KeyBinding([.escape], KeyHint(.keyEscape, .keyBack), .saveAgain)]
         case .saveFailed:
-            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keySaveAgain),
-                               .saveAgain),
-                    KeyBinding([.character("o"), .character("O")], KeyHint("o", .keySaveElsewhere),
-                               .chooseFolder),
-                    quitBinding(.keyQuitWithoutSaving)]
+            list = saveFailedBindings
         }
         if !settings.plain, !list.isEmpty {
             list.append(KeyBinding([.character("?")], KeyHint("?", .keyHelp), .toggleHelp))
         }
         return list
+    }
+
+    /// The camera picker's: a number per camera (shown as one range) and r once the cameras are listed, then back
+    /// and quit.
+    private func pickerBindings(_ picker: CameraPicker) -> [KeyBinding] {
+        var list: [KeyBinding] = []
+        if picker.choices != nil {
+            let count = picker.numbered.count
+            if picker.hasOther {
+                // One binding a number; the key bar shows them as one range.
+                let label = count == 1 ? "1" : "1–\(count)"
+                for number in 1...count {
+                    list.append(KeyBinding([.character(Character(String(number)))],
+                                           number == 1 ? KeyHint(label, .keyChooseCamera) : nil,
+                                           .pickCamera(number)))
+                }
+            }
+            list.append(KeyBinding([.character("r"), .character("R")], KeyHint("r", .keyLookAgain),
+                                   .lookAgain))
+        }
+        return list + [KeyBinding([.escape, .character("b")], KeyHint(.keyEscape, .keyBack), .back),
+                       KeyBinding([.character("q")], KeyHint("q", .keyQuit), .quit)]
+    }
+
+    /// The server check's failure: quit only while checking again, else check again, take the photo anyway when
+    /// the trouble may pass, and quit.
+    private func serverCheckBindings(_ trouble: ServerCheckTrouble) -> [KeyBinding] {
+        if trouble.checking { return [quitBinding(.keyQuit)] }
+        return [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyCheckAgain), .tryAgain)]
+            + (trouble.isTransient ? [KeyBinding([.character("c"), .character("C")],
+                                                 KeyHint("c", .keyTakePhotoAnyway), .continueWithoutServer)] : [])
+            + [quitBinding(.keyQuit)]
+    }
+
+    private var saveFailedBindings: [KeyBinding] {
+        [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keySaveAgain), .saveAgain),
+         KeyBinding([.character("o"), .character("O")], KeyHint("o", .keySaveElsewhere), .chooseFolder),
+         quitBinding(.keyQuitWithoutSaving)]
     }
 
     private func quitBinding(_ words: MessageID) -> KeyBinding {
