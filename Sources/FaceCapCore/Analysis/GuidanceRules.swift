@@ -15,117 +15,141 @@ public enum GuidanceRules {
     /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
     public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
                                    thresholds t: AnalyzerThresholds) -> [GuidanceCode] {
-        let was = { (code: GuidanceCode) in previous.contains(code) }
-        /// `value` below `limit`; once on, it needs to reach `limit + margin` to turn off.
-        func below(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
-            guard let value else { return false }
-            return value < (was(code) ? limit + margin : limit)
-        }
-        /// `value` above `limit`; once on, it needs to fall to `limit - margin` to turn off.
-        func above(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
-            guard let value else { return false }
-            return value > (was(code) ? limit - margin : limit)
-        }
-        /// `value` at least `limit` (SPEC's "≥"); once on, it stays on down to `limit - margin`.
-        func atLeast(_ value: Double, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
-            value >= (was(code) ? limit - margin : limit)
-        }
-
+        let h = Hysteresis(previous: previous)
         guard let face = m.face else {
             // A frame too dark to find a face in: say what to fix, not that there is no face.
-            let dark = below(m.frameLuma, t.darkFrameLuma, t.lumaHysteresis, .tooDark)
+            let dark = h.below(m.frameLuma, t.darkFrameLuma, t.lumaHysteresis, .tooDark)
             // A face the detector sees but a hand hides from the landmark model: the hand is what to fix.
-            let margin = was(.faceCovered) ? t.coverHysteresis : 0
+            let margin = h.was(.faceCovered) ? t.coverHysteresis : 0
             let hidden = m.hiddenByHand.map { $0 >= t.minHandOverFace * (1 - margin) } ?? false
             return [dark ? .tooDark : hidden ? .faceCovered : .noFace]
         }
         var codes: [GuidanceCode] = []
         // Once two faces count, the second may shrink or fade by the margin before the message clears.
         if let score = m.secondFaceScore, let relative = m.secondFaceRelativeWidth,
-           atLeast(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
-           atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
+           h.atLeast(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
+           h.atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
             codes.append(.multipleFaces)
         }
-        if below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        if h.below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
         var dark = false, bright = false
         if let light = face.light {
-            dark = below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
-                || above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark)
+            dark = h.below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
+                || h.above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark)
             let brightMargin = t.maxBrightFraction * t.fractionHysteresis
-            bright = above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
-                || above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright)
+            bright = h.above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
+                || h.above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright)
         }
         // Light first: what needs light to be seen is not judged without it.
         let lit = !dark && !bright
-        let turned = face.pose.map { above(abs($0.yaw), t.maxYaw, t.angleHysteresis, .lookStraight) } ?? false
+        let turned = face.pose.map { h.above(abs($0.yaw), t.maxYaw, t.angleHysteresis, .lookStraight) } ?? false
         if lit, let cover = face.cover,
-           !judgedCover(cover, turned: turned, t, margin: was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
+           !judgedCover(cover, turned: turned, t, margin: h.was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
             codes.append(.faceCovered)
         }
         if dark { codes.append(.tooDark) }
         if bright { codes.append(.tooBright) }
-        if below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser)
-            || below(face.interEyeDistance, t.minInterEyeDistance, t.interEyeHysteresis, .moveCloser) {
-            codes.append(.moveCloser)
-        }
-        if above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }
-        // Mirror convention: a face on the image's left is on the person's right, so they move left.
-        if below(face.offsetX, -t.maxCentreOffsetX, t.geometryHysteresis, .moveLeft) { codes.append(.moveLeft) }
-        if above(face.offsetX, t.maxCentreOffsetX, t.geometryHysteresis, .moveRight) { codes.append(.moveRight) }
-        // A face above the oval (image y smaller) must come down.
-        if above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
-        if below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
-        // The head turned away, or the eyes looking off the camera for long enough (a glance is not). Not read
-        // without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
-        let coverMargin = was(.faceCovered) ? t.coverHysteresis : 0
+        codes += placementCodes(face, h, t)
+        // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
+        let coverMargin = h.was(.faceCovered) ? t.coverHysteresis : 0
         let eyesCovered = face.cover.map {
             !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
         } ?? false
-        let gazeOff = lit && !eyesCovered && face.eyes.map { eyes in
-            gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
-                      margin: was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
-                      maxIrisToLowerLid: t.maxIrisToLowerLidDown)
-                && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
-        } ?? false
-        if let pose = face.pose {
-            if above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
-                || above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
-                codes.append(.lookStraight)
-            }
-            if above(abs(pose.roll), t.maxRoll, t.angleHysteresis, .keepHeadLevel) { codes.append(.keepHeadLevel) }
-        }
-        if let light = face.light, below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
+        codes += poseAndGazeCodes(face, lit: lit && !eyesCovered, h, t)
+        if let light = face.light, h.below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
-        if !lit || eyesCovered {
-            // No eyes and no sharpness in the dark or the glare; no eyelids read behind a dark lens or a hand
-            // (that is `faceCovered`, not "Keep your eyes open").
-        } else if let eyes = face.eyes {
-            // The iris model's lids: an eye closed for longer than a blink. Either eye, as the validator asks of
-            // the photo: a wink held, or a hand over one eye that the cover measures miss, is said, not left as
-            // a "ready" that never captures.
-            if below(eyes.minOpening, t.minEyeOpening, t.eyeOpeningHysteresis, .eyesClosed),
-               (eyes.closedFor ?? .infinity) >= t.minEyesClosedTime {
-                codes.append(.eyesClosed)
-            }
-        } else if let features = face.features,
-           below(min(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
-                 t.eyeHysteresis, .eyesClosed) {
-            // Without the iris model, the landmarks' eye aspect ratio, on either eye as the photo needs it.
-            codes.append(.eyesClosed)
-        }
+        if lit, !eyesCovered, eyesAreClosed(face, h, t) { codes.append(.eyesClosed) }
         if lit, let sharpness = face.sharpness,
-           below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry) {
+           h.below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry) {
             codes.append(.blurry)
         }
         if let motion = m.motion {
             let factor = 1 - t.motionHysteresis
-            if above(motion.centreSpeed, t.maxCentreSpeed, t.maxCentreSpeed * factor, .holdStill)
-                || above(motion.sizeChange, t.maxSizeChange, t.maxSizeChange * factor, .holdStill) {
+            if h.above(motion.centreSpeed, t.maxCentreSpeed, t.maxCentreSpeed * factor, .holdStill)
+                || h.above(motion.sizeChange, t.maxSizeChange, t.maxSizeChange * factor, .holdStill) {
                 codes.append(.holdStill)
             }
         }
         return codes
+    }
+
+    /// Each threshold's hysteresis against the codes of the previous frame.
+    struct Hysteresis {
+        let previous: Set<GuidanceCode>
+
+        func was(_ code: GuidanceCode) -> Bool { previous.contains(code) }
+
+        /// `value` below `limit`; once on, it needs to reach `limit + margin` to turn off.
+        func below(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            guard let value else { return false }
+            return value < (was(code) ? limit + margin : limit)
+        }
+
+        /// `value` above `limit`; once on, it needs to fall to `limit - margin` to turn off.
+        func above(_ value: Double?, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            guard let value else { return false }
+            return value > (was(code) ? limit - margin : limit)
+        }
+
+        /// `value` at least `limit` (SPEC's "≥"); once on, it stays on down to `limit - margin`.
+        func atLeast(_ value: Double, _ limit: Double, _ margin: Double, _ code: GuidanceCode) -> Bool {
+            value >= (was(code) ? limit - margin : limit)
+        }
+    }
+
+    /// The face's size and place in the frame: closer or back, then left, right, up, down.
+    private static func placementCodes(_ face: FaceMetrics, _ h: Hysteresis, _ t: AnalyzerThresholds)
+        -> [GuidanceCode] {
+        var codes: [GuidanceCode] = []
+        if h.below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser)
+            || h.below(face.interEyeDistance, t.minInterEyeDistance, t.interEyeHysteresis, .moveCloser) {
+            codes.append(.moveCloser)
+        }
+        if h.above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }
+        // Mirror convention: a face on the image's left is on the person's right, so they move left.
+        if h.below(face.offsetX, -t.maxCentreOffsetX, t.geometryHysteresis, .moveLeft) { codes.append(.moveLeft) }
+        if h.above(face.offsetX, t.maxCentreOffsetX, t.geometryHysteresis, .moveRight) { codes.append(.moveRight) }
+        // A face above the oval (image y smaller) must come down.
+        if h.above(face.offsetY, t.maxCentreOffsetY, t.geometryHysteresis, .moveUp) { codes.append(.moveUp) }
+        if h.below(face.offsetY, -t.maxCentreOffsetY, t.geometryHysteresis, .moveDown) { codes.append(.moveDown) }
+        return codes
+    }
+
+    /// The head turned away, or the eyes looking off the camera for long enough (a glance is not; the eyes only
+    /// when `eyesSeen`: lit and uncovered); the head tilted.
+    private static func poseAndGazeCodes(_ face: FaceMetrics, lit eyesSeen: Bool, _ h: Hysteresis,
+                                         _ t: AnalyzerThresholds) -> [GuidanceCode] {
+        guard let pose = face.pose else { return [] }
+        var codes: [GuidanceCode] = []
+        let gazeOff = eyesSeen && face.eyes.map { eyes in
+            gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
+                      margin: h.was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
+                      maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+                && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
+        } ?? false
+        if h.above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
+            || h.above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
+            codes.append(.lookStraight)
+        }
+        if h.above(abs(pose.roll), t.maxRoll, t.angleHysteresis, .keepHeadLevel) { codes.append(.keepHeadLevel) }
+        return codes
+    }
+
+    /// An eye closed for longer than a blink, asked only of a lit, uncovered face. The iris model's lids, on either
+    /// eye as the validator asks of the photo: a wink held, or a hand over one eye that the cover measures miss,
+    /// is said, not left as a "ready" that never captures. Without the iris model, the landmarks' eye aspect
+    /// ratio, on either eye as the photo needs it.
+    private static func eyesAreClosed(_ face: FaceMetrics, _ h: Hysteresis, _ t: AnalyzerThresholds) -> Bool {
+        if let eyes = face.eyes {
+            return h.below(eyes.minOpening, t.minEyeOpening, t.eyeOpeningHysteresis, .eyesClosed)
+                && (eyes.closedFor ?? .infinity) >= t.minEyesClosedTime
+        }
+        if let features = face.features {
+            return h.below(min(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
+                           t.eyeHysteresis, .eyesClosed)
+        }
+        return false
     }
 
     /// Whether the eyes count as open (`eyesOpen` in JSON): at least one eye above the threshold.
