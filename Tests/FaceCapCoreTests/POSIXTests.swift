@@ -74,4 +74,16 @@ final class POSIXTests: XCTestCase {
                        "refused on its size, before the descriptor is read (this one is not even open)")
         XCTAssertEqual(POSIX.readAll(-1, expected: 0, limit: 100_000), .failure(.system(Errno(EBADF))))
     }
+
+    func testTheSystemClockNeverGoesBack() {
+        let clock: any MonotonicClock = SystemClock()
+        var last = clock.now()
+        for _ in 0..<1000 {
+            let now = clock.now()
+            XCTAssertGreaterThanOrEqual(now, last)
+            last = now
+        }
+        clock.sleep(0)
+        clock.sleep(-1)
+    }
 }

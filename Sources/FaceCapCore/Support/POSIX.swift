@@ -19,7 +19,7 @@ package struct Errno: Error, Equatable, CustomStringConvertible {
 }
 
 /// The small system jobs every module needs, each written once: EINTR retried, whole writes, bounded
-/// whole-file reads, a symbolic link's target and the monotonic clock.
+/// whole-file reads, a symbolic link's target and the clocks.
 package enum POSIX {
     /// `call` again while it fails with EINTR (a signal arrived: the wizard's handlers are installed without
     /// SA_RESTART); its result once it is not negative, or the errno of any other failure. The one EINTR loop
@@ -122,11 +122,11 @@ package enum POSIX {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Seconds on CLOCK_MONOTONIC: unaffected by changes of the wall clock. Code that decides on time
-    /// takes a clock as a parameter with this as its default, so tests can give their own.
-    package static func monotonicSeconds() -> Double {
+    /// Seconds on `clock` (CLOCK_MONOTONIC for `SystemClock`; a CPU-time clock for the benchmarks): the one
+    /// clock_gettime call.
+    package static func clockSeconds(_ clock: clockid_t) -> Double {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        clock_gettime(clock, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
