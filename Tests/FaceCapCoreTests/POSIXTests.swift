@@ -75,6 +75,14 @@ final class POSIXTests: XCTestCase {
         XCTAssertEqual(POSIX.readAll(-1, expected: 0, limit: 100_000), .failure(.system(Errno(EBADF))))
     }
 
+    func testTheLockBoxSaysWhenItIsTaken() {
+        let box = PthreadLocked([1, 2])
+        box.withLock { $0.append(3) }
+        let whileHeld = box.withLock { _ in box.withLockIfAvailable { $0.count } }
+        XCTAssertNil(whileHeld, "held (a pthread mutex is not recursive): the body does not run")
+        XCTAssertEqual(box.withLockIfAvailable { $0 }, [1, 2, 3])
+    }
+
     func testTheSystemClockNeverGoesBack() {
         let clock: any MonotonicClock = SystemClock()
         var last = clock.now()
