@@ -1,5 +1,5 @@
-import CSignals
-import CV4L2
+internal import CSignals
+internal import CV4L2
 import FaceCapCore
 
 #if canImport(Glibc)
