@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 import FaceCapCore
 
 // The colours a curses screen is drawn with: the screens' own pairs, the preview's pair table, and the choice

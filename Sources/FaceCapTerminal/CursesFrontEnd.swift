@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 import FaceCapCore
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +52,7 @@ public final class CursesFrontEnd {
 
     private static let fastestPreviewInterval = 1.0 / 30
     /// The clock an update's sending is timed with (tests give updates the durations a slow link would).
-    var updateClock: () -> Double = POSIX.monotonicSeconds
+    var updateClock: any MonotonicClock = SystemClock()
     private static let slowestPreviewInterval = 1.0
     private static let cellAspect = 2.0
 
@@ -193,7 +193,7 @@ public final class CursesFrontEnd {
             lastModel = model
             return false
         }
-        let now = now ?? POSIX.monotonicSeconds()
+        let now = now ?? SystemClock().now()
         // A frame up to a fifth of the interval early is on time: camera frames arrive with jitter, and a
         // strict comparison against a 30 fps camera's own period dropped every other frame (20 fps shown).
         if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < 0.8 * previewInterval {
@@ -211,7 +211,7 @@ public final class CursesFrontEnd {
             self.photo = photo
             photoID += 1
         }
-        draw(model, preview: frame, now: now ?? POSIX.monotonicSeconds())
+        draw(model, preview: frame, now: now ?? SystemClock().now())
     }
 
     /// Whether two frames are the same picture (the flow hands the photo in with every render of its screen).
@@ -276,7 +276,7 @@ public final class CursesFrontEnd {
         }
         for item in layout.items where item.row < rows && item.column < columns { painter.put(item) }
         wnoutrefresh(window)
-        let start = updateClock()
+        let start = updateClock.now()
         graphicsBytes.removeAll(keepingCapacity: true)
         if image.remove, graphics != nil {
             graphics!.remove(into: &graphicsBytes)
@@ -302,7 +302,7 @@ public final class CursesFrontEnd {
         }
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
-        noteUpdate(seconds: updateClock() - start)
+        noteUpdate(seconds: updateClock.now() - start)
     }
 
     /// Whether this update shows the live preview or the photo's thumbnail as an image (and where), and
@@ -381,10 +381,10 @@ public final class CursesFrontEnd {
                         inputs.append(.resized(columns: size.columns, rows: size.rows))
                     }
                 } else {
-                    inputs += keys.decode(code: Int32(character), at: POSIX.monotonicSeconds()).map { .key($0) }
+                    inputs += keys.decode(code: Int32(character), at: SystemClock().now()).map { .key($0) }
                 }
             } else if result == OK {
-                inputs += keys.decode(character: UInt32(character), at: POSIX.monotonicSeconds()).map { .key($0) }
+                inputs += keys.decode(character: UInt32(character), at: SystemClock().now()).map { .key($0) }
             } else {
                 inputs += keys.endOfInput().map { .key($0) }
                 break
@@ -417,7 +417,7 @@ public final class CursesFrontEnd {
         }
         refreshSize()
         graphicsStale = true
-        if let model = lastModel { draw(model, preview: nil, now: POSIX.monotonicSeconds()) }
+        if let model = lastModel { draw(model, preview: nil, now: SystemClock().now()) }
     }
 
     private func refreshSize() {

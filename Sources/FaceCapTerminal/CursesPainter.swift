@@ -1,6 +1,6 @@
 // Puts a screen's cells into curses' window: the pictures' cells in their colour pairs, the words in their styles.
 
-import CCurses
+internal import CCurses
 import FaceCapCore
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 // The terminal as curses holds it: started, given back to the shell and taken again, ended.
 
-import CCurses
+internal import CCurses
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 
 /// Colour pairs for truecolor cells, allocated as colour combinations appear.
 ///

@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 
 /// Appends `value` in decimal (the encoders' numbers: no String per number in the per-frame loop).
 @inline(__always)

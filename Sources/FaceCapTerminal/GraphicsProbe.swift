@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 import FaceCapCore
 #if canImport(Glibc)
 import Glibc

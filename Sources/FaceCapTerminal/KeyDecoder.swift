@@ -1,4 +1,4 @@
-import CCurses
+internal import CCurses
 import FaceCapCore
 
 /// Maps what ncurses' `get_wch` returns to the flow's keys, and swallows the terminal's own replies.

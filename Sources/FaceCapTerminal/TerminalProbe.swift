@@ -136,10 +136,10 @@ enum TerminalProbe {
         }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 512)
-        let deadline = POSIX.monotonicSeconds() + timeout
+        let deadline = SystemClock().now() + timeout
         var answers = TerminalAnswers()
         while !answers.deviceAttributes {
-            let left = deadline - POSIX.monotonicSeconds()
+            let left = deadline - SystemClock().now()
             guard left > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(max(1, (left * 1000).rounded(.up))))

@@ -102,35 +102,7 @@ enum AnalyzeCommand {
 
     /// The text of a small file, or the `InputFileError` (exit 66) that says why it cannot be read.
     private static func readText(_ path: String) throws -> String {
-        guard let file = fopen(path, "rb") else {
-            let code = errno
-            let problem: InputFileError.Problem
-            switch code {
-            case ENOENT: problem = .missing
-            case EACCES, EPERM: problem = .permissionDenied
-            case EISDIR: problem = .isDirectory
-            default: problem = .unreadable(errnoText(code))
-            }
-            throw InputFileError(path: path, problem: problem)
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n > 0 { bytes += chunk[0..<n] }
-            if bytes.count > maxThresholdsBytes {
-                throw InputFileError(path: path, problem: .fileTooLarge(bytes: bytes.count, limit: maxThresholdsBytes))
-            }
-            if n < chunk.count {
-                if ferror(file) != 0 {
-                    let reason = errnoText(errno)
-                    throw InputFileError(path: path, problem: .unreadable(reason))
-                }
-                break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: try POSIXFile.readAll(path, limit: maxThresholdsBytes), as: UTF8.self)
     }
 }
 

@@ -360,7 +360,7 @@ enum BenchCommand {
     }
 
     /// Milliseconds on the monotonic clock.
-    private static func now() -> Double { POSIX.monotonicSeconds() * 1000 }
+    private static func now() -> Double { SystemClock().now() * 1000 }
 
     /// Median wall time of `body` in milliseconds after a warm-up of a tenth of the runs.
     private static func medianMilliseconds(runs: Int, _ body: () -> Void) -> Double {
@@ -396,18 +396,10 @@ enum BenchCommand {
         return times
     }
 
-    private static func threadCPU() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-    }
+    private static func threadCPU() -> Double { POSIX.clockSeconds(CLOCK_THREAD_CPUTIME_ID) * 1000 }
 
     /// CPU time of every thread of the process (the eyes' worker with the calling thread), in milliseconds.
-    private static func processCPU() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-    }
+    private static func processCPU() -> Double { POSIX.clockSeconds(CLOCK_PROCESS_CPUTIME_ID) * 1000 }
 
     private static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }

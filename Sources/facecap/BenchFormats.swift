@@ -64,11 +64,7 @@ enum BenchFormats {
         return lines
     }
 
-    private static func cpu(_ clock: clockid_t) -> Double {
-        var ts = timespec()
-        clock_gettime(clock, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-    }
+    private static func cpu(_ clock: clockid_t) -> Double { POSIX.clockSeconds(clock) * 1000 }
 
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

@@ -32,9 +32,5 @@ enum BenchPreview {
         return results
     }
 
-    private static func threadCPUMilliseconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-    }
+    private static func threadCPUMilliseconds() -> Double { POSIX.clockSeconds(CLOCK_THREAD_CPUTIME_ID) * 1000 }
 }

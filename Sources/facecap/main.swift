@@ -65,7 +65,7 @@ func checkCPU() -> Bool {
 
 func runMain() -> ExitCode {
     // Events count time from here (SPEC: `t` = seconds since start).
-    let startTime = MonotonicReplayClock().now()
+    let startTime = SystemClock().now()
     guard checkCPU() else {
         printError("this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); "
                    + "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU")

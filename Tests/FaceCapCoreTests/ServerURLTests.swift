@@ -40,6 +40,15 @@ final class ServerURLTests: XCTestCase {
         XCTAssertNil(problem("http://127.0.0.1:65535/x"))
     }
 
+    /// The scheme rule alone, for a text that may not parse as a whole (the HTTP client's plain-http refusal).
+    func testPlainHTTPIsTheSchemeWhateverFollowsIt() {
+        let texts = ["HTTP://10.1.2.3:99999/x": true, "http://": true, "https://example.org/x": false,
+                     "ftp://example.org/x": false, " http://example.org/x": false]
+        for (text, plain) in texts {
+            XCTAssertEqual(ServerURL.isPlainHTTP(text), plain, text)
+        }
+    }
+
     func testTheCommandLineRefusesPlainHTTPToAnotherHostUnlessAskedTo() {
         XCTAssertNoThrow(try WizardConfiguration.checkServer("http://localhost:1/x", insecure: false))
         XCTAssertThrowsError(try WizardConfiguration.checkServer("http://example.org/x", insecure: false))

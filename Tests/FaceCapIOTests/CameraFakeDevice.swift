@@ -1,5 +1,5 @@
 import CV4L2
-import FaceCapIO
+@testable import FaceCapIO
 import XCTest
 
 #if canImport(Glibc)

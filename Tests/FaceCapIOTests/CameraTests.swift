@@ -35,8 +35,8 @@ final class CameraTests: XCTestCase {
     func readUntilError(_ camera: Camera, _ frame: inout Frame, timeout: Double, pause: UInt32 = 0,
                         within seconds: Double) -> (error: CameraError?, results: [FrameReadResult]) {
         var results: [FrameReadResult] = []
-        let start = POSIX.monotonicSeconds()
-        while POSIX.monotonicSeconds() - start < seconds {
+        let start = SystemClock().now()
+        while SystemClock().now() - start < seconds {
             do { results.append(try camera.nextFrame(into: &frame, timeout: timeout)) } catch {
                 return (error.camera, results)
             }
@@ -317,11 +317,11 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, ops: fake.ops)
         XCTAssertEqual(fake.events("S_FMT").count, 2, "S_FMT retried after EINTR")
         var frame = emptyFrame()
-        let start = POSIX.monotonicSeconds()
+        let start = SystemClock().now()
         // EAGAIN: keep waiting; a signal (EINTR at poll) hands control back at once so callers can check flags.
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 5), .noFrameYet)
         // Well short of the 5-s timeout it would otherwise wait out; the margin is for a loaded machine.
-        XCTAssertLessThan(POSIX.monotonicSeconds() - start, 4)
+        XCTAssertLessThan(SystemClock().now() - start, 4)
         XCTAssertEqual(camera.statistics.wouldBlock, 1)
         XCTAssertEqual(camera.statistics.interrupted, 1)
         // EINTR at DQBUF: retried within the same call.
@@ -413,10 +413,10 @@ final class CameraTests: XCTestCase {
         XCTAssertTrue(frame.data.allSatisfy { $0 == 2 })
         usleep(300_000)
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
-        let damagedAt = POSIX.monotonicSeconds()
+        let damagedAt = SystemClock().now()
         let stalled = readUntilError(camera, &frame, timeout: 0.05, within: 2).error
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.2), "then nothing: a stall")
-        XCTAssertGreaterThanOrEqual(POSIX.monotonicSeconds() - damagedAt, 0.19)
+        XCTAssertGreaterThanOrEqual(SystemClock().now() - damagedAt, 0.19)
         XCTAssertEqual(camera.statistics.droppedErrorFlag, 3)
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
@@ -431,13 +431,13 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
         var frame = emptyFrame()
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
-        let start = POSIX.monotonicSeconds()
+        let start = SystemClock().now()
         let (stalled, results) = readUntilError(camera, &frame, timeout: 0, pause: 1_000, within: 3)
         XCTAssertTrue(results.allSatisfy { $0 == .noFrameYet }, "\(Set(results.map { "\($0)" }))")
         XCTAssertEqual(stalled, .stalled(path: path, seconds: 0.2))
         // Before readUntilError's own 3-s limit, which a stall clock restarted by every damaged buffer would reach;
         // the margin over the 0.2-s timeout is for a loaded machine.
-        XCTAssertLessThan(POSIX.monotonicSeconds() - start, 2.5, "reported about a stall timeout after the frame")
+        XCTAssertLessThan(SystemClock().now() - start, 2.5, "reported about a stall timeout after the frame")
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
     }
 

@@ -5,7 +5,7 @@ import XCTest
 @testable import FaceCapIO
 
 /// A clock that only moves when the code under test sleeps or the test advances it.
-final class ManualClock: ReplayClock {
+final class ManualClock: MonotonicClock {
     var time = 100.0
     var sleeps: [Double] = []
     func now() -> Double { time }

@@ -408,6 +408,17 @@ final class HTTPValidationTests: XCTestCase {
         XCTAssertFalse(TokenInClearError(host: "h").message.contains(token))
     }
 
+    /// The client's URL is taken apart once, and again whenever it changes: its messages and its plain-http rule
+    /// read the same host and port as the command line.
+    func testTheConfigurationKeepsItsURLTakenApart() {
+        var configuration = HTTPValidator.Configuration(url: "http://[::1]:8080/x", token: nil, version: "test")
+        XCTAssertEqual(configuration.server?.place, "[::1]:8080")
+        configuration.url = "https://Example.org/selfie"
+        XCTAssertEqual(configuration.server, try? ServerURL("https://Example.org/selfie"))
+        configuration.url = "http://example.org:99999/x"
+        XCTAssertNil(configuration.server, "a port the command line refuses: no parts to name")
+    }
+
     // MARK: TLS
 
     func testHTTPSVerifiesTheCertificate() throws {

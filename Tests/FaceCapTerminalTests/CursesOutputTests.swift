@@ -166,13 +166,8 @@ final class CursesOutputTests: XCTestCase {
         let ui = try frontEnd(.colors256)
         defer { ui.close() }
         ui.resize(columns: 100, rows: 32)
-        var cost = 0.3, clock = 0.0, starting = true
-        ui.updateClock = {
-            // Called as an update starts and as it ends: the update takes `cost`.
-            if !starting { clock += cost }
-            starting.toggle()
-            return clock
-        }
+        let clock = UpdateClock(cost: 0.3)
+        ui.updateClock = clock
         let frames = (0..<8).map { i in
             TestFrames.place(sergeyPhoto, scale: 0.8 + 0.02 * Double(i), dx: 12 * i, noise: 3, seed: UInt64(i))
         }
@@ -191,7 +186,7 @@ final class CursesOutputTests: XCTestCase {
         let slow = offer(frames: 90)
         XCTAssertGreaterThanOrEqual(ui.previewInterval, 0.5, "three times the update time, up to a second")
         XCTAssertLessThanOrEqual(slow, 6, "three seconds of a 30 fps camera on the slow link: a frame in a second")
-        cost = 0.005
+        clock.cost = 0.005
         // The interval shrinks by half an update at each frame drawn: 0.9, 0.46, 0.24 … s.
         let recovering = offer(frames: 60)
         XCTAssertEqual(ui.previewInterval, 1.0 / 30, accuracy: 1e-9, "fast again within two seconds")
@@ -311,4 +306,22 @@ private final class SlowDrain: @unchecked Sendable {
             if !fast { usleep(25_000) }
         }
     }
+}
+
+/// The front end's update clock as a slow link makes it: read as an update starts and as it ends, so each update
+/// takes `cost` seconds; nothing here depends on this machine's speed.
+private final class UpdateClock: MonotonicClock {
+    var cost: Double
+    private var time = 0.0
+    private var starting = true
+
+    init(cost: Double) { self.cost = cost }
+
+    func now() -> Double {
+        if !starting { time += cost }
+        starting.toggle()
+        return time
+    }
+
+    func sleep(_ seconds: Double) { time += max(0, seconds) }
 }

@@ -61,10 +61,10 @@ final class GraphicsProbeTests: XCTestCase {
         var before = termios()
         tcgetattr(terminal.slave, &before)
         terminal.answer(reply, delay: delay)
-        let start = POSIX.monotonicSeconds()
+        let start = SystemClock().now()
         let answers = TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: true,
                                         timeout: timeout)
-        let seconds = POSIX.monotonicSeconds() - start
+        let seconds = SystemClock().now() - start
         var after = termios()
         tcgetattr(terminal.slave, &after)
         Thread.sleep(forTimeInterval: 0.05)

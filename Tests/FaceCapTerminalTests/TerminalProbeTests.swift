@@ -17,10 +17,10 @@ final class TerminalProbeTests: XCTestCase {
         terminal.answer(Self.light + Self.kitty + Self.cell + Self.attributes)
         // A time-out far longer than any machine's delay: the reply ends the wait, whatever the machine's load, and a
         // wait of half the time-out can only be the time-out waited (a pseudo-terminal round trip is milliseconds).
-        let start = POSIX.monotonicSeconds()
+        let start = SystemClock().now()
         let answers = try XCTUnwrap(TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: true,
                                                       graphics: true, timeout: 30))
-        let seconds = POSIX.monotonicSeconds() - start
+        let seconds = SystemClock().now() - start
         Thread.sleep(forTimeInterval: 0.05)
         // Every question in one write, the device attributes last: one round trip for all of them.
         XCTAssertEqual(terminal.received, TerminalBackground.query + GraphicsProbe.queries + TerminalProbe.deviceAttributes)
@@ -52,8 +52,8 @@ final class TerminalProbeTests: XCTestCase {
     /// Reads keys for up to `seconds`, until `until` is among them.
     private func keys(_ ui: CursesFrontEnd, for seconds: Double, until: FrontEndInput) -> [FrontEndInput] {
         var inputs: [FrontEndInput] = []
-        let deadline = POSIX.monotonicSeconds() + seconds
-        while POSIX.monotonicSeconds() < deadline, !inputs.contains(until) {
+        let deadline = SystemClock().now() + seconds
+        while SystemClock().now() < deadline, !inputs.contains(until) {
             inputs += ui.readKeys()
             Thread.sleep(forTimeInterval: 0.02)
         }

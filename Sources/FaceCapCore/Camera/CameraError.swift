@@ -86,7 +86,8 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
         case .ioError(let path, let attempts):
             return Words.text(.cameraErrorIO, count: attempts, ["path": path])
         case .system(let path, let operation, let code):
-            return Words.text(.cameraErrorSystem, ["path": path, "operation": operation, "reason": errnoText(code)])
+            return Words.text(.cameraErrorSystem,
+                              ["path": path, "operation": operation, "reason": Errno(code).description])
         case .closed(let path):
             return Words.text(.cameraErrorClosed, ["path": path])
         }

@@ -26,11 +26,14 @@ public struct ServerURL: Equatable, Sendable {
     /// "host:port", an IPv6 host in brackets: where a message says the connection went.
     public var place: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
+    /// Whether `text` names plain http:// (any case), whether or not the rest of it parses: the scheme rule for a
+    /// text the command line did not check.
+    public static func isPlainHTTP(_ text: String) -> Bool { text.lowercased().hasPrefix("http://") }
+
     public init(_ text: String) throws(Problem) {
-        let lower = text.lowercased()
-        if lower.hasPrefix("https://") {
+        if text.lowercased().hasPrefix("https://") {
             secure = true
-        } else if lower.hasPrefix("http://") {
+        } else if Self.isPlainHTTP(text) {
             secure = false
         } else {
             throw .notHTTP

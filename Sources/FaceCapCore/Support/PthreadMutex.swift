@@ -44,8 +44,9 @@ public final class PthreadMutex: @unchecked Sendable {
     }
 }
 
-/// A value behind a `PthreadMutex`, reached only with the lock held: `Synchronization.Mutex`'s shape, with the lock
-/// ThreadSanitizer sees (the validation worker's queue under `Mutex` was reported as a race in CI).
+/// A value behind a `PthreadMutex`, reached only with the lock held: `Synchronization.Mutex`'s shape (swift-nio's
+/// `NIOLockedValueBox`), with the lock ThreadSanitizer sees (the validation worker's queue under `Mutex` was reported
+/// as a race in CI). The one lock box: the workers' queues, the interpreter registry and the shared face tracker.
 public final class PthreadLocked<Value>: @unchecked Sendable {
     private let mutex = PthreadMutex()
     private var value: Value
@@ -57,6 +58,11 @@ public final class PthreadLocked<Value>: @unchecked Sendable {
     /// `body` on the value with the lock held.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try mutex.withLock { try body(&value) }
+    }
+
+    /// `body` on the value with the lock held, or nil (and `body` not run) when another thread holds it.
+    public func withLockIfAvailable<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result? {
+        try mutex.withLockIfAvailable { try body(&value) }
     }
 }
 

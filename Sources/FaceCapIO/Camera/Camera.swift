@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import FaceCapCore
 
 #if canImport(Glibc)
@@ -187,7 +187,7 @@ public final class Camera: FrameSource {
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
         queueDepth = max(1, Int(stream.buffer_count))
-        stallClockStart = POSIX.monotonicSeconds()
+        stallClockStart = SystemClock().now()
         // Back after being unplugged while facecap had changed its controls: those are written back first.
         self.controlLedger.restore(path: path, device: device)
         self.controlLedger.opened(path: path, device: device)
@@ -252,11 +252,11 @@ public final class Camera: FrameSource {
         }
         // NaN or negative waits not at all; an infinite wait is an hour at a time (the stall check still runs).
         let wait = timeout.isNaN ? 0 : min(max(0, timeout), 3600)
-        let deadline = POSIX.monotonicSeconds() + wait
+        let deadline = SystemClock().now() + wait
         while true {
             // No single wait outlasts the stall deadline, so a silent camera is reported on time however long
             // the caller is prepared to wait.
-            let before = POSIX.monotonicSeconds()
+            let before = SystemClock().now()
             let untilStall = stallClockStart + configuration.stallTimeout - before
             let remaining = min(max(0, min(deadline - before, untilStall)), 3600)
             let milliseconds = Int32((remaining * 1000).rounded(.up))
@@ -265,7 +265,7 @@ public final class Camera: FrameSource {
             let interruptedBefore = statistics.interrupted
             var result = read(device, into: &frame, milliseconds, &info, &failed)
             updateStatistics(device)
-            let now = POSIX.monotonicSeconds()
+            let now = SystemClock().now()
             if result == CV4L2_READ_FRAME, configuration.skipStaleFrames { skipToNewest(device, &frame, &info) }
             if result == CV4L2_READ_FRAME, let mjpeg { result = try decode(mjpeg, device, into: &frame) }
             switch result {

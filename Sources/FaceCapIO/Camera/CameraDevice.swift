@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import FaceCapCore
 
 #if canImport(Glibc)
@@ -7,9 +7,9 @@ import Glibc
 
 /// The device calls the camera code makes: the real libv4l2 ones, or a test fake's.
 public struct CameraOps {
-    public var table: cv4l2_ops
+    var table: cv4l2_ops
 
-    public init(_ table: cv4l2_ops) { self.table = table }
+    init(_ table: cv4l2_ops) { self.table = table }
 
     /// v4l2_open/v4l2_close/v4l2_ioctl/v4l2_mmap/v4l2_munmap and poll(2); the C library's own calls instead when
     /// libcamera's V4L2 adapter is preloaded (`libcamerify facecap`), whose replacements libv4l2 would go past.

@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import FaceCapCore
 
 /// Exposure for the face on a live camera: `ExposureSteering`'s decisions applied through the camera's controls.

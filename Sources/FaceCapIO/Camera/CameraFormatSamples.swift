@@ -1,5 +1,5 @@
-import CImageCodecs
-import CV4L2
+internal import CImageCodecs
+internal import CV4L2
 import FaceCapCore
 
 /// A picture in each camera format facecap reads, made from RGB as a camera would send it: for the format tests

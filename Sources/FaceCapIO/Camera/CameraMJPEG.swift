@@ -1,4 +1,4 @@
-import CImageCodecs
+internal import CImageCodecs
 import FaceCapCore
 
 /// A camera's MJPEG frames decoded by facecap's own libjpeg-turbo decoder (CImageCodecs' cic_mjpeg) straight to

@@ -19,13 +19,14 @@ enum CameraSupport {
         return names
     }
 
+    /// The first 256 bytes of a sysfs or /proc file (a driver's name, a device's index), or nil when it is empty
+    /// or cannot be read.
     static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard case .success(let fd) = POSIX.retryingInterrupts({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
         defer { Glibc.close(fd) }
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
+        guard case .success(let count) = buffer.withUnsafeMutableBytes({ POSIX.readFully(fd, into: $0) }), count > 0
+        else { return nil }
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 

@@ -58,13 +58,13 @@ public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, secon
             return RecordingSummary(framesWritten: writer.framesWritten, stop: .sourceFailed, error: error)
         }
         if result == .frame {
-            let first = start ?? (frame.timestamp, POSIX.monotonicSeconds())
+            let first = start ?? (frame.timestamp, SystemClock().now())
             start = first
             if frame.timestamp - first.source >= seconds { break }
             try writer.write(frame)
         }
         // Source time decides the length; the wall clock only guards against a source whose clock stands still.
-        if let start, POSIX.monotonicSeconds() - start.wall >= seconds + 2 { break }
+        if let start, SystemClock().now() - start.wall >= seconds + 2 { break }
     }
     return RecordingSummary(framesWritten: writer.framesWritten, stop: .finished)
 }

@@ -1,3 +1,5 @@
+import FaceCapCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -93,8 +95,7 @@ public struct FileCalls: Sendable {
     public static let system = FileCalls(
         open: { Glibc.open($0, $1, $2) },
         write: { fd, bytes in
-            if case .failure(let error) = POSIXFile.write(fd, bytes) { return error.code }
-            return 0
+            POSIX.writeAll(fd, bytes)?.code ?? 0
         },
         fsync: { Glibc.fsync($0) },
         close: { Glibc.close($0) },

@@ -4,28 +4,6 @@ import FaceCapCore
     import Glibc
 #endif
 
-/// The time source that paces clip replay; tests substitute one that only advances when told.
-public protocol ReplayClock: AnyObject {
-    /// Seconds on a monotonic clock (any origin).
-    func now() -> Double
-    /// Waits `seconds` (≤ 0 returns at once).
-    func sleep(_ seconds: Double)
-}
-
-/// CLOCK_MONOTONIC and nanosleep: unaffected by changes of the wall clock.
-public final class MonotonicReplayClock: ReplayClock {
-    public init() {}
-
-    public func now() -> Double { POSIX.monotonicSeconds() }
-
-    public func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
-    }
-}
-
 /// Replays a `.y4m` clip as a `FrameSource`, at the clip's own frame rate (or as fast as asked).
 ///
 /// Frames come out in the clip's planar format (yuv420p, yuv422p, yuv444p or gray) and are read
@@ -35,7 +13,7 @@ public final class ClipSource: FrameSource {
     public enum Pacing {
         /// Each frame waits for its time on `clock`; if the consumer falls behind, the schedule restarts
         /// from the late frame instead of bursting to catch up (replay slows down, as a loaded camera would).
-        case realTime(ReplayClock)
+        case realTime(any MonotonicClock)
         /// Every call delivers the next frame at once (analysis, tests).
         case unpaced
     }
@@ -64,7 +42,7 @@ public final class ClipSource: FrameSource {
 
     /// Opens the clip; throws `InputFileError` (exit 66) when it is missing or its header is bad.
     public init(
-        path: String, loop: Bool = false, pacing: Pacing = .realTime(MonotonicReplayClock()),
+        path: String, loop: Bool = false, pacing: Pacing = .realTime(SystemClock()),
         limits: ImageLimits = .clip
     ) throws(InputFileError) {
         self.path = path

@@ -1,4 +1,4 @@
-import CImageCodecs
+internal import CImageCodecs
 import FaceCapCore
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +60,7 @@ public enum MediaKind: String, Sendable, Equatable {
         }
         defer { _ = close(fd) }
         var head = [UInt8](repeating: 0, count: 16)
-        let result = head.withUnsafeMutableBytes { POSIXFile.read(fd, into: $0) }
+        let result = head.withUnsafeMutableBytes { POSIX.readFully(fd, into: $0) }
         switch result {
         case .success(let n):
             guard n > 0 else { throw InputFileError(path: path, problem: .data(.empty)) }

@@ -16,7 +16,7 @@ public struct InputFileError: UserFacingError, Equatable {
         case notARegularFile
         /// The file is larger than facecap will read into memory.
         case fileTooLarge(bytes: Int, limit: Int)
-        /// Another failure of open/read; the text is strerror's.
+        /// Another failure of open/read; the text is the `Errno`'s description.
         case unreadable(String)
         /// The bytes are not a usable image or clip.
         case data(MediaDataError)
@@ -55,7 +55,7 @@ public struct InputFileError: UserFacingError, Equatable {
         case EACCES, EPERM: return .permissionDenied
         case EISDIR: return .isDirectory
         case ENOMEM: return .outOfMemory
-        default: return .unreadable(errnoText(code))
+        default: return .unreadable(Errno(code).description)
         }
     }
 }

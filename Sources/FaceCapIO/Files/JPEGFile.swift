@@ -1,4 +1,4 @@
-import CImageCodecs
+internal import CImageCodecs
 import FaceCapCore
 
 #if canImport(Glibc)

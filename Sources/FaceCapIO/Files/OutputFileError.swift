@@ -20,7 +20,7 @@ public struct OutputFileError: UserFacingError, Equatable {
         case frameMismatch(String)
         /// The image cannot be encoded (e.g. larger than JPEG allows); the text says why.
         case encoding(String)
-        /// Another failure of a system call; the text is strerror's.
+        /// Another failure of a system call; the text is the `Errno`'s description.
         case system(String)
     }
 
@@ -61,7 +61,7 @@ public struct OutputFileError: UserFacingError, Equatable {
         case EROFS: return .readOnlyFileSystem
         case ENOSPC, EDQUOT, EFBIG: return .diskFull
         case EISDIR: return .isDirectory
-        default: return .system(errnoText(code))
+        default: return .system(Errno(code).description)
         }
     }
 }

@@ -107,7 +107,7 @@ public final class Y4MFileReader {
                     .initialize(fromContentsOf: src[start..<(start + buffered)])
             }
             guard buffered < count else { return .success(0) }
-            return POSIXFile.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(
+            return POSIX.readFully(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(
                 rebasing: out[buffered..<count])))
         }
         bufferStart += buffered
@@ -244,7 +244,7 @@ public final class Y4MFileWriter {
         }
         let line = header.serialized()
         size = 0
-        if case .failure(let error) = line.withUnsafeBytes({ POSIXFile.write(fd, $0) }) {
+        if let error = line.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
             _ = Glibc.close(fd)
             if created { unlink(path) }
             throw OutputFileError(path: path, problem: OutputFileError.problem(errno: error.code))
@@ -265,7 +265,7 @@ public final class Y4MFileWriter {
         } catch {
             throw OutputFileError(path: path, problem: .frameMismatch(error.summary))
         }
-        if case .failure(let error) = output.withUnsafeBytes({ POSIXFile.write(fd, $0) }) {
+        if let error = output.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
             // Drop the partial frame so the clip stays readable up to its last whole frame.
             _ = ftruncate(fd, off_t(size))
             _ = lseek(fd, off_t(size), SEEK_SET)

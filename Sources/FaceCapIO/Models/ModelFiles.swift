@@ -123,26 +123,23 @@ public enum ModelFiles {
     static let maxModelBytes = 64 << 20
 
     private static func readWholeFile(_ path: String) throws(ModelError) -> [UInt8] {
-        func unreadable() -> ModelError {
-            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": errnoText(errno)]))
+        func unreadable(_ error: Errno) -> ModelError {
+            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": error.description]))
         }
-        guard let file = fopen(path, "rb") else { throw unreadable() }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
-            if count < chunk.count {
-                if ferror(file) != 0 { throw unreadable() }
-                break
-            }
-            // Said "cannot read it (Success)" before: errno is 0 here, the size is the problem.
-            if bytes.count > maxModelBytes {
-                throw ModelError(file: path, problem: Words.text(.modelTooLarge, ["size": Words.megabytes(maxModelBytes)]))
-            }
+        let fd: Int32
+        switch POSIX.retryingInterrupts({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let value): fd = value
+        case .failure(let error): throw unreadable(error)
         }
-        return bytes
+        defer { _ = close(fd) }
+        switch POSIX.readAll(fd, expected: POSIXFile.size(fd), limit: maxModelBytes) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.tooLarge):
+            throw ModelError(file: path, problem: Words.text(.modelTooLarge, ["size": Words.megabytes(maxModelBytes)]))
+        case .failure(.system(let error)):
+            throw unreadable(error)
+        }
     }
 }
 

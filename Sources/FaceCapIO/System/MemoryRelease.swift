@@ -1,4 +1,4 @@
-import CSignals
+internal import CSignals
 
 /// What the wizard does about glibc's allocator so that its resident memory stays what it uses (SPEC §10: 60 MB).
 /// Capping the malloc arenas (`MALLOC_ARENA_MAX=1` or `2`) was measured too and changed nothing (the worker

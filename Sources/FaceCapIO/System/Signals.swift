@@ -1,5 +1,6 @@
-import CSignals
-import CV4L2
+internal import CSignals
+internal import CV4L2
+import FaceCapCore
 
 #if canImport(Glibc)
 import Glibc
@@ -27,16 +28,13 @@ public enum Signals {
         guard fd >= 0 else { return [] }
         var numbers: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                numbers += buffer[..<count].map { Int32($0) }
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                return numbers   // EAGAIN: the pipe is empty
-            }
+        // Until EAGAIN: the pipe is empty.
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
+            POSIX.retryingInterrupts { read(fd, bytes.baseAddress, bytes.count) }
+        }), count > 0 {
+            numbers += buffer[..<count].map { Int32($0) }
         }
+        return numbers
     }
 
     /// Suspends the process as Ctrl-Z would (SIGTSTP with its default action) and returns once it is

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import FaceCapCore
 
 #if canImport(Glibc)
@@ -20,7 +20,10 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     /// Where and how to upload.
     public struct Configuration: Sendable {
         /// The endpoint (`--server`), already checked: http(s), plain http only to loopback unless allowed.
-        public var url: String
+        public var url: String { didSet { server = try? ServerURL(url) } }
+        /// `url` taken apart once (nil when it is not an http(s) URL with a host and a valid port): the host and
+        /// place failures name, and whether plain http stays on this machine.
+        public private(set) var server: ServerURL?
         /// Sent as `Authorization: Bearer …` when set (from `FACECAP_TOKEN`, never the command line).
         public var token: BearerToken?
         /// facecap's version, for `User-Agent: facecap/VERSION`.
@@ -40,6 +43,7 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
                     totalTimeout: Double = 30, maxReplyBytes: Int = ServerReply.maxReplyBytes,
                     caBundlePath: String? = nil, allowInsecureHTTP: Bool = false) {
             self.url = url
+            server = try? ServerURL(url)
             self.token = token
             self.version = version
             self.connectTimeout = connectTimeout
@@ -112,9 +116,9 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     /// The command line refuses this at start-up; checked again here so that no caller can send the photo and
     /// the token in clear text across a network by mistake. Nil when the request may go.
     private func clearTextRefusal() -> String? {
-        guard configuration.url.lowercased().hasPrefix("http://") else { return nil }
+        guard ServerURL.isPlainHTTP(configuration.url) else { return nil }
         // A URL the command line would refuse (a port of 99999) is no loopback address either.
-        let server = try? ServerURL(configuration.url)
+        let server = configuration.server
         if server?.isLoopback == true { return nil }
         let host = server?.host ?? configuration.url
         if !configuration.allowInsecureHTTP { return Words.text(.netPlainHTTP, ["host": host]) }
@@ -220,7 +224,7 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     private func failure(_ code: CURLcode, handle: UnsafeMutableRawPointer, transfer: Transfer,
                          detail: String) -> ValidationOutcome {
         let c = configuration
-        let server = try? ServerURL(c.url)
+        let server = c.server
         let host = server?.host ?? c.url
         let place = server?.place ?? c.url
         var osError = 0
@@ -386,7 +390,7 @@ public struct TokenInClearError: UserFacingError, Equatable {
     /// The check, for the command line: throws when `token` would go over plain http to a host that is not
     /// this machine.
     public static func check(url: String, token: BearerToken?) throws(TokenInClearError) {
-        guard token != nil, url.lowercased().hasPrefix("http://") else { return }
+        guard token != nil, ServerURL.isPlainHTTP(url) else { return }
         let server = try? ServerURL(url)
         if server?.isLoopback != true { throw TokenInClearError(host: server?.host ?? url) }
     }

@@ -1,3 +1,4 @@
+import FaceCapCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,19 +30,16 @@ final class WakeUpPipe: Sendable {
 
     /// Makes `descriptor` readable. EAGAIN: the pipe is full of unread wake-ups, so the run loop is woken anyway.
     func wake() {
-        var byte: UInt8 = 1
-        while write(writeEnd, &byte, 1) < 0, errno == EINTR {}
+        let byte: UInt8 = 1
+        withUnsafeBytes(of: byte) { _ = POSIX.writeAll(writeEnd, $0) }
     }
 
     /// Reads every wake-up waiting; never blocks.
     func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n > 0 { continue }
-            if n < 0, errno == EINTR { continue }
-            break
-        }
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
+            POSIX.retryingInterrupts { read(descriptor, bytes.baseAddress, bytes.count) }
+        }), count > 0 {}
     }
 
     /// Closes both ends; idempotent.

@@ -12,7 +12,7 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private let input: Int32 = 0
     private var reading = true
     private var announcer: PlainAnnouncer
-    private let clock: () -> Double
+    private let clock: any MonotonicClock
     private var savedTerminal: termios?
     private let isTerminal: Bool
     private var pending: [UInt8] = []
@@ -26,7 +26,7 @@ public final class PlainFrontEnd: WizardFrontEnd {
     /// Punctuation is ASCII unless `environment`'s locale is UTF-8 (nil: the process's environment); `clock`
     /// (seconds, any origin) paces the lines.
     public init(output: Int32, environment: [String: String]? = nil,
-                clock: @escaping () -> Double = MonotonicReplayClock().now) {
+                clock: any MonotonicClock = SystemClock()) {
         self.output = output
         let locale = environment ?? Dictionary(uniqueKeysWithValues: ["LC_ALL", "LC_CTYPE", "LANG"].compactMap { name in
             getenv(name).map { (name, String(cString: $0)) }
@@ -133,12 +133,12 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private var overlong = false
 
     public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
-        guard let line = announcer.offer(model, at: clock()) else { return }
+        guard let line = announcer.offer(model, at: clock.now()) else { return }
         if POSIX.writeAll(output, line + "\n")?.code == EPIPE { outputClosed = true }
     }
 
     /// A line held back by the pacing may be said now: the run loop renders again even if nothing changed.
-    public var hasDueOutput: Bool { announcer.isDue(at: clock()) }
+    public var hasDueOutput: Bool { announcer.isDue(at: clock.now()) }
 
     public func wantsPreviewFrame(at now: Double) -> Bool { false }
     public func resize() -> (columns: Int, rows: Int)? { nil }

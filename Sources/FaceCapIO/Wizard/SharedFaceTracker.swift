@@ -14,21 +14,20 @@ import Glibc
 /// hand flag on every picture, a second face always looked for), then put back, and the tracking forgotten
 /// before and after, so neither side sees the other's face.
 ///
-/// The lock is a `PthreadMutex`, not `Synchronization.Mutex`, so ThreadSanitizer sees the hand-over between the two
-/// threads (it reported the hand-over through `Mutex`'s futex as a race). Unchecked `Sendable`: `tracker` is only
-/// touched with `lock` held.
-public final class SharedFaceTracker: @unchecked Sendable {
-    private let tracker: FaceTracker
-    private let lock = PthreadMutex()
+/// The tracker lives in a `PthreadLocked` box, reached only with its lock held: a pthread mutex, not
+/// `Synchronization.Mutex`, so ThreadSanitizer sees the hand-over between the two threads (it reported the hand-over
+/// through `Mutex`'s futex as a race).
+public final class SharedFaceTracker: Sendable {
+    private let tracker: PthreadLocked<FaceTracker>
 
     /// Takes `tracker` over: nothing else may use it.
     public init(_ tracker: sending FaceTracker) {
-        self.tracker = tracker
+        self.tracker = PthreadLocked(tracker)
     }
 
     /// `body` with the lock held.
     private func withLock<Result>(_ body: (FaceTracker) -> Result) -> Result {
-        lock.withLock { body(tracker) }
+        tracker.withLock { body($0) }
     }
 
     /// Builds the tracker from models already loaded (`ModelFiles.loadAllFaceModels`); the models may be dropped
@@ -42,7 +41,7 @@ public final class SharedFaceTracker: @unchecked Sendable {
     /// The live analysis's turn: `body` on the tracker as tuned for preview frames, or nil (and `body` not run)
     /// while the validator has it.
     public func live<Result: Sendable>(_ body: (FaceTracker) -> Result) -> Result? {
-        lock.withLockIfAvailable { body(tracker) }
+        tracker.withLockIfAvailable { body($0) }
     }
 
     /// The faces on `photo` as the validator reads them (waits while the live analysis runs a frame); nil, and the

@@ -33,7 +33,7 @@ public final class WizardSession {
     private let pacing = FramePacing()
     private let photos: WizardPhotos
     private let opener: FrameSourceOpener
-    private let clock: () -> Double
+    private let clock: any MonotonicClock
     private let startTime: Double
 
     private var source: FrameSource?
@@ -74,7 +74,7 @@ public final class WizardSession {
 
     public init(settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: SharedFaceTracker,
                 thresholds: AnalyzerThresholds, photos: WizardPhotos, opener: FrameSourceOpener,
-                clock: @escaping () -> Double = MonotonicReplayClock().now, startTime: Double? = nil) {
+                clock: any MonotonicClock = SystemClock(), startTime: Double? = nil) {
         wizard = Wizard(settings: settings)
         self.frontEnd = frontEnd
         self.events = events
@@ -83,7 +83,7 @@ public final class WizardSession {
         self.opener = opener
         self.clock = clock
         // Event times count from the program's start when the caller knows it (models load before the session).
-        self.startTime = startTime ?? clock()
+        self.startTime = startTime ?? clock.now()
     }
 
     /// Runs the wizard to its end and returns the exit code. The front end is closed before it returns, and
@@ -109,7 +109,7 @@ public final class WizardSession {
         return exitCode ?? .failure
     }
 
-    private var now: Double { clock() - startTime }
+    private var now: Double { clock.now() - startTime }
 
     // MARK: - The loop
 
