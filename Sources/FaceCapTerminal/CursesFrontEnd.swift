@@ -145,9 +145,6 @@ public final class CursesFrontEnd {
         let unicode = ccurses_locale_is_utf8() != 0
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
-        // The theme's background, for the words' colours.
-        UIPairs.background = colorMode != .none ? background : nil
-
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let wantsDirect = colorMode == .truecolor
             || (colorMode == .auto && (colorTerm == "truecolor" || colorTerm == "24bit"))
@@ -161,6 +158,7 @@ public final class CursesFrontEnd {
 
         var palette = PreviewPalette.monochrome
         var direct = false
+        var screenPairs = ColourPairs.none
         if colorMode != .none && has_colors() {
             start_color()
             use_default_colors()
@@ -168,7 +166,9 @@ public final class CursesFrontEnd {
             direct = colors >= 1 << 24
             palette = Self.palette(mode: colorMode, wantsDirect: wantsDirect, direct: direct, colors: colors,
                                    pairs: pairs)
-            UIPairs.define()
+            // The words' colours, for the terminal's colours and the theme's background.
+            screenPairs = ColourPairs(colors: colors, background: background)
+            screenPairs.define()
         }
         capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: session.terminalType,
                                             directColor: direct, graphics: graphics?.kind)
@@ -176,7 +176,7 @@ public final class CursesFrontEnd {
         keys.eightBitControls = unicode
         photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
-        painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct)
+        painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct, pairs: screenPairs)
     }
 
     deinit { close() }
