@@ -58,7 +58,7 @@ enum WizardCommand {
                                   memory: CameraMemory.standard(environment: environment))
         let frontEnd: WizardFrontEnd
         if configuration.plain {
-            frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1)
+            frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1, clock: MonotonicReplayClock().now)
         } else {
             // The terminal as the person had it: what a crash puts back.
             FatalSignals.keepTerminal(1)

@@ -24,9 +24,8 @@ public final class PlainFrontEnd: WizardFrontEnd {
     /// the process (SIGTTOU, SIGTTIN).
     ///
     /// Punctuation is ASCII unless `environment`'s locale is UTF-8 (nil: the process's environment); `clock`
-    /// (seconds, any origin) paces the lines.
-    public init(output: Int32, environment: [String: String]? = nil,
-                clock: @escaping () -> Double = MonotonicReplayClock().now) {
+    /// (seconds, any origin: the program's monotonic clock) paces the lines.
+    public init(output: Int32, environment: [String: String]? = nil, clock: @escaping () -> Double) {
         self.output = output
         let locale = environment ?? Dictionary(uniqueKeysWithValues: ["LC_ALL", "LC_CTYPE", "LANG"].compactMap { name in
             getenv(name).map { (name, String(cString: $0)) }
