@@ -2,45 +2,82 @@ internal import CCurses
 import FaceCapCore
 
 // The colours a curses screen is drawn with: the screens' own pairs, the preview's pair table, and the choice
-// of palette and terminfo entry at start-up. The per-cell drawing that uses them is CursesFrontEnd's.
+// of palette and terminfo entry at start-up. The per-cell drawing that uses them is CursesPainter's.
 
-/// The screens' own colour pairs. Coloured text always has its own background, so it reads the same on a
-/// light and a dark theme (at least 4.5:1 either way): dark ink on green, yellow or cyan, white on red; the
-/// Steady bar is green on black. Text without a colour is the theme's own. When the terminal said its
-/// background (OSC 11, `TerminalBackground`) and has 256 colours or more, a word is ink of its tone's hue
-/// on that background instead, where a shade reads 4.5:1 on it (`ToneInk`).
-enum UIPairs {
+/// The screens' own colour pairs, chosen once at start-up from the terminal's colours (direct, 256, 16, 8; `none`
+/// without colour) and theme, and handed to the painter. Coloured text always has its own background, so it reads
+/// the same on a light and a dark theme (at least 4.5:1 either way): dark ink on green, yellow or cyan, white on
+/// red; the Steady bar is green on black. Text without a colour is the theme's own. When the terminal said its
+/// background (OSC 11, `TerminalBackground`) and has 256 colours or more, a word is ink of its tone's hue on that
+/// background instead, where a shade reads 4.5:1 on it (`ToneInk`).
+struct ColourPairs: Equatable, Sendable {
     static let good: Int32 = 1, warning: Int32 = 2, error: Int32 = 3, accent: Int32 = 4
     static let barFilled: Int32 = 5, barEmpty: Int32 = 6
     /// The first pair the preview may use.
     static let previewBase: Int32 = 7
-    /// The terminal's background, as it answered at start-up (nil: it did not); set once before `define`.
-    nonisolated(unsafe) static var background: TerminalBackground.Colour?
-    /// The pairs drawn as ink on the terminal's background (no box of their own).
-    nonisolated(unsafe) private(set) static var inked: Set<Int32> = []
 
-    static func define() {
-        let colours = Int(ccurses_colors()), direct = colours >= 1 << 24
+    /// One pair's colours, as curses takes them (RGB in direct colour; -1 the theme's own).
+    struct Definition: Equatable, Sendable {
+        var pair: Int32
+        var foreground: Int32
+        var background: Int32
+    }
+
+    /// What `define` gives curses, one line a pair, in pair order; empty without colour.
+    let definitions: [Definition]
+    /// The pairs drawn as ink on the terminal's background (no box of their own).
+    let inked: Set<Int32>
+
+    /// No colour: nothing defined, every word in the theme's colours.
+    static let none = ColourPairs(definitions: [], inked: [])
+
+    private init(definitions: [Definition], inked: Set<Int32>) {
+        self.definitions = definitions
+        self.inked = inked
+    }
+
+    /// The pairs for a terminal with `colors` colours (1 << 24: direct colour) whose background is `background`
+    /// (nil: it did not say).
+    init(colors: Int, background: TerminalBackground.Colour?) {
+        let direct = colors >= 1 << 24
         // Black and white: 16 and 231 of the 256 palette (bold leaves them alone), RGB in direct colour,
         // else the basic 0 and 7 (15 on 16-colour terminals).
-        let black: Int32 = direct ? 0x000008 : colours >= 256 ? 16 : Int32(COLOR_BLACK)
-        let white: Int32 = direct ? 0xFFFFFF : colours >= 256 ? 231 : colours >= 16 ? 15 : Int32(COLOR_WHITE)
-        let grey: Int32 = direct ? 0x8A8A8A : colours >= 256 ? 245 : colours >= 16 ? 8 : Int32(COLOR_WHITE)
-        init_extended_pair(good, black, Int32(COLOR_GREEN))
-        init_extended_pair(warning, black, Int32(COLOR_YELLOW))
-        init_extended_pair(error, white, Int32(COLOR_RED))
-        init_extended_pair(accent, black, Int32(COLOR_CYAN))
-        inked = []
-        if let background, colours >= 256 {
-            for (pair, tone) in [(good, ToneInk.good), (warning, .warning), (error, .error), (accent, .accent)] {
+        let black: Int32 = direct ? 0x000008 : colors >= 256 ? 16 : Int32(COLOR_BLACK)
+        let white: Int32 = direct ? 0xFFFFFF : colors >= 256 ? 231 : colors >= 16 ? 15 : Int32(COLOR_WHITE)
+        let grey: Int32 = direct ? 0x8A8A8A : colors >= 256 ? 245 : colors >= 16 ? 8 : Int32(COLOR_WHITE)
+        var definitions = [Definition(pair: Self.good, foreground: black, background: Int32(COLOR_GREEN)),
+                           Definition(pair: Self.warning, foreground: black, background: Int32(COLOR_YELLOW)),
+                           Definition(pair: Self.error, foreground: white, background: Int32(COLOR_RED)),
+                           Definition(pair: Self.accent, foreground: black, background: Int32(COLOR_CYAN))]
+        var inked: Set<Int32> = []
+        if let background, colors >= 256 {
+            for (i, tone) in [ToneInk.good, .warning, .error, .accent].enumerated() {
                 guard let ink = tone.ink(on: background) else { continue }
                 let c = xtermRGB(Int(ink))
-                init_extended_pair(pair, direct ? Int32(c.r) << 16 | Int32(c.g) << 8 | Int32(c.b) : ink, -1)
-                inked.insert(pair)
+                definitions[i].foreground = direct ? Int32(c.r) << 16 | Int32(c.g) << 8 | Int32(c.b) : ink
+                definitions[i].background = -1
+                inked.insert(definitions[i].pair)
             }
         }
-        init_extended_pair(barFilled, Int32(COLOR_GREEN), black)
-        init_extended_pair(barEmpty, grey, black)
+        definitions += [Definition(pair: Self.barFilled, foreground: Int32(COLOR_GREEN), background: black),
+                        Definition(pair: Self.barEmpty, foreground: grey, background: black)]
+        self.init(definitions: definitions, inked: inked)
+    }
+
+    /// Gives curses the pairs (at start-up, and again after the preview's pairs were all dropped).
+    func define() {
+        for d in definitions { init_extended_pair(d.pair, d.foreground, d.background) }
+    }
+
+    /// The pair of a tone's words (0: the theme's own colours).
+    func pair(for tone: ScreenTone) -> Int32 {
+        guard !definitions.isEmpty else { return 0 }
+        switch tone {
+        case .neutral: return 0
+        case .good: return Self.good
+        case .warning: return Self.warning
+        case .error: return Self.error
+        }
     }
 }
 
@@ -63,7 +100,7 @@ struct PreviewPairTable {
         self.blackSlot = blackSlot
     }
 
-    /// Defines curses' pairs for `palette` (from `UIPairs.previewBase` on) and keeps where each colour is.
+    /// Defines curses' pairs for `palette` (from `ColourPairs.previewBase` on) and keeps where each colour is.
     init(defining palette: PreviewPalette, directColor direct: Bool) {
         let entries = palette.entries
         var slots = [Int32](repeating: -1, count: 256)
@@ -77,7 +114,7 @@ struct PreviewPairTable {
         let n = entries.count
         for fg in 0..<n {
             for bg in 0..<n where bg != fg {
-                init_extended_pair(UIPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
+                init_extended_pair(ColourPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
                                    colour(bg))
             }
         }
@@ -96,9 +133,9 @@ struct PreviewPairTable {
         let n = paletteSize
         if fg == bg {
             let other = bg == 0 ? Int32(1) : 0
-            return (UIPairs.previewBase + other * (n - 1) + (bg < other ? bg : bg - 1), true)
+            return (ColourPairs.previewBase + other * (n - 1) + (bg < other ? bg : bg - 1), true)
         }
-        return (UIPairs.previewBase + fg * (n - 1) + (bg < fg ? bg : bg - 1), false)
+        return (ColourPairs.previewBase + fg * (n - 1) + (bg < fg ? bg : bg - 1), false)
     }
 }
 
@@ -107,9 +144,12 @@ struct PreviewPairTable {
 extension CursesFrontEnd {
     /// The preview's pairs for `palette`: a cache that makes them as cells need them in direct colour, else the
     /// static table (defined here, once).
-    static func previewPairs(for palette: PreviewPalette, directColor: Bool) -> (DirectPairCache?, PreviewPairTable) {
+    /// `screenPairs` are defined again whenever the cache drops every pair.
+    static func previewPairs(for palette: PreviewPalette, directColor: Bool,
+                             screenPairs: ColourPairs) -> (DirectPairCache?, PreviewPairTable) {
         guard palette != .truecolor else {
-            return (DirectPairCache(first: UIPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536))), .none)
+            return (DirectPairCache(first: ColourPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536)),
+                                    screenPairs: screenPairs), .none)
         }
         return (nil, PreviewPairTable(defining: palette, directColor: directColor))
     }
@@ -125,7 +165,7 @@ extension CursesFrontEnd {
 
     /// The palette for `--color mode` on a terminal with `colors` colours and `pairs` colour pairs.
     static func palette(mode: ColorMode, wantsDirect: Bool, direct: Bool, colors: Int, pairs: Int) -> PreviewPalette {
-        let usable = pairs - Int(UIPairs.previewBase)
+        let usable = pairs - Int(ColourPairs.previewBase)
         func staticFits(_ palette: PreviewPalette) -> Bool {
             let n = palette.entries.count
             return n * (n - 1) <= usable

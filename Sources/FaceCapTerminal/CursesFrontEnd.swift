@@ -59,9 +59,9 @@ public final class CursesFrontEnd {
     private let session: CursesSession
     private var state: CursesSession.State { session.state }
 
-    private var preview: PreviewRaster
-    private var photoRaster: PreviewRaster
     private var painter: CursesPainter
+    /// The picture's renderer, chosen at start-up: cells, or a kitty/sixel image.
+    private var picture: any PictureRenderer
     /// What was read of an escape sequence, across reads.
     private var keys = KeyDecoder()
 
@@ -71,21 +71,12 @@ public final class CursesFrontEnd {
     private var photo: Frame?
     /// Counts the photos handed in (a new one each time the photo's pixels differ from the last).
     private var photoID = 0
-    /// Which photo, over which cells, `photoRaster` holds: a photo screen drawn again (a countdown's second,
-    /// a key) copies its cells instead of rendering the photo again.
-    private var photoRendered: (photo: Int, rect: CellRect)?
-    /// Times the photo was rendered into cells (tests count them).
-    private(set) var photoCellRenders = 0
     /// Times the photo was rendered, into cells or at pixel resolution for the image layer.
-    var photoRenders: Int { photoCellRenders + (graphics?.photoRenders ?? 0) }
+    var photoRenders: Int { picture.photoRenders }
     private var lastPreviewDraw = -Double.infinity
     /// The size the last `.resize` input reported.
     private var reportedSize: (columns: Int, rows: Int)?
     private var updateSeconds = 0.0
-    /// The live preview in pixels (kitty or sixel), when the terminal answered that it speaks one.
-    private var graphics: GraphicsLayer?
-    /// The image must go and be drawn again (the terminal was resized, suspended or repainted).
-    private var graphicsStale = false
     private var graphicsBytes: [UInt8] = []
     private let output: UnsafeMutablePointer<FILE>?
     /// Bytes sent for the last update (ncurses' output is not counted: it writes itself).
@@ -135,7 +126,6 @@ public final class CursesFrontEnd {
          output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?,
          graphics: GraphicsLayer? = nil, background: TerminalBackground.Colour? = nil) throws(TerminalError) {
         self.output = output
-        self.graphics = graphics
         if setlocale(LC_ALL, "") == nil, Self.asksForUTF8(environment) {
             // The locale asked for is not generated on this system (a minimal Debian without `locales`): glibc's
             // built-in C.UTF-8 still gives ncursesw UTF-8, so the words (facecap's own catalogues) and the
@@ -145,9 +135,6 @@ public final class CursesFrontEnd {
         let unicode = ccurses_locale_is_utf8() != 0
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .unusableTerminal(term: term) }
-        // The theme's background, for the words' colours.
-        UIPairs.background = colorMode != .none ? background : nil
-
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let wantsDirect = colorMode == .truecolor
             || (colorMode == .auto && (colorTerm == "truecolor" || colorTerm == "24bit"))
@@ -161,6 +148,7 @@ public final class CursesFrontEnd {
 
         var palette = PreviewPalette.monochrome
         var direct = false
+        var screenPairs = ColourPairs.none
         if colorMode != .none && has_colors() {
             start_color()
             use_default_colors()
@@ -168,15 +156,17 @@ public final class CursesFrontEnd {
             direct = colors >= 1 << 24
             palette = Self.palette(mode: colorMode, wantsDirect: wantsDirect, direct: direct, colors: colors,
                                    pairs: pairs)
-            UIPairs.define()
+            // The words' colours, for the terminal's colours and the theme's background.
+            screenPairs = ColourPairs(colors: colors, background: background)
+            screenPairs.define()
         }
         capabilities = TerminalCapabilities(palette: palette, unicode: unicode, terminalType: session.terminalType,
                                             directColor: direct, graphics: graphics?.kind)
-        preview = PreviewRaster(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
+        let cells = CellPicture(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
+        picture = graphics.map { ImagePicture(layer: $0, cells: cells) } ?? cells
         keys.eightBitControls = unicode
-        photoRaster = PreviewRaster(palette: palette, unicode: unicode, mirror: false, cellAspect: Self.cellAspect)
         size = (Int(ccurses_cols()), Int(ccurses_lines()))
-        painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct)
+        painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct, pairs: screenPairs)
     }
 
     deinit { close() }
@@ -250,93 +240,25 @@ public final class CursesFrontEnd {
         }
         guard let layout else { return }
         werase(window)
-        let image = imagePlan(model, layout: layout, frame: frame)
-        if let rect = layout.picture, let pictureFrame {
-            switch model.picture {
-            case .livePreview(let oval, let stability)?:
-                if image.draw == nil {
-                    preview.render(pictureFrame, columns: rect.width, rows: rect.height,
-                                   overlay: PreviewOverlay(state: oval, stability: stability))
-                    painter.put(preview, at: rect, columns: columns, rows: rows)
-                }
-                // Under the image the cells stay blank: ncurses then never writes into it.
-                lastPreviewDraw = now
-            case .photo?:
-                if image.draw == nil {
-                    if photoRendered.map({ $0.photo != photoID || $0.rect != rect }) ?? true {
-                        photoRaster.render(pictureFrame, columns: rect.width, rows: rect.height, overlay: nil)
-                        photoRendered = (photoID, rect)
-                        photoCellRenders += 1
-                    }
-                    painter.put(photoRaster, at: rect, columns: columns, rows: rows)
-                }
-            default:
-                break
-            }
-        }
+        let scene = PictureScene(model: model, rect: layout.picture, frame: frame, photo: photo, photoID: photoID,
+                                 columns: columns, rows: rows)
+        picture.paint(scene, painter: &painter)
+        if case .livePreview? = model.picture, layout.picture != nil, pictureFrame != nil { lastPreviewDraw = now }
         for item in layout.items where item.row < rows && item.column < columns { painter.put(item) }
         wnoutrefresh(window)
         let start = updateClock.now()
         graphicsBytes.removeAll(keepingCapacity: true)
-        if image.remove, graphics != nil {
-            graphics!.remove(into: &graphicsBytes)
-            // ncurses believes the cells under a sixel image are blank, and the terminal shows pixels there:
-            // only a repaint of every cell takes the picture away.
-            if graphics!.kind == .sixel { clearok(ccurses_curscr(), true) }
-            sendGraphics()
-        }
+        picture.sendBefore(into: &graphicsBytes)
+        sendGraphics()
         doupdate()
-        graphicsStale = false
         var sent = graphicsBytes.count
-        if let rect = image.draw, let frame, case .livePreview(let oval, let stability)? = model.picture {
-            graphicsBytes.removeAll(keepingCapacity: true)
-            graphics!.draw(frame, overlay: PreviewOverlay(state: oval, stability: stability), at: rect,
-                           into: &graphicsBytes)
-            sendGraphics()
-            sent += graphicsBytes.count
-        } else if let rect = image.draw, let photo, case .photo? = model.picture {
-            graphicsBytes.removeAll(keepingCapacity: true)
-            graphics!.draw(photo, overlay: nil, at: rect, photo: true, photoID: photoID, into: &graphicsBytes)
-            sendGraphics()
-            sent += graphicsBytes.count
-        }
+        graphicsBytes.removeAll(keepingCapacity: true)
+        picture.send(scene, into: &graphicsBytes)
+        sendGraphics()
+        sent += graphicsBytes.count
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
         noteUpdate(seconds: updateClock.now() - start)
-    }
-
-    /// Whether this update shows the live preview or the photo's thumbnail as an image (and where), and
-    /// whether the image on screen must go first: when the picture moves, changes size or goes, behind the
-    /// help overlay (which the image would cover), when it would touch the last row (a sixel there scrolls
-    /// the screen) and after a resize or a suspension. An update without a frame (a resize, a key) keeps a
-    /// preview image that still fits; the photo is always at hand.
-    private func imagePlan(_ model: ScreenModel, layout: ScreenLayout, frame: Frame?)
-        -> (draw: CellRect?, remove: Bool) {
-        guard let graphics else { return (nil, false) }
-        var wanted: CellRect?
-        var isPhoto = false
-        switch model.picture {
-        case .livePreview?: break
-        case .photo? where photo != nil: isPhoto = true
-        default: return (nil, graphics.shown != nil)
-        }
-        if !model.showsHelp, let rect = layout.picture, !rect.isEmpty,
-           rect.y + rect.height < size.rows, rect.x + rect.width <= size.columns {
-            wanted = rect
-        }
-        let plan = Self.imagePlan(shown: graphics.shown, shownIsPhoto: graphics.shownIsPhoto, wanted: wanted,
-                                  isPhoto: isPhoto, stale: graphicsStale, hasFrame: frame != nil)
-        return plan
-    }
-
-    /// The decision of `imagePlan`: the image on screen stays only when it is the same kind of picture (the photo,
-    /// or the preview) over the same cells and nothing made it stale. The photo's image over the preview's cells
-    /// (Retry → the capture at the same size) goes at once, not with the first camera frame.
-    static func imagePlan(shown: CellRect?, shownIsPhoto: Bool, wanted: CellRect?, isPhoto: Bool, stale: Bool,
-                          hasFrame: Bool) -> (draw: CellRect?, remove: Bool) {
-        let keep = wanted != nil && wanted == shown && shownIsPhoto == isPhoto && !stale
-        let remove = shown != nil && !keep
-        return (!hasFrame && !isPhoto && !keep ? nil : wanted, remove)
     }
 
     private func sendGraphics() {
@@ -416,7 +338,7 @@ public final class CursesFrontEnd {
             resizeterm(Int32(rows), Int32(columns))
         }
         refreshSize()
-        graphicsStale = true
+        picture.invalidate()
         if let model = lastModel { draw(model, preview: nil, now: SystemClock().now()) }
     }
 
@@ -430,9 +352,8 @@ public final class CursesFrontEnd {
 
     /// Takes the image away before the terminal goes back to the shell (a kitty image would stay on it).
     private func removeImage() {
-        guard graphics != nil else { return }
         graphicsBytes.removeAll(keepingCapacity: true)
-        graphics!.remove(into: &graphicsBytes)
+        picture.remove(into: &graphicsBytes)
         sendGraphics()
     }
 
@@ -447,7 +368,7 @@ public final class CursesFrontEnd {
     /// window may have changed size while the process was stopped).
     public func resume() {
         guard state == .suspended else { return }
-        graphicsStale = true
+        picture.invalidate()
         session.resume()
         handleResize()
     }

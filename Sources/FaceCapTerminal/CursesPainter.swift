@@ -11,17 +11,20 @@ import Glibc
 struct CursesPainter {
     let palette: PreviewPalette
     let unicode: Bool
+    /// The screens' own pairs, chosen at start-up.
+    let pairs: ColourPairs
     /// The preview's pairs: made as cells need them in direct colour, else one static table.
     private var directPairs: DirectPairCache?
     private let pairTable: PreviewPairTable
     private var wide: [wchar_t] = []
 
-    init(palette: PreviewPalette, unicode: Bool, directColor: Bool) {
+    init(palette: PreviewPalette, unicode: Bool, directColor: Bool, pairs: ColourPairs) {
         self.palette = palette
         self.unicode = unicode
-        let pairs = CursesFrontEnd.previewPairs(for: palette, directColor: directColor)
-        directPairs = pairs.0
-        pairTable = pairs.1
+        self.pairs = pairs
+        let preview = CursesFrontEnd.previewPairs(for: palette, directColor: directColor, screenPairs: pairs)
+        directPairs = preview.0
+        pairTable = preview.1
     }
 
     /// Copies a raster's cells to the screen at `rect`, clipped to the screen's `columns × rows`.
@@ -60,19 +63,11 @@ struct CursesPainter {
 
     private func style(_ style: TextStyle) -> (attr_t, Int32) {
         let colour = palette != .monochrome
-        func tone(_ tone: ScreenTone) -> Int32 {
-            guard colour else { return 0 }
-            switch tone {
-            case .neutral: return 0
-            case .good: return UIPairs.good
-            case .warning: return UIPairs.warning
-            case .error: return UIPairs.error
-            }
-        }
+        func tone(_ tone: ScreenTone) -> Int32 { colour ? pairs.pair(for: tone) : 0 }
         // A tone's background is emphasis enough; bold would turn its black ink grey on terminals (and
         // renderers) that brighten bold colours.
         func emphasis(_ pair: Int32) -> attr_t {
-            pair == 0 || UIPairs.inked.contains(pair) ? CCURSES_A_BOLD : CCURSES_A_NORMAL
+            pair == 0 || pairs.inked.contains(pair) ? CCURSES_A_BOLD : CCURSES_A_NORMAL
         }
         switch style {
         case .title(let t), .primary(let t):
@@ -81,8 +76,8 @@ struct CursesPainter {
         case .hint, .body, .keyAction, .progressLabel, .helpText, .illustration: return (CCURSES_A_NORMAL, 0)
         case .command, .countdown, .helpFrame, .spinner: return (CCURSES_A_BOLD, 0)
         case .keyName: return (CCURSES_A_REVERSE, 0)
-        case .progressFilled: return colour ? (CCURSES_A_NORMAL, UIPairs.barFilled) : (CCURSES_A_NORMAL, 0)
-        case .progressEmpty: return colour ? (CCURSES_A_NORMAL, UIPairs.barEmpty) : (CCURSES_A_NORMAL, 0)
+        case .progressFilled: return colour ? (CCURSES_A_NORMAL, ColourPairs.barFilled) : (CCURSES_A_NORMAL, 0)
+        case .progressEmpty: return colour ? (CCURSES_A_NORMAL, ColourPairs.barEmpty) : (CCURSES_A_NORMAL, 0)
         }
     }
 }

@@ -11,8 +11,11 @@ struct DirectPairCache {
     private let first: Int32
     private let end: Int32
     private var next: Int32
+    /// The screens' own pairs, defined again after `reset_color_pairs` drops them with the rest.
+    private let screenPairs: ColourPairs
 
-    init(first: Int32, end: Int32) {
+    init(first: Int32, end: Int32, screenPairs: ColourPairs) {
+        self.screenPairs = screenPairs
         self.first = first
         self.end = max(first, end)
         next = first
@@ -25,7 +28,7 @@ struct DirectPairCache {
         if let pair = pairs[key] { return pair }
         if next >= end {
             reset_color_pairs()
-            UIPairs.define()
+            screenPairs.define()
             pairs.removeAll(keepingCapacity: true)
             next = first
         }

@@ -56,7 +56,7 @@ public enum TerminalBackground {
 /// colours: for each tone, whichever of a dark and a light shade of its hue reads best on that background,
 /// if that is at least 4.5:1. Otherwise (no answer, 16 or 8 colours, whose look the theme decides, or a
 /// mid-grey background neither shade reads on) the words keep a background of their own, which reads
-/// 4.5:1 on any theme (`UIPairs`).
+/// 4.5:1 on any theme (`ColourPairs`).
 enum ToneInk: CaseIterable {
     case good, warning, error, accent
 

@@ -246,15 +246,15 @@ final class GraphicsFrontEndTests: XCTestCase {
     /// same rectangle left the photo on screen until the first camera frame); the preview's own image stays.
     func testThePhotoGoesWhenThePreviewTakesItsRectangle() {
         let rect = CellRect(x: 10, y: 1, width: 60, height: 20)
-        let toLive = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: true, wanted: rect, isPhoto: false,
+        let toLive = ImagePicture.plan(shown: rect, shownIsPhoto: true, wanted: rect, isPhoto: false,
                                               stale: false, hasFrame: false)
         XCTAssertTrue(toLive.remove, "the photo goes")
         XCTAssertNil(toLive.draw, "no frame yet: nothing drawn")
-        let live = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
+        let live = ImagePicture.plan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
                                             stale: false, hasFrame: false)
         XCTAssertFalse(live.remove, "the preview's own image stays until the next frame")
         XCTAssertEqual(live.draw, rect, "kept where it is")
-        let toPhoto = CursesFrontEnd.imagePlan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
+        let toPhoto = ImagePicture.plan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
                                                stale: false, hasFrame: false)
         XCTAssertTrue(toPhoto.remove)
         XCTAssertEqual(toPhoto.draw, rect)

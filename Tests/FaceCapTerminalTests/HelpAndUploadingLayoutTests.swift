@@ -46,7 +46,7 @@ extension RealScreenTests {
                 .filter { $0.style == .helpText }.map { $0.text.trimmingCharacters(in: .whitespaces) }
             // A row that ends the first half before a row that starts the second: only where the next word did not
             // fit (in the help's measure at 60 columns).
-            let measure = ScreenLayout.helpMeasure(columns: 60)
+            let measure = HelpBox.measure(columns: 60)
             for (row, next) in zip(rows, rows.dropFirst()) where follow.hasSuffix(row) && !row.isEmpty {
                 let word = next.split(separator: " ").first.map(String.init) ?? next
                 let forced = TerminalText.width(of: row + " " + word, unicode: true) > measure

@@ -76,7 +76,7 @@ final class ScreenLayoutTests: XCTestCase {
     func testTheTutorialShowsItsIllustrationAndTips() {
         let layout = ScreenLayout(ScreenSamples.model(.tutorial), columns: 80, rows: 24, unicode: true)
         XCTAssertEqual(layout.items.filter { $0.style == .illustration }.count,
-                       ScreenLayout.illustration(unicode: true).count)
+                       Illustration.lines(unicode: true).count)
         let tips = ["• Face the camera", "• Keep a neutral expression", "• Find even light", "• No hat or sunglasses"]
         for tip in tips {
             XCTAssertTrue(layout.items.contains { $0.text == tip }, tip)

@@ -61,7 +61,7 @@ enum WizardScenes {
 
     /// The states reached (one flow per distinct state, times and counters aside), at most `depth` events deep.
     static func reachable(_ settings: WizardSettings = settings(), depth: Int = 14) -> [Wizard] {
-        var seen: Set<String> = []
+        var seen: Set<Signature> = []
         var found: [Wizard] = []
         var frontier = [Wizard(settings: settings)]
         for _ in 0..<depth {
@@ -83,10 +83,16 @@ enum WizardScenes {
     }
 
     /// A state without its times and counters (which make every path distinct), but with the attempts used.
-    static func signature(_ wizard: Wizard) -> String {
-        let state = String(describing: wizard.state).replacingOccurrences(of: #"[0-9.]+"#, with: "#",
-                                                                           options: .regularExpression)
-        return "\(state) help=\(wizard.showsHelp) used=\(wizard.attemptsUsed) size=\(wizard.terminalSize.map { "\($0.columns)" } ?? "-")"
+    struct Signature: Hashable {
+        var state: Wizard.State
+        var showsHelp: Bool
+        var attemptsUsed: Int
+        var columns: Int?
+    }
+
+    static func signature(_ wizard: Wizard) -> Signature {
+        Signature(state: wizard.state.timeless, showsHelp: wizard.showsHelp, attemptsUsed: wizard.attemptsUsed,
+                  columns: wizard.terminalSize?.columns)
     }
 
     /// One flow per screen the walk reaches, with and without the help open, for the layout tests: the screen

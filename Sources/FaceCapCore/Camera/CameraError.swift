@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Why a camera could not be opened or stopped delivering frames; each case names the fix.
-public enum CameraError: Error, UserFacingError, Equatable, Sendable {
+public enum CameraError: Error, UserFacingError, Hashable, Sendable {
     /// No video-capture node at all (only metadata nodes, or no /dev/video*).
     case noCamera(directory: String)
     /// The path does not exist.
@@ -100,7 +100,7 @@ public enum CameraError: Error, UserFacingError, Equatable, Sendable {
 }
 
 /// Who may open a device node, and who the current user is: what a permission error must show.
-public struct DeviceAccess: Equatable, Sendable {
+public struct DeviceAccess: Hashable, Sendable {
     public var owner: String?
     public var group: String?
     /// `ls -l` style, e.g. "crw-rw----".
@@ -134,7 +134,7 @@ public struct DeviceAccess: Equatable, Sendable {
 }
 
 /// A process that has a device open, found in /proc/PID/fd.
-public struct DeviceHolder: Equatable, Sendable {
+public struct DeviceHolder: Hashable, Sendable {
     public var pid: Int
     public var command: String
 
@@ -145,7 +145,7 @@ public struct DeviceHolder: Equatable, Sendable {
 }
 
 /// A MIPI camera as V4L2 shows it without libcamera: capture nodes that give raw Bayer data only.
-public struct RawBayerCamera: Equatable, Sendable {
+public struct RawBayerCamera: Hashable, Sendable {
     /// The hardware's driver (sysfs), else the V4L2 one: "intel_ipu6_isys", "ipu7", "qcom-camss"…
     public var driver: String
     /// The first raw node's V4L2 name, e.g. "Intel IPU6 ISYS Capture 0".

@@ -1,6 +1,6 @@
 /// The one line for standard error on the way out (`WizardEffect.report`), as a value: the flow says which line
 /// and with what, the Screens layer words it in the current language (Screens/ReportLine+Words.swift).
-public indirect enum ReportLine: Sendable, Equatable {
+public indirect enum ReportLine: Sendable, Hashable {
     /// Left before any photo was kept.
     case cancelled
     /// The photo passed and was written there.

@@ -1,5 +1,5 @@
 /// A capture device the person may switch to (key d), as `facecap devices` lists it.
-public struct CameraChoice: Sendable, Equatable {
+public struct CameraChoice: Sendable, Hashable {
     public var path: String
     /// What it is ("Integrated Camera (uvcvideo, usb-0000:00:14.0-5)"), or why it cannot be used.
     public var description: String
@@ -15,7 +15,7 @@ public struct CameraChoice: Sendable, Equatable {
 
 /// Key d: a picker over the capture devices, or a screen that says there is no other camera.
 extension Wizard {
-    public struct CameraPicker: Sendable, Equatable {
+    public struct CameraPicker: Sendable, Hashable {
         /// Nil while the devices are listed (`listCameras` is outstanding).
         public var choices: [CameraChoice]?
         /// The screen d was pressed on: a camera that cannot be used, or nil for the declined camera question.

@@ -4,7 +4,7 @@
 extension Wizard {
     /// Where the pre-flight stands, beside the state (it runs while the tutorial is read): one value, so that an
     /// answer cannot be kept while a check is out, nor a check be out once the camera may open.
-    public enum PreFlight: Sendable, Equatable {
+    public enum PreFlight: Sendable, Hashable {
         /// Nothing asked yet (or the settings ask for no pre-flight).
         case notAsked
         /// A `checkServer` is outstanding: its `serverChecked` is acted on, any other is not.
@@ -16,7 +16,7 @@ extension Wizard {
     }
 
     /// A pre-flight that did not answer ready, and its retries.
-    public struct ServerCheckTrouble: Sendable, Equatable {
+    public struct ServerCheckTrouble: Sendable, Hashable {
         public var check: ServerCheckProblem
         public var retryStep: Int
         /// The automatic re-check (a server that could not be reached may come back), when there is one.

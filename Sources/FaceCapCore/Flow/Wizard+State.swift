@@ -1,7 +1,7 @@
 extension Wizard {
     /// Where the flow is. All state that means something only in one place lives in that case's struct, so it
     /// cannot be read where it means nothing (swift-nio-http2's connection state machine does the same).
-    public enum State: Sendable, Equatable {
+    public enum State: Sendable, Hashable {
         case notStarted
         case tutorial(Intro)
         case permissionContext(Intro)
@@ -42,12 +42,12 @@ extension Wizard {
     }
 
     /// The tutorial and the context screen. `until`: plain mode moves on by itself then.
-    public struct Intro: Sendable, Equatable {
+    public struct Intro: Sendable, Hashable {
         public var until: Double?
     }
 
     /// A camera that cannot be used (not there, busy, refused) or was lost, and the retries.
-    public struct CameraLink: Sendable, Equatable {
+    public struct CameraLink: Sendable, Hashable {
         public var problem: CameraProblem
         public var retryStep: Int
         /// The automatic retry, when there is one.
@@ -57,7 +57,7 @@ extension Wizard {
     }
 
     /// The live part of the capture screen.
-    public struct CaptureProgress: Sendable, Equatable {
+    public struct CaptureProgress: Sendable, Hashable {
         /// Time of the first analysed frame (the analyzer's clock), for the manual-capture countdown.
         public var firstFrameTime: Double?
         public var latest: FrameGuidance?
@@ -69,12 +69,12 @@ extension Wizard {
         public init() {}
     }
 
-    public struct Taking: Sendable, Equatable {
+    public struct Taking: Sendable, Hashable {
         public var mode: CaptureMode
         public var manualOffered: ManualFallbackReason?
     }
 
-    public struct Check: Sendable, Equatable {
+    public struct Check: Sendable, Hashable {
         public var request: ValidationRequest
         /// When the check began (the flow's clock): the screen counts the seconds from it.
         public var startedAt: Double
@@ -85,13 +85,13 @@ extension Wizard {
     }
 
     /// Where the flow goes once the photo is written.
-    public enum AfterSave: Sendable, Equatable {
+    public enum AfterSave: Sendable, Hashable {
         case success
         case finalError
         case exit(ExitCode)
     }
 
-    public struct Saving: Sendable, Equatable {
+    public struct Saving: Sendable, Hashable {
         public var verdict: ValidationVerdict?
         public var then: AfterSave
         /// Why the program ends after the save (the server's refusal), the first clause of the line on standard
@@ -100,19 +100,19 @@ extension Wizard {
     }
 
     /// Success and Final error: the photo written, the screen moving on by itself at `until`.
-    public struct Ending: Sendable, Equatable {
+    public struct Ending: Sendable, Hashable {
         public var saved: SavedPhoto
         public var until: Double
     }
 
-    public struct Retry: Sendable, Equatable {
+    public struct Retry: Sendable, Hashable {
         public var verdict: ValidationVerdict
         public var attemptsLeft: Int
         /// Plain mode goes back to capture by itself then.
         public var until: Double?
     }
 
-    public struct ServerTrouble: Sendable, Equatable {
+    public struct ServerTrouble: Sendable, Hashable {
         public var reason: ConnectionFailure
         public var request: ValidationRequest
         public var retryStep: Int
@@ -122,14 +122,14 @@ extension Wizard {
         public var progress = 0.0
     }
 
-    public struct Refusal: Sendable, Equatable {
+    public struct Refusal: Sendable, Hashable {
         public var status: Int
         public var message: String
         public var request: ValidationRequest
         public var sending = false
     }
 
-    public struct SaveFailure: Sendable, Equatable {
+    public struct SaveFailure: Sendable, Hashable {
         public var message: String
         public var verdict: ValidationVerdict?
         public var then: AfterSave
@@ -138,19 +138,19 @@ extension Wizard {
     }
 
     /// The `?` help, open over a screen: it closes when the screen changes, and a capture it paused starts over.
-    public struct HelpOverlay: Sendable, Equatable {
+    public struct HelpOverlay: Sendable, Hashable {
         public var over: ScreenName
     }
 
     /// The terminal's size in cells.
-    public struct TerminalSize: Sendable, Equatable {
+    public struct TerminalSize: Sendable, Hashable {
         public var columns: Int
         public var rows: Int
     }
 
     /// What the flow has said, so that each thing is said once: a screen or guidance again only when it changes,
     /// the line for standard error once on every way out.
-    public struct Announced: Sendable, Equatable {
+    public struct Announced: Sendable, Hashable {
         /// The last screen announced with a `screen` event.
         public internal(set) var screen: ScreenName?
         /// The guidance last announced with a `guidance` event; nil while none was for this capture.
@@ -160,7 +160,7 @@ extension Wizard {
     }
 
     /// The guidance last announced with a `guidance` event.
-    struct AnnouncedGuidance: Sendable, Equatable {
+    struct AnnouncedGuidance: Sendable, Hashable {
         var primary: GuidanceCode
         var hints: [GuidanceCode]
         var slight: [GuidanceCode]

@@ -1,5 +1,5 @@
 /// How a photo was taken.
-public enum CaptureMode: String, Sendable, Equatable, Codable {
+public enum CaptureMode: String, Sendable, Hashable, Codable {
     /// The analyzer's stability window completed.
     case auto
     /// The person pressed SPACE once manual capture was offered.
@@ -10,8 +10,8 @@ public enum CaptureMode: String, Sendable, Equatable, Codable {
 ///
 /// Made from the camera layer's `CameraError` (Screens/CameraProblem+Camera.swift words it), so the flow stays
 /// free of device calls.
-public struct CameraProblem: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
+public struct CameraProblem: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
         /// EACCES/EPERM on open: the Permission denied screen.
         case permissionDenied
         /// No capture node, or the path is not one.
@@ -46,7 +46,7 @@ public struct CameraProblem: Sendable, Equatable {
 }
 
 /// What the analyzer said about one frame, as far as the flow cares.
-public struct FrameGuidance: Sendable, Equatable {
+public struct FrameGuidance: Sendable, Hashable {
     /// Frame time in seconds (the analyzer's clock: camera timestamps or clip time).
     public var time: Double
     public var primary: GuidanceCode
@@ -84,7 +84,7 @@ public struct FrameGuidance: Sendable, Equatable {
 }
 
 /// Where a saved photo and its report went.
-public struct SavedPhoto: Sendable, Equatable {
+public struct SavedPhoto: Sendable, Hashable {
     public var photoPath: String
     public var reportPath: String
 

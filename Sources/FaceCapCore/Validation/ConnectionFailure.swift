@@ -1,7 +1,7 @@
 /// Why a validation server could not be reached or gave no usable answer, as values: the screens word them
 /// (Screens/ConnectionFailure+Words.swift) in the chosen language. No attempt is used up by any of them; the
 /// photo is sent again later.
-public enum ConnectionFailure: Sendable, Equatable {
+public enum ConnectionFailure: Sendable, Hashable {
     /// The transfer was stopped (the person quit, or a newer request replaced it).
     case cancelled
     /// The reply was larger than facecap reads (`limit` as shown, e.g. "1 MB").

@@ -1,7 +1,7 @@
 /// What the pre-flight request found (README "Validation server contract": `OPTIONS URL` with the upload's
 /// `Authorization` and `User-Agent`, sent before the camera opens), so that a wrong address or token is found
 /// before the person takes a selfie.
-public enum ServerCheck: Sendable, Equatable {
+public enum ServerCheck: Sendable, Hashable {
     /// The server answered as a validation endpoint does: reachable, TLS verified, the token not refused.
     case ready
     /// No usable answer: the server could not be reached (refused, DNS, TLS, time-out, reset) or it answered
@@ -15,7 +15,7 @@ public enum ServerCheck: Sendable, Equatable {
 
 /// A pre-flight that did not answer ready: what is kept until the camera is asked for, and what the failure
 /// screen names. `ready` is not one, so a kept answer cannot be a ready one (that clears the pre-flight).
-public enum ServerCheckProblem: Sendable, Equatable {
+public enum ServerCheckProblem: Sendable, Hashable {
     /// As `ServerCheck.unreachable`.
     case unreachable(ConnectionFailure)
     /// As `ServerCheck.refused`.

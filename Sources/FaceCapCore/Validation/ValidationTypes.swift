@@ -4,14 +4,14 @@
 /// `ValidationOutcome`s: any number of `.progress`, then exactly one of the others.
 
 /// What the checker decided.
-public enum ValidationResult: String, Sendable, Equatable, Codable {
+public enum ValidationResult: String, Sendable, Hashable, Codable {
     case pass
     case retry
     case manualReview
 }
 
 /// A checker's answer to one photo (README, "Validation server contract").
-public struct ValidationVerdict: Sendable, Equatable {
+public struct ValidationVerdict: Sendable, Hashable {
     public var result: ValidationResult
     /// Reason codes: guidance codes (`tooDark`, `eyesClosed`, …) or the validator's own; the Retry screen
     /// turns each into advice.
@@ -27,7 +27,7 @@ public struct ValidationVerdict: Sendable, Equatable {
 }
 
 /// One validation of the kept photo.
-public struct ValidationRequest: Sendable, Equatable {
+public struct ValidationRequest: Sendable, Hashable {
     /// 1-based attempt number (a re-send after a connection error keeps its number).
     public var attempt: Int
     /// The last attempt: a failure now means manual review (`X-Facecap-Final: true`).
@@ -40,7 +40,7 @@ public struct ValidationRequest: Sendable, Equatable {
 }
 
 /// What comes back from a checker.
-public enum ValidationOutcome: Sendable, Equatable {
+public enum ValidationOutcome: Sendable, Hashable {
     /// 0...1 of the work done (bytes sent for HTTP, steps for the built-in validator).
     case progress(Double)
     /// A verdict: pass, retry or manual review.

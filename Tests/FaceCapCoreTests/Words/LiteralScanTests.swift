@@ -8,6 +8,9 @@ import XCTest
 final class LiteralScanTests: XCTestCase {
     static let scanned = ["Sources/FaceCapCore/Flow", "Sources/FaceCapCore/Screens", "Sources/FaceCapIO/Wizard",
                           "Sources/FaceCapTerminal/CursesFrontEnd.swift", "Sources/FaceCapTerminal/ScreenLayout.swift",
+                          "Sources/FaceCapTerminal/ScreenLayout+Live.swift", "Sources/FaceCapTerminal/StillLayout.swift",
+                          "Sources/FaceCapTerminal/ScreenWidgets.swift", "Sources/FaceCapTerminal/TextCanvas.swift",
+                          "Sources/FaceCapTerminal/PlainFrontEnd.swift",
                           "Sources/FaceCapTerminal/CursesWizardFrontEnd.swift", "Sources/facecap",
                           "Sources/FaceCapCore/CommandLine", "Sources/FaceCapIO/Camera/CameraDeviceText.swift",
                           "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
