@@ -189,121 +189,37 @@ public enum CoverMeasures {
     static func measure(frame: Frame, points: [SIMD3<Float>], presence: Float,
                         chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
                         scratch: UnsafeMutableBufferPointer<Double>) -> CoverMetrics? {
-        let n = samples * samples
-        func p(_ i: Int) -> SIMD2<Float> { SIMD2(points[i].x, points[i].y) }
-        let across = p(263) - p(33)
-        let eyeSpan = (across * across).sum().squareRoot()
-        guard eyeSpan > 2 else { return nil }
-        let rotation = atan2f(across.y, across.x)
-        let down = SIMD2(-across.y, across.x) / eyeSpan
-        // A patch of `w × h` eye spans (corner 33 to corner 263) around `centre`, level with the eyes.
-        func patch(_ centre: SIMD2<Float>, _ w: Float, _ h: Float, chromaAt slot: Int? = nil) -> Patch? {
-            let into = slot.map { UnsafeMutableBufferPointer(rebasing: chroma[($0 * n)..<($0 * n + n)]) }
-            return sample(frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation,
-                          scratch: scratch, chroma: into)
+        guard let face = PatchSampler(frame: frame, points: points, chroma: chroma, scratch: scratch) else {
+            return nil
         }
-        func mid(_ a: Int, _ b: Int) -> SIMD2<Float> { (p(a) + p(b)) / 2 }
-        guard let cheekR = patch(p(118), 0.16, 0.10), let cheekL = patch(p(347), 0.16, 0.10),
-              let forehead = patch(p(151) + 0.05 * eyeSpan * down, 0.3, 0.12),
-              let chin = patch(p(200), 0.28, 0.10, chromaAt: 0),
-              let besideR = patch(p(206), 0.12, 0.12, chromaAt: 1),
-              let besideL = patch(p(426), 0.12, 0.12, chromaAt: 2),
-              let brows = patch(p(9), 0.14, 0.08) else { return nil }
+        guard let cheekR = face.patch(face.p(118), 0.16, 0.10), let cheekL = face.patch(face.p(347), 0.16, 0.10),
+              let forehead = face.patch(face.p(151) + 0.05 * face.eyeSpan * face.down, 0.3, 0.12),
+              let chin = face.patch(face.p(200), 0.28, 0.10, chromaAt: 0),
+              let besideR = face.patch(face.p(206), 0.12, 0.12, chromaAt: 1),
+              let besideL = face.patch(face.p(426), 0.12, 0.12, chromaAt: 2),
+              let brows = face.patch(face.p(9), 0.14, 0.08) else { return nil }
         // The reference skin: the two upper cheeks, and the forehead unless hair makes it unlike them.
         let cheekLuma = (cheekR.luma + cheekL.luma) / 2
         let withForehead = abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma
         let skinLuma = max(1, withForehead ? (cheekR.luma + cheekL.luma + forehead.luma) / 3 : cheekLuma)
-        // Colour only from patches that kept theirs (not clipped); none left: no colour verdict. (Sums over
-        // the patches in place: no arrays of patches per frame.)
-        func colour(_ a: Patch, _ b: Patch, _ c: Patch?) -> (cb: Double, cr: Double, count: Double) {
-            var cb = 0.0, cr = 0.0, count = 0.0
-            func add(_ patch: Patch?) {
-                guard let patch, patch.hasColour else { return }
-                cb += patch.cb; cr += patch.cr; count += 1
-            }
-            add(a); add(b); add(c)
-            return count > 0 ? (cb / count, cr / count, count) : (0, 0, 0)
-        }
+        let lowerPatches = LowerFace(chin: chin, besideR: besideR, besideL: besideL)
         let skinColour = colour(cheekR, cheekL, withForehead ? forehead : nil)
-        let lower = colour(chin, besideR, besideL)
         let cheekColour = colour(cheekR, cheekL, nil)
-        var lowerChroma = 0.0
-        var mouthChroma: Double?
-        if cheekColour.count > 0, lower.count == 0, (chin.luma + besideR.luma + besideL.luma) / 3 > skinLuma {
-            // A lower face burnt to white under cheeks that kept their colour: a white or light mask in strong
-            // light (skin in front of it would be darker than the cheeks, not brighter): another colour. (The
-            // cheeks, not the forehead: a light fringe there keeps its colour when the skin has lost it.)
-            lowerChroma = 255
-        } else if skinColour.count > 0, lower.count > 0 {
-            lowerChroma = ((lower.cb - skinColour.cb) * (lower.cb - skinColour.cb)
-                           + (lower.cr - skinColour.cr) * (lower.cr - skinColour.cr)).squareRoot()
-        }
-        // The hue reference is the cheeks alone: a fringe on the forehead can pass for skin by its luma.
-        var lowerHue = 0.0
-        if cheekColour.count > 0, lower.count > 0 {
-            let skin = SIMD2(cheekColour.cb - 128, cheekColour.cr - 128)
-            var count = 0
-            func add(_ patch: Patch, slot: Int) {
-                guard patch.hasColour else { return }
-                for i in 0..<patch.chromaCount {
-                    scratch[count] = hueDistance(chroma[slot * n + i], skin: skin)
-                    count += 1
-                }
-            }
-            add(chin, slot: 0); add(besideR, slot: 1); add(besideL, slot: 2)
-            if count > 0 {
-                let distances = UnsafeMutableBufferPointer(rebasing: scratch[0..<count])
-                insertionSort(distances)
-                lowerHue = distances[count / 2]
-            }
-        }
-        // The lower face against the upper face between the brows: saturation and luma (`neutralDark`). The brows'
-        // colour even when a channel nears clipping (a ruddy skin's red at 240 still has its hue: it can only read
-        // less saturated, never more), but not burnt to white.
-        var lowerSaturation: Double?, upperSaturation: Double?, lowerToUpper: Double?
-        if lower.count > 0, brows.luma < 230 {
-            let luma = ((chin.hasColour ? chin.luma : 0) + (besideR.hasColour ? besideR.luma : 0)
-                        + (besideL.hasColour ? besideL.luma : 0)) / lower.count
-            func saturation(_ cb: Double, _ cr: Double, _ y: Double) -> Double {
-                ((cb - 128) * (cb - 128) + (cr - 128) * (cr - 128)).squareRoot() / max(y, 1)
-            }
-            lowerSaturation = saturation(lower.cb, lower.cr, luma)
-            upperSaturation = saturation(brows.cb, brows.cr, brows.luma)
-            lowerToUpper = luma / max(brows.luma, 1)
-        }
-        let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
-        let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
-        if lower.count > 0, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)),
-           lips.hasColour {
-            mouthChroma = ((lips.cb - lower.cb) * (lips.cb - lower.cb) + (lips.cr - lower.cr) * (lips.cr - lower.cr))
-                .squareRoot()
-        }
-
-        let mouth = mouthContrast(frame, p, eyeSpan: eyeSpan, rotation: rotation, down: down, skinLuma: skinLuma)
-
-        typealias Eye = (brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double)
-        func eye(_ a: Int, _ b: Int, cheek: Int) -> Eye? {
-            let v = p(b) - p(a)
-            let width = (v * v).sum().squareRoot() / eyeSpan
-            guard let opening = patch(mid(a, b), 0.8 * width, 0.35 * width),
-                  let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width),
-                  let band = patch(mid(a, b) + 0.45 * width * eyeSpan * down, 0.7 * width, 0.15 * width),
-                  let side = patch(p(cheek), 0.14, 0.10) else {
-                return nil
-            }
-            // The lens measures against the darker of the skin and this eye's own cheek: in a hard side light
-            // the far eye and its cheek are dark alike.
-            let reference = max(1, min(skinLuma, side.luma))
-            return (opening.high / reference, region.low / skinLuma, opening.median / reference,
-                    band.luma / max(side.luma, 1), (opening.high - opening.low) / max(opening.high, 1))
-        }
-        guard let right = eye(33, 133, cheek: 50), let left = eye(362, 263, cheek: 280) else { return nil }
-        func width(_ a: Int, _ b: Int) -> Double { Double(((p(b) - p(a)) * (p(b) - p(a))).sum().squareRoot()) }
-        let rightWidth = width(33, 133), leftWidth = width(362, 263)
+        let lower = colour(chin, besideR, besideL)
+        let lowerChroma = lowerFaceChroma(lowerPatches, lower: lower, skin: skinColour, cheeks: cheekColour,
+                                          skinLuma: skinLuma)
+        let lowerHue = face.lowerFaceHue(lowerPatches, lower: lower, cheeks: cheekColour)
+        let against = lowerAgainstBrows(lowerPatches, lower: lower, brows: brows)
+        let mouthChroma = face.mouthChroma(lower: lower)
+        let mouth = mouthContrast(frame, face.p, eyeSpan: face.eyeSpan, rotation: face.rotation, down: face.down,
+                                  skinLuma: skinLuma)
+        guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma),
+              let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma) else { return nil }
+        let rightWidth = face.distance(33, 133), leftWidth = face.distance(362, 263)
         let widest = max(rightWidth, leftWidth, 1e-6)
         return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
-                            lowerFaceHue: lowerHue, lowerFaceSaturation: lowerSaturation,
-                            upperFaceSaturation: upperSaturation, lowerToUpperLuma: lowerToUpper,
+                            lowerFaceHue: lowerHue, lowerFaceSaturation: against.lower,
+                            upperFaceSaturation: against.upper, lowerToUpperLuma: against.lumaRatio,
                             mouthChroma: mouthChroma,
                             rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
                             rightEyeMedian: right.median, leftEyeMedian: left.median,
