@@ -39,9 +39,10 @@ public final class FaceDetector {
     var candidates: [RawDetection] = []
     var merged: [RawDetection] = []
 
-    /// Prepares the BlazeFace short-range model; a model of another shape is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the BlazeFace short-range model; a model of another shape is a `ModelError`. Its activations
+    /// lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
               interpreter.outputShapes[0] == [1, 896, 16], interpreter.outputShapes[1] == [1, 896, 1] else {

@@ -43,10 +43,14 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// The palm detector, when one is set (`facecap analyze`; not the wizard: its peak memory went over budget):
-    /// where a single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the
-    /// hand model is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
+    /// The palm detector, when one was given (or set: one made with `arena` shares the tracker's memory): where a
+    /// single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the hand model
+    /// is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
     public var palm: PalmDetector?
+    /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
+    /// thread that calls `process`, never at once (the iris model, whose second eye runs on the worker's thread
+    /// beside the first, keeps its own).
+    public let arena: ActivationArena
     /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: while a
     /// hand is about, two runs, the upright mouth crop and one of the others in turn (`otherCrops`); while none is,
     /// the crops whose look changed, else one in turn (`quietHands`); the reading being this one with the other
@@ -138,15 +142,20 @@ public final class FaceTracker {
     /// Builds the models' interpreters (all tensor memory is planned and allocated here). With `parallelEyes`
     /// (the default on a machine with more than one core, `IrisLandmarker.parallelByDefault`) the iris model's
     /// two eyes run at once, one on a thread the tracker starts now and joins when it goes: one thread per
-    /// tracker, whatever the number of frames.
+    /// tracker, whatever the number of frames. The detector, landmark, hand and palm models run one after another
+    /// on the caller's thread and share one activation arena (`arena`); the iris model keeps its own.
     public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                hand: TFLiteModel? = nil, parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
-        self.detector = try FaceDetector(model: detector)
-        self.landmarker = try FaceLandmarker(model: landmarks)
+                hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
+                parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
+        let arena = ActivationArena()
+        self.arena = arena
+        self.detector = try FaceDetector(model: detector, arena: arena)
+        self.landmarker = try FaceLandmarker(model: landmarks, arena: arena)
         self.iris = try iris.map { model throws(ModelError) in
             try IrisLandmarker(model: model, parallel: parallelEyes)
         }
-        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
+        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model, arena: arena) }
+        self.palm = try palm.map { model throws(ModelError) in try PalmDetector(model: model, arena: arena) }
         faces.reserveCapacity(8)
     }
 

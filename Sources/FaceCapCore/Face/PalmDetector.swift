@@ -76,9 +76,10 @@ public final class PalmDetector {
         }
     }
 
-    /// Prepares the palm model; a model of another shape is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the palm model; a model of another shape is a `ModelError`. Its activations
+    /// lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         let shapes = interpreter.outputShapes
         guard interpreter.inputShapes == [[1, n, n, 3]], shapes.count == 2,
