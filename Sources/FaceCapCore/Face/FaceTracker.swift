@@ -47,6 +47,13 @@ public final class FaceTracker {
     /// single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the hand model
     /// is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
     public var palm: PalmDetector?
+    /// The live loop reads the palms with every this many hand runs of some crops (`livePalmIfDue`; 0: never,
+    /// only on the frames that read every crop).
+    public var palmEvery = FaceTracker.defaultPalmEvery
+    var handRunsSincePalm = 0
+    var lastPalm: HandReading?
+    /// Palm readings made by the live loop (for tests).
+    public internal(set) var palmsRead = 0
     /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
     /// thread that calls `process`, never at once (the iris model, whose second eye runs on the worker's thread
     /// beside the first, keeps its own).
@@ -179,6 +186,8 @@ public final class FaceTracker {
             for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
                                                                                       parts: $0.parts) } }
             handCropsRead = HandLandmarker.crops.count
+            // The palms were read with every crop: their reading is held in each crop's now.
+            forgetPalms()
             for crop in lastLook.indices { lastLook[crop] = look(frame, points, crop) }
             staggerRunsUnread()
             return reading
@@ -194,8 +203,10 @@ public final class FaceTracker {
         }
         handCropsRead = crops.count
         handCropsReadList = crops
-        // These crops' readings with the other crops' last ones on this face (held: not `complete`).
-        return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+        livePalmIfDue(frame, points)
+        // These crops' readings with the other crops' last ones on this face (held: not `complete`), and the palms'.
+        let held = lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+        return lastPalm.map(held.merged) ?? held
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -218,6 +229,7 @@ public final class FaceTracker {
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetPalms()
         staggerRunsUnread()
     }
 
@@ -331,6 +343,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetPalms()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
