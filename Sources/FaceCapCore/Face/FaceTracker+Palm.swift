@@ -18,11 +18,11 @@ extension FaceTracker {
     public static let minPalmSide: Float = 0.45
 
     /// In the live loop (a tracked face's hand runs that read some crops), the palms are read with every
-    /// `palmEvery`-th such run: at the wizard's `handInterval` of 0.2 s while ready, every 0.6 s (0.4 s more for
-    /// a partial cover the crops miss than the photo's own reading, which always reads them). Their reading is held
-    /// until the next (as each crop's is until it is read again) and forgotten with the face.
+    /// `palmEvery`-th such run: every 0.6 s at the wizard's `handInterval` of 0.2 s while ready, so a hand only the
+    /// palm's crop sees is named within about 0.6 s (the frame a ready run keeps reads the palms itself, at once).
+    /// Their reading is held until the next (as each crop's is until it is read again) and forgotten with the face.
     /// Cost: one palm run (`palm_cpu_ms` about 4.6 ms) and a hand run on each palm kept, on one hand frame in three
-    /// (docs/performance.md, "Palms in the wizard").
+    /// (docs/performance.md, "Palms in the wizard"; the live partial covers in docs/calibration.md).
     public static let defaultPalmEvery = 3
 
     /// Reads the palms on this live hand run when it is their turn (`palmEvery`), into `lastPalm`.
