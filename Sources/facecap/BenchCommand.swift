@@ -112,8 +112,10 @@ enum BenchCommand {
         if let path = parsed.value("image") {
             let photo = try ImageFile.read(path: path)
             let frames = SessionFrames.frames(photo: photo)
+            // With the palm model as the wizard's tracker has it (its live runs with every `palmEvery`-th hand run).
             let sessionTracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                                 iris: models.iris, hand: models.hand)
+                                                 iris: models.iris, hand: models.hand,
+                                                 palm: try ModelFiles.load(ModelFiles.palm))
             var sessionAnalyzer = Analyzer()
             var index = 0, time = 0.0, faceFrames = 0, lastFaces: [Face] = []
             let figures = frameTimes(runs: runs) {

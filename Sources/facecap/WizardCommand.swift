@@ -78,12 +78,12 @@ enum WizardCommand {
         return code
     }
 
-    /// The four face models' one tracker, for the live analysis and the built-in validator alike. The models
-    /// (their parsed bytes, 10.8 MB) are released when this returns: the interpreters hold packed copies.
+    /// The five face models' one tracker, for the live analysis and the built-in validator alike. The models
+    /// (their parsed bytes, 13.1 MB) are released when this returns: the interpreters hold packed copies.
     static func loadTracker() throws(ModelError) -> SharedFaceTracker {
         let models = try ModelFiles.loadAllFaceModels()
         return try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                     hand: models.hand)
+                                     hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
     }
 
     /// The checker (a server, or the built-in validator on the live analysis's `tracker`) and the photo store,

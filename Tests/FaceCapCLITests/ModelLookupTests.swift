@@ -30,6 +30,29 @@ final class ModelLookupTests: ScratchDirectoryTestCase {
         XCTAssertTrue(wizard.stderr.hasPrefix("facecap: cannot use the face model folder \(missing)"), wizard.stderr)
     }
 
+    /// A model folder from before the palm detector (issue 32): `analyze` and the wizard name the one missing file
+    /// and `make models`, as for any other model, instead of failing some other way.
+    func testAFolderWithoutThePalmModelNamesItAndMakeModels() throws {
+        let models = try XCTUnwrap(ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"], "FACECAP_MODEL_DIR unset")
+        let folder = directory.appendingPathComponent("old-models")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in ["face_detection_short_range.tflite", "face_landmark.tflite", "iris_landmark.tflite",
+                     "hand_landmark_full.tflite"] {
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(file).path,
+                                                       withDestinationPath: models + "/" + file)
+        }
+        let result = try runFacecap(["analyze", photo], environment: environment(modelDir: folder.path))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("palm_detection_full.tflite"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("'make models'"), result.stderr)
+        let clip = directory.appendingPathComponent("clip.y4m")
+        try TestClips.empty(frames: 1).write(to: clip)
+        let wizard = try runFacecap(["--plain", "--input", clip.path], environment: environment(modelDir: folder.path))
+        XCTAssertEqual(wizard.status, 1)
+        XCTAssertTrue(wizard.stderr.contains("palm_detection_full.tflite"), wizard.stderr)
+    }
+
     func testACopiedBinarySaysWhereItLookedAndHowToPointAtTheModels() throws {
         let bin = directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)

@@ -269,7 +269,8 @@ final class ModelDigestTests: XCTestCase {
         })
         let digests = try ModelFiles.digests()
         XCTAssertEqual(digests.map(\.file),
-                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand])
+                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand,
+                        ModelFiles.palm])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

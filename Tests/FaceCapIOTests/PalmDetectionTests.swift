@@ -83,6 +83,62 @@ final class PalmTrackingTests: XCTestCase {
         }
     }
 
+    /// The live loop (issue 32, palms in the wizard): a tracked face's hand runs that read some crops read the palms
+    /// on every `palmEvery`-th of them, never between; their reading is held with the face until the next, and
+    /// forgotten with it; a frame that reads every crop reads the palms itself and starts the count again.
+    func testTheLiveLoopReadsThePalmsEveryFewHandRunsAndHoldsTheirReading() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+        let palm = try XCTUnwrap(tracker.palm)
+        let bare = try ImageFile.read(path: fixturePath("sergey.png"))
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_d_cheek.jpg"))
+        XCTAssertEqual(tracker.palmEvery, 3)
+        var someRuns = 0
+        for index in 0..<120 {
+            let frame = index < 60 ? bare : covered
+            let before = tracker.palmsRead
+            let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
+            let read = tracker.palmsRead - before
+            if index == 0 {
+                // Detected anew: every crop, and the palms with them; the held reading starts empty.
+                XCTAssertEqual(tracker.handCropsRead, HandLandmarker.crops.count)
+                XCTAssertNotNil(palm.lastSquare)
+                XCTAssertNil(tracker.lastPalm)
+                continue
+            }
+            guard tracker.handRan else {
+                XCTAssertEqual(read, 0, "frame \(index): no hand run, no palms")
+                continue
+            }
+            XCTAssertLessThan(tracker.handCropsRead, HandLandmarker.crops.count, "frame \(index)")
+            someRuns += 1
+            XCTAssertEqual(read, someRuns % 3 == 0 ? 1 : 0, "frame \(index): hand run \(someRuns)")
+            if let held = tracker.lastPalm {
+                // What the face says holds the palms' reading.
+                let reading = try XCTUnwrap(face.hand, "frame \(index)")
+                XCTAssertTrue(reading.parts.isSuperset(of: held.parts), "frame \(index)")
+                XCTAssertGreaterThanOrEqual(reading.face, held.face, "frame \(index)")
+            }
+            if index < 60 {
+                XCTAssertTrue(tracker.lastPalm?.parts.isEmpty ?? true, "frame \(index): a bare face")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(someRuns, 15)
+        XCTAssertGreaterThanOrEqual(tracker.palmsRead, 5)
+        // The drawn hand held 0.3 face widths off sergey's right cheek: the live palm run found it (0.86; the hand
+        // model reads this drawing on the crop out from the cheek, not on the palm's own crop).
+        XCTAssertNotNil(tracker.lastPalm, "the palms read on the covered frames")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(palm.lastPalms.first).score, FaceTracker.minPalmScore)
+        tracker.reset()
+        XCTAssertNil(tracker.lastPalm)
+        // With palmEvery 0 only frames that read every crop read palms.
+        tracker.palmEvery = 0
+        let count = tracker.palmsRead
+        for _ in 0..<30 { _ = tracker.process(bare) }
+        XCTAssertEqual(tracker.palmsRead, count)
+    }
+
     func testWithoutAPalmDetectorNothingIsRead() throws {
         let (tracker, palm) = try tracker()
         tracker.palm = nil

@@ -6,23 +6,8 @@
 import Glibc
 #endif
 
-/// A decoded detection before NMS: corners then six keypoints, normalised to the letterboxed tensor.
-struct RawDetection {
-    var score: Float
-    /// xmin, ymin, xmax, ymax, then (x, y) of keypoints 0…5.
-    var values: SIMD16<Float>
-
-    var area: Float { max(0, values[2] - values[0]) * max(0, values[3] - values[1]) }
-
-    func iou(_ other: RawDetection) -> Float {
-        let ix = min(values[2], other.values[2]) - max(values[0], other.values[0])
-        let iy = min(values[3], other.values[3]) - max(values[1], other.values[1])
-        guard ix > 0, iy > 0 else { return 0 }
-        let intersection = ix * iy
-        let union = area + other.area - intersection
-        return union > 0 ? intersection / union : 0
-    }
-}
+/// A decoded face before NMS: corners then six keypoints, normalised to the letterboxed tensor.
+typealias RawDetection = SSDDetection<SIMD16<Float>>
 
 /// The BlazeFace short-range face detector.
 public final class FaceDetector {
@@ -36,12 +21,15 @@ public final class FaceDetector {
     let interpreter: Interpreter
     /// Anchor centres (x, y) in tensor-normalised units, in the network's output order.
     static let anchors: [SIMD2<Float>] = makeAnchors()
+    /// BlazeFace's rows: 16 floats (box, six keypoints), offsets in 128ths.
+    static let decoding = SSDDecoding(anchors: anchors, rowLength: 16, keypoints: 6, scale: Float(inputSize))
     var candidates: [RawDetection] = []
     var merged: [RawDetection] = []
 
-    /// Prepares the BlazeFace short-range model; a model of another shape is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the BlazeFace short-range model; a model of another shape is a `ModelError`. Its activations
+    /// lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
               interpreter.outputShapes[0] == [1, 896, 16], interpreter.outputShapes[1] == [1, 896, 1] else {
@@ -106,55 +94,13 @@ public final class FaceDetector {
         }
     }
 
-    /// TensorsToDetections: XYWH boxes and keypoints relative to the anchor, scaled by 128, sigmoid
-    /// scores clipped to ±100; keeps score ≥ `minScore` and boxes of non-negative size.
+    /// TensorsToDetections on the 896 anchors (`SSDDecoding.decode`: offsets scaled by 128, six keypoints).
     func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>) {
-        candidates.removeAll(keepingCapacity: true)
-        let scale = Float(Self.inputSize)
-        for i in 0..<896 {
-            let logit = min(max(scores[i], -100), 100)
-            let score = 1 / (1 + expf(-logit))
-            guard score >= minScore else { continue }
-            let r = regressors.baseAddress! + i * 16
-            let anchor = Self.anchors[i]
-            let cx = r[0] / scale + anchor.x, cy = r[1] / scale + anchor.y
-            let w = r[2] / scale, h = r[3] / scale
-            guard w >= 0, h >= 0 else { continue }
-            var v = SIMD16<Float>(repeating: 0)
-            v[0] = cx - w / 2; v[1] = cy - h / 2; v[2] = cx + w / 2; v[3] = cy + h / 2
-            for k in 0..<6 {
-                v[4 + 2 * k] = r[4 + 2 * k] / scale + anchor.x
-                v[5 + 2 * k] = r[5 + 2 * k] / scale + anchor.y
-            }
-            candidates.append(RawDetection(score: score, values: v))
-        }
+        Self.decoding.decode(regressors: regressors, scores: scores, minScore: minScore, into: &candidates)
     }
 
-    /// NonMaxSuppressionCalculator, WEIGHTED: each cluster (IoU > threshold with the best remaining
-    /// detection) becomes its score-weighted average of corners and keypoints, keeping the best score.
+    /// NonMaxSuppressionCalculator, WEIGHTED (`SSDDecoding.weightedNonMaxSuppression`).
     func weightedNonMaxSuppression() {
-        merged.removeAll(keepingCapacity: true)
-        candidates.sort { $0.score > $1.score }
-        var remaining = candidates.count
-        while remaining > 0 {
-            let top = candidates[0]
-            var total: Float = 0
-            var sum = SIMD16<Float>(repeating: 0)
-            var kept = 0
-            for i in 0..<remaining {
-                let candidate = candidates[i]
-                // The top always joins its own cluster: a box without area (or with a NaN) has IoU 0 with
-                // itself, and would otherwise stay at the front and end the loop with the rest unmerged.
-                if i == 0 || candidate.iou(top) > suppressionThreshold {
-                    total += candidate.score
-                    sum += candidate.values * candidate.score
-                } else {
-                    candidates[kept] = candidate
-                    kept += 1
-                }
-            }
-            merged.append(RawDetection(score: top.score, values: total > 0 ? sum / total : top.values))
-            remaining = kept
-        }
+        SSDDecoding.weightedNonMaxSuppression(&candidates, threshold: suppressionThreshold, into: &merged)
     }
 }

@@ -69,9 +69,10 @@ public final class FaceLandmarker {
 
     let interpreter: Interpreter
 
-    /// Prepares the FaceMesh model; a model of another shape is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the FaceMesh model; a model of another shape is a `ModelError`. Its activations
+    /// lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
               interpreter.outputShapes[0].reduce(1, *) == Self.count * 3,

@@ -17,6 +17,30 @@ extension FaceTracker {
     public static let minPalmScore: Float = 0.7
     public static let minPalmSide: Float = 0.45
 
+    /// In the live loop (a tracked face's hand runs that read some crops), the palms are read with every
+    /// `palmEvery`-th such run: every 0.6 s at the wizard's `handInterval` of 0.2 s while ready, so a hand only the
+    /// palm's crop sees is named within about 0.6 s (the frame a ready run keeps reads the palms itself, at once).
+    /// Their reading is held until the next (as each crop's is until it is read again) and forgotten with the face.
+    /// Cost: one palm run (`palm_cpu_ms` about 4.6 ms) and a hand run on each palm kept, on one hand frame in three
+    /// (docs/performance.md, "Palms in the wizard"; the live partial covers in docs/calibration.md).
+    public static let defaultPalmEvery = 3
+
+    /// Reads the palms on this live hand run when it is their turn (`palmEvery`), into `lastPalm`.
+    func livePalmIfDue(_ frame: Frame, _ points: [SIMD3<Float>]) {
+        guard palm != nil, palmEvery > 0 else { return }
+        handRunsSincePalm += 1
+        guard handRunsSincePalm >= palmEvery else { return }
+        handRunsSincePalm = 0
+        palmsRead += 1
+        lastPalm = palmReading(frame, points, adding: HandReading())
+    }
+
+    /// Forgets the palms' held reading and starts their count again (a new face, or every crop just read with them).
+    func forgetPalms() {
+        lastPalm = nil
+        handRunsSincePalm = 0
+    }
+
     /// `reading` merged with the hand model's reading on each palm (at least `minPalmScore` and `minPalmSide`) the
     /// detector finds on a square of `palmRegionSide` face widths centred on the face with 468 landmarks `points`
     /// (unchanged without a palm detector, or when a palm's crop cannot be read).

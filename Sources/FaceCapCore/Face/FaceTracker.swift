@@ -43,10 +43,21 @@ public final class FaceTracker {
     private var framesSinceEyes = 0
     /// The hand-landmark model, when one was given: its reading on the best face (the mouth and the other parts).
     public let hand: HandLandmarker?
-    /// The palm detector, when one is set (`facecap analyze`; not the wizard: its peak memory went over budget):
-    /// where a single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the
-    /// hand model is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
+    /// The palm detector, when one was given (or set: one made with `arena` shares the tracker's memory): where a
+    /// single frame must decide (every crop read: a photo, a face detected anew, a frame to be kept), the hand model
+    /// is also read on each palm found around the face (`palmReading`, FaceTracker+Palm.swift).
     public var palm: PalmDetector?
+    /// The live loop reads the palms with every this many hand runs of some crops (`livePalmIfDue`; 0: never,
+    /// only on the frames that read every crop).
+    public var palmEvery = FaceTracker.defaultPalmEvery
+    var handRunsSincePalm = 0
+    var lastPalm: HandReading?
+    /// Palm readings made by the live loop (for tests).
+    public internal(set) var palmsRead = 0
+    /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
+    /// thread that calls `process`, never at once (the iris model, whose second eye runs on the worker's thread
+    /// beside the first, keeps its own).
+    public let arena: ActivationArena
     /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: while a
     /// hand is about, two runs, the upright mouth crop and one of the others in turn (`otherCrops`); while none is,
     /// the crops whose look changed, else one in turn (`quietHands`); the reading being this one with the other
@@ -138,15 +149,20 @@ public final class FaceTracker {
     /// Builds the models' interpreters (all tensor memory is planned and allocated here). With `parallelEyes`
     /// (the default on a machine with more than one core, `IrisLandmarker.parallelByDefault`) the iris model's
     /// two eyes run at once, one on a thread the tracker starts now and joins when it goes: one thread per
-    /// tracker, whatever the number of frames.
+    /// tracker, whatever the number of frames. The detector, landmark, hand and palm models run one after another
+    /// on the caller's thread and share one activation arena (`arena`); the iris model keeps its own.
     public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                hand: TFLiteModel? = nil, parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
-        self.detector = try FaceDetector(model: detector)
-        self.landmarker = try FaceLandmarker(model: landmarks)
+                hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
+                parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
+        let arena = ActivationArena()
+        self.arena = arena
+        self.detector = try FaceDetector(model: detector, arena: arena)
+        self.landmarker = try FaceLandmarker(model: landmarks, arena: arena)
         self.iris = try iris.map { model throws(ModelError) in
             try IrisLandmarker(model: model, parallel: parallelEyes)
         }
-        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model) }
+        self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model, arena: arena) }
+        self.palm = try palm.map { model throws(ModelError) in try PalmDetector(model: model, arena: arena) }
         faces.reserveCapacity(8)
     }
 
@@ -170,6 +186,8 @@ public final class FaceTracker {
             for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
                                                                                       parts: $0.parts) } }
             handCropsRead = HandLandmarker.crops.count
+            // The palms were read with every crop: their reading is held in each crop's now.
+            forgetPalms()
             for crop in lastLook.indices { lastLook[crop] = look(frame, points, crop) }
             staggerRunsUnread()
             return reading
@@ -185,8 +203,10 @@ public final class FaceTracker {
         }
         handCropsRead = crops.count
         handCropsReadList = crops
-        // These crops' readings with the other crops' last ones on this face (held: not `complete`).
-        return lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+        livePalmIfDue(frame, points)
+        // These crops' readings with the other crops' last ones on this face (held: not `complete`), and the palms'.
+        let held = lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+        return lastPalm.map(held.merged) ?? held
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -209,6 +229,7 @@ public final class FaceTracker {
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetPalms()
         staggerRunsUnread()
     }
 
@@ -322,6 +343,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetPalms()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []

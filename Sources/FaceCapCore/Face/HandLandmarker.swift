@@ -58,9 +58,10 @@ public final class HandLandmarker {
     /// over the mouth").
     public static let minMouthOverlap = 0.25
 
-    /// Prepares the model; a model of another shape (or without the hand flag output) is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the model; a model of another shape (or without the hand flag output) is a `ModelError`. Its
+    /// activations lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         // MediaPipe's converter names the hand flag "Identity_1" (1×1, already a probability).
         let names = model.outputs.map { model.tensors[$0].name }

@@ -53,6 +53,8 @@ public final class PalmDetector {
     private let scoreOutput: Int
     /// Anchor centres (x, y) in tensor-normalised units, in the network's output order.
     static let anchors: [SIMD2<Float>] = makeAnchors()
+    /// The palm model's rows: 18 floats (box, seven keypoints), offsets in 192ths.
+    static let decoding = SSDDecoding(anchors: anchors, rowLength: 18, keypoints: 7, scale: Float(inputSize))
     /// Decoded candidates and their merge (reused: a run allocates nothing but its result).
     var candidates: [Candidate] = []
     var merged: [Candidate] = []
@@ -61,24 +63,12 @@ public final class PalmDetector {
     public private(set) var lastPalms: [PalmDetection] = []
 
     /// A detection before NMS, normalised to the tensor: corners, then (x, y) of the 7 keypoints.
-    struct Candidate {
-        var score: Float
-        var values: SIMD32<Float>
+    typealias Candidate = SSDDetection<SIMD32<Float>>
 
-        var area: Float { max(0, values[2] - values[0]) * max(0, values[3] - values[1]) }
-
-        func iou(_ other: Candidate) -> Float {
-            let ix = min(values[2], other.values[2]) - max(values[0], other.values[0])
-            let iy = min(values[3], other.values[3]) - max(values[1], other.values[1])
-            guard ix > 0, iy > 0 else { return 0 }
-            let union = area + other.area - ix * iy
-            return union > 0 ? ix * iy / union : 0
-        }
-    }
-
-    /// Prepares the palm model; a model of another shape is a `ModelError`.
-    public init(model: TFLiteModel) throws(ModelError) {
-        interpreter = try Interpreter(model: model)
+    /// Prepares the palm model; a model of another shape is a `ModelError`. Its activations
+    /// lie in `arena` when one is given (shared with models run on the same thread, one after another).
+    public init(model: TFLiteModel, arena: ActivationArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         let shapes = interpreter.outputShapes
         guard interpreter.inputShapes == [[1, n, n, 3]], shapes.count == 2,
@@ -148,54 +138,13 @@ public final class PalmDetector {
         }
     }
 
-    /// TensorsToDetections: XYWH boxes and keypoints relative to the anchor, scaled by 192, sigmoid scores
-    /// clipped to ±100; keeps score ≥ `minScore` and boxes of non-negative size.
+    /// TensorsToDetections on the 2016 anchors (`SSDDecoding.decode`: offsets scaled by 192, seven keypoints).
     func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>) {
-        candidates.removeAll(keepingCapacity: true)
-        let scale = Float(Self.inputSize)
-        for i in 0..<Self.anchorCount {
-            let logit = min(max(scores[i], -100), 100)
-            let score = 1 / (1 + expf(-logit))
-            guard score >= minScore else { continue }
-            let r = regressors.baseAddress! + i * 18
-            let anchor = Self.anchors[i]
-            let cx = r[0] / scale + anchor.x, cy = r[1] / scale + anchor.y
-            let w = r[2] / scale, h = r[3] / scale
-            guard w >= 0, h >= 0 else { continue }
-            var v = SIMD32<Float>(repeating: 0)
-            v[0] = cx - w / 2; v[1] = cy - h / 2; v[2] = cx + w / 2; v[3] = cy + h / 2
-            for k in 0..<7 {
-                v[4 + 2 * k] = r[4 + 2 * k] / scale + anchor.x
-                v[5 + 2 * k] = r[5 + 2 * k] / scale + anchor.y
-            }
-            candidates.append(Candidate(score: score, values: v))
-        }
+        Self.decoding.decode(regressors: regressors, scores: scores, minScore: minScore, into: &candidates)
     }
 
-    /// NonMaxSuppressionCalculator, WEIGHTED: each cluster (IoU > threshold with the best remaining detection)
-    /// becomes its score-weighted average of corners and keypoints, keeping the best score.
+    /// NonMaxSuppressionCalculator, WEIGHTED (`SSDDecoding.weightedNonMaxSuppression`).
     func weightedNonMaxSuppression() {
-        merged.removeAll(keepingCapacity: true)
-        candidates.sort { $0.score > $1.score }
-        var remaining = candidates.count
-        while remaining > 0 {
-            let top = candidates[0]
-            var total: Float = 0
-            var sum = SIMD32<Float>(repeating: 0)
-            var kept = 0
-            for i in 0..<remaining {
-                let candidate = candidates[i]
-                // The top always joins its own cluster (a box without area has IoU 0 with itself).
-                if i == 0 || candidate.iou(top) > suppressionThreshold {
-                    total += candidate.score
-                    sum += candidate.values * candidate.score
-                } else {
-                    candidates[kept] = candidate
-                    kept += 1
-                }
-            }
-            merged.append(Candidate(score: top.score, values: total > 0 ? sum / total : top.values))
-            remaining = kept
-        }
+        SSDDecoding.weightedNonMaxSuppression(&candidates, threshold: suppressionThreshold, into: &merged)
     }
 }

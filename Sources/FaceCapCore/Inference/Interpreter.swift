@@ -20,8 +20,19 @@ public final class Interpreter {
     public let batch: Int
 
     private var steps: [Step] = []
-    private let arena: UnsafeMutableRawPointer
+    /// The activation memory: this interpreter's own, or one shared with interpreters that never run at the same
+    /// time (`ActivationArena`).
+    public let arena: ActivationArena
     private let arenaFloats: Int
+    private let scratchFloats: Int
+    /// What the steps are made from again when the arena is reallocated (a larger plan joined it), and the
+    /// arena's generation they were made for.
+    private let plans: [StepPlan]
+    private let planWeights: [(UnsafeRawPointer?, Int)]
+    private let elementCounts: [Int]
+    private let inputOffsets: [Int]
+    private let outputOffsets: [Int]
+    private var boundGeneration = -1
     private var constants: [UnsafeMutableRawPointer] = []
     /// The packed weights, biases and slopes, shared with other interpreters of the same model.
     private let sharedConstants: SharedConstants
@@ -37,11 +48,18 @@ public final class Interpreter {
     var constantBuffers: (owned: Int, borrowed: Int) {
         (sharedConstants.owned.count, sharedConstants.pointers.count - sharedConstants.owned.count)
     }
+    /// Bytes this interpreter holds: its plan's activations (in its arena, which may be shared), its own scratch
+    /// buffers, and the packed constants it allocated (those borrowed from another interpreter not counted).
+    public var memoryBytes: (activations: Int, scratch: Int, constants: Int) {
+        let owned = Set(sharedConstants.owned.map { UnsafeRawPointer($0) })
+        let constants = zip(sharedConstants.pointers, sharedConstants.counts)
+            .filter { owned.contains(UnsafeRawPointer($0.0)) }.reduce(0) { $0 + ($1.1 + 16) * 4 }
+        return (arenaFloats * 4, scratchFloats * 4, constants)
+    }
     /// Number of kernel calls per `run()` after fusion.
     public var stepCount: Int { steps.count }
 
     deinit {
-        arena.deallocate()
         for pointer in constants { pointer.deallocate() }
     }
 
@@ -49,6 +67,7 @@ public final class Interpreter {
     /// before `run()`.
     public func input(_ index: Int = 0, image: Int = 0) -> UnsafeMutableBufferPointer<Float> {
         precondition(image >= 0 && image < batch, "image \(image) of a batch of \(batch)")
+        bindIfNeeded()
         let count = inputShapes[index].reduce(1, *)
         return UnsafeMutableBufferPointer(start: inputPointers[index] + image * count, count: count)
     }
@@ -56,6 +75,7 @@ public final class Interpreter {
     /// Output `index` of image `image` of the last `run()`, valid until the next one.
     public func output(_ index: Int, image: Int = 0) -> UnsafeBufferPointer<Float> {
         precondition(image >= 0 && image < batch, "image \(image) of a batch of \(batch)")
+        bindIfNeeded()
         let count = outputShapes[index].reduce(1, *)
         return UnsafeBufferPointer(start: outputPointers[index] + image * count, count: count)
     }
@@ -66,6 +86,7 @@ public final class Interpreter {
     public func run(images: Int? = nil) {
         let n = images ?? batch
         precondition(n >= 1 && n <= batch, "\(n) images for a batch of \(batch)")
+        bindIfNeeded()
         for step in steps {
             if avx512GEMM || avx2CKernels { fc_prefetch_next(step.nextWeights, step.nextWeightBytes) }
             step.execute(n)
@@ -78,6 +99,7 @@ public final class Interpreter {
     /// With `images` > 1 each step runs that many images (FLOPs and activation bytes counted for all of them).
     public func profile(runs: Int, images: Int = 1, clock: () -> Double) -> [StepProfile] {
         let n = max(1, min(images, batch))
+        bindIfNeeded()
         var times = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<runs {
             for (index, step) in steps.enumerated() {
@@ -94,9 +116,10 @@ public final class Interpreter {
         }
     }
 
-    /// Plans the whole graph: converts and packs weights, fuses operators, lays out the arena. An operator
-    /// or shape the engine cannot run is a `ModelError` naming the model file.
-    public init(model: TFLiteModel, batch: Int = 1) throws(ModelError) {
+    /// Plans the whole graph: converts and packs weights, fuses operators, lays out the activations in `arena`
+    /// (its own when nil; a shared one grows to the largest plan). An operator or shape the engine cannot run is a
+    /// `ModelError` naming the model file.
+    public init(model: TFLiteModel, batch: Int = 1, arena: ActivationArena? = nil) throws(ModelError) {
         name = model.name
         self.batch = max(1, batch)
         var builder = PlanBuilder(model: model, batch: self.batch)
@@ -112,23 +135,40 @@ public final class Interpreter {
         inputShapes = model.inputs.map { model.tensors[$0].shape }
         outputShapes = model.outputs.map { model.tensors[$0].shape }
         arenaFloats = builder.arenaFloats
-        arena = UnsafeMutableRawPointer.allocate(byteCount: max(64, arenaFloats * 4), alignment: 64)
-        arena.initializeMemory(as: Float.self, repeating: 0, count: arenaFloats)
-        let base = arena.assumingMemoryBound(to: Float.self)
+        self.arena = arena ?? ActivationArena()
+        self.arena.reserve(arenaFloats)
         constants = builder.constantPool.pointers
+        scratchFloats = builder.constantPool.scratchFloats
         sharedConstants = builder.constantPool.shared
         SharedConstants.register(sharedConstants, for: model.name)
-        let tensors = model.tensors
-        steps = builder.plans.map { $0.makeStep(base, images: self.batch) { tensors[$0].elementCount } }
+        plans = builder.plans
         // The weights each step prefetches: those of the next step that has packed weights.
         var next: (UnsafeRawPointer?, Int) = (nil, 0)
-        for index in steps.indices.reversed() {
-            steps[index].nextWeights = next.0
-            steps[index].nextWeightBytes = next.1
-            if let weights = builder.plans[index].weights { next = (weights, builder.plans[index].weightBytes) }
+        var weights = [(UnsafeRawPointer?, Int)](repeating: (nil, 0), count: plans.count)
+        for index in plans.indices.reversed() {
+            weights[index] = next
+            if let packed = plans[index].weights { next = (packed, plans[index].weightBytes) }
         }
-        inputPointers = model.inputs.map { base + builder.offset(of: $0) }
-        outputPointers = model.outputs.map { base + builder.offset(of: $0) }
+        planWeights = weights
+        elementCounts = model.tensors.map(\.elementCount)
+        inputOffsets = model.inputs.map { builder.offset(of: $0) }
+        outputOffsets = model.outputs.map { builder.offset(of: $0) }
+        bindIfNeeded()
+    }
+
+    /// Makes the steps and the input and output pointers for the arena's current memory, unless they were made
+    /// for it already (an interpreter with a larger plan built on the same arena since reallocates it).
+    private func bindIfNeeded() {
+        guard boundGeneration != arena.generation else { return }
+        let base = arena.base
+        let counts = elementCounts
+        steps = plans.map { $0.makeStep(base, images: batch) { counts[$0] } }
+        for index in steps.indices {
+            (steps[index].nextWeights, steps[index].nextWeightBytes) = planWeights[index]
+        }
+        inputPointers = inputOffsets.map { base + $0 }
+        outputPointers = outputOffsets.map { base + $0 }
+        boundGeneration = arena.generation
     }
 }
 
@@ -214,8 +254,9 @@ final class SharedConstants: @unchecked Sendable {
 
 /// The constant buffers of one interpreter being built: its scratch buffers (its own) and its stored constants.
 struct ConstantPool {
-    /// Scratch buffers, this interpreter's own.
+    /// Scratch buffers, this interpreter's own, and their floats.
     var pointers: [UnsafeMutableRawPointer] = []
+    var scratchFloats = 0
     /// The stored constants, in order (shared with later interpreters of the same model).
     var shared = SharedConstants()
     /// Another interpreter's constants of the same model: a constant equal to the one it stored at the same
@@ -228,6 +269,7 @@ struct ConstantPool {
         let typed = raw.bindMemory(to: Float.self, capacity: count + 16)
         typed.initialize(repeating: 0, count: count + 16)
         pointers.append(raw)
+        scratchFloats += count + 16
         return typed
     }
 

@@ -1,12 +1,12 @@
 import FaceCapCore
 
 extension ModelFiles {
-    /// The SHA-256 of the detector, landmark and iris model files facecap loads (the report's
-    /// `facecap.models`), found where `locate` finds them.
+    /// The SHA-256 of the model files facecap loads (the detector, landmark, iris, hand and palm models: the
+    /// report's `facecap.models`), found where `locate` finds them.
     public static func digests(directories: [String] = searchDirectories()) throws(ModelError)
         -> [PhotoReport.ModelDigest] {
         var digests: [PhotoReport.ModelDigest] = []
-        for file in [detector, landmarks, iris, hand] {
+        for file in [detector, landmarks, iris, hand, palm] {
             let path = try locate(file, directories: directories)
             let bytes: [UInt8]
             do {
