@@ -94,10 +94,14 @@ final class PalmTrackingTests: XCTestCase {
         let bare = try ImageFile.read(path: fixturePath("sergey.png"))
         let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_d_cheek.jpg"))
         XCTAssertEqual(tracker.palmEvery, 3)
-        var someRuns = 0
+        var someRuns = 0, sincePalm = 0
         for index in 0..<120 {
             let frame = index < 60 ? bare : covered
             let before = tracker.palmsRead
+            // A held palm reading that names a hand is read again at the next hand run, whatever the count.
+            let handHeld = tracker.lastPalm.map {
+                $0.mouth >= FaceTracker.handAboutFlag || $0.face >= FaceTracker.handAboutFlag || !$0.parts.isEmpty
+            } ?? false
             let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
             let read = tracker.palmsRead - before
             if index == 0 {
@@ -113,7 +117,10 @@ final class PalmTrackingTests: XCTestCase {
             }
             XCTAssertLessThan(tracker.handCropsRead, HandLandmarker.crops.count, "frame \(index)")
             someRuns += 1
-            XCTAssertEqual(read, someRuns % 3 == 0 ? 1 : 0, "frame \(index): hand run \(someRuns)")
+            sincePalm += 1
+            let due = sincePalm >= 3 || handHeld
+            XCTAssertEqual(read, due ? 1 : 0, "frame \(index): hand run \(someRuns)")
+            if due { sincePalm = 0 }
             if let held = tracker.lastPalm {
                 // What the face says holds the palms' reading.
                 let reading = try XCTUnwrap(face.hand, "frame \(index)")
@@ -137,6 +144,41 @@ final class PalmTrackingTests: XCTestCase {
         let count = tracker.palmsRead
         for _ in 0..<30 { _ = tracker.process(bare) }
         XCTAssertEqual(tracker.palmsRead, count)
+    }
+
+    /// The palms' held reading goes into what each live hand run says (until their next run); a held reading that
+    /// names a hand is read again at the very next hand run, so a cover only the palm saw clears as soon as the hand
+    /// has gone.
+    func testTheHeldPalmReadingIsMergedAndAHandItNamesIsLookedForAgainAtOnce() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                                      hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+        let bare = try ImageFile.read(path: fixturePath("sergey.png"))
+        func nextHandRun() throws -> HandReading {
+            for _ in 0..<40 {
+                let face = try XCTUnwrap(tracker.process(bare).first)
+                if tracker.handRan { return try XCTUnwrap(face.hand) }
+            }
+            XCTFail("no hand run in 40 frames")
+            return HandReading()
+        }
+        _ = try nextHandRun()   // the first frame reads every crop and the palms
+        // A held reading below the hand flag, with no parts: merged in, not read again before its turn.
+        tracker.handRunsSincePalm = 0
+        tracker.lastPalm = HandReading(mouth: 0.2)
+        var palms = tracker.palmsRead
+        let merged = try nextHandRun()
+        XCTAssertEqual(tracker.palmsRead, palms, "not the palms' turn")
+        XCTAssertGreaterThanOrEqual(merged.mouth, 0.2, "the held palm reading is part of the run's")
+        // A held reading that names a hand over the left cheek: the next hand run reads the palms again, finds
+        // none on the bare face, and the cheek is no longer said.
+        tracker.handRunsSincePalm = 0
+        tracker.lastPalm = HandReading(face: 0.9, parts: [.leftCheek])
+        palms = tracker.palmsRead
+        let after = try nextHandRun()
+        XCTAssertEqual(tracker.palmsRead, palms + 1, "read again at once")
+        XCTAssertFalse(after.parts.contains(.leftCheek))
+        XCTAssertTrue(tracker.lastPalm?.parts.isEmpty ?? true)
     }
 
     func testWithoutAPalmDetectorNothingIsRead() throws {

@@ -25,11 +25,17 @@ extension FaceTracker {
     /// (docs/performance.md, "Palms in the wizard"; the live partial covers in docs/calibration.md).
     public static let defaultPalmEvery = 3
 
-    /// Reads the palms on this live hand run when it is their turn (`palmEvery`), into `lastPalm`.
+    /// Reads the palms on this live hand run when it is their turn (`palmEvery`), into `lastPalm`; and on every hand
+    /// run while their last reading names a hand (a flag of at least `handAboutFlag`, or parts), so that a cover only
+    /// the palm sees clears at the next hand run once the hand goes, not up to `palmEvery` runs later (as each crop's
+    /// held reading is read again once its look changes). That costs a palm run a hand run only while a hand is there.
     func livePalmIfDue(_ frame: Frame, _ points: [SIMD3<Float>]) {
         guard palm != nil, palmEvery > 0 else { return }
         handRunsSincePalm += 1
-        guard handRunsSincePalm >= palmEvery else { return }
+        let handHeld = lastPalm.map {
+            $0.mouth >= Self.handAboutFlag || $0.face >= Self.handAboutFlag || !$0.parts.isEmpty
+        } ?? false
+        guard handRunsSincePalm >= palmEvery || handHeld else { return }
         handRunsSincePalm = 0
         palmsRead += 1
         lastPalm = palmReading(frame, points, adding: HandReading())
