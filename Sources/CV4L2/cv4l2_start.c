@@ -146,7 +146,9 @@ static void set_frame_rate(cv4l2_device *device, uint32_t fps) {
 static int open_node(cv4l2_device *device, const char *path, cv4l2_stage *stage) {
     *stage = CV4L2_STAGE_OPEN;
     device->fd = device->ops.open(device->ops.context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (device->fd < 0) return errno ? errno : EIO;   /* an open that failed is never reported as a success */
+    /* A stage returns 0 for success: an ops table's open that fails without setting errno (only a fake can) is
+     * reported as EIO rather than taken for a success (cv4l2_start reported it with error 0 before the stages). */
+    if (device->fd < 0) return errno ? errno : EIO;
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
     *stage = CV4L2_STAGE_QUERYCAP;
@@ -258,7 +260,7 @@ static int map_buffers(cv4l2_device *device, uint32_t pixel_format, cv4l2_stage 
         *stage = CV4L2_STAGE_MMAP;
         void *start = device->ops.mmap(device->ops.context, buffer.length, PROT_READ | PROT_WRITE, MAP_SHARED,
                                        device->fd, buffer.m.offset);
-        if (start == MAP_FAILED) return errno ? errno : ENOMEM;
+        if (start == MAP_FAILED) return errno ? errno : ENOMEM;   /* as for open, above */
         device->starts[index] = start;
         device->lengths[index] = buffer.length;
         device->mapped_count = index + 1;

@@ -21,7 +21,8 @@ final class SharedArenaTests: XCTestCase {
         let files = [try TestData.detector, try TestData.landmarks, try TestData.hand, try TestData.palm]
         let alone = try files.map { try Interpreter(model: $0) }
         let arena = ActivationArena()
-        // Smallest plan first: each later one grows the arena, and the earlier ones bind to the new memory.
+        // Detector, landmarks, hand, palm: the first three grow the arena (the palm's plan is smaller than the
+        // hand's), and the earlier ones bind to the new memory.
         let shared = try files.map { try Interpreter(model: $0, arena: arena) }
         XCTAssertEqual(arena.floats, alone.map(\.arenaSize).max())
         XCTAssertLessThan(arena.floats, alone.map(\.arenaSize).reduce(0, +) / 2)

@@ -16,18 +16,23 @@ cli_log=.build-test/test-cli.log
 main_log=.build-test/test-main.log
 mkdir -p "$(dirname "$log")"
 
-scratch=.build configuration=debug split=1
+# Split only a run of a bundle already built (--skip-build, as make test runs it): a `swift test` that builds would
+# rebuild the bundle the other half is running.
+scratch=.build configuration=debug split=1 built=0
 arguments=("$@")
 for ((i = 0; i < ${#arguments[@]}; i++)); do
     case ${arguments[i]} in
-        --scratch-path) scratch=${arguments[i + 1]} ;;
-        -c | --configuration) configuration=${arguments[i + 1]} ;;
-        --filter | --skip) split=0 ;;
+        --scratch-path) scratch=${arguments[i + 1]-} ;;
+        --scratch-path=*) scratch=${arguments[i]#*=} ;;
+        -c | --configuration) configuration=${arguments[i + 1]-} ;;
+        --configuration=*) configuration=${arguments[i]#*=} ;;
+        --filter | --skip | --filter=* | --skip=*) split=0 ;;
+        --skip-build) built=1 ;;
     esac
 done
 bundle=$scratch/$configuration/facecapPackageTests.xctest
 cli_suites=""
-if [ "$split" = 1 ] && [ -x "$bundle" ]; then
+if [ "$split" = 1 ] && [ "$built" = 1 ] && [ -x "$bundle" ]; then
     # The bundle's test classes in that module, as XCTest's own filter takes them (Module.Class, comma-separated).
     cli_suites=$("$bundle" --list-tests 2>/dev/null | grep -oE '^FaceCapCLITests\.[A-Za-z0-9_]+' | sort -u |
         paste -sd, -)
@@ -35,8 +40,10 @@ fi
 
 cli_pid=""
 # Interrupted, the half in the background goes too.
-trap '[ -n "$cli_pid" ] && kill "$cli_pid" 2>/dev/null; exit 130' INT TERM
-rm -f "$cli_log" "$main_log"
+trap '[ -n "$cli_pid" ] && kill "$cli_pid" 2>/dev/null; exit 130' INT
+trap '[ -n "$cli_pid" ] && kill "$cli_pid" 2>/dev/null; exit 143' TERM
+# test.log is written when the run ends (both halves, one after the other); the halves' own logs as they go.
+rm -f "$cli_log" "$main_log" "$log"
 if [ -n "$cli_suites" ]; then
     echo "make test: the command-line suites run beside the others; their log follows the others' ($cli_log)"
     "$bundle" "$cli_suites" >"$cli_log" 2>&1 &
@@ -65,15 +72,16 @@ if [ "$status" != 0 ]; then
         sed 's/^/  /' | tail -n 60
     failed=$(grep -cE "^Test Case '.*' failed" "$log")
     echo "make test: $failed test case(s) failed"
-    if [ "$failed" = 0 ]; then
-        # A crash ends a run inside a test: the last one started and never finished, in either half.
-        for part in "$main_log" "$cli_log"; do
-            [ -f "$part" ] || continue
-            started=$(grep -oE "^Test Case '[^']*' started" "$part" | tail -n 1 |
-                sed "s/^Test Case '\(.*\)' started/\1/")
-            [ -n "$started" ] && ! grep -qE "^Test Case '$started' (passed|failed)" "$part" &&
-                echo "make test: the run ended inside $started"
-        done
-    fi
+    # A crash ends a half inside a test: the last one started and never finished. The command-line half runs the
+    # bundle itself, so its crash shows only as its exit status (128 + the signal).
+    [ -n "$cli_pid" ] && [ "$cli_status" -gt 128 ] &&
+        echo "make test: the command-line suites ended by signal $((cli_status - 128))"
+    for part in "$main_log" "$cli_log"; do
+        [ -f "$part" ] || continue
+        started=$(grep -oE "^Test Case '[^']*' started" "$part" | tail -n 1 |
+            sed "s/^Test Case '\(.*\)' started/\1/")
+        [ -n "$started" ] && ! grep -qE "^Test Case '$started' (passed|failed)" "$part" &&
+            echo "make test: the run ended inside $started"
+    done
 fi
 exit "$status"

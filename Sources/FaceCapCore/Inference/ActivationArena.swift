@@ -7,7 +7,8 @@
 /// thread's, keep their own.
 ///
 /// Not thread-safe, by design: the interpreters sharing it must be used from one thread at a time (the tracker's
-/// owner's). An interpreter's outputs are valid until the next run of any interpreter sharing its arena.
+/// owner's). An interpreter's outputs are valid until the next run of any interpreter sharing its arena, and until
+/// a larger interpreter is built on it (the memory is then allocated anew).
 public final class ActivationArena {
     /// The memory, 64-byte aligned, at least `floats` floats (zeroed when allocated).
     private(set) var base: UnsafeMutablePointer<Float>

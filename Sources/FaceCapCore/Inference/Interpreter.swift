@@ -8,7 +8,8 @@ import Glibc
 /// Everything is decided once at load: FP16 weights are converted, weights are packed for the kernels,
 /// operators are fused (a convolution absorbs the residual ADD that follows it, a channel-only PAD on
 /// the residual path, and the RELU/PRELU after that), RESHAPEs become aliases, and all activations are
-/// laid out in one arena by lifetime. `run()` then allocates nothing.
+/// laid out in one arena by lifetime. `run()` then allocates nothing (on a shared `ActivationArena` that grew since,
+/// its first run binds the steps to the new memory once).
 public final class Interpreter {
     /// The model's name (its file), for messages.
     public let name: String

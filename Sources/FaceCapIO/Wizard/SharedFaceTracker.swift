@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// One `FaceTracker` for the live preview and the built-in validator: the wizard holds one set of interpreters
-/// (their activation arenas and scratch buffers, about 11 MB for the four models) instead of two. The flow stops
+/// (the shared activation arena, the iris model's own and their scratch buffers: docs/performance.md, "Palms in the
+/// wizard", has each model's) instead of two. The flow stops
 /// the analysis before it takes a photo and starts it again only after, so the two hardly ever want the tracker at
 /// the same time; when they do (a check cancelled by a key while it still runs, then the analysis restarted), the
 /// live side skips its frame instead of waiting (`live` answers nil), so the capture loop never blocks on a check.
@@ -16,7 +17,8 @@ import Glibc
 ///
 /// The tracker lives in a `PthreadLocked` box, reached only with its lock held: a pthread mutex, not
 /// `Synchronization.Mutex`, so ThreadSanitizer sees the hand-over between the two threads (it reported the hand-over
-/// through `Mutex`'s futex as a race).
+/// through `Mutex`'s futex as a race). `PthreadLocked` is `@unchecked Sendable` for any value: that the tracker never
+/// leaves the lock is this type's promise (every method returns values, not the tracker), not the compiler's.
 public final class SharedFaceTracker: Sendable {
     private let tracker: PthreadLocked<FaceTracker>
 
