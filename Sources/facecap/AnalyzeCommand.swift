@@ -33,7 +33,7 @@ enum AnalyzeCommand {
             ?? AnalyzerThresholds()
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+                                      hand: models.hand, palm: models.palm)
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {

@@ -76,7 +76,7 @@ enum BenchCommand {
         fillPseudoRandom(hand.input(), low: 0, high: 1)
         let (handMs, handCPU) = medians(runs: runs) { hand.run() }
 
-        let palm = try Interpreter(model: try ModelFiles.load(ModelFiles.palm))
+        let palm = try Interpreter(model: models.palm)
         fillPseudoRandom(palm.input(), low: 0, high: 1)
         let (palmMs, palmCPU) = medians(runs: runs) { palm.run() }
 
@@ -115,7 +115,7 @@ enum BenchCommand {
             // With the palm model as the wizard's tracker has it (its live runs with every `palmEvery`-th hand run).
             let sessionTracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
                                                  iris: models.iris, hand: models.hand,
-                                                 palm: try ModelFiles.load(ModelFiles.palm))
+                                                 palm: models.palm)
             var sessionAnalyzer = Analyzer()
             var index = 0, time = 0.0, faceFrames = 0, lastFaces: [Face] = []
             let figures = frameTimes(runs: runs) {

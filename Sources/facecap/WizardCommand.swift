@@ -83,7 +83,7 @@ enum WizardCommand {
     static func loadTracker() throws(ModelError) -> SharedFaceTracker {
         let models = try ModelFiles.loadAllFaceModels()
         return try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                     hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+                                     hand: models.hand, palm: models.palm)
     }
 
     /// The checker (a server, or the built-in validator on the live analysis's `tracker`) and the photo store,

@@ -14,7 +14,7 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
     nonisolated(unsafe) static var photos: [String: Photo] = [:]
 
     override class func setUp() {

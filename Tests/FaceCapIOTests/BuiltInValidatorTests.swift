@@ -9,7 +9,7 @@ import XCTest
 /// worker, and the photo's JPEG.
 final class BuiltInValidatorTests: XCTestCase {
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()
@@ -18,8 +18,9 @@ final class BuiltInValidatorTests: XCTestCase {
 
     private func checker(_ validator: LocalValidator = LocalValidator()) throws -> BuiltInChecker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        // With every model, as the wizard reads its photos.
         return try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                  hand: models.hand, validator: validator)
+                                  hand: models.hand, palm: models.palm, validator: validator)
     }
 
     private func photo(_ name: String) throws -> Frame {

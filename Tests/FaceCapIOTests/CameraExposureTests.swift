@@ -11,7 +11,7 @@ final class CameraExposureTests: XCTestCase {
     /// The ops table does not retain its fake: the test case keeps each alive until its cameras are gone.
     var fakes: [FakeV4L2Device] = []
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()

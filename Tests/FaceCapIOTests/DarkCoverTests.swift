@@ -19,7 +19,7 @@ final class DarkCoverTests: XCTestCase {
                            "eyes/sergey_shadow_side.jpg", "eyes/grace_hopper_shadow_side.jpg"]
 
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()

@@ -50,7 +50,7 @@ enum EyeFixtures {
 /// analyze`) and the built-in validator's verdict, both with the iris model.
 final class EyeCoverTests: XCTestCase {
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()

@@ -8,7 +8,7 @@ import XCTest
 /// darkens a dim room (the shadows crushed to black), and detections the landmark model does not confirm.
 final class LightFirstTests: XCTestCase {
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel)?
+                                            hand: TFLiteModel, palm: TFLiteModel)?
 
     override class func setUp() {
         super.setUp()

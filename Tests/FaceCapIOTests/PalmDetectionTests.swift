@@ -89,7 +89,7 @@ final class PalmTrackingTests: XCTestCase {
     func testTheLiveLoopReadsThePalmsEveryFewHandRunsAndHoldsTheirReading() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+                                      hand: models.hand, palm: models.palm)
         let palm = try XCTUnwrap(tracker.palm)
         let bare = try ImageFile.read(path: fixturePath("sergey.png"))
         let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_d_cheek.jpg"))
@@ -152,7 +152,7 @@ final class PalmTrackingTests: XCTestCase {
     func testTheHeldPalmReadingIsMergedAndAHandItNamesIsLookedForAgainAtOnce() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: try ModelFiles.load(ModelFiles.palm))
+                                      hand: models.hand, palm: models.palm)
         let bare = try ImageFile.read(path: fixturePath("sergey.png"))
         func nextHandRun() throws -> HandReading {
             for _ in 0..<40 {

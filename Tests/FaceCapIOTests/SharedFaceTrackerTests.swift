@@ -1,5 +1,5 @@
 import Dispatch
-import FaceCapCore
+@testable import FaceCapCore
 import XCTest
 
 @testable import FaceCapIO
@@ -11,10 +11,10 @@ final class SharedFaceTrackerTests: XCTestCase {
     func testTheValidatorOnTheLiveTrackerJudgesAsWithItsOwnAndLeavesNothingBehind() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand)
+                                           hand: models.hand, palm: models.palm)
         let sharing = BuiltInChecker(sharing: shared)
         let own = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                     hand: models.hand)
+                                     hand: models.hand, palm: models.palm)
         XCTAssertTrue(sharing.tracker === shared, "the checker reads photos with the tracker it was given")
         XCTAssertFalse(own.tracker === shared)
 
@@ -37,6 +37,8 @@ final class SharedFaceTrackerTests: XCTestCase {
         XCTAssertEqual(shared.intervals.detection, 10)
         XCTAssertEqual(shared.intervals.eyes, 3)
         XCTAssertEqual(shared.intervals.hand, 6)
+        XCTAssertEqual(shared.live { $0.lastPalm == nil && $0.handRunsSincePalm == 0 }, true,
+                       "the photo's palms are not held for the live frames")
         XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
                        true)
     }

@@ -99,12 +99,12 @@ public enum ModelFiles {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
     }
 
-    /// The detector, landmark, iris and hand models, ready for `FaceTracker(detector:landmarks:iris:hand:)`.
+    /// The detector, landmark, iris, hand and palm models, ready for `FaceTracker(detector:landmarks:iris:hand:palm:)`.
     public static func loadAllFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
-        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel) {
+        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel) {
         let (detector, landmarks) = try loadFaceModels(directories: directories)
         return (detector, landmarks, try load(iris, directories: directories),
-                try load(hand, directories: directories))
+                try load(hand, directories: directories), try load(palm, directories: directories))
     }
 
     /// The part of the process environment model lookup reads.

@@ -15,10 +15,13 @@ public final class BuiltInChecker: PhotoChecker {
 
     /// Builds the checker's own interpreters from models already loaded (`ModelFiles.loadAllFaceModels`).
     /// Without the iris model the eyes are judged by the landmarks' eye aspect ratio only; without the hand
-    /// model a hand over the mouth only by the mouth measures.
+    /// model a hand over the mouth only by the mouth measures; without the palm model hands only where the crops
+    /// around the face see them.
     public convenience init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                            hand: TFLiteModel? = nil, validator: LocalValidator = LocalValidator()) throws(ModelError) {
-        self.init(sharing: try SharedFaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand),
+                            hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
+                            validator: LocalValidator = LocalValidator()) throws(ModelError) {
+        self.init(sharing: try SharedFaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand,
+                                                 palm: palm),
                   validator: validator)
     }
 
