@@ -245,53 +245,9 @@ public struct Analyzer: Sendable {
         // When each active code became active: kept for codes still active, now for new ones.
         let since = active.map { activeSince[$0] ?? t }
         activeSince = Dictionary(zip(active, since), uniquingKeysWith: { first, _ in first })
-
-        // The primary message: the highest-priority code that has held for `primaryPersistence`,
-        // switched to only once the current one has been up for `minimumDisplay`. The persistence is for
-        // switching between two live problems: a word that moves the person (a direction, `holdStill`) is
-        // withdrawn on the first frame its condition clears, and what is true now takes its place at once —
-        // the person reads and reacts a few tenths of a second later, and a stale "Move down" kept them
-        // moving past the oval (issue 35). What takes its place: the first true code that has held, or is itself
-        // such a word (true on this frame), or `ready`; failing those, the first true code, provisionally (below).
-        // A frame without a face clears nothing: a face missed once does not turn "Move down" into "Position your
-        // face in the oval" for 0.8 s. `ready` gives way, as every other message, to a problem that has held: a
-        // direction seen on one frame does not flash over "Perfect".
         let settled = zip(active, since).filter { t - $0.1 >= thresholds.primaryPersistence }.map(\.0)
-        func takesPlaceAtOnce(_ code: GuidanceCode) -> Bool {
-            settled.contains(code) || code.withdrawnWhenCleared || code == .ready
-        }
-        var primary = shown ?? active[0]
-        var switched = false
-        if provisional, settled.contains(primary) { provisional = false }
-        if shown == nil {
-            shownSince = t
-            switched = true
-        } else if primary.withdrawnWhenCleared || provisional, !active.contains(primary),
-                  metrics.face != nil || provisional {
-            primary = active.first(where: takesPlaceAtOnce) ?? active[0]
-            // A problem seen on this frame alone is shown until something that holds replaces it, and withdrawn
-            // the frame it clears: no 0.8 s for a word that may be one frame's noise.
-            provisional = !takesPlaceAtOnce(primary)
-            shownSince = provisional ? t - thresholds.minimumDisplay : t
-            switched = true
-        } else if let candidate = settled.first, candidate != primary,
-                  t - shownSince >= thresholds.minimumDisplay || provisional {
-            primary = candidate
-            shownSince = t
-            provisional = false
-            switched = true
-        }
-        shown = primary
-        // A hint shown less than `minimumDisplay` ago stays even if its condition just cleared (SPEC §4:
-        // each shown message stays ≥ 800 ms), unless it became the primary or moves the person.
-        var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
-        for code in shownHints where code != primary && !hintCandidates.contains(code) && !code.withdrawnWhenCleared
-            && t - (hintSince[code] ?? t) < thresholds.minimumDisplay {
-            hintCandidates.append(code)
-        }
-        let hints = Array(hintCandidates.sorted().prefix(2))
-        for code in hints where hintSince[code] == nil { hintSince[code] = t }
-        for code in hintSince.keys where !hints.contains(code) { hintSince[code] = nil }
+        let (primary, switched) = choosePrimary(active: active, settled: settled, at: t, hasFace: metrics.face != nil)
+        let hints = chooseHints(settled: settled, primary: primary, at: t)
         let changed = hints != shownHints || switched
         shownHints = hints
 
@@ -307,41 +263,7 @@ public struct Analyzer: Sendable {
         }
         let window = awaitChange ? max(thresholds.unmeasuredRetryHold, thresholds.stabilityWindow)
             : thresholds.stabilityWindow
-        // Auto capture: `ready` without a break for the stability window; keep the sharpest frame.
-        var keep = false
-        var capture: AutoCapture?
-        if codes.isEmpty, !isWarmUp, !captured {
-            let runStart = readySince ?? t
-            if readySince == nil { bestSharpness = -Double.infinity }
-            readySince = runStart
-            let sharpness = metrics.face?.sharpness ?? 0
-            // Once the iris model has run, a frame is kept only with its own reading of open eyes on the
-            // camera: a blink or a glance inside the window does not end it but is never the photo.
-            let eyesOK = !eyesSeen
-                || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds, mustClear: mustClear)
-            if eyesOK, sharpness > bestSharpness, !awaitingHand {
-                bestSharpness = sharpness
-                bestTimestamp = t
-                keep = true
-            }
-            // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
-            if t - runStart >= window, bestSharpness > -Double.infinity {
-                // The kept frames are eye frames, which the live hand model mostly does not read (FaceTracker): a hand
-                // come over the mouth since its last run would be seen only by the validator, which reads the hand on
-                // every photo and would refuse it. So once the hand model runs, the photo waits for a reading at or
-                // after the kept frame (at most `FaceTracker.handInterval` frames); a hand there ends the run.
-                let handRead = !handSeen || (lastCompleteHand.map { $0 >= bestTimestamp } ?? false)
-                if handRead {
-                    capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
-                    captured = true
-                } else {
-                    awaitingHand = true
-                }
-            }
-        } else {
-            readySince = nil
-            awaitingHand = false
-        }
+        let (keep, capture) = autoCapture(ready: codes.isEmpty && !isWarmUp, metrics, at: t, window: window)
         let stability: Double
         if captured {
             stability = 1
@@ -363,5 +285,101 @@ public struct Analyzer: Sendable {
                               guidanceChanged: changed, stability: stability, keepFrame: keep,
                               capture: capture, manualFallback: captured ? nil : fallback,
                               awaitsHand: awaitingHand && capture == nil)
+    }
+
+    /// The primary message: the highest-priority code that has held for `primaryPersistence` (`settled`),
+    /// switched to only once the current one has been up for `minimumDisplay`. The persistence is for
+    /// switching between two live problems: a word that moves the person (a direction, `holdStill`) is
+    /// withdrawn on the first frame its condition clears, and what is true now takes its place at once —
+    /// the person reads and reacts a few tenths of a second later, and a stale "Move down" kept them
+    /// moving past the oval (issue 35). What takes its place: the first true code that has held, or is itself
+    /// such a word (true on this frame), or `ready`; failing those, the first true code, provisionally (below).
+    /// A frame without a face clears nothing: a face missed once does not turn "Move down" into "Position your
+    /// face in the oval" for 0.8 s. `ready` gives way, as every other message, to a problem that has held: a
+    /// direction seen on one frame does not flash over "Perfect". Returns the primary and whether it switched.
+    private mutating func choosePrimary(active: [GuidanceCode], settled: [GuidanceCode], at t: Double,
+                                        hasFace: Bool) -> (GuidanceCode, Bool) {
+        func takesPlaceAtOnce(_ code: GuidanceCode) -> Bool {
+            settled.contains(code) || code.withdrawnWhenCleared || code == .ready
+        }
+        var primary = shown ?? active[0]
+        var switched = false
+        if provisional, settled.contains(primary) { provisional = false }
+        if shown == nil {
+            shownSince = t
+            switched = true
+        } else if primary.withdrawnWhenCleared || provisional, !active.contains(primary), hasFace || provisional {
+            primary = active.first(where: takesPlaceAtOnce) ?? active[0]
+            // A problem seen on this frame alone is shown until something that holds replaces it, and withdrawn
+            // the frame it clears: no 0.8 s for a word that may be one frame's noise.
+            provisional = !takesPlaceAtOnce(primary)
+            shownSince = provisional ? t - thresholds.minimumDisplay : t
+            switched = true
+        } else if let candidate = settled.first, candidate != primary,
+                  t - shownSince >= thresholds.minimumDisplay || provisional {
+            primary = candidate
+            shownSince = t
+            provisional = false
+            switched = true
+        }
+        shown = primary
+        return (primary, switched)
+    }
+
+    /// Up to two hints besides the primary: codes that have held. A hint shown less than `minimumDisplay` ago stays
+    /// even if its condition just cleared (SPEC §4: each shown message stays ≥ 800 ms), unless it became the primary
+    /// or moves the person.
+    private mutating func chooseHints(settled: [GuidanceCode], primary: GuidanceCode, at t: Double)
+        -> [GuidanceCode] {
+        var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
+        for code in shownHints where code != primary && !hintCandidates.contains(code) && !code.withdrawnWhenCleared
+            && t - (hintSince[code] ?? t) < thresholds.minimumDisplay {
+            hintCandidates.append(code)
+        }
+        let hints = Array(hintCandidates.sorted().prefix(2))
+        for code in hints where hintSince[code] == nil { hintSince[code] = t }
+        for code in hintSince.keys where !hints.contains(code) { hintSince[code] = nil }
+        return hints
+    }
+
+    /// Auto capture: `ready` (and not warming up) without a break for the stability `window`; the sharpest frame
+    /// kept. Returns whether to keep this frame, and the capture once the window is full.
+    private mutating func autoCapture(ready: Bool, _ metrics: FrameMetrics, at t: Double, window: Double)
+        -> (keep: Bool, capture: AutoCapture?) {
+        guard ready, !captured else {
+            readySince = nil
+            awaitingHand = false
+            return (false, nil)
+        }
+        var keep = false
+        var capture: AutoCapture?
+        let runStart = readySince ?? t
+        if readySince == nil { bestSharpness = -Double.infinity }
+        readySince = runStart
+        let sharpness = metrics.face?.sharpness ?? 0
+        // Once the iris model has run, a frame is kept only with its own reading of open eyes on the
+        // camera: a blink or a glance inside the window does not end it but is never the photo.
+        let eyesOK = !eyesSeen
+            || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds, mustClear: mustClear)
+        if eyesOK, sharpness > bestSharpness, !awaitingHand {
+            bestSharpness = sharpness
+            bestTimestamp = t
+            keep = true
+        }
+        // No frame kept yet (every one blinked or glanced): wait for one rather than capture nothing.
+        if t - runStart >= window, bestSharpness > -Double.infinity {
+            // The kept frames are eye frames, which the live hand model mostly does not read (FaceTracker): a hand
+            // come over the mouth since its last run would be seen only by the validator, which reads the hand on
+            // every photo and would refuse it. So once the hand model runs, the photo waits for a reading at or
+            // after the kept frame (at most `FaceTracker.handInterval` frames); a hand there ends the run.
+            let handRead = !handSeen || (lastCompleteHand.map { $0 >= bestTimestamp } ?? false)
+            if handRead {
+                capture = AutoCapture(frameTimestamp: bestTimestamp, sharpness: bestSharpness)
+                captured = true
+            } else {
+                awaitingHand = true
+            }
+        }
+        return (keep, capture)
     }
 }
