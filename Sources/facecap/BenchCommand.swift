@@ -55,169 +55,23 @@ enum BenchCommand {
             return .success
         }
 
-        let detector = try Interpreter(model: models.detector)
-        fillPseudoRandom(detector.input(), low: -1, high: 1)
-        let (detectorMs, detectorCPU) = medians(runs: runs) { detector.run() }
-
-        let landmarks = try Interpreter(model: models.landmarks)
-        fillPseudoRandom(landmarks.input(), low: 0, high: 1)
-        let (landmarksMs, landmarksCPU) = medians(runs: runs) { landmarks.run() }
-
-        let iris = try Interpreter(model: models.iris)
-        fillPseudoRandom(iris.input(), low: 0, high: 1)
-        let (irisMs, irisCPU) = medians(runs: runs) { iris.run() }
-
-        let irisPair = try Interpreter(model: models.iris, batch: 2)
-        fillPseudoRandom(irisPair.input(0, image: 0), low: 0, high: 1)
-        fillPseudoRandom(irisPair.input(0, image: 1), low: 0, high: 1, seed: 54321)
-        let (irisPairMs, irisPairCPU) = medians(runs: runs) { irisPair.run() }
-
-        let hand = try Interpreter(model: models.hand)
-        fillPseudoRandom(hand.input(), low: 0, high: 1)
-        let (handMs, handCPU) = medians(runs: runs) { hand.run() }
-
-        let palm = try Interpreter(model: models.palm)
-        fillPseudoRandom(palm.input(), low: 0, high: 1)
-        let (palmMs, palmCPU) = medians(runs: runs) { palm.run() }
-
-        // The worst case (`frame_full_*`): a synthetic frame without a face, so every frame runs conversion +
-        // detector and, the tracker asked to run all stages, landmarks on the centred square; the eyes every
-        // `eyeInterval` frames, the hand every `handInterval`; and the analyzer on a stand-in face of the size
-        // the guidance aims for.
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
-        // The worst case: every hand run reads two crops, as while a hand is about (the still synthetic frame would
-        // otherwise read one crop a run once each crop has a reading).
-        tracker.quietHands = false
-        let frame = syntheticFrame()
-        var analyzer = Analyzer()
-        let benchFace = AnalysisBenchmark.face(frameWidth: frame.width, frameHeight: frame.height)
-        var clock = frame
-        let full = frameTimes(runs: runs) {
-            _ = tracker.processFullPipeline(clock)
-            clock.timestamp += 1.0 / 30
-            _ = analyzer.process(clock, faces: [benchFace])
-            return (true, tracker.eyesRan, tracker.handRan)
-        }
-        let analysisFullMs = medianMilliseconds(runs: runs) {
-            clock.timestamp += 1.0 / 30
-            _ = analyzer.process(clock, faces: [benchFace])
-        }
-
-        // A session (`frame_*`): a photo of a face as a 640×480 YUYV frame, moved a pixel or two per frame, through
-        // `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes
-        // every `eyeInterval`, the hand every `handInterval`) and the analyzer on the faces it found.
+        let each = try ModelRuns(models, runs: runs)
+        let worst = try WorstCase(models, runs: runs)
         var session: Session?
         var previewResults: [(String, Double)] = []
         if let path = parsed.value("image") {
-            let photo = try ImageFile.read(path: path)
-            let frames = SessionFrames.frames(photo: photo)
-            // With the palm model as the wizard's tracker has it (its live runs with every `palmEvery`-th hand run).
-            let sessionTracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                                 iris: models.iris, hand: models.hand,
-                                                 palm: models.palm)
-            var sessionAnalyzer = Analyzer()
-            var index = 0, time = 0.0, faceFrames = 0, lastFaces: [Face] = []
-            let figures = frameTimes(runs: runs) {
-                var next = frames[index % frames.count]
-                index += 1
-                time += 1.0 / 30
-                next.timestamp = time
-                lastFaces = sessionTracker.process(next)
-                if lastFaces.contains(where: { $0.landmarks != nil && !$0.isRejected }) { faceFrames += 1 }
-                _ = sessionAnalyzer.process(next, faces: lastFaces)
-                return (sessionTracker.detectorRan, sessionTracker.eyesRan, sessionTracker.handRan)
-            }
-            // Every frame must have been a tracked face's: otherwise the figures are of some other frame.
-            guard faceFrames == index, lastFaces.first?.isTracked == true else {
-                throw UsageError(Words.text(.benchNoFace, ["path": path]))
-            }
-            var analysisFrame = frames[0]
-            analysisFrame.timestamp = time
-            let analysisMs = medianMilliseconds(runs: runs) {
-                analysisFrame.timestamp += 1.0 / 30
-                _ = sessionAnalyzer.process(analysisFrame, faces: lastFaces)
-            }
-            session = Session(figures: figures, analysisMs: analysisMs, tracker: sessionTracker,
-                              analyzer: sessionAnalyzer, frame: frames[index % frames.count])
-            previewResults = BenchPreview.figures(frames: frames, runs: min(runs, 200))
+            (session, previewResults) = try sessionRun(photoPath: path, models: models, runs: runs)
         }
-
         if parsed.has("profile") {
-            printProfile([("detector", detector, 1), ("landmarks", landmarks, 1), ("iris", iris, 1),
-                          ("iris_pair", irisPair, 2), ("hand", hand, 1)],
+            printProfile([("detector", each.detector, 1), ("landmarks", each.landmarks, 1), ("iris", each.iris, 1),
+                          ("iris_pair", each.irisPair, 2), ("hand", each.hand, 1)],
                          runs: max(20, runs / 3))
+            printInputProfile(each, tracker: worst.tracker, frame: worst.frame, runs: runs)
+            if let session { printFrameProfile(session, runs: runs) }
         }
-
-        // MARK: English on purpose: --profile prints figures for docs/performance.md, quoted as printed
-        if parsed.has("profile") {
-            let detectorMap = FaceDetector.letterbox(width: frame.width, height: frame.height).map
-            let meshMap = SamplingMap(centre: Point2(x: 320, y: 240), width: 300, height: 300, rotation: 0.2)
-            let toDetector = medianMilliseconds(runs: runs) {
-                fillTensor(detector.input(), width: 128, height: 128, from: frame, map: detectorMap, border: .zero,
-                           scale: 2 / 255, offset: -1)
-            }
-            let toLandmarks = medianMilliseconds(runs: runs) {
-                fillTensor(landmarks.input(), width: 192, height: 192, from: frame, map: meshMap, border: .replicate,
-                           scale: 1 / 255, offset: 0)
-            }
-            // One eye's crop as IrisLandmarker takes it: a small turned square, mirrored (negative width).
-            let eyeMap = SamplingMap(centre: Point2(x: 290, y: 215), width: -70, height: 70, rotation: 0.15)
-            let toEye = medianMilliseconds(runs: runs) {
-                fillTensor(iris.input(), width: 64, height: 64, from: frame, map: eyeMap, border: .replicate,
-                           scale: 1 / 255, offset: 0)
-            }
-            let detectOnly = medianMilliseconds(runs: runs) { _ = tracker.detector.detect(frame) }
-            var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
-            let roi = FaceROI(centre: Point2(x: 320, y: 240), side: 480, rotation: 0)
-            let landmarksOnly = medianMilliseconds(runs: runs) {
-                _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
-            }
-            let pair = medianMilliseconds(runs: runs) { detector.run(); landmarks.run() }
-            let pairFrame = medianMilliseconds(runs: runs) {
-                _ = tracker.detector.detect(frame); _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
-            }
-            printOut("alternating detector+landmarks runs \(format(pair)) ms; on the frame \(format(pairFrame)) ms")
-            printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms "
-                + "(both with conversion)")
-            printOut("yuyv 640x480 -> detector tensor \(fixed(toDetector, 3)) ms, "
-                + "-> landmark tensor \(fixed(toLandmarks, 3)) ms, -> eye tensor \(fixed(toEye, 3)) ms")
-        }
-
-        if parsed.has("profile"), let session {
-            printFrameProfile(session, runs: runs)
-        }
-
-        // MARK: the results (JSON keys, and a line in the catalogue)
-        var results: [(String, Double)] = [("detector_ms", detectorMs), ("landmarks_ms", landmarksMs),
-                                           ("iris_ms", irisMs), ("iris_pair_ms", irisPairMs), ("hand_ms", handMs),
-                                           ("palm_ms", palmMs)]
-        if let session {
-            let f = session.figures
-            results += [("frame_ms", f.ms), ("frame_mean_ms", f.meanMs), ("frame_eyes_ms", f.eyesMs),
-                        ("frame_hand_ms", f.handMs), ("frame_detect_ms", f.detectMs), ("frame_cpu_ms", f.cpuMs),
-                        ("frame_eyes_cpu_ms", f.eyesCPUMs), ("frame_detect_cpu_ms", f.detectCPUMs),
-                        ("analysis_ms", session.analysisMs)]
-        }
-        results += [("frame_full_ms", full.ms), ("frame_full_mean_ms", full.meanMs),
-                    ("frame_full_eyes_ms", full.eyesMs), ("frame_full_hand_ms", full.handMs),
-                    ("frame_full_cpu_ms", full.cpuMs), ("frame_full_eyes_cpu_ms", full.eyesCPUMs),
-                    ("analysis_full_ms", analysisFullMs),
-                    ("detector_cpu_ms", detectorCPU), ("landmarks_cpu_ms", landmarksCPU), ("iris_cpu_ms", irisCPU),
-                    ("iris_pair_cpu_ms", irisPairCPU), ("hand_cpu_ms", handCPU), ("palm_cpu_ms", palmCPU)]
-            + previewResults
-        if parsed.has("json") {
-            let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
-                + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
-                   "\"detection_interval\": \(tracker.detectionInterval)",
-                   "\"detector_frames\": \(session?.figures.detectFrames ?? 0)", "\"runs\": \(runs)",
-                   "\"eyes_taken_back\": \(session?.tracker.iris?.workerCounts?.takenBack ?? 0)",
-                   "\"threads\": \((tracker.iris?.isParallel ?? false) ? 2 : 1)"]
-            printOut("{" + fields.joined(separator: ", ") + "}")
-        } else {
-            for (name, value) in results { printOut("\(name) \(format(value))") }
-            printOut(Words.text(.benchMedianOf, ["count": String(runs)]))
-        }
+        printResults(each.results + (session.map(sessionResults) ?? []) + worst.results + each.cpuResults
+                     + previewResults,
+                     json: parsed.has("json"), runs: runs, tracker: worst.tracker, session: session)
         return .success
     }
 
@@ -238,7 +92,7 @@ enum BenchCommand {
     }
 
     /// Times `runs` frames of `body`, which says whether the detector, the eyes and the hand ran on it.
-    private static func frameTimes(runs: Int, _ body: () -> (detector: Bool, eyes: Bool, hand: Bool)) -> FrameFigures {
+    static func frameTimes(runs: Int, _ body: () -> (detector: Bool, eyes: Bool, hand: Bool)) -> FrameFigures {
         var ran: [(detector: Bool, eyes: Bool, hand: Bool)] = []
         var cpu: [Double] = []
         // The process's CPU time: the eyes' worker thread runs on it too.
@@ -256,7 +110,7 @@ enum BenchCommand {
     // MARK: English on purpose: the frame profile (Markdown, quoted as printed by docs/performance.md)
 
     /// Each part of a tracked frame with eyes timed on its own (`FrameProfile`), beside the whole frame.
-    private static func printFrameProfile(_ session: Session, runs: Int) {
+    static func printFrameProfile(_ session: Session, runs: Int) {
         let parts = FrameProfile.parts(tracker: session.tracker, analyzer: session.analyzer, frame: session.frame,
                                        runs: runs, clock: now, cpuClock: processCPU)
         guard let whole = parts.last else { return }
@@ -287,7 +141,7 @@ enum BenchCommand {
     /// Where the time goes: every step of each model with its work, rate and ceiling (max of FLOPs at the
     /// measured FMA peak and bytes at the measured read bandwidth of the cache level they fit in), then the
     /// totals per operator family. Markdown tables, so docs/performance.md can quote them as printed.
-    private static func printProfile(_ models: [(String, Interpreter, Int)], runs: Int) {
+    static func printProfile(_ models: [(String, Interpreter, Int)], runs: Int) {
         let ceiling = MachineCeiling.measure(clock: now)
         let wide = ceiling.fmaAVX512.map { ", 16-lane (AVX-512) \(fixed($0, 1)) GFLOP/s" } ?? ", no AVX-512"
         printOut("machine, one thread: FMA 8-lane (AVX2) \(fixed(ceiling.fmaAVX2, 1)) GFLOP/s\(wide); kernels in use: "
@@ -346,7 +200,7 @@ enum BenchCommand {
     // MARK: numbers
 
     /// `value` with `digits` decimals (no Foundation).
-    private static func fixed(_ value: Double, _ digits: Int) -> String {
+    static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = Int((value * scale).rounded())
@@ -355,7 +209,7 @@ enum BenchCommand {
             : "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
@@ -365,12 +219,12 @@ enum BenchCommand {
     private static func now() -> Double { SystemClock().now() * 1000 }
 
     /// Median wall time of `body` in milliseconds after a warm-up of a tenth of the runs.
-    private static func medianMilliseconds(runs: Int, _ body: () -> Void) -> Double {
+    static func medianMilliseconds(runs: Int, _ body: () -> Void) -> Double {
         median(timesMilliseconds(runs: runs, body))
     }
 
     /// Median wall time and median thread CPU time of `body` in milliseconds (the same calls).
-    private static func medians(runs: Int, _ body: () -> Void) -> (wall: Double, cpu: Double) {
+    static func medians(runs: Int, _ body: () -> Void) -> (wall: Double, cpu: Double) {
         var cpu: [Double] = []
         let wall = timesMilliseconds(runs: runs, cpu: &cpu, body)
         return (median(wall), median(cpu))
@@ -409,7 +263,7 @@ enum BenchCommand {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
-    private static func fillPseudoRandom(_ buffer: UnsafeMutableBufferPointer<Float>, low: Float, high: Float,
+    static func fillPseudoRandom(_ buffer: UnsafeMutableBufferPointer<Float>, low: Float, high: Float,
                                          seed: UInt32 = 12345) {
         var state = seed
         for i in buffer.indices {
@@ -419,7 +273,7 @@ enum BenchCommand {
     }
 
     /// A 640×480 YUYV frame with smooth gradients (a camera's worth of bytes, no face).
-    private static func syntheticFrame() -> Frame {
+    static func syntheticFrame() -> Frame {
         let width = 640, height = 480
         var data = [UInt8](repeating: 0, count: width * height * 2)
         for y in 0..<height {
