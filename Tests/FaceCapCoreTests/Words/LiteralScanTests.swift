@@ -34,6 +34,7 @@ final class LiteralScanTests: XCTestCase {
     /// does not read: shell code, and the Markdown tables `bench --profile` prints for the docs. A mark anywhere
     /// else fails.
     static let englishOnPurpose: Set<String> = ["Sources/facecap/Documentation.swift", "Sources/facecap/BenchCommand.swift",
+                                                  "Sources/facecap/BenchCommand+Runs.swift",
                                                   "Sources/facecap/BenchFormats.swift"]
 
     /// A command as typed ("facecap analyze --json photo.jpg", a usage line), or a roff request of the manual page.
