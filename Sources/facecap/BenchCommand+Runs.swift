@@ -12,25 +12,24 @@ extension BenchCommand {
 
         init(_ models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
                         palm: TFLiteModel), runs: Int) throws {
-            detector = try Interpreter(model: models.detector)
-            fillPseudoRandom(detector.input(), low: -1, high: 1)
-            times["detector"] = medians(runs: runs) { [detector] in detector.run() }
-            landmarks = try Interpreter(model: models.landmarks)
-            fillPseudoRandom(landmarks.input(), low: 0, high: 1)
-            times["landmarks"] = medians(runs: runs) { [landmarks] in landmarks.run() }
-            iris = try Interpreter(model: models.iris)
-            fillPseudoRandom(iris.input(), low: 0, high: 1)
-            times["iris"] = medians(runs: runs) { [iris] in iris.run() }
+            detector = try Self.filled(models.detector, low: -1)
+            landmarks = try Self.filled(models.landmarks)
+            iris = try Self.filled(models.iris)
             irisPair = try Interpreter(model: models.iris, batch: 2)
             fillPseudoRandom(irisPair.input(0, image: 0), low: 0, high: 1)
             fillPseudoRandom(irisPair.input(0, image: 1), low: 0, high: 1, seed: 54321)
-            times["iris_pair"] = medians(runs: runs) { [irisPair] in irisPair.run() }
-            hand = try Interpreter(model: models.hand)
-            fillPseudoRandom(hand.input(), low: 0, high: 1)
-            times["hand"] = medians(runs: runs) { [hand] in hand.run() }
-            palm = try Interpreter(model: models.palm)
-            fillPseudoRandom(palm.input(), low: 0, high: 1)
-            times["palm"] = medians(runs: runs) { [palm] in palm.run() }
+            hand = try Self.filled(models.hand)
+            palm = try Self.filled(models.palm)
+            for (name, interpreter) in zip(Self.names, [detector, landmarks, iris, irisPair, hand, palm]) {
+                times[name] = medians(runs: runs) { interpreter.run() }
+            }
+        }
+
+        /// An interpreter of `model` with its input filled with pseudo-random values from `low` to 1.
+        static func filled(_ model: TFLiteModel, low: Float = 0) throws -> Interpreter {
+            let interpreter = try Interpreter(model: model)
+            fillPseudoRandom(interpreter.input(), low: low, high: 1)
+            return interpreter
         }
 
         static let names = ["detector", "landmarks", "iris", "iris_pair", "hand", "palm"]

@@ -25,7 +25,7 @@ enum BenchFormats {
     // MARK: English on purpose: a Markdown table for docs, quoted as printed
 
     static func run(photo: Frame, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                           hand: TFLiteModel, palm: TFLiteModel), runs: Int) throws -> [String] {
+                                           hand: TFLiteModel), runs: Int) throws -> [String] {
         var rgb = Frame.empty()
         photo.convertToRGB24(into: &rgb)
         var lines = ["| format | size | fps (scripted) | read ms | analysis ms | guidance |",
@@ -46,8 +46,8 @@ enum BenchFormats {
                     _ = reader.read(bytes, fourcc: fourcc, width: size.width, height: size.height, into: &frame)
                     reads.append(cpu(CLOCK_THREAD_CPUTIME_ID) - start)
                 }
-                // Without the palm model, as the table in docs/camera-formats.md was measured: what a format
-                // costs to read and analyse, not the palms' share.
+                // Without the palm model (not loaded), as the table in docs/camera-formats.md was measured: what a
+                // format costs to read and analyse, not the palms' share.
                 let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
                                               hand: models.hand)
                 var analyzer = Analyzer()

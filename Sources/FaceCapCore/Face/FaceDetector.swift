@@ -43,17 +43,7 @@ public final class FaceDetector {
     /// SsdAnchorsCalculator with 4 layers, strides 8, 16, 16, 16 and fixed anchor size: 2 anchors per
     /// cell of the 16×16 grid, then 6 per cell of the 8×8 grid; y outer, x, anchor inner.
     static func makeAnchors() -> [SIMD2<Float>] {
-        var anchors: [SIMD2<Float>] = []
-        for (grid, perCell) in [(16, 2), (8, 6)] {
-            for y in 0..<grid {
-                for x in 0..<grid {
-                    for _ in 0..<perCell {
-                        anchors.append(SIMD2((Float(x) + 0.5) / Float(grid), (Float(y) + 0.5) / Float(grid)))
-                    }
-                }
-            }
-        }
-        return anchors
+        SSDDecoding.anchors(grids: [(16, 2), (8, 6)])
     }
 
     /// The letterbox: the centred square of side max(W, H) that is resampled to the tensor, and the

@@ -86,17 +86,7 @@ public final class PalmDetector {
     /// SsdAnchorsCalculator with 4 layers, strides 8, 16, 16, 16 and fixed anchor size on 192×192: 2 anchors per
     /// cell of the 24×24 grid, then 6 per cell of the 12×12 grid; y outer, x, anchor inner.
     static func makeAnchors() -> [SIMD2<Float>] {
-        var anchors: [SIMD2<Float>] = []
-        for (grid, perCell) in [(24, 2), (12, 6)] {
-            for y in 0..<grid {
-                for x in 0..<grid {
-                    for _ in 0..<perCell {
-                        anchors.append(SIMD2((Float(x) + 0.5) / Float(grid), (Float(y) + 0.5) / Float(grid)))
-                    }
-                }
-            }
-        }
-        return anchors
+        SSDDecoding.anchors(grids: [(24, 2), (12, 6)])
     }
 
     /// The square of frame pixels the detector reads for `region` (the whole frame when nil): centred on it, as

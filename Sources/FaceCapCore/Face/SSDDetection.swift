@@ -28,6 +28,22 @@ struct SSDDetection<Values: SIMD> where Values.Scalar == Float {
 /// floats each anchor's regressor row holds, its keypoints, and the tensor side the offsets are scaled by.
 struct SSDDecoding {
     let anchors: [SIMD2<Float>]
+
+    /// SsdAnchorsCalculator's centres with fixed anchor size: for each (grid, per cell) in turn, `perCell` anchors
+    /// at the centre of every cell of the grid × grid layer; y outer, x, anchor inner (the network's order).
+    static func anchors(grids: [(grid: Int, perCell: Int)]) -> [SIMD2<Float>] {
+        var anchors: [SIMD2<Float>] = []
+        for (grid, perCell) in grids {
+            for y in 0..<grid {
+                for x in 0..<grid {
+                    for _ in 0..<perCell {
+                        anchors.append(SIMD2((Float(x) + 0.5) / Float(grid), (Float(y) + 0.5) / Float(grid)))
+                    }
+                }
+            }
+        }
+        return anchors
+    }
     let rowLength: Int
     let keypoints: Int
     let scale: Float
