@@ -69,7 +69,7 @@ public final class CursesFrontEnd {
     private var layout: ScreenLayout?
     private var layoutKey: (model: ScreenModel, columns: Int, rows: Int, width: Int, height: Int)?
     private var photo: Frame?
-    /// Counts the photos handed in (a new one each time the photo's pixels differ from the last).
+    /// The generation of the photo handed in last (`ShownPhoto`; 0 before any).
     private var photoID = 0
     /// Times the photo was rendered, into cells or at pixel resolution for the image layer.
     var photoRenders: Int { picture.photoRenders }
@@ -178,7 +178,7 @@ public final class CursesFrontEnd {
     /// terminal is still busy with earlier output (the model is unchanged, so nothing is lost). `now` is the
     /// monotonic clock's time unless given (tests give the times the preview rate is judged at).
     @discardableResult
-    public func render(_ model: ScreenModel, preview frame: Frame?, photo: Frame?, at now: Double? = nil) -> Bool {
+    public func render(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, at now: Double? = nil) -> Bool {
         guard state == .active else {
             lastModel = model
             return false
@@ -194,20 +194,14 @@ public final class CursesFrontEnd {
     }
 
     /// Draws without the preview-rate check (tests measure every frame with it).
-    func renderNow(_ model: ScreenModel, preview frame: Frame?, photo: Frame?, now: Double? = nil) {
+    func renderNow(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, now: Double? = nil) {
         guard state == .active else { return }
         lastModel = model
-        if let photo, !(self.photo.map { Self.same(photo, $0) } ?? false) {
-            self.photo = photo
-            photoID += 1
+        if let photo, photo.generation != photoID {
+            self.photo = photo.frame
+            photoID = photo.generation
         }
         draw(model, preview: frame, now: now ?? SystemClock().now())
-    }
-
-    /// Whether two frames are the same picture (the flow hands the photo in with every render of its screen).
-    static func same(_ a: Frame, _ b: Frame) -> Bool {
-        a.width == b.width && a.height == b.height && a.format == b.format && a.colorRange == b.colorRange
-            && a.timestamp == b.timestamp && a.data == b.data
     }
 
     /// Whether `model` is `last` with at most a new stability: a preview frame, which may be dropped,

@@ -14,7 +14,7 @@ public final class CursesWizardFrontEnd: WizardFrontEnd {
 
     public func readInput() -> [FrontEndInput] { ui.readKeys() }
 
-    public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+    public func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {
         ui.render(model, preview: preview, photo: photo)
     }
 

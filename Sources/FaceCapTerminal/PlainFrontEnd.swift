@@ -132,7 +132,7 @@ public final class PlainFrontEnd: WizardFrontEnd {
     private static let maximumLine = 256
     private var overlong = false
 
-    public func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+    public func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {
         guard let line = announcer.offer(model, at: clock.now()) else { return }
         if POSIX.writeAll(output, line + "\n")?.code == EPIPE { outputClosed = true }
     }

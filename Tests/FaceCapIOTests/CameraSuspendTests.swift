@@ -129,7 +129,7 @@ private final class KeyPipe: WizardFrontEnd {
         return read(ends[0], &byte, 1) == 1 ? [.key(.character("q"))] : []
     }
 
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {}
+    func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {}
     func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}

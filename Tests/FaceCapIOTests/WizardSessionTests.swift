@@ -282,7 +282,7 @@ private final class ScriptedFrontEnd: WizardFrontEnd {
         return pending.map(FrontEndInput.key)
     }
 
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+    func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {
         guard let key = keys.removeValue(forKey: model.name) else { return }
         pending.append(key)
         var byte: UInt8 = 1
@@ -331,7 +331,7 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
         return [.key(.character("q"))]
     }
 
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) {
+    func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {
         guard model.name == .capture, let primary = model.primary else { return }
         primaries.append(primary)
         if let countdown = model.countdown { countdowns.append(countdown) }
@@ -460,7 +460,7 @@ private final class QuitWhenCounted: WizardFrontEnd {
         return [.key(.character("q"))]
     }
 
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?) { quit.shown(model.name) }
+    func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) { quit.shown(model.name) }
     func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}

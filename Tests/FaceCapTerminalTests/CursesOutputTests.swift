@@ -124,7 +124,7 @@ final class CursesOutputTests: XCTestCase {
                 ui.resize(columns: columns, rows: rows)
                 for name in ScreenName.allCases {
                     let before = bytesWritten()
-                    ui.renderNow(ScreenSamples.model(name, help: name == .capture), preview: frame, photo: frame)
+                    ui.renderNow(ScreenSamples.model(name, help: name == .capture), preview: frame, photo: ShownPhoto(frame, generation: 1))
                     // At 1×1 two screens may well look the same, and ncurses then rightly sends nothing.
                     if columns > 1 {
                         XCTAssertGreaterThan(bytesWritten(), before, "\(mode) \(name) \(columns)×\(rows)")
@@ -259,14 +259,14 @@ final class CursesOutputTests: XCTestCase {
         defer { ui.close() }
         let model = ScreenSamples.model(.retry)
         let photo = TestFrames.place(sergeyPhoto)
-        ui.renderNow(model, preview: nil, photo: photo)
+        ui.renderNow(model, preview: nil, photo: ShownPhoto(photo, generation: 1))
         let drawn = bytesWritten()
-        ui.renderNow(model, preview: nil, photo: photo)
+        ui.renderNow(model, preview: nil, photo: ShownPhoto(photo, generation: 1))
         XCTAssertEqual(bytesWritten(), drawn, "an unchanged screen sends nothing")
         ui.suspend()
         let suspended = bytesWritten()
         XCTAssertGreaterThan(suspended, drawn, "endwin restores the terminal")
-        XCTAssertFalse(ui.render(model, preview: nil, photo: photo))
+        XCTAssertFalse(ui.render(model, preview: nil, photo: ShownPhoto(photo, generation: 1)))
         XCTAssertEqual(ui.readKeys(), [])
         XCTAssertEqual(bytesWritten(), suspended, "nothing is drawn while stopped")
         ui.resume()

@@ -169,7 +169,7 @@ final class GraphicsFrontEndTests: XCTestCase {
                 ui.renderNow(capture(0), preview: frame(0), photo: nil)
                 _ = newOutput()
                 let model = ScreenSamples.model(name)
-                ui.renderNow(model, preview: nil, photo: split)
+                ui.renderNow(model, preview: nil, photo: ShownPhoto(split, generation: 1))
                 let bytes = newOutput()
                 let rect = try XCTUnwrap(ScreenLayout(model, columns: 80, rows: 24, unicode: true,
                                                       pictureSize: (640, 480)).picture)
@@ -184,7 +184,7 @@ final class GraphicsFrontEndTests: XCTestCase {
                     XCTAssertLessThan(level(image.width / 10), level(image.width * 9 / 10), "the photo is not mirrored")
                 }
                 // The same screen again (a countdown's second): the image stays, nothing of it is sent again.
-                ui.renderNow(model, preview: nil, photo: split)
+                ui.renderNow(model, preview: nil, photo: ShownPhoto(split, generation: 1))
                 XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 0, "\(kind) \(name): kept")
                 // Back to the capture: the thumbnail goes, the preview's image comes.
                 ui.renderNow(capture(1), preview: frame(1), photo: nil)
@@ -207,35 +207,38 @@ final class GraphicsFrontEndTests: XCTestCase {
             ui.resize(columns: 80, rows: 24)
             var model = ScreenSamples.model(.retry)
             model.countdown = "Again in 6 s"
-            ui.renderNow(model, preview: nil, photo: photo)
+            ui.renderNow(model, preview: nil, photo: ShownPhoto(photo, generation: 1))
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
             for second in 0..<5 {
                 var next = model
                 next.countdown = "Again in \(5 - second) s"
-                ui.renderNow(next, preview: nil, photo: photo)
+                ui.renderNow(next, preview: nil, photo: ShownPhoto(photo, generation: 1))
             }
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind)): redrawn, not rendered again")
-            // A copy of the same photo is the same photo.
-            ui.renderNow(model, preview: nil, photo: Frame(format: photo.format, width: photo.width, height: photo.height,
-                                                           colorRange: photo.colorRange, timestamp: photo.timestamp,
-                                                           data: photo.data))
+            // A copy of the same photo is the same photo: the session's generation says which photo it is.
+            let copy = Frame(format: photo.format, width: photo.width, height: photo.height,
+                             colorRange: photo.colorRange, timestamp: photo.timestamp, data: photo.data)
+            ui.renderNow(model, preview: nil, photo: ShownPhoto(copy, generation: 1))
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
             ui.resize(columns: 100, rows: 32)
             XCTAssertEqual(ui.photoRenders, 2, "\(String(describing: kind)): a resize renders it again")
-            ui.renderNow(model, preview: nil, photo: photo)
+            ui.renderNow(model, preview: nil, photo: ShownPhoto(photo, generation: 1))
             XCTAssertEqual(ui.photoRenders, 2, "\(String(describing: kind))")
-            ui.renderNow(model, preview: nil, photo: other)
+            ui.renderNow(model, preview: nil, photo: ShownPhoto(other, generation: 2))
             XCTAssertEqual(ui.photoRenders, 3, "\(String(describing: kind)): another photo")
+            // A new photo whose pixels equal the last one's is still a new photo: the generation says so.
+            ui.renderNow(model, preview: nil, photo: ShownPhoto(other, generation: 3))
+            XCTAssertEqual(ui.photoRenders, 4, "\(String(describing: kind)): a new generation")
             if kind != nil {
                 // Behind the help the photo is drawn in cells (once), and back as an image without a new render.
                 var help = model
                 help.showsHelp = true
                 help.helpLines = ["q  quit"]
-                ui.renderNow(help, preview: nil, photo: other)
-                XCTAssertEqual(ui.photoRenders, 4)
+                ui.renderNow(help, preview: nil, photo: ShownPhoto(other, generation: 3))
+                XCTAssertEqual(ui.photoRenders, 5)
                 _ = newOutput()
-                ui.renderNow(model, preview: nil, photo: other)
-                XCTAssertEqual(ui.photoRenders, 4)
+                ui.renderNow(model, preview: nil, photo: ShownPhoto(other, generation: 3))
+                XCTAssertEqual(ui.photoRenders, 5)
                 XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 1, "the image is back")
             }
             ui.close()

@@ -5,6 +5,19 @@ public enum FrontEndInput: Equatable, Sendable {
     case resized(columns: Int, rows: Int)
 }
 
+/// The photo a screen shows, and which photo it is: the session counts the photos it takes, so a front end knows a
+/// new one by its generation instead of comparing pixels.
+public struct ShownPhoto: Sendable {
+    public let frame: Frame
+    /// 1 for the session's first photo, one more for each after it; the same for every render of one photo.
+    public let generation: Int
+
+    public init(_ frame: Frame, generation: Int) {
+        self.frame = frame
+        self.generation = generation
+    }
+}
+
 /// What draws the wizard's screens and reads the person's keys: the full-screen ncurses front end
 /// (FaceCapTerminal's `CursesWizardFrontEnd`) or the `--plain` line printer (`PlainFrontEnd`, beside it). It
 /// lives in Core, beside the flow it serves, and uses only Core's types and descriptors; the session (FaceCapIO)
@@ -18,7 +31,7 @@ public protocol WizardFrontEnd: AnyObject {
     func readInput() -> [FrontEndInput]
     /// Shows `model`. `preview` is the newest camera frame (unmirrored; the front end mirrors it), `photo` the
     /// photo taken; both only when the screen shows them.
-    func render(_ model: ScreenModel, preview: Frame?, photo: Frame?)
+    func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?)
     /// True when a new preview frame should be drawn now: a slow terminal gets fewer frames.
     func wantsPreviewFrame(at now: Double) -> Bool
     /// The terminal size changed (SIGWINCH): returns the new size.

@@ -39,6 +39,8 @@ public final class WizardSession {
     private var source: FrameSource?
     private var analysing = false
     private var photo: CapturedPhoto?
+    /// How many photos were taken: the front end's way to know a new photo (`ShownPhoto.generation`).
+    private var photoGeneration = 0
     private var exitCode: ExitCode?
     private var reports: [String] = []
     private var lastModel: ScreenModel?
@@ -319,6 +321,7 @@ public final class WizardSession {
             let request = wizard.currentRequest
             photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: request.attempt,
                                     isFinal: request.isFinal, source: source)
+            photoGeneration += 1
         } catch {
             handle(.photoFailed)
             return
@@ -346,7 +349,8 @@ public final class WizardSession {
             || frontEnd.hasDueOutput else {
             return
         }
-        frontEnd.render(model, preview: preview, photo: model.picture == .photo ? photo?.frame : nil)
+        let shown = model.picture == .photo ? photo.map { ShownPhoto($0.frame, generation: photoGeneration) } : nil
+        frontEnd.render(model, preview: preview, photo: shown)
         if preview != nil {
             previewDirty = false
             if firstPreviewAt == nil { firstPreviewAt = time }
