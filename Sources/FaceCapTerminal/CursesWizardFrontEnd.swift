@@ -18,9 +18,6 @@ public final class CursesWizardFrontEnd: WizardFrontEnd {
         ui.render(model, preview: preview, photo: photo)
     }
 
-    /// The ncurses front end paces the preview itself (it drops frames a slow terminal cannot take).
-    public func wantsPreviewFrame(at now: Double) -> Bool { true }
-
     public func resize() -> (columns: Int, rows: Int)? { ui.handleResize() }
     public func suspend() { ui.suspend() }
     public func resume() { ui.resume() }

@@ -140,7 +140,6 @@ public final class PlainFrontEnd: WizardFrontEnd {
     /// A line held back by the pacing may be said now: the run loop renders again even if nothing changed.
     public var hasDueOutput: Bool { announcer.isDue(at: clock.now()) }
 
-    public func wantsPreviewFrame(at now: Double) -> Bool { false }
     public func resize() -> (columns: Int, rows: Int)? { nil }
 
     public func suspend() { leaveRawMode() }

@@ -130,7 +130,6 @@ private final class KeyPipe: WizardFrontEnd {
     }
 
     func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {}
-    func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}
     func resume() {}

@@ -289,7 +289,6 @@ private final class ScriptedFrontEnd: WizardFrontEnd {
         _ = write(pipeEnds[1], &byte, 1)
     }
 
-    func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}
     func resume() {}
@@ -341,7 +340,6 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
         }
     }
 
-    func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}
     func resume() {}
@@ -461,7 +459,6 @@ private final class QuitWhenCounted: WizardFrontEnd {
     }
 
     func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) { quit.shown(model.name) }
-    func wantsPreviewFrame(at now: Double) -> Bool { false }
     func resize() -> (columns: Int, rows: Int)? { size }
     func suspend() {}
     func resume() {}

@@ -32,8 +32,6 @@ public protocol WizardFrontEnd: AnyObject {
     /// Shows `model`. `preview` is the newest camera frame (unmirrored; the front end mirrors it), `photo` the
     /// photo taken; both only when the screen shows them.
     func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?)
-    /// True when a new preview frame should be drawn now: a slow terminal gets fewer frames.
-    func wantsPreviewFrame(at now: Double) -> Bool
     /// The terminal size changed (SIGWINCH): returns the new size.
     func resize() -> (columns: Int, rows: Int)?
     /// Leave the screen before the process stops (SIGTSTP), and take it back after SIGCONT.

@@ -48,7 +48,8 @@ public final class WizardSession {
     private var pendingEvents: [WizardEvent] = []
     private var readerGone = false
     private var handlingEvent = false
-    private var previewDirty = false
+    /// `framesRead` when the front end was last handed the newest frame: a frame read since is news to it.
+    private var framesHanded = -1
     /// Frames analysed, frames read (each shown; `AnalysisCadence` says which are analysed), and when the first was
     /// drawn (for the start-up budget).
     public var framesAnalysed: Int { pipeline.framesAnalysed }
@@ -226,11 +227,9 @@ public final class WizardSession {
         case .skipped, .shownOnly:
             // The picture moves on between the frames analysed, and while the validator still has the face models.
             pacing.framesRead = pipeline.framesRead
-            previewDirty = true
             return
         case let .analysed(guidance):
             pacing.framesRead = pipeline.framesRead
-            previewDirty = true
             handle(.frameAnalyzed(guidance))
         }
         pacing.record(now - arrival, now: now)
@@ -334,40 +333,24 @@ public final class WizardSession {
         source = nil
     }
 
+    /// Hands the front end the screen whenever something in it is new: the screen, a frame read (with the newest
+    /// frame while the screen shows the live picture) or a line it holds back that is due. What to draw of it, and
+    /// when, the front end alone decides: the full-screen one paces the preview to what the terminal takes, `--plain`
+    /// says lines and no pictures (pacing in one place, issue 33).
     private func render() {
         let time = now
         let model = wizard.screen(at: time)
-        // What the person reads changed: draw now. Only the picture moved (a new frame, the stability ring):
-        // draw when the front end can take another frame.
-        let textChanged = lastModel.map { !Self.sameText($0, model) } ?? true
         var preview: Frame?
-        if case .livePreview = model.picture, let newest = pipeline.newest,
-           textChanged || ((previewDirty || model != lastModel) && frontEnd.wantsPreviewFrame(at: time)) {
-            preview = newest
-        }
-        guard textChanged || preview != nil || (model != lastModel && model.picture == lastModel?.picture)
-            || frontEnd.hasDueOutput else {
-            return
-        }
+        if case .livePreview = model.picture { preview = pipeline.newest }
+        let newFrame = preview != nil && pipeline.framesRead != framesHanded
+        guard model != lastModel || newFrame || frontEnd.hasDueOutput else { return }
         let shown = model.picture == .photo ? photo.map { ShownPhoto($0.frame, generation: photoGeneration) } : nil
         frontEnd.render(model, preview: preview, photo: shown)
         if preview != nil {
-            previewDirty = false
+            framesHanded = pipeline.framesRead
             if firstPreviewAt == nil { firstPreviewAt = time }
         }
         lastModel = model
-    }
-
-    /// Equal but for the live picture and its stability bar.
-    private static func sameText(_ a: ScreenModel, _ b: ScreenModel) -> Bool {
-        var a = a, b = b
-        if case .livePreview = a.picture, case .livePreview = b.picture {
-            a.picture = nil
-            b.picture = nil
-            a.progress = nil
-            b.progress = nil
-        }
-        return a == b
     }
 
     private func shutdown() {
