@@ -14,7 +14,7 @@ enum GenerateCommand {
             return .success
         }
         guard parsed.positionals.count == 1, let what = parsed.positionals.first else {
-            throw UsageError(Words.text(.generateTakesOne, ["outputs": Words.list(outputs)]))
+            throw UsageError(Words.generateTakesOne(outputs: Words.list(outputs)))
         }
         // What is installed (man1, the completions' descriptions) and the template are English, whatever the
         // language of the person who builds the package (README, "Languages").
@@ -28,7 +28,7 @@ enum GenerateCommand {
         case "pot": POSIX.writeAll(1, GettextTemplate.text())
         default:
             Words.current = chosen
-            throw UsageError(Words.text(.generateTakesOneNot, ["outputs": Words.list(outputs), "what": what]))
+            throw UsageError(Words.generateTakesOneNot(outputs: Words.list(outputs), what: what))
         }
         return .success
     }

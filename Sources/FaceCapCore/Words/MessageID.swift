@@ -168,14 +168,17 @@ public struct Message: Sendable {
 }
 
 extension MessageID {
-    /// The areas' tables, one entry a case (`CatalogueTests` checks none is missing or declared twice).
-    static let areas: [[MessageID: Message]] = [
-        screensMessages, guidanceMessages, cameraMessages, commandLineMessages, manualMessages, serverMessages,
+    /// The areas' tables, one entry a case (`CatalogueTests` checks none is missing or declared twice), by the
+    /// name of their file: `MessageID+Screens.swift` declares them, `Words+Screens.swift` holds the typed
+    /// constructors generated from them (`TypedWordsTests`).
+    static let areas: [(name: String, messages: [MessageID: Message])] = [
+        ("Screens", screensMessages), ("Guidance", guidanceMessages), ("Camera", cameraMessages),
+        ("CommandLine", commandLineMessages), ("Manual", manualMessages), ("Server", serverMessages),
     ]
 
     /// Every message's declaration.
     static let table: [MessageID: Message] = areas.reduce(into: [:]) { all, area in
-        all.merge(area) { first, _ in first }
+        all.merge(area.messages) { first, _ in first }
     }
 
     /// The ids, for `init(rawValue:)`.

@@ -48,7 +48,7 @@ final class CatalogueTests: XCTestCase {
     /// a case twice (a dictionary literal would trap on that) or a case another table declares.
     func testEveryMessageIsDeclaredOnceInOneAreaTable() {
         var declared: [MessageID: Int] = [:]
-        for area in MessageID.areas { for id in area.keys { declared[id, default: 0] += 1 } }
+        for area in MessageID.areas { for id in area.messages.keys { declared[id, default: 0] += 1 } }
         for id in MessageID.allCases { XCTAssertEqual(declared[id], 1, "\(id): declared \(declared[id] ?? 0) times") }
         XCTAssertEqual(declared.count, MessageID.allCases.count)
         for id in MessageID.allCases { XCTAssertEqual(MessageID(rawValue: id.rawValue), id, id.rawValue) }
