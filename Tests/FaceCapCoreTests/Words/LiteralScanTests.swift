@@ -36,7 +36,7 @@ final class LiteralScanTests: XCTestCase {
     /// else fails.
     static let englishOnPurpose: Set<String> = ["Sources/facecap/Documentation.swift", "Sources/facecap/BenchCommand.swift",
                                                   "Sources/facecap/BenchCommand+Runs.swift",
-                                                  "Sources/facecap/BenchFormats.swift"]
+                                                  "Sources/facecap/BenchFormats.swift", "Sources/facecap/ScreenTable.swift"]
 
     /// A command as typed ("facecap analyze --json photo.jpg", a usage line), or a roff request of the manual page.
     static func isCommandOrMarkup(_ literal: String) -> Bool {
