@@ -12,7 +12,7 @@ public enum TerminalError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .unusableTerminal(let term):
-            return term.isEmpty ? Words.text(.terminalUnset) : Words.text(.terminalCannotDraw, ["term": term])
+            return term.isEmpty ? Words.text(.terminalUnset) : Words.terminalCannotDraw(term: term)
         }
     }
 

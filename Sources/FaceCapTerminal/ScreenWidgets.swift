@@ -88,7 +88,7 @@ struct ProgressBar: TextWidget {
 
     func render(in area: CellRect, into canvas: inout TextCanvas) {
         let fraction = progress.fraction.isFinite ? min(1, max(0, progress.fraction)) : 0
-        let percent = " " + Words.text(.progressPercent, ["percent": String(Int((fraction * 100).rounded()))])
+        let percent = " " + Words.progressPercent(percent: String(Int((fraction * 100).rounded())))
         let labelWidth = canvas.width(of: progress.label)
         let barWidth = min(40, area.width - labelWidth - canvas.width(of: percent) - 2)
         guard barWidth >= 5 else {

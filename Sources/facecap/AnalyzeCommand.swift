@@ -66,9 +66,8 @@ enum AnalyzeCommand {
         var frame = Frame(format: .gray, width: 1, height: 1, data: [])
         if !json {
             let header = reader.header
-            printOut(Words.text(.analyzeClipHeader, ["path": path, "width": String(header.width),
-                                                     "height": String(header.height), "fps": "\(header.frameRate.value)",
-                                                     "seconds": "\(thresholds.stabilityWindow)"]))
+            printOut(Words.analyzeClipHeader(path: path, width: String(header.width), height: String(header.height),
+                                             fps: "\(header.frameRate.value)", seconds: "\(thresholds.stabilityWindow)"))
         }
         var index = 0
         var captured = false
@@ -87,11 +86,11 @@ enum AnalyzeCommand {
             index += 1
         }
         if reader.endedWithTruncatedFrame {
-            printError(Words.text(.warningPrefix, ["message": Words.text(.analyzeClipCut, count: index,
-                                                                          ["path": path, "index": String(index)])]))
+            printError(Words.warningPrefix(message: Words.analyzeClipCut(count: index, path: path, index: String(index))))
         }
         if !json {
-            printOut(Words.text(captured ? .analyzeClipCaptured : .analyzeClipNotCaptured, count: index, ["path": path]))
+            printOut(captured ? Words.analyzeClipCaptured(count: index, path: path)
+                     : Words.analyzeClipNotCaptured(count: index, path: path))
         }
     }
 
@@ -167,26 +166,25 @@ struct AnalysisRecord {
         if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
         var where_ = path
         if let frameIndex {
-            where_ = Words.text(.analyzeFrameAt, ["path": path, "index": String(frameIndex),
-                                                  "seconds": JSONText.number(frame.timestamp, decimals: 3)])
+            where_ = Words.analyzeFrameAt(path: path, index: String(frameIndex),
+                                          seconds: JSONText.number(frame.timestamp, decimals: 3))
         }
-        let count = faces.isEmpty ? Words.text(.analyzeNoFace) : Words.text(.analyzeFaces, count: faces.count)
-        var lines = [Words.text(.analyzePhotoLine, ["where": where_, "width": String(frame.width),
-                                                    "height": String(frame.height), "faces": count])]
+        let count = faces.isEmpty ? Words.text(.analyzeNoFace) : Words.analyzeFaces(count: faces.count)
+        var lines = [Words.analyzePhotoLine(where: where_, width: String(frame.width), height: String(frame.height),
+                                            faces: count)]
         for (n, face) in faces.enumerated() {
             let d = face.detection
             func f(_ v: Float) -> String { JSONText.number(Double(v), decimals: 1) }
-            let line = Words.text(.analyzeFaceLine, ["index": String(n + 1), "score": JSONText.number(Double(d.score), decimals: 3),
-                                                     "x": f(d.box.x), "y": f(d.box.y), "w": f(d.box.width), "h": f(d.box.height)])
+            let line = Words.analyzeFaceLine(index: String(n + 1), score: JSONText.number(Double(d.score), decimals: 3),
+                                             x: f(d.box.x), y: f(d.box.y), w: f(d.box.width), h: f(d.box.height))
             lines.append("  " + line + (face.isTracked ? "  " + Words.text(.analyzeTracked) : ""))
             let points = zip(Self.keypointNames, d.keypoints).map {
                 "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))"
             }
-            lines.append("    " + Words.text(.analyzeKeypoints, ["points": points.joined(separator: "  ")]))
+            lines.append("    " + Words.analyzeKeypoints(points: points.joined(separator: "  ")))
             if let landmarks = face.landmarks {
                 let presence = JSONText.fixed(Self.presenceProbability(landmarks.presence), decimals: 3)
-                lines.append("    " + Words.text(.analyzeLandmarks, ["count": String(landmarks.points.count),
-                                                                   "presence": presence]))
+                lines.append("    " + Words.analyzeLandmarks(count: String(landmarks.points.count), presence: presence))
             }
         }
         lines += AnalysisReport.summaryLines(analysis, thresholds: thresholds)

@@ -105,7 +105,7 @@ extension BenchCommand {
         }
         // Every frame must have been a tracked face's: otherwise the figures are of some other frame.
         guard faceFrames == index, lastFaces.first?.isTracked == true else {
-            throw UsageError(Words.text(.benchNoFace, ["path": path]))
+            throw UsageError(Words.benchNoFace(path: path))
         }
         var analysisFrame = frames[0]
         analysisFrame.timestamp = time
@@ -178,7 +178,7 @@ extension BenchCommand {
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }
-            printOut(Words.text(.benchMedianOf, ["count": String(runs)]))
+            printOut(Words.benchMedianOf(count: String(runs)))
         }
     }
 }

@@ -13,7 +13,7 @@ enum DevicesCommand {
         guard let parsed = try parseSubcommand(arguments, usage: usage, about: about, options: options) else {
             return .success
         }
-        if let extra = parsed.positionals.first { throw UsageError(Words.text(.usageUnexpectedOperand, ["argument": extra])) }
+        if let extra = parsed.positionals.first { throw UsageError(Words.usageUnexpectedOperand(argument: extra)) }
 
         var scan = CameraDevice.scan()
         // What facecap may steer on each, read now (the scan itself does not).
@@ -31,11 +31,11 @@ enum DevicesCommand {
             // Nothing usable: the first problem (e.g. permission denied) explains why, else there is no camera.
             throw scan.problems.first ?? CameraError.noCamera(directory: "/dev")
         }
-        for problem in scan.problems { printError(Words.text(.warningPrefix, ["message": problem.message])) }
+        for problem in scan.problems { printError(Words.warningPrefix(message: problem.message)) }
         // Listed, but no camera facecap can read: the wizard's exit code (69) for a script that asks first.
         // Its own words: the camera error's "('facecap devices' says how to set it up)" would point at this command.
         if let camera = CameraRank.rawBayerCamera(scan.devices) {
-            printError(Words.text(.devicesRawBayerOnly, ["driver": camera.driver, "nodes": camera.nodeSpan]))
+            printError(Words.devicesRawBayerOnly(driver: camera.driver, nodes: camera.nodeSpan))
             return .noCamera
         }
         return .success

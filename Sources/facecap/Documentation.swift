@@ -65,11 +65,11 @@ enum Documentation {
         commands.append(("  facecap --help | --version", Words.text(.cliHelpOrVersion)))
         let codes = Words.list(exitCodes.map { "\($0.code.rawValue) " + Words.text($0.label) })
         let keyText = Words.clauses(keys.prefix(4).map { "\($0.key) " + Words.text($0.meaning) })
-        return ([Words.text(.cliTitleLine, ["tagline": tagline]), "", Words.text(.cliUsage),
+        return ([Words.cliTitleLine(tagline: tagline), "", Words.text(.cliUsage),
                  formatColumns(commands, maxColumn: 40), "", Words.text(.cliOptions),
                  formatOptions(WizardConfiguration.options), ""]
-            + wrapWords(Words.text(.cliKeysLine, ["keys": keyText]), width: helpWidth)
-            + wrapWords(Words.text(.cliExitCodesLine, ["codes": codes]), width: helpWidth)
+            + wrapWords(Words.cliKeysLine(keys: keyText), width: helpWidth)
+            + wrapWords(Words.cliExitCodesLine(codes: codes), width: helpWidth)
             + [Words.text(.cliTryClip), Words.text(.cliMore)])
             .joined(separator: "\n")
     }

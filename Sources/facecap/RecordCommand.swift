@@ -26,7 +26,7 @@ enum RecordCommand {
         }
         guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
             throw UsageError(parsed.positionals.isEmpty ? Words.text(.recordNeedsFile)
-                             : Words.text(.recordOneFile, ["count": String(parsed.positionals.count)]))
+                             : Words.recordOneFile(count: String(parsed.positionals.count)))
         }
         let seconds = try parsed.double("seconds", in: 0.1...3600) ?? 10
         var configuration = CameraConfiguration()
@@ -53,9 +53,11 @@ enum RecordCommand {
         let writer = try Y4MFileWriter(path: partial, width: camera.width, height: camera.height,
                                        format: camera.format, frameRate: camera.frameRate,
                                        colorRange: camera.colorRange)
-        let words = ["seconds": CameraDeviceText.rate(seconds), "camera": camera.label, "path": output,
-                     "width": String(camera.requestedWidth), "height": String(camera.requestedHeight)]
-        printError(Words.text(camera.wasSizeAdjusted ? .recordStartingAdjusted : .recordStarting, words))
+        let rate = CameraDeviceText.rate(seconds)
+        printError(camera.wasSizeAdjusted
+            ? Words.recordStartingAdjusted(seconds: rate, camera: camera.label, width: String(camera.requestedWidth),
+                                           height: String(camera.requestedHeight), path: output)
+            : Words.recordStarting(seconds: rate, camera: camera.label, path: output))
 
         let summary: RecordingSummary
         do {

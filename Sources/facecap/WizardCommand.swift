@@ -20,7 +20,7 @@ enum WizardCommand {
         }
         let environment = Environment.values(Environment.wizardNames)
         let configuration = try WizardConfiguration(parsed, environment: environment, languages: Catalogues.available())
-        for warning in configuration.warnings { printError(Words.text(.warningPrefix, ["message": warning])) }
+        for warning in configuration.warnings { printError(Words.warningPrefix(message: warning)) }
         // Errors in the order a person fixes them: the command line (above), then what it names (the clip, the
         // token for the server), then where facecap runs (the terminal). A clip is checked before any screen shows,
         // so a wrong path is one line and exit 66, not a screen, and it is said before a missing terminal.
@@ -134,7 +134,7 @@ enum WizardCommand {
             throw UsageError(Words.text(.usageNeedsTerminal))
         }
         if term.isEmpty || term == "dumb" {
-            throw UsageError(Words.text(.usageTerminalType, ["term": term.isEmpty ? "unset" : term]))
+            throw UsageError(Words.usageTerminalType(term: term.isEmpty ? "unset" : term))
         }
     }
 

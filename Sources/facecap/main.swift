@@ -86,15 +86,14 @@ func runMain() -> ExitCode {
             let names = Subcommand.all.map(\.name)
             let list = Words.list(names)
             if let near = nearest(first, among: names) {
-                throw UsageError(Words.text(.usageUnknownCommandDidYouMean, ["command": first, "suggestion": near,
-                                                                             "commands": list]))
+                throw UsageError(Words.usageUnknownCommandDidYouMean(command: first, suggestion: near, commands: list))
             }
-            throw UsageError(Words.text(.usageUnknownCommand, ["command": first, "commands": list]))
+            throw UsageError(Words.usageUnknownCommand(command: first, commands: list))
         }
         return try WizardCommand.run(arguments, startTime: startTime)
     } catch let error as UserFacingError {
         printError(error.message)
-        if error.exitCode == .usage { printError(Words.text(.usageSeeHelp, ["command": helpCommand])) }
+        if error.exitCode == .usage { printError(Words.usageSeeHelp(command: helpCommand)) }
         return error.exitCode
     } catch {
         printError("\(error)")
@@ -126,7 +125,7 @@ func withoutLanguageOption(_ arguments: [String]) throws(UsageError) -> [String]
         }
         if argument == "--lang" {
             guard index + 1 < arguments.count else {
-                throw UsageError(Words.text(.usageNeedsValue, ["option": "--lang", "value": "CODE"]))
+                throw UsageError(Words.usageNeedsValue(option: "--lang", value: "CODE"))
             }
             index += 2
             continue

@@ -59,6 +59,32 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
+    /// The README's screen table is what `facecap generate screens` prints from the flow (ScreenTable.swift): a row
+    /// for every screen, the keys its states bind. A key, binding or screen added to the flow and not to the README
+    /// fails here.
+    func testTheReadmeScreenTableIsWhatTheFlowGenerates() throws {
+        let result = try runFacecap(["generate", "screens"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let table = result.stdout
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let begin = try XCTUnwrap(lines.first), end = try XCTUnwrap(lines.dropLast().last)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: begin + "\n"), "README: no line \(begin)")
+        let stop = try XCTUnwrap(readme.range(of: end + "\n", range: start.upperBound..<readme.endIndex),
+                                 "README: no line \(end)")
+        XCTAssertEqual(String(readme[start.lowerBound..<stop.upperBound]), table,
+                       "README's screen table is stale: put `facecap generate screens` in its place")
+        for screen in ScreenName.allCases {
+            let row = try XCTUnwrap(lines.first { $0.hasPrefix("| ") && $0.contains("`\(screen.rawValue)`") },
+                                    "\(screen.rawValue) has no row")
+            XCTAssertFalse(row.hasSuffix("| none |") && screen != .uploading, "\(screen.rawValue): no keys reached")
+        }
+        XCTAssertTrue(table.contains("| `tutorial` | first (skipped with `--no-tutorial`)"), table)
+        XCTAssertTrue(table.contains("Enter/SPACE start; q/Esc quit; ? help |"), table)
+    }
+
     func testEveryHelpFitsAn80ColumnTerminal() throws {
         for (name, text) in try helpTexts() {
             XCTAssertFalse(text.isEmpty, name)

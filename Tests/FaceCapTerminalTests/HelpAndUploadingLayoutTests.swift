@@ -67,7 +67,7 @@ extension RealScreenTests {
             for scene in scenes {
                 let model = scene.screen(at: scene.now)
                 guard let progress = model.progress else { continue }
-                let percent = Words.text(.progressPercent, ["percent": String(Int((progress.fraction * 100).rounded()))])
+                let percent = Words.progressPercent(percent: String(Int((progress.fraction * 100).rounded())))
                 for (columns, rows) in Self.sizes {
                     let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
                     let said = layout.items.filter { $0.text.contains(percent.trimmingCharacters(in: .whitespaces)) }

@@ -195,7 +195,7 @@ final class RealScreenTests: XCTestCase {
                        Words.text(.helpTitle), Words.text(.keyCloseHelp)]
         sources += model.hints + model.lines + model.helpLines + model.keys.flatMap { [$0.key, $0.action] }
         if let progress = model.progress {
-            sources.append(Words.text(.progressPercent, ["percent": String(Int((progress.fraction * 100).rounded()))]))
+            sources.append(Words.progressPercent(percent: String(Int((progress.fraction * 100).rounded()))))
         }
         let words = Set(sources.flatMap { Self.words($0) })
         for item in layout.items {

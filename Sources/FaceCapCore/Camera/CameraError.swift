@@ -59,37 +59,37 @@ public enum CameraError: Error, UserFacingError, Hashable, Sendable {
         switch self {
         case .noCamera(let directory):
             // No hint about --input here: `devices` and `record` need a camera; the wizard adds it (CameraProblem).
-            return Words.text(.cameraErrorNoCamera, ["directory": directory])
+            return Words.cameraErrorNoCamera(directory: directory)
         case .noSuchDevice(let path):
-            return Words.text(.cameraErrorNoSuchDevice, ["path": path])
+            return Words.cameraErrorNoSuchDevice(path: path)
         case .notCaptureDevice(let path, let reason):
-            return Words.text(.cameraErrorNotCapture, ["path": path, "reason": reason])
+            return Words.cameraErrorNotCapture(path: path, reason: reason)
         case .permissionDenied(let path, let access):
-            let words = ["path": path, "access": access.summary, "group": access.fixGroup]
-            return Words.text(access.membershipPending ? .cameraErrorDeniedPending : .cameraErrorDenied, words)
+            return access.membershipPending
+                ? Words.cameraErrorDeniedPending(path: path, access: access.summary, group: access.fixGroup)
+                : Words.cameraErrorDenied(path: path, access: access.summary, group: access.fixGroup)
         case .busy(let path, let holders):
-            if holders.isEmpty { return Words.text(.cameraErrorBusyNoneVisible, ["path": path]) }
+            if holders.isEmpty { return Words.cameraErrorBusyNoneVisible(path: path) }
             let names = holders.map { "\($0.command) (pid \($0.pid))" }.joined(separator: ", ")
-            return Words.text(.cameraErrorBusy, count: holders.count, ["path": path, "holders": names])
+            return Words.cameraErrorBusy(count: holders.count, path: path, holders: names)
         case .unsupportedFormat(let path, let offered, let asked):
             let list = offered.isEmpty ? Words.text(.cameraErrorNoFormats) : offered.joined(separator: ", ")
-            if let asked { return Words.text(.cameraErrorFormatNotOffered, ["path": path, "format": asked, "formats": list]) }
-            return Words.text(.cameraErrorUnsupported, ["path": path, "formats": list])
+            if let asked { return Words.cameraErrorFormatNotOffered(path: path, format: asked, formats: list) }
+            return Words.cameraErrorUnsupported(path: path, formats: list)
         case .rawBayerOnly(let camera):
-            return Words.text(.cameraErrorRawBayerOnly, ["driver": camera.driver, "nodes": camera.nodeSpan])
+            return Words.cameraErrorRawBayerOnly(driver: camera.driver, nodes: camera.nodeSpan)
         case .disconnected(let path):
-            return Words.text(.cameraErrorDisconnected, ["path": path])
+            return Words.cameraErrorDisconnected(path: path)
         case .stalled(let path, let seconds):
-            return Words.text(.cameraErrorStalled, ["path": path, "seconds": CameraError.formatSeconds(seconds)])
+            return Words.cameraErrorStalled(path: path, seconds: CameraError.formatSeconds(seconds))
         case .noBandwidth(let path):
-            return Words.text(.cameraErrorNoBandwidth, ["path": path])
+            return Words.cameraErrorNoBandwidth(path: path)
         case .ioError(let path, let attempts):
-            return Words.text(.cameraErrorIO, count: attempts, ["path": path])
+            return Words.cameraErrorIO(count: attempts, path: path)
         case .system(let path, let operation, let code):
-            return Words.text(.cameraErrorSystem,
-                              ["path": path, "operation": operation, "reason": Errno(code).description])
+            return Words.cameraErrorSystem(path: path, operation: operation, reason: Errno(code).description)
         case .closed(let path):
-            return Words.text(.cameraErrorClosed, ["path": path])
+            return Words.cameraErrorClosed(path: path)
         }
     }
 
@@ -122,10 +122,10 @@ public struct DeviceAccess: Hashable, Sendable {
     public var summary: String {
         var parts: [String] = []
         if let owner, let group, let mode {
-            parts.append(Words.text(.accessOwner, ["owner": owner, "group": group, "mode": mode]))
+            parts.append(Words.accessOwner(owner: owner, group: group, mode: mode))
         }
         let groups = userGroups.isEmpty ? Words.text(.accessNoGroups) : Words.list(userGroups)
-        parts.append(Words.text(.accessYouAreIn, ["groups": groups]))
+        parts.append(Words.accessYouAreIn(groups: groups))
         return Words.clauses(parts)
     }
 
@@ -184,7 +184,7 @@ public struct RawBayerCamera: Hashable, Sendable {
     /// person's language; lines starting "$ " are commands. The screen, `--plain` and `facecap devices` say these
     /// same lines.
     public var advice: [String] {
-        var lines = [Words.text(.mipiWhat, ["driver": driver, "card": card, "nodes": nodeSpan])]
+        var lines = [Words.mipiWhat(nodes: nodeSpan, driver: driver, card: card)]
         // IPU7: no distribution's libcamera can help, so no commands that would not.
         if isIPU7 { return lines + [Words.text(.mipiIPU7)] }
         if underLibcameraAdapter {

@@ -79,8 +79,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(Words.text(.usageWholeNumber, ["option": "--" + long, "low": String(range.lowerBound),
-                                                            "high": String(range.upperBound), "text": text]))
+            throw UsageError(Words.usageWholeNumber(option: "--" + long, low: String(range.lowerBound),
+                                                    high: String(range.upperBound), text: text))
         }
         return number
     }
@@ -90,7 +90,7 @@ public struct ParsedArguments: Sendable, Equatable {
         guard let text = value(long) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             let low = formatNumber(range.lowerBound), high = formatNumber(range.upperBound)
-            throw UsageError(Words.text(.usageNumber, ["option": "--" + long, "low": low, "high": high, "text": text]))
+            throw UsageError(Words.usageNumber(option: "--" + long, low: low, high: high, text: text))
         }
         return number
     }
@@ -100,7 +100,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func fourcc(_ long: String) throws(UsageError) -> String? {
         guard let text = value(long) else { return nil }
         guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (33...126).contains($0) }) else {
-            throw UsageError(Words.text(.usageFormat, ["option": "--" + long, "text": text]))
+            throw UsageError(Words.usageFormat(option: "--" + long, text: text))
         }
         return text
     }
@@ -111,7 +111,7 @@ public struct ParsedArguments: Sendable, Equatable {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
               (16...8192).contains(w), (16...8192).contains(h) else {
-            throw UsageError(Words.text(.usageSize, ["option": "--" + long, "text": text]))
+            throw UsageError(Words.usageSize(option: "--" + long, text: text))
         }
         return (w, h)
     }
@@ -133,7 +133,7 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
     func once(_ option: OptionSpec) throws(UsageError) {
         guard !result.has(option.long) else {
             let spellings = (option.short.map { "-\($0)/" } ?? "") + "--\(option.long)"
-            throw UsageError(Words.text(.usageGivenTwice, ["option": spellings]))
+            throw UsageError(Words.usageGivenTwice(option: spellings))
         }
     }
 
@@ -161,14 +161,14 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
             if option.takesValue {
                 if inline == nil {
                     guard index < arguments.count else {
-                        throw UsageError(Words.text(.usageNeedsValue, ["option": "--" + name, "value": option.valueName ?? "VALUE"]))
+                        throw UsageError(Words.usageNeedsValue(option: "--" + name, value: option.valueName ?? "VALUE"))
                     }
                     inline = arguments[index]
                     index += 1
                 }
                 result.values[name, default: []].append(inline!)
             } else {
-                guard inline == nil else { throw UsageError(Words.text(.usageTakesNoValue, ["option": "--" + name])) }
+                guard inline == nil else { throw UsageError(Words.usageTakesNoValue(option: "--" + name)) }
                 result.flags.insert(name)
             }
             continue
@@ -178,13 +178,14 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
             while let letter = letters.first {
                 letters = letters.dropFirst()
                 guard let option = spec(short: letter) else {
-                    throw UsageError(Words.text(.usageUnknownOption, ["option": "-" + String(letter)]))
+                    throw UsageError(Words.usageUnknownOption(option: "-" + String(letter)))
                 }
                 try once(option)
                 if option.takesValue {
                     if letters.isEmpty {
                         guard index < arguments.count else {
-                            throw UsageError(Words.text(.usageNeedsValue, ["option": "-" + String(letter), "value": option.valueName ?? "VALUE"]))
+                            throw UsageError(Words.usageNeedsValue(option: "-" + String(letter),
+                                                                   value: option.valueName ?? "VALUE"))
                         }
                         result.values[option.long, default: []].append(arguments[index])
                         index += 1
@@ -205,9 +206,9 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
 /// "unknown option '--inptu'; did you mean '--input'?" when one of `names` is near enough, else without the guess.
 func unknownOption(_ given: String, among names: [String]) -> UsageError {
     guard let near = nearest(given, among: names) else {
-        return UsageError(Words.text(.usageUnknownOption, ["option": given]))
+        return UsageError(Words.usageUnknownOption(option: given))
     }
-    return UsageError(Words.text(.usageUnknownOptionDidYouMean, ["option": given, "suggestion": near]))
+    return UsageError(Words.usageUnknownOptionDidYouMean(option: given, suggestion: near))
 }
 
 /// The one name of `names` a person most likely meant by `given` (a typo: a letter wrong, missing, extra or two

@@ -78,7 +78,7 @@ public struct WizardConfiguration: Sendable, Equatable {
     public init(_ parsed: ParsedArguments, environment: [String: String] = [:],
                 languages: [String] = WizardConfiguration.languages) throws(UsageError) {
         if let extra = parsed.positionals.first {
-            throw UsageError(Words.text(.usageUnexpectedArgument, ["argument": extra]))
+            throw UsageError(Words.usageUnexpectedArgument(argument: extra))
         }
         let device = parsed.value("device")
         if let input = parsed.value("input") {
@@ -106,7 +106,7 @@ public struct WizardConfiguration: Sendable, Equatable {
         mirror = !parsed.has("no-mirror")
         if let text = parsed.value("color") {
             guard let mode = ColorMode(rawValue: text) else {
-                throw UsageError(Words.text(.usageColor, ["text": text]))
+                throw UsageError(Words.usageColor(text: text))
             }
             color = mode
         } else if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
@@ -114,7 +114,7 @@ public struct WizardConfiguration: Sendable, Equatable {
         }
         if let text = parsed.value("graphics") {
             guard let mode = GraphicsMode(rawValue: text) else {
-                throw UsageError(Words.text(.usageGraphics, ["text": text]))
+                throw UsageError(Words.usageGraphics(text: text))
             }
             graphics = mode
         }
@@ -128,8 +128,8 @@ public struct WizardConfiguration: Sendable, Equatable {
             let modes = ["size", "fps", "format"].filter(parsed.has).map { "--\($0)" }
             if let last = modes.last {
                 let options = modes.count == 1 ? last
-                    : Words.text(.listPair, ["first": Words.list(Array(modes.dropLast())), "second": last])
-                warnings.append(Words.text(.usageClipIgnoresMode, count: modes.count, ["options": options]))
+                    : Words.listPair(first: Words.list(Array(modes.dropLast())), second: last)
+                warnings.append(Words.usageClipIgnoresMode(count: modes.count, options: options))
             }
         }
         plain = parsed.has("plain")
@@ -153,9 +153,9 @@ public struct WizardConfiguration: Sendable, Equatable {
             server = try ServerURL(url)
         } catch {
             switch error {
-            case .notHTTP: throw UsageError(Words.text(.usageServerURL, ["url": url]))
-            case .noHost: throw UsageError(Words.text(.usageServerNoHost, ["url": url]))
-            case .badPort: throw UsageError(Words.text(.usageServerPort, ["url": url]))
+            case .notHTTP: throw UsageError(Words.usageServerURL(url: url))
+            case .noHost: throw UsageError(Words.usageServerNoHost(url: url))
+            case .badPort: throw UsageError(Words.usageServerPort(url: url))
             }
         }
         if !server.secure, !insecure, !server.isLoopback {

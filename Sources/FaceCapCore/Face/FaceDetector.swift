@@ -33,8 +33,8 @@ public final class FaceDetector {
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
               interpreter.outputShapes[0] == [1, 896, 16], interpreter.outputShapes[1] == [1, 896, 1] else {
-            throw ModelError(file: model.name, problem: Words.text(.modelWrongDetector, ["inputs": "\(interpreter.inputShapes)",
-                                                                         "outputs": "\(interpreter.outputShapes)"]))
+            throw ModelError(file: model.name, problem: Words.modelWrongDetector(inputs: "\(interpreter.inputShapes)",
+                                                                                 outputs: "\(interpreter.outputShapes)"))
         }
         candidates.reserveCapacity(896)
         merged.reserveCapacity(896)

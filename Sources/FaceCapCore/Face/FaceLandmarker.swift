@@ -77,8 +77,8 @@ public final class FaceLandmarker {
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
               interpreter.outputShapes[0].reduce(1, *) == Self.count * 3,
               interpreter.outputShapes[1].reduce(1, *) == 1 else {
-            throw ModelError(file: model.name, problem: Words.text(.modelWrongLandmarks, ["inputs": "\(interpreter.inputShapes)",
-                                                                         "outputs": "\(interpreter.outputShapes)"]))
+            throw ModelError(file: model.name, problem: Words.modelWrongLandmarks(inputs: "\(interpreter.inputShapes)",
+                                                                                  outputs: "\(interpreter.outputShapes)"))
         }
     }
 

@@ -67,8 +67,8 @@ public final class HandLandmarker {
         let names = model.outputs.map { model.tensors[$0].name }
         guard interpreter.inputShapes == [[1, n, n, 3]], let flag = names.firstIndex(of: "Identity_1"),
               interpreter.outputShapes[flag] == [1, 1], interpreter.outputShapes.contains([1, 63]) else {
-            throw ModelError(file: model.name, problem: Words.text(.modelWrongHand, ["inputs": "\(interpreter.inputShapes)",
-                                                                         "outputs": "\(interpreter.outputShapes)"]))
+            throw ModelError(file: model.name, problem: Words.modelWrongHand(inputs: "\(interpreter.inputShapes)",
+                                                                             outputs: "\(interpreter.outputShapes)"))
         }
         flagOutput = flag
         landmarkOutput = interpreter.outputShapes.firstIndex(of: [1, 63])!

@@ -94,8 +94,8 @@ public final class IrisLandmarker {
         guard interpreter.inputShapes == [[1, n, n, 3]], sizes.count == 2,
               let contours = sizes.firstIndex(of: Self.contourCount * 3),
               let iris = sizes.firstIndex(of: Self.irisCount * 3) else {
-            throw ModelError(file: model.name, problem: Words.text(.modelWrongIris, ["inputs": "\(interpreter.inputShapes)",
-                                                                         "outputs": "\(interpreter.outputShapes)"]))
+            throw ModelError(file: model.name, problem: Words.modelWrongIris(inputs: "\(interpreter.inputShapes)",
+                                                                             outputs: "\(interpreter.outputShapes)"))
         }
         contourOutput = contours
         irisOutput = iris

@@ -74,8 +74,8 @@ public final class PalmDetector {
         guard interpreter.inputShapes == [[1, n, n, 3]], shapes.count == 2,
               let boxes = shapes.firstIndex(of: [1, Self.anchorCount, 18]),
               let scores = shapes.firstIndex(of: [1, Self.anchorCount, 1]) else {
-            throw ModelError(file: model.name, problem: Words.text(.modelWrongPalm, ["inputs": "\(interpreter.inputShapes)",
-                                                                         "outputs": "\(shapes)"]))
+            throw ModelError(file: model.name, problem: Words.modelWrongPalm(inputs: "\(interpreter.inputShapes)",
+                                                                             outputs: "\(shapes)"))
         }
         boxOutput = boxes
         scoreOutput = scores

@@ -18,7 +18,7 @@ public struct ModelError: UserFacingError, Equatable, CustomStringConvertible {
     }
 
     /// The sentence a person reads: the file, the problem, and what to do.
-    public var message: String { Words.text(.modelCannotUse, ["file": file, "problem": problem, "advice": advice]) }
+    public var message: String { Words.modelCannotUse(file: file, problem: problem, advice: advice) }
     public var exitCode: ExitCode { .failure }
     public var description: String { message }
 }
@@ -122,7 +122,7 @@ public struct TFLiteModel: Sendable {
         do {
             (tensors, operators, inputs, outputs) = try Self.parse(FlatBuffer(bytes))
         } catch let error as FlatBufferError {
-            throw ModelError(file: name, problem: Words.text(.modelCorrupted, ["detail": error.description]))
+            throw ModelError(file: name, problem: Words.modelCorrupted(detail: error.description))
         } catch let error as ModelProblem {
             throw ModelError(file: name, problem: error.text)
         } catch {

@@ -17,10 +17,10 @@ extension Wizard {
             lines = [Words.text(.pickerPrompt)]
             for (index, choice) in picker.numbered.enumerated() {
                 let line = "\(index + 1)  \(choice.path)  \(choice.description)"
-                lines.append(choice.isCurrent ? Words.text(.pickerCurrent, ["camera": line]) : line)
+                lines.append(choice.isCurrent ? Words.pickerCurrent(camera: line) : line)
             }
         } else if let only = choices.first {
-            lines = [Words.text(.pickerNoOther, ["path": only.path])]
+            lines = [Words.pickerNoOther(path: only.path)]
         } else {
             lines = [Words.text(.pickerNone)]
         }

@@ -8,31 +8,30 @@ extension CameraProblem {
             let group = access.fixGroup
             var details: [String]
             if let owner = access.owner, let deviceGroup = access.group, let mode = access.mode {
-                details = [Words.text(.cameraDeviceOwned, ["path": path, "owner": owner, "group": deviceGroup,
-                                                           "mode": mode])]
+                details = [Words.cameraDeviceOwned(path: path, owner: owner, group: deviceGroup, mode: mode)]
             } else {
-                details = [Words.text(.cameraDevice, ["path": path])]
+                details = [Words.cameraDevice(path: path)]
             }
             let groups = access.userGroups.isEmpty ? Words.text(.cameraGroupsNone) : Words.list(access.userGroups)
-            details.append(Words.text(.cameraYourGroups, ["groups": groups]))
+            details.append(Words.cameraYourGroups(groups: groups))
             if access.membershipPending {
-                details += [Words.text(.cameraAddedAfterLogin, ["group": group]), "$ newgrp \(group)"]
+                details += [Words.cameraAddedAfterLogin(group: group), "$ newgrp \(group)"]
             } else {
-                details += [Words.text(.cameraFixGroup, ["group": group]), "$ sudo usermod -aG \(group) $USER",
+                details += [Words.cameraFixGroup(group: group), "$ sudo usermod -aG \(group) $USER",
                             Words.text(.cameraThisTerminalOnly), "$ newgrp \(group)"]
             }
-            details.append(Words.text(.cameraElsewhere, ["path": path]))
+            details.append(Words.cameraElsewhere(path: path))
             self.init(kind: .permissionDenied, message: error.message, details: details, exitCode: error.exitCode, error: error)
         case .busy(_, let holders):
             let details = holders.isEmpty ? [Words.text(.cameraNoHolderVisible), "$ sudo fuser -v /dev/video*"]
-                : holders.map { Words.text(.cameraInUseBy, ["command": $0.command, "pid": String($0.pid)]) }
+                : holders.map { Words.cameraInUseBy(command: $0.command, pid: String($0.pid)) }
                     + [Words.text(.cameraCloseIt)]
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode, error: error)
         case .noCamera, .noSuchDevice, .notCaptureDevice, .unsupportedFormat:
             // Only the wizard can do without a camera, so only its message offers a clip.
             var fact = error.message
-            if case .noCamera(let directory) = error { fact = Words.text(.cameraNoneDetail, ["directory": directory]) }
-            self.init(kind: .noCamera, message: Words.text(.cameraNoneReplayClip, ["message": error.message]),
+            if case .noCamera(let directory) = error { fact = Words.cameraNoneDetail(directory: directory) }
+            self.init(kind: .noCamera, message: Words.cameraNoneReplayClip(message: error.message),
                       details: [fact, Words.text(.cameraLooksAgain),
                                 Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
                       exitCode: error.exitCode, error: error)

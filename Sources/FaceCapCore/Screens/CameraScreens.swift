@@ -26,7 +26,7 @@ extension Wizard {
             }
         }
         let countdown = link.awaitingAnswer ? Words.text(.countdownLookingForCamera)
-            : link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
+            : link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
         return ScreenModel(name: name, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
     }
 
@@ -35,7 +35,7 @@ extension Wizard {
         var countdown: String?
         if link.problem.recoverable {
             lines.append(Words.text(.lostKeepsLooking))
-            countdown = link.nextTry.map { Words.text(.countdownLookingAgain, Messages.secondsText($0 - now)) }
+            countdown = link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
                 ?? Words.text(.countdownLookingForCamera)
         }
         return ScreenModel(name: .connectionError, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),

@@ -39,20 +39,20 @@ extension Wizard {
             switch reason {
             case .timeout:
                 // Why: the live guidance, first among the hints (not repeated here).
-                lines.append(Words.text(.manualTimeout, Messages.secondsText(settings.manualAfter)))
+                lines.append(Words.manualTimeout(seconds: Messages.secondsText(settings.manualAfter)))
             case .noConfidentFace:
                 lines.append(Words.text(.manualNoConfidentFace))
             }
-            if let stalled { countdown = Words.text(.countdownWaitingNoPicture, ["seconds": String(Int(stalled))]) }
+            if let stalled { countdown = Words.countdownWaitingNoPicture(seconds: String(Int(stalled))) }
         } else if let stalled {
             primary = Words.text(.captureWaiting)
-            countdown = Words.text(.countdownNoNewPicture, ["seconds": String(Int(stalled))])
+            countdown = Words.countdownNoNewPicture(seconds: String(Int(stalled)))
         } else {
             primary = latest.map { Messages.guidance($0.primary, slight: slight.contains($0.primary)) }
                 ?? Words.text(.captureLooking)
             if let start = progress.firstFrameTime, let time = latest?.time {
                 let remaining = settings.manualAfter - (time - start)
-                if remaining > 0 { countdown = Words.text(.countdownManualIn, Messages.secondsText(remaining)) }
+                if remaining > 0 { countdown = Words.countdownManualIn(seconds: Messages.secondsText(remaining)) }
             }
         }
         let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: Words.text(.progressSteady)) : nil

@@ -4,8 +4,7 @@ extension Wizard {
         let server = settings.usesServer
         let title = Words.text(server ? .checkingTitleServer : .checkingTitleLocal)
         let primary = Words.text(server ? .checkingPrimaryServer : .checkingPrimaryLocal)
-        var lines = [Words.text(.checkingAttempt, ["attempt": String(check.request.attempt),
-                                                    "attempts": String(settings.attempts)])]
+        var lines = [Words.checkingAttempt(attempt: String(check.request.attempt), attempts: String(settings.attempts))]
         if check.request.isFinal, settings.attempts > 1 { lines.append(Words.text(.checkingLastAttempt)) }
         // Ctrl-C is a signal, not a key the flow binds: said here, not in the key bar.
         lines.append(Words.text(server ? .checkingCancelServer : .checkingCancelLocal))
@@ -17,8 +16,8 @@ extension Wizard {
         if check.held == nil, !server || check.progress >= 1 {
             let seconds = String(Int(max(0, now - check.startedAt)))
             countdown = server
-                ? Words.text(.checkingWaitServer, ["seconds": seconds, "timeout": String(Int(settings.serverTimeout))])
-                : Words.text(.checkingWaitLocal, ["seconds": seconds])
+                ? Words.checkingWaitServer(seconds: seconds, timeout: String(Int(settings.serverTimeout)))
+                : Words.checkingWaitLocal(seconds: seconds)
             spinner = Int(max(0, now - check.startedAt) * Self.spinnerSteps)
         }
         return ScreenModel(name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
@@ -43,16 +42,16 @@ extension Wizard {
         ScreenModel(
             name: .connectionError, title: Words.text(trouble.reason.serverAnswered ? .serverErrorTitle : .unreachableTitle),
             tone: .error, picture: .photo,
-            lines: [trouble.reason.text, Words.text(.unreachableKept, ["attempt": String(trouble.request.attempt)])],
+            lines: [trouble.reason.text, Words.unreachableKept(attempt: String(trouble.request.attempt))],
             progress: trouble.sending ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
                 : nil,
             countdown: trouble.sending ? Words.text(.countdownSendingAgainNow)
-                : Words.text(.countdownSendingAgainIn, Messages.secondsText(trouble.nextTry - now)))
+                : Words.countdownSendingAgainIn(seconds: Messages.secondsText(trouble.nextTry - now)))
     }
 
     func refusedScreen(_ refusal: Refusal) -> ScreenModel {
         let said = refusal.status > 0
-            ? Words.text(.refusedHTTP, ["status": String(refusal.status), "message": refusal.message]) : refusal.message
+            ? Words.refusedHTTP(status: String(refusal.status), message: refusal.message) : refusal.message
         return ScreenModel(name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
                            lines: [said, Words.text(Self.refusedFix(refusal.status))],
                            countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)

@@ -2,9 +2,9 @@
 extension Wizard {
     func successScreen(_ ending: Ending, now: Double) -> ScreenModel {
         ScreenModel(name: .success, title: Words.text(.successTitle), tone: .good, picture: .photo,
-                    lines: [Words.text(.successSavedTo, ["path": ending.saved.photoPath]),
-                            Words.text(.successReport, ["path": ending.saved.reportPath])],
-                    countdown: Words.text(.countdownContinuing, Messages.secondsText(ending.until - now)))
+                    lines: [Words.successSavedTo(path: ending.saved.photoPath),
+                            Words.successReport(path: ending.saved.reportPath)],
+                    countdown: Words.countdownContinuing(seconds: Messages.secondsText(ending.until - now)))
     }
 
     func retryScreen(_ retry: Retry, now: Double) -> ScreenModel {
@@ -12,14 +12,14 @@ extension Wizard {
         lines += retry.verdict.reasons.isEmpty ? [Words.text(.retryNotPassed)]
             : Messages.advice(forReasons: retry.verdict.reasons)
         return ScreenModel(name: .retry, title: Words.text(.retryTitle), tone: .warning, picture: .photo,
-                           primary: Words.text(.retryAttemptsLeft, count: retry.attemptsLeft), lines: lines,
-                           countdown: retry.until.map { Words.text(.countdownBackToCamera, Messages.secondsText($0 - now)) })
+                           primary: Words.retryAttemptsLeft(count: retry.attemptsLeft), lines: lines,
+                           countdown: retry.until.map { Words.countdownBackToCamera(seconds: Messages.secondsText($0 - now)) })
     }
 
     func finalErrorScreen(_ ending: Ending, now: Double) -> ScreenModel {
         ScreenModel(name: .finalError, title: Words.text(.finalTitle), tone: .warning, picture: .photo,
-                    lines: [Words.text(.finalNotPassed, count: settings.attempts), Words.text(.finalSubmitted),
-                            Words.text(.successSavedTo, ["path": ending.saved.photoPath])],
-                    countdown: Words.text(.countdownContinuing, Messages.secondsText(ending.until - now)))
+                    lines: [Words.finalNotPassed(count: settings.attempts), Words.text(.finalSubmitted),
+                            Words.successSavedTo(path: ending.saved.photoPath)],
+                    countdown: Words.countdownContinuing(seconds: Messages.secondsText(ending.until - now)))
     }
 }

@@ -9,14 +9,14 @@ extension Wizard {
         let source: String
         switch settings.source {
         case .defaultCamera: source = Words.text(.contextTurnOnYourCamera)
-        case .camera(let path): source = Words.text(.contextTurnOnCamera, ["path": path])
-        case .clip(let path): source = Words.text(.contextReplayClip, ["path": path])
+        case .camera(let path): source = Words.contextTurnOnCamera(path: path)
+        case .clip(let path): source = Words.contextReplayClip(path: path)
         }
         var lines = [source, Words.text(.contextStaysHere)]
         if let server = settings.serverURL {
-            lines.append(Words.text(.contextKeptServer, ["directory": settings.outputDirectory, "server": server]))
+            lines.append(Words.contextKeptServer(directory: settings.outputDirectory, server: server))
         } else {
-            lines.append(Words.text(.contextKeptLocal, ["directory": settings.outputDirectory]))
+            lines.append(Words.contextKeptLocal(directory: settings.outputDirectory))
         }
         return ScreenModel(name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
                            lines: lines)

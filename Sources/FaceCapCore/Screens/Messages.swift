@@ -129,7 +129,7 @@ public enum Messages {
     public static func seconds(_ remaining: Double) -> Int { max(1, Int(remaining.rounded(.up))) }
 
     /// A countdown's seconds as text.
-    static func secondsText(_ remaining: Double) -> [String: String] { ["seconds": String(seconds(remaining))] }
+    static func secondsText(_ remaining: Double) -> String { String(seconds(remaining)) }
 
     public static var tutorialTips: [String] {
         [.tutorialTipFace, .tutorialTipExpression, .tutorialTipLight, .tutorialTipUncover].map { Words.text($0) }
@@ -147,7 +147,7 @@ public enum Messages {
         let follow = Words.text(.helpFollow)
         let joiner = follow.last.map { $0.isASCII || $0 == "\u{00A0}" ? " " : "" } ?? ""
         return [Words.text(.helpAbout), "", follow + joiner + Words.text(.helpHoldStill),
-                Words.text(.helpMirror, ["moveLeft": Words.text(.guidanceMoveLeft)]),
+                Words.helpMirror(moveLeft: Words.text(.guidanceMoveLeft)),
                 Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
     }
 }

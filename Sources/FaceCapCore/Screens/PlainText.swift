@@ -13,7 +13,7 @@ public enum PlainText {
         // "Ihr Foto wird geprüft …", Japanese 写真を確認中 over 写真を確認しています….
         if let primary = model.primary, primary != model.title, model.name != .uploading { parts.append(primary) }
         var text = joined(parts.joined(separator: Words.text(.separatorLabel)), model.lines)
-        if !model.hints.isEmpty { text += " " + Words.text(.plainAlso, ["hints": Words.clauses(model.hints)]) }
+        if !model.hints.isEmpty { text += " " + Words.plainAlso(hints: Words.clauses(model.hints)) }
         return "[\(model.name.rawValue)] " + text
     }
 

@@ -5,20 +5,20 @@ extension ReportLine {
         case .cancelled:
             return Words.text(.reportCancelled)
         case .saved(let path):
-            return Words.text(.reportSaved, ["path": path])
+            return Words.reportSaved(path: path)
         case .manualReview(let path):
-            return Words.text(.reportManualReview, ["path": path])
+            return Words.reportManualReview(path: path)
         case .notValidated(let path, let why):
-            return Words.clauses([why?.text, Words.text(.reportNotValidated, ["path": path])].compactMap { $0 })
+            return Words.clauses([why?.text, Words.reportNotValidated(path: path)].compactMap { $0 })
         case .notSaved(let reason, let why):
-            return Words.clauses([why?.text, Words.text(.reportNotSaved, ["reason": reason])].compactMap { $0 })
+            return Words.clauses([why?.text, Words.reportNotSaved(reason: reason)].compactMap { $0 })
         case .notSavedQuit(let reason):
-            return Words.text(.reportNotSavedQuit, ["reason": reason])
+            return Words.reportNotSavedQuit(reason: reason)
         case .refused(let status, let message):
             // The server's message as a clause of the line.
             let said = Messages.clause(message)
-            return status > 0 ? Words.text(.reportRefusedHTTP, ["status": String(status), "message": said])
-                : Words.text(.reportRefused, ["message": said])
+            return status > 0 ? Words.reportRefusedHTTP(status: String(status), message: said)
+                : Words.reportRefused(message: said)
         case .serverCheck(let problem):
             return Self.serverCheckText(problem)
         case .camera(let problem, let advice):
@@ -35,9 +35,9 @@ extension ReportLine {
         var problem = Wizard.serverCheckSaid(check)
         if case .refused(let status, let message) = check {
             // The server's own sentences become clauses of the line.
-            problem = status > 0 && message.isEmpty ? Words.text(.reportServerAnswered, ["status": String(status)])
+            problem = status > 0 && message.isEmpty ? Words.reportServerAnswered(status: String(status))
                 : Wizard.serverCheckSaid(.refused(status: status, message: Messages.clause(message)))
         }
-        return Words.text(.reportServerCheck, ["problem": problem])
+        return Words.reportServerCheck(problem: problem)
     }
 }

@@ -3,12 +3,12 @@
 extension Wizard {
     func checkingServerScreen() -> ScreenModel {
         ScreenModel(name: .capture, title: Words.text(.serverCheckingTitle),
-                    primary: Words.text(.serverCheckingPrimary, ["server": settings.serverURL ?? ""]))
+                    primary: Words.serverCheckingPrimary(server: settings.serverURL ?? ""))
     }
 
     func serverCheckFailedScreen(_ trouble: ServerCheckTrouble, now: Double) -> ScreenModel {
         let countdown = trouble.checking ? Words.text(.countdownCheckingNow)
-            : trouble.nextTry.map { Words.text(.countdownCheckingAgainIn, Messages.secondsText($0 - now)) }
+            : trouble.nextTry.map { Words.countdownCheckingAgainIn(seconds: Messages.secondsText($0 - now)) }
         return ScreenModel(name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
                            lines: [Self.serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
     }
@@ -19,8 +19,8 @@ extension Wizard {
         case .unreachable(let reason): return reason.text
         case .refused(let status, let message):
             guard status > 0 else { return message }
-            return message.isEmpty ? Words.text(.serverCheckAnswered, ["status": String(status)])
-                : Words.text(.refusedHTTP, ["status": String(status), "message": message])
+            return message.isEmpty ? Words.serverCheckAnswered(status: String(status))
+                : Words.refusedHTTP(status: String(status), message: message)
         }
     }
 
@@ -46,7 +46,7 @@ extension Wizard {
         case .refused(401, _): return Words.text(.serverCheckFixTokenRefused)
         case .refused(403, _): return Words.text(.serverCheckFixForbidden)
         case .refused(let status, _) where status == 404 || status == 405 || (300...399).contains(status):
-            return Words.text(.serverCheckFixAddress, ["server": settings.serverURL ?? ""])
+            return Words.serverCheckFixAddress(server: settings.serverURL ?? "")
         case .refused: return Words.text(.serverCheckFixOther)
         }
     }

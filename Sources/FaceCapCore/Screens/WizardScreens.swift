@@ -41,9 +41,9 @@ extension Wizard {
         let size = terminalSize ?? TerminalSize(columns: 0, rows: 0)
         return ScreenModel(
             name: .terminalTooSmall, title: Words.text(.tooSmallTitle), tone: .warning,
-            lines: [Words.text(.tooSmallNeeds, ["minColumns": String(settings.minimumColumns),
-                                                "minRows": String(settings.minimumRows),
-                                                "columns": String(size.columns), "rows": String(size.rows)]),
+            lines: [Words.tooSmallNeeds(minColumns: String(settings.minimumColumns),
+                                        minRows: String(settings.minimumRows), columns: String(size.columns),
+                                        rows: String(size.rows)),
                     Words.text(.tooSmallFix)])
     }
 }

@@ -43,7 +43,7 @@ public enum ServerReply {
             return .unreachable(reason: .serverError(status: status, message: serverText(body)), retryAfter: retryAfter)
         case 300...399:
             let message = header("location").map {
-                Words.text(.serverRedirectsTo, ["location": sanitise($0, limit: maxMessageLength)])
+                Words.serverRedirectsTo(location: sanitise($0, limit: maxMessageLength))
             } ?? Words.text(.serverRedirects)
             return .refused(status: status, message: message)
         case 400...499:
@@ -56,10 +56,10 @@ public enum ServerReply {
     /// What to check when a 4xx came without a message of the server's own.
     static func defaultMessage(_ status: Int) -> String {
         switch status {
-        case 401, 403: return Words.text(.serverRefusedToken, ["status": String(status)])
-        case 404, 405: return Words.text(.serverNoEndpoint, ["status": String(status)])
+        case 401, 403: return Words.serverRefusedToken(status: String(status))
+        case 404, 405: return Words.serverNoEndpoint(status: String(status))
         case 413: return Words.text(.serverTooLarge)
-        default: return Words.text(.serverRefusedRequest, ["status": String(status)])
+        default: return Words.serverRefusedRequest(status: String(status))
         }
     }
 
@@ -71,7 +71,7 @@ public enum ServerReply {
         guard case .object = json else { return .failure(ReplyProblem(Words.text(.replyNotObject))) }
         guard let resultText = json["result"]?.stringValue else { return .failure(ReplyProblem(Words.text(.replyNoResult))) }
         guard let result = ValidationResult(rawValue: resultText) else {
-            return .failure(ReplyProblem(Words.text(.replyBadResult, ["value": sanitise(resultText, limit: 32)])))
+            return .failure(ReplyProblem(Words.replyBadResult(value: sanitise(resultText, limit: 32))))
         }
         var reasons: [String] = []
         switch json["reasons"] {

@@ -15,8 +15,7 @@ public enum LanguageChoice {
                               available: [String]) throws(UsageError) -> String {
         if let option {
             if let found = find(option, in: available) { return found }
-            throw UsageError(Words.text(.usageUnknownLanguage,
-                                        ["code": option, "languages": available.joined(separator: ", ")]))
+            throw UsageError(Words.usageUnknownLanguage(code: option, languages: available.joined(separator: ", ")))
         }
         if let list = environment["LANGUAGE"], !list.isEmpty {
             for entry in list.split(separator: ":") {

@@ -1,390 +1,207 @@
-/// Every sentence facecap shows a person, by a stable id, with its English (the source language).
+/// Every sentence facecap shows a person, by name. Each is declared once, on one line of its area's table
+/// (`MessageID+Screens.swift` and the others beside it): its stable id, its English (the source language), the
+/// English plural when it counts and a note for translators when the text alone does not say enough.
 ///
-/// The raw value is the id a translation is filed under (the `msgctxt` of the gettext template,
-/// `Resources/po/facecap.pot`, which `facecap generate pot` writes from this list). Placeholders are
-/// `{name}`: a translation may put them in any order and must keep every one. An entry with a plural
-/// (`englishPlural`) takes its form from `{count}`. Changing an English text makes every translation of
-/// it stale (it falls back to English until the translation is updated), as gettext does.
-public enum MessageID: String, CaseIterable, Sendable {
+/// The id is what a translation is filed under (the `msgctxt` of the gettext template, `Resources/po/facecap.pot`,
+/// which `facecap generate pot` writes in the order of the cases here). Placeholders are `{name}`: a translation
+/// may put them in any order and must keep every one. An entry with a plural takes its form from `{count}`.
+/// Changing an English text makes every translation of it stale (it falls back to English until the
+/// translation is updated), as gettext does.
+public enum MessageID: CaseIterable, Sendable {
     // Keys named in the key bar and in the help.
-    case keyEnter = "key.enter", keySpace = "key.space", keyEscape = "key.escape"
-    case keyQuit = "key.quit", keyHelp = "key.help", keyStart = "key.start", keyTurnOnCamera = "key.turnOnCamera"
-    case keyNoThanks = "key.noThanks", keyAskAgain = "key.askAgain", keyOtherCamera = "key.otherCamera"
-    case keyContinue = "key.continue", keyTryAgain = "key.tryAgain", keyLookNow = "key.lookNow"
-    case keyReplayClip = "key.replayClip", keySendNow = "key.sendNow", keySendAgain = "key.sendAgain"
-    case keyQuitPhotoSaved = "key.quitPhotoSaved", keySaveAgain = "key.saveAgain"
-    case keyQuitWithoutSaving = "key.quitWithoutSaving", keyTakePhoto = "key.takePhoto"
-    case keyCloseHelp = "key.closeHelp"
+    case keyEnter, keySpace, keyEscape, keyQuit, keyHelp, keyStart, keyTurnOnCamera, keyNoThanks, keyAskAgain
+    case keyOtherCamera, keyContinue, keyTryAgain, keyLookNow, keyReplayClip, keySendNow, keySendAgain
+    case keyQuitPhotoSaved, keySaveAgain, keyQuitWithoutSaving, keyTakePhoto, keyCloseHelp
 
     // Countdowns and progress labels.
-    case countdownContinuing = "countdown.continuing", countdownBackToCamera = "countdown.backToCamera"
-    case countdownLookingAgain = "countdown.lookingAgain", countdownLookingForCamera = "countdown.lookingForCamera"
-    case countdownSendingAgainIn = "countdown.sendingAgainIn", countdownSendingAgainNow = "countdown.sendingAgainNow"
-    case countdownManualIn = "countdown.manualIn", countdownNoNewPicture = "countdown.noNewPicture"
-    case countdownWaitingNoPicture = "countdown.waitingNoPicture"
-    case progressSaving = "progress.saving", progressSendingAgain = "progress.sendingAgain"
-    case progressSteady = "progress.steady", progressPercent = "progress.percent"
-    case progressSending = "progress.sending", progressChecking = "progress.checking"
+    case countdownContinuing, countdownBackToCamera, countdownLookingAgain, countdownLookingForCamera
+    case countdownSendingAgainIn, countdownSendingAgainNow, countdownManualIn, countdownNoNewPicture
+    case countdownWaitingNoPicture, progressSaving, progressSendingAgain, progressSteady, progressPercent
+    case progressSending, progressChecking
 
     // Screens.
-    case tooSmallTitle = "tooSmall.title", tooSmallNeeds = "tooSmall.needs", tooSmallFix = "tooSmall.fix"
-    case tutorialTitle = "tutorial.title", tutorialTipFace = "tutorial.tip.face"
-    case tutorialTipExpression = "tutorial.tip.expression", tutorialTipLight = "tutorial.tip.light"
-    case tutorialTipUncover = "tutorial.tip.uncover"
-    case contextTitle = "context.title", contextTurnOnYourCamera = "context.turnOn.yourCamera"
-    case contextTurnOnCamera = "context.turnOn.camera", contextReplayClip = "context.replay.clip"
-    case contextStaysHere = "context.staysHere", contextKeptServer = "context.kept.server"
-    case contextKeptLocal = "context.kept.local"
-    case dismissedTitle = "dismissed.title", dismissedStaysOff = "dismissed.staysOff"
-    case dismissedAskAgain = "dismissed.askAgain", dismissedOtherCamera = "dismissed.otherCamera"
-    case dismissedReplay = "dismissed.replay", dismissedQuit = "dismissed.quit"
-    case captureTitle = "capture.title", captureStarting = "capture.starting", captureTaking = "capture.taking"
-    case captureLooking = "capture.looking", captureWaiting = "capture.waiting"
-    case manualPrompt = "manual.prompt", manualPromptPlain = "manual.prompt.plain"
-    case manualTimeout = "manual.timeout", manualNoConfidentFace = "manual.noConfidentFace"
-    case checkingTitleServer = "checking.title.server", checkingTitleLocal = "checking.title.local"
-    case checkingPrimaryServer = "checking.primary.server", checkingPrimaryLocal = "checking.primary.local"
-    case checkingAttempt = "checking.attempt", checkingLastAttempt = "checking.lastAttempt"
-    case checkingWaitServer = "checking.wait.server", checkingWaitLocal = "checking.wait.local"
-    case checkingCancelServer = "checking.cancel.server", checkingCancelLocal = "checking.cancel.local"
-    case savingTitle = "saving.title"
-    case successTitle = "success.title", successSavedTo = "success.savedTo", successReport = "success.report"
-    case retryTitle = "retry.title", retryAttemptsLeft = "retry.attemptsLeft", retryNotPassed = "retry.notPassed"
-    case finalTitle = "final.title", finalNotPassed = "final.notPassed", finalSubmitted = "final.submitted"
-    case lostTitle = "lost.title", lostTitleClip = "lost.title.clip", lostKeepsLooking = "lost.keepsLooking"
-    case deniedTitle = "denied.title", busyTitle = "busy.title", noCameraTitle = "noCamera.title"
-    case unreachableTitle = "unreachable.title", unreachableKept = "unreachable.kept"
-    case refusedTitle = "refused.title", refusedHTTP = "refused.http", refusedFix = "refused.fix"
-    case saveFailedTitle = "saveFailed.title", saveFailedKept = "saveFailed.kept"
+    case tooSmallTitle, tooSmallNeeds, tooSmallFix, tutorialTitle, tutorialTipFace, tutorialTipExpression
+    case tutorialTipLight, tutorialTipUncover, contextTitle, contextTurnOnYourCamera, contextTurnOnCamera
+    case contextReplayClip, contextStaysHere, contextKeptServer, contextKeptLocal, dismissedTitle, dismissedStaysOff
+    case dismissedAskAgain, dismissedOtherCamera, dismissedReplay, dismissedQuit, captureTitle, captureStarting
+    case captureTaking, captureLooking, captureWaiting, manualPrompt, manualPromptPlain, manualTimeout
+    case manualNoConfidentFace, checkingTitleServer, checkingTitleLocal, checkingPrimaryServer, checkingPrimaryLocal
+    case checkingAttempt, checkingLastAttempt, checkingWaitServer, checkingWaitLocal, checkingCancelServer
+    case checkingCancelLocal, savingTitle, successTitle, successSavedTo, successReport, retryTitle
+    case retryAttemptsLeft, retryNotPassed, finalTitle, finalNotPassed, finalSubmitted, lostTitle, lostTitleClip
+    case lostKeepsLooking, deniedTitle, busyTitle, noCameraTitle, unreachableTitle, unreachableKept, refusedTitle
+    case refusedHTTP, refusedFix, saveFailedTitle, saveFailedKept
 
     // The ? help.
-    case helpAbout = "help.about", helpFollow = "help.follow", helpHoldStill = "help.holdStill"
-    case helpMirror = "help.mirror", helpManual = "help.manual", helpKeys = "help.keys", helpTitle = "help.title"
-    case plainAlso = "plain.also"
+    case helpAbout, helpFollow, helpHoldStill, helpMirror, helpManual, helpKeys, helpTitle, plainAlso
 
     // Guidance, by guidance code (the live message on the capture screen).
-    case guidanceNoFace = "guidance.noFace", guidanceMultipleFaces = "guidance.multipleFaces"
-    case guidanceFaceNotVisible = "guidance.faceNotVisible", guidanceFaceCovered = "guidance.faceCovered"
-    case guidanceTooDark = "guidance.tooDark", guidanceTooBright = "guidance.tooBright"
-    case guidanceMoveCloser = "guidance.moveCloser", guidanceMoveBack = "guidance.moveBack"
-    case guidanceMoveLeft = "guidance.moveLeft", guidanceMoveRight = "guidance.moveRight"
-    case guidanceMoveUp = "guidance.moveUp", guidanceMoveDown = "guidance.moveDown"
-    case guidanceLookStraight = "guidance.lookStraight", guidanceKeepHeadLevel = "guidance.keepHeadLevel"
-    case guidanceUnevenLight = "guidance.unevenLight", guidanceEyesClosed = "guidance.eyesClosed"
-    case guidanceBlurry = "guidance.blurry", guidanceHoldStill = "guidance.holdStill", guidanceReady = "guidance.ready"
+    case guidanceNoFace, guidanceMultipleFaces, guidanceFaceNotVisible, guidanceFaceCovered, guidanceTooDark
+    case guidanceTooBright, guidanceMoveCloser, guidanceMoveBack, guidanceMoveLeft, guidanceMoveRight
+    case guidanceMoveUp, guidanceMoveDown, guidanceLookStraight, guidanceKeepHeadLevel, guidanceUnevenLight
+    case guidanceEyesClosed, guidanceBlurry, guidanceHoldStill, guidanceReady
+
     // Gentler guidance for a measure only just past its limit (the code is the same).
-    case guidanceSlightTooDark = "guidance.slight.tooDark", guidanceSlightTooBright = "guidance.slight.tooBright"
-    case guidanceSlightUnevenLight = "guidance.slight.unevenLight"
-    case guidanceSlightLookStraight = "guidance.slight.lookStraight"
-    case guidanceSlightKeepHeadLevel = "guidance.slight.keepHeadLevel"
-    case guidanceSlightMoveLeft = "guidance.slight.moveLeft", guidanceSlightMoveRight = "guidance.slight.moveRight"
-    case guidanceSlightMoveUp = "guidance.slight.moveUp", guidanceSlightMoveDown = "guidance.slight.moveDown"
+    case guidanceSlightTooDark, guidanceSlightTooBright, guidanceSlightUnevenLight, guidanceSlightLookStraight
+    case guidanceSlightKeepHeadLevel, guidanceSlightMoveLeft, guidanceSlightMoveRight, guidanceSlightMoveUp
+    case guidanceSlightMoveDown
 
     // Advice for a checker's reason code (the Retry screen).
-    case adviceNoFace = "advice.noFace", adviceMultipleFaces = "advice.multipleFaces"
-    case adviceFaceNotVisible = "advice.faceNotVisible", adviceFaceCovered = "advice.faceCovered"
-    case adviceTooDark = "advice.tooDark", adviceTooBright = "advice.tooBright"
-    case adviceMoveCloser = "advice.moveCloser", adviceMoveBack = "advice.moveBack"
-    case adviceOffCentre = "advice.offCentre", adviceLookStraight = "advice.lookStraight"
-    case adviceKeepHeadLevel = "advice.keepHeadLevel", adviceUnevenLight = "advice.unevenLight"
-    case adviceEyesClosed = "advice.eyesClosed", adviceBlurry = "advice.blurry", adviceHoldStill = "advice.holdStill"
-    case adviceFaceUnclear = "advice.faceUnclear", adviceUnknown = "advice.unknown"
+    case adviceNoFace, adviceMultipleFaces, adviceFaceNotVisible, adviceFaceCovered, adviceTooDark, adviceTooBright
+    case adviceMoveCloser, adviceMoveBack, adviceOffCentre, adviceLookStraight, adviceKeepHeadLevel
+    case adviceUnevenLight, adviceEyesClosed, adviceBlurry, adviceHoldStill, adviceFaceUnclear, adviceUnknown
 
     // Lines on standard error after the screen is closed (and in --plain).
-    case reportSaved = "report.saved", reportManualReview = "report.manualReview"
-    case reportNotValidated = "report.notValidated", reportNotSaved = "report.notSaved"
-    case reportNotSavedQuit = "report.notSavedQuit", reportRefused = "report.refused", reportRefusedHTTP = "report.refusedHTTP"
-    case warningPrefix = "warning.prefix"
-    case reportCancelled = "report.cancelled"
+    case reportSaved, reportManualReview, reportNotValidated, reportNotSaved, reportNotSavedQuit, reportRefused
+    case reportRefusedHTTP, warningPrefix, reportCancelled
 
     // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.
-    case cameraDevice = "camera.device", cameraYourGroups = "camera.yourGroups"
-    case cameraGroupsNone = "camera.groups.none", cameraAddedAfterLogin = "camera.addedAfterLogin"
-    case cameraFixGroup = "camera.fixGroup", cameraThisTerminalOnly = "camera.thisTerminalOnly"
-    case cameraNoHolderVisible = "camera.noHolderVisible", cameraInUseBy = "camera.inUseBy"
-    case cameraCloseIt = "camera.closeIt", cameraNoneReplayClip = "camera.none.replayClip"
-    case cameraReplayRecorded = "camera.replayRecorded"
+    case cameraDevice, cameraYourGroups, cameraGroupsNone, cameraAddedAfterLogin, cameraFixGroup
+    case cameraThisTerminalOnly, cameraNoHolderVisible, cameraInUseBy, cameraCloseIt, cameraNoneReplayClip
+    case cameraReplayRecorded
 
     // The camera layer's sentences (also `facecap devices` and `record`).
-    case cameraErrorNoCamera = "cameraError.noCamera", cameraErrorNoSuchDevice = "cameraError.noSuchDevice"
-    case cameraErrorNotCapture = "cameraError.notCapture", cameraErrorDenied = "cameraError.denied"
-    case cameraErrorDeniedPending = "cameraError.denied.pending", cameraErrorBusy = "cameraError.busy"
-    case cameraErrorBusyNoneVisible = "cameraError.busy.noneVisible"
-    case cameraErrorUnsupported = "cameraError.unsupported", cameraErrorNoFormats = "cameraError.noFormats"
-    case cameraErrorFormatNotOffered = "cameraError.formatNotOffered"
-    case cameraConvertedFormat = "camera.convertedFormat"
-    case cameraErrorDisconnected = "cameraError.disconnected", cameraErrorStalled = "cameraError.stalled"
-    case cameraErrorNoBandwidth = "cameraError.noBandwidth", cameraErrorIO = "cameraError.io"
-    case cameraErrorSystem = "cameraError.system", cameraErrorClosed = "cameraError.closed"
-    case accessOwner = "access.owner", accessYouAreIn = "access.youAreIn", accessNoGroups = "access.noGroups"
-    case clipEnded = "clip.ended", clipEndedCut = "clip.ended.cut", clipUnreadable = "clip.unreadable"
+    case cameraErrorNoCamera, cameraErrorNoSuchDevice, cameraErrorNotCapture, cameraErrorDenied
+    case cameraErrorDeniedPending, cameraErrorBusy, cameraErrorBusyNoneVisible, cameraErrorUnsupported
+    case cameraErrorNoFormats, cameraErrorFormatNotOffered, cameraConvertedFormat, cameraErrorDisconnected
+    case cameraErrorStalled, cameraErrorNoBandwidth, cameraErrorIO, cameraErrorSystem, cameraErrorClosed
+    case accessOwner, accessYouAreIn, accessNoGroups, clipEnded, clipEndedCut, clipUnreadable
 
     // The server could not be reached (the Connection error screen); `detail` is curl's text.
-    case netDetail = "net.detail", netCancelled = "net.cancelled", netReplyTooLarge = "net.replyTooLarge"
-    case netDNS = "net.dns", netProxyDNS = "net.proxyDNS", netRefused = "net.refused", netNoRoute = "net.noRoute"
-    case netCannotConnect = "net.cannotConnect", netConnectTimeout = "net.connectTimeout"
-    case netTimedOut = "net.timedOut", netCertificate = "net.certificate", netTLS = "net.tls"
-    case netReset = "net.reset", netBroke = "net.broke", netNoReply = "net.noReply", netCutShort = "net.cutShort"
-    case netBadAddress = "net.badAddress", netFailed = "net.failed", netCannotBuild = "net.cannotBuild"
-    case netCannotStart = "net.cannotStart"
-    case serverNotContract = "server.notContract", serverBusy = "server.busy", serverFailed = "server.failed"
-    case serverFailedSaying = "server.failedSaying", serverRedirects = "server.redirects"
-    case serverRedirectsTo = "server.redirectsTo", serverUnexpected = "server.unexpected"
-    case serverRefusedToken = "server.refused.token", serverNoEndpoint = "server.noEndpoint"
-    case serverTooLarge = "server.tooLarge", serverRefusedRequest = "server.refused.request"
-    case checkCannotStart = "check.cannotStart", netPlainHTTP = "net.plainHTTP"
+    case netDetail, netCancelled, netReplyTooLarge, netDNS, netProxyDNS, netRefused, netNoRoute, netCannotConnect
+    case netConnectTimeout, netTimedOut, netCertificate, netTLS, netReset, netBroke, netNoReply, netCutShort
+    case netBadAddress, netFailed, netCannotBuild, netCannotStart, serverNotContract, serverBusy, serverFailed
+    case serverFailedSaying, serverRedirects, serverRedirectsTo, serverUnexpected, serverRefusedToken
+    case serverNoEndpoint, serverTooLarge, serverRefusedRequest, checkCannotStart, netPlainHTTP
 
     // Files.
-    case inputMissing = "input.missing", inputDenied = "input.denied", inputDirectory = "input.directory"
-    case inputNotRegular = "input.notRegular", inputTooLarge = "input.tooLarge", inputUnreadable = "input.unreadable"
-    case inputOutOfMemory = "input.outOfMemory"
-    case outputNoFolder = "output.noFolder", outputDenied = "output.denied", outputReadOnly = "output.readOnly"
-    case outputDiskFull = "output.diskFull", outputIsDirectory = "output.isDirectory"
-    case outputNotFolder = "output.notFolder", outputExists = "output.exists", outputFrame = "output.frame"
-    case outputEncoding = "output.encoding", outputSystem = "output.system", outputCannotCreate = "output.cannotCreate"
-    case filePathProblem = "file.pathProblem"
+    case inputMissing, inputDenied, inputDirectory, inputNotRegular, inputTooLarge, inputUnreadable
+    case inputOutOfMemory, outputNoFolder, outputDenied, outputReadOnly, outputDiskFull, outputIsDirectory
+    case outputNotFolder, outputExists, outputFrame, outputEncoding, outputSystem, outputCannotCreate
+    case filePathProblem
 
     // Usage errors (exit 64) and the terminal check.
-    case usageSeeHelp = "usage.seeHelp", usageUnknownCommand = "usage.unknownCommand"
-    case usageUnknownOption = "usage.unknownOption", usageNeedsValue = "usage.needsValue"
-    case usageTakesNoValue = "usage.takesNoValue", usageGivenTwice = "usage.givenTwice"
-    case usageWholeNumber = "usage.wholeNumber", usageNumber = "usage.number", usageSize = "usage.size", usageFormat = "usage.format"
-    case usageUnexpectedArgument = "usage.unexpectedArgument", usageInputOrDevice = "usage.inputOrDevice"
-    case usageLoopNeedsInput = "usage.loopNeedsInput", usageDeviceNeedsPath = "usage.deviceNeedsPath"
-    case usageOutputNeedsFolder = "usage.outputNeedsFolder", usageColor = "usage.color"
-    case usageGraphics = "usage.graphics"
-    case usageEventsNeedsFile = "usage.eventsNeedsFile", usageEventsStdout = "usage.eventsStdout"
-    case usageUnknownLanguage = "usage.unknownLanguage", usageServerURL = "usage.serverURL"
-    case usageServerNoHost = "usage.serverNoHost", usageServerHTTPS = "usage.serverHTTPS"
-    case usageClipIgnoresMode = "usage.clipIgnoresMode"
-    case usageTokenControl = "usage.tokenControl", usageTokenInClear = "usage.tokenInClear"
-    case usageNeedsTerminal = "usage.needsTerminal", usageTerminalType = "usage.terminalType"
-    case terminalUnset = "terminal.unset", terminalCannotDraw = "terminal.cannotDraw"
+    case usageSeeHelp, usageUnknownCommand, usageUnknownOption, usageNeedsValue, usageTakesNoValue, usageGivenTwice
+    case usageWholeNumber, usageNumber, usageSize, usageFormat, usageUnexpectedArgument, usageInputOrDevice
+    case usageLoopNeedsInput, usageDeviceNeedsPath, usageOutputNeedsFolder, usageColor, usageGraphics
+    case usageEventsNeedsFile, usageEventsStdout, usageUnknownLanguage, usageServerURL, usageServerNoHost
+    case usageServerHTTPS, usageClipIgnoresMode, usageTokenControl, usageTokenInClear, usageNeedsTerminal
+    case usageTerminalType, terminalUnset, terminalCannotDraw
 
     // The command line: --help, the options, the subcommands' lines and errors, the face models, a server's reply.
-    case usageUnknownOptionDidYouMean = "usage.unknownOption.didYouMean"
-    case usageUnknownCommandDidYouMean = "usage.unknownCommand.didYouMean"
-    case usageUnexpectedOperand = "usage.unexpectedOperand"
-    case separatorList = "separator.list"
-    case listPair = "list.pair"
-    case separatorClause = "separator.clause"
-    case separatorLabel = "separator.label"
-    case unitMegabytes = "unit.megabytes"
-    case unitKilobytes = "unit.kilobytes"
-    case unitBytes = "unit.bytes"
-    case contextTitleClip = "context.title.clip"
-    case keyPlayClip = "key.playClip"
-    case helpTagline = "cli.tagline"
-    case cliTitleLine = "cli.titleLine"
-    case cliUsage = "cli.usage"
-    case cliOptions = "cli.options"
-    case cliKeysLine = "cli.keysLine"
-    case cliExitCodesLine = "cli.exitCodesLine"
-    case cliTryClip = "cli.tryClip"
-    case cliMore = "cli.more"
-    case cliRunWizard = "cli.runWizard"
-    case cliHelpOrVersion = "cli.helpOrVersion"
-    case cliKeySpace = "cli.key.space"
-    case cliKeyEnter = "cli.key.enter"
-    case cliKeyQuit = "cli.key.quit"
-    case cliKeyHelp = "cli.key.help"
-    case cliKeyDevice = "cli.key.device"
-    case exitLabelSuccess = "exit.label.success"
-    case exitLabelManualReview = "exit.label.manualReview"
-    case exitLabelUsage = "exit.label.usage"
-    case exitLabelNoInput = "exit.label.noInput"
-    case exitLabelNoCamera = "exit.label.noCamera"
-    case exitLabelServerUnreachable = "exit.label.serverUnreachable"
-    case exitLabelPermissionDenied = "exit.label.permissionDenied"
-    case exitLabelFailure = "exit.label.failure"
-    case exitLabelCancelled = "exit.label.cancelled"
-    case optionDevice = "option.device"
-    case optionInput = "option.input"
-    case optionLoop = "option.loop"
-    case optionOutput = "option.output"
-    case optionServer = "option.server"
-    case optionInsecureHTTP = "option.insecureHTTP"
-    case optionAttempts = "option.attempts"
-    case optionManualAfter = "option.manualAfter"
-    case optionNoTutorial = "option.noTutorial"
-    case optionNoMirror = "option.noMirror"
-    case optionColor = "option.color"
-    case optionGraphics = "option.graphics"
-    case optionSize = "option.size"
-    case optionFormat = "option.format"
-    case optionFps = "option.fps"
-    case optionEvents = "option.events"
-    case optionPlain = "option.plain"
-    case optionLang = "option.lang"
-    case optionHelp = "option.help"
-    case optionVersion = "option.version"
-    case optionDevicesJSON = "option.devices.json"
-    case optionAnalyzeJSON = "option.analyze.json"
-    case optionThresholds = "option.thresholds"
-    case optionSeconds = "option.seconds"
-    case optionBenchJSON = "option.bench.json"
-    case optionRuns = "option.runs"
-    case optionProfile = "option.profile"
-    case optionBenchImage = "option.bench.image"
-    case optionBenchFormats = "option.bench.formats"
-    case commandDevicesSummary = "command.devices.summary"
-    case commandDevicesAbout = "command.devices.about"
-    case commandAnalyzeSummary = "command.analyze.summary"
-    case commandAnalyzeAbout = "command.analyze.about"
-    case commandRecordSummary = "command.record.summary"
-    case commandRecordAbout = "command.record.about"
-    case commandBenchSummary = "command.bench.summary"
-    case commandBenchAbout = "command.bench.about"
-    case commandGenerateSummary = "command.generate.summary"
-    case commandGenerateAbout = "command.generate.about"
-    case analyzeNeedsFile = "analyze.needsFile"
-    case analyzeClipHeader = "analyze.clipHeader"
-    case analyzeClipCut = "analyze.clipCut"
-    case analyzeClipCaptured = "analyze.clipCaptured"
-    case analyzeClipNotCaptured = "analyze.clipNotCaptured"
-    case benchNoFiles = "bench.noFiles"
-    case benchMedianOf = "bench.medianOf"
-    case benchNoFace = "bench.noFace"
-    case benchFormatsImage = "bench.formatsImage"
-    case analyzeNoFace = "analyze.noFace"
-    case analyzeFaces = "analyze.faces"
-    case analyzeFrameAt = "analyze.frameAt"
-    case analyzePhotoLine = "analyze.photoLine"
-    case analyzeFaceLine = "analyze.faceLine"
-    case analyzeTracked = "analyze.tracked"
-    case analyzeKeypoints = "analyze.keypoints"
-    case analyzeLandmarks = "analyze.landmarks"
-    case recordNeedsFile = "record.needsFile"
-    case recordOneFile = "record.oneFile"
-    case recordStarting = "record.starting"
-    case recordStartingAdjusted = "record.startingAdjusted"
-    case recordNoFrames = "record.noFrames"
-    case recordWrote = "record.wrote"
-    case recordDropped = "record.dropped"
-    case recordUndecodable = "record.undecodable"
-    case recordStoppedEarly = "record.stoppedEarly"
-    case generateTakesOne = "generate.takesOne"
-    case generateTakesOneNot = "generate.takesOneNot"
-    case devicesUnnamed = "devices.unnamed"
-    case devicesDriverBus = "devices.driverBus"
-    case devicesCompressed = "devices.compressed"
-    case devicesNoSizes = "devices.noSizes"
-    case devicesNoFormats = "devices.noFormats"
-    case devicesConverted = "devices.converted"
-    case devicesRange = "devices.range"
-    case devicesAnySize = "devices.anySize"
-    case devicesSteps = "devices.steps"
-    case devicesRankLine = "devices.rank.line"
-    case devicesControls = "devices.controls"
-    case devicesControlRange = "devices.control.range"
-    case devicesControlMenu = "devices.control.menu"
-    case devicesRankColour = "devices.rank.colour"
-    case devicesRankInfraredName = "devices.rank.infraredName"
-    case devicesRankInfraredGrey = "devices.rank.infraredGrey"
-    case devicesRankInfraredMJPEG = "devices.rank.infraredMJPEG"
-    case devicesRankRawBayer = "devices.rank.rawBayer"
-    case devicesRankUnreadable = "devices.rank.unreadable"
-    case devicesRankVirtual = "devices.rank.virtual"
-    case devicesRankMode = "devices.rank.mode"
-    case devicesRankSlowMode = "devices.rank.slowMode"
-    case devicesRankInfraredInterface = "devices.rank.infraredInterface"
-    case devicesRankInfraredChroma = "devices.rank.infraredChroma"
+    case usageUnknownOptionDidYouMean, usageUnknownCommandDidYouMean, usageUnexpectedOperand, separatorList
+    case listPair, separatorClause, separatorLabel, unitMegabytes, unitKilobytes, unitBytes, contextTitleClip
+    case keyPlayClip, helpTagline, cliTitleLine, cliUsage, cliOptions, cliKeysLine, cliExitCodesLine, cliTryClip
+    case cliMore, cliRunWizard, cliHelpOrVersion, cliKeySpace, cliKeyEnter, cliKeyQuit, cliKeyHelp, cliKeyDevice
+    case exitLabelSuccess, exitLabelManualReview, exitLabelUsage, exitLabelNoInput, exitLabelNoCamera
+    case exitLabelServerUnreachable, exitLabelPermissionDenied, exitLabelFailure, exitLabelCancelled, optionDevice
+    case optionInput, optionLoop, optionOutput, optionServer, optionInsecureHTTP, optionAttempts, optionManualAfter
+    case optionNoTutorial, optionNoMirror, optionColor, optionGraphics, optionSize, optionFormat, optionFps
+    case optionEvents, optionPlain, optionLang, optionHelp, optionVersion, optionDevicesJSON, optionAnalyzeJSON
+    case optionThresholds, optionSeconds, optionBenchJSON, optionRuns, optionProfile, optionBenchImage
+    case optionBenchFormats, commandDevicesSummary, commandDevicesAbout, commandAnalyzeSummary, commandAnalyzeAbout
+    case commandRecordSummary, commandRecordAbout, commandBenchSummary, commandBenchAbout, commandGenerateSummary
+    case commandGenerateAbout, analyzeNeedsFile, analyzeClipHeader, analyzeClipCut, analyzeClipCaptured
+    case analyzeClipNotCaptured, benchNoFiles, benchMedianOf, benchNoFace, benchFormatsImage, analyzeNoFace
+    case analyzeFaces, analyzeFrameAt, analyzePhotoLine, analyzeFaceLine, analyzeTracked, analyzeKeypoints
+    case analyzeLandmarks, recordNeedsFile, recordOneFile, recordStarting, recordStartingAdjusted, recordNoFrames
+    case recordWrote, recordDropped, recordUndecodable, recordStoppedEarly, generateTakesOne, generateTakesOneNot
+    case devicesUnnamed, devicesDriverBus, devicesCompressed, devicesNoSizes, devicesNoFormats, devicesConverted
+    case devicesRange, devicesAnySize, devicesSteps, devicesRankLine, devicesControls, devicesControlRange
+    case devicesControlMenu, devicesRankColour, devicesRankInfraredName, devicesRankInfraredGrey
+    case devicesRankInfraredMJPEG, devicesRankRawBayer, devicesRankUnreadable, devicesRankVirtual, devicesRankMode
+    case devicesRankSlowMode, devicesRankInfraredInterface, devicesRankInfraredChroma
+
     // A MIPI camera (raw Bayer nodes only): what it is, and what each distribution can do.
-    case cameraErrorRawBayerOnly = "cameraError.rawBayerOnly", mipiTitle = "mipi.title", mipiWhat = "mipi.what"
-    case mipiIPU7 = "mipi.ipu7", mipiDebian12 = "mipi.debian12", mipiDebian13 = "mipi.debian13"
-    case mipiUbuntu2404 = "mipi.ubuntu2404", mipiUnderAdapter = "mipi.underAdapter"
-    case devicesRawBayerOnly = "devices.rawBayerOnly"
-    case modelCannotUse = "model.cannotUse"
-    case modelRefetch = "model.refetch"
-    case modelFolder = "model.folder"
-    case modelFolderMissing = "model.folderMissing"
-    case modelFolderAdvice = "model.folderAdvice"
-    case modelUnreadable = "model.unreadable"
-    case modelTooLarge = "model.tooLarge"
-    case modelNotFound = "model.notFound"
-    case modelNotFoundAdvice = "model.notFoundAdvice"
-    case modelCorrupted = "model.corrupted"
-    case modelWrongDetector = "model.wrong.detector"
-    case modelWrongLandmarks = "model.wrong.landmarks"
-    case modelWrongHand = "model.wrong.hand"
-    case modelWrongPalm = "model.wrong.palm"
-    case modelWrongIris = "model.wrong.iris"
-    case replyEmpty = "reply.empty"
-    case replyNotJSON = "reply.notJSON"
-    case replyNotObject = "reply.notObject"
-    case replyNoResult = "reply.noResult"
-    case replyBadResult = "reply.badResult"
-    case replyReasonNotString = "reply.reasonNotString"
-    case replyReasonsNotArray = "reply.reasonsNotArray"
-    case replyMessageNotString = "reply.messageNotString"
+    case cameraErrorRawBayerOnly, mipiTitle, mipiWhat, mipiIPU7, mipiDebian12, mipiDebian13, mipiUbuntu2404
+    case mipiUnderAdapter, devicesRawBayerOnly, modelCannotUse, modelRefetch, modelFolder, modelFolderMissing
+    case modelFolderAdvice, modelUnreadable, modelTooLarge, modelNotFound, modelNotFoundAdvice, modelCorrupted
+    case modelWrongDetector, modelWrongLandmarks, modelWrongHand, modelWrongPalm, modelWrongIris, replyEmpty
+    case replyNotJSON, replyNotObject, replyNoResult, replyBadResult, replyReasonNotString, replyReasonsNotArray
+    case replyMessageNotString
 
     // The manual page (facecap generate man).
-    case manDescription1 = "man.description.1"
-    case manDescription2 = "man.description.2"
-    case manDescription3 = "man.description.3"
-    case manOptionsIntro = "man.optionsIntro"
-    case manKeysIntro = "man.keysIntro"
-    case manErrors = "man.errors"
-    case manSeeAlso = "man.seeAlso"
-    case manExitSuccess = "man.exit.success"
-    case manExitManualReview = "man.exit.manualReview"
-    case manExitUsage = "man.exit.usage"
-    case manExitNoInput = "man.exit.noInput"
-    case manExitNoCamera = "man.exit.noCamera"
-    case manExitServerUnreachable = "man.exit.serverUnreachable"
-    case manExitPermissionDenied = "man.exit.permissionDenied"
-    case manExitFailure = "man.exit.failure"
-    case manExitCancelled = "man.exit.cancelled"
-    case manEnvModelDir = "man.env.modelDir"
-    case manEnvToken = "man.env.token"
-    case manEnvNoColor = "man.env.noColor"
-    case manEnvTerm = "man.env.term"
-    case manEnvColorterm = "man.env.colorterm"
-    case manEnvLang = "man.env.lang"
-    case manEnvProxy = "man.env.proxy"
-    case manFileModels = "man.file.models"
-    case manFileOutput = "man.file.output"
-    case manFilePhoto = "man.file.photo"
-    case manFileReport = "man.file.report"
-    case manFileLocale = "man.file.locale"
-    case manFileCamera = "man.file.camera"
-    case manExampleWizard = "man.example.wizard"
-    case manExamplePlain = "man.example.plain"
-    case manExampleClip = "man.example.clip"
-    case manExampleRecord = "man.example.record"
-    case manExampleAnalyze = "man.example.analyze"
-    case manExampleFfmpeg = "man.example.ffmpeg"
+    case manDescription1, manDescription2, manDescription3, manOptionsIntro, manKeysIntro, manErrors, manSeeAlso
+    case manExitSuccess, manExitManualReview, manExitUsage, manExitNoInput, manExitNoCamera
+    case manExitServerUnreachable, manExitPermissionDenied, manExitFailure, manExitCancelled, manEnvModelDir
+    case manEnvToken, manEnvNoColor, manEnvTerm, manEnvColorterm, manEnvLang, manEnvProxy, manFileModels
+    case manFileOutput, manFilePhoto, manFileReport, manFileLocale, manFileCamera, manExampleWizard, manExamplePlain
+    case manExampleClip, manExampleRecord, manExampleAnalyze, manExampleFfmpeg
+
     // The server checked before the camera opens (the pre-flight), and server answers named for what they are.
-    case usageServerPort = "usage.serverPort"
-    case serverCheckingTitle = "serverCheck.checking.title", serverCheckingPrimary = "serverCheck.checking.primary"
-    case serverErrorTitle = "serverError.title"
-    case serverCheckTitleToken = "serverCheck.title.token", serverCheckTitleForbidden = "serverCheck.title.forbidden"
-    case serverCheckTitleAddress = "serverCheck.title.address", serverCheckTitleRefused = "serverCheck.title.refused"
-    case serverCheckFixUnreachable = "serverCheck.fix.unreachable"
-    case serverCheckFixUnreachablePlain = "serverCheck.fix.unreachable.plain"
-    case serverCheckFixServerError = "serverCheck.fix.serverError"
-    case serverCheckFixServerErrorPlain = "serverCheck.fix.serverError.plain", serverCheckAnswered = "serverCheck.answered"
-    case serverCheckFixTokenMissing = "serverCheck.fix.tokenMissing"
-    case serverCheckFixTokenRefused = "serverCheck.fix.tokenRefused"
-    case serverCheckFixForbidden = "serverCheck.fix.forbidden", serverCheckFixAddress = "serverCheck.fix.address"
-    case serverCheckFixOther = "serverCheck.fix.other"
-    case keyCheckAgain = "key.checkAgain", keyTakePhotoAnyway = "key.takePhotoAnyway"
-    case countdownCheckingAgainIn = "countdown.checkingAgainIn", countdownCheckingNow = "countdown.checkingNow"
-    case reportServerCheck = "report.serverCheck", reportServerAnswered = "report.serverAnswered"
-    case refusedFixAddress = "refused.fix.address", refusedFixOther = "refused.fix.other"
+    case usageServerPort, serverCheckingTitle, serverCheckingPrimary, serverErrorTitle, serverCheckTitleToken
+    case serverCheckTitleForbidden, serverCheckTitleAddress, serverCheckTitleRefused, serverCheckFixUnreachable
+    case serverCheckFixUnreachablePlain, serverCheckFixServerError, serverCheckFixServerErrorPlain
+    case serverCheckAnswered, serverCheckFixTokenMissing, serverCheckFixTokenRefused, serverCheckFixForbidden
+    case serverCheckFixAddress, serverCheckFixOther, keyCheckAgain, keyTakePhotoAnyway, countdownCheckingAgainIn
+    case countdownCheckingNow, reportServerCheck, reportServerAnswered, refusedFixAddress, refusedFixOther
 
     // Camera and clip screens: each fact once, words that fit a replayed clip.
-    case cameraDeviceOwned = "camera.deviceOwned", cameraElsewhere = "camera.elsewhere"
-    case cameraNoneDetail = "camera.noneDetail", cameraLooksAgain = "camera.looksAgain"
-    case clipUnreadableTitle = "clip.unreadable.title"
-    case dismissedTitleClip = "dismissed.title.clip", dismissedClipNotPlayed = "dismissed.clipNotPlayed"
+    case cameraDeviceOwned, cameraElsewhere, cameraNoneDetail, cameraLooksAgain, clipUnreadableTitle
+    case dismissedTitleClip, dismissedClipNotPlayed
 
     // Key d: choosing another camera.
-    case pickerTitle = "picker.title", pickerLooking = "picker.looking", pickerPrompt = "picker.prompt"
-    case pickerCurrent = "picker.current", pickerNoOther = "picker.noOther", pickerNone = "picker.none"
-    case keyChooseCamera = "key.chooseCamera", keyLookAgain = "key.lookAgain", keyBack = "key.back"
+    case pickerTitle, pickerLooking, pickerPrompt, pickerCurrent, pickerNoOther, pickerNone, keyChooseCamera
+    case keyLookAgain, keyBack
 
     // Could not save the photo: another folder, typed.
-    case keySaveElsewhere = "key.saveElsewhere", keySaveHere = "key.saveHere"
-    case saveFolderOffer = "saveFolder.offer", saveFolderPrompt = "saveFolder.prompt"
+    case keySaveElsewhere, keySaveHere, saveFolderOffer, saveFolderPrompt
+}
+
+/// One message's words, declared once in its area's table.
+public struct Message: Sendable {
+    /// The stable id, "area.name": the `msgctxt` a translation is filed under.
+    public let id: String
+    /// The English text, the source every translation is made from.
+    public let english: String
+    /// The English plural, for the entries that count (`{count}` chooses the form).
+    public let plural: String?
+    /// A note for translators, when the text alone does not say enough.
+    public let note: String?
+
+    init(_ id: String, _ english: String, plural: String? = nil, note: String? = nil) {
+        self.id = id
+        self.english = english
+        self.plural = plural
+        self.note = note
+    }
+}
+
+extension MessageID {
+    /// The areas' tables, one entry a case (`CatalogueTests` checks none is missing or declared twice), by the
+    /// name of their file: `MessageID+Screens.swift` declares them, `Words+Screens.swift` holds the typed
+    /// constructors generated from them (`TypedWordsTests`).
+    static let areas: [(name: String, messages: [MessageID: Message])] = [
+        ("Screens", screensMessages), ("Guidance", guidanceMessages), ("Camera", cameraMessages),
+        ("CommandLine", commandLineMessages), ("Manual", manualMessages), ("Server", serverMessages),
+    ]
+
+    /// Every message's declaration.
+    static let table: [MessageID: Message] = areas.reduce(into: [:]) { all, area in
+        all.merge(area.messages) { first, _ in first }
+    }
+
+    /// The ids, for `init(rawValue:)`.
+    private static let byID: [String: MessageID] = Dictionary(allCases.map { (table[$0]!.id, $0) }) { a, _ in a }
+
+    /// This message's declaration.
+    public var message: Message { Self.table[self]! }
+
+    /// The stable id, "area.name": what a translation is filed under.
+    public var rawValue: String { message.id }
+
+    /// The message with this id, if there is one.
+    public init?(rawValue: String) {
+        guard let id = Self.byID[rawValue] else { return nil }
+        self = id
+    }
+
+    /// The English text, the source every translation is made from.
+    public var english: String { message.english }
+
+    /// The English plural, for the entries that count (`{count}` chooses the form).
+    public var englishPlural: String? { message.plural }
+
+    /// A note for translators, when the text alone does not say enough.
+    public var note: String? { message.note }
 }

@@ -42,13 +42,18 @@ extension MessageID {
 public enum Words {
     nonisolated(unsafe) public static var current = Translations.english
 
-    /// `id` in the current language, `{name}` placeholders replaced from `arguments`.
-    public static func text(_ id: MessageID, _ arguments: [String: String] = [:]) -> String {
+    /// `id` in the current language. A message with placeholders is worded by its typed constructor instead
+    /// (`Words.countdownManualIn(seconds:)`, generated in `Words+<area>.swift`), so none can be left out.
+    public static func text(_ id: MessageID) -> String { text(id, [:]) }
+
+    /// `id` in the current language, `{name}` placeholders replaced from `arguments`: what the typed
+    /// constructors call (a translation names its placeholders by `{name}`).
+    static func text(_ id: MessageID, _ arguments: [String: String]) -> String {
         fill(current.translation(id) ?? id.english, arguments)
     }
 
     /// `id` in the current language in the form `count` takes (also given as `{count}`).
-    public static func text(_ id: MessageID, count: Int, _ arguments: [String: String] = [:]) -> String {
+    static func text(_ id: MessageID, count: Int, _ arguments: [String: String] = [:]) -> String {
         var arguments = arguments
         arguments["count"] = String(count)
         if let text = current.translation(id, count: count) { return fill(text, arguments) }
@@ -66,7 +71,7 @@ public enum Words {
     public static func labelled(_ label: String, _ rest: String) -> String { label + text(.separatorLabel) + rest }
 
     /// A size in whole megabytes, in the current language ("30 MB"; "30 Mo" in French).
-    public static func megabytes(_ bytes: Int) -> String { text(.unitMegabytes, ["count": String(bytes >> 20)]) }
+    public static func megabytes(_ bytes: Int) -> String { unitMegabytes(count: String(bytes >> 20)) }
 
     /// The placeholders a text uses: "{path}" gives "path".
     public static func placeholders(_ text: String) -> Set<String> {

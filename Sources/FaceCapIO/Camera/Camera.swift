@@ -221,7 +221,7 @@ public final class Camera: FrameSource {
 
     /// The format as the person is told it: "YUYV", "NV12", or "RGB24 via libv4l2" for libv4l2's conversion.
     public var modeName: String {
-        isConverted ? Words.text(.cameraConvertedFormat, ["format": fourcc == "RGB3" ? "RGB24" : fourcc]) : fourcc
+        isConverted ? Words.cameraConvertedFormat(format: fourcc == "RGB3" ? "RGB24" : fourcc) : fourcc
     }
 
     /// The stream's counters so far (kept after close).

@@ -38,22 +38,23 @@ public enum CameraDeviceText {
         var lines: [String] = []
         let ranks = ranking(devices)
         for (device, (place, rank)) in zip(devices, ranks) {
-            lines.append(Words.text(.devicesDriverBus, ["path": device.path, "driver": device.driver, "bus": device.bus,
-                                                        "name": device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card]))
-            lines.append("  " + Words.text(.devicesRankLine, ["rank": String(place),
-                                                              "reasons": rank.reasons.joined(separator: ", ")]))
+            lines.append(Words.devicesDriverBus(path: device.path,
+                                                name: device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card,
+                                                driver: device.driver, bus: device.bus))
+            lines.append("  " + Words.devicesRankLine(rank: String(place),
+                                                      reasons: rank.reasons.joined(separator: ", ")))
             let native = device.formats.filter { !$0.isEmulated }
             let converted = device.formats.filter(\.isEmulated)
             for format in native {
                 lines.append("  " + (format.isCompressed
-                    ? Words.text(.devicesCompressed, ["format": format.fourcc, "description": format.description])
+                    ? Words.devicesCompressed(format: format.fourcc, description: format.description)
                     : "\(format.fourcc) (\(format.description))"))
                 for size in format.sizes { lines.append("    " + describe(size)) }
                 if format.sizes.isEmpty { lines.append("    " + Words.text(.devicesNoSizes)) }
             }
             if native.isEmpty { lines.append("  " + Words.text(.devicesNoFormats)) }
             if !converted.isEmpty {
-                lines.append("  " + Words.text(.devicesConverted, ["formats": Words.list(converted.map(\.fourcc))]))
+                lines.append("  " + Words.devicesConverted(formats: Words.list(converted.map(\.fourcc))))
             }
             if !device.controls.isEmpty {
                 lines.append("  " + Words.text(.devicesControls))
@@ -69,13 +70,13 @@ public enum CameraDeviceText {
     /// Mode; one of Manual Mode, Aperture Priority Mode)": the driver's names, which stay as the driver gives them.
     public static func describe(_ control: CameraDeviceControl) -> String {
         let value = control.value.map(control.name(of:)) ?? "?"
-        let fields = ["name": control.name, "value": value, "default": control.name(of: control.defaultValue)]
+        let defaultValue = control.name(of: control.defaultValue)
         if !control.menu.isEmpty {
-            return Words.text(.devicesControlMenu, fields.merging(["items": control.menu.map(\.name)
-                .joined(separator: ", ")]) { $1 })
+            return Words.devicesControlMenu(name: control.name, value: value, default: defaultValue,
+                                            items: control.menu.map(\.name).joined(separator: ", "))
         }
-        return Words.text(.devicesControlRange, fields.merging(["minimum": String(control.minimum),
-                                                                "maximum": String(control.maximum)]) { $1 })
+        return Words.devicesControlRange(name: control.name, value: value, default: defaultValue,
+                                         minimum: String(control.minimum), maximum: String(control.maximum))
     }
 
     /// "640x480 @ 30, 15 fps" or "48x32 to 1920x1080, steps 16x8 @ 1–30 fps".
@@ -89,9 +90,9 @@ public enum CameraDeviceText {
             return "\(size.width)x\(size.height)\(rate)"
         case .stepwise, .continuous:
             let steps = size.kind == .continuous ? Words.text(.devicesAnySize)
-                : Words.text(.devicesSteps, ["width": String(size.stepWidth), "height": String(size.stepHeight)])
-            return Words.text(.devicesRange, ["low": "\(size.minWidth)x\(size.minHeight)",
-                                              "high": "\(size.width)x\(size.height)", "steps": steps]) + rate
+                : Words.devicesSteps(width: String(size.stepWidth), height: String(size.stepHeight))
+            return Words.devicesRange(low: "\(size.minWidth)x\(size.minHeight)", high: "\(size.width)x\(size.height)",
+                                      steps: steps) + rate
         }
     }
 

@@ -143,7 +143,7 @@ public struct CameraRank: Equatable, Sendable {
             switch infraredSign {
             case .name?: reasons.append(Words.text(.devicesRankInfraredName))
             case .interfaceName?:
-                reasons.append(Words.text(.devicesRankInfraredInterface, ["name": interfaceName ?? ""]))
+                reasons.append(Words.devicesRankInfraredInterface(name: interfaceName ?? ""))
             case .mjpegAt640x360?: reasons.append(Words.text(.devicesRankInfraredMJPEG))
             case .flatChroma?: reasons.append(Words.text(.devicesRankInfraredChroma))
             case .greyOnly?, nil: reasons.append(Words.text(.devicesRankInfraredGrey))
@@ -155,8 +155,9 @@ public struct CameraRank: Equatable, Sendable {
         }
         if isVirtual { reasons.append(Words.text(.devicesRankVirtual)) }
         if let mode, kind == .colour || kind == .infrared {
-            let words = ["size": "\(mode.width)x\(mode.height)", "fps": CameraDeviceText.rate(mode.framesPerSecond)]
-            reasons.append(Words.text(isFastEnough ? .devicesRankMode : .devicesRankSlowMode, words))
+            let size = "\(mode.width)x\(mode.height)", fps = CameraDeviceText.rate(mode.framesPerSecond)
+            reasons.append(isFastEnough ? Words.devicesRankMode(size: size, fps: fps)
+                : Words.devicesRankSlowMode(size: size, fps: fps))
         }
         return reasons
     }

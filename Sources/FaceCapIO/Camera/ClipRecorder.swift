@@ -23,14 +23,12 @@ public struct RecordingSummary {
         let stats = camera.statistics
         let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
         let mode = "\(camera.width)x\(camera.height) \(camera.modeName)"
-        var parts = [framesWritten == 0 ? Words.text(.recordNoFrames, ["path": output])
-            : Words.text(.recordWrote, count: framesWritten,
-                         ["seconds": CameraDeviceText.rate(length), "fps": CameraDeviceText.rate(camera.frameRate),
-                          "mode": mode, "path": output])]
-        parts.append(Words.text(.recordDropped, count: stats.dropped,
-                                ["flagged": String(stats.droppedErrorFlag), "short": String(stats.droppedBadSize),
-                                 "skipped": String(stats.skippedByDriver)]))
-        if stats.droppedUndecodable > 0 { parts.append(Words.text(.recordUndecodable, count: stats.droppedUndecodable)) }
+        var parts = [framesWritten == 0 ? Words.recordNoFrames(path: output)
+            : Words.recordWrote(count: framesWritten, seconds: CameraDeviceText.rate(length),
+                                fps: CameraDeviceText.rate(camera.frameRate), mode: mode, path: output)]
+        parts.append(Words.recordDropped(count: stats.dropped, flagged: String(stats.droppedErrorFlag),
+                                         short: String(stats.droppedBadSize), skipped: String(stats.skippedByDriver)))
+        if stats.droppedUndecodable > 0 { parts.append(Words.recordUndecodable(count: stats.droppedUndecodable)) }
         if case .signal = stop { parts.append(Words.text(.recordStoppedEarly)) }
         return Words.clauses(parts)
     }

@@ -33,16 +33,15 @@ public struct InputFileError: UserFacingError, Equatable {
 
     public var message: String {
         switch problem {
-        case .missing: return Words.text(.inputMissing, ["path": path])
-        case .permissionDenied: return Words.text(.inputDenied, ["path": path])
-        case .isDirectory: return Words.text(.inputDirectory, ["path": path])
-        case .notARegularFile: return Words.text(.inputNotRegular, ["path": path])
+        case .missing: return Words.inputMissing(path: path)
+        case .permissionDenied: return Words.inputDenied(path: path)
+        case .isDirectory: return Words.inputDirectory(path: path)
+        case .notARegularFile: return Words.inputNotRegular(path: path)
         case .fileTooLarge(let bytes, let limit):
-            return Words.text(.inputTooLarge, ["path": path, "size": String(bytes / 1_048_576),
-                                               "limit": String(limit / 1_048_576)])
-        case .unreadable(let reason): return Words.text(.inputUnreadable, ["path": path, "reason": reason])
-        case .data(let error): return Words.text(.filePathProblem, ["path": path, "problem": error.summary])
-        case .outOfMemory: return Words.text(.inputOutOfMemory, ["path": path])
+            return Words.inputTooLarge(path: path, size: String(bytes / 1_048_576), limit: String(limit / 1_048_576))
+        case .unreadable(let reason): return Words.inputUnreadable(path: path, reason: reason)
+        case .data(let error): return Words.filePathProblem(path: path, problem: error.summary)
+        case .outOfMemory: return Words.inputOutOfMemory(path: path)
         }
     }
 

@@ -35,18 +35,17 @@ public struct OutputFileError: UserFacingError, Equatable {
     }
 
     public var message: String {
-        let words = ["path": path, "option": option]
         switch problem {
-        case .directoryMissing: return Words.text(.outputNoFolder, words)
-        case .permissionDenied: return Words.text(.outputDenied, words)
-        case .readOnlyFileSystem: return Words.text(.outputReadOnly, words)
-        case .diskFull: return Words.text(.outputDiskFull, words)
-        case .isDirectory: return Words.text(.outputIsDirectory, words)
-        case .notADirectory: return Words.text(.outputNotFolder, words)
-        case .alreadyExists: return Words.text(.outputExists, words)
-        case .frameMismatch(let detail): return Words.text(.outputFrame, ["path": path, "detail": detail])
-        case .encoding(let detail): return Words.text(.outputEncoding, ["path": path, "detail": detail])
-        case .system(let detail): return Words.text(.outputSystem, ["path": path, "detail": detail])
+        case .directoryMissing: return Words.outputNoFolder(path: path, option: option)
+        case .permissionDenied: return Words.outputDenied(path: path)
+        case .readOnlyFileSystem: return Words.outputReadOnly(path: path)
+        case .diskFull: return Words.outputDiskFull(path: path)
+        case .isDirectory: return Words.outputIsDirectory(path: path)
+        case .notADirectory: return Words.outputNotFolder(path: path, option: option)
+        case .alreadyExists: return Words.outputExists(path: path)
+        case .frameMismatch(let detail): return Words.outputFrame(path: path, detail: detail)
+        case .encoding(let detail): return Words.outputEncoding(path: path, detail: detail)
+        case .system(let detail): return Words.outputSystem(path: path, detail: detail)
         }
     }
 

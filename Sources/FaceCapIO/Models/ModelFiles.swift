@@ -48,7 +48,7 @@ public enum ModelFiles {
     public static func locate(_ file: String, directories: [String] = searchDirectories(),
                               environment: [String: String] = currentEnvironment()) throws(ModelError) -> String {
         if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty, !isDirectory(dir) {
-            throw ModelError(file: Words.text(.modelFolder, ["path": dir]), problem: Words.text(.modelFolderMissing),
+            throw ModelError(file: Words.modelFolder(path: dir), problem: Words.text(.modelFolderMissing),
                              advice: Words.text(.modelFolderAdvice))
         }
         for directory in directories {
@@ -124,7 +124,7 @@ public enum ModelFiles {
 
     private static func readWholeFile(_ path: String) throws(ModelError) -> [UInt8] {
         func unreadable(_ error: Errno) -> ModelError {
-            ModelError(file: path, problem: Words.text(.modelUnreadable, ["reason": error.description]))
+            ModelError(file: path, problem: Words.modelUnreadable(reason: error.description))
         }
         let fd: Int32
         switch POSIX.retryingInterrupts({ open(path, O_RDONLY | O_CLOEXEC) }) {
@@ -136,7 +136,7 @@ public enum ModelFiles {
         case .success(let bytes):
             return bytes
         case .failure(.tooLarge):
-            throw ModelError(file: path, problem: Words.text(.modelTooLarge, ["size": Words.megabytes(maxModelBytes)]))
+            throw ModelError(file: path, problem: Words.modelTooLarge(size: Words.megabytes(maxModelBytes)))
         case .failure(.system(let error)):
             throw unreadable(error)
         }
@@ -146,7 +146,7 @@ public enum ModelFiles {
 extension ModelError {
     /// A model that is not in any searched directory: where facecap looked, and how to point it at the models.
     public init(missing file: String, searched: [String]) {
-        self.init(file: file, problem: Words.text(.modelNotFound, ["folders": Words.list(searched)]),
+        self.init(file: file, problem: Words.modelNotFound(folders: Words.list(searched)),
                   advice: Words.text(.modelNotFoundAdvice))
     }
 }

@@ -121,7 +121,7 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
         let server = configuration.server
         if server?.isLoopback == true { return nil }
         let host = server?.host ?? configuration.url
-        if !configuration.allowInsecureHTTP { return Words.text(.netPlainHTTP, ["host": host]) }
+        if !configuration.allowInsecureHTTP { return Words.netPlainHTTP(host: host) }
         // --insecure-http lets the photo travel in clear text, never the token.
         if configuration.token != nil { return TokenInClearError(host: host).message }
         return nil
@@ -285,7 +285,7 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     }
 
     static func size(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? Words.megabytes(bytes) : Words.text(.unitBytes, count: bytes)
+        bytes % (1 << 20) == 0 ? Words.megabytes(bytes) : Words.unitBytes(count: bytes)
     }
 }
 
@@ -395,7 +395,7 @@ public struct TokenInClearError: UserFacingError, Equatable {
         if server?.isLoopback != true { throw TokenInClearError(host: server?.host ?? url) }
     }
 
-    public var message: String { Words.text(.usageTokenInClear, ["host": host]) }
+    public var message: String { Words.usageTokenInClear(host: host) }
     public var exitCode: ExitCode { .usage }
 }
 

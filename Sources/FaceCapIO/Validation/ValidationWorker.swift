@@ -129,7 +129,7 @@ public struct ValidationWorkerError: UserFacingError, Equatable {
     public var code: Int32
     public init(errno code: Int32) { self.code = code }
     public var message: String {
-        Words.text(.checkCannotStart, ["reason": Errno(code).description])
+        Words.checkCannotStart(reason: Errno(code).description)
     }
     public var exitCode: ExitCode { .failure }
 }

@@ -55,7 +55,7 @@ public final class SourceOpener: FrameSourceOpener {
             } catch let error as UserFacingError {
                 throw CameraProblem(kind: .noCamera, message: error.message, exitCode: error.exitCode, recoverable: false)
             } catch {
-                throw CameraProblem(kind: .noCamera, message: Words.text(.clipUnreadable, ["path": path]), exitCode: .noInput,
+                throw CameraProblem(kind: .noCamera, message: Words.clipUnreadable(path: path), exitCode: .noInput,
                                     recoverable: false)
             }
         case .camera:

@@ -74,8 +74,8 @@ public enum Catalogues {
             // An unknown --lang is said in the language the environment asks for.
             Words.current = load((try? LanguageChoice.choose(option: nil, environment: environment, available: languages))
                                  ?? "en", from: directories)
-            throw UsageError(Words.text(.usageUnknownLanguage,
-                                        ["code": option ?? "", "languages": languages.joined(separator: ", ")]))
+            throw UsageError(Words.usageUnknownLanguage(code: option ?? "",
+                                                        languages: languages.joined(separator: ", ")))
         }
     }
 }

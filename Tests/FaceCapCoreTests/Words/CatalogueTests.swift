@@ -44,6 +44,17 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(committed.components(separatedBy: "\nmsgctxt ").count - 1, MessageID.allCases.count)
     }
 
+    /// Each message is declared once: every case has exactly one line in one area's table, and no table names
+    /// a case twice (a dictionary literal would trap on that) or a case another table declares.
+    func testEveryMessageIsDeclaredOnceInOneAreaTable() {
+        var declared: [MessageID: Int] = [:]
+        for area in MessageID.areas { for id in area.messages.keys { declared[id, default: 0] += 1 } }
+        for id in MessageID.allCases { XCTAssertEqual(declared[id], 1, "\(id): declared \(declared[id] ?? 0) times") }
+        XCTAssertEqual(declared.count, MessageID.allCases.count)
+        for id in MessageID.allCases { XCTAssertEqual(MessageID(rawValue: id.rawValue), id, id.rawValue) }
+        XCTAssertNil(MessageID(rawValue: "no.suchMessage"))
+    }
+
     func testIdsAreDottedAndEveryEnglishTextIsDistinctWithinItsId() {
         for id in MessageID.allCases {
             XCTAssertFalse(id.english.isEmpty, id.rawValue)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import FaceCapCore
 
 /// No sentence for a person is written outside the catalogue in the flow, the screens, the front ends, the
 /// command line and the executable (help, usage errors, subcommand output, the manual page), the face models'
@@ -35,7 +36,7 @@ final class LiteralScanTests: XCTestCase {
     /// else fails.
     static let englishOnPurpose: Set<String> = ["Sources/facecap/Documentation.swift", "Sources/facecap/BenchCommand.swift",
                                                   "Sources/facecap/BenchCommand+Runs.swift",
-                                                  "Sources/facecap/BenchFormats.swift"]
+                                                  "Sources/facecap/BenchFormats.swift", "Sources/facecap/ScreenTable.swift"]
 
     /// A command as typed ("facecap analyze --json photo.jpg", a usage line), or a roff request of the manual page.
     static func isCommandOrMarkup(_ literal: String) -> Bool {
@@ -98,6 +99,36 @@ final class LiteralScanTests: XCTestCase {
             }
         }
         XCTAssertEqual(found, [], "words belong to Screens/")
+    }
+
+    /// Placeholders are filled through the typed constructors only (review 2026-12-05, recommendation 3): outside
+    /// `Words/`, no call hands `Words.text` a dictionary of placeholders or a count, and none words a message that
+    /// has placeholders without them (`Words.countdownManualIn(seconds:)` does, and fails to compile without them).
+    func testPlaceholdersAreFilledThroughTypedConstructorsOnly() throws {
+        let withPlaceholders = Set(MessageID.allCases.filter {
+            !Words.placeholders($0.english).isEmpty || $0.englishPlural != nil
+        }.map { String(describing: $0) })
+        XCTAssertGreaterThan(withPlaceholders.count, 150)
+        let sources = repositoryRoot + "/Sources"
+        let files = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: sources))
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("FaceCapCore/Words/") }.sorted()
+        XCTAssertGreaterThan(files.count, 100)
+        var found: [String] = []
+        for file in files {
+            let source = try String(contentsOfFile: sources + "/" + file, encoding: .utf8)
+            for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.components(separatedBy: "//").first ?? "")
+                for match in code.matches(of: /Words\.text\(([^()]*)/) {
+                    let arguments = String(match.1)
+                    let name = arguments.firstMatch(of: /^\s*\.(\w+)/).map { String($0.1) }
+                    if arguments.contains("[") || arguments.contains("count:")
+                        || name.map(withPlaceholders.contains) == true {
+                        found.append("\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "placeholders given by name, or not at all:\n" + found.joined(separator: "\n"))
     }
 
     func testTheScannerFindsProseAndIgnoresCommentsAndInterpolation() {

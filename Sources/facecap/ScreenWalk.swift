@@ -1,0 +1,89 @@
+import FaceCapCore
+
+/// The states the flow reaches: a breadth-first walk over its events (keys, camera answers, frames, validation
+/// outcomes, saves, time passing, resizes) from the start, with the settings a person may run it with (a camera
+/// and a server, a clip, a server checked first). The README's screen table is gathered from it; the tests'
+/// `WizardScenes` is the same walk with the words a camera or a server would send.
+enum ScreenWalk {
+    static let denied = CameraProblem(kind: .permissionDenied, message: "", exitCode: .permissionDenied)
+    static let busy = CameraProblem(kind: .busy, message: "", exitCode: .noCamera)
+    static let none = CameraProblem(kind: .noCamera, message: "", exitCode: .noCamera)
+    static let lost = CameraProblem(kind: .lost, message: "", exitCode: .failure)
+    static let ended = CameraProblem(kind: .lost, message: "", exitCode: .failure, recoverable: false)
+
+    /// The events tried in every state, each with the seconds that pass before it.
+    static var events: [(WizardEvent, Double)] {
+        let keys: [Key] = [.enter, .space, .escape] + "qrd?c2o".map { Key.character($0) }
+        let keyEvents: [(WizardEvent, Double)] = keys.map { (WizardEvent.key($0), 0.1) }
+        let others: [(WizardEvent, Double)] = [
+            (.start, 0.1), (.tick, 40), (.resized(columns: 50, rows: 15), 0.1), (.resized(columns: 80, rows: 24), 0.1),
+            (.cameraOpened, 0.1), (.cameraFailed(denied), 0.1), (.cameraFailed(busy), 0.1), (.cameraFailed(none), 0.1),
+            (.cameraLost(lost), 0.1), (.cameraLost(ended), 0.1),
+            (.frameAnalyzed(FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark])), 0.1),
+            (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
+            (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
+            (.frameAnalyzed(FrameGuidance(time: 31, primary: .lookStraight, manualFallback: .timeout)), 0.1),
+            (.photoTaken(mode: .auto, width: 640, height: 480), 0.1), (.photoFailed, 0.1),
+            (.validation(.progress(0.4)), 0.1),
+            (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
+            (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"]))), 0.1),
+            (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
+            (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
+            (.validation(.refused(status: 401, message: "")), 0.1),
+            (.photoSaved(SavedPhoto(photoPath: "facecap-out/photo.jpg", reportPath: "facecap-out/photo.json")), 0.1),
+            (.saveFailed(message: ""), 0.1),
+            (.camerasListed([CameraChoice(path: "/dev/video0", description: "", isCurrent: true),
+                             CameraChoice(path: "/dev/video2", description: "")]), 0.1),
+            (.serverChecked(.ready), 0.1),
+            (.serverChecked(.unreachable(.serverError(status: 503, message: ""))), 0.1),
+            (.serverChecked(.refused(status: 401, message: "")), 0.1),
+        ]
+        return keyEvents + others
+    }
+
+    /// The settings walked: a camera and a server; a clip; a server checked before the camera opens. Each as deep
+    /// as its last screen needs and two events more (the folder typed after a failed save is the deepest: 10 events;
+    /// each event deeper multiplies the states: 14 takes five times as long as 12).
+    static var settings: [(settings: WizardSettings, depth: Int)] {
+        [(false, false, 12), (true, false, 8), (false, true, 5)].map { clip, check, depth in
+            var settings = WizardSettings()
+            settings.attempts = 2
+            settings.usesServer = true
+            settings.serverURL = "https://id.example.org/selfie"
+            settings.checkServer = check
+            settings.sourceIsClip = clip
+            if clip { settings.source = .clip("clip.y4m") }
+            return (settings, depth)
+        }
+    }
+
+    /// Every state reached, one flow for each (times and counters aside).
+    static func reachable() -> [Wizard] {
+        var found: [Wizard] = []
+        for (settings, depth) in settings {
+            var seen: Set<String> = []
+            var frontier = [Wizard(settings: settings)]
+            for _ in 0..<depth {
+                var next: [Wizard] = []
+                for wizard in frontier {
+                    for (event, delay) in events {
+                        var moved = wizard
+                        _ = moved.handle(event, at: moved.now + delay)
+                        guard seen.insert(signature(moved)).inserted else { continue }
+                        found.append(moved)
+                        if !moved.isFinished { next.append(moved) }
+                    }
+                }
+                frontier = next
+            }
+        }
+        return found
+    }
+
+    /// A state with its times and counters left out (they make every path distinct): its description with each
+    /// run of digits as one mark, whether help is open, the attempts used and the terminal's width.
+    static func signature(_ wizard: Wizard) -> String {
+        let state = String(describing: wizard.state).replacing(/[0-9][0-9.e+-]*/, with: "#")
+        return "\(state) \(wizard.showsHelp) \(wizard.attemptsUsed) \(wizard.terminalSize?.columns ?? 0)"
+    }
+}
