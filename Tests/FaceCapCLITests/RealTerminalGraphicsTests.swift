@@ -71,6 +71,9 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         environment["LC_ALL"] = "C.UTF-8"
         for (key, value) in extra { environment[key] = value }
         for key in ["TMUX", "COLORTERM", "NO_COLOR", "TERM"] { environment[key] = nil }
+        // A terminal drawing in software on a loaded machine can take longer than the probe's 0.25 s to answer
+        // (kitty then got cells, not its protocol): the wait still ends at its answer to the last question.
+        environment["FACECAP_TEST_PROBE_TIMEOUT"] = "20"
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
