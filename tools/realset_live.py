@@ -58,7 +58,8 @@ def write_clip(path, bare, covered, bare_frames, covered_frames):
 
 
 def cmd_eval(args):
-    rows = [r for r in hand_rows() if not args.cover or f"_{args.cover}_" in r["variant"]]
+    rows = [r for r in hand_rows() if (not args.cover or f"_{args.cover}_" in r["variant"])
+            and (not args.part or r["variant"].startswith(f"hand_{args.part}_"))]
     bare_frames, covered_frames = round(args.bare * FPS), round(args.covered * FPS)
     results = []
     os.umask(0o077)
@@ -117,6 +118,7 @@ def main():
     ev.add_argument("--bare", type=float, default=1.0, help="seconds of the bare frame (default 1)")
     ev.add_argument("--covered", type=float, default=1.0, help="seconds of the covered frame (default 1)")
     ev.add_argument("--cover", choices=("full", "part"), help="only the full or the partial covers")
+    ev.add_argument("--part", choices=sorted(realset.HAND_PARTS), help="only the hands over this part")
     ev.add_argument("--list", action="store_true")
     ev.add_argument("--json")
     args = parser.parse_args()

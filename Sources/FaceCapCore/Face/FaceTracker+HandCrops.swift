@@ -44,6 +44,18 @@ extension FaceTracker {
         return crops
     }
 
+    /// Whether the hand's turn, due at the ready interval (`handInterval` frames since the last run), should not wait
+    /// for a frame without eyes nor for the slower `.fixing` interval: the upright mouth crop's look changed since its
+    /// last reading (`CropLook`, at least `lookChange`). A hand coming over the mouth changes that look and may also
+    /// move the face's landmarks enough for a frame or two to ask `holdStill` (the `.fixing` cadence): without this the
+    /// run was put off past the turn, 7–8 frames (0.23–0.27 s at 30 fps) after the last (issue 32 item 5: a hand
+    /// over the mouth named within 0.2 s). Never while unlit (no cover is judged there).
+    func mouthLookChanged(_ frame: Frame, _ points: [SIMD3<Float>]) -> Bool {
+        guard handCadence != .unlit, framesSinceHand >= handInterval, let then = lastLook[0],
+              let now = look(frame, points, 0) else { return false }
+        return now.change(from: then) >= lookChange
+    }
+
     /// The crop, not among `crops`, unread for as long as the turn allows the others (`quietCrops.count - 1` runs;
     /// the upright mouth crop, read every other run in turn, is read at once when its look changes — a hand coming
     /// over the mouth — so it needs no shorter bound), the mouth crop first, then the longest unread.

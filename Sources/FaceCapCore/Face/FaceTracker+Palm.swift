@@ -16,6 +16,25 @@ extension FaceTracker {
     /// docs/calibration.md, "The palm detector").
     public static let minPalmScore: Float = 0.7
     public static let minPalmSide: Float = 0.45
+    /// A palm the detector is surer of is read from this score down to `minStrongPalmSide` face widths: of the 15
+    /// constructed partial covers `analyze` read `ready`, 8 hold a palm of 0.41–0.44 face widths at 0.90–0.97 (hands
+    /// pushed off an eye, a cheek or the mouth); tom_hanks's palms that read as a hand over his face score at most
+    /// 0.76 from 0.40 face widths (0.88 at 0.38). Bare real faces do hold sure palms (ft3_13 0.96 at 0.43, ft3_15 0.93
+    /// at 0.60), but the hand model reads none of their crops over a part (docs/calibration.md, "Palms pushed off").
+    public static let minStrongPalmScore: Float = 0.9
+    public static let minStrongPalmSide: Float = 0.40
+    /// When the hand model reads no part under a palm's own crop (`handROI`), it reads it again on a crop this many
+    /// times wider, on the same centre: a hand pushed off a part lies at the crop's edge there, and the wider crop
+    /// holds more of the face around it (3 of those 8 partial covers, 0 bare real faces; docs/calibration.md).
+    public static let palmCropWidening: Float = 1.25
+
+    /// Whether the palm `found` on a face `faceWidth` pixels wide gets a hand-model run (`minPalmScore` and
+    /// `minPalmSide`, or `minStrongPalmScore` and `minStrongPalmSide`).
+    public static func keepsPalm(_ found: PalmDetection, faceWidth: Float) -> Bool {
+        let side = max(found.box.width, found.box.height)
+        return (found.score >= minPalmScore && side >= minPalmSide * faceWidth)
+            || (found.score >= minStrongPalmScore && side >= minStrongPalmSide * faceWidth)
+    }
 
     /// In the live loop (a tracked face's hand runs that read some crops), the palms are read with every
     /// `palmEvery`-th such run: every 0.6 s at the wizard's `handInterval` of 0.2 s while ready, so a hand only the
@@ -47,7 +66,8 @@ extension FaceTracker {
         handRunsSincePalm = 0
     }
 
-    /// `reading` merged with the hand model's reading on each palm (at least `minPalmScore` and `minPalmSide`) the
+    /// `reading` merged with the hand model's reading on each palm kept (`keepsPalm`; its crop widened when the first
+    /// run reads no part under it, `palmCropWidening`) the
     /// detector finds on a square of `palmRegionSide` face widths centred on the face with 468 landmarks `points`
     /// (unchanged without a palm detector, or when a palm's crop cannot be read).
     func palmReading(_ frame: Frame, _ points: [SIMD3<Float>], adding reading: HandReading) -> HandReading {
@@ -59,12 +79,14 @@ extension FaceTracker {
         guard side >= 1 else { return reading }
         let region = Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
         var merged = reading
-        let palms = palm.detect(frame, in: region).filter {
-            $0.score >= Self.minPalmScore && max($0.box.width, $0.box.height) >= Self.minPalmSide * faceWidth
-        }
+        let palms = palm.detect(frame, in: region).filter { Self.keepsPalm($0, faceWidth: faceWidth) }
         for found in palms.prefix(Self.maxPalms) {
-            guard let one = hand.reading(in: frame, roi: found.handROI, face: points, isMouthCrop: false) else {
-                continue
+            let roi = found.handROI
+            guard var one = hand.reading(in: frame, roi: roi, face: points, isMouthCrop: false) else { continue }
+            if one.parts.isEmpty, let wide = hand.reading(
+                in: frame, roi: FaceROI(centre: roi.centre, side: roi.side * Self.palmCropWidening, rotation: roi.rotation),
+                face: points, isMouthCrop: false) {
+                one = one.merged(with: wide)
             }
             merged = merged.merged(with: one)
         }

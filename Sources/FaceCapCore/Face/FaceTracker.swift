@@ -93,7 +93,7 @@ public final class FaceTracker {
     public private(set) var handRan = false
     /// Frames since the hand model last ran; a fresh tracker, or one just reset, is due at once (a photo's face
     /// that a hand hides is read on its one frame, `hiddenByHandIfDue`).
-    private var framesSinceHand = FaceTracker.handDueNow
+    var framesSinceHand = FaceTracker.handDueNow
     private static let handDueNow = Int.max / 2
     /// The crop the next single hand run reads, and the last reading of each crop on this face.
     var handCrop = 0
@@ -178,7 +178,9 @@ public final class FaceTracker {
         let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
         // A photo waiting for its hand reading (`.capture`) gets every crop on this very frame, eye frame or not.
         let all = now || everyFrame || handCadence == .capture
-        guard all || (framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)) else { return nil }
+        // A hand coming over the mouth is read at the ready interval even where the turn would wait (issue 32 item 5).
+        guard all || (framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)) || mouthLookChanged(frame, points)
+        else { return nil }
         framesSinceHand = 0
         handRan = true
         if all {
