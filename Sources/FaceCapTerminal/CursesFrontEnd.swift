@@ -99,7 +99,8 @@ public final class CursesFrontEnd {
         let term = environment["TERM"] ?? ""
         if !term.isEmpty, term != "dumb" {
             // FACECAP_TEST_PROBE_TIMEOUT (hidden; tests only): a longer wait for a terminal slowed by a loaded machine.
-            let wait = environment["FACECAP_TEST_PROBE_TIMEOUT"].flatMap(Double.init) ?? TerminalProbe.timeout
+            let wait = environment["FACECAP_TEST_PROBE_TIMEOUT"].flatMap(Double.init).map { min(max($0, 0), 60) }
+                ?? TerminalProbe.timeout
             answers = TerminalProbe.ask(input: 0, output: 1, background: colorMode != .none,
                                         graphics: graphics != .cells, timeout: wait)
         }

@@ -82,16 +82,23 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let deadline = Date().addingTimeInterval(40)
-        while Date() < deadline {
+        // Bounds that only stop a hang: the capture screen is waited for (an event), then the preview.
+        let deadline = Date().addingTimeInterval(120)
+        var capturing = false
+        while Date() < deadline, !capturing {
             if let text = try? String(contentsOfFile: path(events), encoding: .utf8),
-               text.contains("\"capture\"") { break }
+               text.contains("\"capture\"") { capturing = true }
             Thread.sleep(forTimeInterval: 0.1)
         }
+        guard capturing else {
+            throw NSError(domain: "facecap", code: 1,
+                          userInfo: [NSLocalizedDescriptionKey: "\(terminal[0]): no capture screen within 120 s"])
+        }
         // A terminal drawing in software on a loaded machine may take a while to show the first frames: the
-        // screenshot is taken again until the preview is there (up to about 10 s).
+        // screenshot is taken again until the preview is there (up to a minute).
         var result: (XWDImage, Int, Int)?
-        for _ in 0..<6 {
+        let previewBy = Date().addingTimeInterval(60)
+        while result == nil || Date() < previewBy {
             Thread.sleep(forTimeInterval: 1.5)
             let shot = path("screen.xwd")
             let xwd = Process()
