@@ -48,6 +48,26 @@ struct SixelEncoder {
         return ((r * 100 + 2) / 5, (g * 100 + 3) / 6, (b * 100 + 2) / 5)
     }
 
+    /// The image's start: DCS 9 (square pixels); 1 (pixels not painted keep what is there); q; raster
+    /// attributes 1:1 and the size; then the colour registers the picture uses.
+    private func appendHeader(width: Int, height: Int, into out: inout [UInt8]) {
+        out += [0x1B, UInt8(ascii: "P")] + Array("9;1q\"1;1;".utf8)
+        appendDecimal(width, to: &out)
+        out.append(UInt8(ascii: ";"))
+        appendDecimal(height, to: &out)
+        for register in 0..<Self.colourCount where used[register] {
+            let (r, g, b) = Self.percentages(register)
+            out.append(UInt8(ascii: "#"))
+            appendDecimal(register, to: &out)
+            out += Array(";2;".utf8)
+            appendDecimal(r, to: &out)
+            out.append(UInt8(ascii: ";"))
+            appendDecimal(g, to: &out)
+            out.append(UInt8(ascii: ";"))
+            appendDecimal(b, to: &out)
+        }
+    }
+
     /// Appends one sixel image (DCS … ST) of `width × height` pixels to `out`: the `sourceWidth ×
     /// sourceHeight` RGB picture (3 bytes a pixel, row-major) with each pixel repeated `scale` times each way.
     mutating func encode(_ rgb: [UInt8], sourceWidth: Int, sourceHeight: Int, scale: Int, width: Int, height: Int,
@@ -66,22 +86,7 @@ struct SixelEncoder {
                 used[register] = true
             }
         }
-        // DCS 9 (square pixels); 1 (pixels not painted keep what is there); q; raster attributes 1:1, size.
-        out += [0x1B, UInt8(ascii: "P")] + Array("9;1q\"1;1;".utf8)
-        appendDecimal(width, to: &out)
-        out.append(UInt8(ascii: ";"))
-        appendDecimal(height, to: &out)
-        for register in 0..<Self.colourCount where used[register] {
-            let (r, g, b) = Self.percentages(register)
-            out.append(UInt8(ascii: "#"))
-            appendDecimal(register, to: &out)
-            out += Array(";2;".utf8)
-            appendDecimal(r, to: &out)
-            out.append(UInt8(ascii: ";"))
-            appendDecimal(g, to: &out)
-            out.append(UInt8(ascii: ";"))
-            appendDecimal(b, to: &out)
-        }
+        appendHeader(width: width, height: height, into: &out)
         var bandTop = 0
         while bandTop < height {
             bandColours.removeAll(keepingCapacity: true)

@@ -86,76 +86,87 @@ extension Wizard {
             // The screen behind is hidden: no key may act on it (pass the camera question, take a photo).
             return [KeyBinding([.character("q"), .escape], KeyHint("q", .keyQuit), .interrupt)]
         }
-        var list: [KeyBinding]
-        switch state {
-        case .notStarted, .finished, .saving:
-            list = []
-        case .validating:
-            // Input is ignored while the photo is checked; Ctrl-C (a signal) still stops.
-            return []
-        case .choosingCamera(let picker):
-            list = pickerBindings(picker)
-        case .opening, .checkingServer:
-            list = [quitBinding(.keyQuit)]
-        case .serverCheckFailed(let trouble):
-            list = serverCheckBindings(trouble)
-        case .tutorial:
-            list = [KeyBinding([.enter, .space], KeyHint(.keyEnter, .keyStart), .start),
-                    quitBinding(.keyQuit)]
-        case .permissionContext:
-            list = [KeyBinding([.enter, .character("y")],
-                               KeyHint(.keyEnter, settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera), .turnOnCamera),
-                    KeyBinding([.character("q"), .escape, .character("n")], KeyHint("q", .keyNoThanks),
-                               .decline)]
-        case .permissionDismissed:
-            list = [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyAskAgain),
-                               .askAgain)]
-                + otherCameraBinding + [quitBinding(.keyQuit)]
-        case .cameraUnavailable(let link):
-            list = link.awaitingAnswer ? [quitBinding(.keyQuit)]
-                : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyTryAgain),
-                              .tryAgain)] + otherCameraBinding + [quitBinding(.keyQuit)]
-        case .capture(let progress):
-            list = [quitBinding(.keyQuit)]
-            if progress.manualOffered != nil {
-                list.insert(KeyBinding([.space], KeyHint(.keySpace, .keyTakePhoto), .takePhoto),
-                            at: 0)
-            }
-        case .taking:
-            // The photo is being encoded: nothing may cut it short.
-            list = []
-        case .success, .finalError:
-            list = [KeyBinding([.enter, .space, .character("q"), .escape],
-                               KeyHint(.keyEnter, .keyContinue), .finish)]
-        case .retry:
-            list = [KeyBinding([.enter, .space, .character("r"), .character("R")],
-                               KeyHint(.keyEnter, .keyTryAgain), .tryAgain),
-                    quitBinding(.keyQuit)]
-        case .cameraLost(let link):
-            let look = link.problem.recoverable ? MessageID.keyLookNow
-                : settings.sourceIsClip ? .keyReplayClip : .keyTryAgain
-            list = (link.awaitingAnswer ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                           KeyHint("r", look), .tryAgain)])
-                + [quitBinding(.keyQuit)]
-        case .serverUnreachable(let trouble):
-            list = (trouble.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHint("r", .keySendNow), .sendAgain)])
-                + [quitBinding(.keyQuitPhotoSaved)]
-        case .serverRefused(let refusal):
-            list = (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHint("r", .keySendAgain), .sendAgain)])
-                + [quitBinding(.keyQuitPhotoSaved)]
-        case .saveFailed(let failure) where failure.folder != nil:
+        if case .saveFailed(let failure) = state, failure.folder != nil {
             // Typing: the keys are the field's (Wizard+SaveFolder.swift); these are only what the bar shows.
             return [KeyBinding([.enter], KeyHint(.keyEnter, .keySaveHere), .saveAgain),
                     KeyBinding([.escape], KeyHint(.keyEscape, .keyBack), .saveAgain)]
-        case .saveFailed:
-            list = saveFailedBindings
         }
+        var list = stateBindings
         if !settings.plain, !list.isEmpty {
             list.append(KeyBinding([.character("?")], KeyHint("?", .keyHelp), .toggleHelp))
         }
         return list
+    }
+
+    /// The state's own bindings, before `?` (none while the photo is checked: Ctrl-C, a signal, still stops).
+    private var stateBindings: [KeyBinding] {
+        switch state {
+        case .notStarted, .finished, .saving, .validating:
+            return []
+        case .taking:
+            // The photo is being encoded: nothing may cut it short.
+            return []
+        case .choosingCamera(let picker):
+            return pickerBindings(picker)
+        case .opening, .checkingServer:
+            return [quitBinding(.keyQuit)]
+        case .serverCheckFailed(let trouble):
+            return serverCheckBindings(trouble)
+        case .tutorial:
+            return [KeyBinding([.enter, .space], KeyHint(.keyEnter, .keyStart), .start), quitBinding(.keyQuit)]
+        case .permissionContext:
+            return permissionBindings
+        case .permissionDismissed:
+            return [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyAskAgain), .askAgain)]
+                + otherCameraBinding + [quitBinding(.keyQuit)]
+        case .cameraUnavailable(let link):
+            return unavailableBindings(link)
+        case .cameraLost(let link):
+            return lostBindings(link)
+        case .capture(let progress):
+            let take = KeyBinding([.space], KeyHint(.keySpace, .keyTakePhoto), .takePhoto)
+            return (progress.manualOffered != nil ? [take] : []) + [quitBinding(.keyQuit)]
+        case .success, .finalError:
+            return [KeyBinding([.enter, .space, .character("q"), .escape], KeyHint(.keyEnter, .keyContinue),
+                               .finish)]
+        case .retry:
+            return [KeyBinding([.enter, .space, .character("r"), .character("R")], KeyHint(.keyEnter, .keyTryAgain),
+                               .tryAgain),
+                    quitBinding(.keyQuit)]
+        case .serverUnreachable(let trouble):
+            return (trouble.sending ? [] : [KeyBinding([.character("r"), .character("R")],
+                                                       KeyHint("r", .keySendNow), .sendAgain)])
+                + [quitBinding(.keyQuitPhotoSaved)]
+        case .serverRefused(let refusal):
+            return (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
+                                                       KeyHint("r", .keySendAgain), .sendAgain)])
+                + [quitBinding(.keyQuitPhotoSaved)]
+        case .saveFailed:
+            return saveFailedBindings
+        }
+    }
+
+    /// The camera's question: turn it on (or play the clip), or decline.
+    private var permissionBindings: [KeyBinding] {
+        [KeyBinding([.enter, .character("y")],
+                    KeyHint(.keyEnter, settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera), .turnOnCamera),
+         KeyBinding([.character("q"), .escape, .character("n")], KeyHint("q", .keyNoThanks), .decline)]
+    }
+
+    /// A camera that could not be opened: try again (not while the system's answer is awaited), another, quit.
+    private func unavailableBindings(_ link: CameraLink) -> [KeyBinding] {
+        link.awaitingAnswer ? [quitBinding(.keyQuit)]
+            : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyTryAgain), .tryAgain)]
+                + otherCameraBinding + [quitBinding(.keyQuit)]
+    }
+
+    /// A camera lost during capture: look now (a recoverable problem), replay the clip or try again; quit.
+    private func lostBindings(_ link: CameraLink) -> [KeyBinding] {
+        let look = link.problem.recoverable ? MessageID.keyLookNow
+            : settings.sourceIsClip ? .keyReplayClip : .keyTryAgain
+        return (link.awaitingAnswer ? [] : [KeyBinding([.character("r"), .character("R")], KeyHint("r", look),
+                                                       .tryAgain)])
+            + [quitBinding(.keyQuit)]
     }
 
     /// The camera picker's: a number per camera (shown as one range) and r once the cameras are listed, then back

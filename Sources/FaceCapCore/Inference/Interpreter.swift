@@ -283,10 +283,11 @@ struct PlanBuilder {
         return (s[1], s[2], s[3])
     }
 
-    mutating func build() throws {
-        let tensors = model.tensors
+    /// The model's constant tensors by index (floats read lazily, int32 shapes and axes now), and a check
+    /// that every graph input is a float32 activation.
+    private mutating func loadConstants() throws {
         constantValues.model = model
-        for (index, tensor) in tensors.enumerated() {
+        for (index, tensor) in model.tensors.enumerated() {
             guard let data = tensor.data else { continue }
             switch tensor.type {
             case .float32, .float16:
@@ -296,10 +297,15 @@ struct PlanBuilder {
             }
         }
         for input in model.inputs {
-            guard tensors[input].type == .float32, tensors[input].data == nil else {
+            guard model.tensors[input].type == .float32, model.tensors[input].data == nil else {
                 throw PlanError(text: "the graph input must be a float32 activation")
             }
         }
+    }
+
+    mutating func build() throws {
+        let tensors = model.tensors
+        try loadConstants()
 
         // Consumers of every tensor (graph outputs count as a consumer that must see the value).
         var consumers = [[Int]](repeating: [], count: tensors.count)

@@ -154,33 +154,7 @@ public struct TFLiteModel: Sendable {
         let subgraphs = try model.tables(2)
         guard let graph = subgraphs.first else { throw ModelProblem(text: "the model has no subgraph") }
 
-        var tensors: [TFLiteTensor] = []
-        for (index, t) in try graph.tables(0).enumerated() {
-            let shape = try t.int32s(0).map(Int.init)
-            let rawType = try t.i8(1)
-            guard let type = TFLiteTensorType(rawValue: rawType) else {
-                throw ModelProblem(text: "tensor \(index) has unsupported type \(rawType)")
-            }
-            // Saturating product: each step is at most 2^40 · 2^20, so a hostile shape cannot overflow.
-            let elements = shape.reduce(1) { min($0 * min(max($1, 0), 1 << 20), 1 << 40) }
-            guard shape.allSatisfy({ $0 >= 1 && $0 <= 1 << 20 }), shape.count <= 5, elements <= 1 << 26 else {
-                throw ModelProblem(text: "tensor \(index) has an invalid shape \(shape)")
-            }
-            let bufferIndex = Int(try t.u32(2))
-            guard bufferIndex < max(buffers.count, 1) else {
-                throw ModelProblem(text: "tensor \(index) refers to buffer \(bufferIndex) of \(buffers.count)")
-            }
-            var data: [UInt8]?
-            if bufferIndex < buffers.count, !buffers[bufferIndex].isEmpty {
-                let range = buffers[bufferIndex]
-                let count = shape.reduce(1, *)
-                guard count <= 1 << 26, range.count == count * type.byteSize else {
-                    throw ModelProblem(text: "tensor \(index) has \(range.count) bytes of data for shape \(shape)")
-                }
-                data = Array(fb.bytes[range])
-            }
-            tensors.append(TFLiteTensor(name: try t.string(3), shape: shape, type: type, data: data))
-        }
+        let tensors = try parseTensors(try graph.tables(0), buffers: buffers, bytes: fb.bytes)
 
         func tensorIndices(_ values: [Int32], _ what: String, allowAbsent: Bool = false) throws -> [Int] {
             try values.map { value in
@@ -210,6 +184,39 @@ public struct TFLiteModel: Sendable {
         let outputs = try tensorIndices(try graph.int32s(2), "the graph output")
         guard !inputs.isEmpty, !outputs.isEmpty else { throw ModelProblem(text: "the graph has no inputs or outputs") }
         return (tensors, operators, inputs, outputs)
+    }
+
+    /// The subgraph's tensors: shape, type and constant data checked against their buffers.
+    private static func parseTensors(_ tables: [Table], buffers: [Range<Int>], bytes: [UInt8]) throws
+        -> [TFLiteTensor] {
+        var tensors: [TFLiteTensor] = []
+        for (index, t) in tables.enumerated() {
+            let shape = try t.int32s(0).map(Int.init)
+            let rawType = try t.i8(1)
+            guard let type = TFLiteTensorType(rawValue: rawType) else {
+                throw ModelProblem(text: "tensor \(index) has unsupported type \(rawType)")
+            }
+            // Saturating product: each step is at most 2^40 · 2^20, so a hostile shape cannot overflow.
+            let elements = shape.reduce(1) { min($0 * min(max($1, 0), 1 << 20), 1 << 40) }
+            guard shape.allSatisfy({ $0 >= 1 && $0 <= 1 << 20 }), shape.count <= 5, elements <= 1 << 26 else {
+                throw ModelProblem(text: "tensor \(index) has an invalid shape \(shape)")
+            }
+            let bufferIndex = Int(try t.u32(2))
+            guard bufferIndex < max(buffers.count, 1) else {
+                throw ModelProblem(text: "tensor \(index) refers to buffer \(bufferIndex) of \(buffers.count)")
+            }
+            var data: [UInt8]?
+            if bufferIndex < buffers.count, !buffers[bufferIndex].isEmpty {
+                let range = buffers[bufferIndex]
+                let count = shape.reduce(1, *)
+                guard count <= 1 << 26, range.count == count * type.byteSize else {
+                    throw ModelProblem(text: "tensor \(index) has \(range.count) bytes of data for shape \(shape)")
+                }
+                data = Array(bytes[range])
+            }
+            tensors.append(TFLiteTensor(name: try t.string(3), shape: shape, type: type, data: data))
+        }
+        return tensors
     }
 
     private static func activation(_ raw: Int8, _ index: Int) throws -> TFLiteActivation {

@@ -131,23 +131,10 @@ public final class Camera: FrameSource {
             throw CameraError.notCaptureDevice(path: path, reason: what)
         }
 
-        var asked = (width: configuration.width, height: configuration.height)
-        var preferred: UInt32 = 0
-        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops) {
-            // The size and the format that gives it at a good rate (CameraRank.format), together.
-            let rank = CameraRank(of: device, format: configuration.pixelFormat)
-            if let mode = rank.mode { asked = (mode.width, mode.height) }
-            if configuration.pixelFormat == nil, let format = rank.format { preferred = CameraSupport.fourccCode(format) }
-        }
+        let asked = Self.request(path: path, configuration: configuration, ops: ops)
         requestedWidth = asked.width
         requestedHeight = asked.height
-
-        let forced = configuration.pixelFormat.map(CameraSupport.fourccCode) ?? 0
-        var request = cv4l2_request(width: UInt32(clamping: asked.width),
-                                    height: UInt32(clamping: asked.height),
-                                    fps: UInt32(clamping: configuration.frameRate),
-                                    buffer_count: UInt32(clamping: configuration.bufferCount),
-                                    pixel_format: forced, preferred_format: preferred)
+        var request = asked.request
         var table = ops.table
         var stream = cv4l2_stream_info()
         var failed = cv4l2_failure()
@@ -191,6 +178,26 @@ public final class Camera: FrameSource {
         // Back after being unplugged while facecap had changed its controls: those are written back first.
         self.controlLedger.restore(path: path, device: device)
         self.controlLedger.opened(path: path, device: device)
+    }
+
+    /// What to ask the driver for: the configured size, or with `automaticSize` the best-ranked mode and the
+    /// format that gives it at a good rate (`CameraRank.format`), together; a forced pixel format wins.
+    private static func request(path: String, configuration: CameraConfiguration, ops: CameraOps)
+        -> (request: cv4l2_request, width: Int, height: Int) {
+        var asked = (width: configuration.width, height: configuration.height)
+        var preferred: UInt32 = 0
+        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops) {
+            let rank = CameraRank(of: device, format: configuration.pixelFormat)
+            if let mode = rank.mode { asked = (mode.width, mode.height) }
+            if configuration.pixelFormat == nil, let format = rank.format { preferred = CameraSupport.fourccCode(format) }
+        }
+        let forced = configuration.pixelFormat.map(CameraSupport.fourccCode) ?? 0
+        let request = cv4l2_request(width: UInt32(clamping: asked.width),
+                                    height: UInt32(clamping: asked.height),
+                                    fps: UInt32(clamping: configuration.frameRate),
+                                    buffer_count: UInt32(clamping: configuration.bufferCount),
+                                    pixel_format: forced, preferred_format: preferred)
+        return (request, asked.width, asked.height)
     }
 
     /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
