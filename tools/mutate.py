@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Applies known mutations to a copy of facecap, one at a time, and reports which ones the tests catch.
 
-Usage: tools/mutate.py [--kernel] [--only ID[,ID…]] [--tests FILTER] [--list]
+Usage: tools/mutate.py [--kernel] [--only ID[,ID…]] [--tests FILTER] [--list | --check]
 
 The copy lives in .build/mutate/src (the working tree's files, with its own build there, so a
 second run builds incrementally); the working tree is never changed. Each mutation in
@@ -11,6 +11,8 @@ and runs the unit tests (`--tests`: an XCTest filter, default every suite but th
 which cover nothing these mutations touch and take most of the time). With --kernel, mutations that
 name a `kernel` scenario also run `Tests/Kernel/run.sh --only SCENARIO` on the mutated binary and
 report separately whether the kernel checks alone caught it. Exit status 1 when any mutation survived.
+--check only looks that every mutation's texts are found in the working tree as often as they must be
+(Tests/Make/check.sh runs it in `make test`, so a change that moves a mutated line says so at once).
 """
 import argparse
 import json
@@ -72,6 +74,19 @@ def apply(path, find, replace, count):
         f.write(text.replace(find, replace))
 
 
+def stale(mutations):
+    """The mutations whose `find` texts are not in the working tree `count` times, as lines to print."""
+    problems = []
+    for m in mutations:
+        for part in [m] + m.get("also", []):
+            path = os.path.join(ROOT, part["file"])
+            text = open(path).read() if os.path.isfile(path) else ""
+            found, count = text.count(part["find"]), part.get("count", 1)
+            if found != count:
+                problems.append(f"{m['id']}: {part['file']}: expected {count} of {part['find']!r}, found {found}")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernel", action="store_true", help="also run the kernel scenario a mutation names")
@@ -79,6 +94,7 @@ def main():
     ap.add_argument("--tests", default="FaceCapCoreTests|FaceCapIOTests|FaceCapTerminalTests",
                     help="XCTest filter for the unit run")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true", help="only check that every mutation still applies")
     args = ap.parse_args()
     with open(os.path.join(ROOT, "tools", "mutations.json")) as f:
         mutations = json.load(f)
@@ -87,6 +103,11 @@ def main():
         mutations = [m for m in mutations if m["id"] in wanted]
         if len(mutations) != len(wanted):
             raise SystemExit(f"mutate.py: unknown id in {args.only}")
+    if args.check:
+        problems = stale(mutations)
+        for line in problems:
+            print(f"mutate.py: {line}: update tools/mutations.json", file=sys.stderr)
+        return 1 if problems else 0
     if args.list:
         for m in mutations:
             print(f"{m['id']:5} {m['what']}")
