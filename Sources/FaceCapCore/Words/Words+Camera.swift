@@ -286,4 +286,9 @@ extension Words {
     public static func filePathProblem(path: String, problem: String) -> String {
         Self.text(.filePathProblem, ["path": path, "problem": problem])
     }
+
+    /// the frame holds no picture ({width}×{height})
+    public static func outputEncodingNoPicture(width: String, height: String) -> String {
+        Self.text(.outputEncodingNoPicture, ["width": width, "height": height])
+    }
 }
