@@ -12,7 +12,7 @@ final class LiteralScanTests: XCTestCase {
                           "Sources/FaceCapTerminal/ScreenLayout+Live.swift", "Sources/FaceCapTerminal/StillLayout.swift",
                           "Sources/FaceCapTerminal/ScreenWidgets.swift", "Sources/FaceCapTerminal/TextCanvas.swift",
                           "Sources/FaceCapTerminal/PlainFrontEnd.swift",
-                          "Sources/FaceCapTerminal/CursesWizardFrontEnd.swift", "Sources/facecap",
+                          "Sources/facecap",
                           "Sources/FaceCapCore/CommandLine", "Sources/FaceCapIO/Camera/CameraDeviceText.swift",
                           "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
                           "Sources/FaceCapCore/Validation/ServerReply.swift",
