@@ -36,17 +36,19 @@ public struct TerminalCapabilities: Equatable, Sendable {
 /// The full-screen wizard on ncursesw: draws every `ScreenModel` with the live preview, reads keys,
 /// follows resizes and job control, and always gives the terminal back.
 ///
-/// One thread owns it (the run loop's). The run loop polls `inputDescriptor` and calls `readKeys`,
-/// calls `render` after each state change and for each new preview frame (`render` itself drops
-/// preview frames a slow terminal cannot absorb), `handleResize` on SIGWINCH, `suspend`/`resume` around
+/// It is Core's `WizardFrontEnd` itself: one thread owns it (the session's run loop), which polls `inputDescriptor`
+/// and calls `readInput`, calls `render` after each state change and for each new preview frame (`render` itself
+/// drops preview frames a slow terminal cannot absorb), `resize` on SIGWINCH, `suspend`/`resume` around
 /// SIGTSTP/SIGCONT, and `close` on every way out.
-public final class CursesFrontEnd {
+public final class CursesFrontEnd: WizardFrontEnd {
     /// What was chosen at start-up.
     public let capabilities: TerminalCapabilities
     /// The terminal's size in cells.
-    public private(set) var size: (columns: Int, rows: Int)
-    /// The descriptor keys arrive on (standard input): poll it for POLLIN, then call `readKeys`.
-    public var inputDescriptor: Int32 { 0 }
+    public private(set) var cellSize: (columns: Int, rows: Int)
+    /// The terminal's size in cells (the session's view: always known here).
+    public var size: (columns: Int, rows: Int)? { cellSize }
+    /// The descriptor keys arrive on (standard input): poll it for POLLIN, then call `readInput`.
+    public var inputDescriptor: Int32? { 0 }
     /// Seconds between preview frames the terminal currently absorbs (1/30 s on a fast terminal).
     public private(set) var previewInterval = CursesFrontEnd.fastestPreviewInterval
 
@@ -81,6 +83,13 @@ public final class CursesFrontEnd {
     private let output: UnsafeMutablePointer<FILE>?
     /// Bytes sent for the last update (ncurses' output is not counted: it writes itself).
     public private(set) var lastGraphicsBytes = 0
+
+    /// Starts curses on the controlling terminal with what the wizard's options chose (`--color`, `--no-mirror`,
+    /// `--graphics`), as the session drives it.
+    public convenience init(configuration: WizardConfiguration, environment: [String: String]) throws(TerminalError) {
+        try self.init(colorMode: configuration.color, mirror: configuration.mirror, graphics: configuration.graphics,
+                      environment: environment)
+    }
 
     /// Starts curses on the controlling terminal (standard input and output).
     ///
@@ -169,7 +178,7 @@ public final class CursesFrontEnd {
         let cells = CellPicture(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
         picture = graphics.map { ImagePicture(layer: $0, cells: cells) } ?? cells
         keys.eightBitControls = unicode
-        size = (Int(ccurses_cols()), Int(ccurses_lines()))
+        cellSize = (Int(ccurses_cols()), Int(ccurses_lines()))
         painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct, pairs: screenPairs)
     }
 
@@ -183,6 +192,16 @@ public final class CursesFrontEnd {
     /// monotonic clock's time unless given (tests give the times the preview rate is judged at).
     @discardableResult
     public func render(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, at now: Double? = nil) -> Bool {
+        renderPaced(model, preview: frame, photo: photo, at: now)
+    }
+
+    /// The session's `render` (`WizardFrontEnd`): paced as above, on the monotonic clock.
+    public func render(_ model: ScreenModel, preview: Frame?, photo: ShownPhoto?) {
+        renderPaced(model, preview: preview, photo: photo, at: nil)
+    }
+
+    @discardableResult
+    private func renderPaced(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, at now: Double?) -> Bool {
         guard state == .active else {
             lastModel = model
             return false
@@ -220,7 +239,7 @@ public final class CursesFrontEnd {
 
     private func draw(_ model: ScreenModel, preview frame: Frame?, now: Double) {
         let window = ccurses_stdscr()
-        let (columns, rows) = size
+        let (columns, rows) = cellSize
         let pictureFrame: Frame?
         switch model.picture {
         case .livePreview?: pictureFrame = frame
@@ -284,7 +303,7 @@ public final class CursesFrontEnd {
 
     /// Every key waiting on the terminal, without blocking; `.resize` when ncurses saw the size change. A
     /// terminal's reply that comes after the start-up wait is no key (`KeyDecoder`).
-    public func readKeys() -> [FrontEndInput] {
+    public func readInput() -> [FrontEndInput] {
         guard state == .active else { return [] }
         var inputs: [FrontEndInput] = []
         var character: wint_t = 0
@@ -294,11 +313,11 @@ public final class CursesFrontEnd {
                 if Int32(character) == KEY_RESIZE {
                     // ncurses queues KEY_RESIZE from its own SIGWINCH handling and from resizeterm, so one
                     // change can arrive several times: report each new size once.
-                    let before = size
+                    let before = cellSize
                     refreshSize()
-                    if size != before || reportedSize.map({ $0 != size }) ?? true {
-                        reportedSize = size
-                        inputs.append(.resized(columns: size.columns, rows: size.rows))
+                    if cellSize != before || reportedSize.map({ $0 != cellSize }) ?? true {
+                        reportedSize = cellSize
+                        inputs.append(.resized(columns: cellSize.columns, rows: cellSize.rows))
                     }
                 } else {
                     inputs += keys.decode(code: Int32(character), at: SystemClock().now()).map { .key($0) }
@@ -318,15 +337,15 @@ public final class CursesFrontEnd {
     /// Call on SIGWINCH: takes the real size from the terminal (TIOCGWINSZ), resizes curses and redraws
     /// the last screen at the new size. Returns the new size, which the flow needs as an event.
     @discardableResult
-    public func handleResize() -> (columns: Int, rows: Int) {
-        guard state == .active else { return size }
+    public func resize() -> (columns: Int, rows: Int)? {
+        guard state == .active else { return cellSize }
         var rows: Int32 = 0, columns: Int32 = 0
         if ccurses_terminal_size(1, &rows, &columns) == 0 || ccurses_terminal_size(0, &rows, &columns) == 0 {
             resize(columns: Int(columns), rows: Int(rows))
         } else {
             refreshSize()
         }
-        return size
+        return cellSize
     }
 
     /// Resizes curses to `columns × rows` and redraws the last screen there (its preview returns with
@@ -342,8 +361,8 @@ public final class CursesFrontEnd {
 
     private func refreshSize() {
         let new = (Int(ccurses_cols()), Int(ccurses_lines()))
-        guard new != size || layout == nil else { return }
-        size = new
+        guard new != cellSize || layout == nil else { return }
+        cellSize = new
         layout = nil
         layoutKey = nil
     }
@@ -368,7 +387,7 @@ public final class CursesFrontEnd {
         guard state == .suspended else { return }
         picture.invalidate()
         session.resume()
-        handleResize()
+        resize()
     }
 
     /// Ends curses and restores the terminal; safe to call more than once and on every path out.

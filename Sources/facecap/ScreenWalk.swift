@@ -2,8 +2,8 @@ import FaceCapCore
 
 /// The states the flow reaches: a breadth-first walk over its events (keys, camera answers, frames, validation
 /// outcomes, saves, time passing, resizes) from the start, with the settings a person may run it with (a camera
-/// and a server, a clip, a server checked first). The README's screen table is gathered from it; the tests'
-/// `WizardScenes` is the same walk with the words a camera or a server would send.
+/// and a server, a clip, a server checked first). The README's screen table is gathered from it; the walk itself
+/// is Core's `FlowWalk`, which the tests' `WizardScenes` also runs, with the words a camera or a server would send.
 enum ScreenWalk {
     static let denied = CameraProblem(kind: .permissionDenied, message: "", exitCode: .permissionDenied)
     static let busy = CameraProblem(kind: .busy, message: "", exitCode: .noCamera)
@@ -46,38 +46,15 @@ enum ScreenWalk {
     /// each event deeper multiplies the states: 14 takes five times as long as 12).
     static var settings: [(settings: WizardSettings, depth: Int)] {
         [(false, false, 12), (true, false, 8), (false, true, 5)].map { clip, check, depth in
-            var settings = WizardSettings()
-            settings.attempts = 2
-            settings.usesServer = true
-            settings.serverURL = "https://id.example.org/selfie"
-            settings.checkServer = check
-            settings.sourceIsClip = clip
-            if clip { settings.source = .clip("clip.y4m") }
-            return (settings, depth)
+            (FlowWalk.settings(clip: clip, checkServer: check), depth)
         }
     }
 
-    /// Every state reached, one flow for each (times and counters aside).
+    /// Every state reached, one flow for each (times and counters aside), by Core's walk (`FlowWalk`).
     static func reachable() -> [Wizard] {
-        var found: [Wizard] = []
-        for (settings, depth) in settings {
-            var seen: Set<String> = []
-            var frontier = [Wizard(settings: settings)]
-            for _ in 0..<depth {
-                var next: [Wizard] = []
-                for wizard in frontier {
-                    for (event, delay) in events {
-                        var moved = wizard
-                        _ = moved.handle(event, at: moved.now + delay)
-                        guard seen.insert(signature(moved)).inserted else { continue }
-                        found.append(moved)
-                        if !moved.isFinished { next.append(moved) }
-                    }
-                }
-                frontier = next
-            }
+        settings.flatMap { settings, depth in
+            FlowWalk.reachable(settings, events: events, depth: depth, key: signature)
         }
-        return found
     }
 
     /// A state with its times and counters left out (they make every path distinct): its description with each

@@ -62,7 +62,7 @@ enum WizardCommand {
         } else {
             // The terminal as the person had it: what a crash puts back.
             FatalSignals.keepTerminal(1)
-            frontEnd = try CursesWizardFrontEnd(configuration: configuration, environment: environment)
+            frontEnd = try CursesFrontEnd(configuration: configuration, environment: environment)
         }
         var settings = Self.settings(configuration)
         settings.sendsToken = (environment["FACECAP_TOKEN"] ?? "").isEmpty == false

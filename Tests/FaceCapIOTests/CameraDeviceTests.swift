@@ -147,8 +147,8 @@ final class CameraDeviceTests: XCTestCase {
         let cases: [(CameraError, ExitCode, String)] = [
             (.noCamera(directory: "/dev"), .noCamera, "connect a webcam"),
             (.noSuchDevice(path: "/dev/video7"), .noCamera, "facecap devices"),
-            (.notCaptureDevice(path: "/dev/null", reason: "it does not answer V4L2 requests"), .noCamera,
-             "/dev/null is not a video capture device"),
+            (.notCaptureDevice(path: "/dev/null", reason: .noV4L2), .noCamera,
+             "/dev/null is not a video capture device (it does not answer V4L2 requests)"),
             (.permissionDenied(path: "/dev/video0", access: access), .permissionDenied,
              "owner root, group video, mode crw-rw----; you are in: alice, sudo) — fix: sudo usermod -aG video $USER"),
             (.busy(path: "/dev/video0", holders: [DeviceHolder(pid: 1, command: "cheese")]), .noCamera, "close it"),

@@ -527,25 +527,31 @@ final class CameraTests: XCTestCase {
         let fake = keep(FakeV4L2Device(nodes: [path: .metadata]))
         XCTAssertThrowsError(try Camera(path: path, ops: fake.ops)) { error in
             guard case .notCaptureDevice(_, let reason) = error as? CameraError else { return XCTFail("\(error)") }
-            XCTAssertTrue(reason.contains("metadata"))
+            XCTAssertEqual(reason, .noVideoCapture)
+            XCTAssertTrue(reason.text.contains("metadata"))
         }
         assertReleasedInOrder(fake, streamed: false, mapped: 0)
 
         // The real libv4l2 ops on paths that are not cameras.
         XCTAssertThrowsError(try Camera(path: "/dev/null")) { error in
             XCTAssertEqual(error as? CameraError,
-                           .notCaptureDevice(path: "/dev/null", reason: "it does not answer V4L2 requests"))
+                           .notCaptureDevice(path: "/dev/null", reason: .noV4L2))
+            XCTAssertEqual((error as? CameraError)?.message,
+                           "/dev/null is not a video capture device (it does not answer V4L2 requests) — run 'facecap "
+                               + "devices' to list cameras")
             XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
         }
         let file = NSTemporaryDirectory() + "facecap-not-a-camera-\(getpid())"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         XCTAssertThrowsError(try Camera(path: file)) { error in
-            XCTAssertEqual(error as? CameraError, .notCaptureDevice(path: file, reason: "it is not a device node"))
+            XCTAssertEqual(error as? CameraError, .notCaptureDevice(path: file, reason: .notDeviceNode))
+            XCTAssertEqual(NotCaptureReason.notDeviceNode.text, "it is not a device node")
         }
         XCTAssertThrowsError(try Camera(path: NSTemporaryDirectory())) { error in
             guard case .notCaptureDevice(_, let reason) = error as? CameraError else { return XCTFail("\(error)") }
-            XCTAssertEqual(reason, "it is a directory")
+            XCTAssertEqual(reason, .directory)
+            XCTAssertEqual(reason.text, "it is a directory")
         }
         XCTAssertThrowsError(try Camera(path: "/dev/facecap-no-such-video9")) { error in
             XCTAssertEqual(error as? CameraError, .noSuchDevice(path: "/dev/facecap-no-such-video9"))

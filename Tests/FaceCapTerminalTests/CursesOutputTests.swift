@@ -48,7 +48,7 @@ final class CursesOutputTests: XCTestCase {
         let ui = try frontEnd(mode)
         defer { ui.close() }
         ui.resize(columns: columns, rows: rows)
-        XCTAssertEqual(ui.size.columns, columns)
+        XCTAssertEqual(ui.size?.columns, columns)
         var sizes: [Int] = []
         var last = bytesWritten()
         for i in 0..<31 {
@@ -244,14 +244,14 @@ final class CursesOutputTests: XCTestCase {
         ui.resize(columns: 60, rows: 20)
         // ncurses queues KEY_RESIZE both from its SIGWINCH handling and from resizeterm.
         for _ in 0..<3 { ungetch(KEY_RESIZE) }
-        XCTAssertEqual(ui.readKeys(), [.resized(columns: 60, rows: 20)])
-        XCTAssertEqual(ui.readKeys(), [])
+        XCTAssertEqual(ui.readInput(), [.resized(columns: 60, rows: 20)])
+        XCTAssertEqual(ui.readInput(), [])
         ui.resize(columns: 90, rows: 30)
         ungetch(KEY_RESIZE)
-        XCTAssertEqual(ui.readKeys(), [.resized(columns: 90, rows: 30)])
-        XCTAssertEqual(ui.size.columns, 90)
+        XCTAssertEqual(ui.readInput(), [.resized(columns: 90, rows: 30)])
+        XCTAssertEqual(ui.size?.columns, 90)
         ungetch(Int32(UInt8(ascii: "q")))
-        XCTAssertEqual(ui.readKeys(), [.key(.character("q"))])
+        XCTAssertEqual(ui.readInput(), [.key(.character("q"))])
     }
 
     func testSuspendGivesTheTerminalBackAndResumeRepaintsEverything() throws {
@@ -267,7 +267,7 @@ final class CursesOutputTests: XCTestCase {
         let suspended = bytesWritten()
         XCTAssertGreaterThan(suspended, drawn, "endwin restores the terminal")
         XCTAssertFalse(ui.render(model, preview: nil, photo: ShownPhoto(photo, generation: 1)))
-        XCTAssertEqual(ui.readKeys(), [])
+        XCTAssertEqual(ui.readInput(), [])
         XCTAssertEqual(bytesWritten(), suspended, "nothing is drawn while stopped")
         ui.resume()
         // The shell drew over the screen: all of it is sent again, not only what changed.

@@ -54,7 +54,7 @@ final class TerminalProbeTests: XCTestCase {
         var inputs: [FrontEndInput] = []
         let deadline = SystemClock().now() + seconds
         while SystemClock().now() < deadline, !inputs.contains(until) {
-            inputs += ui.readKeys()
+            inputs += ui.readInput()
             Thread.sleep(forTimeInterval: 0.02)
         }
         return inputs

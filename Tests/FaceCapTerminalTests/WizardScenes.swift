@@ -2,8 +2,9 @@ import Foundation
 import FaceCapCore
 
 /// The screens the flow really produces: every state a breadth-first walk over the flow's events reaches from
-/// the start (keys, camera answers, frames, validation outcomes, saves, time passing, resizes). Layout and
-/// reachability tests use these, not hand-made samples.
+/// the start (keys, camera answers, frames, validation outcomes, saves, time passing, resizes), by Core's walk
+/// (`FlowWalk`, which `facecap generate screens` also runs). Layout and reachability tests use these, not hand-made
+/// samples.
 enum WizardScenes {
     static let denied = CameraProblem(kind: .permissionDenied, message: "cannot open /dev/video0: permission denied",
                                       details: ["Device: /dev/video0", "$ sudo usermod -aG video $USER"],
@@ -49,50 +50,13 @@ enum WizardScenes {
     }
 
     static func settings(clip: Bool = false, checkServer: Bool = false) -> WizardSettings {
-        var settings = WizardSettings()
-        settings.checkServer = checkServer
-        settings.attempts = 2
-        settings.usesServer = true
-        settings.serverURL = "https://id.example.org/selfie"
-        settings.sourceIsClip = clip
-        if clip { settings.source = .clip("clip.y4m") }
-        return settings
+        FlowWalk.settings(clip: clip, checkServer: checkServer)
     }
 
-    /// The states reached (one flow per distinct state, times and counters aside), at most `depth` events deep.
+    /// The states reached (one flow per distinct state, times and counters aside), at most `depth` events deep:
+    /// Core's walk (`FlowWalk`) over these events.
     static func reachable(_ settings: WizardSettings = settings(), depth: Int = 14) -> [Wizard] {
-        var seen: Set<Signature> = []
-        var found: [Wizard] = []
-        var frontier = [Wizard(settings: settings)]
-        for _ in 0..<depth {
-            var next: [Wizard] = []
-            for wizard in frontier {
-                for (event, delay) in events {
-                    var moved = wizard
-                    _ = moved.handle(event, at: moved.now + delay)
-                    let key = signature(moved)
-                    guard !seen.contains(key) else { continue }
-                    seen.insert(key)
-                    found.append(moved)
-                    if !moved.isFinished { next.append(moved) }
-                }
-            }
-            frontier = next
-        }
-        return found
-    }
-
-    /// A state without its times and counters (which make every path distinct), but with the attempts used.
-    struct Signature: Hashable {
-        var state: Wizard.State
-        var showsHelp: Bool
-        var attemptsUsed: Int
-        var columns: Int?
-    }
-
-    static func signature(_ wizard: Wizard) -> Signature {
-        Signature(state: wizard.state.timeless, showsHelp: wizard.showsHelp, attemptsUsed: wizard.attemptsUsed,
-                  columns: wizard.terminalSize?.columns)
+        FlowWalk.reachable(settings, events: events, depth: depth)
     }
 
     /// One flow per screen the walk reaches, with and without the help open, for the layout tests: the screen

@@ -6,6 +6,31 @@
 import Glibc
 #endif
 
+/// Why a path that exists is no V4L2 video-capture node, as `CameraError.notCaptureDevice` says it.
+public enum NotCaptureReason: Hashable, Sendable {
+    /// A regular file or another kind of file than a character device.
+    case notDeviceNode
+    /// A directory.
+    case directory
+    /// A device node no driver answers for (ENXIO, ENODEV at open).
+    case noDriver
+    /// A device that is not V4L2 (ENOTTY, EINVAL at open or VIDIOC_QUERYCAP), such as /dev/null.
+    case noV4L2
+    /// A V4L2 node without video capture, e.g. a camera's metadata node.
+    case noVideoCapture
+
+    /// The reason in the current language: a phrase for inside `cameraErrorNotCapture`'s brackets.
+    public var text: String {
+        switch self {
+        case .notDeviceNode: return Words.text(.cameraNotCaptureNotDevice)
+        case .directory: return Words.text(.cameraNotCaptureDirectory)
+        case .noDriver: return Words.text(.cameraNotCaptureNoDriver)
+        case .noV4L2: return Words.text(.cameraNotCaptureNoV4L2)
+        case .noVideoCapture: return Words.text(.cameraNotCaptureNoVideo)
+        }
+    }
+}
+
 /// Why a camera could not be opened or stopped delivering frames; each case names the fix.
 public enum CameraError: Error, UserFacingError, Hashable, Sendable {
     /// No video-capture node at all (only metadata nodes, or no /dev/video*).
@@ -13,7 +38,7 @@ public enum CameraError: Error, UserFacingError, Hashable, Sendable {
     /// The path does not exist.
     case noSuchDevice(path: String)
     /// The path exists but is not a V4L2 video-capture node (a file, /dev/null, a metadata node…).
-    case notCaptureDevice(path: String, reason: String)
+    case notCaptureDevice(path: String, reason: NotCaptureReason)
     /// open() failed with EACCES/EPERM; `access` says who owns the node and who the user is.
     case permissionDenied(path: String, access: DeviceAccess)
     /// EBUSY (at open, S_FMT, REQBUFS or STREAMON): another program streams from the camera.
@@ -63,7 +88,7 @@ public enum CameraError: Error, UserFacingError, Hashable, Sendable {
         case .noSuchDevice(let path):
             return Words.cameraErrorNoSuchDevice(path: path)
         case .notCaptureDevice(let path, let reason):
-            return Words.cameraErrorNotCapture(path: path, reason: reason)
+            return Words.cameraErrorNotCapture(path: path, reason: reason.text)
         case .permissionDenied(let path, let access):
             return access.membershipPending
                 ? Words.cameraErrorDeniedPending(path: path, access: access.summary, group: access.fixGroup)

@@ -19,7 +19,7 @@ public struct ShownPhoto: Sendable {
 }
 
 /// What draws the wizard's screens and reads the person's keys: the full-screen ncurses front end
-/// (FaceCapTerminal's `CursesWizardFrontEnd`) or the `--plain` line printer (`PlainFrontEnd`, beside it). It
+/// (FaceCapTerminal's `CursesFrontEnd`) or the `--plain` line printer (`PlainFrontEnd`, beside it). It
 /// lives in Core, beside the flow it serves, and uses only Core's types and descriptors; the session (FaceCapIO)
 /// owns the loop, and a front end never blocks.
 public protocol WizardFrontEnd: AnyObject {

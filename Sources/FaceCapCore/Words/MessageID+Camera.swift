@@ -38,6 +38,13 @@ extension MessageID {
         .cameraErrorNotCapture: Message(
             "cameraError.notCapture",
             "{path} is not a video capture device ({reason}) — run 'facecap devices' to list cameras"),
+        // Each {reason} of cameraError.notCapture: a phrase inside its brackets, no full stop.
+        .cameraNotCaptureNotDevice: Message("cameraError.notCapture.notDevice", "it is not a device node"),
+        .cameraNotCaptureDirectory: Message("cameraError.notCapture.directory", "it is a directory"),
+        .cameraNotCaptureNoDriver: Message("cameraError.notCapture.noDriver", "no driver answers for it"),
+        .cameraNotCaptureNoV4L2: Message("cameraError.notCapture.noV4L2", "it does not answer V4L2 requests"),
+        .cameraNotCaptureNoVideo: Message(
+            "cameraError.notCapture.noVideo", "it has no video capture, e.g. a camera's metadata node"),
         .cameraErrorDenied: Message(
             "cameraError.denied",
             "cannot open {path}: permission denied ({access}) — fix: sudo usermod -aG {group} $USER, then log out "
@@ -179,6 +186,9 @@ extension MessageID {
         .outputExists: Message("output.exists", "{path}: already exists; it was left as it is"),
         .outputFrame: Message("output.frame", "{path}: cannot write this frame ({detail})"),
         .outputEncoding: Message("output.encoding", "{path}: cannot encode the image ({detail})"),
+        .outputEncodingNoPicture: Message(
+            "output.encoding.noPicture", "the frame holds no picture ({width}×{height})",
+            note: "Inside the brackets of output.encoding: a phrase, no full stop."),
         .outputSystem: Message("output.system", "{path}: cannot be written ({detail})"),
         .outputCannotCreate: Message("output.cannotCreate", "files cannot be created there"),
         .filePathProblem: Message("file.pathProblem", "{path}: {problem}"),

@@ -146,6 +146,10 @@ public enum MessageID: CaseIterable, Sendable {
 
     // Could not save the photo: another folder, typed.
     case keySaveElsewhere, keySaveHere, saveFolderOffer, saveFolderPrompt
+
+    // Why a path is no camera (`NotCaptureReason`), and why a frame could not be encoded (`JPEGEncodingError`).
+    case cameraNotCaptureNotDevice, cameraNotCaptureDirectory, cameraNotCaptureNoDriver, cameraNotCaptureNoV4L2
+    case cameraNotCaptureNoVideo, outputEncodingNoPicture
 }
 
 /// One message's words, declared once in its area's table.

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from MessageID+Camera.swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.
 
 /// The typed constructors of the messages of MessageID+Camera.swift that have placeholders: an argument
@@ -27,7 +28,8 @@ extension Words {
         Self.text(.cameraNoneReplayClip, ["message": message])
     }
 
-    /// no camera found: no video-capture device in {directory} — connect a webcam (check `ls /dev/video*`) or pass one through to this VM or container
+    /// no camera found: no video-capture device in {directory} — connect a webcam (check `ls /dev/video*`) or pass one
+    /// through to this VM or container
     public static func cameraErrorNoCamera(directory: String) -> String {
         Self.text(.cameraErrorNoCamera, ["directory": directory])
     }
@@ -42,12 +44,15 @@ extension Words {
         Self.text(.cameraErrorNotCapture, ["path": path, "reason": reason])
     }
 
-    /// cannot open {path}: permission denied ({access}) — fix: sudo usermod -aG {group} $USER, then log out and back in (or run 'newgrp {group}'); over SSH or in a container the device must be passed through; also check the camera's privacy switch or shutter
+    /// cannot open {path}: permission denied ({access}) — fix: sudo usermod -aG {group} $USER, then log out and back in
+    /// (or run 'newgrp {group}'); over SSH or in a container the device must be passed through; also check the camera's
+    /// privacy switch or shutter
     public static func cameraErrorDenied(path: String, access: String, group: String) -> String {
         Self.text(.cameraErrorDenied, ["path": path, "access": access, "group": group])
     }
 
-    /// cannot open {path}: permission denied ({access}) — you were added to group '{group}' after this login session started: log out and back in (or run 'newgrp {group}')
+    /// cannot open {path}: permission denied ({access}) — you were added to group '{group}' after this login session
+    /// started: log out and back in (or run 'newgrp {group}')
     public static func cameraErrorDeniedPending(path: String, access: String, group: String) -> String {
         Self.text(.cameraErrorDeniedPending, ["path": path, "access": access, "group": group])
     }
@@ -57,12 +62,14 @@ extension Words {
         Self.text(.cameraErrorBusy, count: count, ["path": path, "holders": holders])
     }
 
-    /// {path} is busy: another program is using the camera (none visible to this user; try 'sudo fuser {path}') — close it and try again
+    /// {path} is busy: another program is using the camera (none visible to this user; try 'sudo fuser {path}') — close
+    /// it and try again
     public static func cameraErrorBusyNoneVisible(path: String) -> String {
         Self.text(.cameraErrorBusyNoneVisible, ["path": path])
     }
 
-    /// {path} offers no picture format facecap can read (it offers {formats}; facecap reads YUYV, NV12, YU12, YV12, RGB and MJPEG, and what libv4l2 converts to RGB24) — try another camera
+    /// {path} offers no picture format facecap can read (it offers {formats}; facecap reads YUYV, NV12, YU12, YV12, RGB
+    /// and MJPEG, and what libv4l2 converts to RGB24) — try another camera
     public static func cameraErrorUnsupported(path: String, formats: String) -> String {
         Self.text(.cameraErrorUnsupported, ["path": path, "formats": formats])
     }
@@ -82,22 +89,26 @@ extension Words {
         Self.text(.cameraErrorDisconnected, ["path": path])
     }
 
-    /// camera stalled: no frame from {path} for {seconds} s — check the privacy shutter or switch, then reconnect the camera and try again
+    /// camera stalled: no frame from {path} for {seconds} s — check the privacy shutter or switch, then reconnect the
+    /// camera and try again
     public static func cameraErrorStalled(path: String, seconds: String) -> String {
         Self.text(.cameraErrorStalled, ["path": path, "seconds": seconds])
     }
 
-    /// {path} cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size or --fps, or plug the camera (or other USB devices) into another port
+    /// {path} cannot stream at this size and frame rate: not enough USB bandwidth — try a smaller --size or --fps, or
+    /// plug the camera (or other USB devices) into another port
     public static func cameraErrorNoBandwidth(path: String) -> String {
         Self.text(.cameraErrorNoBandwidth, ["path": path])
     }
 
-    /// camera error: {path} failed to deliver a frame (I/O error {count} time in a row) — reconnect the camera and try again
+    /// camera error: {path} failed to deliver a frame (I/O error {count} time in a row) — reconnect the camera and try
+    /// again
     public static func cameraErrorIO(count: Int, path: String) -> String {
         Self.text(.cameraErrorIO, count: count, ["path": path])
     }
 
-    /// camera error on {path}: {operation} failed: {reason} — reconnect the camera or try another one (see 'facecap devices')
+    /// camera error on {path}: {operation} failed: {reason} — reconnect the camera or try another one (see 'facecap
+    /// devices')
     public static func cameraErrorSystem(path: String, operation: String, reason: String) -> String {
         Self.text(.cameraErrorSystem, ["path": path, "operation": operation, "reason": reason])
     }
@@ -285,5 +296,10 @@ extension Words {
     /// {path}: {problem}
     public static func filePathProblem(path: String, problem: String) -> String {
         Self.text(.filePathProblem, ["path": path, "problem": problem])
+    }
+
+    /// the frame holds no picture ({width}×{height})
+    public static func outputEncodingNoPicture(width: String, height: String) -> String {
+        Self.text(.outputEncodingNoPicture, ["width": width, "height": height])
     }
 }

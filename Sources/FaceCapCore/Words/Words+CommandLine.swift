@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from MessageID+CommandLine.swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.
 
 /// The typed constructors of the messages of MessageID+CommandLine.swift that have placeholders: an argument
@@ -77,10 +78,12 @@ extension Words {
     /// FACECAP_TOKEN is never sent over plain http:// to another machine ({host}); use https:// or unset FACECAP_TOKEN
     public static func usageTokenInClear(host: String) -> String { Self.text(.usageTokenInClear, ["host": host]) }
 
-    /// this terminal (TERM={term}) cannot show the full-screen wizard; use --plain, or set TERM (e.g. TERM=xterm-256color)
+    /// this terminal (TERM={term}) cannot show the full-screen wizard; use --plain, or set TERM (e.g.
+    /// TERM=xterm-256color)
     public static func usageTerminalType(term: String) -> String { Self.text(.usageTerminalType, ["term": term]) }
 
-    /// the terminal type '{term}' cannot draw the full-screen wizard; set TERM (e.g. TERM=xterm-256color) or use --plain
+    /// the terminal type '{term}' cannot draw the full-screen wizard; set TERM (e.g. TERM=xterm-256color) or use
+    /// --plain
     public static func terminalCannotDraw(term: String) -> String { Self.text(.terminalCannotDraw, ["term": term]) }
 
     /// unknown option '{option}'; did you mean '{suggestion}'?
@@ -181,7 +184,8 @@ extension Words {
         Self.text(.recordStarting, ["seconds": seconds, "camera": camera, "path": path])
     }
 
-    /// recording {seconds} s from {camera} (asked for {width}x{height}; the camera chose this size) to {path}; Ctrl-C stops early
+    /// recording {seconds} s from {camera} (asked for {width}x{height}; the camera chose this size) to {path}; Ctrl-C
+    /// stops early
     public static func recordStartingAdjusted(seconds: String, camera: String, width: String, height: String, path: String) -> String {
         Self.text(.recordStartingAdjusted, ["seconds": seconds, "camera": camera, "width": width, "height": height, "path": path])
     }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from MessageID+Guidance.swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.
 
 /// The typed constructors of the messages of MessageID+Guidance.swift that have placeholders: an argument

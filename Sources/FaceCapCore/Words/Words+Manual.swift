@@ -1,14 +1,17 @@
+// swift-format-ignore-file
 // Generated from MessageID+Manual.swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.
 
 /// The typed constructors of the messages of MessageID+Manual.swift that have placeholders: an argument
 /// for each, so a missing or misspelt one fails to compile.
 extension Words {
-    /// the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera ('facecap devices' says how to set it up)
+    /// the {driver} camera ({nodes}) gives raw sensor data only: a MIPI camera, which needs libcamera ('facecap
+    /// devices' says how to set it up)
     public static func cameraErrorRawBayerOnly(driver: String, nodes: String) -> String {
         Self.text(.cameraErrorRawBayerOnly, ["driver": driver, "nodes": nodes])
     }
 
-    /// {nodes} ({driver}, {card}): raw sensor data only. This MIPI camera needs an image processor (libcamera's); facecap reads finished pictures only.
+    /// {nodes} ({driver}, {card}): raw sensor data only. This MIPI camera needs an image processor (libcamera's);
+    /// facecap reads finished pictures only.
     public static func mipiWhat(nodes: String, driver: String, card: String) -> String {
         Self.text(.mipiWhat, ["nodes": nodes, "driver": driver, "card": card])
     }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from MessageID+Server.swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.
 
 /// The typed constructors of the messages of MessageID+Server.swift that have placeholders: an argument
@@ -41,10 +42,12 @@ extension Words {
         Self.text(.cameraDeviceOwned, ["path": path, "owner": owner, "group": group, "mode": mode])
     }
 
-    /// Over SSH or in a container, pass the camera through (e.g. docker run --device {path}); also check the camera's privacy switch or shutter.
+    /// Over SSH or in a container, pass the camera through (e.g. docker run --device {path}); also check the camera's
+    /// privacy switch or shutter.
     public static func cameraElsewhere(path: String) -> String { Self.text(.cameraElsewhere, ["path": path]) }
 
-    /// No video-capture device in {directory}: connect a webcam (check `ls /dev/video*`) or pass one through to this VM or container.
+    /// No video-capture device in {directory}: connect a webcam (check `ls /dev/video*`) or pass one through to this VM
+    /// or container.
     public static func cameraNoneDetail(directory: String) -> String {
         Self.text(.cameraNoneDetail, ["directory": directory])
     }

@@ -127,7 +127,7 @@ public final class Camera: FrameSource {
         // A regular file or a directory is refused before it is opened read-write.
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFCHR {
-            let what = info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a device node"
+            let what: NotCaptureReason = info.st_mode & S_IFMT == S_IFDIR ? .directory : .notDeviceNode
             throw CameraError.notCaptureDevice(path: path, reason: what)
         }
 
@@ -429,14 +429,14 @@ extension CameraError {
         case (CV4L2_STAGE_OPEN, ENOENT):
             return .noSuchDevice(path: path)
         case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
-            return .notCaptureDevice(path: path, reason: "no driver answers for it")
+            return .notCaptureDevice(path: path, reason: .noDriver)
         case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
              (CV4L2_STAGE_QUERYCAP, EINVAL):
-            return .notCaptureDevice(path: path, reason: "it does not answer V4L2 requests")
+            return .notCaptureDevice(path: path, reason: .noV4L2)
         case (CV4L2_STAGE_OPEN, EISDIR):
-            return .notCaptureDevice(path: path, reason: "it is a directory")
+            return .notCaptureDevice(path: path, reason: .directory)
         case (CV4L2_STAGE_NOT_CAPTURE, _):
-            return .notCaptureDevice(path: path, reason: "it has no video capture, e.g. a camera's metadata node")
+            return .notCaptureDevice(path: path, reason: .noVideoCapture)
         case (_, ENODEV):
             return .disconnected(path: path)
         case (CV4L2_STAGE_STREAMON, ENOSPC):

@@ -14,7 +14,7 @@ public enum JPEGFile {
     /// greyscale JPEGs, every other format is converted to RGB (BT.601, in the frame's range) first.
     public static func encode(_ frame: Frame, quality: Int = photoQuality) throws(JPEGEncodingError) -> [UInt8] {
         guard frame.isWellFormed, frame.width > 0, frame.height > 0 else {
-            throw JPEGEncodingError(reason: "the frame holds no picture (\(frame.width)×\(frame.height))")
+            throw .noPicture(width: frame.width, height: frame.height)
         }
         var packed = Frame.empty()
         let source: Frame
@@ -38,10 +38,8 @@ public enum JPEGFile {
                 source.width * Int(channels), Int32(quality), &output, &size, &message, message.count)
         }
         guard status == Int32(CIC_OK), let output else {
-            throw JPEGEncodingError(
-                reason: String(
-                    decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
-                    as: UTF8.self))
+            throw .library(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
+                                  as: UTF8.self))
         }
         defer { cic_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
@@ -59,7 +57,19 @@ public enum JPEGFile {
     }
 }
 
-/// libjpeg refused to encode a picture; `reason` is its message.
-public struct JPEGEncodingError: Error, Equatable {
-    public var reason: String
+/// A frame could not be encoded as a JPEG.
+public enum JPEGEncodingError: Error, Equatable {
+    /// The frame holds no picture: no size, or fewer bytes than its size needs.
+    case noPicture(width: Int, height: Int)
+    /// libjpeg refused; its own message (the library's words, which facecap does not translate).
+    case library(String)
+
+    /// The reason in the current language, for inside `outputEncoding`'s brackets.
+    public var reason: String {
+        switch self {
+        case .noPicture(let width, let height):
+            return Words.outputEncodingNoPicture(width: String(width), height: String(height))
+        case .library(let message): return message
+        }
+    }
 }

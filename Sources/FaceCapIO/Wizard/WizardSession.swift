@@ -50,11 +50,9 @@ public final class WizardSession {
     private var handlingEvent = false
     /// `framesRead` when the front end was last handed the newest frame: a frame read since is news to it.
     private var framesHanded = -1
-    /// Frames analysed, frames read (each shown; `AnalysisCadence` says which are analysed), and when the first was
-    /// drawn (for the start-up budget).
+    /// Frames analysed and frames read (each shown; `AnalysisCadence` says which are analysed).
     public var framesAnalysed: Int { pipeline.framesAnalysed }
     public var framesRead: Int { pipeline.framesRead }
-    public private(set) var firstPreviewAt: Double?
     /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
     /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
     public var frameLatency: LatencyHistogram { pacing.latency }
@@ -346,10 +344,7 @@ public final class WizardSession {
         guard model != lastModel || newFrame || frontEnd.hasDueOutput else { return }
         let shown = model.picture == .photo ? photo.map { ShownPhoto($0.frame, generation: photoGeneration) } : nil
         frontEnd.render(model, preview: preview, photo: shown)
-        if preview != nil {
-            framesHanded = pipeline.framesRead
-            if firstPreviewAt == nil { firstPreviewAt = time }
-        }
+        if preview != nil { framesHanded = pipeline.framesRead }
         lastModel = model
     }
 

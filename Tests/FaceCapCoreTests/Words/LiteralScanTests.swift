@@ -12,16 +12,18 @@ final class LiteralScanTests: XCTestCase {
                           "Sources/FaceCapTerminal/ScreenLayout+Live.swift", "Sources/FaceCapTerminal/StillLayout.swift",
                           "Sources/FaceCapTerminal/ScreenWidgets.swift", "Sources/FaceCapTerminal/TextCanvas.swift",
                           "Sources/FaceCapTerminal/PlainFrontEnd.swift",
-                          "Sources/FaceCapTerminal/CursesWizardFrontEnd.swift", "Sources/facecap",
+                          "Sources/facecap",
                           "Sources/FaceCapCore/CommandLine", "Sources/FaceCapIO/Camera/CameraDeviceText.swift",
                           "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
-                          "Sources/FaceCapCore/Validation/ServerReply.swift"]
+                          "Sources/FaceCapCore/Validation/ServerReply.swift",
+                          "Sources/FaceCapCore/Camera/CameraError.swift", "Sources/FaceCapIO/Files/JPEGFile.swift"]
 
     /// Literals that are no sentence: commands typed as shown, key words of the pipe protocol, file names,
     /// environment variables; and the one line said before the catalogue can be read.
     static let allowed: Set<String> = [
         "$ facecap --input clip.y4m", "$ facecap devices", "$ sudo fuser -v /dev/video*", "$ newgrp ",
         "$ sudo usermod -aG   $USER", "generate man|bash|zsh|pot",
+        "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa", "$ libcamerify facecap",
         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG, LC_CTYPE",
         "https_proxy, http_proxy, no_proxy",
         // checkCPU: said before any optimised code runs, so before the catalogue is read (main.swift).

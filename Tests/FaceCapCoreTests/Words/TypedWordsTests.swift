@@ -19,13 +19,45 @@ final class TypedWordsTests: XCTestCase {
         }
     }
 
-    /// Each typed constructor says what `Words.text` with the same arguments says, placeholders all filled.
-    func testATypedConstructorFillsEveryPlaceholder() {
+    /// The generated check of every typed constructor (`TypedWordsCoverage.swift`) is what the catalogue gives.
+    func testTheConstructorCheckCoversEveryConstructor() throws {
+        let path = repositoryRoot + "/Tests/FaceCapCoreTests/Words/TypedWordsCoverage.swift"
+        let generated = TypedWordsSource.coverage()
+        if ProcessInfo.processInfo.environment["FACECAP_WRITE_WORDS"] == "1" {
+            try generated.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), generated,
+                       "\(path) is stale: run TypedWordsTests with FACECAP_WRITE_WORDS=1")
+    }
+
+    /// Each typed constructor says what `Words.text` with the same arguments says, every placeholder filled with
+    /// its own argument (each sample value is distinct, so swapped arguments fail), in English and in each shipped
+    /// language; the list of constructors is generated (`TypedWordsCoverage.swift`), so none is left out.
+    func testEveryTypedConstructorFillsEveryPlaceholder() throws {
+        let saved = Words.current
+        defer { Words.current = saved }
+        Words.current = .english
         XCTAssertEqual(Words.countdownManualIn(seconds: "7"), "Manual capture in 7 s")
         XCTAssertEqual(Words.tooSmallNeeds(minColumns: "60", minRows: "20", columns: "40", rows: "10"),
                        "facecap needs at least 60×20 characters; this terminal is 40×10.")
         XCTAssertEqual(Words.retryAttemptsLeft(count: 1), "1 attempt left")
         XCTAssertEqual(Words.retryAttemptsLeft(count: 2), "2 attempts left")
+        for translations in [Translations.english] + (try shippedTranslations()) {
+            Words.current = translations
+            for check in TypedWordsCoverage.checks {
+                let expected = check.count.map { Words.text(check.id, count: $0, check.arguments) }
+                    ?? Words.text(check.id, check.arguments)
+                let said = check.call()
+                XCTAssertEqual(said, expected, "\(translations.language) \(check.id)")
+                XCTAssertFalse(said.contains("{"), "\(translations.language) \(check.id): \(said)")
+                if translations.language == "en" {
+                    for value in check.arguments.values { XCTAssertTrue(said.contains(value), "\(check.id) \(value)") }
+                }
+            }
+        }
+        XCTAssertEqual(TypedWordsCoverage.checks.count, MessageID.allCases.filter {
+            !TypedWordsSource.placeholders($0.english + " " + ($0.englishPlural ?? "")).isEmpty
+        }.count)
     }
 }
 
@@ -34,19 +66,19 @@ enum TypedWordsSource {
     static let keywords: Set<String> = ["default", "where", "in", "is", "as", "do", "for", "if", "let", "var"]
 
     static func text(area: String, table: [MessageID: Message]) -> String {
-        var out = "// Generated from MessageID+\(area).swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.\n\n"
+        var out = "// swift-format-ignore-file\n"
+        out += "// Generated from MessageID+\(area).swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.\n\n"
         out += "/// The typed constructors of the messages of MessageID+\(area).swift that have placeholders: an argument\n"
         out += "/// for each, so a missing or misspelt one fails to compile.\n"
         out += "extension Words {\n"
         var first = true
         for id in MessageID.allCases {
             guard let message = table[id] else { continue }
-            let names = placeholders(message.english + " " + (message.plural ?? ""))
-            guard !names.isEmpty else { continue }
-            let counted = message.plural != nil
+            guard !placeholders(message.english + " " + (message.plural ?? "")).isEmpty else { continue }
+            let (names, counted) = signature(message)
             var parameters: [String] = counted ? ["count: Int"] : []
             var pairs: [String] = []
-            for name in names where !(counted && name == "count") {
+            for name in names {
                 let local = keywords.contains(name) ? "`\(name)`" : name
                 parameters.append(keywords.contains(name) ? "\(name) \(name)Text: String" : "\(name): String")
                 pairs.append("\"\(name)\": \(keywords.contains(name) ? name + "Text" : local)")
@@ -55,7 +87,7 @@ enum TypedWordsSource {
             let body = counted ? "Self.text(.\(id), count: count\(dictionary))" : "Self.text(.\(id)\(dictionary))"
             if !first { out += "\n" }
             first = false
-            out += "    /// " + message.english + "\n"
+            out += wrapped(message.english, indent: "    /// ")
             let head = "    public static func \(id)(" + parameters.joined(separator: ", ") + ") -> String {"
             if head.count + body.count + 3 <= 120 {
                 out += head + " " + body + " }\n"
@@ -64,6 +96,61 @@ enum TypedWordsSource {
             }
         }
         return out + "}\n"
+    }
+
+    /// `text` as doc-comment lines of at most 120 columns, broken at spaces (a word longer than a line stays whole).
+    static func wrapped(_ text: String, indent: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if !line.isEmpty, indent.count + line.count + 1 + word.count > 120 {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line += (line.isEmpty ? "" : " ") + word
+            }
+        }
+        lines.append(line)
+        return lines.map { indent + $0 + "\n" }.joined()
+    }
+
+    /// The parameters of `id`'s constructor: (label, placeholder) pairs, and whether it counts.
+    static func signature(_ message: Message) -> (names: [String], counted: Bool) {
+        let counted = message.plural != nil
+        let names = placeholders(message.english + " " + (message.plural ?? "")).filter { !(counted && $0 == "count") }
+        return (names, counted)
+    }
+
+    /// The source of `TypedWordsCoverage`: for each constructor, a call with a distinct sample value for each
+    /// argument, and the id and arguments `Words.text` is given for the same.
+    static func coverage() -> String {
+        var out = "// swift-format-ignore-file\n"
+        out += "// Generated by TypedWordsTests (FACECAP_WRITE_WORDS=1) from the catalogue: do not edit.\n"
+        out += "@testable import FaceCapCore\n\n"
+        out += "/// Every typed constructor, called with a distinct sample for each argument (TypedWordsTests).\n"
+        out += "enum TypedWordsCoverage {\n"
+        out += "    struct Check: Sendable {\n        let id: MessageID\n        let arguments: [String: String]\n"
+        out += "        let count: Int?\n        let call: @Sendable () -> String\n    }\n\n"
+        out += "    static let checks: [Check] = [\n"
+        var sample = 0
+        for id in MessageID.allCases {
+            let message = id.message
+            guard !placeholders(message.english + " " + (message.plural ?? "")).isEmpty else { continue }
+            let (names, counted) = signature(message)
+            let count = counted ? "\(sample % 7 + 2)" : "nil"
+            var arguments: [String] = counted ? ["count: " + count] : []
+            var pairs: [String] = []
+            for name in names {
+                sample += 1
+                let value = "\"‹\(name)\(sample)›\""
+                arguments.append("\(name): \(value)")
+                pairs.append("\"\(name)\": \(value)")
+            }
+            let dictionary = pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
+            out += "        Check(id: .\(id), arguments: \(dictionary), count: \(count),\n"
+            out += "              call: { Words.\(id)(\(arguments.joined(separator: ", "))) }),\n"
+        }
+        return out + "    ]\n}\n"
     }
 
     /// The placeholders of a text, in the order they first appear.

@@ -1,12 +1,10 @@
-import FaceCapCore
-
-// What the reachability walk (WizardScenes) tells states apart by: the state itself (Hashable), with its times
+// What the reachability walk (`FlowWalk`) tells states apart by: the state itself (Hashable), with its times
 // and counters set to zero, which would otherwise make every path distinct. A new case or field must be placed
 // here: the switches are exhaustive.
 
 extension Wizard.State {
     /// The state with every time, counter and fraction in it set to zero (a time that is not set stays unset).
-    var timeless: Wizard.State {
+    public var timeless: Wizard.State {
         switch self {
         case .notStarted, .permissionDismissed, .checkingServer, .opening, .finished: return self
         case .tutorial(var intro): intro.until = intro.until.zeroed; return .tutorial(intro)
@@ -81,5 +79,5 @@ extension ValidationOutcome {
 
 extension Optional<Double> {
     /// Zero when set.
-    var zeroed: Double? { map { _ in 0 } }
+    fileprivate var zeroed: Double? { map { _ in 0 } }
 }
