@@ -92,12 +92,51 @@ extension CoverMeasures {
             let reference = max(1, min(skinLuma, side.luma))
             return Eye(brightness: opening.high / reference, darkness: region.low / skinLuma,
                        median: opening.median / reference, below: band.luma / max(side.luma, 1),
-                       contrast: (opening.high - opening.low) / max(opening.high, 1))
+                       contrast: (opening.high - opening.low) / max(opening.high, 1),
+                       edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0)
+        }
+
+        /// `CoverMetrics.rightLensEdge`: a strip below the eye (0.6 eye widths wide, from 0.3 to 1.4 eye widths
+        /// down, below the lower lid: `lensEdgeRows` rows of `lensEdgeColumns` samples) read as one luma
+        /// profile, and the largest step up it takes: the mean of three rows over the mean of the three rows
+        /// that end two rows higher (a lens's rim, up to two rows — 0.07 eye widths — thick, is stepped over). A lens's lower edge is such a step, from the
+        /// tinted skin behind it to the bare cheek (1/T for a lens passing T of the light); a shadow fades
+        /// over the cheek. Nil when the strip is outside the frame.
+        func lensEdge(below centre: SIMD2<Float>, eyeWidth: Float) -> Double? {
+            let rows = lensEdgeRows, cols = lensEdgeColumns
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: rows) { profile -> Double? in
+                let mid = centre + 0.85 * eyeWidth * down
+                let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.6 * eyeWidth,
+                                      height: 1.1 * eyeWidth, rotation: rotation)
+                guard fillTensor(rgb, width: cols, height: rows, from: frame, map: map, border: .replicate,
+                                 scale: 1, offset: 0) else { return nil }
+                for r in 0..<rows {
+                    var y = 0.0
+                    for c in 0..<cols {
+                        let i = 3 * (r * cols + c)
+                        y += 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
+                    }
+                    profile[r] = y / Double(cols)
+                }
+                var step = 0.0
+                for k in 5...(rows - 3) {
+                    let inside = profile[k - 5] + profile[k - 4] + profile[k - 3]
+                    let outside = profile[k] + profile[k + 1] + profile[k + 2]
+                    step = max(step, outside / max(inside, 3))
+                }
+                return step
+            }
+            }
         }
     }
 
+    /// The lens-edge strip's rows (0.034 eye widths apart) and columns.
+    static let lensEdgeRows = 32
+    static let lensEdgeColumns = 4
+
     struct Eye {
-        var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double
+        var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double, edge: Double
     }
 
     /// The chin and the skin beside the mouth on either side, their chroma in slots 0, 1 and 2.
