@@ -62,12 +62,13 @@ final class LensEdgeTests: XCTestCase {
         return (dx * dx + dy * dy).squareRoot()
     }
 
-    /// Lenses passing `transmission` of the light, with a dark rim 0.08 eye widths wide.
-    static func lenses(_ frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)], transmission: Double) -> Frame {
+    /// Lenses passing `transmission` of the light, with a dark rim `rim` eye widths wide (0.08 unless given).
+    static func lenses(_ frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)], transmission: Double,
+                       rim: Double = 0.08) -> Frame {
         shading(frame) { x, y in
             for eye in eyes {
                 let r = lensRadius(x, y, eye)
-                if r < 1 - 0.08 / 0.62 { return transmission }
+                if r < 1 - rim / 0.62 { return transmission }
                 if r < 1 { return 0.12 }
             }
             return 1
@@ -83,6 +84,22 @@ final class LensEdgeTests: XCTestCase {
                 shade = max(shade, exp(-(dx * dx + dy * dy)))
             }
             return 1 - (1 - gain) * shade
+        }
+    }
+
+    /// Clear glasses (no tint) in a dark frame are not covered eyes, however thick the frame's lower rim.
+    func testClearGlassesInADarkFrameAreNotALens() throws {
+        let (frame, eyes) = try photo()
+        let t = AnalyzerThresholds()
+        for rim in [0.04, 0.08, 0.12, 0.16] {
+            let report = try analyse(Self.lenses(frame, eyes: eyes, transmission: 1, rim: rim))
+            let cover = try XCTUnwrap(report.metrics.face?.cover)
+            var edgeless = t
+            edgeless.minLensEdge = .infinity
+            print("clear glasses, rim \(rim): lensEdge \(cover.rightLensEdge), \(cover.leftLensEdge); \(report.guidance); "
+                  + "without the edge rule: \(cover.regions(edgeless))")
+            XCTAssertFalse(cover.regions(t).contains("eyes"), "rim \(rim): \(cover)")
+            XCTAssertFalse(report.guidance.contains(.faceCovered), "rim \(rim): \(report.guidance)")
         }
     }
 
