@@ -4,9 +4,9 @@ import XCTest
 
 @testable import FaceCapIO
 
-/// Lenses that are not dark — a light tint, a mirror — told by their lower edge, and a shadow of the same depth
-/// that is not a lens (docs/calibration.md, "The lens's edge"; `CoverMetrics.lensEdges`). The lenses and the
-/// shadow are drawn here on sergey.png as tools/lens_sweep.py draws them on the real-photo set's faces: two
+/// Lenses that are not dark — a light tint — told by their lower edge, and what is not a lens: clear glasses in
+/// a dark frame, and a shadow of the same depth (docs/calibration.md, "The lens's edge";
+/// `CoverMetrics.lensEdges`). The lenses and the shadow are drawn here on sergey.png as tools/lens_sweep.py draws them on the real-photo set's faces: two
 /// ellipses 1.8 × 1.24 eye widths over the eyes with a dark rim, or a soft blob over each eye socket.
 final class LensEdgeTests: XCTestCase {
     nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
@@ -123,35 +123,6 @@ final class LensEdgeTests: XCTestCase {
         XCTAssertEqual(cover.regions(edgeless), [], "\(cover)")
         XCTAssertTrue(report.guidance.contains(.faceCovered), "\(report.guidance)")
         XCTAssertFalse(report.guidance.contains(.eyesClosed), "\(report.guidance)")
-    }
-
-    func testAMirrorLensIsCoveredNotClosedEyes() throws {
-        // A mirror: the eye gone under a bright reflection that darkens toward the lens's bottom, no darker at the
-        // eye than the skin: no dark-lens sign holds, and the iris model finds no open eye behind it.
-        let (frame, eyes) = try photo()
-        var out = frame
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
-                guard let eye = eyes.first(where: { Self.lensRadius(Double(x), Double(y), $0) < 1 }) else { continue }
-                let r = Self.lensRadius(Double(x), Double(y), eye)
-                let t = min(max((Double(y) - eye.mid.y + 0.7 * eye.width) / (1.24 * eye.width), 0), 1)
-                let sky: [Double] = [150, 175, 200], ground: [Double] = [70, 60, 50]
-                for k in 0..<3 {
-                    let i = (y * frame.width + x) * 3 + k
-                    let v = r > 1 - 0.08 / 0.62 ? 25 : 0.08 * Double(frame.data[i]) + (1 - t) * sky[k] + t * ground[k]
-                    out.data[i] = UInt8(min(max(v, 0), 255))
-                }
-            }
-        }
-        let t = AnalyzerThresholds()
-        var edgeless = t
-        edgeless.minLensEdge = .infinity
-        let report = try analyse(out)
-        let cover = try XCTUnwrap(report.metrics.face?.cover)
-        XCTAssertEqual(cover.regions(t), ["eyes"], "\(cover)")
-        XCTAssertEqual(cover.regions(edgeless), [], "\(cover)")
-        XCTAssertTrue(report.guidance.contains(.faceCovered), "\(report.guidance)")
-        XCTAssertFalse(report.guidance.contains(.eyesClosed), "the person in sunglasses is not told to open their eyes")
     }
 
     func testAShadowAsDeepAsALightLensIsNotALens() throws {

@@ -181,8 +181,12 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// (light at 35 %) read ≥ 0.31, at 45 % ≥ 0.36, uncovered real eyes ≥ 0.62 (constructed lenses and
     /// shadows; docs/calibration.md, "Dark glasses of every tint").
     public var maxTintedLensEyeBrightness = 0.22
-    /// Both eyes behind lenses of any tint, mirrors included, when the cheek below each steps up by this factor
-    /// or more at the lens's lower edge (`CoverMetrics.rightLensEdge`; docs/calibration.md, "The lens's edge").
+    /// Both eyes behind tinted lenses when the cheek below each steps up by this factor or more at the lens's
+    /// lower edge, against the lens-sized span above it (`CoverMetrics.rightLensEdge`): constructed grey
+    /// lenses passing 40 % of the light read ≥ 2.31, brown passing 55 % ≥ 2.10 (darker lenses are seen by their
+    /// darkness too); real squeezed-shut eyes
+    /// ≤ 1.50, constructed shadows ≤ 1.41 and clear glasses in a dark frame ≤ 1.41 (docs/calibration.md,
+    /// "The lens's edge").
     public var minLensEdge = 2.0
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
