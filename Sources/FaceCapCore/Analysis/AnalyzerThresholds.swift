@@ -182,12 +182,12 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// shadows; docs/calibration.md, "Dark glasses of every tint").
     public var maxTintedLensEyeBrightness = 0.22
     /// Both eyes behind tinted lenses when the cheek below each steps up by this factor or more at the lens's
-    /// lower edge, against the lens-sized span above it (`CoverMetrics.rightLensEdge`): constructed grey
-    /// lenses passing 40 % of the light read ≥ 2.31, brown passing 55 % ≥ 2.10 (darker lenses are seen by their
-    /// darkness too); real squeezed-shut eyes
-    /// ≤ 1.50, constructed shadows ≤ 1.41 and clear glasses in a dark frame ≤ 1.41 (docs/calibration.md,
-    /// "The lens's edge").
-    public var minLensEdge = 2.0
+    /// lower edge, against the lens-sized span above it (`CoverMetrics.rightLensEdge`; the lower of the two
+    /// eyes): constructed lenses passing 40 % of the light read ≥ 2.31, brown ones passing 55 % ≥ 2.10, grey
+    /// ones passing 55 % 1.70–2.41; real eyes not covered (squeezed shut, shadowed, turned) ≤ 1.40 and
+    /// constructed shadows ≤ 1.41, so the hysteresis's floor (1.62) is 0.21 above them; clear glasses in a dark
+    /// frame ≤ 1.18 (docs/calibration.md, "The lens's edge").
+    public var minLensEdge = 1.8
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
