@@ -11,15 +11,18 @@ placed from the iris model's points read by LiteRT) are filled with the photo it
   grey_T        the eye behind a neutral lens passing T of the light (T = 0.12, 0.25, 0.40, 0.55)
   brown_T       the same through a brown lens (R, G, B passing T·1.0, T·0.7, T·0.45)
   mirror        a mirror lens: the eye at 0.08 under a sky-to-ground reflection (luma ~170 at the top to ~60)
-                with a bright streak
+                with a bright streak; `mirror_blue` a blue coating (luma ~100 to ~50), `mirror_silver` a silver
+                one reflecting a bright room (luma ~228 to ~150: as light as the cheek or lighter)
   shadow_G      no lens: the eye sockets in shadow (a soft blob over each eye, the light times G = 0.45, 0.6),
                 as under a brow with light from above — must not read covered
 
 Each lens variant also has a dark rim (the frame, 0.08 eye widths) and a bridge. Prints, per variant, how many
-frames facecap calls `faceCovered` and the other codes they get.
+frames facecap calls `faceCovered`, the range of `cover.lensEdge` (the lower of the two eyes; needs a facecap
+that reports it) and the other codes they get.
 
 Usage: FACECAP_MODEL_DIR=models .cache/litert-venv/bin/python tools/lens_sweep.py --binary PATH [--out DIR]
-Needs numpy, pillow and ai-edge-litert (see tools/gaze_down_probe.py). docs/calibration.md, "Dark glasses of
+[--place iris|facecap]. Needs numpy, pillow and ai-edge-litert (see tools/gaze_down_probe.py); with
+`--place facecap` (the lenses placed on the binary's own FaceMesh eye corners) numpy and pillow alone. docs/calibration.md, "Dark glasses of
 every tint (issue 32)", records its figures.
 """
 import argparse
@@ -39,8 +42,13 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import gaze_down_probe as probe  # noqa: E402
 
-VARIANTS = ['grey_0.12', 'grey_0.25', 'grey_0.40', 'grey_0.55', 'brown_0.12', 'brown_0.25', 'brown_0.40',
-            'brown_0.55', 'mirror', 'shadow_0.45', 'shadow_0.60']
+VARIANTS = ['grey_0.12', 'grey_0.25', 'grey_0.40', 'grey_0.55', 'grey_0.70', 'brown_0.12', 'brown_0.25',
+            'brown_0.40', 'brown_0.55', 'brown_0.70', 'mirror', 'mirror_blue', 'mirror_silver', 'shadow_0.35',
+            'shadow_0.45', 'shadow_0.60']
+# The mirrors' reflections, top to bottom of the lens (RGB): a sky over the ground, a blue mirror coating, and
+# a silver one reflecting a bright room (lighter than most skin at the top, as light as it at the bottom).
+MIRRORS = {'mirror': ([150, 175, 200], [70, 60, 50]), 'mirror_blue': ([60, 110, 190], [30, 50, 110]),
+           'mirror_silver': ([225, 228, 232], [150, 150, 155])}
 
 
 def lens_geometry(eyes):
@@ -50,6 +58,26 @@ def lens_geometry(eyes):
         w = np.linalg.norm(c[8] - c[0])
         out.append(((c[0] + c[8]) / 2 - [0, 0.08 * w], w))
     return out
+
+
+def facecap_geometry(landmarks):
+    """`lens_geometry` from facecap's own FaceMesh eye corners (33–133, 362–263) instead of the iris model's."""
+    pts = np.asarray(landmarks, np.float32)[:, :2]
+    out = []
+    for a, b in ((33, 133), (362, 263)):
+        w = np.linalg.norm(pts[b] - pts[a])
+        out.append(((pts[a] + pts[b]) / 2 - [0, 0.08 * w], w))
+    return out
+
+
+def analyze(binary, paths):
+    reports = {}
+    for i in range(0, len(paths), 64):
+        result = subprocess.run([binary, 'analyze', '--json', *paths[i:i + 64]], capture_output=True, text=True)
+        for line in result.stdout.splitlines():
+            d = json.loads(line)
+            reports[d['file']] = d
+    return reports
 
 
 def lens_mask(shape, geometry, blur=0.8):
@@ -68,12 +96,13 @@ def with_lenses(img, geometry, variant):
         seen = img * float(variant[5:])
     elif variant.startswith('brown_'):
         seen = img * float(variant[6:]) * np.array([1.0, 0.7, 0.45], np.float32)
-    else:  # mirror
+    else:  # a mirror
         yy = np.arange(H, dtype=np.float32)[:, None, None]
         top = min(m[1] - 0.62 * w for m, w in geometry)
         bottom = max(m[1] + 0.62 * w for m, w in geometry)
         t = np.clip((yy - top) / max(bottom - top, 1), 0, 1)
-        sky = (1 - t) * np.array([150, 175, 200], np.float32) + t * np.array([70, 60, 50], np.float32)
+        upper, lower = MIRRORS[variant]
+        sky = (1 - t) * np.array(upper, np.float32) + t * np.array(lower, np.float32)
         seen = img * 0.08 + sky * np.ones((1, W, 1), np.float32)
         for mid, w in geometry:  # a bright diagonal streak across each lens
             xx = np.arange(W, dtype=np.float32)[None, :]
@@ -105,6 +134,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--binary', required=True)
     ap.add_argument('--out', help='keep the frames here (default: a temporary folder)')
+    ap.add_argument('--place', choices=['iris', 'facecap'], default='iris',
+                    help="where the lenses go: the iris model's eye corners read by LiteRT (default), or the "
+                         "binary's own FaceMesh corners (`analyze --json`; needs no LiteRT)")
     args = ap.parse_args()
     index = os.path.join(ROOT, '.cache', 'realset', 'frames', 'index.tsv')
     if not os.path.exists(index):
@@ -113,34 +145,40 @@ def main():
             if r['category'] == 'uncovered' and r['variant'].endswith('_clean')]
     out = args.out or tempfile.mkdtemp(prefix='lens_sweep_')
     os.makedirs(out, mode=0o700, exist_ok=True)
-    run = probe.lite_iris()
+    run = probe.lite_iris() if args.place == 'iris' else None
+    placed = analyze(args.binary, [os.path.join(ROOT, r['frame']) for r in rows]) if run is None else {}
     files = {}
     for r in rows:
         img = np.asarray(Image.open(os.path.join(ROOT, r['frame'])).convert('RGB'), dtype=np.float32)
-        reading = probe.read(img, run)
-        if reading is None:
+        if run is None:
+            faces = placed.get(os.path.join(ROOT, r['frame']), {}).get('faces') or [{}]
+            geometry = facecap_geometry(faces[0]['landmarks']) if faces[0].get('landmarks') else None
+        else:
+            reading = probe.read(img, run)
+            geometry = lens_geometry(reading[1]) if reading is not None else None
+        if geometry is None:
             print(f'{r["id"]} {r["variant"]}: no face')
             continue
-        geometry = lens_geometry(reading[1])
         for variant in VARIANTS:
             frame = with_shadow(img, geometry, float(variant[7:])) if variant.startswith('shadow_') \
                 else with_lenses(img, geometry, variant)
             path = os.path.join(out, f'{r["id"]}__{r["variant"]}__{variant}.png')
             Image.fromarray(frame).save(path)
             files[path] = variant
-    reports = {}
+    reports, edges = {}, {}
     paths = sorted(files)
-    for i in range(0, len(paths), 64):
-        result = subprocess.run([args.binary, 'analyze', '--json', *paths[i:i + 64]], capture_output=True, text=True)
-        for line in result.stdout.splitlines():
-            d = json.loads(line)
-            reports[d['file']] = d['guidance']
-    print(f'{"variant":12s} {"frames":>6s} {"faceCovered":>11s}  other codes')
+    for path, d in analyze(args.binary, paths).items():
+        reports[path] = d['guidance']
+        cover = ((d.get('metrics') or {}).get('cover') or {})
+        edges[path] = min(cover.get('lensEdge') or [0])
+    print(f'{"variant":13s} {"frames":>6s} {"faceCovered":>11s}  {"lensEdge (lower eye)":>20s}  other codes')
     for variant in VARIANTS:
         got = [reports.get(p, ['(unread)']) for p in paths if files[p] == variant]
         covered = sum('faceCovered' in g for g in got)
         other = collections.Counter(c for g in got for c in g if c != 'faceCovered')
-        print(f'{variant:12s} {len(got):6d} {covered:11d}  {dict(other.most_common())}')
+        seen = [edges[p] for p in paths if files[p] == variant and edges.get(p) is not None]
+        span = f'{min(seen):.2f}…{max(seen):.2f}' if seen else '-'
+        print(f'{variant:13s} {len(got):6d} {covered:11d}  {span:>20s}  {dict(other.most_common())}')
 
 
 if __name__ == '__main__':

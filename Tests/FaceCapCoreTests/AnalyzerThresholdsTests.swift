@@ -91,6 +91,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "maxLensBelowEye": 0.5,
             "maxLensEyeContrast": 0.3,
             "maxTintedLensEyeBrightness": 0.22,
+            "minLensEdge": 1.8,
             "maxLowerFaceHue": 9.0,
             "maxNeutralLowerFaceSaturation": 0.07,
             "minUpperFaceSaturation": 0.04,

@@ -115,6 +115,7 @@ public enum AnalysisReport {
             ("eyeMedian", array([number(c.rightEyeMedian, 3), number(c.leftEyeMedian, 3)])),
             ("belowEye", array([number(c.rightBelowEye, 3), number(c.leftBelowEye, 3)])),
             ("eyeContrast", array([number(c.rightEyeContrast, 3), number(c.leftEyeContrast, 3)])),
+            ("lensEdge", array([number(c.rightLensEdge, 3), number(c.leftLensEdge, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
             ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),

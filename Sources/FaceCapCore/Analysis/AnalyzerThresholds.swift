@@ -181,6 +181,13 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// (light at 35 %) read ≥ 0.31, at 45 % ≥ 0.36, uncovered real eyes ≥ 0.62 (constructed lenses and
     /// shadows; docs/calibration.md, "Dark glasses of every tint").
     public var maxTintedLensEyeBrightness = 0.22
+    /// Both eyes behind tinted lenses when the cheek below each steps up by this factor or more at the lens's
+    /// lower edge, against the lens-sized span above it (`CoverMetrics.rightLensEdge`; the lower of the two
+    /// eyes): constructed lenses passing 40 % of the light read ≥ 2.31, brown ones passing 55 % ≥ 2.10, grey
+    /// ones passing 55 % 1.70–2.41; real eyes not covered (squeezed shut, shadowed, turned) ≤ 1.40 and
+    /// constructed shadows ≤ 1.41, so the hysteresis's floor (1.62) is 0.21 above them; clear glasses in a dark
+    /// frame ≤ 1.18 (docs/calibration.md, "The lens's edge").
+    public var minLensEdge = 1.8
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -354,6 +361,7 @@ extension AnalyzerThresholds {
         Field(name: "maxLensBelowEye", keyPath: \.maxLensBelowEye, range: 0...10),
         Field(name: "maxLensEyeContrast", keyPath: \.maxLensEyeContrast, range: 0...1),
         Field(name: "maxTintedLensEyeBrightness", keyPath: \.maxTintedLensEyeBrightness, range: 0...10),
+        Field(name: "minLensEdge", keyPath: \.minLensEdge, range: 0...100),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
         Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),

@@ -92,12 +92,63 @@ extension CoverMeasures {
             let reference = max(1, min(skinLuma, side.luma))
             return Eye(brightness: opening.high / reference, darkness: region.low / skinLuma,
                        median: opening.median / reference, below: band.luma / max(side.luma, 1),
-                       contrast: (opening.high - opening.low) / max(opening.high, 1))
+                       contrast: (opening.high - opening.low) / max(opening.high, 1),
+                       edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0)
+        }
+
+        /// `CoverMetrics.rightLensEdge`: a strip below the eye (0.6 eye widths wide, from 0.22 to 1.4 eye widths
+        /// down, from the lower lid over the cheek: `lensEdgeRows` rows of `lensEdgeColumns` samples) read as one
+        /// luma profile, and the largest step up it takes: the mean of three rows over the lens-sized span above
+        /// them (`lensEdgeSpan` rows, 0.26 eye widths), read by its second-brightest row. A lens's lower edge is
+        /// such a step, from the tinted skin behind it to the bare cheek (1/T for a lens passing T of the light);
+        /// the frame's rim, however thick (up to half the span), is the span's darkest rows and is not read, so
+        /// clear glasses in a dark frame step by about 1; a shadow fades over the cheek. Nil when the strip is
+        /// outside the frame.
+        func lensEdge(below centre: SIMD2<Float>, eyeWidth: Float) -> Double? {
+            let rows = lensEdgeRows, cols = lensEdgeColumns
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: rows) { profile -> Double? in
+                let mid = centre + 0.81 * eyeWidth * down
+                let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.6 * eyeWidth,
+                                      height: 1.18 * eyeWidth, rotation: rotation)
+                guard fillTensor(rgb, width: cols, height: rows, from: frame, map: map, border: .replicate,
+                                 scale: 1, offset: 0) else { return nil }
+                for r in 0..<rows {
+                    var y = 0.0
+                    for c in 0..<cols {
+                        let i = 3 * (r * cols + c)
+                        y += 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
+                    }
+                    profile[r] = y / Double(cols)
+                }
+                var step = 0.0
+                for k in lensEdgeSpan...(rows - 3) {
+                    var first = 0.0, second = 0.0
+                    for r in (k - lensEdgeSpan)..<k {
+                        if profile[r] > first {
+                            (first, second) = (profile[r], first)
+                        } else if profile[r] > second {
+                            second = profile[r]
+                        }
+                    }
+                    let outside = (profile[k] + profile[k + 1] + profile[k + 2]) / 3
+                    step = max(step, outside / max(second, 1))
+                }
+                return step
+            }
+            }
         }
     }
 
+    /// The lens-edge strip's rows (0.033 eye widths apart) and columns, and the span above a step it reads
+    /// the lens by (0.26 eye widths: a rim up to six rows, 0.2 eye widths, thick leaves the span's two
+    /// brightest rows inside the lens).
+    static let lensEdgeRows = 36
+    static let lensEdgeColumns = 4
+    static let lensEdgeSpan = 8
+
     struct Eye {
-        var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double
+        var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double, edge: Double
     }
 
     /// The chin and the skin beside the mouth on either side, their chroma in slots 0, 1 and 2.

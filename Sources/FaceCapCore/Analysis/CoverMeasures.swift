@@ -63,6 +63,12 @@ public struct CoverMetrics: Sendable, Equatable {
     /// the white, the iris and the lids alike and keeps it; a flat dark lens has little.
     public var rightEyeContrast: Double = 0
     public var leftEyeContrast: Double = 0
+    /// Per eye: the largest step up in luma on the cheek below the eye, against the lens-sized span above it (a
+    /// lens's lower edge: from the tinted skin behind the lens to the bare cheek, the frame's rim not read,
+    /// `CoverMeasures.PatchSampler.lensEdge`); a shadow fades and clear glasses pass the skin as it is: both
+    /// read near 1. 0 when not measured.
+    public var rightLensEdge: Double = 0
+    public var leftLensEdge: Double = 0
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -98,7 +104,7 @@ public struct CoverMetrics: Sendable, Equatable {
         let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness,
                               widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
                               contrast: leftEyeContrast, t, margin: margin)
-        if right && left {
+        if (right && left) || lensEdges(t, margin: margin) {
             regions.append("eyes")
         } else if right || left {
             regions.append("eye")
@@ -138,6 +144,18 @@ public struct CoverMetrics: Sendable, Equatable {
               up >= t.minUpperFaceSaturation else { return false }
         return low < t.maxNeutralLowerFaceSaturation * (1 + margin) && low < up * (1 + margin)
             && luma < t.maxNeutralLowerFaceLuma * (1 + margin)
+    }
+
+    /// Both eyes behind a tinted lens, by the lens's lower edge: the cheek below each eye (seen nearly full
+    /// width) steps up by `minLensEdge` or more over the skin seen through the lens (`rightLensEdge`). A lens
+    /// that passes much of the light is not dark, and a shadow can be as dark as a light lens; but a shadow
+    /// fades and a lens ends. A clear lens in a dark frame shows the skin as it is: its rim is no step. Both
+    /// eyes: a pair of glasses has two lenses, and one crease or cast shadow on one cheek is
+    /// not a lens. docs/calibration.md, "The lens's edge".
+    func lensEdges(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        let limit = t.minLensEdge * (1 - margin)
+        return rightLensEdge >= limit && leftLensEdge >= limit
+            && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }
 
     /// An eye behind a dark lens or under a hand (no dark iris, lashes or brow). `margin` (a fraction) loosens
@@ -225,6 +243,7 @@ public enum CoverMeasures {
                             rightEyeMedian: right.median, leftEyeMedian: left.median,
                             rightBelowEye: right.below, leftBelowEye: left.below,
                             rightEyeContrast: right.contrast, leftEyeContrast: left.contrast,
+                            rightLensEdge: right.edge, leftLensEdge: left.edge,
                             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
                             rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
     }
