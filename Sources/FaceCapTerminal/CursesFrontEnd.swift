@@ -43,10 +43,10 @@ public struct TerminalCapabilities: Equatable, Sendable {
 public final class CursesFrontEnd: WizardFrontEnd {
     /// What was chosen at start-up.
     public let capabilities: TerminalCapabilities
-    /// The terminal's size in cells.
-    public private(set) var cellSize: (columns: Int, rows: Int)
+    /// The terminal's size in cells (a cell's size in pixels is `GraphicsProbe`'s `cellSize`).
+    private var cells: (columns: Int, rows: Int)
     /// The terminal's size in cells (the session's view: always known here).
-    public var size: (columns: Int, rows: Int)? { cellSize }
+    public var size: (columns: Int, rows: Int)? { cells }
     /// The descriptor keys arrive on (standard input): poll it for POLLIN, then call `readInput`.
     public var inputDescriptor: Int32? { 0 }
     /// Seconds between preview frames the terminal currently absorbs (1/30 s on a fast terminal).
@@ -178,7 +178,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
         let cells = CellPicture(palette: palette, unicode: unicode, mirror: mirror, cellAspect: Self.cellAspect)
         picture = graphics.map { ImagePicture(layer: $0, cells: cells) } ?? cells
         keys.eightBitControls = unicode
-        cellSize = (Int(ccurses_cols()), Int(ccurses_lines()))
+        self.cells = (Int(ccurses_cols()), Int(ccurses_lines()))
         painter = CursesPainter(palette: palette, unicode: unicode, directColor: direct, pairs: screenPairs)
     }
 
@@ -191,7 +191,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
     /// terminal is still busy with earlier output (the model is unchanged, so nothing is lost). `now` is the
     /// monotonic clock's time unless given (tests give the times the preview rate is judged at).
     @discardableResult
-    public func render(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, at now: Double? = nil) -> Bool {
+    public func render(_ model: ScreenModel, preview frame: Frame?, photo: ShownPhoto?, at now: Double?) -> Bool {
         renderPaced(model, preview: frame, photo: photo, at: now)
     }
 
@@ -239,7 +239,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
 
     private func draw(_ model: ScreenModel, preview frame: Frame?, now: Double) {
         let window = ccurses_stdscr()
-        let (columns, rows) = cellSize
+        let (columns, rows) = cells
         let pictureFrame: Frame?
         switch model.picture {
         case .livePreview?: pictureFrame = frame
@@ -313,11 +313,11 @@ public final class CursesFrontEnd: WizardFrontEnd {
                 if Int32(character) == KEY_RESIZE {
                     // ncurses queues KEY_RESIZE from its own SIGWINCH handling and from resizeterm, so one
                     // change can arrive several times: report each new size once.
-                    let before = cellSize
+                    let before = cells
                     refreshSize()
-                    if cellSize != before || reportedSize.map({ $0 != cellSize }) ?? true {
-                        reportedSize = cellSize
-                        inputs.append(.resized(columns: cellSize.columns, rows: cellSize.rows))
+                    if cells != before || reportedSize.map({ $0 != cells }) ?? true {
+                        reportedSize = cells
+                        inputs.append(.resized(columns: cells.columns, rows: cells.rows))
                     }
                 } else {
                     inputs += keys.decode(code: Int32(character), at: SystemClock().now()).map { .key($0) }
@@ -338,14 +338,14 @@ public final class CursesFrontEnd: WizardFrontEnd {
     /// the last screen at the new size. Returns the new size, which the flow needs as an event.
     @discardableResult
     public func resize() -> (columns: Int, rows: Int)? {
-        guard state == .active else { return cellSize }
+        guard state == .active else { return cells }
         var rows: Int32 = 0, columns: Int32 = 0
         if ccurses_terminal_size(1, &rows, &columns) == 0 || ccurses_terminal_size(0, &rows, &columns) == 0 {
             resize(columns: Int(columns), rows: Int(rows))
         } else {
             refreshSize()
         }
-        return cellSize
+        return cells
     }
 
     /// Resizes curses to `columns × rows` and redraws the last screen there (its preview returns with
@@ -361,8 +361,8 @@ public final class CursesFrontEnd: WizardFrontEnd {
 
     private func refreshSize() {
         let new = (Int(ccurses_cols()), Int(ccurses_lines()))
-        guard new != cellSize || layout == nil else { return }
-        cellSize = new
+        guard new != cells || layout == nil else { return }
+        cells = new
         layout = nil
         layoutKey = nil
     }

@@ -227,7 +227,7 @@ final class CursesOutputTests: XCTestCase {
         while Date() < end {
             offered += 1
             model.picture = .livePreview(oval: .ready, stability: Double(offered % 30) / 30)
-            if ui.render(model, preview: frames[offered % frames.count], photo: nil) { drawn += 1 }
+            if ui.render(model, preview: frames[offered % frames.count], photo: nil, at: nil) { drawn += 1 }
             Thread.sleep(forTimeInterval: 1.0 / 30)
         }
         XCTAssertLessThan(drawn, offered / 2, "frames skipped on the slow link, not queued")
@@ -266,7 +266,7 @@ final class CursesOutputTests: XCTestCase {
         ui.suspend()
         let suspended = bytesWritten()
         XCTAssertGreaterThan(suspended, drawn, "endwin restores the terminal")
-        XCTAssertFalse(ui.render(model, preview: nil, photo: ShownPhoto(photo, generation: 1)))
+        XCTAssertFalse(ui.render(model, preview: nil, photo: ShownPhoto(photo, generation: 1), at: nil))
         XCTAssertEqual(ui.readInput(), [])
         XCTAssertEqual(bytesWritten(), suspended, "nothing is drawn while stopped")
         ui.resume()

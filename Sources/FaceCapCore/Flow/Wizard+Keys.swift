@@ -99,6 +99,7 @@ extension Wizard {
     }
 
     /// The state's own bindings, before `?` (none while the photo is checked: Ctrl-C, a signal, still stops).
+    /// A save failure with its folder field open never reaches here: `bindings` answers for it first.
     private var stateBindings: [KeyBinding] {
         switch state {
         case .notStarted, .finished, .saving, .validating:

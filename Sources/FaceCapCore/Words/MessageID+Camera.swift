@@ -2,6 +2,9 @@
 /// and note together (`MessageID`'s table).
 
 extension MessageID {
+    /// The note of each `{reason}` of cameraError.notCapture.
+    private static let reasonNote = "Inside the brackets of cameraError.notCapture: a phrase, no full stop."
+
     static let cameraMessages: [MessageID: Message] = [
         // Camera problems: the wizard's lines that say what the camera's sentence says, in parts.
         .cameraDevice: Message("camera.device", "Device: {path}"),
@@ -38,13 +41,17 @@ extension MessageID {
         .cameraErrorNotCapture: Message(
             "cameraError.notCapture",
             "{path} is not a video capture device ({reason}) — run 'facecap devices' to list cameras"),
-        // Each {reason} of cameraError.notCapture: a phrase inside its brackets, no full stop.
-        .cameraNotCaptureNotDevice: Message("cameraError.notCapture.notDevice", "it is not a device node"),
-        .cameraNotCaptureDirectory: Message("cameraError.notCapture.directory", "it is a directory"),
-        .cameraNotCaptureNoDriver: Message("cameraError.notCapture.noDriver", "no driver answers for it"),
-        .cameraNotCaptureNoV4L2: Message("cameraError.notCapture.noV4L2", "it does not answer V4L2 requests"),
+        .cameraNotCaptureNotDevice: Message(
+            "cameraError.notCapture.notDevice", "it is not a device node", note: reasonNote),
+        .cameraNotCaptureDirectory: Message(
+            "cameraError.notCapture.directory", "it is a directory", note: reasonNote),
+        .cameraNotCaptureNoDriver: Message(
+            "cameraError.notCapture.noDriver", "no driver answers for it", note: reasonNote),
+        .cameraNotCaptureNoV4L2: Message(
+            "cameraError.notCapture.noV4L2", "it does not answer V4L2 requests", note: reasonNote),
         .cameraNotCaptureNoVideo: Message(
-            "cameraError.notCapture.noVideo", "it has no video capture, e.g. a camera's metadata node"),
+            "cameraError.notCapture.noVideo", "it has no video capture, e.g. a camera's metadata node",
+            note: reasonNote),
         .cameraErrorDenied: Message(
             "cameraError.denied",
             "cannot open {path}: permission denied ({access}) — fix: sudo usermod -aG {group} $USER, then log out "

@@ -129,15 +129,16 @@ enum TypedWordsSource {
         out += "@testable import FaceCapCore\n\n"
         out += "/// Every typed constructor, called with a distinct sample for each argument (TypedWordsTests).\n"
         out += "enum TypedWordsCoverage {\n"
-        out += "    struct Check: Sendable {\n        let id: MessageID\n        let arguments: [String: String]\n"
-        out += "        let count: Int?\n        let call: @Sendable () -> String\n    }\n\n"
+        out += "    struct Check: Sendable {\n        let id: MessageID\n        let count: Int?\n"
+        out += "        let arguments: [String: String]\n        let call: @Sendable () -> String\n    }\n\n"
         out += "    static let checks: [Check] = [\n"
         var sample = 0
         for id in MessageID.allCases {
             let message = id.message
             guard !placeholders(message.english + " " + (message.plural ?? "")).isEmpty else { continue }
             let (names, counted) = signature(message)
-            let count = counted ? "\(sample % 7 + 2)" : "nil"
+            // Every other counted message with 1, the rest with a plural count, so both forms are called.
+            let count = counted ? (sample % 2 == 0 ? "1" : "\(sample % 7 + 2)") : "nil"
             var arguments: [String] = counted ? ["count: " + count] : []
             var pairs: [String] = []
             for name in names {
@@ -146,11 +147,30 @@ enum TypedWordsSource {
                 arguments.append("\(name): \(value)")
                 pairs.append("\"\(name)\": \(value)")
             }
-            let dictionary = pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
-            out += "        Check(id: .\(id), arguments: \(dictionary), count: \(count),\n"
-            out += "              call: { Words.\(id)(\(arguments.joined(separator: ", "))) }),\n"
+            out += "        Check(id: .\(id), count: \(count),\n"
+            out += wrappedList("              arguments: [", pairs.isEmpty ? [":"] : pairs, "],", indent: 15)
+            out += wrappedList("              call: { Words.\(id)(", arguments, ") }),", indent: 18)
         }
         return out + "    ]\n}\n"
+    }
+
+    /// `head`, the items joined by ", " and `tail` on as few lines of at most 120 columns as it takes, the lines
+    /// after the first indented by `indent` spaces.
+    static func wrappedList(_ head: String, _ items: [String], _ tail: String, indent: Int) -> String {
+        var lines: [String] = []
+        var line = head
+        for (index, item) in items.enumerated() {
+            let piece = item + (index == items.count - 1 ? tail : ",")
+            let opening = line == head || line.allSatisfy { $0 == " " }
+            if !opening, line.count + 1 + piece.count > 120 {
+                lines.append(line)
+                line = String(repeating: " ", count: indent) + piece
+            } else {
+                line += (opening ? "" : " ") + piece
+            }
+        }
+        if items.isEmpty { line += tail }
+        return (lines + [line]).map { $0 + "\n" }.joined()
     }
 
     /// The placeholders of a text, in the order they first appear.
