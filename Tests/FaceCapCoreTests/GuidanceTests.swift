@@ -89,6 +89,27 @@ final class GuidanceTests: XCTestCase {
                        [.faceCovered], "coverHysteresis")
     }
 
+    /// Issue 32 item 5: a hand the hand model reads over the face is said before the light. A pale hand over the
+    /// mouth lifts the face's light measures, and `tooBright` hid it (the hand was never named). Only the hand
+    /// model's own readings are judged in bad light: the other cover measures still wait for it (a crushed shadow
+    /// reads as a mask), a bare face's light is said as before, and a hand beyond the lips on a turned head is
+    /// still the pose's.
+    func testAHandReadByTheHandModelIsSaidBeforeTheLight() {
+        let bright: (inout FrameMetrics) -> Void = { $0.face!.light!.meanLuma = 215; $0.face!.cover = Self.bare }
+        let dark: (inout FrameMetrics) -> Void = { $0.face!.light!.meanLuma = 50; $0.face!.cover = Self.bare }
+        XCTAssertEqual(codes(bright), [.tooBright])
+        XCTAssertEqual(codes(dark), [.tooDark])
+        XCTAssertEqual(codes { bright(&$0); $0.face!.cover!.handOverMouth = 0.9 }, [.faceCovered])
+        XCTAssertEqual(codes { dark(&$0); $0.face!.cover!.handOverFace = 0.85 }, [.faceCovered])
+        XCTAssertEqual(codes { bright(&$0); $0.face!.cover!.handOverMouth = 0.3 }, [.tooBright], "no hand")
+        XCTAssertEqual(codes { bright(&$0); $0.face!.cover!.handOverMouth = 0.47 }, [.tooBright], "under the cut")
+        XCTAssertEqual(codes({ bright(&$0); $0.face!.cover!.handOverMouth = 0.47 }, previous: [.faceCovered]),
+                       [.faceCovered], "coverHysteresis")
+        XCTAssertEqual(codes { dark(&$0); $0.face!.cover!.mouthContrast = 0.05 }, [.tooDark], "no hand: light first")
+        XCTAssertEqual(codes { bright(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = 25 },
+                       [.tooBright, .lookStraight], "turned: the hand beyond the lips is the pose's")
+    }
+
     /// Issue 32: a face the detector finds but the landmark model rejects, with a hand read over it, is covered by
     /// the hand (`faceCovered`, "Uncover your face"), not missing (`noFace`, "Position your face"); without a hand
     /// there, or too dark to see one, it stays what it was.

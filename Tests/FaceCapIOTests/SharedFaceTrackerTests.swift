@@ -112,12 +112,14 @@ final class SharedFaceTrackerTests: XCTestCase {
     }
 
     /// The live pipeline sets the hand model's cadence from its last analysis (`HandCadence`): on a face too dark for
-    /// any cover to be judged the hand model stops; on the well-lit photo it keeps running.
+    /// any cover to be judged but the hand model's own it reads as while fixing (a hand over the face is said before
+    /// the light), no more often than on the well-lit photo.
     func testThePipelineSetsTheHandCadenceFromItsLastAnalysis() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
         var dark = sergey
         for i in dark.data.indices { dark.data[i] /= 6 }
+        var unlitRuns = 0
         for (still, unlit) in [(dark, true), (sergey, false)] {
             let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
                                                iris: models.iris, hand: models.hand)
@@ -146,10 +148,11 @@ final class SharedFaceTrackerTests: XCTestCase {
             if unlit {
                 XCTAssertEqual(cadence, .unlit)
                 XCTAssertEqual(eyeCadence, .unlit)
-                XCTAssertLessThanOrEqual(runs, 1, "only before the first analysis said too dark")
+                XCTAssertGreaterThanOrEqual(runs, 2, "read while too dark, at the fixing pace")
+                unlitRuns = runs
             } else {
                 XCTAssertNotEqual(cadence, .unlit)
-                XCTAssertGreaterThanOrEqual(runs, 2, "\(cadence): hand runs in 20 frames")
+                XCTAssertGreaterThanOrEqual(runs, max(2, unlitRuns), "\(cadence): hand runs in 20 frames")
             }
         }
     }

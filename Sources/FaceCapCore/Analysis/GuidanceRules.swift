@@ -10,7 +10,8 @@
 ///
 /// Light first: on a face too dark or burnt out (`tooDark`/`tooBright`, with their hysteresis), cover, eyes,
 /// gaze and sharpness are not judged (a crushed shadow reads as a mask or a dark lens, an iris is guessed)
-/// and not reported; only the light is.
+/// and not reported; only the light is. Except a hand the hand model reads over the face (`handReadsOver`): that is
+/// `faceCovered`, and the light is not said while it is there (the hand's own skin is in the light measures).
 public enum GuidanceRules {
     /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
     public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
@@ -43,15 +44,18 @@ public enum GuidanceRules {
         // Light first: what needs light to be seen is not judged without it.
         let lit = !dark && !bright
         let turned = face.pose.map { h.above(abs($0.yaw), t.maxYaw, t.angleHysteresis, .lookStraight) } ?? false
-        if lit, let cover = face.cover,
-           !judgedCover(cover, turned: turned, t, margin: h.was(.faceCovered) ? t.coverHysteresis : 0).isEmpty {
+        let coverMargin = h.was(.faceCovered) ? t.coverHysteresis : 0
+        // But a hand the hand model reads over the face is said before the light: its skin is not the face's light
+        // (a pale hand over the mouth read `tooBright` before it was named, issue 32 item 5).
+        let hand = face.cover.map { handReadsOver($0, turned: turned, t, margin: coverMargin) } ?? false
+        if let cover = face.cover,
+           hand || (lit && !judgedCover(cover, turned: turned, t, margin: coverMargin).isEmpty) {
             codes.append(.faceCovered)
         }
-        if dark { codes.append(.tooDark) }
-        if bright { codes.append(.tooBright) }
+        if dark, !hand { codes.append(.tooDark) }
+        if bright, !hand { codes.append(.tooBright) }
         codes += placementCodes(face, h, t)
         // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
-        let coverMargin = h.was(.faceCovered) ? t.coverHysteresis : 0
         let eyesCovered = face.cover.map {
             !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
         } ?? false
@@ -171,6 +175,15 @@ public enum GuidanceRules {
     static func judgedCover(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> [String] {
         let regions = cover.regions(t, margin: margin)
         return turned ? regions.filter { $0 != "hand" } : regions
+    }
+
+    /// Whether the hand model itself reads a hand over the face: its flag on the mouth at `minHandOverMouth`, or on
+    /// another part at `minHandOverFace` unless the head is `turned` (`judgedCover`), each less `margin`. Judged in
+    /// any light: the light measures read the hand's skin too (`activeCodes`).
+    static func handReadsOver(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> Bool {
+        let mouth = cover.handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
+        let face = cover.handOverFace.map { $0 >= t.minHandOverFace * (1 - margin) } ?? false
+        return mouth || (face && !turned)
     }
 
     /// A closed eye has no gaze (the model still places an iris, behind the lid or a hand), and the gaze is

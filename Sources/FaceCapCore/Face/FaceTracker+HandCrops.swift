@@ -49,9 +49,9 @@ extension FaceTracker {
     /// last reading (`CropLook`, at least `lookChange`). A hand coming over the mouth changes that look and may also
     /// move the face's landmarks enough for a frame or two to ask `holdStill` (the `.fixing` cadence): without this the
     /// run was put off past the turn, 7–8 frames (0.23–0.27 s at 30 fps) after the last (issue 32 item 5: a hand
-    /// over the mouth named within 0.2 s). Never while unlit (no cover is judged there).
+    /// over the mouth named within 0.2 s), unlit too (a pale hand reads as light).
     func mouthLookChanged(_ frame: Frame, _ points: [SIMD3<Float>]) -> Bool {
-        guard handCadence != .unlit, framesSinceHand >= handInterval, let then = lastLook[0],
+        guard framesSinceHand >= handInterval, let then = lastLook[0],
               let now = look(frame, points, 0) else { return false }
         return now.change(from: then) >= lookChange
     }

@@ -71,8 +71,8 @@ public final class FaceTracker {
     /// their cost.
     public var handInterval = 6
     /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
-    /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` takes `handFixingInterval`, `.unlit`
-    /// skips the model (a newly detected face too). A `handInterval` of 1 (the validator's) reads every frame
+    /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` and `.unlit` take `handFixingInterval`
+    /// (a hand over the face is said before the light, `GuidanceRules`). A `handInterval` of 1 (the validator's) reads every frame
     /// whatever the cadence.
     public var handCadence = HandCadence.ready
     /// What the iris model's cadence follows (`HandCadence(eyesAfter:)`): `.ready` keeps `eyeInterval`, any other
@@ -168,14 +168,15 @@ public final class FaceTracker {
 
     /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
     /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`); at the
-    /// interval of `handCadence`, never while it is `.unlit` unless every frame is read.
+    /// interval of `handCadence` (`.unlit` as `.fixing`).
     private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> HandReading? {
         guard let hand else { return nil }
         // Counted while skipped too: the first frame the cadence allows a run reads the hand at once.
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
-        if !everyFrame, handCadence == .unlit { return nil }
-        let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        // Too dark or too bright: read as while fixing, for a hand whose skin is what reads as light (`GuidanceRules`).
+        let slower = handCadence == .fixing || handCadence == .unlit
+        let interval = everyFrame ? 1 : slower ? max(handInterval, handFixingInterval) : handInterval
         // A photo waiting for its hand reading (`.capture`) gets every crop on this very frame, eye frame or not.
         let all = now || everyFrame || handCadence == .capture
         // A hand coming over the mouth is read at the ready interval even where the turn would wait (issue 32 item 5).

@@ -5,8 +5,8 @@
 /// ready (the whole stability window: a hand coming in there stops the capture as before) or already covered (so
 /// the message clears as soon as the hand goes), every `FaceTracker.handFixingInterval` frames while something
 /// else is asked (moved, turned, too far: the hand is still said, a little later, and the analyzer's
-/// `handMemory` holds each reading to the next), and not at all while the face is too dark or too bright, where
-/// no cover is judged (`GuidanceRules`: light first). The tracker's counter runs on while a run is skipped, so
+/// `handMemory` holds each reading to the next), and so too while the face is too dark or too bright: a hand the
+/// model reads over the face is said before the light (`GuidanceRules`: a pale hand reads as light). The tracker's counter runs on while a run is skipped, so
 /// the first frame of a ready run that is not an eye frame reads the hand at once. The intervals are in frames
 /// analysed; the live wizard sets them from `AnalysisCadence` to the same seconds at the rate it analyses.
 /// The iris model has a cadence of the same kind (`FaceTracker.eyeCadence`, `init(eyesAfter:)`): every
@@ -17,7 +17,7 @@ public enum HandCadence: Sendable, Equatable {
     case ready
     /// Another code is asked for (a face that is lit): every `FaceTracker.handFixingInterval` frames.
     case fixing
-    /// Too dark or too bright: cover is not judged, so the hand model does not run.
+    /// Too dark or too bright: only the hand model's own reading of the cover is judged, read as while `.fixing`.
     case unlit
     /// The analyzer keeps a photo and waits for a hand reading taken at or after it (`AnalyzerOutput.awaitsHand`):
     /// every crop on the next frame, eye frame or not.

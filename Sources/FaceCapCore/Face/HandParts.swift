@@ -1,5 +1,5 @@
 // Which parts of a face a hand lies over: the hull of the hand model's 21 landmarks against small boxes on the
-// FaceMesh landmarks (nose, each eye, each cheek, the lips). A hand anywhere on the face is said, and which part
+// FaceMesh landmarks (nose, each eye, each cheek, the chin, the lips). A hand anywhere on the face is said, and which part
 // it covers is in the record (docs/calibration.md, "A hand anywhere on the face").
 
 /// The parts of a face a hand can cover, as a set.
@@ -14,6 +14,9 @@ public struct HandParts: OptionSet, Sendable, Hashable {
     public static let leftEye = HandParts(rawValue: 1 << 3)
     public static let rightCheek = HandParts(rawValue: 1 << 4)
     public static let leftCheek = HandParts(rawValue: 1 << 5)
+    /// Below the lower lip, a third of the way to the chin's tip (landmarks 17 → 152), as wide as the mouth (61–291): a hand on
+    /// the chin just below the mouth, the lips outside its hull.
+    public static let chin = HandParts(rawValue: 1 << 6)
 
     /// Every part but the mouth, whose own reading (`Face.handFlag`) keeps its place in the mouth rule.
     public static let aboveMouth: HandParts = [.nose, .rightEye, .leftEye, .rightCheek, .leftCheek]
@@ -22,7 +25,7 @@ public struct HandParts: OptionSet, Sendable, Hashable {
     public var names: [String] {
         let all: [(HandParts, String)] = [(.mouth, "mouth"), (.nose, "nose"), (.rightEye, "rightEye"),
                                           (.leftEye, "leftEye"), (.rightCheek, "rightCheek"),
-                                          (.leftCheek, "leftCheek")]
+                                          (.leftCheek, "leftCheek"), (.chin, "chin")]
         return all.filter { contains($0.0) }.map(\.1)
     }
 }
@@ -61,7 +64,8 @@ extension HandLandmarker {
     /// level with the eyes: the nose from between the eyes (168) to under its tip (2), as wide as its wings
     /// (129, 358); each eye corner to corner (33–133, 263–362) and as high as 0.7 of that width, centred on its
     /// lids (159/145, 386/374); each cheek a square of 0.2 face widths (234 → 454) on landmarks 50 and 280,
-    /// under the eye beside the nose.
+    /// under the eye beside the nose; the chin from below the lower lip (17) a third of the way to its tip (152), as
+    /// wide as the mouth (61, 291).
     static func partOverlaps(hull: [SIMD2<Float>], face: [SIMD3<Float>]) -> [(HandParts, Double)] {
         guard hull.count >= 3 else { return [] }
         func p(_ i: Int) -> SIMD2<Float> { SIMD2(face[i].x, face[i].y) }
@@ -93,12 +97,18 @@ extension HandLandmarker {
         let noseHalfDown = abs(((noseBottom - noseTop) * down).sum()) / 2
         let noseHalfAcross = abs(((p(358) - p(129)) * across).sum()) / 2
         let cheek = 0.1 * faceWidth
+        // The upper third of the chin, under the lips: a chin resting on a hand (a real bare face, ft3_05) has the hand
+        // under the rest.
+        let chinTop = p(17), chinBottom = p(17) + (p(152) - p(17)) / 3
+        let chinHalfDown = abs(((chinBottom - chinTop) * down).sum()) / 2
+        let chinHalfAcross = abs(((p(291) - p(61)) * across).sum()) / 2
         return [
             (.nose, share(centre: noseCentre, halfAcross: noseHalfAcross, halfDown: noseHalfDown)),
             (.rightEye, eye(33, 133, 159, 145)),
             (.leftEye, eye(263, 362, 386, 374)),
             (.rightCheek, share(centre: p(50), halfAcross: cheek, halfDown: cheek)),
             (.leftCheek, share(centre: p(280), halfAcross: cheek, halfDown: cheek)),
+            (.chin, share(centre: (chinTop + chinBottom) / 2, halfAcross: chinHalfAcross, halfDown: chinHalfDown)),
         ]
     }
 }
