@@ -46,7 +46,7 @@ export FACECAP_MODEL_DIR := $(MODEL_DIR)
 
 .PHONY: all build build-tests deps models run test test-kernel bench bench-wizard screenshots eval-real simulate \
         simulate-live deb test-deb install uninstall \
-        clean help pot locales
+        clean help pot locales format
 all: build
 
 help:
@@ -66,6 +66,7 @@ help:
 	@echo "                SUITE=trixie|forky|sid|jammy|noble: that distribution's root (MIRROR=, KEYRING=: Tests/Deb/run.sh)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make pot        write Resources/po/facecap.pot from the message catalogue (after changing a message)"
+	@echo "make format     lay out the Swift sources as .swift-format says (make test fails until they are)"
 	@echo "make mutate     apply known mutations to a copy; report which ones the tests miss"
 	@echo "make fuzz       fuzz every parser for FUZZ_SECONDS each (default 60); crashes become regression inputs"
 	@echo "make test-sanitize  the tests under ASan+UBSan, the threaded ones under TSan"
@@ -153,6 +154,12 @@ locales: $(MO_FILES)
 # binary. A test fails when the committed file is not what this writes.
 pot: build
 	$(BIN) generate pot > Resources/po/facecap.pot
+
+# The house layout (.swift-format: 4 spaces, 120 columns, the line breaks a person chose kept) with the
+# toolchain's swift-format; Tests/Make/check.sh runs `swift format lint --strict` on the same files in make test.
+# The generated Words+*.swift and TypedWordsCoverage.swift opt out on their first line.
+format:
+	swift format format --in-place --recursive --parallel Sources Tests Package.swift
 
 # facecap's own message is the last word: no command echo before it and no make "*** Error 69" after it.
 # make itself can only exit 0 or 2, never facecap's code, so it exits 0 here; scripts that need facecap's exit

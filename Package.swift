@@ -18,13 +18,13 @@ import PackageDescription
 // Core is compiled with the ordinary checked -O: its parsers read untrusted files, and the hot loops
 // use wrapping arithmetic (`&+`, `&*`) where overflow is impossible instead of turning checks off.
 let optimisedSwift: [SwiftSetting] = [
-    .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release)),
+    .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release))
 ]
 
 let package = Package(
     name: "facecap",
     products: [
-        .executable(name: "facecap", targets: ["facecap"]),
+        .executable(name: "facecap", targets: ["facecap"])
     ],
     targets: [
         .target(

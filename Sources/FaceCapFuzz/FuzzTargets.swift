@@ -28,7 +28,8 @@ public enum FuzzTargets {
     /// The TFLite reader, the planner and one inference on an input of the model's own shape.
     static func tflite(_ bytes: [UInt8]) {
         guard let model = try? TFLiteModel(bytes: bytes, name: "fuzz.tflite"),
-              let interpreter = try? Interpreter(model: model) else { return }
+            let interpreter = try? Interpreter(model: model)
+        else { return }
         let input = interpreter.input()
         for i in input.indices { input[i] = Float(i % 7) / 7 - 0.5 }
         interpreter.run()
@@ -61,7 +62,9 @@ public enum FuzzTargets {
     /// planar 4:2:2 of the stream's size, or refused (a damaged frame).
     static func mjpeg(_ bytes: [UInt8]) {
         var frame = Frame(format: .gray, width: 0, height: 0, data: [])
-        guard CameraFormatSamples.Reader().read(bytes, fourcc: "MJPG", width: 64, height: 48, into: &frame) else { return }
+        guard CameraFormatSamples.Reader().read(bytes, fourcc: "MJPG", width: 64, height: 48, into: &frame) else {
+            return
+        }
         precondition(frame.format == .yuv422p && frame.width == 64 && frame.height == 48)
         precondition(frame.data.count == PixelFormat.yuv422p.byteCount(width: 64, height: 48))
     }
@@ -112,8 +115,9 @@ public enum FuzzTargets {
         case .progress: preconditionFailure("a reply is never progress")
         }
         for text in texts {
-            precondition(!text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                         "control characters reach the screen: \(text.debugDescription)")
+            precondition(
+                !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "control characters reach the screen: \(text.debugDescription)")
         }
     }
 
@@ -123,8 +127,9 @@ public enum FuzzTargets {
         guard fields.count == 5 else { return }
         let text = { (field: [UInt8]) in String(decoding: field, as: UTF8.self) }
         let parts = [
-            MultipartBody.Part(name: text(fields[1]), filename: text(fields[2]), contentType: "image/jpeg",
-                               data: fields[3]),
+            MultipartBody.Part(
+                name: text(fields[1]), filename: text(fields[2]), contentType: "image/jpeg",
+                data: fields[3]),
             MultipartBody.Part(name: "report", filename: nil, contentType: "application/json", data: fields[4]),
         ]
         guard let body = MultipartBody(parts: parts, boundary: text(fields[0])) else { return }

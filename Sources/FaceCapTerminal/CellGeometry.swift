@@ -18,7 +18,8 @@ public struct CellRect: Equatable, Sendable {
 
     /// Whether `other` lies entirely inside this rectangle.
     public func contains(_ other: CellRect) -> Bool {
-        other.isEmpty || (other.x >= x && other.y >= y && other.x + other.width <= x + width
-            && other.y + other.height <= y + height)
+        other.isEmpty
+            || (other.x >= x && other.y >= y && other.x + other.width <= x + width
+                && other.y + other.height <= y + height)
     }
 }

@@ -45,10 +45,12 @@ struct ColourPairs: Equatable, Sendable {
         let black: Int32 = direct ? 0x000008 : colors >= 256 ? 16 : Int32(COLOR_BLACK)
         let white: Int32 = direct ? 0xFFFFFF : colors >= 256 ? 231 : colors >= 16 ? 15 : Int32(COLOR_WHITE)
         let grey: Int32 = direct ? 0x8A8A8A : colors >= 256 ? 245 : colors >= 16 ? 8 : Int32(COLOR_WHITE)
-        var definitions = [Definition(pair: Self.good, foreground: black, background: Int32(COLOR_GREEN)),
-                           Definition(pair: Self.warning, foreground: black, background: Int32(COLOR_YELLOW)),
-                           Definition(pair: Self.error, foreground: white, background: Int32(COLOR_RED)),
-                           Definition(pair: Self.accent, foreground: black, background: Int32(COLOR_CYAN))]
+        var definitions = [
+            Definition(pair: Self.good, foreground: black, background: Int32(COLOR_GREEN)),
+            Definition(pair: Self.warning, foreground: black, background: Int32(COLOR_YELLOW)),
+            Definition(pair: Self.error, foreground: white, background: Int32(COLOR_RED)),
+            Definition(pair: Self.accent, foreground: black, background: Int32(COLOR_CYAN)),
+        ]
         var inked: Set<Int32> = []
         if let background, colors >= 256 {
             for (i, tone) in [ToneInk.good, .warning, .error, .accent].enumerated() {
@@ -59,8 +61,10 @@ struct ColourPairs: Equatable, Sendable {
                 inked.insert(definitions[i].pair)
             }
         }
-        definitions += [Definition(pair: Self.barFilled, foreground: Int32(COLOR_GREEN), background: black),
-                        Definition(pair: Self.barEmpty, foreground: grey, background: black)]
+        definitions += [
+            Definition(pair: Self.barFilled, foreground: Int32(COLOR_GREEN), background: black),
+            Definition(pair: Self.barEmpty, foreground: grey, background: black),
+        ]
         self.init(definitions: definitions, inked: inked)
     }
 
@@ -114,12 +118,14 @@ struct PreviewPairTable {
         let n = entries.count
         for fg in 0..<n {
             for bg in 0..<n where bg != fg {
-                init_extended_pair(ColourPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
-                                   colour(bg))
+                init_extended_pair(
+                    ColourPairs.previewBase + Int32(fg * (n - 1) + (bg < fg ? bg : bg - 1)), colour(fg),
+                    colour(bg))
             }
         }
-        self.init(slotOfNumber: slots, paletteSize: Int32(n),
-                  blackSlot: entries.firstIndex { $0.r == 0 && $0.g == 0 && $0.b == 0 }.map(Int32.init) ?? 0)
+        self.init(
+            slotOfNumber: slots, paletteSize: Int32(n),
+            blackSlot: entries.firstIndex { $0.r == 0 && $0.g == 0 && $0.b == 0 }.map(Int32.init) ?? 0)
     }
 
     /// The pair for a preview cell, and whether the cell must be drawn as a space (one colour: the table has no
@@ -145,11 +151,16 @@ extension CursesFrontEnd {
     /// The preview's pairs for `palette`: a cache that makes them as cells need them in direct colour, else the
     /// static table (defined here, once).
     /// `screenPairs` are defined again whenever the cache drops every pair.
-    static func previewPairs(for palette: PreviewPalette, directColor: Bool,
-                             screenPairs: ColourPairs) -> (DirectPairCache?, PreviewPairTable) {
+    static func previewPairs(
+        for palette: PreviewPalette, directColor: Bool,
+        screenPairs: ColourPairs
+    ) -> (DirectPairCache?, PreviewPairTable) {
         guard palette != .truecolor else {
-            return (DirectPairCache(first: ColourPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536)),
-                                    screenPairs: screenPairs), .none)
+            return (
+                DirectPairCache(
+                    first: ColourPairs.previewBase, end: Int32(min(ccurses_color_pairs(), 65536)),
+                    screenPairs: screenPairs), .none
+            )
         }
         return (nil, PreviewPairTable(defining: palette, directColor: directColor))
     }
@@ -175,7 +186,8 @@ extension CursesFrontEnd {
         switch mode {
         case .none: return .monochrome
         case .auto, .truecolor, .colors256:
-            ladder = colors >= 256
+            ladder =
+                colors >= 256
                 ? [.xterm256, .xterm256Reduced, .ansi16, .ansi8] : colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]
         case .colors16:
             ladder = colors >= 16 ? [.ansi16, .ansi8] : [.ansi8]

@@ -2,6 +2,7 @@
 
 internal import CCurses
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,9 +38,10 @@ struct CursesPainter {
             for column in 0..<min(raster.columns, rect.width) where rect.x + column < columns {
                 let cell = cells[row * raster.columns + column]
                 let (pair, blank) = pair(foreground: cell.foreground, background: cell.background)
-                ccurses_put_cell(window, Int32(rect.y + row), Int32(rect.x + column),
-                                 wchar_t(bitPattern: blank ? 32 : cell.character.value),
-                                 cell.isGuide ? guideAttributes : CCURSES_A_NORMAL, pair)
+                ccurses_put_cell(
+                    window, Int32(rect.y + row), Int32(rect.x + column),
+                    wchar_t(bitPattern: blank ? 32 : cell.character.value),
+                    cell.isGuide ? guideAttributes : CCURSES_A_NORMAL, pair)
             }
         }
     }
@@ -50,7 +52,8 @@ struct CursesPainter {
         wide.removeAll(keepingCapacity: true)
         for scalar in item.text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
         wide.append(0)
-        ccurses_put_text(ccurses_stdscr(), Int32(item.row), Int32(item.column), wide, Int32(wide.count - 1), attributes, pair)
+        ccurses_put_text(
+            ccurses_stdscr(), Int32(item.row), Int32(item.column), wide, Int32(wide.count - 1), attributes, pair)
     }
 
     /// The pair for a preview cell, and whether the cell must be drawn as a space (`PreviewPairTable.pair`).

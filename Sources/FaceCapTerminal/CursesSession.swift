@@ -1,6 +1,7 @@
 // The terminal as curses holds it: started, given back to the shell and taken again, ended.
 
 internal import CCurses
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,10 @@ final class CursesSession {
 
     /// Starts curses writing to `output` and reading `input` (nil: standard output and input) with the first of
     /// `candidates` ncurses knows; `term` is the TERM the error names.
-    init(candidates: [String], term: String, output: UnsafeMutablePointer<FILE>?,
-         input: UnsafeMutablePointer<FILE>?) throws(TerminalError) {
+    init(
+        candidates: [String], term: String, output: UnsafeMutablePointer<FILE>?,
+        input: UnsafeMutablePointer<FILE>?
+    ) throws(TerminalError) {
         // The real window size wins over LINES/COLUMNS a shell may have exported.
         use_tioctl(true)
         var chosen = term

@@ -70,12 +70,16 @@ struct SixelEncoder {
 
     /// Appends one sixel image (DCS … ST) of `width × height` pixels to `out`: the `sourceWidth ×
     /// sourceHeight` RGB picture (3 bytes a pixel, row-major) with each pixel repeated `scale` times each way.
-    mutating func encode(_ rgb: [UInt8], sourceWidth: Int, sourceHeight: Int, scale: Int, width: Int, height: Int,
-                         into out: inout [UInt8]) {
+    mutating func encode(
+        _ rgb: [UInt8], sourceWidth: Int, sourceHeight: Int, scale: Int, width: Int, height: Int,
+        into out: inout [UInt8]
+    ) {
         precondition(rgb.count >= sourceWidth * sourceHeight * 3 && scale >= 1)
         let width = min(width, sourceWidth * scale), height = min(height, sourceHeight * scale)
         guard width > 0, height > 0 else { return }
-        if indices.count < sourceWidth * sourceHeight { indices = [UInt8](repeating: 0, count: sourceWidth * sourceHeight) }
+        if indices.count < sourceWidth * sourceHeight {
+            indices = [UInt8](repeating: 0, count: sourceWidth * sourceHeight)
+        }
         if bits.count < Self.colourCount * width { bits = [UInt8](repeating: 0, count: Self.colourCount * width) }
         for i in used.indices { used[i] = false }
         for y in 0..<sourceHeight {
@@ -146,8 +150,10 @@ struct KittyEncoder {
 
     /// Appends the commands that transmit and place (`a=T`) the `width × height` RGB picture `rgb` as image
     /// `id`, placement 1: sent again with the same id, it replaces the picture in place.
-    mutating func encode(_ rgb: [UInt8], width: Int, height: Int, id: Int, columns: Int, rows: Int,
-                         into out: inout [UInt8]) {
+    mutating func encode(
+        _ rgb: [UInt8], width: Int, height: Int, id: Int, columns: Int, rows: Int,
+        into out: inout [UInt8]
+    ) {
         let count = width * height * 3
         precondition(rgb.count >= count)
         let bound = ccurses_deflate_bound(count)

@@ -35,8 +35,10 @@ struct GraphicsLayer {
     private var sixel = SixelEncoder()
     private var kitty = KittyEncoder()
 
-    init(kind: GraphicsProtocol, cellSize: (width: Int, height: Int), sixelLimit: (width: Int, height: Int)?,
-         mirror: Bool) {
+    init(
+        kind: GraphicsProtocol, cellSize: (width: Int, height: Int), sixelLimit: (width: Int, height: Int)?,
+        mirror: Bool
+    ) {
         self.kind = kind
         self.cellSize = (max(1, cellSize.width), max(1, cellSize.height))
         self.sixelLimit = sixelLimit
@@ -68,8 +70,10 @@ struct GraphicsLayer {
     /// `photo`: the photo taken (the success and retry thumbnails), drawn as it is, never mirrored; `photoID`
     /// tells one photo from another (the front end counts them), so a photo screen drawn again (a countdown's
     /// second, a key) reuses the pixels of the last render instead of rendering the photo again.
-    mutating func draw(_ frame: Frame, overlay: PreviewOverlay?, at rect: CellRect, photo: Bool = false,
-                       photoID: Int = 0, into out: inout [UInt8]) {
+    mutating func draw(
+        _ frame: Frame, overlay: PreviewOverlay?, at rect: CellRect, photo: Bool = false,
+        photoID: Int = 0, into out: inout [UInt8]
+    ) {
         let g = geometry(rect)
         guard g.width > 0, g.height > 0 else { return }
         if photo, let rendered, rendered.photo == photoID, rendered.rect == rect {
@@ -89,11 +93,13 @@ struct GraphicsLayer {
         out.append(UInt8(ascii: "H"))
         switch kind {
         case .sixel:
-            sixel.encode(rgb, sourceWidth: g.sourceWidth, sourceHeight: g.sourceHeight, scale: g.scale,
-                         width: g.width, height: g.height, into: &out)
+            sixel.encode(
+                rgb, sourceWidth: g.sourceWidth, sourceHeight: g.sourceHeight, scale: g.scale,
+                width: g.width, height: g.height, into: &out)
         case .kitty:
-            kitty.encode(rgb, width: g.sourceWidth, height: g.sourceHeight, id: Self.imageID, columns: rect.width,
-                         rows: rect.height, into: &out)
+            kitty.encode(
+                rgb, width: g.sourceWidth, height: g.sourceHeight, id: Self.imageID, columns: rect.width,
+                rows: rect.height, into: &out)
         }
         out += [0x1B, UInt8(ascii: "8")]
         sentRGB = rgb
@@ -102,8 +108,10 @@ struct GraphicsLayer {
     }
 
     /// Renders `frame` at pixel resolution into `rgb`.
-    private mutating func fill(_ frame: Frame, overlay: PreviewOverlay?, photo: Bool,
-                               geometry g: (width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, scale: Int)) {
+    private mutating func fill(
+        _ frame: Frame, overlay: PreviewOverlay?, photo: Bool,
+        geometry g: (width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, scale: Int)
+    ) {
         if photo {
             photoRaster.render(frame, columns: g.sourceWidth, rows: g.sourceHeight / 2, overlay: nil)
             photoRenders += 1

@@ -1,5 +1,6 @@
 internal import CCurses
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,13 +18,15 @@ public enum GraphicsProtocol: String, Equatable, Sendable {
 enum GraphicsProbe {
     /// kitty's query action (a 1×1 image that is checked, never stored), XTSMGRAPHICS (sixel geometry) and
     /// the cell size in pixels; `TerminalProbe` sends them with its device-attributes request after them.
-    static let queries: [UInt8] = Array(("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-        + "\u{1B}[?2;1;0S" + "\u{1B}[16t").utf8)
+    static let queries: [UInt8] = Array(
+        ("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+            + "\u{1B}[?2;1;0S" + "\u{1B}[16t").utf8)
     /// The protocol for `mode`, given the terminal's answers (nil: it did not answer, or is no terminal).
     /// Forced modes are taken at their word; `auto` prefers kitty (true colour, scaled by the terminal)
     /// and takes sixel only with a known cell size (its pixels must match the cells).
     static func choose(_ mode: GraphicsMode, answers: TerminalAnswers?, cellSize: (width: Int, height: Int)?)
-        -> GraphicsProtocol? {
+        -> GraphicsProtocol?
+    {
         switch mode {
         case .cells: return nil
         case .kitty: return .kitty
@@ -38,10 +41,12 @@ enum GraphicsProbe {
 
     /// One cell in pixels: the window's pixel size over its cells (TIOCGWINSZ), else the terminal's answer.
     static func cellSize(descriptor: Int32, columns: Int, rows: Int, answers: TerminalAnswers?)
-        -> (width: Int, height: Int)? {
+        -> (width: Int, height: Int)?
+    {
         var width: Int32 = 0, height: Int32 = 0
         if columns > 0, rows > 0, ccurses_terminal_pixels(descriptor, &width, &height) == 0,
-           Int(width) >= columns, Int(height) >= rows {
+            Int(width) >= columns, Int(height) >= rows
+        {
             return (Int(width) / columns, Int(height) / rows)
         }
         return answers?.cellSize

@@ -69,7 +69,7 @@ struct KeyDecoder {
             switch character {
             case UInt32(UInt8(ascii: "[")): state = .controlSequence
             case UInt32(UInt8(ascii: "]")), UInt32(UInt8(ascii: "P")), UInt32(UInt8(ascii: "_")),
-                 UInt32(UInt8(ascii: "^")), UInt32(UInt8(ascii: "X")):
+                UInt32(UInt8(ascii: "^")), UInt32(UInt8(ascii: "X")):
                 state = .controlString
             case UInt32(UInt8(ascii: "O")): state = .singleShift
             // ST with nothing open: the end of a string whose start came before a gap, or was cut.

@@ -63,8 +63,9 @@ struct CellPicture: PictureRenderer {
         switch scene.model.picture {
         case .livePreview(let oval, let stability)?:
             guard let frame = scene.frame else { return }
-            preview.render(frame, columns: rect.width, rows: rect.height,
-                           overlay: PreviewOverlay(state: oval, stability: stability))
+            preview.render(
+                frame, columns: rect.width, rows: rect.height,
+                overlay: PreviewOverlay(state: oval, stability: stability))
             painter.put(preview, at: rect, columns: scene.columns, rows: scene.rows)
         case .photo?:
             guard let photo = scene.photo else { return }
@@ -145,18 +146,22 @@ struct ImagePicture: PictureRenderer {
         default: return (nil, layer.shown != nil)
         }
         if !scene.model.showsHelp, let rect = scene.rect, !rect.isEmpty,
-           rect.y + rect.height < scene.rows, rect.x + rect.width <= scene.columns {
+            rect.y + rect.height < scene.rows, rect.x + rect.width <= scene.columns
+        {
             wanted = rect
         }
-        return Self.plan(shown: layer.shown, shownIsPhoto: layer.shownIsPhoto, wanted: wanted, isPhoto: isPhoto,
-                         stale: stale, hasFrame: scene.frame != nil)
+        return Self.plan(
+            shown: layer.shown, shownIsPhoto: layer.shownIsPhoto, wanted: wanted, isPhoto: isPhoto,
+            stale: stale, hasFrame: scene.frame != nil)
     }
 
     /// The decision of `plan`: the image on screen stays only when it is the same kind of picture (the photo,
     /// or the preview) over the same cells and nothing made it stale. The photo's image over the preview's cells
     /// (Retry → the capture at the same size) goes at once, not with the first camera frame.
-    static func plan(shown: CellRect?, shownIsPhoto: Bool, wanted: CellRect?, isPhoto: Bool, stale: Bool,
-                     hasFrame: Bool) -> (draw: CellRect?, remove: Bool) {
+    static func plan(
+        shown: CellRect?, shownIsPhoto: Bool, wanted: CellRect?, isPhoto: Bool, stale: Bool,
+        hasFrame: Bool
+    ) -> (draw: CellRect?, remove: Bool) {
         let keep = wanted != nil && wanted == shown && shownIsPhoto == isPhoto && !stale
         let remove = shown != nil && !keep
         return (!hasFrame && !isPhoto && !keep ? nil : wanted, remove)

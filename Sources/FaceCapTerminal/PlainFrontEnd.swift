@@ -25,12 +25,17 @@ public final class PlainFrontEnd: WizardFrontEnd {
     ///
     /// Punctuation is ASCII unless `environment`'s locale is UTF-8 (nil: the process's environment); `clock`
     /// (seconds, any origin) paces the lines.
-    public init(output: Int32, environment: [String: String]? = nil,
-                clock: any MonotonicClock = SystemClock()) {
+    public init(
+        output: Int32, environment: [String: String]? = nil,
+        clock: any MonotonicClock = SystemClock()
+    ) {
         self.output = output
-        let locale = environment ?? Dictionary(uniqueKeysWithValues: ["LC_ALL", "LC_CTYPE", "LANG"].compactMap { name in
-            getenv(name).map { (name, String(cString: $0)) }
-        })
+        let locale =
+            environment
+            ?? Dictionary(
+                uniqueKeysWithValues: ["LC_ALL", "LC_CTYPE", "LANG"].compactMap { name in
+                    getenv(name).map { (name, String(cString: $0)) }
+                })
         announcer = PlainAnnouncer(ascii: !PlainText.localeIsUTF8(locale))
         self.clock = clock
         isTerminal = isatty(0) == 1
@@ -173,4 +178,3 @@ extension String {
         return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }
-

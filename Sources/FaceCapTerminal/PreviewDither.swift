@@ -24,8 +24,9 @@ struct ErrorDiffusion {
     func colour(_ rgb: SIMD3<Float>, at index: Int, column: Int, py: Int, upperHalf: Bool) -> Int32 {
         let own = ColourSpace.linear(rgb)
         let wanted = (own + diffusion[index])
-            .clamped(lowerBound: SIMD3(repeating: -PreviewRaster.errorReach),
-                     upperBound: SIMD3(repeating: 1 + PreviewRaster.errorReach))
+            .clamped(
+                lowerBound: SIMD3(repeating: -PreviewRaster.errorReach),
+                upperBound: SIMD3(repeating: 1 + PreviewRaster.errorReach))
         let d = rgb - lastInput[index]
         let colour: Int32
         // (A mix code in `shown` is a shade cell's, not this pixel's colour.)
@@ -52,8 +53,10 @@ struct ErrorDiffusion {
     /// right (7/16) and, when there is a row `below`, down-left (3/16), down (5/16) and down-right (1/16); one
     /// spread for the pixels, the shade mixes and the shade cells.
     @inline(__always)
-    static func spread(_ e: SIMD3<Float>, at index: Int, width: Int, column: Int, below: Bool,
-                       into diffusion: UnsafeMutableBufferPointer<SIMD3<Float>>) {
+    static func spread(
+        _ e: SIMD3<Float>, at index: Int, width: Int, column: Int, below: Bool,
+        into diffusion: UnsafeMutableBufferPointer<SIMD3<Float>>
+    ) {
         let right = column + 1 < width
         if right { diffusion[index + 1] += e * (7.0 / 16) }
         guard below else { return }

@@ -1,6 +1,7 @@
 // Where the oval guide lies in the preview's pixels, and which colour its outline shows at a pixel.
 
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,8 @@ struct OvalMask {
         let regionCentreX = (mirror ? 1 - region.centreX : region.centreX) * Double(pixelsWide)
         let regionCentreY = region.centreY * Double(pixelsHigh)
         let regionA = region.widthFraction * Double(pixelsWide) / 2
-        let regionB = region.widthFraction * Double(frameWidth) * region.heightToWidth / 2
+        let regionB =
+            region.widthFraction * Double(frameWidth) * region.heightToWidth / 2
             * Double(pixelsHigh) / Double(frameHeight)
         guard regionA > 0, regionB > 0 else { return }
         for j in 0..<pixelsHigh {
@@ -46,7 +48,8 @@ struct OvalMask {
         for j in 0..<pixelsHigh {
             for i in 0..<pixelsWide {
                 let x = Double(i), y = Double(j)
-                let cornersInside = (inside(x, y) ? 1 : 0) + (inside(x + 1, y) ? 1 : 0) + (inside(x, y + 1) ? 1 : 0)
+                let cornersInside =
+                    (inside(x, y) ? 1 : 0) + (inside(x + 1, y) ? 1 : 0) + (inside(x, y + 1) ? 1 : 0)
                     + (inside(x + 1, y + 1) ? 1 : 0)
                 let index = j * pixelsWide + i
                 if cornersInside > 0 && cornersInside < 4 {

@@ -212,8 +212,9 @@ struct PaletteTables: Sendable {
     /// The key of an sRGB colour (0...255 a channel): each channel to the nearest of 32 levels.
     @inline(__always)
     static func key(_ c: SIMD3<Float>) -> Int {
-        let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)) * (31 / 255))
-            .rounded(.toNearestOrAwayFromZero))
+        let q = SIMD3<Int32>(
+            (c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)) * (31 / 255))
+                .rounded(.toNearestOrAwayFromZero))
         return Int(q.x) << 10 | Int(q.y) << 5 | Int(q.z)
     }
 
@@ -225,8 +226,9 @@ struct PaletteTables: Sendable {
     /// pixel in 16 in a dark red (95, 0, 0), a regular grid of specks.
     func pattern(_ target: SIMD3<Float>, into chosen: UnsafeMutableBufferPointer<Int>) {
         @inline(__always) func key(_ c: SIMD3<Float>) -> Int {
-            let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
-                .rounded(.toNearestOrAwayFromZero))
+            let q = SIMD3<Int32>(
+                (c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
+                    .rounded(.toNearestOrAwayFromZero))
             return Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5 | Int(keyOfLinear[Int(q.z)])
         }
         @inline(__always) func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
@@ -240,7 +242,8 @@ struct PaletteTables: Sendable {
             let attempt = target + 0.5 * error
             var c = Int(nearest[key(attempt)])
             if distance(labs[c], lab) > limit {
-                let wanted = ColourSpace.lab(linear: attempt.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)))
+                let wanted = ColourSpace.lab(
+                    linear: attempt.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)))
                 var best = Float.infinity
                 for (j, p) in labs.enumerated() where distance(p, lab) <= limit {
                     let d = distance(p, wanted)
@@ -254,8 +257,10 @@ struct PaletteTables: Sendable {
         for i in 1..<Self.candidateCount {
             let c = chosen[i]
             var j = i
-            while j > 0 && (luminance[chosen[j - 1]] > luminance[c]
-                            || (luminance[chosen[j - 1]] == luminance[c] && chosen[j - 1] > c)) {
+            while j > 0
+                && (luminance[chosen[j - 1]] > luminance[c]
+                    || (luminance[chosen[j - 1]] == luminance[c] && chosen[j - 1] > c))
+            {
                 chosen[j] = chosen[j - 1]
                 j -= 1
             }
@@ -271,8 +276,9 @@ struct PaletteTables: Sendable {
     @inline(__always)
     func diffusionEntry(wanted: SIMD3<Float>, own: SIMD3<Float>) -> Int {
         @inline(__always) func key(_ c: SIMD3<Float>) -> Int {
-            let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
-                .rounded(.toNearestOrAwayFromZero))
+            let q = SIMD3<Int32>(
+                (c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
+                    .rounded(.toNearestOrAwayFromZero))
             return Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5 | Int(keyOfLinear[Int(q.z)])
         }
         @inline(__always) func squared(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {

@@ -73,7 +73,6 @@ struct PlanarSource: PixelSource {
     }
 }
 
-
 /// Samples a frame into the preview's pixel grid: each preview pixel the area average of its taps (up to 4×4,
 /// `RasterStorage.xTaps`/`yTaps`, worked out once per size), as RGB.
 struct GridSampler<Source: PixelSource> {
@@ -85,8 +84,10 @@ struct GridSampler<Source: PixelSource> {
     private let taps: Float
     private let tapCount: SIMD3<Int32>, halfTapCount: SIMD3<Int32>
 
-    init(_ source: Source, convert: YUVToRGB?, xTaps: UnsafePointer<Int32>, yTaps: UnsafePointer<Int32>,
-         tapsX: Int, tapsY: Int) {
+    init(
+        _ source: Source, convert: YUVToRGB?, xTaps: UnsafePointer<Int32>, yTaps: UnsafePointer<Int32>,
+        tapsX: Int, tapsY: Int
+    ) {
         self.source = source
         self.convert = convert
         self.xTaps = xTaps
@@ -110,8 +111,9 @@ struct GridSampler<Source: PixelSource> {
         // The average rounded half away from zero, in integers: the sums are whole and ≥ 0, so
         // (sum + ⌊taps/2⌋) / taps is what rounding sum / taps in Float gives (no lane's `roundf` call).
         let q = (sum &+ halfTapCount) / tapCount
-        let c = convert.rgb(y: UInt8(truncatingIfNeeded: q.x), u: UInt8(truncatingIfNeeded: q.y),
-                            v: UInt8(truncatingIfNeeded: q.z))
+        let c = convert.rgb(
+            y: UInt8(truncatingIfNeeded: q.x), u: UInt8(truncatingIfNeeded: q.y),
+            v: UInt8(truncatingIfNeeded: q.z))
         return SIMD3(Float(c.r), Float(c.g), Float(c.b))
     }
 }

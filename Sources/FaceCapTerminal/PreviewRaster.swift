@@ -1,4 +1,5 @@
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,8 +42,10 @@ public struct PreviewOverlay: Equatable, Sendable {
 
     /// The oval where `thresholds` want the face: centred on their target, as wide as the middle of
     /// `minFaceWidth...maxFaceWidth` (0.4 of the frame by default).
-    public init(state: OvalState, stability: Double, thresholds: AnalyzerThresholds = AnalyzerThresholds(),
-                dimsOutside: Bool = true) {
+    public init(
+        state: OvalState, stability: Double, thresholds: AnalyzerThresholds = AnalyzerThresholds(),
+        dimsOutside: Bool = true
+    ) {
         self.state = state
         self.stability = stability
         centreX = thresholds.ovalCentreX
@@ -149,8 +152,9 @@ public struct PreviewRaster: Sendable {
         }
         width = max(width, 1)
         height = max(height, 1)
-        return CellRect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
-                        width: width, height: height)
+        return CellRect(
+            x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+            width: width, height: height)
     }
 
     /// The cell at `column`, `row` of the last render.
@@ -166,16 +170,19 @@ public struct PreviewRaster: Sendable {
         let columns = max(0, columns), rows = max(0, rows)
         if !isKnownUniquelyReferenced(&storage) { storage = RasterStorage(copying: storage) }
         let oval = overlay.map {
-            OvalShape(centreX: $0.centreX, centreY: $0.centreY, widthFraction: $0.widthFraction,
-                      heightToWidth: $0.heightToWidth, dimsOutside: $0.dimsOutside)
+            OvalShape(
+                centreX: $0.centreX, centreY: $0.centreY, widthFraction: $0.widthFraction,
+                heightToWidth: $0.heightToWidth, dimsOutside: $0.dimsOutside)
         }
-        let wanted = Geometry(frameWidth: frame.width, frameHeight: frame.height, columns: columns, rows: rows,
-                              oval: oval)
+        let wanted = Geometry(
+            frameWidth: frame.width, frameHeight: frame.height, columns: columns, rows: rows,
+            oval: oval)
         if geometry != wanted { prepare(wanted, overlay: overlay) }
         guard columns > 0, rows > 0 else { return }
         guard frame.width > 0, frame.height > 0,
-              let needed = frame.format.byteCount(width: frame.width, height: frame.height),
-              frame.data.count >= needed else {
+            let needed = frame.format.byteCount(width: frame.width, height: frame.height),
+            frame.data.count >= needed
+        else {
             for i in cells.indices { cells[i] = .blank }
             return
         }
@@ -198,14 +205,20 @@ public struct PreviewRaster: Sendable {
             case .gray: fill(GraySource(p: p, width: w), convert: convert, overlay: overlay)
             case .yuyv: fill(YUYVSource(p: p, rowBytes: chromaW * 4), convert: convert, overlay: overlay)
             case .yuv420p:
-                fill(PlanarSource(y: p, u: p + w * h, v: p + w * h + chromaW * chromaH, width: w,
-                                  chromaWidth: chromaW, shiftX: 1, shiftY: 1), convert: convert, overlay: overlay)
+                fill(
+                    PlanarSource(
+                        y: p, u: p + w * h, v: p + w * h + chromaW * chromaH, width: w,
+                        chromaWidth: chromaW, shiftX: 1, shiftY: 1), convert: convert, overlay: overlay)
             case .yuv422p:
-                fill(PlanarSource(y: p, u: p + w * h, v: p + w * h + chromaW * h, width: w, chromaWidth: chromaW,
-                                  shiftX: 1, shiftY: 0), convert: convert, overlay: overlay)
+                fill(
+                    PlanarSource(
+                        y: p, u: p + w * h, v: p + w * h + chromaW * h, width: w, chromaWidth: chromaW,
+                        shiftX: 1, shiftY: 0), convert: convert, overlay: overlay)
             case .yuv444p:
-                fill(PlanarSource(y: p, u: p + w * h, v: p + 2 * w * h, width: w, chromaWidth: w, shiftX: 0,
-                                  shiftY: 0), convert: convert, overlay: overlay)
+                fill(
+                    PlanarSource(
+                        y: p, u: p + w * h, v: p + 2 * w * h, width: w, chromaWidth: w, shiftX: 0,
+                        shiftY: 0), convert: convert, overlay: overlay)
             }
         }
     }
@@ -247,8 +260,9 @@ public struct PreviewRaster: Sendable {
                 yTaps[j * tapsY + k] = Int32(min(g.frameHeight - 1, max(0, Int(y))))
             }
         }
-        let oval = OvalMask(pixelsWide: pixelsWide, pixelsHigh: pixelsHigh, frameWidth: g.frameWidth,
-                            frameHeight: g.frameHeight, mirror: mirror)
+        let oval = OvalMask(
+            pixelsWide: pixelsWide, pixelsHigh: pixelsHigh, frameWidth: g.frameWidth,
+            frameHeight: g.frameHeight, mirror: mirror)
         // The face region the tone gain is measured on: the oval, or where the analyzer's default oval lies.
         oval.markFaceRegion(overlay ?? PreviewOverlay(state: .searching, stability: 0), into: storage.faceRegion)
         if let overlay { oval.markOutline(overlay, into: storage.mask) }
@@ -263,24 +277,30 @@ public struct PreviewRaster: Sendable {
         for i in storage.histogram.indices { storage.histogram[i] = 0 }
         let perCell = halfBlocks ? 2 : 1
         let columns = self.columns, rows = self.rows
-        let quantiser = Quantiser(palette: palette, tables: tables, unicode: unicode, stretch: (stretchLow, stretchHigh),
-                                  candidates: storage.candidates, known: storage.known, scratch: storage.scratch)
-        let dither = ErrorDiffusion(quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
-                                    diffusion: storage.diffusion, hysteresis: palette.hysteresis, pixelsWide: columns,
-                                    pixelsHigh: rows * perCell)
-        let sampler = GridSampler(source, convert: convert, xTaps: UnsafePointer(storage.xTaps.baseAddress!),
-                                  yTaps: UnsafePointer(storage.yTaps.baseAddress!), tapsX: tapsX, tapsY: tapsY)
-        let pixels = PixelColours(quantiser: quantiser, dither: dither, palette: palette,
-                                  shadeCells: shadeTable != nil, mixes: mixes, toneMaps: toneMaps, gain: toneGain,
-                                  storage: storage)
-        let pass = RasterPass(sampler: sampler, guide: OvalGuide(overlay), pixels: pixels, mask: storage.mask,
-                              pixelsWide: columns, perCell: perCell)
+        let quantiser = Quantiser(
+            palette: palette, tables: tables, unicode: unicode, stretch: (stretchLow, stretchHigh),
+            candidates: storage.candidates, known: storage.known, scratch: storage.scratch)
+        let dither = ErrorDiffusion(
+            quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
+            diffusion: storage.diffusion, hysteresis: palette.hysteresis, pixelsWide: columns,
+            pixelsHigh: rows * perCell)
+        let sampler = GridSampler(
+            source, convert: convert, xTaps: UnsafePointer(storage.xTaps.baseAddress!),
+            yTaps: UnsafePointer(storage.yTaps.baseAddress!), tapsX: tapsX, tapsY: tapsY)
+        let pixels = PixelColours(
+            quantiser: quantiser, dither: dither, palette: palette,
+            shadeCells: shadeTable != nil, mixes: mixes, toneMaps: toneMaps, gain: toneGain,
+            storage: storage)
+        let pass = RasterPass(
+            sampler: sampler, guide: OvalGuide(overlay), pixels: pixels, mask: storage.mask,
+            pixelsWide: columns, perCell: perCell)
         // The cells' maker, chosen once a frame (a generic argument, so each cell costs no dispatch).
         let mixer = mixes ? ShadeMixer(tables: tables, dither: dither, mixOfKey: storage.mixOfKey) : nil
         let shadeCells = shadeTable.map {
-            ShadeCells(table: $0, quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
-                       diffusion: storage.diffusion, hysteresis: palette.hysteresis, columns: columns, rows: rows,
-                       keep: palette == .ansi8 ? 0.75 : 1)
+            ShadeCells(
+                table: $0, quantiser: quantiser, shown: storage.shown, lastInput: storage.lastInput,
+                diffusion: storage.diffusion, hysteresis: palette.hysteresis, columns: columns, rows: rows,
+                keep: palette == .ansi8 ? 0.75 : 1)
         }
         let symbols = SymbolCells(perCell: perCell, monochrome: palette == .monochrome, ramp: Self.ramp)
         let face = cells.withUnsafeMutableBufferPointer { cells in
@@ -351,6 +371,8 @@ public struct PreviewRaster: Sendable {
 
     /// How much of a cell each ramp character inks (DejaVu Sans Mono, measured by rendering each glyph in
     /// its cell: tools/preview_fidelity.py --densities); the ramp goes up in about even steps.
-    static let rampDensity: [Float] = [0, 0.025, 0.049, 0.063, 0.089, 0.108, 0.124, 0.135, 0.152, 0.167, 0.186,
-                                       0.208, 0.236, 0.242, 0.256]
+    static let rampDensity: [Float] = [
+        0, 0.025, 0.049, 0.063, 0.089, 0.108, 0.124, 0.135, 0.152, 0.167, 0.186,
+        0.208, 0.236, 0.242, 0.256,
+    ]
 }

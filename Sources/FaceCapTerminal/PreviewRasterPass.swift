@@ -22,8 +22,10 @@ struct PixelColours {
     let histogram: UnsafeMutableBufferPointer<Int>
     let monochrome: Bool, diffuses: Bool
 
-    init(quantiser: Quantiser, dither: ErrorDiffusion, palette: PreviewPalette, shadeCells: Bool, mixes: Bool,
-         toneMaps: Bool, gain: Float, storage: RasterStorage) {
+    init(
+        quantiser: Quantiser, dither: ErrorDiffusion, palette: PreviewPalette, shadeCells: Bool, mixes: Bool,
+        toneMaps: Bool, gain: Float, storage: RasterStorage
+    ) {
         self.quantiser = quantiser
         self.dither = dither
         self.palette = palette
@@ -95,8 +97,10 @@ struct FaceLight {
 /// `outside`: both lie in the dimmed surround. One per palette and mode, chosen once a frame: `SymbolCells`,
 /// `ShadeMixer` (256 colours), `ShadeCells` (16 and 8 colours).
 protocol CellChoice {
-    func cell(row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
-              outside: Bool) -> PreviewCell
+    func cell(
+        row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
+        outside: Bool
+    ) -> PreviewCell
 }
 
 /// Walks the cell grid for one frame: samples each cell's pixels (`GridSampler`), draws the oval's outline over
@@ -112,8 +116,10 @@ struct RasterPass<Source: PixelSource> {
 
     /// Draws every cell into `cells` (`rows` rows), each made by `choice`; returns the face region's light in the
     /// frame.
-    func draw<Choice: CellChoice>(with choice: Choice, into cells: UnsafeMutableBufferPointer<PreviewCell>,
-                                  rows: Int) -> FaceLight {
+    func draw<Choice: CellChoice>(
+        with choice: Choice, into cells: UnsafeMutableBufferPointer<PreviewCell>,
+        rows: Int
+    ) -> FaceLight {
         var face = FaceLight()
         for row in 0..<rows {
             for column in 0..<pixelsWide {
@@ -142,8 +148,9 @@ struct RasterPass<Source: PixelSource> {
                 pixels.forget(index)
             } else {
                 let rgb = pixels.adjusted(sampler.rgb(column: column, py: py), mask: m, at: index, face: &face)
-                colour = pixels.colour(rgb, mask: m, at: index, column: column, py: py,
-                                       upperHalf: perCell == 2 && half == 0)
+                colour = pixels.colour(
+                    rgb, mask: m, at: index, column: column, py: py,
+                    upperHalf: perCell == 2 && half == 0)
                 if colour == PixelColours.deferred {
                     if half == 0 { halves.0 = rgb } else { halves.1 = rgb }
                     if m != -2 { outside = false }
@@ -151,8 +158,9 @@ struct RasterPass<Source: PixelSource> {
             }
             if half == 0 { colours.0 = colour } else { colours.1 = colour }
         }
-        return choice.cell(row: row, column: column, colours: colours, halves: halves, guideCell: guideCell,
-                           outside: outside)
+        return choice.cell(
+            row: row, column: column, colours: colours, halves: halves, guideCell: guideCell,
+            outside: outside)
     }
 }
 
@@ -166,8 +174,10 @@ struct SymbolCells: CellChoice {
     let ramp: [UInt8]
 
     @inline(__always)
-    func cell(row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
-              outside: Bool) -> PreviewCell {
+    func cell(
+        row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
+        outside: Bool
+    ) -> PreviewCell {
         if perCell == 2 {
             return PreviewCell(character: "▀", foreground: colours.0, background: colours.1, isGuide: guideCell)
         }
@@ -175,7 +185,8 @@ struct SymbolCells: CellChoice {
             let character = guideCell ? Unicode.Scalar("o") : Unicode.Scalar(ramp[Int(colours.0)])
             return PreviewCell(character: character, isGuide: guideCell)
         }
-        return PreviewCell(character: guideCell ? "o" : " ", foreground: colours.0, background: colours.0,
-                           isGuide: guideCell)
+        return PreviewCell(
+            character: guideCell ? "o" : " ", foreground: colours.0, background: colours.0,
+            isGuide: guideCell)
     }
 }

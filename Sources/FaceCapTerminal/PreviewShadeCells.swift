@@ -21,8 +21,10 @@ struct ShadeCells: CellChoice {
     let keep: Float
 
     @inline(__always)
-    func cell(row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>),
-              guideCell: Bool, outside: Bool) -> PreviewCell {
+    func cell(
+        row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>),
+        guideCell: Bool, outside: Bool
+    ) -> PreviewCell {
         let cellIndex = row * columns + column
         let upper = 2 * row * columns + column
         if guideCell || colours.0 != -3 || colours.1 != -3 {
@@ -43,12 +45,14 @@ struct ShadeCells: CellChoice {
             entry = still ? Int(shown[upper]) : table.nearest(linear: own)
         } else {
             let wanted = (own + diffusion[cellIndex])
-                .clamped(lowerBound: SIMD3(repeating: -PreviewRaster.errorReach),
-                         upperBound: SIMD3(repeating: 1 + PreviewRaster.errorReach))
+                .clamped(
+                    lowerBound: SIMD3(repeating: -PreviewRaster.errorReach),
+                    upperBound: SIMD3(repeating: 1 + PreviewRaster.errorReach))
             entry = still ? Int(shown[upper]) : table.nearest(linear: wanted)
             let e = (wanted - table.linear[entry]) * keep
-            ErrorDiffusion.spread(e, at: cellIndex, width: columns, column: column, below: row + 1 < rows,
-                                  into: diffusion)
+            ErrorDiffusion.spread(
+                e, at: cellIndex, width: columns, column: column, below: row + 1 < rows,
+                into: diffusion)
         }
         if !still {
             shown[upper] = Int32(entry)

@@ -14,11 +14,14 @@ struct ShadeMixer: CellChoice {
     let mixOfKey: UnsafeMutableBufferPointer<Int32>
 
     @inline(__always)
-    func cell(row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
-              outside: Bool) -> PreviewCell {
+    func cell(
+        row: Int, column: Int, colours: (Int32, Int32), halves: (SIMD3<Float>, SIMD3<Float>), guideCell: Bool,
+        outside: Bool
+    ) -> PreviewCell {
         let upper = 2 * row * dither.pixelsWide + column, lower = upper + dither.pixelsWide
         if !guideCell && colours.0 == -3 && colours.1 == -3,
-           let code = mix(halves, upper: upper, lower: lower, column: column, row: row) {
+            let code = mix(halves, upper: upper, lower: lower, column: column, row: row)
+        {
             return tables.cell(ofMix: code)
         }
         var colours = colours
@@ -46,7 +49,10 @@ struct ShadeMixer: CellChoice {
             if shown[upper] >= 0, shown[upper] < PaletteTables.mixFlag, shown[lower] >= 0 {
                 let d0 = halves.0 - lastInput[upper], d1 = halves.1 - lastInput[lower]
                 if (d0 * d0).sum() <= hysteresis * hysteresis,
-                   (d1 * d1).sum() <= hysteresis * hysteresis { return nil }
+                    (d1 * d1).sum() <= hysteresis * hysteresis
+                {
+                    return nil
+                }
             }
             let apart = ColourSpace.lab(linear: own0) - ColourSpace.lab(linear: own1)
             guard (apart * apart).sum() <= PreviewRaster.mixCloseness * PreviewRaster.mixCloseness else { return nil }
@@ -69,8 +75,9 @@ struct ShadeMixer: CellChoice {
             diffusion[upper + 1] += e0 * (7.0 / 16)
             diffusion[lower + 1] += e0 * (1.0 / 16)
         }
-        ErrorDiffusion.spread(e1, at: lower, width: dither.pixelsWide, column: column,
-                              below: 2 * row + 2 < dither.pixelsHigh, into: diffusion)
+        ErrorDiffusion.spread(
+            e1, at: lower, width: dither.pixelsWide, column: column,
+            below: 2 * row + 2 < dither.pixelsHigh, into: diffusion)
         return code
     }
 

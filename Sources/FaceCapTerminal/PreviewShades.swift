@@ -47,8 +47,10 @@ struct ShadeTable: Sendable {
         for glyph in Self.glyphs {
             for i in tables.entries.indices {
                 for j in tables.entries.indices where i < j {
-                    entries.append(Entry(character: glyph.character, foreground: tables.entries[i].number,
-                                         background: tables.entries[j].number))
+                    entries.append(
+                        Entry(
+                            character: glyph.character, foreground: tables.entries[i].number,
+                            background: tables.entries[j].number))
                     linear.append(glyph.coverage * tables.linear[i] + (1 - glyph.coverage) * tables.linear[j])
                 }
             }
@@ -77,10 +79,13 @@ struct ShadeTable: Sendable {
     /// The entry nearest (CIELAB, through the 5-bit key) a linear-light colour.
     @inline(__always)
     func nearest(linear c: SIMD3<Float>) -> Int {
-        let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
-            .rounded(.toNearestOrAwayFromZero))
-        return Int(nearest[Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5
-                           | Int(keyOfLinear[Int(q.z)])])
+        let q = SIMD3<Int32>(
+            (c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
+                .rounded(.toNearestOrAwayFromZero))
+        return Int(
+            nearest[
+                Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5
+                    | Int(keyOfLinear[Int(q.z)])])
     }
 
     private static let ansi16 = ShadeTable(PaletteTables.table(.ansi16))
@@ -149,7 +154,8 @@ extension PaletteTables {
                 let spread = (apart * apart).sum()
                 for (g, glyph) in ShadeTable.glyphs.enumerated() {
                     let mix = glyph.coverage * linear[a] + (1 - glyph.coverage) * linear[b]
-                    let d = squared(ColourSpace.lab(linear: mix))
+                    let d =
+                        squared(ColourSpace.lab(linear: mix))
                         + Self.mixPatternWeight * glyph.coverage * (1 - glyph.coverage) * spread
                     if d < bestDistance {
                         bestDistance = d
@@ -164,8 +170,9 @@ extension PaletteTables {
     /// The key (`key(_:)`) of a linear-light colour, clamped to 0...1.
     @inline(__always)
     func key(linear c: SIMD3<Float>) -> Int {
-        let q = SIMD3<Int32>((c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
-            .rounded(.toNearestOrAwayFromZero))
+        let q = SIMD3<Int32>(
+            (c.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 4095)
+                .rounded(.toNearestOrAwayFromZero))
         return Int(keyOfLinear[Int(q.x)]) << 10 | Int(keyOfLinear[Int(q.y)]) << 5 | Int(keyOfLinear[Int(q.z)])
     }
 
@@ -182,6 +189,7 @@ extension PaletteTables {
     @inline(__always)
     func cell(ofMix code: Int32) -> PreviewCell {
         let g = Int(code >> 16 & 255), f = entries[Int(code >> 8 & 255)].number, b = entries[Int(code & 255)].number
-        return PreviewCell(character: g > 0 ? ShadeTable.glyphs[g - 1].character : "▀", foreground: f, background: g > 0 ? b : f)
+        return PreviewCell(
+            character: g > 0 ? ShadeTable.glyphs[g - 1].character : "▀", foreground: f, background: g > 0 ? b : f)
     }
 }

@@ -86,12 +86,14 @@ final class RasterStorage: @unchecked Sendable {
 
     /// Where each buffer lives, for tests that check nothing is reallocated per frame.
     var addresses: [UInt] {
-        [UnsafeMutableRawPointer(shown.baseAddress), UnsafeMutableRawPointer(lastInput.baseAddress),
-         UnsafeMutableRawPointer(histogram.baseAddress), UnsafeMutableRawPointer(candidates.baseAddress),
-         UnsafeMutableRawPointer(known.baseAddress), UnsafeMutableRawPointer(mask.baseAddress),
-         UnsafeMutableRawPointer(xTaps.baseAddress), UnsafeMutableRawPointer(yTaps.baseAddress),
-         UnsafeMutableRawPointer(diffusion.baseAddress), UnsafeMutableRawPointer(faceRegion.baseAddress),
-         UnsafeMutableRawPointer(mixOfKey.baseAddress)].map { UInt(bitPattern: $0) }
+        [
+            UnsafeMutableRawPointer(shown.baseAddress), UnsafeMutableRawPointer(lastInput.baseAddress),
+            UnsafeMutableRawPointer(histogram.baseAddress), UnsafeMutableRawPointer(candidates.baseAddress),
+            UnsafeMutableRawPointer(known.baseAddress), UnsafeMutableRawPointer(mask.baseAddress),
+            UnsafeMutableRawPointer(xTaps.baseAddress), UnsafeMutableRawPointer(yTaps.baseAddress),
+            UnsafeMutableRawPointer(diffusion.baseAddress), UnsafeMutableRawPointer(faceRegion.baseAddress),
+            UnsafeMutableRawPointer(mixOfKey.baseAddress),
+        ].map { UInt(bitPattern: $0) }
     }
 
     private func replace<T>(_ buffer: inout UnsafeMutableBufferPointer<T>, _ new: UnsafeMutableBufferPointer<T>) {

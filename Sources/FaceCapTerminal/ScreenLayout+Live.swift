@@ -14,25 +14,32 @@ extension ScreenLayout {
     static let sideGap = 3
 
     /// Draws the guidance and returns the preview's rectangle (nil when there is no room for one).
-    static func layOutLive(_ model: ScreenModel, text: ScreenText, budget: Int, page: Page,
-                           pictureSize: (width: Int, height: Int), cellAspect: Double,
-                           into canvas: inout TextCanvas) -> CellRect? {
-        if let beside = beside(rows: canvas.rows, budget: budget, margin: page.margin, width: page.width,
-                               pictureSize: pictureSize, cellAspect: cellAspect) {
+    static func layOutLive(
+        _ model: ScreenModel, text: ScreenText, budget: Int, page: Page,
+        pictureSize: (width: Int, height: Int), cellAspect: Double,
+        into canvas: inout TextCanvas
+    ) -> CellRect? {
+        if let beside = beside(
+            rows: canvas.rows, budget: budget, margin: page.margin, width: page.width,
+            pictureSize: pictureSize, cellAspect: cellAspect)
+        {
             let top = beside.picture.y + max(0, (beside.picture.height - GuidanceColumn.rows) / 2)
             GuidanceColumn(model, tone: text.primaryTone)
-                .render(in: CellRect(x: beside.column, y: top, width: beside.columnWidth, height: GuidanceColumn.rows),
-                        into: &canvas)
+                .render(
+                    in: CellRect(x: beside.column, y: top, width: beside.columnWidth, height: GuidanceColumn.rows),
+                    into: &canvas)
             return beside.picture
         }
         let textRows = min(budget, liveTextRows)
         let (pictureRows, gap) = stackedRows(rows: canvas.rows, budget: budget)
         GuidanceRows(model, text: text, width: page.width, unicode: canvas.unicode)
-            .render(in: CellRect(x: page.margin, y: 1 + pictureRows + gap, width: page.width, height: textRows),
-                    into: &canvas)
+            .render(
+                in: CellRect(x: page.margin, y: 1 + pictureRows + gap, width: page.width, height: textRows),
+                into: &canvas)
         guard pictureRows > 0 else { return nil }
-        return stackedPicture(rows: canvas.rows, budget: budget, margin: page.margin, width: page.width,
-                              pictureSize: pictureSize, cellAspect: cellAspect)
+        return stackedPicture(
+            rows: canvas.rows, budget: budget, margin: page.margin, width: page.width,
+            pictureSize: pictureSize, cellAspect: cellAspect)
     }
 
     /// The stacked capture layout's picture rows and the blank row under them (a blank row between the picture
@@ -44,11 +51,14 @@ extension ScreenLayout {
     }
 
     /// The preview's rectangle in the stacked capture layout (the text rows under it).
-    static func stackedPicture(rows: Int, budget: Int, margin: Int, width: Int,
-                               pictureSize: (width: Int, height: Int), cellAspect: Double) -> CellRect {
-        PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
-                          in: CellRect(x: margin, y: 1, width: width, height: stackedRows(rows: rows, budget: budget).picture),
-                          cellAspect: cellAspect)
+    static func stackedPicture(
+        rows: Int, budget: Int, margin: Int, width: Int,
+        pictureSize: (width: Int, height: Int), cellAspect: Double
+    ) -> CellRect {
+        PreviewRaster.fit(
+            frameWidth: pictureSize.width, frameHeight: pictureSize.height,
+            in: CellRect(x: margin, y: 1, width: width, height: stackedRows(rows: rows, budget: budget).picture),
+            cellAspect: cellAspect)
     }
 
     /// The preview's rectangle and the guidance column (its first column and width) on a terminal wide enough
@@ -56,16 +66,20 @@ extension ScreenLayout {
     /// least `sideColumnMinimum` columns beside it, or, on a frame too wide for that, when the preview beside the
     /// column is no smaller than the one above the text rows. Nil: the guidance goes under the preview. From the
     /// terminal's size and the frame's shape alone, so the rectangle is as steady as the stacked one.
-    static func beside(rows: Int, budget: Int, margin: Int, width: Int, pictureSize: (width: Int, height: Int),
-                       cellAspect: Double) -> (picture: CellRect, column: Int, columnWidth: Int)? {
+    static func beside(
+        rows: Int, budget: Int, margin: Int, width: Int, pictureSize: (width: Int, height: Int),
+        cellAspect: Double
+    ) -> (picture: CellRect, column: Int, columnWidth: Int)? {
         guard budget >= GuidanceColumn.rows, width >= sideColumnMinimum + sideGap + 10 else { return nil }
-        let side = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height,
-                                     in: CellRect(x: 0, y: 0, width: width - sideColumnMinimum - sideGap, height: budget),
-                                     cellAspect: cellAspect)
+        let side = PreviewRaster.fit(
+            frameWidth: pictureSize.width, frameHeight: pictureSize.height,
+            in: CellRect(x: 0, y: 0, width: width - sideColumnMinimum - sideGap, height: budget),
+            cellAspect: cellAspect)
         if side.height < budget {
             // The picture the stacked layout would draw at this size (the same rows `layOutLive` gives it).
-            let stacked = stackedPicture(rows: rows, budget: budget, margin: margin, width: width,
-                                         pictureSize: pictureSize, cellAspect: cellAspect)
+            let stacked = stackedPicture(
+                rows: rows, budget: budget, margin: margin, width: width,
+                pictureSize: pictureSize, cellAspect: cellAspect)
             guard side.width * side.height >= stacked.width * stacked.height else { return nil }
         }
         let columnWidth = min(sideColumnMaximum, width - side.width - sideGap)
@@ -115,8 +129,9 @@ struct GuidanceRows: TextWidget {
         guard area.height > 1 else { return }
         let status = area.y + area.height - 1
         if let progress {
-            ProgressBar(progress: progress).render(in: CellRect(x: area.x, y: status, width: area.width, height: 1),
-                                                   into: &canvas)
+            ProgressBar(progress: progress).render(
+                in: CellRect(x: area.x, y: status, width: area.width, height: 1),
+                into: &canvas)
         } else if let countdown {
             canvas.addCentered(countdown, in: canvas.line(status), style: .countdown)
         }
@@ -164,12 +179,14 @@ struct GuidanceColumn: TextWidget {
         }
         let status = area.y + Self.bandRows + 1 + Self.detailRows + 1
         if let progress {
-            ProgressBar(progress: progress).render(in: CellRect(x: area.x, y: status, width: area.width, height: 1),
-                                                   into: &canvas)
+            ProgressBar(progress: progress).render(
+                in: CellRect(x: area.x, y: status, width: area.width, height: 1),
+                into: &canvas)
         }
         if let countdown {
-            canvas.addCentered(countdown, in: CellRect(x: area.x, y: status + 1, width: area.width, height: 1),
-                               style: .countdown)
+            canvas.addCentered(
+                countdown, in: CellRect(x: area.x, y: status + 1, width: area.width, height: 1),
+                style: .countdown)
         }
     }
 
@@ -187,7 +204,8 @@ struct GuidanceColumn: TextWidget {
             let text = i >= 0 && i < message.count ? message[i] : ""
             let w = canvas.width(of: text)
             let left = (area.width - w) / 2
-            let padded = String(repeating: " ", count: left) + text + String(repeating: " ", count: area.width - w - left)
+            let padded =
+                String(repeating: " ", count: left) + text + String(repeating: " ", count: area.width - w - left)
             canvas.add(padded, row: row, column: area.x, style: .primary(tone))
         }
     }

@@ -22,8 +22,10 @@ public struct ScreenLayout: Equatable, Sendable {
 
     /// Lays out `model` on a `columns × rows` terminal. `pictureSize` is the pixel size of the picture
     /// (the camera frame or the photo), for its aspect; `cellAspect` is a cell's height over its width.
-    public init(_ model: ScreenModel, columns: Int, rows: Int, unicode: Bool,
-                pictureSize: (width: Int, height: Int)? = nil, cellAspect: Double = 2) {
+    public init(
+        _ model: ScreenModel, columns: Int, rows: Int, unicode: Bool,
+        pictureSize: (width: Int, height: Int)? = nil, cellAspect: Double = 2
+    ) {
         self.columns = max(0, columns)
         self.rows = max(0, rows)
         guard self.columns > 0, self.rows > 0 else { return }
@@ -39,8 +41,9 @@ public struct ScreenLayout: Equatable, Sendable {
         let text = ScreenText(model, page: page, columns: columns, unicode: unicode)
         let size = pictureSize ?? (4, 3)
         if case .livePreview? = model.picture {
-            picture = Self.layOutLive(model, text: text, budget: budget, page: page, pictureSize: size,
-                                      cellAspect: cellAspect, into: &canvas)
+            picture = Self.layOutLive(
+                model, text: text, budget: budget, page: page, pictureSize: size,
+                cellAspect: cellAspect, into: &canvas)
         } else {
             let still = StillLayout(model, text: text, page: page, budget: budget, rows: rows, unicode: unicode)
             picture = still.render(into: &canvas, pictureSize: size, cellAspect: cellAspect)
@@ -74,12 +77,16 @@ struct ScreenText {
         let width = page.width
         var primary = model.primary.map { TerminalText.wrap($0, width: width, unicode: unicode) } ?? []
         if primary.count > 2 {
-            primary = [primary[0], TerminalText.fit(primary[1] + " " + primary[2...].joined(separator: " "),
-                                                     width: width, unicode: unicode)]
+            primary = [
+                primary[0],
+                TerminalText.fit(
+                    primary[1] + " " + primary[2...].joined(separator: " "),
+                    width: width, unicode: unicode),
+            ]
         }
         self.primary = primary
         // The live preview's message takes the colour of the oval: searching, adjusting, ready.
-        if case let .livePreview(oval, _) = model.picture {
+        if case .livePreview(let oval, _) = model.picture {
             switch oval {
             case .searching: primaryTone = .neutral
             case .adjusting: primaryTone = .warning

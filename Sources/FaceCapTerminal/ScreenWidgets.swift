@@ -33,8 +33,9 @@ struct Countdown: TextWidget {
         let fitted = canvas.fit(text, width: max(1, area.width - 2))
         let width = canvas.width(of: fitted) + 2
         let column = area.x + max(0, (area.width - width) / 2)
-        canvas.add(glyphs[((step % glyphs.count) + glyphs.count) % glyphs.count], row: area.y, column: column,
-                   style: .spinner)
+        canvas.add(
+            glyphs[((step % glyphs.count) + glyphs.count) % glyphs.count], row: area.y, column: column,
+            style: .spinner)
         canvas.add(fitted, row: area.y, column: column + 2, style: .countdown)
     }
 }
@@ -48,7 +49,8 @@ struct KeyBar: TextWidget {
         keys.enumerated().flatMap { i, key -> [(String, TextStyle)] in
             let last = i == keys.count - 1
             let name = (" \(key.key) ", TextStyle.keyName)
-            return i < words ? [name, (" \(key.action)" + (last ? "" : gap), .keyAction)]
+            return i < words
+                ? [name, (" \(key.action)" + (last ? "" : gap), .keyAction)]
                 : [name] + (last ? [] : [(" ", .keyAction)])
         }
     }
@@ -102,8 +104,9 @@ struct ProgressBar: TextWidget {
         let filled = Int((fraction * Double(barWidth)).rounded())
         let full = canvas.unicode ? "█" : "#", empty = canvas.unicode ? "░" : "-"
         canvas.add(String(repeating: full, count: filled), row: area.y, column: column, style: .progressFilled)
-        canvas.add(String(repeating: empty, count: barWidth - filled), row: area.y, column: column + filled,
-                   style: .progressEmpty)
+        canvas.add(
+            String(repeating: empty, count: barWidth - filled), row: area.y, column: column + filled,
+            style: .progressEmpty)
         canvas.add(percent, row: area.y, column: column + barWidth, style: .progressLabel)
     }
 }
@@ -111,33 +114,36 @@ struct ProgressBar: TextWidget {
 /// The tutorial's face in an oval, with UTF-8 line drawing or in ASCII, each line centred in the area's columns.
 struct Illustration: TextWidget {
     static func lines(unicode: Bool) -> [String] {
-        unicode ? [
-            "   ╭───────────╮   ",
-            "  ╱             ╲  ",
-            " │   (o)   (o)   │ ",
-            " │               │ ",
-            " │       ╷       │ ",
-            " │      ─╯       │ ",
-            " │    ───────    │ ",
-            "  ╲             ╱  ",
-            "   ╰───────────╯   ",
-        ] : [
-            "   .-----------.   ",
-            "  /             \\  ",
-            " |   (o)   (o)   | ",
-            " |               | ",
-            " |       |       | ",
-            " |      _|       | ",
-            " |    -------    | ",
-            "  \\             /  ",
-            "   '-----------'   ",
-        ]
+        unicode
+            ? [
+                "   ╭───────────╮   ",
+                "  ╱             ╲  ",
+                " │   (o)   (o)   │ ",
+                " │               │ ",
+                " │       ╷       │ ",
+                " │      ─╯       │ ",
+                " │    ───────    │ ",
+                "  ╲             ╱  ",
+                "   ╰───────────╯   ",
+            ]
+            : [
+                "   .-----------.   ",
+                "  /             \\  ",
+                " |   (o)   (o)   | ",
+                " |               | ",
+                " |       |       | ",
+                " |      _|       | ",
+                " |    -------    | ",
+                "  \\             /  ",
+                "   '-----------'   ",
+            ]
     }
 
     func render(in area: CellRect, into canvas: inout TextCanvas) {
         for (i, line) in Self.lines(unicode: canvas.unicode).enumerated() {
-            canvas.addCentered(line, in: CellRect(x: area.x, y: area.y + i, width: area.width, height: 1),
-                               style: .illustration)
+            canvas.addCentered(
+                line, in: CellRect(x: area.x, y: area.y + i, width: area.width, height: 1),
+                style: .illustration)
         }
     }
 }
@@ -205,8 +211,9 @@ struct HelpBox: TextWidget {
         let (h, v, tl, tr, bl, br) = canvas.unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
         let inner = boxWidth - 2
         let top = canvas.fit(title, width: inner)
-        canvas.add(tl + top + String(repeating: h, count: inner - canvas.width(of: top)) + tr, row: y, column: x,
-                   style: .helpFrame)
+        canvas.add(
+            tl + top + String(repeating: h, count: inner - canvas.width(of: top)) + tr, row: y, column: x,
+            style: .helpFrame)
         for i in 0..<(boxHeight - 2) {
             let text = canvas.fit(lines[i], width: inner - 2)
             let pad = inner - 2 - canvas.width(of: text)

@@ -60,8 +60,10 @@ struct StillLayout {
     }
 
     /// Draws the texts and returns the photo's rectangle (nil for none).
-    func render(into canvas: inout TextCanvas, pictureSize: (width: Int, height: Int),
-                cellAspect: Double) -> CellRect? {
+    func render(
+        into canvas: inout TextCanvas, pictureSize: (width: Int, height: Int),
+        cellAspect: Double
+    ) -> CellRect? {
         var row = top
         var gapsLeft = gaps
         func gap() { if gapsLeft > 0 { row += 1; gapsLeft -= 1 } }
@@ -76,18 +78,22 @@ struct StillLayout {
             row += 1
         }
         for hint in model.hints.prefix(hintRows) {
-            CentredLine(text: canvas.fit(hint, width: page.width), style: .hint).render(in: canvas.line(row),
-                                                                                        into: &canvas)
+            CentredLine(text: canvas.fit(hint, width: page.width), style: .hint).render(
+                in: canvas.line(row),
+                into: &canvas)
             row += 1
         }
         if primaryRows + hintRows > 0 { gap() }
-        text.body.render(in: CellRect(x: text.bodyColumn, y: row, width: canvas.columns - text.bodyColumn,
-                                      height: bodyRows), into: &canvas)
+        text.body.render(
+            in: CellRect(
+                x: text.bodyColumn, y: row, width: canvas.columns - text.bodyColumn,
+                height: bodyRows), into: &canvas)
         row += bodyRows
         if bodyRows > 0 { gap() }
         if progressRows > 0, let progress = model.progress {
-            ProgressBar(progress: progress).render(in: CellRect(x: page.margin, y: row, width: page.width, height: 1),
-                                                   into: &canvas)
+            ProgressBar(progress: progress).render(
+                in: CellRect(x: page.margin, y: row, width: page.width, height: 1),
+                into: &canvas)
             row += 1
         }
         if countdownRows > 0, let countdown = model.countdown {
@@ -97,8 +103,10 @@ struct StillLayout {
     }
 
     /// The tutorial's drawing, or the photo's rectangle: at most half the screen's width, centred.
-    private func renderPicture(at row: Int, into canvas: inout TextCanvas, pictureSize: (width: Int, height: Int),
-                               cellAspect: Double) -> CellRect? {
+    private func renderPicture(
+        at row: Int, into canvas: inout TextCanvas, pictureSize: (width: Int, height: Int),
+        cellAspect: Double
+    ) -> CellRect? {
         let columns = canvas.columns
         switch model.picture {
         case .tutorialIllustration?:
@@ -106,8 +114,9 @@ struct StillLayout {
             return nil
         case .photo?:
             let half = CellRect(x: page.margin, y: row, width: min(page.width, columns / 2 + 1), height: pictureRows)
-            var small = PreviewRaster.fit(frameWidth: pictureSize.width, frameHeight: pictureSize.height, in: half,
-                                          cellAspect: cellAspect)
+            var small = PreviewRaster.fit(
+                frameWidth: pictureSize.width, frameHeight: pictureSize.height, in: half,
+                cellAspect: cellAspect)
             small.x = (columns - small.width) / 2
             return small
         case .livePreview?, nil:

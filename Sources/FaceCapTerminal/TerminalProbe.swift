@@ -1,4 +1,5 @@
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,7 +82,8 @@ struct TerminalAnswers: Equatable {
             case UInt8(ascii: "S") where isPrivate:
                 // XTSMGRAPHICS reply: Pi=2 (geometry); Ps=0 (success); width; height.
                 if numbers.count >= 4, numbers[0] == 2, numbers[1] == 0, let w = numbers[2], let h = numbers[3],
-                   w > 0, h > 0 {
+                    w > 0, h > 0
+                {
                     answers.sixelLimit = (w, h)
                 }
             case UInt8(ascii: "t") where !isPrivate:
@@ -118,8 +120,10 @@ enum TerminalProbe {
     /// Sends the queries on `output` and reads the answers from `input` (the same terminal), for up to
     /// `timeout` seconds; nil when either is not a terminal, or nothing is asked. Echo and line buffering are
     /// off meanwhile and restored after.
-    static func ask(input: Int32, output: Int32, background: Bool, graphics: Bool,
-                    timeout: Double = TerminalProbe.timeout) -> TerminalAnswers? {
+    static func ask(
+        input: Int32, output: Int32, background: Bool, graphics: Bool,
+        timeout: Double = TerminalProbe.timeout
+    ) -> TerminalAnswers? {
         guard background || graphics, isatty(input) == 1, isatty(output) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
@@ -131,7 +135,8 @@ enum TerminalProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
-        guard POSIX.writeAll(output, queries(background: background, graphics: graphics), retryingAgain: true) == nil else {
+        guard POSIX.writeAll(output, queries(background: background, graphics: graphics), retryingAgain: true) == nil
+        else {
             return nil
         }
         var received: [UInt8] = []

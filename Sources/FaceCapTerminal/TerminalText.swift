@@ -85,10 +85,12 @@ public enum TerminalText {
 
     /// Closing punctuation and small kana never start a line, opening brackets never end one (JIS X 4051's
     /// line-breaking rules, the common core).
-    static let noLineStart: Set<Character> = ["。", "、", "，", "．", "・", "：", "；", "？", "！", "」", "』", "）", "］",
-                                              "｝", "〉", "》", "】", "〕", "ー", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ",
-                                              "ゅ", "ょ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ", "…", "‥",
-                                              ")", "]", "}", ",", ".", ":", ";", "!", "?", "%"]
+    static let noLineStart: Set<Character> = [
+        "。", "、", "，", "．", "・", "：", "；", "？", "！", "」", "』", "）", "］",
+        "｝", "〉", "》", "】", "〕", "ー", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ",
+        "ゅ", "ょ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ", "…", "‥",
+        ")", "]", "}", ",", ".", ":", ";", "!", "?", "%",
+    ]
     static let noLineEnd: Set<Character> = ["「", "『", "（", "［", "｛", "〈", "《", "【", "〔", "(", "[", "{"]
 
     /// The break opportunities of `text`: spaces, and around wide characters, with the punctuation rules.
@@ -109,7 +111,8 @@ public enum TerminalText {
             }
             let wide = cell.width == 2
             let previousWide = current.last.map { $0.width == 2 } ?? false
-            let glued = noLineStart.contains(cell.character) || current.last.map { noLineEnd.contains($0.character) } ?? false
+            let glued =
+                noLineStart.contains(cell.character) || current.last.map { noLineEnd.contains($0.character) } ?? false
             if !current.isEmpty, !glued, wide || previousWide {
                 close()
                 spaced = false
@@ -149,7 +152,8 @@ public enum TerminalText {
             while rest.reduce(0, { $0 + $1.width }) > limit {
                 var (head, tail) = split(rest, width: limit)
                 if let slash = head.lastIndex(where: { $0.character == "/" }), slash + 1 < head.endIndex,
-                   head[..<(slash + 1)].reduce(0, { $0 + $1.width }) * 2 >= limit {
+                    head[..<(slash + 1)].reduce(0, { $0 + $1.width }) * 2 >= limit
+                {
                     (head, tail) = (rest[..<(slash + 1)], rest[(slash + 1)...])
                 }
                 lines.append(String(head.map(\.character)))
@@ -176,7 +180,8 @@ public enum TerminalText {
     }
 
     private static func split(_ characters: ArraySlice<(character: Character, width: Int)>, width limit: Int)
-        -> (ArraySlice<(character: Character, width: Int)>, ArraySlice<(character: Character, width: Int)>) {
+        -> (ArraySlice<(character: Character, width: Int)>, ArraySlice<(character: Character, width: Int)>)
+    {
         var used = 0
         var end = characters.startIndex
         for index in characters.indices {

@@ -1,4 +1,5 @@
 import FaceCapFuzz
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,9 +34,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 /// libFuzzer's C entry to its driver (FuzzerInterface.h), for programs that have their own `main`.
 @_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(_ argc: UnsafeMutablePointer<CInt>,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                       _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+private func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 // SwiftPM links an executable's `main` to the symbol `<module>_main`, even when the module is built as a
 // library; libFuzzer's own `main` then never runs, so this one starts its driver.

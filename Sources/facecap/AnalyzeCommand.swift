@@ -29,11 +29,13 @@ enum AnalyzeCommand {
             throw UsageError(Words.text(.analyzeNeedsFile))
         }
         let json = parsed.has("json")
-        let thresholds = try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
+        let thresholds =
+            try parsed.value("thresholds").map { try AnalyzerThresholds(json: try readText($0)) }
             ?? AnalyzerThresholds()
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: models.palm)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
         var exitCode = ExitCode.success
         for path in parsed.positionals {
             do {
@@ -43,10 +45,13 @@ enum AnalyzeCommand {
                     let frame = try ImageFile.read(path: path)
                     tracker.reset()
                     let faces = tracker.process(frame)
-                    report(AnalysisRecord(path: path, frameIndex: nil, frame: frame, faces: faces,
-                                          analysis: AnalysisReport.photo(frame: frame, faces: faces,
-                                                                         thresholds: thresholds),
-                                          thresholds: thresholds), json: json)
+                    report(
+                        AnalysisRecord(
+                            path: path, frameIndex: nil, frame: frame, faces: faces,
+                            analysis: AnalysisReport.photo(
+                                frame: frame, faces: faces,
+                                thresholds: thresholds),
+                            thresholds: thresholds), json: json)
                 }
             } catch let error as UserFacingError {
                 // One bad file does not stop the others; the exit code still says something failed.
@@ -57,8 +62,10 @@ enum AnalyzeCommand {
         return exitCode
     }
 
-    private static func analyzeClip(_ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,
-                                    json: Bool) throws {
+    private static func analyzeClip(
+        _ path: String, tracker: FaceTracker, thresholds: AnalyzerThresholds,
+        json: Bool
+    ) throws {
         let reader = try Y4MFileReader(path: path)
         defer { reader.close() }
         tracker.reset()
@@ -66,8 +73,10 @@ enum AnalyzeCommand {
         var frame = Frame(format: .gray, width: 1, height: 1, data: [])
         if !json {
             let header = reader.header
-            printOut(Words.analyzeClipHeader(path: path, width: String(header.width), height: String(header.height),
-                                             fps: "\(header.frameRate.value)", seconds: "\(thresholds.stabilityWindow)"))
+            printOut(
+                Words.analyzeClipHeader(
+                    path: path, width: String(header.width), height: String(header.height),
+                    fps: "\(header.frameRate.value)", seconds: "\(thresholds.stabilityWindow)"))
         }
         var index = 0
         var captured = false
@@ -79,18 +88,23 @@ enum AnalyzeCommand {
             let faces = tracker.process(frame)
             let output = analyzer.process(frame, faces: faces)
             last = output
-            report(AnalysisRecord(path: path, frameIndex: index, frame: frame, faces: faces,
-                                  analysis: AnalysisReport.clipFrame(index: index, output: output),
-                                  thresholds: thresholds), json: json)
+            report(
+                AnalysisRecord(
+                    path: path, frameIndex: index, frame: frame, faces: faces,
+                    analysis: AnalysisReport.clipFrame(index: index, output: output),
+                    thresholds: thresholds), json: json)
             captured = captured || output.capture != nil
             index += 1
         }
         if reader.endedWithTruncatedFrame {
-            printError(Words.warningPrefix(message: Words.analyzeClipCut(count: index, path: path, index: String(index))))
+            printError(
+                Words.warningPrefix(message: Words.analyzeClipCut(count: index, path: path, index: String(index))))
         }
         if !json {
-            printOut(captured ? Words.analyzeClipCaptured(count: index, path: path)
-                     : Words.analyzeClipNotCaptured(count: index, path: path))
+            printOut(
+                captured
+                    ? Words.analyzeClipCaptured(count: index, path: path)
+                    : Words.analyzeClipNotCaptured(count: index, path: path))
         }
     }
 
@@ -125,8 +139,10 @@ struct AnalysisRecord {
         if frameIndex != nil {
             fields.append(("timestamp", JSONText.number(frame.timestamp, decimals: 3)))
         }
-        fields += [("width", String(frame.width)), ("height", String(frame.height)),
-                   ("faces", JSONText.array(faces.map { Self.jsonFace($0, thresholds: thresholds) }))]
+        fields += [
+            ("width", String(frame.width)), ("height", String(frame.height)),
+            ("faces", JSONText.array(faces.map { Self.jsonFace($0, thresholds: thresholds) })),
+        ]
         return fields + AnalysisReport.fields(analysis)
     }
 
@@ -137,21 +153,35 @@ struct AnalysisRecord {
         let d = face.detection
         let box = [d.box.x, d.box.y, d.box.width, d.box.height].map { JSONText.number(Double($0), decimals: 1) }
         let keypoints = zip(keypointNames, d.keypoints).map { name, point in
-            (name, JSONText.array([JSONText.number(Double(point.x), decimals: 1),
-                                   JSONText.number(Double(point.y), decimals: 1)]))
+            (
+                name,
+                JSONText.array([
+                    JSONText.number(Double(point.x), decimals: 1),
+                    JSONText.number(Double(point.y), decimals: 1),
+                ])
+            )
         }
-        return JSONText.object([
-            ("score", JSONText.number(Double(d.score), decimals: 4)),
-            ("box", JSONText.array(box)),
-            ("keypoints", JSONText.object(keypoints)),
-            ("tracked", String(face.isTracked)),
-            ("landmarks", face.landmarks.map { landmarks in
-                JSONText.array(landmarks.points.map { point in
-                    JSONText.array([point.x, point.y, point.z].map { JSONText.number(Double($0), decimals: 1) })
-                })
-            } ?? "null"),
-            ("presence", face.landmarks.map { JSONText.number(presenceProbability($0.presence), decimals: 3) } ?? "null"),
-        ] + AnalysisReport.faceFields(face, thresholds: thresholds))
+        return JSONText.object(
+            [
+                ("score", JSONText.number(Double(d.score), decimals: 4)),
+                ("box", JSONText.array(box)),
+                ("keypoints", JSONText.object(keypoints)),
+                ("tracked", String(face.isTracked)),
+                (
+                    "landmarks",
+                    face.landmarks.map { landmarks in
+                        JSONText.array(
+                            landmarks.points.map { point in
+                                JSONText.array(
+                                    [point.x, point.y, point.z].map { JSONText.number(Double($0), decimals: 1) })
+                            })
+                    } ?? "null"
+                ),
+                (
+                    "presence",
+                    face.landmarks.map { JSONText.number(presenceProbability($0.presence), decimals: 3) } ?? "null"
+                ),
+            ] + AnalysisReport.faceFields(face, thresholds: thresholds))
     }
 
     /// The landmark model's face flag is a logit; as a probability (its sigmoid) it reads as what it is: how
@@ -164,19 +194,24 @@ struct AnalysisRecord {
     /// with the guidance as the wizard shows it.
     func text() -> String {
         if frameIndex != nil { return AnalysisReport.clipLine(analysis) }
-        var where_ = path
+        var place = path
         if let frameIndex {
-            where_ = Words.analyzeFrameAt(path: path, index: String(frameIndex),
-                                          seconds: JSONText.number(frame.timestamp, decimals: 3))
+            place = Words.analyzeFrameAt(
+                path: path, index: String(frameIndex),
+                seconds: JSONText.number(frame.timestamp, decimals: 3))
         }
         let count = faces.isEmpty ? Words.text(.analyzeNoFace) : Words.analyzeFaces(count: faces.count)
-        var lines = [Words.analyzePhotoLine(where: where_, width: String(frame.width), height: String(frame.height),
-                                            faces: count)]
+        var lines = [
+            Words.analyzePhotoLine(
+                where: place, width: String(frame.width), height: String(frame.height),
+                faces: count)
+        ]
         for (n, face) in faces.enumerated() {
             let d = face.detection
             func f(_ v: Float) -> String { JSONText.number(Double(v), decimals: 1) }
-            let line = Words.analyzeFaceLine(index: String(n + 1), score: JSONText.number(Double(d.score), decimals: 3),
-                                             x: f(d.box.x), y: f(d.box.y), w: f(d.box.width), h: f(d.box.height))
+            let line = Words.analyzeFaceLine(
+                index: String(n + 1), score: JSONText.number(Double(d.score), decimals: 3),
+                x: f(d.box.x), y: f(d.box.y), w: f(d.box.width), h: f(d.box.height))
             lines.append("  " + line + (face.isTracked ? "  " + Words.text(.analyzeTracked) : ""))
             let points = zip(Self.keypointNames, d.keypoints).map {
                 "\($0.replacingUnderscores) (\(f($1.x)), \(f($1.y)))"
@@ -192,6 +227,6 @@ struct AnalysisRecord {
     }
 }
 
-private extension String {
-    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+extension String {
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

@@ -10,8 +10,12 @@ extension BenchCommand {
         let hand: Interpreter, palm: Interpreter
         var times: [String: (wall: Double, cpu: Double)] = [:]
 
-        init(_ models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
-                        palm: TFLiteModel), runs: Int) throws {
+        init(
+            _ models: (
+                detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
+                palm: TFLiteModel
+            ), runs: Int
+        ) throws {
             detector = try Self.filled(models.detector, low: -1)
             landmarks = try Self.filled(models.landmarks)
             iris = try Self.filled(models.iris)
@@ -47,10 +51,15 @@ extension BenchCommand {
         let full: FrameFigures
         let analysisMs: Double
 
-        init(_ models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
-                        palm: TFLiteModel), runs: Int) throws {
-            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                          hand: models.hand)
+        init(
+            _ models: (
+                detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
+                palm: TFLiteModel
+            ), runs: Int
+        ) throws {
+            let tracker = try FaceTracker(
+                detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                hand: models.hand)
             // Every hand run reads two crops, as while a hand is about (the still synthetic frame would otherwise
             // read one crop a run once each crop has a reading).
             tracker.quietHands = false
@@ -73,9 +82,11 @@ extension BenchCommand {
         }
 
         var results: [(String, Double)] {
-            [("frame_full_ms", full.ms), ("frame_full_mean_ms", full.meanMs), ("frame_full_eyes_ms", full.eyesMs),
-             ("frame_full_hand_ms", full.handMs), ("frame_full_cpu_ms", full.cpuMs),
-             ("frame_full_eyes_cpu_ms", full.eyesCPUMs), ("analysis_full_ms", analysisMs)]
+            [
+                ("frame_full_ms", full.ms), ("frame_full_mean_ms", full.meanMs), ("frame_full_eyes_ms", full.eyesMs),
+                ("frame_full_hand_ms", full.handMs), ("frame_full_cpu_ms", full.cpuMs),
+                ("frame_full_eyes_cpu_ms", full.eyesCPUMs), ("analysis_full_ms", analysisMs),
+            ]
         }
     }
 
@@ -83,14 +94,20 @@ extension BenchCommand {
     /// `FaceTracker.process` as the wizard runs it (the detector every `detectionInterval` frames, the eyes every
     /// `eyeInterval`, the hand every `handInterval`) and the analyzer on the faces it found; and the preview's
     /// figures on the same frames.
-    static func sessionRun(photoPath path: String, models: (detector: TFLiteModel, landmarks: TFLiteModel,
-                                                            iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel),
-                           runs: Int) throws -> (Session, [(String, Double)]) {
+    static func sessionRun(
+        photoPath path: String,
+        models: (
+            detector: TFLiteModel, landmarks: TFLiteModel,
+            iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel
+        ),
+        runs: Int
+    ) throws -> (Session, [(String, Double)]) {
         let photo = try ImageFile.read(path: path)
         let frames = SessionFrames.frames(photo: photo)
         // With the palm model as the wizard's tracker has it (its live runs with every `palmEvery`-th hand run).
-        let sessionTracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                             iris: models.iris, hand: models.hand, palm: models.palm)
+        let sessionTracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks,
+            iris: models.iris, hand: models.hand, palm: models.palm)
         var sessionAnalyzer = Analyzer()
         var index = 0, time = 0.0, faceFrames = 0, lastFaces: [Face] = []
         let figures = frameTimes(runs: runs) {
@@ -113,17 +130,20 @@ extension BenchCommand {
             analysisFrame.timestamp += 1.0 / 30
             _ = sessionAnalyzer.process(analysisFrame, faces: lastFaces)
         }
-        let session = Session(figures: figures, analysisMs: analysisMs, tracker: sessionTracker,
-                              analyzer: sessionAnalyzer, frame: frames[index % frames.count])
+        let session = Session(
+            figures: figures, analysisMs: analysisMs, tracker: sessionTracker,
+            analyzer: sessionAnalyzer, frame: frames[index % frames.count])
         return (session, BenchPreview.figures(frames: frames, runs: min(runs, 200)))
     }
 
     static func sessionResults(_ session: Session) -> [(String, Double)] {
         let f = session.figures
-        return [("frame_ms", f.ms), ("frame_mean_ms", f.meanMs), ("frame_eyes_ms", f.eyesMs),
-                ("frame_hand_ms", f.handMs), ("frame_detect_ms", f.detectMs), ("frame_cpu_ms", f.cpuMs),
-                ("frame_eyes_cpu_ms", f.eyesCPUMs), ("frame_detect_cpu_ms", f.detectCPUMs),
-                ("analysis_ms", session.analysisMs)]
+        return [
+            ("frame_ms", f.ms), ("frame_mean_ms", f.meanMs), ("frame_eyes_ms", f.eyesMs),
+            ("frame_hand_ms", f.handMs), ("frame_detect_ms", f.detectMs), ("frame_cpu_ms", f.cpuMs),
+            ("frame_eyes_cpu_ms", f.eyesCPUMs), ("frame_detect_cpu_ms", f.detectCPUMs),
+            ("analysis_ms", session.analysisMs),
+        ]
     }
 
     // MARK: English on purpose: --profile prints figures for docs/performance.md, quoted as printed
@@ -134,18 +154,21 @@ extension BenchCommand {
         let detectorMap = FaceDetector.letterbox(width: frame.width, height: frame.height).map
         let meshMap = SamplingMap(centre: Point2(x: 320, y: 240), width: 300, height: 300, rotation: 0.2)
         let toDetector = medianMilliseconds(runs: runs) {
-            fillTensor(detector.input(), width: 128, height: 128, from: frame, map: detectorMap, border: .zero,
-                       scale: 2 / 255, offset: -1)
+            fillTensor(
+                detector.input(), width: 128, height: 128, from: frame, map: detectorMap, border: .zero,
+                scale: 2 / 255, offset: -1)
         }
         let toLandmarks = medianMilliseconds(runs: runs) {
-            fillTensor(landmarks.input(), width: 192, height: 192, from: frame, map: meshMap, border: .replicate,
-                       scale: 1 / 255, offset: 0)
+            fillTensor(
+                landmarks.input(), width: 192, height: 192, from: frame, map: meshMap, border: .replicate,
+                scale: 1 / 255, offset: 0)
         }
         // One eye's crop as IrisLandmarker takes it: a small turned square, mirrored (negative width).
         let eyeMap = SamplingMap(centre: Point2(x: 290, y: 215), width: -70, height: 70, rotation: 0.15)
         let toEye = medianMilliseconds(runs: runs) {
-            fillTensor(iris.input(), width: 64, height: 64, from: frame, map: eyeMap, border: .replicate,
-                       scale: 1 / 255, offset: 0)
+            fillTensor(
+                iris.input(), width: 64, height: 64, from: frame, map: eyeMap, border: .replicate,
+                scale: 1 / 255, offset: 0)
         }
         let detectOnly = medianMilliseconds(runs: runs) { _ = tracker.detector.detect(frame) }
         var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
@@ -153,28 +176,37 @@ extension BenchCommand {
         let landmarksOnly = medianMilliseconds(runs: runs) {
             _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
         }
-        let pair = medianMilliseconds(runs: runs) { detector.run(); landmarks.run() }
+        let pair = medianMilliseconds(runs: runs) {
+            detector.run(); landmarks.run()
+        }
         let pairFrame = medianMilliseconds(runs: runs) {
             _ = tracker.detector.detect(frame); _ = tracker.landmarker.landmarks(in: frame, roi: roi, into: &points)
         }
         printOut("alternating detector+landmarks runs \(format(pair)) ms; on the frame \(format(pairFrame)) ms")
-        printOut("frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms "
-            + "(both with conversion)")
-        printOut("yuyv 640x480 -> detector tensor \(fixed(toDetector, 3)) ms, "
-            + "-> landmark tensor \(fixed(toLandmarks, 3)) ms, -> eye tensor \(fixed(toEye, 3)) ms")
+        printOut(
+            "frame: detect \(format(detectOnly)) ms, landmarks \(format(landmarksOnly)) ms "
+                + "(both with conversion)")
+        printOut(
+            "yuyv 640x480 -> detector tensor \(fixed(toDetector, 3)) ms, "
+                + "-> landmark tensor \(fixed(toLandmarks, 3)) ms, -> eye tensor \(fixed(toEye, 3)) ms")
     }
 
     // MARK: the results (JSON keys, and a line in the catalogue)
 
-    static func printResults(_ results: [(String, Double)], json: Bool, runs: Int, tracker: FaceTracker,
-                             session: Session?) {
+    static func printResults(
+        _ results: [(String, Double)], json: Bool, runs: Int, tracker: FaceTracker,
+        session: Session?
+    ) {
         if json {
-            let fields = results.map { "\"\($0.0)\": \(format($0.1))" }
-                + ["\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
-                   "\"detection_interval\": \(tracker.detectionInterval)",
-                   "\"detector_frames\": \(session?.figures.detectFrames ?? 0)", "\"runs\": \(runs)",
-                   "\"eyes_taken_back\": \(session?.tracker.iris?.workerCounts?.takenBack ?? 0)",
-                   "\"threads\": \((tracker.iris?.isParallel ?? false) ? 2 : 1)"]
+            let fields =
+                results.map { "\"\($0.0)\": \(format($0.1))" }
+                + [
+                    "\"eye_interval\": \(tracker.eyeInterval)", "\"hand_interval\": \(tracker.handInterval)",
+                    "\"detection_interval\": \(tracker.detectionInterval)",
+                    "\"detector_frames\": \(session?.figures.detectFrames ?? 0)", "\"runs\": \(runs)",
+                    "\"eyes_taken_back\": \(session?.tracker.iris?.workerCounts?.takenBack ?? 0)",
+                    "\"threads\": \((tracker.iris?.isParallel ?? false) ? 2 : 1)",
+                ]
             printOut("{" + fields.joined(separator: ", ") + "}")
         } else {
             for (name, value) in results { printOut("\(name) \(format(value))") }

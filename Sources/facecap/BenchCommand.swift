@@ -52,8 +52,10 @@ enum BenchCommand {
             let photo = try ImageFile.read(path: path)
             // Without the palm model, as the table in docs/camera-formats.md was measured.
             let (detector, landmarks) = try ModelFiles.loadFaceModels()
-            let models = (detector, landmarks, try ModelFiles.load(ModelFiles.iris),
-                          try ModelFiles.load(ModelFiles.hand))
+            let models = (
+                detector, landmarks, try ModelFiles.load(ModelFiles.iris),
+                try ModelFiles.load(ModelFiles.hand)
+            )
             for line in try BenchFormats.run(photo: photo, models: models, runs: min(runs, 300)) { printOut(line) }
             return .success
         }
@@ -67,16 +69,20 @@ enum BenchCommand {
             (session, previewResults) = try sessionRun(photoPath: path, models: models, runs: runs)
         }
         if parsed.has("profile") {
-            printProfile([("detector", each.detector, 1), ("landmarks", each.landmarks, 1), ("iris", each.iris, 1),
-                          ("iris_pair", each.irisPair, 2), ("hand", each.hand, 1),
-                          ("palm", each.palm, 1)],
-                         runs: max(20, runs / 3))
+            printProfile(
+                [
+                    ("detector", each.detector, 1), ("landmarks", each.landmarks, 1), ("iris", each.iris, 1),
+                    ("iris_pair", each.irisPair, 2), ("hand", each.hand, 1),
+                    ("palm", each.palm, 1),
+                ],
+                runs: max(20, runs / 3))
             printInputProfile(each, tracker: worst.tracker, frame: worst.frame, runs: runs)
             if let session { printFrameProfile(session, runs: runs) }
         }
-        printResults(each.results + (session.map(sessionResults) ?? []) + worst.results + each.cpuResults
-                     + previewResults,
-                     json: parsed.has("json"), runs: runs, tracker: worst.tracker, session: session)
+        printResults(
+            each.results + (session.map(sessionResults) ?? []) + worst.results + each.cpuResults
+                + previewResults,
+            json: parsed.has("json"), runs: runs, tracker: worst.tracker, session: session)
         return .success
     }
 
@@ -106,18 +112,20 @@ enum BenchCommand {
         func of(_ times: [Double], _ keep: ((detector: Bool, eyes: Bool, hand: Bool)) -> Bool) -> Double {
             median(zip(times, ran).filter { keep($0.1) }.map(\.0))
         }
-        return FrameFigures(ms: median(wall), meanMs: wall.reduce(0, +) / Double(max(runs, 1)),
-                            eyesMs: of(wall, \.eyes), handMs: of(wall, \.hand), detectMs: of(wall, \.detector),
-                            cpuMs: median(cpu), eyesCPUMs: of(cpu, \.eyes), detectCPUMs: of(cpu, \.detector),
-                            detectFrames: ran.filter(\.detector).count)
+        return FrameFigures(
+            ms: median(wall), meanMs: wall.reduce(0, +) / Double(max(runs, 1)),
+            eyesMs: of(wall, \.eyes), handMs: of(wall, \.hand), detectMs: of(wall, \.detector),
+            cpuMs: median(cpu), eyesCPUMs: of(cpu, \.eyes), detectCPUMs: of(cpu, \.detector),
+            detectFrames: ran.filter(\.detector).count)
     }
 
     // MARK: English on purpose: the frame profile (Markdown, quoted as printed by docs/performance.md)
 
     /// Each part of a tracked frame with eyes timed on its own (`FrameProfile`), beside the whole frame.
     static func printFrameProfile(_ session: Session, runs: Int) {
-        let parts = FrameProfile.parts(tracker: session.tracker, analyzer: session.analyzer, frame: session.frame,
-                                       runs: runs, clock: now, cpuClock: processCPU)
+        let parts = FrameProfile.parts(
+            tracker: session.tracker, analyzer: session.analyzer, frame: session.frame,
+            runs: runs, clock: now, cpuClock: processCPU)
         guard let whole = parts.last else { return }
         printOut("")
         printOut("a tracked frame with eyes, part by part: median of \(runs) runs each")
@@ -129,15 +137,19 @@ enum BenchCommand {
         }
         // What a tracked frame with eyes runs: no detector, and the analyzer's whole process.
         // The eyes as the frame reads them (both at once when parallel), not their three parts timed one by one.
-        let inFrame = parts.filter { !$0.label.hasPrefix("detector") && !$0.label.hasPrefix("analyzer: ")
-            && !$0.label.hasPrefix("whole") && (!$0.label.hasPrefix("eyes: ") || $0.label.hasPrefix("eyes: both")) }
+        let inFrame = parts.filter {
+            !$0.label.hasPrefix("detector") && !$0.label.hasPrefix("analyzer: ")
+                && !$0.label.hasPrefix("whole") && (!$0.label.hasPrefix("eyes: ") || $0.label.hasPrefix("eyes: both"))
+        }
         let analyzer = parts.first { $0.label.hasPrefix("analyzer: whole Analyzer.process") }
         let sum = inFrame.reduce(0) { $0 + $1.milliseconds } + (analyzer?.milliseconds ?? 0)
         let sumCPU = inFrame.reduce(0) { $0 + $1.cpuMilliseconds } + (analyzer?.cpuMilliseconds ?? 0)
-        printOut("| sum of the tracked frame's parts (landmarks, tracking, both eyes, Analyzer.process) "
-            + "| \(fixed(sum, 4)) | \(fixed(sumCPU, 4)) |")
-        printOut("| rest of the whole frame outside the parts | \(fixed(whole.milliseconds - sum, 4)) "
-            + "| \(fixed(whole.cpuMilliseconds - sumCPU, 4)) |")
+        printOut(
+            "| sum of the tracked frame's parts (landmarks, tracking, both eyes, Analyzer.process) "
+                + "| \(fixed(sum, 4)) | \(fixed(sumCPU, 4)) |")
+        printOut(
+            "| rest of the whole frame outside the parts | \(fixed(whole.milliseconds - sum, 4)) "
+                + "| \(fixed(whole.cpuMilliseconds - sumCPU, 4)) |")
         printOut("")
     }
 
@@ -149,17 +161,21 @@ enum BenchCommand {
     static func printProfile(_ models: [(String, Interpreter, Int)], runs: Int) {
         let ceiling = MachineCeiling.measure(clock: now)
         let wide = ceiling.fmaAVX512.map { ", 16-lane (AVX-512) \(fixed($0, 1)) GFLOP/s" } ?? ", no AVX-512"
-        printOut("machine, one thread: FMA 8-lane (AVX2) \(fixed(ceiling.fmaAVX2, 1)) GFLOP/s\(wide); kernels in use: "
-            + (Interpreter.usesAVX512 ? "AVX-512" : "AVX2") + ", peak taken \(fixed(ceiling.peak, 1)) GFLOP/s")
-        printOut("read bandwidth: " + ceiling.bandwidth.map { "\(fixed($0.gbps, 1)) GB/s (\(sizeText($0.bytes)))" }
-            .joined(separator: ", "))
+        printOut(
+            "machine, one thread: FMA 8-lane (AVX2) \(fixed(ceiling.fmaAVX2, 1)) GFLOP/s\(wide); kernels in use: "
+                + (Interpreter.usesAVX512 ? "AVX-512" : "AVX2") + ", peak taken \(fixed(ceiling.peak, 1)) GFLOP/s")
+        printOut(
+            "read bandwidth: "
+                + ceiling.bandwidth.map { "\(fixed($0.gbps, 1)) GB/s (\(sizeText($0.bytes)))" }
+                .joined(separator: ", "))
         for (title, interpreter, images) in models {
             let steps = interpreter.profile(runs: runs, images: images, clock: now)
             printOut("")
             printOut("\(title): median of \(runs) runs per step")
             let memory = interpreter.memoryBytes
-            printOut("memory: activations \(memory.activations / 1024) KB (its arena), scratch "
-                + "\(memory.scratch / 1024) KB, packed constants \(memory.constants / 1024) KB")
+            printOut(
+                "memory: activations \(memory.activations / 1024) KB (its arena), scratch "
+                    + "\(memory.scratch / 1024) KB, packed constants \(memory.constants / 1024) KB")
             printOut("")
             printOut("| step | ms | MFLOP | KB | GFLOP/s | ceiling ms | % of ceiling |")
             printOut("|---|---:|---:|---:|---:|---:|---:|")
@@ -167,9 +183,10 @@ enum BenchCommand {
             var order: [String] = []
             for step in steps {
                 let limit = ceiling.ceilingMilliseconds(flops: step.flops, bytes: step.bytes)
-                printOut("| \(step.label) | \(fixed(step.milliseconds, 4)) | \(fixed(Double(step.flops) / 1e6, 2)) "
-                    + "| \(step.bytes / 1024) | \(fixed(rate(step.flops, step.milliseconds), 1)) | \(fixed(limit, 4)) "
-                    + "| \(percent(limit, step.milliseconds)) |")
+                printOut(
+                    "| \(step.label) | \(fixed(step.milliseconds, 4)) | \(fixed(Double(step.flops) / 1e6, 2)) "
+                        + "| \(step.bytes / 1024) | \(fixed(rate(step.flops, step.milliseconds), 1)) | \(fixed(limit, 4)) "
+                        + "| \(percent(limit, step.milliseconds)) |")
                 if families[step.kind] == nil { order.append(step.kind) }
                 var family = families[step.kind] ?? (0, 0, 0, 0)
                 family.ms += step.milliseconds
@@ -184,13 +201,15 @@ enum BenchCommand {
             printOut("|---|---:|---:|---:|---:|---:|---:|")
             for kind in order.sorted(by: { families[$0]!.ms > families[$1]!.ms }) {
                 let f = families[kind]!
-                printOut("| \(kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
-                    + "| \(fixed(rate(f.flops, f.ms), 1)) | \(fixed(f.ceiling, 3)) | \(percent(f.ceiling, f.ms)) |")
+                printOut(
+                    "| \(kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
+                        + "| \(fixed(rate(f.flops, f.ms), 1)) | \(fixed(f.ceiling, 3)) | \(percent(f.ceiling, f.ms)) |")
             }
             let flops = steps.reduce(0) { $0 + $1.flops }
             let limit = families.values.reduce(0) { $0 + $1.ceiling }
-            printOut("| total | \(steps.count) | \(fixed(total, 3)) | 100 % | \(fixed(rate(flops, total), 1)) "
-                + "| \(fixed(limit, 3)) | \(percent(limit, total)) |")
+            printOut(
+                "| total | \(steps.count) | \(fixed(total, 3)) | 100 % | \(fixed(rate(flops, total), 1)) "
+                    + "| \(fixed(limit, 3)) | \(percent(limit, total)) |")
         }
         printOut("")
     }
@@ -213,7 +232,8 @@ enum BenchCommand {
         for _ in 0..<digits { scale *= 10 }
         let scaled = Int((value * scale).rounded())
         let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
-        return digits == 0 ? "\(whole)"
+        return digits == 0
+            ? "\(whole)"
             : "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
@@ -246,8 +266,10 @@ enum BenchCommand {
 
     /// The same, and in `cpu` the CPU time of each call by `cpuClock` (this thread's unless told): on a loaded
     /// machine a call that waits for a core (preempted) shows it in the wall time only.
-    private static func timesMilliseconds(runs: Int, cpu: inout [Double], cpuClock: () -> Double = threadCPU,
-                                          _ body: () -> Void) -> [Double] {
+    private static func timesMilliseconds(
+        runs: Int, cpu: inout [Double], cpuClock: () -> Double = threadCPU,
+        _ body: () -> Void
+    ) -> [Double] {
         for _ in 0..<max(5, runs / 10) { body() }
         var times = [Double](repeating: 0, count: runs)
         cpu = [Double](repeating: 0, count: runs)
@@ -271,8 +293,10 @@ enum BenchCommand {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
-    static func fillPseudoRandom(_ buffer: UnsafeMutableBufferPointer<Float>, low: Float, high: Float,
-                                         seed: UInt32 = 12345) {
+    static func fillPseudoRandom(
+        _ buffer: UnsafeMutableBufferPointer<Float>, low: Float, high: Float,
+        seed: UInt32 = 12345
+    ) {
         var state = seed
         for i in buffer.indices {
             state = state &* 1_664_525 &+ 1_013_904_223

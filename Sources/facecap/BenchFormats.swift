@@ -24,12 +24,19 @@ enum BenchFormats {
 
     // MARK: English on purpose: a Markdown table for docs, quoted as printed
 
-    static func run(photo: Frame, models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                           hand: TFLiteModel), runs: Int) throws -> [String] {
+    static func run(
+        photo: Frame,
+        models: (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel
+        ), runs: Int
+    ) throws -> [String] {
         var rgb = Frame.empty()
         photo.convertToRGB24(into: &rgb)
-        var lines = ["| format | size | fps (scripted) | read ms | analysis ms | guidance |",
-                     "|---|---|---|---|---|---|"]
+        var lines = [
+            "| format | size | fps (scripted) | read ms | analysis ms | guidance |",
+            "|---|---|---|---|---|---|",
+        ]
         let reader = CameraFormatSamples.Reader()
         for size in sizes {
             let picture = CameraFormatSamples.facePicture(rgb, width: size.width, height: size.height, scale: 0.8)
@@ -48,8 +55,9 @@ enum BenchFormats {
                 }
                 // Without the palm model (not loaded), as the table in docs/camera-formats.md was measured: what a
                 // format costs to read and analyse, not the palms' share.
-                let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                              hand: models.hand)
+                let tracker = try FaceTracker(
+                    detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                    hand: models.hand)
                 var analyzer = Analyzer()
                 var analyses: [Double] = []
                 var primary = GuidanceCode.noFace
@@ -59,8 +67,9 @@ enum BenchFormats {
                     primary = analyzer.process(frame, faces: tracker.process(frame)).primary
                     analyses.append(cpu(CLOCK_PROCESS_CPUTIME_ID) - start)
                 }
-                lines.append("| \(fourcc) | \(size.width)x\(size.height) | \(scriptedRate(fourcc, width: size.width)) "
-                    + "| \(fixed(median(reads))) | \(fixed(median(analyses))) | \(primary.rawValue) |")
+                lines.append(
+                    "| \(fourcc) | \(size.width)x\(size.height) | \(scriptedRate(fourcc, width: size.width)) "
+                        + "| \(fixed(median(reads))) | \(fixed(median(analyses))) | \(primary.rawValue) |")
             }
         }
         return lines
@@ -71,7 +80,8 @@ enum BenchFormats {
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2]
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 

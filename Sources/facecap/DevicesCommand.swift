@@ -4,7 +4,7 @@ import FaceCapIO
 /// `facecap devices [--json]`: the video-capture nodes, their names and what they can stream.
 enum DevicesCommand {
     static let options: [OptionSpec] = [
-        OptionSpec("json", help: .optionDevicesJSON),
+        OptionSpec("json", help: .optionDevicesJSON)
     ]
     static let usage = "facecap devices [--json]"
     static let about = MessageID.commandDevicesAbout

@@ -22,14 +22,20 @@ let helpOption = OptionSpec("help", short: "h", help: .optionHelp)
 
 /// Parses a subcommand's arguments (its `options` plus `-h, --help`). With `--help` it prints
 /// "Usage: …", `about` and the options, and returns nil: the caller then exits 0.
-func parseSubcommand(_ arguments: [String], usage: String, about: MessageID,
-                     options: [OptionSpec]) throws -> ParsedArguments? {
+func parseSubcommand(
+    _ arguments: [String], usage: String, about: MessageID,
+    options: [OptionSpec]
+) throws -> ParsedArguments? {
     let all = options + [helpOption]
     let parsed = try parseArguments(arguments, options: all)
     guard parsed.has("help") else { return parsed }
     let label = Words.text(.cliUsage) + " "
     let indent = String(repeating: " ", count: displayWidth(label))
-    let usageLines = wrapWords(usage, width: helpWidth - displayWidth(label)).enumerated().map { ($0 == 0 ? label : indent) + $1 }
-    printOut((usageLines + [""] + wrapWords(Words.text(about), width: helpWidth) + ["", formatOptions(all)]).joined(separator: "\n"))
+    let usageLines = wrapWords(usage, width: helpWidth - displayWidth(label)).enumerated().map {
+        ($0 == 0 ? label : indent) + $1
+    }
+    printOut(
+        (usageLines + [""] + wrapWords(Words.text(about), width: helpWidth) + ["", formatOptions(all)]).joined(
+            separator: "\n"))
     return nil
 }

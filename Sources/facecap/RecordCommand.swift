@@ -25,8 +25,10 @@ enum RecordCommand {
             return .success
         }
         guard parsed.positionals.count == 1, let output = parsed.positionals.first else {
-            throw UsageError(parsed.positionals.isEmpty ? Words.text(.recordNeedsFile)
-                             : Words.recordOneFile(count: String(parsed.positionals.count)))
+            throw UsageError(
+                parsed.positionals.isEmpty
+                    ? Words.text(.recordNeedsFile)
+                    : Words.recordOneFile(count: String(parsed.positionals.count)))
         }
         let seconds = try parsed.double("seconds", in: 0.1...3600) ?? 10
         var configuration = CameraConfiguration()
@@ -50,14 +52,17 @@ enum RecordCommand {
         // Frames go to a hidden file beside OUT that replaces it only once it holds a frame: a recording
         // that gets nothing (or fails at once) leaves an existing OUT as it was.
         let partial = RecordingOutput.partialPath(for: output)
-        let writer = try Y4MFileWriter(path: partial, width: camera.width, height: camera.height,
-                                       format: camera.format, frameRate: camera.frameRate,
-                                       colorRange: camera.colorRange)
+        let writer = try Y4MFileWriter(
+            path: partial, width: camera.width, height: camera.height,
+            format: camera.format, frameRate: camera.frameRate,
+            colorRange: camera.colorRange)
         let rate = CameraDeviceText.rate(seconds)
-        printError(camera.wasSizeAdjusted
-            ? Words.recordStartingAdjusted(seconds: rate, camera: camera.label, width: String(camera.requestedWidth),
-                                           height: String(camera.requestedHeight), path: output)
-            : Words.recordStarting(seconds: rate, camera: camera.label, path: output))
+        printError(
+            camera.wasSizeAdjusted
+                ? Words.recordStartingAdjusted(
+                    seconds: rate, camera: camera.label, width: String(camera.requestedWidth),
+                    height: String(camera.requestedHeight), path: output)
+                : Words.recordStarting(seconds: rate, camera: camera.label, path: output))
 
         let summary: RecordingSummary
         do {

@@ -11,10 +11,12 @@ enum ScreenTable {
         var out = [begin, "| " + header.joined(separator: " | ") + " |", "|---|---|---|"]
         for row in rows {
             let parts = row.screens.isEmpty ? [picker] : row.screens.map(\.rawValue)
-            let names = row.screens.isEmpty ? pickerLabel : row.screens.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+            let names =
+                row.screens.isEmpty ? pickerLabel : row.screens.map { "`\($0.rawValue)`" }.joined(separator: ", ")
             var seen: [String] = []
             for part in parts { for hint in keys[part] ?? [] where !seen.contains(hint) { seen.append(hint) } }
-            out.append("| " + names + " | " + row.when + " | " + (seen.isEmpty ? none : seen.joined(separator: "; ")) + " |")
+            out.append(
+                "| " + names + " | " + row.when + " | " + (seen.isEmpty ? none : seen.joined(separator: "; ")) + " |")
         }
         return (out + [end]).joined(separator: "\n") + "\n"
     }
@@ -31,44 +33,74 @@ enum ScreenTable {
     static let pickerLabel = "the camera picker (d)"
     static let rows: [(screens: [ScreenName], when: String)] = [
         ([.tutorial], "first (skipped with `--no-tutorial`): a drawing of a face in the oval and four tips"),
-        ([.permissionContext], "before the camera turns on: what it is used for, that frames stay in memory on this "
-            + "machine and only the final photo is kept (and sent, with `--server`)"),
+        (
+            [.permissionContext],
+            "before the camera turns on: what it is used for, that frames stay in memory on this "
+                + "machine and only the final photo is kept (and sent, with `--server`)"
+        ),
         ([.permissionDismissed], "the camera was declined: what is left (another camera, a clip, quitting)"),
-        ([.permissionDenied, .noCamera, .cameraBusy], "the camera cannot be opened (see Camera errors below); no "
-            + "camera and busy are tried again by themselves, 1, 2, 4 … 30 s apart (a camera plugged in, the other "
-            + "program done); q quits with that error's exit code (77, 69)"),
-        ([], "another camera, from the screens that offer d: the capture devices listed and numbered, the one tried "
-            + "last marked; the picker keeps the name of the screen it was opened from"),
-        ([.capture], "the live mirrored preview in the oval, the oval's colour telling how close the face is to "
-            + "ready, the main guidance and up to two hints, a \"Steady\" bar while the stability window fills (the "
-            + "main message then says the face is ready, never a problem, and \"Perfect\" never comes with a hint), "
-            + "and \"Manual capture in N s\"; when no new picture has come for a second, \"Waiting for the camera…\" "
-            + "instead of guidance for a frozen picture (at 5 s it becomes a `connectionError`). With `--server`, the "
-            + "wait for the pre-flight's answer before the camera opens is shown and announced as `capture` too, as "
-            + "opening the camera is: `screen: capture` does not mean the camera is on (the first `guidance` event "
-            + "does)"),
-        ([.manualCapture], "after `--manual-after` seconds without an auto capture, or 10 s without a confident "
-            + "face: why auto capture did not finish, guidance still live"),
-        ([.uploading], "the photo is checked: a bar of the bytes sent to a server (or the built-in validator's "
-            + "steps) with its percentage; once all is sent, a spinner with the seconds waited for the answer and "
-            + "the server's time-out (30 s); it stays up at least 1 s, so a quick check does not flash by; the "
-            + "preview stops; no key acts: Ctrl-C cancels, as the screen says (with a server the photo is then saved "
-            + "unchecked)"),
+        (
+            [.permissionDenied, .noCamera, .cameraBusy],
+            "the camera cannot be opened (see Camera errors below); no "
+                + "camera and busy are tried again by themselves, 1, 2, 4 … 30 s apart (a camera plugged in, the other "
+                + "program done); q quits with that error's exit code (77, 69)"
+        ),
+        (
+            [],
+            "another camera, from the screens that offer d: the capture devices listed and numbered, the one tried "
+                + "last marked; the picker keeps the name of the screen it was opened from"
+        ),
+        (
+            [.capture],
+            "the live mirrored preview in the oval, the oval's colour telling how close the face is to "
+                + "ready, the main guidance and up to two hints, a \"Steady\" bar while the stability window fills (the "
+                + "main message then says the face is ready, never a problem, and \"Perfect\" never comes with a hint), "
+                + "and \"Manual capture in N s\"; when no new picture has come for a second, \"Waiting for the camera…\" "
+                + "instead of guidance for a frozen picture (at 5 s it becomes a `connectionError`). With `--server`, the "
+                + "wait for the pre-flight's answer before the camera opens is shown and announced as `capture` too, as "
+                + "opening the camera is: `screen: capture` does not mean the camera is on (the first `guidance` event "
+                + "does)"
+        ),
+        (
+            [.manualCapture],
+            "after `--manual-after` seconds without an auto capture, or 10 s without a confident "
+                + "face: why auto capture did not finish, guidance still live"
+        ),
+        (
+            [.uploading],
+            "the photo is checked: a bar of the bytes sent to a server (or the built-in validator's "
+                + "steps) with its percentage; once all is sent, a spinner with the seconds waited for the answer and "
+                + "the server's time-out (30 s); it stays up at least 1 s, so a quick check does not flash by; the "
+                + "preview stops; no key acts: Ctrl-C cancels, as the screen says (with a server the photo is then saved "
+                + "unchecked)"
+        ),
         ([.success], "\"Selfie accepted\", the photo small, where it was saved; ends by itself after 3 s with exit 0"),
         ([.retry], "the photo was refused and attempts remain: the reasons, what to do, how many attempts are left"),
-        ([.finalError], "refused on the last attempt: the photo is saved and submitted for manual review; ends by "
-            + "itself after 5 s with exit 3"),
-        ([.connectionError], "the pre-flight before the camera found the server unreachable, failing, or refusing "
-            + "the token or address (see \"Validation server contract\": c takes the photo anyway when waiting can "
-            + "help), the server cannot be reached (retried by itself with backoff, the photo kept in memory and "
-            + "re-sent with the same attempt), the server refused the photo (HTTP 4xx), or the camera stopped "
-            + "delivering frames (unplugged or stalled for 5 s: tried again by itself; a clip that ended without "
-            + "`--loop`: r replays it); q: a photo not yet checked is saved first; exit 75 (server unreachable) or 1"),
-        ([.saveFailed], "the photo could not be written (disk full, a read-only or missing folder): what to fix, the "
-            + "photo kept in memory; o asks for another folder, typed and saved there with Enter (created 0700 if "
-            + "missing, the files 0600, later photos too); q quits without it (exit 1)"),
-        ([.terminalTooSmall], "the terminal is below 60×20: the size now and the size needed; the flow waits behind "
-            + "it (resize) and no other key acts on the hidden screen"),
+        (
+            [.finalError],
+            "refused on the last attempt: the photo is saved and submitted for manual review; ends by "
+                + "itself after 5 s with exit 3"
+        ),
+        (
+            [.connectionError],
+            "the pre-flight before the camera found the server unreachable, failing, or refusing "
+                + "the token or address (see \"Validation server contract\": c takes the photo anyway when waiting can "
+                + "help), the server cannot be reached (retried by itself with backoff, the photo kept in memory and "
+                + "re-sent with the same attempt), the server refused the photo (HTTP 4xx), or the camera stopped "
+                + "delivering frames (unplugged or stalled for 5 s: tried again by itself; a clip that ended without "
+                + "`--loop`: r replays it); q: a photo not yet checked is saved first; exit 75 (server unreachable) or 1"
+        ),
+        (
+            [.saveFailed],
+            "the photo could not be written (disk full, a read-only or missing folder): what to fix, the "
+                + "photo kept in memory; o asks for another folder, typed and saved there with Enter (created 0700 if "
+                + "missing, the files 0600, later photos too); q quits without it (exit 1)"
+        ),
+        (
+            [.terminalTooSmall],
+            "the terminal is below 60×20: the size now and the size needed; the flow waits behind "
+                + "it (resize) and no other key acts on the hidden screen"
+        ),
     ]
     // MARK: the keys, from the flow
 

@@ -32,8 +32,12 @@ enum ScreenWalk {
             (.validation(.refused(status: 401, message: "")), 0.1),
             (.photoSaved(SavedPhoto(photoPath: "facecap-out/photo.jpg", reportPath: "facecap-out/photo.json")), 0.1),
             (.saveFailed(message: ""), 0.1),
-            (.camerasListed([CameraChoice(path: "/dev/video0", description: "", isCurrent: true),
-                             CameraChoice(path: "/dev/video2", description: "")]), 0.1),
+            (
+                .camerasListed([
+                    CameraChoice(path: "/dev/video0", description: "", isCurrent: true),
+                    CameraChoice(path: "/dev/video2", description: ""),
+                ]), 0.1
+            ),
             (.serverChecked(.ready), 0.1),
             (.serverChecked(.unreachable(.serverError(status: 503, message: ""))), 0.1),
             (.serverChecked(.refused(status: 401, message: "")), 0.1),

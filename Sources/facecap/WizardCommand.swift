@@ -28,11 +28,12 @@ enum WizardCommand {
         if case .clip(let path, let loop) = configuration.source {
             prepared = try ClipSource(path: path, loop: loop)
         }
-        let token = try configuration.serverURL.map { url throws -> BearerToken? in
-            let token = try BearerToken.from(environment: environment)
-            try TokenInClearError.check(url: url, token: token)
-            return token
-        } ?? nil
+        let token =
+            try configuration.serverURL.map { url throws -> BearerToken? in
+                let token = try BearerToken.from(environment: environment)
+                try TokenInClearError.check(url: url, token: token)
+                return token
+            } ?? nil
         if !configuration.plain { try checkTerminal(environment) }
         // From here on Ctrl-C, SIGTERM and SIGHUP end the wizard through its normal path: the camera is released
         // and the terminal restored.
@@ -48,14 +49,17 @@ enum WizardCommand {
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = configuration.manualAfter
         let events = try configuration.eventsPath.map { path throws(OutputFileError) in try EventLog(path: path) }
-        let photos = try makePhotos(configuration, tracker: tracker, digests: digests, thresholds: thresholds,
-                                    token: token)
-        var camera = CameraConfiguration(width: configuration.width, height: configuration.height,
-                                         frameRate: configuration.frameRate)
+        let photos = try makePhotos(
+            configuration, tracker: tracker, digests: digests, thresholds: thresholds,
+            token: token)
+        var camera = CameraConfiguration(
+            width: configuration.width, height: configuration.height,
+            frameRate: configuration.frameRate)
         camera.pixelFormat = configuration.pixelFormat
         camera.automaticSize = configuration.automaticSize
-        let opener = SourceOpener(source: configuration.source, camera: camera, prepared: prepared,
-                                  memory: CameraMemory.standard(environment: environment))
+        let opener = SourceOpener(
+            source: configuration.source, camera: camera, prepared: prepared,
+            memory: CameraMemory.standard(environment: environment))
         let frontEnd: WizardFrontEnd
         if configuration.plain {
             frontEnd = PlainFrontEnd(output: configuration.eventsPath == "-" ? 2 : 1)
@@ -66,9 +70,10 @@ enum WizardCommand {
         }
         var settings = Self.settings(configuration)
         settings.sendsToken = (environment["FACECAP_TOKEN"] ?? "").isEmpty == false
-        let session = WizardSession(settings: settings, frontEnd: frontEnd, events: events,
-                                    tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
-                                    startTime: startTime)
+        let session = WizardSession(
+            settings: settings, frontEnd: frontEnd, events: events,
+            tracker: tracker, thresholds: thresholds, photos: photos, opener: opener,
+            startTime: startTime)
         // The frame pacing, for the soak tests (tools/soak.py, Tests/Kernel/guest.sh): while it runs and at the end.
         let statsPath = getenv("FACECAP_FRAME_STATS").map { String(cString: $0) }
         session.frameStatsPath = statsPath
@@ -82,27 +87,33 @@ enum WizardCommand {
     /// (their parsed bytes, 13.1 MB) are released when this returns: the interpreters hold packed copies.
     static func loadTracker() throws(ModelError) -> SharedFaceTracker {
         let models = try ModelFiles.loadAllFaceModels()
-        return try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                     hand: models.hand, palm: models.palm)
+        return try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
     }
 
     /// The checker (a server, or the built-in validator on the live analysis's `tracker`) and the photo store,
     /// whose folder is made (0700) now so that a folder facecap cannot write to is said before the camera opens.
     /// The built-in validator holds the photo to `thresholds`, the live analyzer's own table: one gate.
-    static func makePhotos(_ configuration: WizardConfiguration, tracker: SharedFaceTracker,
-                           digests: [PhotoReport.ModelDigest], thresholds: AnalyzerThresholds,
-                           token: BearerToken?) throws -> WizardPhotos {
+    static func makePhotos(
+        _ configuration: WizardConfiguration, tracker: SharedFaceTracker,
+        digests: [PhotoReport.ModelDigest], thresholds: AnalyzerThresholds,
+        token: BearerToken?
+    ) throws -> WizardPhotos {
         let checker: any PhotoChecker
         if let url = configuration.serverURL {
-            checker = HTTPValidator(.init(url: url, token: token, version: facecapVersion,
-                                          allowInsecureHTTP: configuration.insecureHTTP))
+            checker = HTTPValidator(
+                .init(
+                    url: url, token: token, version: facecapVersion,
+                    allowInsecureHTTP: configuration.insecureHTTP))
         } else {
             checker = BuiltInChecker(sharing: tracker, validator: LocalValidator(thresholds: thresholds))
         }
         let store = PhotoStore(directory: configuration.outputDirectory)
         try store.prepare()
-        return try WizardPhotos(checker: checker, validator: configuration.serverURL == nil ? .builtIn : .server,
-                                store: store, version: facecapVersion, models: digests)
+        return try WizardPhotos(
+            checker: checker, validator: configuration.serverURL == nil ? .builtIn : .server,
+            store: store, version: facecapVersion, models: digests)
     }
 
     /// The flow's settings from the command line.

@@ -23,26 +23,31 @@ struct Subcommand: Sendable {
     /// The table `main` dispatches on and `facecap --help` lists (a static constant, not a main.swift
     /// global: those belong to the main actor, and the help text is built outside it).
     static let all: [Subcommand] = [
-        Subcommand(name: "devices", synopsis: "devices [--json]",
-                   summary: .commandDevicesSummary,
-                   usage: DevicesCommand.usage, about: DevicesCommand.about, options: DevicesCommand.options,
-                   operands: .none, run: DevicesCommand.run),
-        Subcommand(name: "analyze", synopsis: "analyze [--json] IMAGE…",
-                   summary: .commandAnalyzeSummary,
-                   usage: AnalyzeCommand.usage, about: AnalyzeCommand.about, options: AnalyzeCommand.options,
-                   operands: .file(pattern: nil), run: AnalyzeCommand.run),
-        Subcommand(name: "record", synopsis: "record [--seconds N] OUT.y4m",
-                   summary: .commandRecordSummary,
-                   usage: RecordCommand.usage, about: RecordCommand.about, options: RecordCommand.options,
-                   operands: .file(pattern: "*.y4m"), run: RecordCommand.run),
-        Subcommand(name: "bench", synopsis: "bench [--json]",
-                   summary: .commandBenchSummary,
-                   usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
-                   operands: .none, run: BenchCommand.run),
-        Subcommand(name: "generate", synopsis: "generate man|bash|zsh|pot",
-                   summary: .commandGenerateSummary,
-                   usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
-                   operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
+        Subcommand(
+            name: "devices", synopsis: "devices [--json]",
+            summary: .commandDevicesSummary,
+            usage: DevicesCommand.usage, about: DevicesCommand.about, options: DevicesCommand.options,
+            operands: .none, run: DevicesCommand.run),
+        Subcommand(
+            name: "analyze", synopsis: "analyze [--json] IMAGE…",
+            summary: .commandAnalyzeSummary,
+            usage: AnalyzeCommand.usage, about: AnalyzeCommand.about, options: AnalyzeCommand.options,
+            operands: .file(pattern: nil), run: AnalyzeCommand.run),
+        Subcommand(
+            name: "record", synopsis: "record [--seconds N] OUT.y4m",
+            summary: .commandRecordSummary,
+            usage: RecordCommand.usage, about: RecordCommand.about, options: RecordCommand.options,
+            operands: .file(pattern: "*.y4m"), run: RecordCommand.run),
+        Subcommand(
+            name: "bench", synopsis: "bench [--json]",
+            summary: .commandBenchSummary,
+            usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
+            operands: .none, run: BenchCommand.run),
+        Subcommand(
+            name: "generate", synopsis: "generate man|bash|zsh|pot",
+            summary: .commandGenerateSummary,
+            usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
+            operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
     ]
 }
 
@@ -67,8 +72,9 @@ func runMain() -> ExitCode {
     // Events count time from here (SPEC: `t` = seconds since start).
     let startTime = SystemClock().now()
     guard checkCPU() else {
-        printError("this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); "
-                   + "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU")
+        printError(
+            "this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); "
+                + "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU")
         return .failure
     }
     var arguments = Array(CommandLine.arguments.dropFirst())

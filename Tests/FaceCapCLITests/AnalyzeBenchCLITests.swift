@@ -8,12 +8,14 @@ final class AnalyzeBenchCLITests: XCTestCase {
         .appendingPathComponent("Fixtures")
 
     func testAnalyzeJSONLinesPerImageAndClipFrame() throws {
-        let result = try runFacecap(["analyze", "--json", fixtures.appendingPathComponent("sergey.png").path,
-                                     fixtures.appendingPathComponent("dino.jpg").path,
-                                     fixtures.appendingPathComponent("clips/ffmpeg-420.y4m").path])
+        let result = try runFacecap([
+            "analyze", "--json", fixtures.appendingPathComponent("sergey.png").path,
+            fixtures.appendingPathComponent("dino.jpg").path,
+            fixtures.appendingPathComponent("clips/ffmpeg-420.y4m").path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 5)                                     // 2 photos + 3 clip frames
+        XCTAssertEqual(lines.count, 5)  // 2 photos + 3 clip frames
         let objects = try lines.map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -35,14 +37,18 @@ final class AnalyzeBenchCLITests: XCTestCase {
     }
 
     func testBenchJSON() throws {
-        let result = try runFacecap(["bench", "--json", "--runs", "20", "--image",
-                                     fixtures.appendingPathComponent("sergey.png").path])
+        let result = try runFacecap([
+            "bench", "--json", "--runs", "20", "--image",
+            fixtures.appendingPathComponent("sergey.png").path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for key in ["detector_ms", "landmarks_ms", "iris_ms", "hand_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms",
-                    "frame_hand_ms", "frame_detect_ms", "frame_cpu_ms", "frame_eyes_cpu_ms", "frame_detect_cpu_ms",
-                    "analysis_ms", "frame_full_ms", "frame_full_mean_ms", "frame_full_eyes_ms", "frame_full_hand_ms",
-                    "frame_full_cpu_ms", "frame_full_eyes_cpu_ms", "analysis_full_ms"] {
+        for key in [
+            "detector_ms", "landmarks_ms", "iris_ms", "hand_ms", "frame_ms", "frame_mean_ms", "frame_eyes_ms",
+            "frame_hand_ms", "frame_detect_ms", "frame_cpu_ms", "frame_eyes_cpu_ms", "frame_detect_cpu_ms",
+            "analysis_ms", "frame_full_ms", "frame_full_mean_ms", "frame_full_eyes_ms", "frame_full_hand_ms",
+            "frame_full_cpu_ms", "frame_full_eyes_cpu_ms", "analysis_full_ms",
+        ] {
             XCTAssertGreaterThan(object[key] as? Double ?? 0, 0, key)
         }
         // The session's frames are a tracked face's: the detector ran on 2 of the 20 timed frames (every 10th).
@@ -85,8 +91,10 @@ final class AnalyzeBenchCLITests: XCTestCase {
     }
 
     func testBenchRefusesAPhotoWithoutAFace() throws {
-        let result = try runFacecap(["bench", "--json", "--runs", "5", "--image",
-                                     fixtures.appendingPathComponent("dino.jpg").path])
+        let result = try runFacecap([
+            "bench", "--json", "--runs", "5", "--image",
+            fixtures.appendingPathComponent("dino.jpg").path,
+        ])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("dino.jpg"), result.stderr)
     }

@@ -30,8 +30,10 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
         XCTAssertNotNil(face["pitch"] as? Double)
         XCTAssertEqual(face["eyesOpen"] as? Bool, true)
         let metrics = try XCTUnwrap(sergey["metrics"] as? [String: Any])
-        for key in ["faceWidth", "offsetX", "offsetY", "edgeMargin", "faceLuma", "darkFraction", "brightFraction",
-                    "lightBalance", "sharpness", "frameLuma", "eyeAspectRatio", "mouthOpening"] {
+        for key in [
+            "faceWidth", "offsetX", "offsetY", "edgeMargin", "faceLuma", "darkFraction", "brightFraction",
+            "lightBalance", "sharpness", "frameLuma", "eyeAspectRatio", "mouthOpening",
+        ] {
             XCTAssertNotNil(metrics[key], key)
             XCTAssertFalse(metrics[key] is NSNull, key)
         }
@@ -57,8 +59,10 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
 
     // MARK: clips
 
-    private func clip(frames: Int, gain: Double = 1, width: (Int) -> Double,
-                      x: (Int) -> Double = { _ in 0.5 }) -> Data {
+    private func clip(
+        frames: Int, gain: Double = 1, width: (Int) -> Double,
+        x: (Int) -> Double = { _ in 0.5 }
+    ) -> Data {
         TestClips.sergey(frames: frames, gain: gain, width: width, x: x)
     }
 
@@ -92,8 +96,11 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
 
     func testADarkOrMovingClipIsNotCaptured() throws {
         let dark = try write("dark.y4m", clip(frames: 45, gain: 0.2) { _ in 0.38 })
-        let moving = try write("moving.y4m", clip(frames: 60, width: { _ in 0.38 },
-                                                  x: { 0.5 + 0.08 * sin(2 * .pi * Double($0) / 30) }))
+        let moving = try write(
+            "moving.y4m",
+            clip(
+                frames: 60, width: { _ in 0.38 },
+                x: { 0.5 + 0.08 * sin(2 * .pi * Double($0) / 30) }))
         let result = try runFacecap(["analyze", "--json", dark, moving])
         XCTAssertEqual(result.status, 0, result.stderr)
         let frames = try jsonLines(result.stdout)
@@ -113,8 +120,10 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
         let bad = try runFacecap(["analyze", "--thresholds", typo, fixture("sergey.png")])
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("unknown threshold 'maxFaceWidht'"), bad.stderr)
-        let missing = try runFacecap(["analyze", "--thresholds", directory.appendingPathComponent("no.json").path,
-                                      fixture("sergey.png")])
+        let missing = try runFacecap([
+            "analyze", "--thresholds", directory.appendingPathComponent("no.json").path,
+            fixture("sergey.png"),
+        ])
         XCTAssertEqual(missing.status, 66)
         XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
     }
@@ -176,8 +185,9 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
         let clip = try write("t.y4m", TestClips.empty(frames: 4))
         let lines = try jsonLines(try runFacecap(["analyze", "--json", clip]).stdout)
         XCTAssertEqual(lines.compactMap { $0["timestamp"] as? Double }, [0, 0.033, 0.067, 0.1], "frame ÷ 30 fps")
-        XCTAssertNil(try jsonLines(try runFacecap(["analyze", "--json", fixture("sergey.png")]).stdout)[0]["timestamp"],
-                     "a photo has no timestamp")
+        XCTAssertNil(
+            try jsonLines(try runFacecap(["analyze", "--json", fixture("sergey.png")]).stdout)[0]["timestamp"],
+            "a photo has no timestamp")
     }
 
     func testUsage() throws {

@@ -15,11 +15,13 @@ final class CommandLineTests: XCTestCase {
 
         let unknown = try runFacecap(["--frobnicate"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertEqual(unknown.stderr, "facecap: unknown option '--frobnicate'\nfacecap: Run 'facecap --help' for more.\n")
+        XCTAssertEqual(
+            unknown.stderr, "facecap: unknown option '--frobnicate'\nfacecap: Run 'facecap --help' for more.\n")
 
         let subcommand = try runFacecap(["record", "--sec", "3"])
         XCTAssertEqual(subcommand.status, 64)
-        XCTAssertEqual(subcommand.stderr, "facecap: unknown option '--sec'\nfacecap: Run 'facecap record --help' for more.\n")
+        XCTAssertEqual(
+            subcommand.stderr, "facecap: unknown option '--sec'\nfacecap: Run 'facecap record --help' for more.\n")
 
         let badCommand = try runFacecap(["selfie"])
         XCTAssertEqual(badCommand.status, 64)
@@ -30,18 +32,23 @@ final class CommandLineTests: XCTestCase {
     func testDidYouMeanForOptionsAndCommands() throws {
         let option = try runFacecap(["--inptu", "clip.y4m"])
         XCTAssertEqual(option.status, 64)
-        XCTAssertEqual(option.stderr, "facecap: unknown option '--inptu'; did you mean '--input'?\n"
-                       + "facecap: Run 'facecap --help' for more.\n")
+        XCTAssertEqual(
+            option.stderr,
+            "facecap: unknown option '--inptu'; did you mean '--input'?\n"
+                + "facecap: Run 'facecap --help' for more.\n")
 
         let subcommandOption = try runFacecap(["record", "--second", "3", "out.y4m"])
         XCTAssertEqual(subcommandOption.status, 64)
-        XCTAssertTrue(subcommandOption.stderr.hasPrefix("facecap: unknown option '--second'; did you mean '--seconds'?\n"),
-                      subcommandOption.stderr)
+        XCTAssertTrue(
+            subcommandOption.stderr.hasPrefix("facecap: unknown option '--second'; did you mean '--seconds'?\n"),
+            subcommandOption.stderr)
 
         let command = try runFacecap(["analyse", "photo.jpg"])
         XCTAssertEqual(command.status, 64)
-        XCTAssertEqual(command.stderr, "facecap: unknown command 'analyse'; did you mean 'analyze'? "
-                       + "(commands: devices, analyze, record, bench, generate)\nfacecap: Run 'facecap --help' for more.\n")
+        XCTAssertEqual(
+            command.stderr,
+            "facecap: unknown command 'analyse'; did you mean 'analyze'? "
+                + "(commands: devices, analyze, record, bench, generate)\nfacecap: Run 'facecap --help' for more.\n")
 
         let german = try runFacecap(["--lang", "de", "--inptu", "clip.y4m"])
         XCTAssertEqual(german.status, 64)
@@ -75,7 +82,9 @@ final class CommandLineTests: XCTestCase {
     /// --help, a command's --help, a usage error and the list separators speak the chosen language; the manual page
     /// and the completions, installed where English is read, stay English whatever the builder's language.
     func testHelpAndUsageErrorsAreTranslatedAndTheManualPageStaysEnglish() throws {
-        let german = ["LANGUAGE": "de", "LANG": "de_DE.UTF-8", "PATH": "/usr/bin:/bin"].merging(sanitizerSettings) { $1 }
+        let german = ["LANGUAGE": "de", "LANG": "de_DE.UTF-8", "PATH": "/usr/bin:/bin"].merging(sanitizerSettings) {
+            $1
+        }
         let help = try runFacecap(["--help"], environment: german)
         XCTAssertEqual(help.status, 0, help.stderr)
         XCTAssertTrue(help.stdout.contains("Aufruf:"), help.stdout)
@@ -83,22 +92,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains("--device PATH"), "option names stay as typed")
         XCTAssertFalse(help.stdout.contains("replay a clip instead of a camera"), help.stdout)
 
-        let french = try runFacecap(["devices", "--help"], environment: ["LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"]
-            .merging(sanitizerSettings) { $1 })
+        let french = try runFacecap(
+            ["devices", "--help"],
+            environment: ["LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"]
+                .merging(sanitizerSettings) { $1 })
         XCTAssertEqual(french.status, 0, french.stderr)
         XCTAssertTrue(french.stdout.hasPrefix("Utilisation\u{00A0}: facecap devices [--json]"), french.stdout)
 
         // Every command takes --lang, before or after its own options.
-        let spanish = try runFacecap(["devices", "--lang", "es", "--help"], environment: ["LANG": "fr_FR.UTF-8",
-            "PATH": "/usr/bin:/bin"].merging(sanitizerSettings) { $1 })
+        let spanish = try runFacecap(
+            ["devices", "--lang", "es", "--help"],
+            environment: [
+                "LANG": "fr_FR.UTF-8",
+                "PATH": "/usr/bin:/bin",
+            ].merging(sanitizerSettings) { $1 })
         XCTAssertEqual(spanish.status, 0, spanish.stderr)
         XCTAssertTrue(spanish.stdout.hasPrefix("Uso: facecap devices [--json]"), spanish.stdout)
         let noValue = try runFacecap(["devices", "--lang"], environment: german)
         XCTAssertEqual(noValue.status, 64, noValue.stderr)
         XCTAssertTrue(noValue.stderr.contains("--lang"), noValue.stderr)
 
-        let japanese = try runFacecap(["analyse"], environment: ["LANGUAGE": "ja", "PATH": "/usr/bin:/bin"]
-            .merging(sanitizerSettings) { $1 })
+        let japanese = try runFacecap(
+            ["analyse"],
+            environment: ["LANGUAGE": "ja", "PATH": "/usr/bin:/bin"]
+                .merging(sanitizerSettings) { $1 })
         XCTAssertEqual(japanese.status, 64)
         XCTAssertTrue(japanese.stderr.contains("devices、analyze、record、bench、generate"), japanese.stderr)
 

@@ -5,7 +5,8 @@ import XCTest
 final class DevicesCommandTests: XCTestCase {
     func testNoCameraIsExit69WithWhatToDo() throws {
         // Guard the premise rather than skip: a machine with a camera would need a different expectation.
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
+        let nodes =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
             .filter { $0.hasPrefix("video") } ?? []
         guard nodes.isEmpty else {
             let listed = try runFacecap(["devices"])
@@ -15,8 +16,9 @@ final class DevicesCommandTests: XCTestCase {
         let result = try runFacecap(["devices"])
         XCTAssertEqual(result.status, 69)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.hasPrefix("facecap: no camera found: no video-capture device in /dev"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("facecap: no camera found: no video-capture device in /dev"),
+            result.stderr)
         XCTAssertFalse(result.stderr.contains("--input"), "devices cannot use a clip: \(result.stderr)")
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one clear line")
 

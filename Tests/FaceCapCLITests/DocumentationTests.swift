@@ -28,8 +28,9 @@ final class DocumentationTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     private func generated(_ what: String) throws -> URL {
@@ -51,7 +52,8 @@ final class DocumentationTests: XCTestCase {
         XCTAssertTrue(capture.contains("Taking your selfie"), capture)
         let match = try XCTUnwrap(capture.firstMatch(of: /Manual capture in (\d+) s/), "no countdown: " + capture)
         let seconds = try XCTUnwrap(Double(String(match.1)))
-        XCTAssertLessThanOrEqual(seconds, WizardConfiguration().manualAfter, "a countdown no default run shows: " + capture)
+        XCTAssertLessThanOrEqual(
+            seconds, WizardConfiguration().manualAfter, "a countdown no default run shows: " + capture)
         XCTAssertGreaterThan(seconds, 0)
         for (picture, words) in [("retry", "Let's take another photo"), ("success", "Selfie accepted")] {
             let text = try String(contentsOf: images.appendingPathComponent("screen-\(picture).txt"), encoding: .utf8)
@@ -72,13 +74,16 @@ final class DocumentationTests: XCTestCase {
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let start = try XCTUnwrap(readme.range(of: begin + "\n"), "README: no line \(begin)")
-        let stop = try XCTUnwrap(readme.range(of: end + "\n", range: start.upperBound..<readme.endIndex),
-                                 "README: no line \(end)")
-        XCTAssertEqual(String(readme[start.lowerBound..<stop.upperBound]), table,
-                       "README's screen table is stale: put `facecap generate screens` in its place")
+        let stop = try XCTUnwrap(
+            readme.range(of: end + "\n", range: start.upperBound..<readme.endIndex),
+            "README: no line \(end)")
+        XCTAssertEqual(
+            String(readme[start.lowerBound..<stop.upperBound]), table,
+            "README's screen table is stale: put `facecap generate screens` in its place")
         for screen in ScreenName.allCases {
-            let row = try XCTUnwrap(lines.first { $0.hasPrefix("| ") && $0.contains("`\(screen.rawValue)`") },
-                                    "\(screen.rawValue) has no row")
+            let row = try XCTUnwrap(
+                lines.first { $0.hasPrefix("| ") && $0.contains("`\(screen.rawValue)`") },
+                "\(screen.rawValue) has no row")
             XCTAssertFalse(row.hasSuffix("| none |") && screen != .uploading, "\(screen.rawValue): no keys reached")
         }
         XCTAssertTrue(table.contains("| `tutorial` | first (skipped with `--no-tutorial`)"), table)
@@ -116,29 +121,37 @@ final class DocumentationTests: XCTestCase {
         }
         // Every variable facecap reads (getenv in Sources: Environment.wizardNames, FACECAP_MODEL_DIR; the proxies
         // through libcurl).
-        for variable in ["FACECAP_MODEL_DIR", "FACECAP_TOKEN", "NO_COLOR", "TERM", "COLORTERM", "LANG", "LC_ALL",
-                         "LC_CTYPE", "https_proxy", "http_proxy"] {
+        for variable in [
+            "FACECAP_MODEL_DIR", "FACECAP_TOKEN", "NO_COLOR", "TERM", "COLORTERM", "LANG", "LC_ALL",
+            "LC_CTYPE", "https_proxy", "http_proxy",
+        ] {
             XCTAssertTrue(text.contains(variable), variable)
         }
-        for section in ["SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES",
-                        "/usr/share/facecap/models"] {
+        for section in [
+            "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES",
+            "/usr/share/facecap/models",
+        ] {
             XCTAssertTrue(text.contains(section), section)
         }
     }
 
     func testBashCompletionOffersCommandsOptionsAndValues() throws {
         let script = try generated("bash")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facecap-complete-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"),
-                                                withIntermediateDirectories: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "facecap-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("photos"),
+            withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         for name in ["a.y4m", "b.jpg", "t.json"] {
             _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try shell("bash", "cd '\(folder.path)' && source '\(script.path)' && COMP_WORDS=(\(quoted)) "
-                                   + "&& COMP_CWORD=\(words.count - 1) && _facecap && printf '%s\\n' \"${COMPREPLY[@]}\"")
+            let result = try shell(
+                "bash",
+                "cd '\(folder.path)' && source '\(script.path)' && COMP_WORDS=(\(quoted)) "
+                    + "&& COMP_CWORD=\(words.count - 1) && _facecap && printf '%s\\n' \"${COMPREPLY[@]}\"")
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.stderr, "")
             return result.stdout.split(separator: "\n").map(String.init).sorted()
@@ -152,8 +165,9 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(try complete(["facecap", "analyze", "--"]), ["--help", "--json", "--thresholds"])
         XCTAssertEqual(try complete(["facecap", "analyze", "--thresholds", ""]), ["photos", "t.json"])
         XCTAssertEqual(try complete(["facecap", "analyze", "--json", ""]), ["a.y4m", "b.jpg", "photos", "t.json"])
-        XCTAssertEqual(try complete(["facecap", "record", "-"]),
-                       ["--device", "--format", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
+        XCTAssertEqual(
+            try complete(["facecap", "record", "-"]),
+            ["--device", "--format", "--fps", "--help", "--seconds", "--size", "-d", "-h"])
         XCTAssertEqual(try complete(["facecap", "generate", ""]), ["bash", "man", "pot", "zsh"])
     }
 
@@ -164,20 +178,25 @@ final class DocumentationTests: XCTestCase {
         // _arguments and _describe stand in for zsh's completion system: what _facecap hands them is the contract.
         func specs(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try shell("zsh", "_arguments() { print -rl -- \"$@\" }; _describe() { print -r -- describe }; "
-                                   + "_facecap_load() { source '\(script.path)' }; words=(\(quoted)); "
-                                   + "CURRENT=\(words.count); _facecap_load")
+            let result = try shell(
+                "zsh",
+                "_arguments() { print -rl -- \"$@\" }; _describe() { print -r -- describe }; "
+                    + "_facecap_load() { source '\(script.path)' }; words=(\(quoted)); "
+                    + "CURRENT=\(words.count); _facecap_load")
             XCTAssertEqual(result.status, 0, result.stderr)
             return result.stdout.split(separator: "\n").map(String.init)
         }
         let wizard = try specs(["facecap", "--"])
-        XCTAssertTrue(wizard.contains("--color=[preview colours, auto, truecolor, 256, 16 or none]:mode:(auto truecolor 256 16 none)"),
-                      wizard.joined(separator: "\n"))
+        XCTAssertTrue(
+            wizard.contains(
+                "--color=[preview colours, auto, truecolor, 256, 16 or none]:mode:(auto truecolor 256 16 none)"),
+            wizard.joined(separator: "\n"))
         XCTAssertTrue(wizard.contains { $0.hasPrefix("(-i --input)-i+[replay a clip") }, wizard.joined(separator: "\n"))
         XCTAssertTrue(wizard.contains("1:command:{_describe command commands}"), wizard.joined(separator: "\n"))
         let analyze = try specs(["facecap", "analyze", "--"])
-        XCTAssertTrue(analyze.contains("--json[one JSON object per image or clip frame (JSON Lines)]"),
-                      analyze.joined(separator: "\n"))
+        XCTAssertTrue(
+            analyze.contains("--json[one JSON object per image or clip frame (JSON Lines)]"),
+            analyze.joined(separator: "\n"))
         XCTAssertTrue(analyze.contains("*:file:_files"), analyze.joined(separator: "\n"))
         XCTAssertFalse(analyze.contains { $0.hasPrefix("--color") }, "wizard options are not analyze's")
         XCTAssertTrue(try specs(["facecap", "generate", ""]).contains("1:what:(man bash zsh pot)"))

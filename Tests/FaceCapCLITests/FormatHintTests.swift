@@ -21,9 +21,11 @@ final class FormatHintTests: ScratchDirectoryTestCase {
             let path = try write("image.\(name.lowercased().prefix(4))", signature)
             let result = try runFacecap(["analyze", path])
             XCTAssertEqual(result.status, 66, "\(name): \(result.stderr)")
-            XCTAssertEqual(result.stderr, "facecap: \(path): a \(name) image, which facecap does not read (it reads "
-                           + "JPEG, PNG, PPM/PGM and .y4m clips); convert it to PNG first, e.g. 'convert IN OUT.png' "
-                           + "(ImageMagick) or 'ffmpeg -i IN OUT.png'\n")
+            XCTAssertEqual(
+                result.stderr,
+                "facecap: \(path): a \(name) image, which facecap does not read (it reads "
+                    + "JPEG, PNG, PPM/PGM and .y4m clips); convert it to PNG first, e.g. 'convert IN OUT.png' "
+                    + "(ImageMagick) or 'ffmpeg -i IN OUT.png'\n")
             // Given as a clip, the same sentence.
             let replay = try runFacecap(["--plain", "--input", path], stdin: Data())
             XCTAssertEqual(replay.status, 66, "\(name): \(replay.stderr)")
@@ -39,7 +41,8 @@ final class FormatHintTests: ScratchDirectoryTestCase {
             .appendingPathComponent("Fixtures/sergey.png").path
         let result = try runFacecap(["--plain", "--input", photo], stdin: Data())
         XCTAssertEqual(result.status, 66, result.stderr)
-        XCTAssertTrue(result.stderr.contains("'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m'"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m'"),
+            result.stderr)
     }
 }

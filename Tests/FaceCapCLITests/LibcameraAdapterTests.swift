@@ -16,8 +16,12 @@ final class LibcameraAdapterTests: XCTestCase {
             .appendingPathComponent("Support/fake_v4l2_compat.c").path
         // The same library under libcamera's name, and under another (facecap keeps libv4l2 then).
         for name in ["v4l2-compat.so", "other-adapter.so"] {
-            let built = try runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-o", folder + "/" + name, source,
-                                                       "-ldl"])
+            let built = try runProgram(
+                "/usr/bin/cc",
+                [
+                    "-shared", "-fPIC", "-O1", "-o", folder + "/" + name, source,
+                    "-ldl",
+                ])
             XCTAssertEqual(built.status, 0, built.stderr)
         }
     }
@@ -26,10 +30,14 @@ final class LibcameraAdapterTests: XCTestCase {
         try FileManager.default.removeItem(atPath: folder)
     }
 
-    private func facecap(_ arguments: [String], preloading name: String = "v4l2-compat.so",
-                         _ environment: [String: String]) throws -> ProcessResult {
-        let base = ["PATH": "/usr/bin:/bin", "LD_PRELOAD": folder + "/" + name,
-                    "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? ""]
+    private func facecap(
+        _ arguments: [String], preloading name: String = "v4l2-compat.so",
+        _ environment: [String: String]
+    ) throws -> ProcessResult {
+        let base = [
+            "PATH": "/usr/bin:/bin", "LD_PRELOAD": folder + "/" + name,
+            "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? "",
+        ]
         return try runFacecap(arguments, stdin: Data(), environment: base.merging(environment) { $1 }, timeout: 60)
     }
 
@@ -37,12 +45,14 @@ final class LibcameraAdapterTests: XCTestCase {
         let wizard = ["--plain", "--no-tutorial", "--device", "/dev/zero"]
         let adapter = try facecap(wizard, ["SHIM_NODE": "/dev/zero"])
         XCTAssertEqual(adapter.status, 69, adapter.stderr)
-        XCTAssertTrue(adapter.stderr.contains("/dev/zero is busy"),
-                      "QUERYCAP, ENUM_FMT and S_FMT reached the adapter: \(adapter.stderr)")
+        XCTAssertTrue(
+            adapter.stderr.contains("/dev/zero is busy"),
+            "QUERYCAP, ENUM_FMT and S_FMT reached the adapter: \(adapter.stderr)")
         let libv4l2 = try facecap(wizard, preloading: "other-adapter.so", ["SHIM_NODE": "/dev/zero"])
         XCTAssertEqual(libv4l2.status, 69, libv4l2.stderr)
-        XCTAssertTrue(libv4l2.stderr.contains("/dev/zero is not a video capture device (it does not answer V4L2"),
-                      "libv4l2's QUERYCAP went to the kernel, past the adapter: \(libv4l2.stderr)")
+        XCTAssertTrue(
+            libv4l2.stderr.contains("/dev/zero is not a video capture device (it does not answer V4L2"),
+            "libv4l2's QUERYCAP went to the kernel, past the adapter: \(libv4l2.stderr)")
     }
 
     /// A MIPI laptop as the real binary sees it: four raw-Bayer capture queues and nothing else.
@@ -51,19 +61,23 @@ final class LibcameraAdapterTests: XCTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder)/dev/video\(index)", contents: nil))
         }
         // An empty sysfs of its own: the host's /sys/class/video4linux/videoN is another machine's node.
-        try FileManager.default.createDirectory(atPath: folder + "/sys/class/video4linux",
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder + "/sys/class/video4linux",
+            withIntermediateDirectories: true)
         let machine = ["SHIM_DEV": folder + "/dev", "SHIM_SYS": folder + "/sys"]
 
         let json = try facecap(["devices", "--json"], machine)
         XCTAssertEqual(json.status, 69, json.stderr)
-        XCTAssertEqual(json.stderr, "facecap: the isys camera (/dev/video0 … /dev/video3) gives raw sensor data only: a"
-                           + " MIPI camera, which needs libcamera\n", "not pointing at the command it is")
+        XCTAssertEqual(
+            json.stderr,
+            "facecap: the isys camera (/dev/video0 … /dev/video3) gives raw sensor data only: a"
+                + " MIPI camera, which needs libcamera\n", "not pointing at the command it is")
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let devices = try XCTUnwrap(document["devices"] as? [[String: Any]])
         XCTAssertEqual(devices.map { $0["path"] as? String }, (0..<4).map { "/dev/video\($0)" })
-        XCTAssertEqual(devices.map { $0["kind"] as? String }, Array(repeating: "raw-bayer", count: 4),
-                       "ISYS lists UYVY, YUYV, RGB565 and BGR24 too; IO_MC and its Bayer formats make it MIPI")
+        XCTAssertEqual(
+            devices.map { $0["kind"] as? String }, Array(repeating: "raw-bayer", count: 4),
+            "ISYS lists UYVY, YUYV, RGB565 and BGR24 too; IO_MC and its Bayer formats make it MIPI")
         XCTAssertEqual(devices.map { $0["hardwareDriver"] is NSNull }, Array(repeating: true, count: 4))
         let mipi = try XCTUnwrap(document["mipi"] as? [String: Any])
         XCTAssertEqual(mipi["driver"] as? String, "isys")
@@ -75,16 +89,20 @@ final class LibcameraAdapterTests: XCTestCase {
         let human = try facecap(["devices"], machine)
         XCTAssertEqual(human.status, 69)
         XCTAssertTrue(human.stdout.contains("  choice 1: raw sensor data only (needs libcamera)"), human.stdout)
-        XCTAssertTrue(human.stdout.contains("\n\n/dev/video0 … /dev/video3 (isys, Intel IPU6 ISYS Capture 0): raw"),
-                      "the nodes, a blank line, then the camera screen's lines: \(human.stdout)")
-        XCTAssertTrue(human.stdout.contains("\nfacecap runs under libcamerify, yet libcamera found no camera."),
-                      human.stdout)
+        XCTAssertTrue(
+            human.stdout.contains("\n\n/dev/video0 … /dev/video3 (isys, Intel IPU6 ISYS Capture 0): raw"),
+            "the nodes, a blank line, then the camera screen's lines: \(human.stdout)")
+        XCTAssertTrue(
+            human.stdout.contains("\nfacecap runs under libcamerify, yet libcamera found no camera."),
+            human.stdout)
 
         // --plain ends at once with one line that holds the screen's words.
         let plain = try facecap(["--plain", "--no-tutorial"], machine)
         XCTAssertEqual(plain.status, 69, plain.stderr)
-        XCTAssertTrue(plain.stderr.contains("says how to set it up): /dev/video0 … /dev/video3 (isys, Intel IPU6 ISYS"
-                                                + " Capture 0): raw sensor data only."), plain.stderr)
+        XCTAssertTrue(
+            plain.stderr.contains(
+                "says how to set it up): /dev/video0 … /dev/video3 (isys, Intel IPU6 ISYS"
+                    + " Capture 0): raw sensor data only."), plain.stderr)
         XCTAssertTrue(plain.stderr.contains("(cam is in libcamera-tools): cam -l; Ubuntu 24.04:"), plain.stderr)
     }
 }

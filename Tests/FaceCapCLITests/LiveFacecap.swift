@@ -31,7 +31,9 @@ final class LiveFacecap: @unchecked Sendable {
                 let data = handle.availableData
                 if data.isEmpty { break }
                 self.lock.lock()
-                if stdout { self.outText += String(decoding: data, as: UTF8.self) } else {
+                if stdout {
+                    self.outText += String(decoding: data, as: UTF8.self)
+                } else {
                     self.errText += String(decoding: data, as: UTF8.self)
                 }
                 self.lock.unlock()

@@ -19,9 +19,11 @@ final class ModelLookupTests: ScratchDirectoryTestCase {
         let result = try runFacecap(["analyze", photo], environment: environment(modelDir: missing))
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "facecap: cannot use the face model folder \(missing): FACECAP_MODEL_DIR names it, "
-                       + "but there is no such folder. Set FACECAP_MODEL_DIR to the folder that holds the *.tflite "
-                       + "models, or unset it to use the installed ones.\n")
+        XCTAssertEqual(
+            result.stderr,
+            "facecap: cannot use the face model folder \(missing): FACECAP_MODEL_DIR names it, "
+                + "but there is no such folder. Set FACECAP_MODEL_DIR to the folder that holds the *.tflite "
+                + "models, or unset it to use the installed ones.\n")
         // The wizard checks the same before it starts.
         let clip = directory.appendingPathComponent("clip.y4m")
         try TestClips.empty(frames: 1).write(to: clip)
@@ -36,10 +38,13 @@ final class ModelLookupTests: ScratchDirectoryTestCase {
         let models = try XCTUnwrap(ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"], "FACECAP_MODEL_DIR unset")
         let folder = directory.appendingPathComponent("old-models")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in ["face_detection_short_range.tflite", "face_landmark.tflite", "iris_landmark.tflite",
-                     "hand_landmark_full.tflite"] {
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(file).path,
-                                                       withDestinationPath: models + "/" + file)
+        for file in [
+            "face_detection_short_range.tflite", "face_landmark.tflite", "iris_landmark.tflite",
+            "hand_landmark_full.tflite",
+        ] {
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent(file).path,
+                withDestinationPath: models + "/" + file)
         }
         let result = try runFacecap(["analyze", photo], environment: environment(modelDir: folder.path))
         XCTAssertEqual(result.status, 1)
@@ -77,8 +82,10 @@ final class ModelLookupTests: ScratchDirectoryTestCase {
         XCTAssertEqual(stderr.split(separator: "\n").count, 1, "one line")
 
         // Pointed at the models, the same copy works.
-        let pointed = try runFacecap(["analyze", photo], environment: environment(
-            modelDir: ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"]))
+        let pointed = try runFacecap(
+            ["analyze", photo],
+            environment: environment(
+                modelDir: ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"]))
         XCTAssertEqual(pointed.status, 0, pointed.stderr)
     }
 }

@@ -32,7 +32,8 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
             number.signal()
         }
         guard number.wait(timeout: .now() + 120) == .success,
-              let display = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let display = Int(line.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             return XCTFail("Xvfb did not say which display it started on: \(line)")
         }
         self.display = ":\(display)"
@@ -53,15 +54,19 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
 
     /// Runs facecap in `terminal` (its argument list up to the command) and returns the screenshot taken
     /// a second after the capture screen appeared, with the size of the terminal's window.
-    private func screenshot(_ terminal: [String], window: (width: Int, height: Int)?,
-                            environment extra: [String: String] = [:], graphics: String = "auto",
-                            options: String = "")
-        throws -> (XWDImage, Int, Int) {
+    private func screenshot(
+        _ terminal: [String], window: (width: Int, height: Int)?,
+        environment extra: [String: String] = [:], graphics: String = "auto",
+        options: String = ""
+    )
+        throws -> (XWDImage, Int, Int)
+    {
         // Each run its own events file: a facecap still ending from the run before cannot start the clock.
         runs += 1
         let events = "events-\(runs).jsonl"
         let binary = try facecapBinary().path
-        let script = "cd '\(directory.path)' && '\(binary)' --graphics \(graphics) \(options) --no-tutorial --input '\(try clip())' --loop "
+        let script =
+            "cd '\(directory.path)' && '\(binary)' --graphics \(graphics) \(options) --no-tutorial --input '\(try clip())' --loop "
             + "--output out --events \(events) 2> stderr.txt; echo $? > status"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -87,12 +92,16 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         var capturing = false
         while Date() < deadline, !capturing {
             if let text = try? String(contentsOfFile: path(events), encoding: .utf8),
-               text.contains("\"capture\"") { capturing = true }
+                text.contains("\"capture\"")
+            {
+                capturing = true
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         guard capturing else {
-            throw NSError(domain: "facecap", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: "\(terminal[0]): no capture screen within 120 s"])
+            throw NSError(
+                domain: "facecap", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(terminal[0]): no capture screen within 120 s"])
         }
         // A terminal drawing in software on a loaded machine may take a while to show the first frames: the
         // screenshot is taken again until the preview is there (up to a minute).
@@ -108,13 +117,16 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
             xwd.waitUntilExit()
             // FACECAP_TEST_SCREENSHOTS=DIR keeps each screenshot (xwd) there, to look at.
             if let keep = ProcessInfo.processInfo.environment["FACECAP_TEST_SCREENSHOTS"] {
-                try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/\(terminal[0])-\(graphics)-\(runs).xwd")
+                try? FileManager.default.copyItem(
+                    atPath: shot, toPath: keep + "/\(terminal[0])-\(graphics)-\(runs).xwd")
             }
             let image = try XWDImage(Data(contentsOf: URL(fileURLWithPath: shot)))
             // xterm's window is the white area from the top-left corner; kitty's is the size it was given.
-            let size = window ?? (
-                (0..<image.width).last { image[$0, 2] == (255, 255, 255) } ?? image.width,
-                (0..<image.height).last { image[2, $0] == (255, 255, 255) } ?? image.height)
+            let size =
+                window ?? (
+                    (0..<image.width).last { image[$0, 2] == (255, 255, 255) } ?? image.width,
+                    (0..<image.height).last { image[2, $0] == (255, 255, 255) } ?? image.height
+                )
             result = (image, size.0, size.1)
             if changes(result!).rate > 0.01 { break }
         }
@@ -157,14 +169,18 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         XCTAssertLessThan(sixel.onGrid, 0.7, "a sixel picture, not cells")
         // In truecolor: half blocks only, one colour over each half cell. (In 256 colours and in 8 the preview
         // also draws shade glyphs, whose pattern is finer than a cell's: checked below.)
-        let cells = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
-                                           window: nil, options: "--color truecolor"))
+        let cells = changes(
+            try screenshot(
+                ["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
+                window: nil, options: "--color truecolor"))
         print("xterm -ti vt100 --color truecolor: " + describe(cells))
         XCTAssertGreaterThan(cells.rate, 0.01, "the preview is there, in cells")
         XCTAssertGreaterThan(cells.onGrid, 0.9, "cells: one colour over each half cell")
         // As xterm-256color: cells with the 256-colour shade mixes (░ ▒ ▓) where a cell's two pixels are close.
-        let mixes = changes(try screenshot(["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
-                                           window: nil))
+        let mixes = changes(
+            try screenshot(
+                ["xterm", "-ti", "vt100", "-tn", "xterm-256color"] + font + ["-e"],
+                window: nil))
         print("xterm -ti vt100: " + describe(mixes))
         XCTAssertGreaterThan(mixes.rate, 0.01, "the preview is there, in 256 colours")
         XCTAssertLessThan(mixes.onGrid, 0.9, "shade mixes drawn: a pattern finer than a cell (0.29 measured)")
@@ -179,10 +195,14 @@ final class RealTerminalGraphicsTests: ScratchDirectoryTestCase {
         let config = path("kitty")
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         // kitty needs OpenGL 3.3: Mesa's software renderer gives it under Xvfb.
-        let kitty = ["kitty", "--config", "NONE", "-o", "initial_window_width=640", "-o", "initial_window_height=420",
-                     "-o", "remember_window_size=no", "-o", "placement_strategy=top-left", "-o", "window_padding_width=0"]
-        let environment = ["LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": config, "XDG_CACHE_HOME": config,
-                           "XDG_RUNTIME_DIR": config]
+        let kitty = [
+            "kitty", "--config", "NONE", "-o", "initial_window_width=640", "-o", "initial_window_height=420",
+            "-o", "remember_window_size=no", "-o", "placement_strategy=top-left", "-o", "window_padding_width=0",
+        ]
+        let environment = [
+            "LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": config, "XDG_CACHE_HOME": config,
+            "XDG_RUNTIME_DIR": config,
+        ]
         let pixels = changes(try screenshot(kitty, window: (640, 420), environment: environment))
         // The same in cells (truecolor in kitty): one colour over each half cell.
         let cells = changes(try screenshot(kitty, window: (640, 420), environment: environment, graphics: "cells"))
@@ -236,7 +256,8 @@ final class TmuxGraphicsFallbackTests: ScratchDirectoryTestCase {
     func testAutoInTmuxDrawsCellsAndLeavesNoReplyBehind() throws {
         let binary = try facecapBinary().path
         let clip = try write("far.y4m", TestClips.sergey(frames: 30) { _ in 0.22 })
-        let command = "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=tmux-256color "
+        let command =
+            "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=tmux-256color "
             + "'\(binary)' --graphics auto --no-tutorial --input '\(clip)' --loop --output out; exec sleep 600"
         let start = Date()
         let tmux = try TmuxSession(command, columns: 80, rows: 24)

@@ -7,8 +7,10 @@ final class RecordCommandTests: ScratchDirectoryTestCase {
         let clip = path("x.y4m")
         let result = try runFacecap(["record", "--device", "/dev/null", clip])
         XCTAssertEqual(result.status, 69)
-        XCTAssertEqual(result.stderr, "facecap: /dev/null is not a video capture device (it does not answer V4L2"
-                       + " requests) — run 'facecap devices' to list cameras\n")
+        XCTAssertEqual(
+            result.stderr,
+            "facecap: /dev/null is not a video capture device (it does not answer V4L2"
+                + " requests) — run 'facecap devices' to list cameras\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: clip), "no clip without a camera")
     }
 
@@ -23,13 +25,16 @@ final class RecordCommandTests: ScratchDirectoryTestCase {
     func testAMissingDeviceSaysSo() throws {
         let result = try runFacecap(["record", "--device", "/dev/video97", path("x.y4m")])
         XCTAssertEqual(result.status, 69)
-        XCTAssertEqual(result.stderr, "facecap: no camera at /dev/video97: no such file — run 'facecap devices'"
-                       + " to list cameras\n")
+        XCTAssertEqual(
+            result.stderr,
+            "facecap: no camera at /dev/video97: no such file — run 'facecap devices'"
+                + " to list cameras\n")
     }
 
     func testWithoutACameraTheDefaultDeviceIsNoCamera() throws {
         // Development and CI machines here have no /dev/video*; on one with a camera this records for real.
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
+        let nodes =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
             .filter { $0.hasPrefix("video") } ?? []
         let clip = path("x.y4m")
         let result = try runFacecap(["record", "--seconds", "1", clip])

@@ -28,8 +28,10 @@ struct MissingBinary: Error, CustomStringConvertible {
 }
 
 /// Runs facecap with `arguments` (and optional stdin), waiting at most `timeout` seconds.
-func runFacecap(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
-                timeout: TimeInterval = 60) throws -> ProcessResult {
+func runFacecap(
+    _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+    timeout: TimeInterval = 60
+) throws -> ProcessResult {
     try runProgram(try facecapBinary().path, arguments, stdin: stdin, environment: environment, timeout: timeout)
 }
 
@@ -42,8 +44,10 @@ var sanitizerSettings: [String: String] {
 }
 
 /// Runs the program at `path` with `arguments` (and optional stdin), waiting at most `timeout` seconds.
-func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
-                timeout: TimeInterval = 60) throws -> ProcessResult {
+func runProgram(
+    _ path: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+    timeout: TimeInterval = 60
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -72,7 +76,8 @@ func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, envir
     watchdog.cancel()
     let errData = errBox.data
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }

@@ -12,8 +12,10 @@ enum TestClips {
     }()
 
     /// A mono 640×480 clip at 30 fps: sergey with his face `width(i)` of the frame at `x(i)`, × `gain`.
-    static func sergey(frames: Int, gain: Double = 1, width: (Int) -> Double,
-                       x: (Int) -> Double = { _ in 0.5 }) -> Data {
+    static func sergey(
+        frames: Int, gain: Double = 1, width: (Int) -> Double,
+        x: (Int) -> Double = { _ in 0.5 }
+    ) -> Data {
         var data = Data("YUV4MPEG2 W640 H480 F30:1 Ip A1:1 Cmono XCOLORRANGE=FULL\n".utf8)
         let (pixels, box) = sergey
         for i in 0..<frames {

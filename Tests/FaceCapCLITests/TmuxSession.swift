@@ -36,8 +36,9 @@ final class TmuxSession {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
         guard spawned == 0 else {
-            throw NSError(domain: "TmuxSession", code: Int(spawned),
-                          userInfo: [NSLocalizedDescriptionKey: "cannot start tmux: \(String(cString: strerror(spawned)))"])
+            throw NSError(
+                domain: "TmuxSession", code: Int(spawned),
+                userInfo: [NSLocalizedDescriptionKey: "cannot start tmux: \(String(cString: strerror(spawned)))"])
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -82,7 +83,9 @@ final class TmuxSession {
         while Date() < deadline {
             let text = (try? tmux(["display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"])) ?? ""
             let parts = text.split(separator: " ")
-            if parts.first == "1", parts.count > 1, let status = Int(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if parts.first == "1", parts.count > 1,
+                let status = Int(parts[1].trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return status
             }
             Thread.sleep(forTimeInterval: 0.1)

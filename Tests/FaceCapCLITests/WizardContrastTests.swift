@@ -13,7 +13,8 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
     private func start(_ arguments: [String], term: String, columns: Int = 80, rows: Int = 24) throws -> TmuxSession {
         let binary = try facecapBinary().path
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=\(term) \(quoted); "
+        let command =
+            "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=\(term) \(quoted); "
             + "exec sleep 600"
         return try TmuxSession(command, columns: columns, rows: rows)
     }
@@ -26,14 +27,20 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
                 // Pictures are not text: the preview and thumbnails are half blocks, shades (16 and 8 colours),
                 // or spaces on a colour.
                 guard cell.character != " ", cell.character != "▀", cell.character != "\u{00A0}",
-                      !"░▒▓".contains(cell.character) else { continue }
+                    !"░▒▓".contains(cell.character)
+                else { continue }
                 for theme in themes {
                     var ink = cell.foreground ?? theme.foreground, paper = cell.background ?? theme.background
-                    if cell.reverse { (ink, paper) = (cell.background ?? theme.background, cell.foreground ?? theme.foreground) }
-                    if cell.dim { ink = RGB((2 * ink.r + paper.r) / 3, (2 * ink.g + paper.g) / 3, (2 * ink.b + paper.b) / 3) }
+                    if cell.reverse {
+                        (ink, paper) = (cell.background ?? theme.background, cell.foreground ?? theme.foreground)
+                    }
+                    if cell.dim {
+                        ink = RGB((2 * ink.r + paper.r) / 3, (2 * ink.g + paper.g) / 3, (2 * ink.b + paper.b) / 3)
+                    }
                     let ratio = RGB.contrast(ink, paper)
                     if ratio < 4.5 {
-                        failures.append("\(row),\(column) '\(cell.character)' \(String(format: "%.2f", ratio)) \(theme.name)")
+                        failures.append(
+                            "\(row),\(column) '\(cell.character)' \(String(format: "%.2f", ratio)) \(theme.name)")
                     }
                 }
             }
@@ -53,8 +60,10 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
             screens.append(tmux.screen(colours: true))
             for screen in screens {
                 let low = Self.lowContrastCells(screen)
-                XCTAssertTrue(low.isEmpty, "\(term): \(low.count) text cells under 4.5:1, e.g. \(low.prefix(6))\n"
-                              + screen.replacingOccurrences(of: "\u{1B}", with: "^["))
+                XCTAssertTrue(
+                    low.isEmpty,
+                    "\(term): \(low.count) text cells under 4.5:1, e.g. \(low.prefix(6))\n"
+                        + screen.replacingOccurrences(of: "\u{1B}", with: "^["))
             }
         }
     }
@@ -62,10 +71,14 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
     /// The preview's cells in a capture: half blocks, and spaces on a colour, in rows without any letter.
     static func previewRectangle(_ capture: String) -> String? {
         var box: (x0: Int, y0: Int, x1: Int, y1: Int)?
-        for (row, cells) in SGRScreen.parse(capture).enumerated() where !cells.contains(where: { $0.character.isLetter }) {
+        for (row, cells) in SGRScreen.parse(capture).enumerated()
+        where !cells.contains(where: { $0.character.isLetter }) {
             for (column, cell) in cells.enumerated()
-            where cell.character == "▀" || "░▒▓".contains(cell.character) || (cell.character == " " && cell.background != nil) {
-                box = box.map { (min($0.x0, column), min($0.y0, row), max($0.x1, column), max($0.y1, row)) }
+            where cell.character == "▀" || "░▒▓".contains(cell.character)
+                || (cell.character == " " && cell.background != nil)
+            {
+                box =
+                    box.map { (min($0.x0, column), min($0.y0, row), max($0.x1, column), max($0.y1, row)) }
                     ?? (column, row, column, row)
             }
         }
@@ -74,12 +87,16 @@ final class WizardContrastTests: ScratchDirectoryTestCase {
 
     func testThePreviewIsOneRectangleOnAMovingFace() throws {
         // A face that sways and comes and goes in size: the guidance and its hints change all the time.
-        let clip = try write("sway.y4m", TestClips.sergey(frames: 60, width: { 0.3 + 0.12 * sin(Double($0) / 5) },
-                                                          x: { 0.5 + 0.15 * sin(Double($0) / 7) }))
+        let clip = try write(
+            "sway.y4m",
+            TestClips.sergey(
+                frames: 60, width: { 0.3 + 0.12 * sin(Double($0) / 5) },
+                x: { 0.5 + 0.15 * sin(Double($0) / 7) }))
         // screen-256color has no bce: ncurses then sends every cell, where with bce it erases runs of one colour
         // with ECH, which capture-pane leaves out.
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out"], term: "screen-256color",
-                             columns: 100, rows: 32)
+        let tmux = try start(
+            ["--no-tutorial", "--input", clip, "--loop", "--output", "out"], term: "screen-256color",
+            columns: 100, rows: 32)
         XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
         Thread.sleep(forTimeInterval: 0.5)
         var rectangles = Set<String>(), texts = Set<String>()
@@ -160,15 +177,23 @@ enum SGRScreen {
                     if line[j] == "[" {
                         j = line.index(after: j)
                         var parameters = ""
-                        while j < line.endIndex, !(line[j].isLetter) { parameters.append(line[j]); j = line.index(after: j) }
+                        while j < line.endIndex, !(line[j].isLetter) {
+                            parameters.append(line[j]); j = line.index(after: j)
+                        }
                         if j < line.endIndex, line[j] == "m" {
-                            let ps = parameters.isEmpty ? [0] : parameters.split(separator: ";", omittingEmptySubsequences: false)
-                                .map { Int($0.split(separator: ":").first ?? "0") ?? 0 }
+                            let ps =
+                                parameters.isEmpty
+                                ? [0]
+                                : parameters.split(separator: ";", omittingEmptySubsequences: false)
+                                    .map { Int($0.split(separator: ":").first ?? "0") ?? 0 }
                             var k = 0
                             while k < ps.count {
                                 let p = ps[k]
                                 switch p {
-                                case 0: (fg, bg, fgRGB, bgRGB, bold, reverse, dim) = (nil, nil, nil, nil, false, false, false)
+                                case 0:
+                                    (fg, bg, fgRGB, bgRGB, bold, reverse, dim) = (
+                                        nil, nil, nil, nil, false, false, false
+                                    )
                                 case 1: bold = true
                                 case 2: dim = true
                                 case 22: bold = false; dim = false
@@ -202,8 +227,10 @@ enum SGRScreen {
                 }
                 var foreground = fgRGB ?? fg.map { xterm(bold && $0 < 8 ? $0 + 8 : $0) }
                 if foreground == nil, fgRGB == nil, fg == nil { foreground = nil }
-                cells.append(Cell(character: line[i], foreground: foreground, background: bgRGB ?? bg.map(xterm),
-                                  reverse: reverse, dim: dim))
+                cells.append(
+                    Cell(
+                        character: line[i], foreground: foreground, background: bgRGB ?? bg.map(xterm),
+                        reverse: reverse, dim: dim))
                 i = line.index(after: i)
             }
             rows.append(cells)

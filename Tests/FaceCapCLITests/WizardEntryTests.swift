@@ -6,7 +6,8 @@ final class WizardEntryTests: XCTestCase {
     func testNoCameraOnThisMachineExits69WithWhatToDo() throws {
         // The test machines have no /dev/video* (the kernel tests cover real devices); on a machine with a
         // camera the wizard would open it, so the assertion below is about the camera-less case only.
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("video") } ?? []
+        let nodes =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("video") } ?? []
         let result = try runFacecap(["--plain", "--no-tutorial"])
         guard nodes.isEmpty else {
             XCTAssertNotEqual(result.stderr, "", "with camera nodes \(nodes) facecap should say what it opened")

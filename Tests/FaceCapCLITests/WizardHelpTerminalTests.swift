@@ -6,7 +6,8 @@ final class WizardHelpTerminalTests: ScratchDirectoryTestCase {
     private func start(_ arguments: [String], columns: Int = 100, rows: Int = 32) throws -> TmuxSession {
         let binary = try facecapBinary().path
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=xterm-256color "
+        let command =
+            "cd '\(directory.path)' && env -u NO_COLOR -u COLORTERM LC_ALL=C.UTF-8 TERM=xterm-256color "
             + "\(quoted); echo $? > status.new; mv status.new status; exec sleep 600"
         return try TmuxSession(command, columns: columns, rows: rows)
     }
@@ -23,7 +24,9 @@ final class WizardHelpTerminalTests: ScratchDirectoryTestCase {
 
     func testTheHelpPausesAutoCaptureAndClosingItStartsTheCaptureOver() throws {
         let clip = try write("far-then-held.y4m", Self.farThenHeld())
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"])
+        let tmux = try start([
+            "--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl",
+        ])
         XCTAssertTrue(tmux.waitFor("Move closer"), tmux.screen())
         tmux.send("?")
         XCTAssertTrue(tmux.waitFor("Directions are your own"), "the help is open: " + tmux.screen())
@@ -36,9 +39,12 @@ final class WizardHelpTerminalTests: ScratchDirectoryTestCase {
         let screen = tmux.screen()
         XCTAssertTrue(screen.contains("Directions are your own"), "the help is still open: " + screen)
         XCTAssertFalse(screen.contains("Selfie accepted"), screen)
-        if let countdown { XCTAssertTrue(screen.contains(countdown), "the countdown stood still: \(countdown)\n" + screen) }
+        if let countdown {
+            XCTAssertTrue(screen.contains(countdown), "the countdown stood still: \(countdown)\n" + screen)
+        }
         tmux.send("x")
-        XCTAssertTrue(tmux.waitFor("Selfie accepted", timeout: 120), "captured once the help is closed: " + tmux.screen())
+        XCTAssertTrue(
+            tmux.waitFor("Selfie accepted", timeout: 120), "captured once the help is closed: " + tmux.screen())
         XCTAssertFalse(tmux.screen().contains("Directions are your own"), "no help over Success: " + tmux.screen())
         XCTAssertEqual(events().filter { $0["event"] as? String == "captured" }.count, 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// The language as the binary chooses it: `--lang`, then LANGUAGE, LC_ALL, LC_MESSAGES and LANG, from catalogues
@@ -10,13 +11,13 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
         let root = path("locale")
         for language in languages {
             var po = """
-            msgid ""
-            msgstr ""
-            "Language: \(language)\\n"
-            "Content-Type: text/plain; charset=UTF-8\\n"
-            "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+                msgid ""
+                msgstr ""
+                "Language: \(language)\\n"
+                "Content-Type: text/plain; charset=UTF-8\\n"
+                "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
 
-            """
+                """
             for id in MessageID.allCases {
                 po += "\nmsgctxt \(GettextTemplate.quoted(id.rawValue))\nmsgid \(GettextTemplate.quoted(id.english))\n"
                 if let plural = id.englishPlural {
@@ -29,8 +30,10 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
             }
             let source = path("\(language).po")
             try po.write(toFile: source, atomically: true, encoding: .utf8)
-            try FileManager.default.createDirectory(atPath: root + "/\(language)/LC_MESSAGES", withIntermediateDirectories: true)
-            let result = try runProgram("/usr/bin/msgfmt", ["--check", "-o", root + "/\(language)/LC_MESSAGES/facecap.mo", source])
+            try FileManager.default.createDirectory(
+                atPath: root + "/\(language)/LC_MESSAGES", withIntermediateDirectories: true)
+            let result = try runProgram(
+                "/usr/bin/msgfmt", ["--check", "-o", root + "/\(language)/LC_MESSAGES/facecap.mo", source])
             XCTAssertEqual(result.status, 0, result.stderr)
         }
         return root
@@ -38,10 +41,14 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
 
     /// facecap with no camera to find: one screen line, one report, exit 69, quickly.
     func noCamera(_ arguments: [String] = [], _ environment: [String: String]) throws -> ProcessResult {
-        var env = ["PATH": "/usr/bin:/bin", "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? ""]
+        var env = [
+            "PATH": "/usr/bin:/bin",
+            "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? "",
+        ]
         env.merge(environment) { $1 }
-        return try runFacecap(["--plain", "--no-tutorial", "--device", "/dev/facecap-no-such-camera"] + arguments,
-                              stdin: Data(), environment: env, timeout: 60)
+        return try runFacecap(
+            ["--plain", "--no-tutorial", "--device", "/dev/facecap-no-such-camera"] + arguments,
+            stdin: Data(), environment: env, timeout: 60)
     }
 
     func testTheOptionThenTheEnvironmentChooseTheLanguage() throws {
@@ -55,14 +62,16 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try language(["--lang", "es"], ["LANGUAGE": "de", "LANG": "fr_FR.UTF-8"]), "es")
         XCTAssertEqual(try language([], ["LANG": "fr_FR.UTF-8"]), "fr")
         XCTAssertEqual(try language([], ["LANGUAGE": "de", "LANG": "fr_FR.UTF-8"]), "de")
-        XCTAssertEqual(try language([], ["LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"]), "es")
+        XCTAssertEqual(
+            try language([], ["LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"]), "es")
         XCTAssertEqual(try language([], ["LC_MESSAGES": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"]), "de")
         XCTAssertEqual(try language([], ["LC_ALL": "C", "LANG": "de_DE.UTF-8"]), "en")
         XCTAssertEqual(try language([], ["LANG": "ja_JP.UTF-8"]), "en", "no catalogue: English")
         let unknown = try noCamera(["--lang", "xx"], ["FACECAP_LOCALE_DIR": locale, "LANG": "de_DE.UTF-8"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertTrue(unknown.stderr.contains("--lang xx: no messages in that language (available: en, de, es, fr)"),
-                      unknown.stderr)
+        XCTAssertTrue(
+            unknown.stderr.contains("--lang xx: no messages in that language (available: en, de, es, fr)"),
+            unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("[de] "), "the usage error itself is in the environment's language")
     }
 
@@ -70,14 +79,14 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
         let locale = try catalogues(["de"])
         // A catalogue with one message only: the rest falls back to English alone.
         let po = """
-        msgid ""
-        msgstr "Content-Type: text/plain; charset=UTF-8\\n"
+            msgid ""
+            msgstr "Content-Type: text/plain; charset=UTF-8\\n"
 
-        msgctxt "usage.seeHelp"
-        msgid "Run '{command}' for more."
-        msgstr "Mehr mit '{command}'."
+            msgctxt "usage.seeHelp"
+            msgid "Run '{command}' for more."
+            msgstr "Mehr mit '{command}'."
 
-        """
+            """
         try po.write(toFile: path("partial.po"), atomically: true, encoding: .utf8)
         let mo = locale + "/de/LC_MESSAGES/facecap.mo"
         XCTAssertEqual(try runProgram("/usr/bin/msgfmt", ["-o", mo, path("partial.po")]).status, 0)
@@ -90,15 +99,21 @@ final class WizardLanguageTests: ScratchDirectoryTestCase {
         let locale = try catalogues(["de"])
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
         func run(_ language: String) throws -> (events: [String], lines: String, status: Int32) {
-            let result = try runFacecap(["--plain", "--input", clip, "--output", path("out-\(language)"),
-                                         "--events", "-", "--lang", language], stdin: Data(),
-                                        environment: ["FACECAP_LOCALE_DIR": locale, "PATH": "/usr/bin:/bin",
-                                                      "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? ""],
-                                        timeout: 60)
+            let result = try runFacecap(
+                [
+                    "--plain", "--input", clip, "--output", path("out-\(language)"),
+                    "--events", "-", "--lang", language,
+                ], stdin: Data(),
+                environment: [
+                    "FACECAP_LOCALE_DIR": locale, "PATH": "/usr/bin:/bin",
+                    "FACECAP_MODEL_DIR": ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? "",
+                ],
+                timeout: 60)
             // Everything but the time and the photo's name (which has the time in it).
             let events = result.stdout.split(separator: "\n").map {
                 $0.replacingOccurrences(of: #""t":[0-9.]+,"#, with: "", options: .regularExpression)
-                    .replacingOccurrences(of: #"out-[a-z]+/facecap-[0-9-]+"#, with: "PHOTO", options: .regularExpression)
+                    .replacingOccurrences(
+                        of: #"out-[a-z]+/facecap-[0-9-]+"#, with: "PHOTO", options: .regularExpression)
             }
             return (events, result.stderr, result.status)
         }

@@ -9,8 +9,9 @@ import XCTest
 final class WizardMemoryTests: ScratchDirectoryTestCase {
     func testAWholeCaptureSessionPeaksUnderTheMemoryBudget() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
-        let run = try spawnMeasuringPeak(try facecapBinary().path,
-                                         ["--plain", "--input", clip, "--output", path("out")], log: path("log"))
+        let run = try spawnMeasuringPeak(
+            try facecapBinary().path,
+            ["--plain", "--input", clip, "--output", path("out")], log: path("log"))
         let log = String(decoding: FileManager.default.contents(atPath: path("log")) ?? Data(), as: UTF8.self)
         XCTAssertEqual(run.status, 0, log)
         XCTAssertTrue(log.contains("[success]"), "the photo was captured, validated and saved: \(log)")
@@ -28,7 +29,8 @@ final class WizardMemoryTests: ScratchDirectoryTestCase {
     /// Runs `path` with `arguments` (stdin /dev/null, stdout and stderr to `log`) and waits for it: its exit status
     /// and its peak resident set in kB (the last VmHWM read before it ended). Killed after `timeout` seconds.
     private func spawnMeasuringPeak(_ path: String, _ arguments: [String], log: String, timeout: Double = 90) throws
-        -> (status: Int32, peakKilobytes: Int) {
+        -> (status: Int32, peakKilobytes: Int)
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -65,7 +67,7 @@ final class WizardMemoryTests: ScratchDirectoryTestCase {
         defer { try? handle.close() }
         let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        let fields = line.split { $0 == " " || $0 == "\t" }    // "VmHWM:", "52216", "kB"
+        let fields = line.split { $0 == " " || $0 == "\t" }  // "VmHWM:", "52216", "kB"
         return fields.count > 1 ? Int(fields[1]) : nil
     }
 }

@@ -15,7 +15,8 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
     /// sergey swaying left and right as the UX review's sway clip did (a period of 2.9 s), never still long
     /// enough to be captured.
     static func sway(frames: Int = 172) -> Data {
-        TestClips.sergey(frames: frames, width: { _ in 0.36 }, x: { i in 0.5 + 0.16 * sin(2 * Double.pi * Double(i) / 86) })
+        TestClips.sergey(
+            frames: frames, width: { _ in 0.36 }, x: { i in 0.5 + 0.16 * sin(2 * Double.pi * Double(i) / 86) })
     }
 
     /// Decided by facecap's own clock and counts, not by when lines reach this test: the run goes on until the
@@ -25,9 +26,12 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
     func testAMovingFaceGetsAtMostALineASecondAndHintsSayNothingAlone() throws {
         let clip = try write("sway.y4m", Self.sway())
         let events = path("events.jsonl")
-        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "60",
-                                    "--output", path("out"), "--events", events],
-                                   environment: environment(locale: "C.UTF-8"))
+        let live = try LiveFacecap(
+            [
+                "--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "60",
+                "--output", path("out"), "--events", events,
+            ],
+            environment: environment(locale: "C.UTF-8"))
         XCTAssertTrue(live.waitFor("[capture]", timeout: 120), live.stdout + live.stderr)
         func guidance() -> [[String: Any]] {
             let text = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
@@ -54,11 +58,15 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         let times = log.compactMap { $0["t"] as? Double }
         let opened = try XCTUnwrap(log.first { $0["screen"] as? String == "capture" }?["t"] as? Double)
         let span = try XCTUnwrap(times.max()) - opened
-        XCTAssertLessThanOrEqual(Double(capture.count), span.rounded(.down) + 3,
-                                 "at most one line a second over \(span) s: \(live.stdout)")
+        XCTAssertLessThanOrEqual(
+            Double(capture.count), span.rounded(.down) + 3,
+            "at most one line a second over \(span) s: \(live.stdout)")
         XCTAssertLessThan(capture.count, changes.count, "not a line for every change: \(live.stdout)")
-        let withoutHints = capture.map { $0.replacingOccurrences(of: #" \(also: .*\)$"#, with: "",
-                                                                  options: .regularExpression) }
+        let withoutHints = capture.map {
+            $0.replacingOccurrences(
+                of: #" \(also: .*\)$"#, with: "",
+                options: .regularExpression)
+        }
         for (earlier, later) in zip(withoutHints, withoutHints.dropFirst()) {
             XCTAssertNotEqual(earlier, later, "a line for a change of hints alone: \(live.stdout)")
         }
@@ -66,8 +74,9 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
 
     func testPunctuationIsASCIIWhenTheLocaleIsNotUTF8() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
-        let ascii = try runFacecap(["--plain", "--input", clip, "--output", path("out")], stdin: Data(),
-                                   environment: environment(locale: "C"), timeout: 60)
+        let ascii = try runFacecap(
+            ["--plain", "--input", clip, "--output", path("out")], stdin: Data(),
+            environment: environment(locale: "C"), timeout: 60)
         XCTAssertEqual(ascii.status, 0, ascii.stdout + ascii.stderr)
         // The screen's first line is always said; "Perfect — hold still" only when the ready state outlasts the
         // pacing's second, which a slow run may not give it, so its dash is checked where it was said.
@@ -78,8 +87,9 @@ final class WizardPlainPacingTests: ScratchDirectoryTestCase {
         let outside = ascii.stdout.unicodeScalars.filter { !$0.isASCII }
         XCTAssertEqual(String(String.UnicodeScalarView(outside)), "", ascii.stdout)
 
-        let unicode = try runFacecap(["--plain", "--input", clip, "--output", path("out2")], stdin: Data(),
-                                     environment: environment(locale: "C.UTF-8"), timeout: 60)
+        let unicode = try runFacecap(
+            ["--plain", "--input", clip, "--output", path("out2")], stdin: Data(),
+            environment: environment(locale: "C.UTF-8"), timeout: 60)
         XCTAssertEqual(unicode.status, 0, unicode.stderr)
         XCTAssertTrue(unicode.stdout.contains("[capture] Looking for your face…"), unicode.stdout)
         for line in unicode.stdout.split(separator: "\n") where line.hasPrefix("[capture] Perfect") {

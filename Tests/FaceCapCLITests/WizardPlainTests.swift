@@ -14,8 +14,9 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
     func testAFaceThatApproachesAndHoldsIsCapturedValidatedAndSaved() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
-        let result = try runFacecap(["--plain", "--input", clip, "--output", path("out"), "--events", path("events.jsonl")],
-                                    stdin: Data(), timeout: 60)
+        let result = try runFacecap(
+            ["--plain", "--input", clip, "--output", path("out"), "--events", path("events.jsonl")],
+            stdin: Data(), timeout: 60)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.first?.hasPrefix("[tutorial] Take your selfie: Face the camera") ?? false, result.stdout)
@@ -28,8 +29,9 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
         let log = try events()
         let names = log.map { $0["event"] as? String ?? "?" }
-        XCTAssertEqual(log.compactMap { $0["screen"] as? String },
-                       ["tutorial", "permissionContext", "capture", "uploading", "success"])
+        XCTAssertEqual(
+            log.compactMap { $0["screen"] as? String },
+            ["tutorial", "permissionContext", "capture", "uploading", "success"])
         XCTAssertEqual(names.filter { $0 == "captured" }.count, 1)
         let captured = try XCTUnwrap(log.first { $0["event"] as? String == "captured" })
         XCTAssertEqual(captured["mode"] as? String, "auto")
@@ -54,14 +56,18 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try mode(photo), 0o600)
         XCTAssertEqual(try mode(report), 0o600)
         XCTAssertEqual(try mode(path("out")), 0o700)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("out")).count, 2, "photo and report only")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: path("out")).count, 2, "photo and report only")
         XCTAssertTrue(result.stderr.contains("photo saved: \(photo)"), result.stderr)
     }
 
     func testEventsOnStandardOutputMoveTheLinesToStandardError() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
-        let result = try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--output", path("out"),
-                                     "--events", "-"], stdin: Data(), timeout: 60)
+        let result = try runFacecap(
+            [
+                "--plain", "--no-tutorial", "--input", clip, "--output", path("out"),
+                "--events", "-",
+            ], stdin: Data(), timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         let log = try jsonObjects(result.stdout)
         XCTAssertEqual(log.first?["screen"] as? String, "capture", "--no-tutorial starts at the camera")
@@ -72,11 +78,14 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
     func testADarkClipOffersManualCaptureAndACaptureLineTakesThePhoto() throws {
         let clip = try write("dark.y4m", TestClips.sergey(frames: 30, gain: 0.2) { _ in 0.38 })
-        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1",
-                                    "--attempts", "1", "--output", path("out"), "--events", path("events.jsonl")])
+        let live = try LiveFacecap([
+            "--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1",
+            "--attempts", "1", "--output", path("out"), "--events", path("events.jsonl"),
+        ])
         XCTAssertTrue(live.waitFor("[capture] Too dark — find more light"), live.stdout + live.stderr)
-        XCTAssertTrue(live.waitFor("[manualCapture] Press SPACE, or type capture and Enter, to take the photo"),
-                      live.stdout + live.stderr)
+        XCTAssertTrue(
+            live.waitFor("[manualCapture] Press SPACE, or type capture and Enter, to take the photo"),
+            live.stdout + live.stderr)
         live.send("capture")
         let status = live.finish()
         XCTAssertEqual(status, 3, "the only attempt failed: manual review\n" + live.stdout + live.stderr)
@@ -94,8 +103,11 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
     func testAClipWithNoFaceIsNeverCapturedAndItsEndIsAConnectionError() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 45))
-        let result = try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--output", path("out"),
-                                     "--events", path("events.jsonl")], stdin: Data(), timeout: 60)
+        let result = try runFacecap(
+            [
+                "--plain", "--no-tutorial", "--input", clip, "--output", path("out"),
+                "--events", path("events.jsonl"),
+            ], stdin: Data(), timeout: 60)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stdout.contains("[capture] Position your face in the oval"), result.stdout)
         XCTAssertTrue(result.stderr.contains("the clip ended after 45 frames"), result.stderr)
@@ -109,8 +121,10 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
     func testCtrlCEndsWith130() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
-        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
-                                    path("events.jsonl")])
+        let live = try LiveFacecap([
+            "--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
+            path("events.jsonl"),
+        ])
         XCTAssertTrue(live.waitFor("[capture]"), live.stderr)
         live.signal(SIGINT)
         XCTAssertEqual(live.finish(timeout: 120), 130)
@@ -119,8 +133,10 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
 
     func testAnEmptyLineTakesThePhotoOnceOffered() throws {
         let clip = try write("dark.y4m", TestClips.sergey(frames: 30, gain: 0.2) { _ in 0.38 })
-        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1",
-                                    "--attempts", "1", "--output", path("out"), "--events", path("events.jsonl")])
+        let live = try LiveFacecap([
+            "--plain", "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1",
+            "--attempts", "1", "--output", path("out"), "--events", path("events.jsonl"),
+        ])
         XCTAssertTrue(live.waitFor("[manualCapture]"), live.stdout + live.stderr)
         live.send("")
         XCTAssertEqual(live.finish(), 3, live.stdout + live.stderr)
@@ -130,8 +146,10 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
     /// Ctrl-\ (SIGQUIT) ends the run like Ctrl-C: no backtrace, the exit event written.
     func testTheQuitSignalEndsCleanlyWith130() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
-        let live = try LiveFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
-                                    path("events.jsonl")])
+        let live = try LiveFacecap([
+            "--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
+            path("events.jsonl"),
+        ])
         XCTAssertTrue(live.waitFor("[capture]"), live.stderr)
         live.signal(SIGQUIT)
         XCTAssertEqual(live.finish(timeout: 120), 130)
@@ -144,7 +162,8 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
     func testAReaderThatGoesAwayEndsTheRunCleanly() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
         let binary = try facecapBinary().path
-        let script = "'\(binary)' --plain --no-tutorial --input '\(clip)' --loop --output '\(path("out"))' "
+        let script =
+            "'\(binary)' --plain --no-tutorial --input '\(clip)' --loop --output '\(path("out"))' "
             + "--events '\(path("events.jsonl"))' < /dev/null | head -1 > '\(path("first"))'; "
             + "echo ${PIPESTATUS[0]} > '\(path("status"))'"
         let result = try runProgram("/bin/bash", ["-c", script], timeout: 60)
@@ -161,8 +180,11 @@ final class WizardPlainTests: ScratchDirectoryTestCase {
     func testEndlessInputWithoutLineEndsIsDropped() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
         let garbage = Data(repeating: 0x41, count: 4 << 20) + Data("\nquit\n".utf8)
-        let result = try runFacecap(["--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
-                                     path("events.jsonl")], stdin: garbage, timeout: 120)
+        let result = try runFacecap(
+            [
+                "--plain", "--no-tutorial", "--input", clip, "--loop", "--events",
+                path("events.jsonl"),
+            ], stdin: garbage, timeout: 120)
         XCTAssertEqual(result.status, 130, "the quit after 4 MB of one line still counts: " + result.stderr)
     }
 

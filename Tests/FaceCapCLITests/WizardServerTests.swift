@@ -29,7 +29,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     private static let clipData = TestClips.approachAndHold(frames: 90)
 
     private func startServer(_ steps: [[String: Any]], port: Int = 0, options: [String] = []) throws
-        -> TestValidationServer {
+        -> TestValidationServer
+    {
         let server = try TestValidationServer(steps, in: directory, port: port, options: options)
         servers.append(server)
         return server
@@ -43,23 +44,29 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     }
 
     private func arguments(server: String, extra: [String] = []) throws -> [String] {
-        ["--plain", "--no-tutorial", "--input", try clip(), "--server", server, "--output", path("out"),
-         "--events", path("events.jsonl")] + extra
+        [
+            "--plain", "--no-tutorial", "--input", try clip(), "--server", server, "--output", path("out"),
+            "--events", path("events.jsonl"),
+        ] + extra
     }
 
     /// Runs the wizard to its end against `server`.
-    private func runWizard(_ server: String, extra: [String] = [], token: String? = nil,
-                           timeout: TimeInterval = 40) throws -> WizardRun {
+    private func runWizard(
+        _ server: String, extra: [String] = [], token: String? = nil,
+        timeout: TimeInterval = 40
+    ) throws -> WizardRun {
         let start = Date()
-        let result = try runFacecap(try arguments(server: server, extra: extra), stdin: Data(),
-                                    environment: environment(token: token), timeout: timeout)
+        let result = try runFacecap(
+            try arguments(server: server, extra: extra), stdin: Data(),
+            environment: environment(token: token), timeout: timeout)
         return try WizardRun(result, seconds: Date().timeIntervalSince(start), eventsPath: path("events.jsonl"))
     }
 
     /// The run of a `LiveFacecap` that ended with `status`.
     private func finished(_ live: LiveFacecap, status: Int32, since start: Date) throws -> WizardRun {
-        try WizardRun(ProcessResult(status: status, stdout: live.stdout, stderr: live.stderr),
-                      seconds: Date().timeIntervalSince(start), eventsPath: path("events.jsonl"))
+        try WizardRun(
+            ProcessResult(status: status, stdout: live.stdout, stderr: live.stderr),
+            seconds: Date().timeIntervalSince(start), eventsPath: path("events.jsonl"))
     }
 
     private static var pass: [String: Any] {
@@ -77,25 +84,30 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     /// The files of the one `saved` event: both 0600, alone in the 0700 output folder; the JPEG's bytes and
     /// the report.
     private func savedFiles(_ run: WizardRun, file: StaticString = #filePath, line: UInt = #line) throws
-        -> (photo: String, jpeg: [UInt8], report: [String: Any]) {
+        -> (photo: String, jpeg: [UInt8], report: [String: Any])
+    {
         let saved = run.events("saved")
         XCTAssertEqual(saved.count, 1, "one photo saved: \(run)", file: file, line: line)
         let photo = try XCTUnwrap(saved.first?["photo"] as? String, file: file, line: line)
         let report = try XCTUnwrap(saved.first?["report"] as? String, file: file, line: line)
-        XCTAssertTrue((photo as NSString).lastPathComponent.hasPrefix("facecap-") && photo.hasSuffix(".jpg"), photo,
-                      file: file, line: line)
-        XCTAssertEqual(String(report.dropLast(5)), String(photo.dropLast(4)), "the report has the photo's stem",
-                       file: file, line: line)
+        XCTAssertTrue(
+            (photo as NSString).lastPathComponent.hasPrefix("facecap-") && photo.hasSuffix(".jpg"), photo,
+            file: file, line: line)
+        XCTAssertEqual(
+            String(report.dropLast(5)), String(photo.dropLast(4)), "the report has the photo's stem",
+            file: file, line: line)
         XCTAssertEqual(try mode(photo), 0o600, file: file, line: line)
         XCTAssertEqual(try mode(report), 0o600, file: file, line: line)
         XCTAssertEqual(try mode(path("out")), 0o700, file: file, line: line)
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: path("out"))),
-                       [(photo as NSString).lastPathComponent, (report as NSString).lastPathComponent],
-                       "the photo and its report only", file: file, line: line)
+        XCTAssertEqual(
+            Set(try FileManager.default.contentsOfDirectory(atPath: path("out"))),
+            [(photo as NSString).lastPathComponent, (report as NSString).lastPathComponent],
+            "the photo and its report only", file: file, line: line)
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
         XCTAssertEqual(Array(jpeg.prefix(2)), [0xFF, 0xD8], "a JPEG", file: file, line: line)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
-            as? [String: Any], file: file, line: line)
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+                as? [String: Any], file: file, line: line)
         return (photo, jpeg, json)
     }
 
@@ -103,8 +115,9 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     private func checkEnding(_ run: WizardRun, _ code: Int32, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, code, "\(run)", file: file, line: line)
         XCTAssertEqual(run.events("exit").count, 1, "\(run)", file: file, line: line)
-        XCTAssertEqual(run.events.last?["event"] as? String, "exit", "exit is the last event: \(run)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            run.events.last?["event"] as? String, "exit", "exit is the last event: \(run)",
+            file: file, line: line)
         XCTAssertEqual(run.events.last?["code"] as? Int, Int(code), file: file, line: line)
         let times = run.events.compactMap { $0["t"] as? Double }
         XCTAssertEqual(times.count, run.events.count, file: file, line: line)
@@ -140,8 +153,10 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(captured["width"] as? Int, 640)
         XCTAssertEqual(captured["height"] as? Int, 480)
         XCTAssertEqual(verdicts(run), ["pass  3"])
-        XCTAssertTrue(run.lines.contains("[uploading] Sending your photo: Attempt 1 of 3; Ctrl-C cancels: the photo is then saved"
-                                          + " without a check."), run.stdout)
+        XCTAssertTrue(
+            run.lines.contains(
+                "[uploading] Sending your photo: Attempt 1 of 3; Ctrl-C cancels: the photo is then saved"
+                    + " without a check."), run.stdout)
         XCTAssertTrue(run.lines.last?.hasPrefix("[success] Selfie accepted: Saved to ") ?? false, run.stdout)
 
         let (photo, jpeg, report) = try savedFiles(run)
@@ -160,8 +175,10 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertNil(request.header("x-facecap-final"), "1 of 3 is not the last attempt")
         XCTAssertNil(request.header("authorization"), "no FACECAP_TOKEN, no Authorization")
         XCTAssertTrue(request.header("user-agent")?.hasPrefix("facecap/") ?? false, "\(request)")
-        XCTAssertNotNil(request.header("idempotency-key")?.range(
-            of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression))
+        XCTAssertNotNil(
+            request.header("idempotency-key")?.range(
+                of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression
+            ))
         XCTAssertEqual(request.parts.map { $0["name"] as? String }, ["photo", "report"])
         XCTAssertEqual(request.parts.first?["contentType"] as? String, "image/jpeg")
         XCTAssertEqual(request.parts.first?["sha256"] as? String, SHA256.hex(jpeg), "the photo saved is the photo sent")
@@ -175,19 +192,26 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([Self.retry(["tooDark"]), Self.retry(["blurry"]), Self.pass])
         let run = try runWizard(server.url)
         checkEnding(run, 0)
-        XCTAssertEqual(run.screens, ["capture", "uploading", "retry", "capture", "uploading", "retry", "capture",
-                                     "uploading", "success"])
+        XCTAssertEqual(
+            run.screens,
+            [
+                "capture", "uploading", "retry", "capture", "uploading", "retry", "capture",
+                "uploading", "success",
+            ])
         // Attempts count verdicts: the third photo is attempt 3 of 3, and the pass resets the count.
         XCTAssertEqual(capturedAttempts(run), [1, 2, 3])
         XCTAssertEqual(verdicts(run), ["retry tooDark 2", "retry blurry 1", "pass  3"])
-        XCTAssertTrue(run.lines.contains {
-            $0.hasPrefix("[retry] Let's take another photo: 2 attempts left: Too dark")
-        },
-                      run.stdout)
-        XCTAssertTrue(run.lines.contains { $0.hasPrefix("[retry] Let's take another photo: 1 attempt left: ") },
-                      run.stdout)
-        XCTAssertTrue(run.lines.contains { $0.hasPrefix("[uploading] Sending your photo: Attempt 3 of 3") },
-                      run.stdout)
+        XCTAssertTrue(
+            run.lines.contains {
+                $0.hasPrefix("[retry] Let's take another photo: 2 attempts left: Too dark")
+            },
+            run.stdout)
+        XCTAssertTrue(
+            run.lines.contains { $0.hasPrefix("[retry] Let's take another photo: 1 attempt left: ") },
+            run.stdout)
+        XCTAssertTrue(
+            run.lines.contains { $0.hasPrefix("[uploading] Sending your photo: Attempt 3 of 3") },
+            run.stdout)
         // Plain mode goes back to capture by itself, 2 s after each Retry: never sooner (a timer never fires
         // early); how much later a loaded machine gets to it is not judged here (WizardTests pins the 2 s at given
         // times).
@@ -241,21 +265,31 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     // MARK: Connection errors: the same photo is re-sent, no attempt used
 
     /// One photo sent `count` times: one key, attempt 1, never final, the same bytes as the photo saved.
-    private func checkResent(_ requests: [[String: Any]], count: Int, jpeg: [UInt8],
-                             file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(requests.count, count, "\(requests.map { $0.header("x-facecap-attempt") })",
-                       file: file, line: line)
-        XCTAssertEqual(Set(requests.map { $0.header("idempotency-key") ?? "-" }).count, 1, "one key",
-                       file: file, line: line)
-        XCTAssertEqual(requests.map { $0.header("x-facecap-attempt") }, Array(repeating: "1", count: count),
-                       file: file, line: line)
-        XCTAssertEqual(requests.map { $0.header("x-facecap-final") }, Array(repeating: nil, count: count),
-                       file: file, line: line)
-        XCTAssertEqual(requests.map { $0.header("authorization") }, Array(repeating: nil, count: count),
-                       "no FACECAP_TOKEN, no Authorization", file: file, line: line)
-        XCTAssertEqual(requests.map { $0.parts.first?["sha256"] as? String }, Array(repeating: SHA256.hex(jpeg),
-                                                                                     count: count),
-                       "the same photo each time", file: file, line: line)
+    private func checkResent(
+        _ requests: [[String: Any]], count: Int, jpeg: [UInt8],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(
+            requests.count, count, "\(requests.map { $0.header("x-facecap-attempt") })",
+            file: file, line: line)
+        XCTAssertEqual(
+            Set(requests.map { $0.header("idempotency-key") ?? "-" }).count, 1, "one key",
+            file: file, line: line)
+        XCTAssertEqual(
+            requests.map { $0.header("x-facecap-attempt") }, Array(repeating: "1", count: count),
+            file: file, line: line)
+        XCTAssertEqual(
+            requests.map { $0.header("x-facecap-final") }, Array(repeating: nil, count: count),
+            file: file, line: line)
+        XCTAssertEqual(
+            requests.map { $0.header("authorization") }, Array(repeating: nil, count: count),
+            "no FACECAP_TOKEN, no Authorization", file: file, line: line)
+        XCTAssertEqual(
+            requests.map { $0.parts.first?["sha256"] as? String },
+            Array(
+                repeating: SHA256.hex(jpeg),
+                count: count),
+            "the same photo each time", file: file, line: line)
     }
 
     /// Seconds between the server receiving request `index - 1` and `index`.
@@ -266,16 +300,21 @@ final class WizardServerTests: ScratchDirectoryTestCase {
 
     /// After a connection error the photo is sent again and passes: one photo, no attempt used.
     /// `preflightFailed`: the server could not be reached before the camera opened either (plain mode went on).
-    private func checkRecovered(_ run: WizardRun, preflightFailed: Bool = false, file: StaticString = #filePath,
-                                line: UInt = #line) {
+    private func checkRecovered(
+        _ run: WizardRun, preflightFailed: Bool = false, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         checkEnding(run, 0, file: file, line: line)
-        XCTAssertEqual(run.screens, (preflightFailed ? ["capture", "connectionError"] : [])
-                       + ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            run.screens,
+            (preflightFailed ? ["capture", "connectionError"] : [])
+                + ["capture", "uploading", "connectionError", "uploading", "success"], "\(run)",
+            file: file, line: line)
         XCTAssertEqual(capturedAttempts(run), [1], "never re-captured", file: file, line: line)
         XCTAssertEqual(verdicts(run), ["pass  3"], "a connection error is no verdict", file: file, line: line)
-        XCTAssertTrue(run.lines.last?.hasPrefix("[success] Selfie accepted") ?? false, run.stdout,
-                      file: file, line: line)
+        XCTAssertTrue(
+            run.lines.last?.hasPrefix("[success] Selfie accepted") ?? false, run.stdout,
+            file: file, line: line)
     }
 
     func testServerDownThenBackReSendsTheSamePhotoWhenItAnswers() throws {
@@ -283,11 +322,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let url = "http://127.0.0.1:\(port)/validate"
         let start = Date()
         let live = try LiveFacecap(try arguments(server: url), environment: environment())
-        defer { _ = live.finish(timeout: 0) }   // never left running, whatever fails
+        defer { _ = live.finish(timeout: 0) }  // never left running, whatever fails
         // The pre-flight is refused first (plain mode takes the photo anyway), then the upload.
-        XCTAssertTrue(live.waitFor(
-            "[connectionError] Cannot reach the server: connection refused by 127.0.0.1:\(port); Check the address"),
-                      live.stdout + live.stderr)
+        XCTAssertTrue(
+            live.waitFor(
+                "[connectionError] Cannot reach the server: connection refused by 127.0.0.1:\(port); Check the address"),
+            live.stdout + live.stderr)
         XCTAssertTrue(live.waitFor("will be sent again as attempt 1"), live.stdout + live.stderr)
         let down = Date()
         // Let the first automatic re-send (1 s later) be refused too, then come up.
@@ -309,9 +349,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([["status": 503, "body": "maintenance"], Self.pass])
         let run = try runWizard(server.url)
         checkRecovered(run)
-        XCTAssertTrue(run.lines.contains { $0.hasPrefix(
-            "[connectionError] The server answered with an error: the server failed (HTTP 503): maintenance") },
-                      run.stdout)
+        XCTAssertTrue(
+            run.lines.contains {
+                $0.hasPrefix(
+                    "[connectionError] The server answered with an error: the server failed (HTTP 503): maintenance")
+            },
+            run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
         let requests = try server.requests()
         checkResent(requests, count: 2, jpeg: jpeg)
@@ -323,10 +366,11 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([["status": 429, "headers": ["Retry-After": "2"], "body": ""], Self.pass])
         let run = try runWizard(server.url)
         checkRecovered(run)
-        XCTAssertTrue(run.lines.contains {
-            $0.hasPrefix("[connectionError] The server answered with an error: the server is busy")
-        },
-                      run.stdout)
+        XCTAssertTrue(
+            run.lines.contains {
+                $0.hasPrefix("[connectionError] The server answered with an error: the server is busy")
+            },
+            run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
         let requests = try server.requests()
         checkResent(requests, count: 2, jpeg: jpeg)
@@ -337,9 +381,12 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([["status": 200, "body": "<html>oops</html>"], Self.pass])
         let run = try runWizard(server.url)
         checkRecovered(run)
-        XCTAssertTrue(run.lines.contains { $0.hasPrefix(
-            "[connectionError] The server answered with an error: the server's reply is not the JSON the contract "
-                + "asks for") },
+        XCTAssertTrue(
+            run.lines.contains {
+                $0.hasPrefix(
+                    "[connectionError] The server answered with an error: the server's reply is not the JSON the contract "
+                        + "asks for")
+            },
             run.stdout)
         let (_, jpeg, _) = try savedFiles(run)
         checkResent(try server.requests(), count: 2, jpeg: jpeg)
@@ -385,8 +432,10 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(verdicts(run), [], "a refusal is no verdict")
         XCTAssertFalse(run.screens.contains("success") || run.screens.contains("finalError"), "\(run.screens)")
         let (photo, jpeg, report) = try savedFiles(run)
-        XCTAssertTrue(run.stderr.contains("facecap: the server refused the photo (HTTP 401): bad token; the photo was not "
-                                          + "validated and is saved in \(photo)\n"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "facecap: the server refused the photo (HTTP 401): bad token; the photo was not "
+                    + "validated and is saved in \(photo)\n"), run.stderr)
         XCTAssertEqual(try server.requests().first?.parts.first?["sha256"] as? String, SHA256.hex(jpeg))
         XCTAssertNil(validation(report), "no verdict in the report")
     }
@@ -394,17 +443,21 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     func testInterruptingWhileTheServerIsUnreachableSavesThePhotoAndExits75() throws {
         let port = try freeLoopbackPort()
         let start = Date()
-        let live = try LiveFacecap(try arguments(server: "http://127.0.0.1:\(port)/validate"),
-                                   environment: environment())
+        let live = try LiveFacecap(
+            try arguments(server: "http://127.0.0.1:\(port)/validate"),
+            environment: environment())
         defer { _ = live.finish(timeout: 0) }
-        XCTAssertTrue(live.waitFor("will be sent again as attempt"), "the upload's, not the pre-flight's: "
-                      + live.stdout + live.stderr)
+        XCTAssertTrue(
+            live.waitFor("will be sent again as attempt"),
+            "the upload's, not the pre-flight's: "
+                + live.stdout + live.stderr)
         live.signal(SIGINT)
         let status = live.finish(timeout: 120)
         let run = try finished(live, status: status, since: start)
         checkEnding(run, 75)
-        XCTAssertEqual(Array(run.screens.prefix(5)), ["capture", "connectionError", "capture", "uploading", "connectionError"],
-                       "the pre-flight's connection error, then the upload's")
+        XCTAssertEqual(
+            Array(run.screens.prefix(5)), ["capture", "connectionError", "capture", "uploading", "connectionError"],
+            "the pre-flight's connection error, then the upload's")
         XCTAssertEqual(capturedAttempts(run), [1])
         XCTAssertEqual(verdicts(run), [])
         let (photo, _, report) = try savedFiles(run)
@@ -419,7 +472,8 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let server = try startServer([Self.retry(["tooDark"]), Self.pass])
         let run = try runWizard(server.url, token: token)
         checkEnding(run, 0)
-        XCTAssertEqual(try server.requests().map { $0.header("authorization") }, ["Bearer \(token)", "Bearer \(token)"])
+        XCTAssertEqual(
+            try server.requests().map { $0.header("authorization") }, ["Bearer \(token)", "Bearer \(token)"])
         XCTAssertFalse(run.stdout.contains(token), run.stdout)
         XCTAssertFalse(run.stderr.contains(token), run.stderr)
         XCTAssertFalse(run.eventsText.contains(token), run.eventsText)
@@ -435,12 +489,14 @@ final class WizardServerTests: ScratchDirectoryTestCase {
 
     func testPlainHTTPToARemoteHostExits64BeforeAnythingElse() throws {
         let token = "tok-\(UUID().uuidString)"
-        let result = try runFacecap(try arguments(server: "http://example.org/x"), stdin: Data(),
-                                    environment: environment(token: token), timeout: 120)
+        let result = try runFacecap(
+            try arguments(server: "http://example.org/x"), stdin: Data(),
+            environment: environment(token: token), timeout: 120)
         XCTAssertEqual(result.status, 64, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix(
-            "facecap: --server must use https:// for a host that is not this machine"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "facecap: --server must use https:// for a host that is not this machine"),
+            result.stderr)
         XCTAssertFalse(result.stderr.contains(token))
         XCTAssertEqual(result.stdout, "", "no screen was shown")
         // Refused while reading the command line, before the wizard starts (where the models are loaded and the
@@ -471,25 +527,35 @@ final class WizardServerTests: ScratchDirectoryTestCase {
     func testTheTokenIsNeverSentInClearTextToAnotherMachineEvenWithInsecureHTTP() throws {
         // 0.0.0.0 is not loopback by the rule, and a connection to it could only reach this machine.
         let token = "tok-\(UUID().uuidString)"
-        let result = try runFacecap(try arguments(server: "http://0.0.0.0:9/x", extra: ["--insecure-http"]),
-                                    stdin: Data(), environment: environment(token: token), timeout: 120)
+        let result = try runFacecap(
+            try arguments(server: "http://0.0.0.0:9/x", extra: ["--insecure-http"]),
+            stdin: Data(), environment: environment(token: token), timeout: 120)
         XCTAssertEqual(result.status, 64, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix(
-            "facecap: FACECAP_TOKEN is never sent over plain http:// to another machine (0.0.0.0)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "facecap: FACECAP_TOKEN is never sent over plain http:// to another machine (0.0.0.0)"), result.stderr)
         XCTAssertFalse(result.stderr.contains(token))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out")), "refused before anything was kept")
     }
 
     func testTheServersTextReachesTheScreenWithoutItsControlCharacters() throws {
         let message = "Too \u{1b}[2J\u{1b}]0;owned\u{7}dark\r\nhere\u{9b}31m"
-        let server = try startServer([["status": 200, "json": ["result": "retry", "reasons": ["tooDark\u{1b}[5m"],
-                                                               "message": message]], Self.pass])
+        let server = try startServer([
+            [
+                "status": 200,
+                "json": [
+                    "result": "retry", "reasons": ["tooDark\u{1b}[5m"],
+                    "message": message,
+                ],
+            ], Self.pass,
+        ])
         let run = try runWizard(server.url)
         checkEnding(run, 0)
         XCTAssertTrue(run.stdout.contains("Too dark here"), run.stdout)
         for control in ["\u{1b}", "\u{7}", "\u{9b}", "\r"] {
-            XCTAssertFalse(run.stdout.contains(control) || run.stderr.contains(control),
-                           "\(control.unicodeScalars.first!.value) reached the terminal")
+            XCTAssertFalse(
+                run.stdout.contains(control) || run.stderr.contains(control),
+                "\(control.unicodeScalars.first!.value) reached the terminal")
             XCTAssertFalse(run.eventsText.contains(control))
         }
         XCTAssertEqual(verdicts(run).first, "retry tooDark 2", "the reason code cleaned too")
@@ -502,8 +568,10 @@ final class WizardServerTests: ScratchDirectoryTestCase {
             let result = try runFacecap(["--plain", "--input", try clip(), "--server", url], stdin: Data())
             XCTAssertEqual(result.status, 64, url)
             XCTAssertEqual(result.stdout, "", "nothing started: \(url)")
-            XCTAssertTrue(result.stderr.hasPrefix("facecap: --server URL has no valid port: '\(url)' (a port is a number "
-                                                  + "from 1 to 65535)\n"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.hasPrefix(
+                    "facecap: --server URL has no valid port: '\(url)' (a port is a number "
+                        + "from 1 to 65535)\n"), result.stderr)
         }
     }
 
@@ -512,8 +580,10 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let wrong = try runWizard(server.url, token: "another-token")
         XCTAssertEqual(wrong.status, 1, "\(wrong)")
         XCTAssertEqual(wrong.events("captured").count, 0, "no selfie was taken: \(wrong)")
-        XCTAssertTrue(wrong.stderr.contains("facecap: the server was checked before the camera opened: HTTP 401: this "
-                                            + "token is not accepted\n"), wrong.stderr)
+        XCTAssertTrue(
+            wrong.stderr.contains(
+                "facecap: the server was checked before the camera opened: HTTP 401: this "
+                    + "token is not accepted\n"), wrong.stderr)
         XCTAssertEqual(try server.requests().count, 0, "no photo was sent")
         XCTAssertEqual(try server.preflights().map { $0.header("authorization") }, ["Bearer another-token"])
         let right = try runWizard(server.url, token: "the-right-token")
@@ -527,19 +597,25 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         let run = try runWizard(server.url)
         XCTAssertEqual(run.status, 1, "\(run)")
         XCTAssertEqual(run.events("captured").count, 0)
-        XCTAssertTrue(run.stderr.hasSuffix("facecap: the server was checked before the camera opened: the server answered "
-                                           + "HTTP 404\n"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.hasSuffix(
+                "facecap: the server was checked before the camera opened: the server answered "
+                    + "HTTP 404\n"), run.stderr)
         XCTAssertFalse(run.stderr.contains("FACECAP_TOKEN"), run.stderr)
     }
 
     /// The full screen in a real terminal (tmux): a 503 to the pre-flight is named as the server's error, the
     /// camera stays off, and q ends with 75 and the line on standard error.
     func testTheFullScreenNamesAServerErrorBeforeTheCameraAndQuitSaysItOnStandardError() throws {
-        let server = try startServer([Self.pass], options: ["--preflight", #"{"status": 503, "body": "down for maintenance"}"#])
-        let arguments = [try facecapBinary().path, "--no-tutorial", "--input", try clip(), "--server", server.url,
-                         "--output", path("out")].map { "'" + $0 + "'" }.joined(separator: " ")
-        let tmux = try TmuxSession("cd '\(directory.path)' && env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color "
-                                   + arguments + "; echo \"status $?\"; exec sleep 600", columns: 200, rows: 30)
+        let server = try startServer(
+            [Self.pass], options: ["--preflight", #"{"status": 503, "body": "down for maintenance"}"#])
+        let arguments = [
+            try facecapBinary().path, "--no-tutorial", "--input", try clip(), "--server", server.url,
+            "--output", path("out"),
+        ].map { "'" + $0 + "'" }.joined(separator: " ")
+        let tmux = try TmuxSession(
+            "cd '\(directory.path)' && env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color "
+                + arguments + "; echo \"status $?\"; exec sleep 600", columns: 200, rows: 30)
         XCTAssertTrue(tmux.waitFor("The server answered with an error"), tmux.screen())
         // The screen checks again by itself a second later (its key bar changes while it does): each text is
         // waited for rather than read from one capture.
@@ -550,15 +626,18 @@ final class WizardServerTests: ScratchDirectoryTestCase {
         XCTAssertFalse(screen.contains("Position your face"), "the camera stays off: " + screen)
         tmux.send("q")
         XCTAssertTrue(tmux.waitFor("status 75"), tmux.screen())
-        XCTAssertTrue(tmux.screen().contains("facecap: the server was checked before the camera opened: the server failed "
-                                             + "(HTTP 503): down for maintenance"), tmux.screen())
+        XCTAssertTrue(
+            tmux.screen().contains(
+                "facecap: the server was checked before the camera opened: the server failed "
+                    + "(HTTP 503): down for maintenance"), tmux.screen())
         XCTAssertEqual(try server.requests().count, 0, "no photo")
         XCTAssertGreaterThanOrEqual(try server.preflights().count, 1, "checked again by itself on a slow machine")
     }
 
     func testTheTokenIsNotAnOption() throws {
-        let result = try runFacecap(["--plain", "--token", "abc", "--server", "http://127.0.0.1:9/x"], stdin: Data(),
-                                    environment: environment(), timeout: 120)
+        let result = try runFacecap(
+            ["--plain", "--token", "abc", "--server", "http://127.0.0.1:9/x"], stdin: Data(),
+            environment: environment(), timeout: 120)
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.hasPrefix("facecap: unknown option '--token'"), result.stderr)
         let help = try runFacecap(["--help"])
@@ -614,8 +693,11 @@ private final class TestValidationServer {
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         recordPath = directory.appendingPathComponent("requests-\(name).jsonl").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "--script", scriptPath, "--record", recordPath,
-                             "--port", String(port)] + options
+        process.arguments =
+            [
+                "python3", Self.script, "--script", scriptPath, "--record", recordPath,
+                "--port", String(port),
+            ] + options
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -7,17 +7,23 @@ import XCTest
 final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
     static let german = [
         ("tutorial.title", "Take your selfie", "Mach dein Selfie"),
-        ("tutorial.tip.face", "Face the camera with your whole face inside the oval",
-         "Schau in die Kamera, dein ganzes Gesicht im Oval"),
+        (
+            "tutorial.tip.face", "Face the camera with your whole face inside the oval",
+            "Schau in die Kamera, dein ganzes Gesicht im Oval"
+        ),
         ("key.start", "start", "starten"), ("key.quit", "quit", "beenden"), ("key.help", "help", "Hilfe"),
         ("key.enter", "Enter", "Eingabe"),
     ]
     static let japanese = [
         ("tutorial.title", "Take your selfie", "セルフィーを撮りましょう"),
-        ("tutorial.tip.face", "Face the camera with your whole face inside the oval",
-         "カメラの方を向き、顔全体を楕円の中に収めてください"),
-        ("tutorial.tip.expression", "Keep a neutral expression, eyes open, mouth closed",
-         "自然な表情で、目を開け、口を閉じてください"),
+        (
+            "tutorial.tip.face", "Face the camera with your whole face inside the oval",
+            "カメラの方を向き、顔全体を楕円の中に収めてください"
+        ),
+        (
+            "tutorial.tip.expression", "Keep a neutral expression, eyes open, mouth closed",
+            "自然な表情で、目を開け、口を閉じてください"
+        ),
         ("key.start", "start", "開始"), ("key.quit", "quit", "終了"), ("key.help", "help", "ヘルプ"),
     ]
 
@@ -27,7 +33,8 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
         try po.write(toFile: path("\(language).po"), atomically: true, encoding: .utf8)
         let folder = path("locale/\(language)/LC_MESSAGES")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let result = try runProgram("/usr/bin/msgfmt", ["--check", "-o", folder + "/facecap.mo", path("\(language).po")])
+        let result = try runProgram(
+            "/usr/bin/msgfmt", ["--check", "-o", folder + "/facecap.mo", path("\(language).po")])
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
@@ -39,7 +46,8 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
     private func start(_ arguments: [String], environment: String) throws -> TmuxSession {
         let binary = try facecapBinary().path
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && env -i PATH=/usr/bin:/bin HOME='\(directory.path)' "
+        let command =
+            "cd '\(directory.path)' && env -i PATH=/usr/bin:/bin HOME='\(directory.path)' "
             + "FACECAP_MODEL_DIR='\(ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"] ?? "")' "
             + "FACECAP_LOCALE_DIR='\(path("locale"))' \(sanitizerWords) \(environment) TERM=xterm-256color \(quoted); "
             + "echo $? > status.new; mv status.new status; exec sleep 600"
@@ -50,7 +58,10 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: path("status"), encoding: .utf8),
-               let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return code }
+                let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return code
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         return nil
@@ -59,7 +70,8 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
     /// Cells a captured line takes (CJK and full-width forms two each).
     static func cells(_ line: Substring) -> Int {
         line.unicodeScalars.reduce(0) { total, s in
-            let wide = (0x1100...0x115F).contains(s.value) || (0x2E80...0xA4CF).contains(s.value)
+            let wide =
+                (0x1100...0x115F).contains(s.value) || (0x2E80...0xA4CF).contains(s.value)
                 || (0xAC00...0xD7A3).contains(s.value) || (0xF900...0xFAFF).contains(s.value)
                 || (0xFF00...0xFF60).contains(s.value) || (0xFFE0...0xFFE6).contains(s.value)
             return total + (wide ? 2 : 1)
@@ -83,7 +95,8 @@ final class WizardTerminalLanguageTests: ScratchDirectoryTestCase {
     func testJapaneseInDoubleWidthAtTheSmallestSize() throws {
         try catalogue("ja", Self.japanese)
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
-        let tmux = try start(["--input", clip, "--loop", "--output", "out", "--lang", "ja"], environment: "LANG=C.UTF-8")
+        let tmux = try start(
+            ["--input", clip, "--loop", "--output", "out", "--lang", "ja"], environment: "LANG=C.UTF-8")
         XCTAssertTrue(tmux.waitFor("セルフィーを撮りましょう"), tmux.screen())
         let screen = tmux.screen()
         XCTAssertTrue(screen.contains("カメラの方を向き、顔全体を楕円の中に収めてください"), screen)

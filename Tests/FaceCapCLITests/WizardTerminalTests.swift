@@ -8,11 +8,14 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
     /// the exit status last (renamed into place), so a test that has the status has the settings too.
     /// The shell stays on after facecap (a dead pane loses its screen in tmux), so what facecap printed last
     /// can still be read.
-    private func start(_ arguments: [String], columns: Int = 100, rows: Int = 32,
-                       environment: String = "LC_ALL=C.UTF-8") throws -> TmuxSession {
+    private func start(
+        _ arguments: [String], columns: Int = 100, rows: Int = 32,
+        environment: String = "LC_ALL=C.UTF-8"
+    ) throws -> TmuxSession {
         let binary = try facecapBinary().path
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && stty -a > stty.before; "
+        let command =
+            "cd '\(directory.path)' && stty -a > stty.before; "
             + "env -u NO_COLOR -u COLORTERM \(environment) TERM=xterm-256color \(quoted); "
             + "code=$?; stty -a > stty.after; echo $code > status.new; mv status.new status; exec sleep 600"
         return try TmuxSession(command, columns: columns, rows: rows)
@@ -22,7 +25,8 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: path("status"), encoding: .utf8),
-               let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return code
             }
             Thread.sleep(forTimeInterval: 0.1)
@@ -30,15 +34,17 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         return nil
     }
 
-    private func assertTerminalRestored(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertTerminalRestored(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         XCTAssertFalse(tmux.alternateScreen, "the alternate screen was left on", file: file, line: line)
         // The modes, not the size: a test that resizes the pane leaves it at its new size.
         func modes(_ name: String) throws -> String {
             try String(contentsOfFile: path(name), encoding: .utf8)
                 .replacingOccurrences(of: #"rows \d+; columns \d+; "#, with: "", options: .regularExpression)
         }
-        XCTAssertEqual(try modes("stty.before"), try modes("stty.after"), "stty -a differs after facecap",
-                       file: file, line: line)
+        XCTAssertEqual(
+            try modes("stty.before"), try modes("stty.after"), "stty -a differs after facecap",
+            file: file, line: line)
     }
 
     private func events() throws -> [[String: Any]] {
@@ -47,7 +53,9 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
 
     func testAFaceThatApproachesAndHoldsIsAcceptedAndTheProgramEndsByItself() throws {
         let clip = try write("approach.y4m", TestClips.approachAndHold(frames: 90))
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"])
+        let tmux = try start([
+            "--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl",
+        ])
         XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
         XCTAssertTrue(tmux.waitFor("Move closer"), tmux.screen())
         XCTAssertTrue(tmux.screen().contains("▀"), "the live preview is drawn with half blocks: " + tmux.screen())
@@ -56,7 +64,9 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         XCTAssertTrue(tmux.screen().contains("Saved to out/facecap-"), tmux.screen())
         XCTAssertTrue(tmux.screen().contains("Continuing in"), tmux.screen())
         XCTAssertEqual(status(), 0, "Success moves on by itself")
-        XCTAssertTrue(tmux.waitFor("facecap: photo saved: out/facecap-"), "where the photo went, after the screen closes: " + tmux.screen())
+        XCTAssertTrue(
+            tmux.waitFor("facecap: photo saved: out/facecap-"),
+            "where the photo went, after the screen closes: " + tmux.screen())
         try assertTerminalRestored(tmux)
         let screens = try events().compactMap { $0["screen"] as? String }
         XCTAssertEqual(screens, ["capture", "uploading", "success"])
@@ -131,8 +141,10 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
 
     func testADarkClipOffersManualCaptureAndSpaceTakesThePhoto() throws {
         let clip = try write("dark.y4m", TestClips.sergey(frames: 30, gain: 0.2) { _ in 0.38 })
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--manual-after", "1", "--attempts", "1",
-                              "--output", "out", "--events", "events.jsonl"])
+        let tmux = try start([
+            "--no-tutorial", "--input", clip, "--loop", "--manual-after", "1", "--attempts", "1",
+            "--output", "out", "--events", "events.jsonl",
+        ])
         XCTAssertTrue(tmux.waitFor("Too dark — find more light"), tmux.screen())
         XCTAssertTrue(tmux.waitFor("Press SPACE to take the photo"), tmux.screen())
         XCTAssertTrue(tmux.screen().contains("Auto capture did not finish in 1 s"), tmux.screen())
@@ -150,7 +162,9 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
 
     func testResizingTooSmallAndBackRelaysOutTheScreen() throws {
         let clip = try write("approach.y4m", TestClips.sergey(frames: 60) { i in 0.2 + 0.001 * Double(i % 30) })
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"])
+        let tmux = try start([
+            "--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl",
+        ])
         XCTAssertTrue(tmux.waitFor("Taking your selfie"), tmux.screen())
         tmux.resize(columns: 40, rows: 12)
         XCTAssertTrue(tmux.waitFor("Terminal too small"), tmux.screen())
@@ -178,8 +192,9 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         // facecap alone on its command line, so that bash's job is facecap itself (a subshell around it would be
         // reported stopped before facecap has given the terminal back); its status is fg's, written after q.
         tmux.send("stty -a > stty.before", "Enter")
-        tmux.send("env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color '\(binary)' "
-                  + "--no-tutorial --input '\(clip)' --loop --output out", "Enter")
+        tmux.send(
+            "env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm-256color '\(binary)' "
+                + "--no-tutorial --input '\(clip)' --loop --output out", "Enter")
         XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
         tmux.send("C-z")
         XCTAssertTrue(tmux.waitFor("Stopped"), "bash reports the job stopped: " + tmux.screen())
@@ -196,8 +211,9 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         tmux.send("code=$?; stty -a > stty.after; echo $code > status.new; mv status.new status", "Enter")
         XCTAssertEqual(status(), 130)
         let before = try String(contentsOfFile: path("stty.before"), encoding: .utf8)
-        XCTAssertEqual(try String(contentsOfFile: path("stty.suspended"), encoding: .utf8), before,
-                       "the terminal as found while facecap is stopped")
+        XCTAssertEqual(
+            try String(contentsOfFile: path("stty.suspended"), encoding: .utf8), before,
+            "the terminal as found while facecap is stopped")
         XCTAssertEqual(try String(contentsOfFile: path("stty.after"), encoding: .utf8), before)
         XCTAssertFalse(tmux.alternateScreen)
     }
@@ -214,36 +230,43 @@ final class WizardTerminalTests: ScratchDirectoryTestCase {
         XCTAssertTrue(tmux.waitFor("[capture] Position your face in the oval"), tmux.screen())
         tmux.send("Up", "Down", "F5", "Escape")
         Thread.sleep(forTimeInterval: 1)
-        XCTAssertFalse(try String(contentsOfFile: path("fg.jsonl"), encoding: .utf8).contains("\"exit\""),
-                       "arrows, F5 and Esc do not end plain mode")
+        XCTAssertFalse(
+            try String(contentsOfFile: path("fg.jsonl"), encoding: .utf8).contains("\"exit\""),
+            "arrows, F5 and Esc do not end plain mode")
         tmux.send("q")
         let ended = Date().addingTimeInterval(10)
         while !((try? String(contentsOfFile: path("fg.jsonl"), encoding: .utf8))?.contains("\"exit\"") ?? false),
-              Date() < ended { Thread.sleep(forTimeInterval: 0.1) }
+            Date() < ended
+        { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertTrue(try String(contentsOfFile: path("fg.jsonl"), encoding: .utf8).contains(#""code":130"#))
 
         tmux.send("\(command) --events bg.jsonl > bg.log 2>&1 & echo $! > bg.pid", "Enter")
         let started = Date().addingTimeInterval(20)
         while !((try? String(contentsOfFile: path("bg.log"), encoding: .utf8))?.contains("[capture]") ?? false),
-              Date() < started { Thread.sleep(forTimeInterval: 0.1) }
+            Date() < started
+        { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertTrue(try String(contentsOfFile: path("bg.log"), encoding: .utf8).contains("[capture]"))
-        let pid = try XCTUnwrap(pid_t(try String(contentsOfFile: path("bg.pid"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try XCTUnwrap(
+            pid_t(
+                try String(contentsOfFile: path("bg.pid"), encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         Thread.sleep(forTimeInterval: 1)
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         XCTAssertFalse(stat.contains(") T "), "not stopped for the terminal: " + stat)
         kill(pid, SIGINT)
         let stopped = Date().addingTimeInterval(10)
         while !((try? String(contentsOfFile: path("bg.jsonl"), encoding: .utf8))?.contains("\"exit\"") ?? false),
-              Date() < stopped { Thread.sleep(forTimeInterval: 0.1) }
+            Date() < stopped
+        { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertTrue(try String(contentsOfFile: path("bg.jsonl"), encoding: .utf8).contains(#""code":130"#))
     }
 
     /// Also with NO_COLOR in the C locale: no colour and no UTF-8, so the preview and the oval are drawn in ASCII.
     func testAClipWithNoFaceIsNeverCaptured() throws {
         let clip = try write("empty.y4m", TestClips.empty(frames: 30))
-        let tmux = try start(["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"],
-                             environment: "LC_ALL=C NO_COLOR=1")
+        let tmux = try start(
+            ["--no-tutorial", "--input", clip, "--loop", "--output", "out", "--events", "events.jsonl"],
+            environment: "LC_ALL=C NO_COLOR=1")
         XCTAssertTrue(tmux.waitFor("Position your face in the oval"), tmux.screen())
         XCTAssertFalse(tmux.screen().contains("▀"), "no half blocks without colour or UTF-8: " + tmux.screen())
         // The outline is dashed while no face is ready, so count its letters rather than look for a run of them.

@@ -78,7 +78,8 @@ final class AnalysisCadenceTests: XCTestCase {
             let i = cadence.intervals
             return [i.detection, i.eyes, i.eyesFixing, i.hand, i.handFixing]
         }
-        XCTAssertEqual(intervals(30), [5, 2, 4, 3, 6], "15 Hz: 0.33 s, 0.13 s (0.1 s rounded up), 0.27 s, 0.2 s, 0.4 s")
+        XCTAssertEqual(
+            intervals(30), [5, 2, 4, 3, 6], "15 Hz: 0.33 s, 0.13 s (0.1 s rounded up), 0.27 s, 0.2 s, 0.4 s")
         XCTAssertEqual(intervals(15), [5, 2, 4, 3, 6])
         XCTAssertEqual(intervals(20), [7, 2, 5, 4, 8])
         var cadence = AnalysisCadence(frameRate: 30)
@@ -92,7 +93,8 @@ final class AnalysisCadenceTests: XCTestCase {
         // Were every frame of a 30 fps source analysed, the gap comes down to 1/30 s: the tracker's own defaults.
         for i in 0..<100 { cadence.analysed(10 + Double(i) / 30) }
         let every = cadence.intervals
-        XCTAssertEqual([every.detection, every.eyes, every.eyesFixing, every.hand, every.handFixing], [10, 3, 8, 6, 12],
-                       "every frame at 30 fps: the tracker's defaults")
+        XCTAssertEqual(
+            [every.detection, every.eyes, every.eyesFixing, every.hand, every.handFixing], [10, 3, 8, 6, 12],
+            "every frame at 30 fps: the tracker's defaults")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// The analyzer's part of `facecap analyze`'s output: valid JSON, nulls where nothing was measured.
@@ -36,8 +37,9 @@ final class AnalysisReportTests: XCTestCase {
     }
 
     func testNoFaceAndClipFields() throws {
-        let frame = AnalysisFixtures.encode([UInt8](repeating: 20, count: 64 * 48), width: 64, height: 48,
-                                            format: .gray)
+        let frame = AnalysisFixtures.encode(
+            [UInt8](repeating: 20, count: 64 * 48), width: 64, height: 48,
+            format: .gray)
         let dark = AnalysisReport.photo(frame: frame, faces: [], thresholds: AnalyzerThresholds())
         let object = try parse(AnalysisReport.fields(dark))
         XCTAssertEqual(object["guidance"] as? [String], ["tooDark"])

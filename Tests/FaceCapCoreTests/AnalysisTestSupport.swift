@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// Real face data for the analysis tests: sergey.png's luma and its golden detection and landmarks
@@ -23,8 +24,10 @@ enum AnalysisFixtures {
         let header = String(decoding: pgm.prefix(15), as: UTF8.self)
         precondition(header == "P5\n600 600\n255\n", "unexpected sergey_luma.pgm header")
         let image = Grey(width: 600, height: 600, pixels: Array(pgm.dropFirst(15)))
-        let json = try! JSONSerialization.jsonObject(
-            with: Data(contentsOf: fixtures.appendingPathComponent("golden/sergey_expected.json"))) as! [String: Any]
+        let json =
+            try! JSONSerialization.jsonObject(
+                with: Data(contentsOf: fixtures.appendingPathComponent("golden/sergey_expected.json")))
+            as! [String: Any]
         let detection = (json["detections"] as! [[String: Any]])[0]
         let box = (detection["box_xyxy"] as! [Double]).map { Float($0 * 600) }
         let keypoints = (detection["keypoints"] as! [[Double]]).map {
@@ -33,11 +36,14 @@ enum AnalysisFixtures {
         let landmarks = (json["landmarks_normalized"] as! [[Double]]).map {
             SIMD3<Float>(Float($0[0] * 600), Float($0[1] * 600), Float($0[2] * 600))
         }
-        let face = Face(detection: FaceDetection(score: Float(detection["score"] as! Double),
-                                                 box: Rect(x: box[0], y: box[1], width: box[2] - box[0],
-                                                           height: box[3] - box[1]),
-                                                 keypoints: keypoints),
-                        landmarks: FaceLandmarks(points: landmarks, presence: Float(json["face_flag_raw"] as! Double)))
+        let face = Face(
+            detection: FaceDetection(
+                score: Float(detection["score"] as! Double),
+                box: Rect(
+                    x: box[0], y: box[1], width: box[2] - box[0],
+                    height: box[3] - box[1]),
+                keypoints: keypoints),
+            landmarks: FaceLandmarks(points: landmarks, presence: Float(json["face_flag_raw"] as! Double)))
         return (image, face)
     }()
 
@@ -58,8 +64,10 @@ enum AnalysisFixtures {
     }
 
     /// A width×height frame with sergey placed as asked, the rest mid-grey, and the face moved with it.
-    static func frame(_ p: Placement, format: PixelFormat = .gray, width: Int = 640, height: Int = 480,
-                      timestamp: Double = 0) -> (Frame, Face) {
+    static func frame(
+        _ p: Placement, format: PixelFormat = .gray, width: Int = 640, height: Int = 480,
+        timestamp: Double = 0
+    ) -> (Frame, Face) {
         let (image, face) = sergey
         // Sizes and positions are those of the analyzer's face box (the landmark bounds).
         let faceBox = FaceMeasures.faceBox(face)
@@ -102,9 +110,11 @@ enum AnalysisFixtures {
             let (x, y) = forward(Double(q.x), Double(q.y))
             return SIMD3(Float(x), Float(y), Float(Double(q.z) * scale))
         }
-        let moved = Face(detection: FaceDetection(score: face.detection.score, box: box,
-                                                  keypoints: face.detection.keypoints.map(point)),
-                         landmarks: FaceLandmarks(points: landmarks, presence: face.landmarks!.presence))
+        let moved = Face(
+            detection: FaceDetection(
+                score: face.detection.score, box: box,
+                keypoints: face.detection.keypoints.map(point)),
+            landmarks: FaceLandmarks(points: landmarks, presence: face.landmarks!.presence))
         return (encode(grey, width: width, height: height, format: format, timestamp: timestamp), moved)
     }
 
@@ -162,23 +172,28 @@ enum AnalysisFixtures {
             data = grey.map(limited)
             data += [UInt8](repeating: 128, count: format.byteCount(width: width, height: height)! - grey.count)
         }
-        return Frame(format: format, width: width, height: height,
-                     colorRange: format == .gray || format == .rgb24 ? .full : .limited,
-                     timestamp: timestamp, data: data)
+        return Frame(
+            format: format, width: width, height: height,
+            colorRange: format == .gray || format == .rgb24 ? .full : .limited,
+            timestamp: timestamp, data: data)
     }
 
     /// Measures that call for nothing: a well-placed, well-lit, sharp, still face.
     static func goodMetrics(at time: Double) -> FrameMetrics {
-        let face = FaceMetrics(index: 0, score: 0.95, box: Rect(x: 200, y: 130, width: 240, height: 240),
-                               widthRatio: 0.375, offsetX: 0, offsetY: 0, edgeMargin: 0.2,
-                               pose: HeadPose(yaw: 0, pitch: 0, roll: 0),
-                               features: FacialFeatures(rightEyeAspectRatio: 0.28, leftEyeAspectRatio: 0.28,
-                                                        mouthOpening: 0.05),
-                               light: LightMetrics(meanLuma: 130, darkFraction: 0, brightFraction: 0,
-                                                   leftLuma: 128, rightLuma: 132),
-                               sharpness: 500)
-        return FrameMetrics(timestamp: time, frameWidth: 640, frameHeight: 480, frameLuma: 120, faceCount: 1,
-                            faceWidths: [0.375], face: face, secondFaceScore: nil, secondFaceRelativeWidth: nil,
-                            motion: MotionMetrics(centreSpeed: 0, sizeChange: 0))
+        let face = FaceMetrics(
+            index: 0, score: 0.95, box: Rect(x: 200, y: 130, width: 240, height: 240),
+            widthRatio: 0.375, offsetX: 0, offsetY: 0, edgeMargin: 0.2,
+            pose: HeadPose(yaw: 0, pitch: 0, roll: 0),
+            features: FacialFeatures(
+                rightEyeAspectRatio: 0.28, leftEyeAspectRatio: 0.28,
+                mouthOpening: 0.05),
+            light: LightMetrics(
+                meanLuma: 130, darkFraction: 0, brightFraction: 0,
+                leftLuma: 128, rightLuma: 132),
+            sharpness: 500)
+        return FrameMetrics(
+            timestamp: time, frameWidth: 640, frameHeight: 480, frameLuma: 120, faceCount: 1,
+            faceWidths: [0.375], face: face, secondFaceScore: nil, secondFaceRelativeWidth: nil,
+            motion: MotionMetrics(centreSpeed: 0, sizeChange: 0))
     }
 }

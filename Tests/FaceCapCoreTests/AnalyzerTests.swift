@@ -1,11 +1,14 @@
 import XCTest
+
 @testable import FaceCapCore
 
 /// The stateful part: persistence of messages, stability window, sharpest frame, manual fallback.
 final class AnalyzerTests: XCTestCase {
     /// Feeds 30 fps measures from `start` for `seconds`, changed per frame by `change`.
-    private func feed(_ analyzer: inout Analyzer, from start: Double, seconds: Double, warmUp: Bool = false,
-                      _ change: (Int, inout FrameMetrics) -> Void = { _, _ in }) -> [AnalyzerOutput] {
+    private func feed(
+        _ analyzer: inout Analyzer, from start: Double, seconds: Double, warmUp: Bool = false,
+        _ change: (Int, inout FrameMetrics) -> Void = { _, _ in }
+    ) -> [AnalyzerOutput] {
         var outputs: [AnalyzerOutput] = []
         let frames = Int((seconds * 30).rounded())
         for i in 0..<frames {

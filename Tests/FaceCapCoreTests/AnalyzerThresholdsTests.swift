@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class AnalyzerThresholdsTests: XCTestCase {
@@ -125,12 +126,13 @@ final class AnalyzerThresholdsTests: XCTestCase {
     }
 
     func testAConfigFileOverridesOnlyWhatItNames() throws {
-        let t = try AnalyzerThresholds(json: """
-            {
-              "minFaceWidth": 0.25,
-              "stabilityWindow": 1.5, "maxYaw": 1e1
-            }
-            """)
+        let t = try AnalyzerThresholds(
+            json: """
+                {
+                  "minFaceWidth": 0.25,
+                  "stabilityWindow": 1.5, "maxYaw": 1e1
+                }
+                """)
         XCTAssertEqual(t.minFaceWidth, 0.25)
         XCTAssertEqual(t.stabilityWindow, 1.5)
         XCTAssertEqual(t.maxYaw, 10)
@@ -170,9 +172,14 @@ final class AnalyzerThresholdsTests: XCTestCase {
 
     func testAMinimumAboveItsMaximumIsRefused() {
         let cases = [
-            ("{\"minFaceWidth\": 0.6, \"maxFaceWidth\": 0.4}",
-             "minFaceWidth 0.6 is above maxFaceWidth 0.4, so no face could pass"),
-            ("{\"minFaceWidth\": 0.6}", "minFaceWidth 0.6 is above maxFaceWidth 0.52 (the default), so no face could pass"),
+            (
+                "{\"minFaceWidth\": 0.6, \"maxFaceWidth\": 0.4}",
+                "minFaceWidth 0.6 is above maxFaceWidth 0.4, so no face could pass"
+            ),
+            (
+                "{\"minFaceWidth\": 0.6}",
+                "minFaceWidth 0.6 is above maxFaceWidth 0.52 (the default), so no face could pass"
+            ),
             ("{\"maxFaceLuma\": 50}", "minFaceLuma 60 (the default) is above maxFaceLuma 50, so no face could pass"),
         ]
         for (text, detail) in cases {
@@ -181,6 +188,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
                 XCTAssertEqual((error as? ThresholdsError)?.exitCode, .usage)
             }
         }
-        XCTAssertNoThrow(try AnalyzerThresholds(json: "{\"minFaceWidth\": 0.4, \"maxFaceWidth\": 0.4}"), "equal is allowed")
+        XCTAssertNoThrow(
+            try AnalyzerThresholds(json: "{\"minFaceWidth\": 0.4, \"maxFaceWidth\": 0.4}"), "equal is allowed")
     }
 }

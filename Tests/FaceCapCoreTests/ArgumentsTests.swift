@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class ArgumentsTests: XCTestCase {
@@ -55,33 +56,40 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func testARepeatedOptionIsAUsageErrorInAnySpelling() {
-        for arguments in [["--device", "a", "--device", "b"], ["-d", "a", "--device=b"], ["-da", "-db"],
-                          ["--json", "--json"], ["-l", "--loop"], ["-ll"]] {
+        for arguments in [
+            ["--device", "a", "--device", "b"], ["-d", "a", "--device=b"], ["-da", "-db"],
+            ["--json", "--json"], ["-l", "--loop"], ["-ll"],
+        ] {
             XCTAssertThrowsError(try parseArguments(arguments, options: options), "\(arguments)") { error in
                 let message = (error as? UsageError)?.message ?? ""
                 XCTAssertTrue(message.hasSuffix("is given more than once; give each option once"), message)
             }
         }
         XCTAssertThrowsError(try parseArguments(["-d", "a", "-d", "b"], options: options)) { error in
-            XCTAssertEqual(error as? UsageError, UsageError("-d/--device is given more than once; give each option once"))
+            XCTAssertEqual(
+                error as? UsageError, UsageError("-d/--device is given more than once; give each option once"))
         }
-        XCTAssertNoThrow(try parseArguments(["--device", "a", "--", "--device"], options: options),
-                         "after -- it is a file name")
+        XCTAssertNoThrow(
+            try parseArguments(["--device", "a", "--", "--device"], options: options),
+            "after -- it is a file name")
     }
 
     func testHelpColumnsWrapWithinTheWidth() {
-        let text = formatOptions([
-            OptionSpec("device", short: "d", value: "PATH", text: "camera (default: the first video-capture node)"),
-            OptionSpec("a-very-long-option-name", value: "SOMETHING", text: "its text goes on the next line"),
-        ], width: 40)
-        XCTAssertEqual(text.split(separator: "\n"), [
-            "  -d, --device PATH  camera (default:",
-            "                     the first",
-            "                     video-capture node)",
-            "      --a-very-long-option-name SOMETHING",
-            "                     its text goes on",
-            "                     the next line",
-        ])
+        let text = formatOptions(
+            [
+                OptionSpec("device", short: "d", value: "PATH", text: "camera (default: the first video-capture node)"),
+                OptionSpec("a-very-long-option-name", value: "SOMETHING", text: "its text goes on the next line"),
+            ], width: 40)
+        XCTAssertEqual(
+            text.split(separator: "\n"),
+            [
+                "  -d, --device PATH  camera (default:",
+                "                     the first",
+                "                     video-capture node)",
+                "      --a-very-long-option-name SOMETHING",
+                "                     its text goes on",
+                "                     the next line",
+            ])
         XCTAssertEqual(wrapWords("one two three", width: 7), ["one two", "three"])
         XCTAssertEqual(wrapWords("unbreakable-word x", width: 5), ["unbreakable-word", "x"])
         XCTAssertEqual(wrapWords("", width: 5), [""])
@@ -113,7 +121,8 @@ final class ArgumentsTests: XCTestCase {
             XCTAssertLessThanOrEqual(displayWidth(line), 30, line)
             XCTAssertFalse(["、", "。", "）"].contains(line.first), line)
         }
-        XCTAssertEqual(lines.joined().replacingOccurrences(of: " ", with: ""), text.replacingOccurrences(of: " ", with: ""))
+        XCTAssertEqual(
+            lines.joined().replacingOccurrences(of: " ", with: ""), text.replacingOccurrences(of: " ", with: ""))
         XCTAssertEqual(displayWidth("写真"), 4)
         XCTAssertEqual(wrapWords("one two three", width: 7), ["one two", "three"])
     }

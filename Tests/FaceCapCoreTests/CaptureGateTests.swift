@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 /// The one capture gate (SPEC §4): still clips built from sergey's photo and its golden landmarks, each a
@@ -11,8 +12,10 @@ final class CaptureGateTests: XCTestCase {
 
     /// 2.5 s of one still frame at 15 fps through the live analyzer (no models: the golden face moved with
     /// the pixels), and the validator's verdict on the same frame and face.
-    private func stillClip(_ frame: Frame, _ face: Face, mustClear: Set<GuidanceCode> = [],
-                           seconds: Double = 2.5) -> (outputs: [AnalyzerOutput], reasons: [String]) {
+    private func stillClip(
+        _ frame: Frame, _ face: Face, mustClear: Set<GuidanceCode> = [],
+        seconds: Double = 2.5
+    ) -> (outputs: [AnalyzerOutput], reasons: [String]) {
         var analyzer = Analyzer(thresholds: thresholds, mustClear: mustClear)
         var outputs: [AnalyzerOutput] = []
         var moving = frame
@@ -25,18 +28,23 @@ final class CaptureGateTests: XCTestCase {
 
     /// Checks the gate on one clip and returns what it found, for the caller's expectations.
     @discardableResult
-    private func checkGate(_ frame: Frame, _ face: Face, _ label: String,
-                           file: StaticString = #filePath, line: UInt = #line)
-        -> (captured: Bool, reasons: [String], last: AnalyzerOutput) {
+    private func checkGate(
+        _ frame: Frame, _ face: Face, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    )
+        -> (captured: Bool, reasons: [String], last: AnalyzerOutput)
+    {
         let (outputs, reasons) = stillClip(frame, face)
         let captured = outputs.contains { $0.capture != nil }
         let last = outputs.last!
-        XCTAssertEqual(captured, reasons.isEmpty, "\(label): captured \(captured), validator \(reasons)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            captured, reasons.isEmpty, "\(label): captured \(captured), validator \(reasons)",
+            file: file, line: line)
         for reason in reasons {
             guard let code = GuidanceCode(rawValue: reason) else { continue }
-            XCTAssertTrue(last.active.contains(code), "\(label): validator refuses \(reason), live says \(last.active)",
-                          file: file, line: line)
+            XCTAssertTrue(
+                last.active.contains(code), "\(label): validator refuses \(reason), live says \(last.active)",
+                file: file, line: line)
         }
         return (captured, reasons, last)
     }
@@ -54,8 +62,9 @@ final class CaptureGateTests: XCTestCase {
         var band = 0
         for gain in stride(from: 0.40, through: 1.0, by: 0.05) {
             let (frame, face) = AnalysisFixtures.frame(.init(gain: gain))
-            let luma = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
-                .face?.light?.meanLuma)
+            let luma = try XCTUnwrap(
+                FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+                    .face?.light?.meanLuma)
             let result = checkGate(frame, face, "gain \(gain), face luma \(Int(luma))")
             if luma >= thresholds.farMinFaceLuma, luma < thresholds.minFaceLuma {
                 // Between SPEC's old live limit and the validator's: asked for, gently, and never captured.
@@ -75,11 +84,13 @@ final class CaptureGateTests: XCTestCase {
         var band = 0
         for offset in stride(from: 40.0, through: 110, by: 10) {
             let (frame, face) = AnalysisFixtures.frame(.init(offset: offset))
-            let light = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
-                .face?.light)
+            let light = try XCTUnwrap(
+                FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+                    .face?.light)
             let result = checkGate(frame, face, "offset \(offset), face luma \(Int(light.meanLuma))")
             if light.meanLuma > thresholds.maxFaceLuma, light.meanLuma <= thresholds.farMaxFaceLuma,
-               light.brightFraction <= thresholds.farMaxBrightFraction {
+                light.brightFraction <= thresholds.farMaxBrightFraction
+            {
                 band += 1
                 XCTAssertFalse(result.captured)
                 XCTAssertTrue(result.last.slight.contains(.tooBright))
@@ -92,8 +103,9 @@ final class CaptureGateTests: XCTestCase {
         var band = 0
         for degrees in [0.0, 5, 9, 11, 11.5, 12.8, 14, 15.5, 17, 20] {
             let (frame, face) = AnalysisFixtures.frame(.init(degrees: degrees))
-            let roll = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
-                .face?.pose?.roll)
+            let roll = try XCTUnwrap(
+                FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+                    .face?.pose?.roll)
             let result = checkGate(frame, face, "tilted \(degrees)°, roll \(roll)")
             if abs(roll) > thresholds.maxRoll, abs(roll) <= thresholds.farMaxRoll {
                 band += 1
@@ -111,11 +123,13 @@ final class CaptureGateTests: XCTestCase {
             let (flat, face) = AnalysisFixtures.frame(.init(gain: 1.2))
             // The image-left half of the face in less light (the face centre is the frame's).
             let frame = reshade(flat) { x, v in x < 320 ? UInt8((Double(v) * factor).rounded()) : v }
-            let balance = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
-                .face?.light?.balance)
+            let balance = try XCTUnwrap(
+                FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+                    .face?.light?.balance)
             let result = checkGate(frame, face, "left half × \(factor), balance \(balance)")
             if balance < thresholds.minLightBalance, balance >= thresholds.farMinLightBalance,
-               !result.last.active.contains(.tooDark) {
+                !result.last.active.contains(.tooDark)
+            {
                 band += 1
                 XCTAssertFalse(result.captured)
                 XCTAssertTrue(result.last.active.contains(.unevenLight))
@@ -139,8 +153,9 @@ final class CaptureGateTests: XCTestCase {
                 return centre + SIMD3(d.x * cos(a) + d.z * sin(a), d.y, -d.x * sin(a) + d.z * cos(a))
             }
             frame.timestamp = 0
-            let yaw = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
-                .face?.pose?.yaw)
+            let yaw = try XCTUnwrap(
+                FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
+                    .face?.pose?.yaw)
             let result = checkGate(frame, face, "turned \(degrees)°, yaw \(yaw)")
             if abs(yaw) > thresholds.maxYaw, abs(yaw) <= thresholds.farMaxYaw {
                 band += 1
@@ -158,8 +173,9 @@ final class CaptureGateTests: XCTestCase {
         // Face luma just over the limit (60), under limit + margin (68): a fresh session captures it, one after
         // a tooDark refusal does not, however long the person holds still.
         let (justOver, face) = AnalysisFixtures.frame(.init(gain: 0.58))
-        let luma = try XCTUnwrap(FaceMeasures.measure(frame: justOver, faces: [face], thresholds: thresholds)
-            .face?.light?.meanLuma)
+        let luma = try XCTUnwrap(
+            FaceMeasures.measure(frame: justOver, faces: [face], thresholds: thresholds)
+                .face?.light?.meanLuma)
         XCTAssertGreaterThan(luma, thresholds.minFaceLuma)
         XCTAssertLessThan(luma, thresholds.minFaceLuma + thresholds.lumaHysteresis)
         XCTAssertTrue(stillClip(justOver, face).outputs.contains { $0.capture != nil }, "no refusal: captured")
@@ -197,8 +213,9 @@ final class CaptureGateTests: XCTestCase {
     }
 
     func testAServersReasonsBecomeTheMeasuresToClear() {
-        XCTAssertEqual(Analyzer.mustClear(reasons: ["tooDark", "faceUnclear", "noFace", "myServersOwn", "blurry"]),
-                       [.tooDark, .blurry])
+        XCTAssertEqual(
+            Analyzer.mustClear(reasons: ["tooDark", "faceUnclear", "noFace", "myServersOwn", "blurry"]),
+            [.tooDark, .blurry])
         var analyzer = Analyzer(mustClear: [.unevenLight])
         analyzer.reset(mustClear: [.tooBright])
         XCTAssertEqual(analyzer.mustClear, [.tooBright])
@@ -209,15 +226,17 @@ final class CaptureGateTests: XCTestCase {
     /// A still, ready face whose eyes read `opening` (either eye) and `gazeX` across, through the analyzer's own
     /// eye timers for 4 s; the last output, and whether any frame was captured.
     private func eyeClip(opening: Double, gazeX: Double, mustClear: Set<GuidanceCode>)
-        -> (last: AnalyzerOutput, captured: Bool) {
+        -> (last: AnalyzerOutput, captured: Bool)
+    {
         var analyzer = Analyzer(thresholds: thresholds, mustClear: mustClear)
         var outputs: [AnalyzerOutput] = []
         for i in 0..<60 {
             let t = Double(i) / 15
             var m = AnalysisFixtures.goodMetrics(at: t)
-            m.face!.eyes = EyeMetrics(rightOpening: opening, leftOpening: 0.3, gazeX: gazeX, gazeY: 0,
-                                      cameraGazeX: gazeX, cameraGazeY: 0, isFresh: true, closedFor: nil,
-                                      gazeOffFor: nil)
+            m.face!.eyes = EyeMetrics(
+                rightOpening: opening, leftOpening: 0.3, gazeX: gazeX, gazeY: 0,
+                cameraGazeX: gazeX, cameraGazeY: 0, isFresh: true, closedFor: nil,
+                gazeOffFor: nil)
             analyzer.trackEyes(&m, time: t)
             outputs.append(analyzer.decide(m))
         }
@@ -247,8 +266,9 @@ final class CaptureGateTests: XCTestCase {
         m.face!.light = LightMetrics(meanLuma: 30, darkFraction: 0.7, brightFraction: 0, leftLuma: 28, rightLuma: 32)
         m.face!.features = FacialFeatures(rightEyeAspectRatio: 0.05, leftEyeAspectRatio: 0.05, mouthOpening: 0)
         m.face!.sharpness = 20
-        m.face!.eyes = EyeMetrics(rightOpening: 0.05, leftOpening: 0.3, gazeX: 0.2, gazeY: 0.2, cameraGazeX: 0.2,
-                                  cameraGazeY: 0.2, isFresh: true, closedFor: nil, gazeOffFor: nil)
+        m.face!.eyes = EyeMetrics(
+            rightOpening: 0.05, leftOpening: 0.3, gazeX: 0.2, gazeY: 0.2, cameraGazeX: 0.2,
+            cameraGazeY: 0.2, isFresh: true, closedFor: nil, gazeOffFor: nil)
         XCTAssertEqual(GuidanceRules.activeCodes(m, thresholds: thresholds), [.tooDark])
         m.face!.light = LightMetrics(meanLuma: 240, darkFraction: 0, brightFraction: 0.6, leftLuma: 240, rightLuma: 240)
         XCTAssertEqual(GuidanceRules.activeCodes(m, thresholds: thresholds), [.tooBright])
@@ -263,9 +283,10 @@ final class CaptureGateTests: XCTestCase {
 
     func testEyesOpenedWideReadOnTheCameraWhileEyesTurnedDownDoNot() {
         // The real-photo set's surprised faces: past the corner-line limit, the iris well above the lower lid.
-        var wide = EyeMetrics(rightOpening: 0.33, leftOpening: 0.33, gazeX: 0, gazeY: -0.02, cameraGazeX: -0.02,
-                              cameraGazeY: 0.06, irisToLowerLid: -0.14, isFresh: true, closedFor: nil,
-                              gazeOffFor: nil)
+        var wide = EyeMetrics(
+            rightOpening: 0.33, leftOpening: 0.33, gazeX: 0, gazeY: -0.02, cameraGazeX: -0.02,
+            cameraGazeY: 0.06, irisToLowerLid: -0.14, isFresh: true, closedFor: nil,
+            gazeOffFor: nil)
         XCTAssertFalse(GuidanceRules.gazeIsOff(wide, limitX: thresholds.maxGazeX, limitY: thresholds.maxGazeY))
         XCTAssertTrue(GuidanceRules.eyesCapturable(wide, thresholds: thresholds))
         var m = AnalysisFixtures.goodMetrics(at: 0)
@@ -319,8 +340,10 @@ final class CaptureGateTests: XCTestCase {
     func testADetectionTheLandmarkModelRejectedIsNoFace() throws {
         let (frame, face) = AnalysisFixtures.frame(.init())
         // Wider than the face, confident, and rejected (a chandelier).
-        let chandelier = Face(detection: FaceDetection(score: 0.8, box: Rect(x: 20, y: 10, width: 400, height: 400),
-                                                       keypoints: []), landmarks: nil, isRejected: true)
+        let chandelier = Face(
+            detection: FaceDetection(
+                score: 0.8, box: Rect(x: 20, y: 10, width: 400, height: 400),
+                keypoints: []), landmarks: nil, isRejected: true)
         let metrics = FaceMeasures.measure(frame: frame, faces: [chandelier, face], thresholds: thresholds)
         XCTAssertEqual(metrics.faceCount, 1)
         XCTAssertEqual(metrics.face?.index, 1)
@@ -330,7 +353,8 @@ final class CaptureGateTests: XCTestCase {
         // Unrejected, the same detection would be the main face.
         var unconfirmed = chandelier
         unconfirmed.isRejected = false
-        XCTAssertEqual(FaceMeasures.measure(frame: frame, faces: [unconfirmed, face], thresholds: thresholds)
-            .face?.index, 0)
+        XCTAssertEqual(
+            FaceMeasures.measure(frame: frame, faces: [unconfirmed, face], thresholds: thresholds)
+                .face?.index, 0)
     }
 }

@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// MEAN, FULLY_CONNECTED and LOGISTIC (the hand-landmark model's head) on small graphs with hand-computed
 /// values; the whole model against LiteRT is in HandGoldenTests.
@@ -32,16 +33,19 @@ final class DenseOpTests: XCTestCase {
         }
     }
 
-    private func fullyConnected(input: [Float], rows: Int, weights: [Float], units: Int, bias: [Float]?,
-                                activation: UInt8) throws -> [Float] {
+    private func fullyConnected(
+        input: [Float], rows: Int, weights: [Float], units: Int, bias: [Float]?,
+        activation: UInt8
+    ) throws -> [Float] {
         var g = GraphBuilder()
         let depth = weights.count / units
         let x = g.activation([rows, depth])
         let w = g.constant([units, depth], weights)
         let b = bias.map { g.constant([units], $0) } ?? -1
         let y = g.activation([rows, units])
-        g.op(Op.fullyConnected, bias == nil ? [x, w] : [x, w, b], [y], optionsType: 8,
-             options: [(0, .u8(activation))])
+        g.op(
+            Op.fullyConnected, bias == nil ? [x, w] : [x, w, b], [y], optionsType: 8,
+            options: [(0, .u8(activation))])
         g.inputs = [x]
         g.outputs = [y]
         return try g.run(input)
@@ -52,12 +56,15 @@ final class DenseOpTests: XCTestCase {
         let x = (0..<22).map { Float($0) }
         let w = (0..<11).map { _ in Float(1) } + (0..<11).map { Float($0 % 2 == 0 ? 1 : -1) }
         // Row 0: Σ0…10 = 55; alternating 0−1+2−…+10 = 5. Row 1: Σ11…21 = 176; 11−12+…+21 = 16.
-        XCTAssertEqual(try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: [1, -20], activation: 0),
-                       [56, -15, 177, -4])
-        XCTAssertEqual(try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: [1, -20], activation: 1),
-                       [56, 0, 177, 0])
-        XCTAssertEqual(try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: nil, activation: 3),
-                       [6, 5, 6, 6])
+        XCTAssertEqual(
+            try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: [1, -20], activation: 0),
+            [56, -15, 177, -4])
+        XCTAssertEqual(
+            try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: [1, -20], activation: 1),
+            [56, 0, 177, 0])
+        XCTAssertEqual(
+            try fullyConnected(input: x, rows: 2, weights: w, units: 2, bias: nil, activation: 3),
+            [6, 5, 6, 6])
     }
 
     func testLogistic() throws {
@@ -87,8 +94,10 @@ final class HandGoldenTests: XCTestCase {
         for _ in 0..<2 {
             interpreter.run()
             // Landmarks are in crop pixels (0…224); the flag and handedness are probabilities.
-            for (index, name, tolerance) in [(0, "hand_landmarks_1x63", Float(2e-3)), (1, "hand_flag_1x1", 1e-5),
-                                             (2, "hand_handedness_1x1", 1e-5), (3, "hand_world_1x63", 1e-5)] {
+            for (index, name, tolerance) in [
+                (0, "hand_landmarks_1x63", Float(2e-3)), (1, "hand_flag_1x1", 1e-5),
+                (2, "hand_handedness_1x1", 1e-5), (3, "hand_world_1x63", 1e-5),
+            ] {
                 let expected = try TestData.golden(name + ".f32")
                 let difference = maxAbsDifference(interpreter.output(index), expected)
                 XCTAssertLessThanOrEqual(difference, tolerance, "\(name): max |diff| \(difference)")

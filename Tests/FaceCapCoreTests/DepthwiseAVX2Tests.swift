@@ -1,6 +1,7 @@
 import CKernels
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// CKernels' AVX2 depthwise kernels (fc_dw3x3_avx2, fc_dw_avx2) called directly on edge-case geometries, against a
 /// plain reference with the engine's arithmetic (bias, one fused multiply-add per tap inside the image in ky, kx
@@ -21,8 +22,10 @@ final class DepthwiseAVX2Tests: XCTestCase {
         }
     }
 
-    private func reference(_ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
-                           _ alpha: [Float]) -> [Float] {
+    private func reference(
+        _ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
+        _ alpha: [Float]
+    ) -> [Float] {
         var out = [Float](repeating: 0, count: t.outH * t.outW * t.c)
         for oy in 0..<t.outH {
             for ox in 0..<t.outW {
@@ -32,7 +35,8 @@ final class DepthwiseAVX2Tests: XCTestCase {
                         for kx in 0..<t.k {
                             let iy = oy * t.stride - t.padTop + ky, ix = ox * t.stride - t.padLeft + kx
                             guard iy >= 0, iy < t.h, ix >= 0, ix < t.w else { continue }
-                            acc = acc.addingProduct(input[(iy * t.w + ix) * t.c + ch], weights[(ky * t.k + kx) * t.c + ch])
+                            acc = acc.addingProduct(
+                                input[(iy * t.w + ix) * t.c + ch], weights[(ky * t.k + kx) * t.c + ch])
                         }
                     }
                     switch act {
@@ -49,13 +53,17 @@ final class DepthwiseAVX2Tests: XCTestCase {
         return out
     }
 
-    private typealias Kernel = (UnsafePointer<Float>, UnsafePointer<Float>, Int, UnsafePointer<Float>, Int32,
-                                UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void
+    private typealias Kernel = (
+        UnsafePointer<Float>, UnsafePointer<Float>, Int, UnsafePointer<Float>, Int32,
+        UnsafePointer<Float>?, UnsafeMutablePointer<Float>
+    ) -> Void
 
     /// Runs `kernel` on the packed (tap-major, cp = c rounded up to 16, 16 floats of slack as the planner's
     /// constant pool) weights; returns the outputs and whether the guard after them is intact.
-    private func runC(_ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
-                      _ alpha: [Float], _ kernel: Kernel) -> ([Float], Bool) {
+    private func runC(
+        _ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
+        _ alpha: [Float], _ kernel: Kernel
+    ) -> ([Float], Bool) {
         let cp = (t.c + 15) / 16 * 16, taps = t.k * t.k
         var packed = [Float](repeating: 0, count: taps * cp + 16)
         for tap in 0..<taps { for ch in 0..<t.c { packed[tap * cp + ch] = weights[tap * t.c + ch] } }
@@ -69,8 +77,9 @@ final class DepthwiseAVX2Tests: XCTestCase {
                 plainBias.withUnsafeBufferPointer { b in
                     plainAlpha.withUnsafeBufferPointer { a in
                         out.withUnsafeMutableBufferPointer { o in
-                            kernel(x.baseAddress!, wp.baseAddress!, cp, b.baseAddress!, Int32(act),
-                                   act == FC_ACT_PRELU ? a.baseAddress! : nil, o.baseAddress!)
+                            kernel(
+                                x.baseAddress!, wp.baseAddress!, cp, b.baseAddress!, Int32(act),
+                                act == FC_ACT_PRELU ? a.baseAddress! : nil, o.baseAddress!)
                         }
                     }
                 }
@@ -80,8 +89,10 @@ final class DepthwiseAVX2Tests: XCTestCase {
     }
 
     /// The Swift kernel (`FaceCapCore.depthwise`) on its own packing (blocks of 8).
-    private func runSwift(_ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
-                          _ alpha: [Float]) -> [Float] {
+    private func runSwift(
+        _ t: Case, _ input: [Float], _ weights: [Float], _ bias: [Float], act: Int,
+        _ alpha: [Float]
+    ) -> [Float] {
         let blocks = channelBlocks(t.c), taps = t.k * t.k
         var packed = [Float](repeating: 0, count: blocks.count * taps * 8)
         var packedBias = [Float](repeating: 0, count: blocks.count * 8), packedAlpha = packedBias
@@ -108,8 +119,9 @@ final class DepthwiseAVX2Tests: XCTestCase {
                 packed.withUnsafeBufferPointer { wp in
                     packedBias.withUnsafeBufferPointer { b in
                         out.withUnsafeMutableBufferPointer { o in
-                            depthwise(input: x.baseAddress!, channels: t.c, g: g, blocks: blocks, weights: wp.baseAddress!,
-                                      bias: b.baseAddress!, activation: activation, output: o.baseAddress!)
+                            depthwise(
+                                input: x.baseAddress!, channels: t.c, g: g, blocks: blocks, weights: wp.baseAddress!,
+                                bias: b.baseAddress!, activation: activation, output: o.baseAddress!)
                         }
                     }
                 }
@@ -158,15 +170,17 @@ final class DepthwiseAVX2Tests: XCTestCase {
                 let swift = runSwift(t, input, weights, bias, act: act, alpha)
                 XCTAssertEqual(swift.map(\.bitPattern), expected.map(\.bitPattern), "Swift, \(label)")
                 let general = runC(t, input, weights, bias, act: act, alpha) { x, wp, cp, b, a, al, o in
-                    fc_dw_avx2(x, t.h, t.w, t.c, t.k, t.k, t.stride, t.stride, t.padTop, t.padLeft, t.outH, t.outW,
-                               wp, cp, b, a, al, o)
+                    fc_dw_avx2(
+                        x, t.h, t.w, t.c, t.k, t.k, t.stride, t.stride, t.padTop, t.padLeft, t.outH, t.outW,
+                        wp, cp, b, a, al, o)
                 }
                 XCTAssertEqual(general.0.map(\.bitPattern), expected.map(\.bitPattern), "fc_dw_avx2, \(label)")
                 XCTAssertTrue(general.1, "fc_dw_avx2 wrote past its output, \(label)")
                 if avx512 {
                     let wide = runC(t, input, weights, bias, act: act, alpha) { x, wp, cp, b, a, al, o in
-                        fc_dw_avx512(x, t.h, t.w, t.c, t.k, t.k, t.stride, t.stride, t.padTop, t.padLeft, t.outH,
-                                     t.outW, wp, cp, b, a, al, o)
+                        fc_dw_avx512(
+                            x, t.h, t.w, t.c, t.k, t.k, t.stride, t.stride, t.padTop, t.padLeft, t.outH,
+                            t.outW, wp, cp, b, a, al, o)
                     }
                     XCTAssertEqual(wide.0.map(\.bitPattern), general.0.map(\.bitPattern), "fc_dw_avx512, \(label)")
                 }
@@ -179,8 +193,9 @@ final class DepthwiseAVX2Tests: XCTestCase {
                 XCTAssertTrue(three.1, "fc_dw3x3_avx2 wrote past its output, \(label)")
                 if avx512 {
                     let wide = runC(t, input, weights, bias, act: act, alpha) { x, wp, cp, b, a, al, o in
-                        fc_dw3x3_avx512(x, t.h, t.w, t.c, t.stride, t.padTop, t.padLeft, t.outH, t.outW, wp, cp, b, a,
-                                        al, o)
+                        fc_dw3x3_avx512(
+                            x, t.h, t.w, t.c, t.stride, t.padTop, t.padLeft, t.outH, t.outW, wp, cp, b, a,
+                            al, o)
                     }
                     XCTAssertEqual(wide.0.map(\.bitPattern), three.0.map(\.bitPattern), "fc_dw3x3_avx512, \(label)")
                 }

@@ -1,15 +1,16 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 final class DetectorTests: XCTestCase {
     func testAnchorsFollowTheSSDLayout() {
         let anchors = FaceDetector.anchors
         XCTAssertEqual(anchors.count, 896)
         XCTAssertEqual(anchors[0], SIMD2(0.5 / 16, 0.5 / 16))
-        XCTAssertEqual(anchors[1], anchors[0])                      // 2 anchors per 16×16 cell
+        XCTAssertEqual(anchors[1], anchors[0])  // 2 anchors per 16×16 cell
         XCTAssertEqual(anchors[2], SIMD2(1.5 / 16, 0.5 / 16))
         XCTAssertEqual(anchors[511], SIMD2(15.5 / 16, 15.5 / 16))
-        XCTAssertEqual(anchors[512], SIMD2(0.5 / 8, 0.5 / 8))       // then 6 per 8×8 cell
+        XCTAssertEqual(anchors[512], SIMD2(0.5 / 8, 0.5 / 8))  // then 6 per 8×8 cell
         XCTAssertEqual(anchors[518], SIMD2(1.5 / 8, 0.5 / 8))
         XCTAssertEqual(anchors[895], SIMD2(7.5 / 8, 7.5 / 8))
     }

@@ -8,21 +8,24 @@ final class ExposureSteeringTests: XCTestCase {
     private let bias = ExposureKnob(kind: .exposureBias, minimum: -4, maximum: 4, step: 1, value: 0)
     private let box = Rect(x: 200, y: 120, width: 240, height: 260)
 
-    private func input(face: Double?, frame: Double? = 120, knobs: [ExposureKnob], rate: Double? = 30,
-                       priority: Bool? = nil, region: Bool = false) -> ExposureSteering.Input {
-        ExposureSteering.Input(faceLuma: face, frameLuma: frame, faceBox: face == nil ? nil : box, frameRate: rate,
-                               autoPriority: priority, hasRegion: region, knobs: knobs)
+    private func input(
+        face: Double?, frame: Double? = 120, knobs: [ExposureKnob], rate: Double? = 30,
+        priority: Bool? = nil, region: Bool = false
+    ) -> ExposureSteering.Input {
+        ExposureSteering.Input(
+            faceLuma: face, frameLuma: frame, faceBox: face == nil ? nil : box, frameRate: rate,
+            autoPriority: priority, hasRegion: region, knobs: knobs)
     }
 
     func testADarkFaceInAFineFrameTurnsTheCamerasOwnExposureFirstInSmallStepsWithASettlingFrameBetween() {
         var steering = ExposureSteering()
         let knobs = [bias, gain]
         let table: [(face: Double, expected: [ExposureSteering.Action])] = [
-            (40, [.set(.exposureBias, 1)]),   // a twelfth of −4...4 is less than a step: one step
-            (40, []),                           // the camera applies it a frame or two later, and its own auto
-            (40, []),                           // exposure converges after that: three frames' wait
+            (40, [.set(.exposureBias, 1)]),  // a twelfth of −4...4 is less than a step: one step
+            (40, []),  // the camera applies it a frame or two later, and its own auto
+            (40, []),  // exposure converges after that: three frames' wait
             (40, []),
-            (40, [.set(.exposureBias, 1)]),   // still dark: the next step (from the value the caller reports)
+            (40, [.set(.exposureBias, 1)]),  // still dark: the next step (from the value the caller reports)
         ]
         for (index, row) in table.enumerated() {
             XCTAssertEqual(steering.next(input(face: row.face, knobs: knobs)), row.expected, "row \(index)")
@@ -128,7 +131,7 @@ final class ExposureSteeringTests: XCTestCase {
         var lastWrite = 0
         for frame in 0..<60 {
             let face: Double = knob.value < 50 ? 75 : 200
-            for case let .set(kind, value) in steering.next(input(face: face, knobs: [knob])) {
+            for case .set(let kind, let value) in steering.next(input(face: face, knobs: [knob])) {
                 XCTAssertEqual(kind, .gain)
                 knob.value = value
                 writes.append(value)
@@ -149,7 +152,7 @@ final class ExposureSteeringTests: XCTestCase {
         var writes = 0
         for frame in 0..<40 {
             let face: Double = frame % 6 < 3 ? 40 : 230
-            for case let .set(kind, value) in steering.next(input(face: face, knobs: knobs)) {
+            for case .set(let kind, let value) in steering.next(input(face: face, knobs: knobs)) {
                 writes += 1
                 knobs[knobs.firstIndex { $0.kind == kind }!].value = value
             }

@@ -1,18 +1,23 @@
 import CKernels
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Frame → tensor sampling: geometry, borders and every pixel format.
 final class FaceTensorInputTests: XCTestCase {
-    private func tensor(_ frame: Frame, size: Int, map: SamplingMap, border: SamplingBorder = .zero,
-                        scale: Float = 1, offset: Float = 0) -> [Float] {
+    private func tensor(
+        _ frame: Frame, size: Int, map: SamplingMap, border: SamplingBorder = .zero,
+        scale: Float = 1, offset: Float = 0
+    ) -> [Float] {
         var out = [Float](repeating: .nan, count: size * size * 3)
         let ok = out.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: size, height: size, from: frame, map: map, border: border, scale: scale,
-                       offset: offset)
+            fillTensor(
+                $0, width: size, height: size, from: frame, map: map, border: border, scale: scale,
+                offset: offset)
         }
         XCTAssertTrue(ok)
         return out
@@ -45,9 +50,9 @@ final class FaceTensorInputTests: XCTestCase {
         let frame = Frame(format: .gray, width: 8, height: 4, data: [UInt8](repeating: 255, count: 32))
         let map = FaceDetector.letterbox(width: 8, height: 4).map
         let t = tensor(frame, size: 8, map: map, scale: 2 / 255, offset: -1)
-        XCTAssertEqual(t[0], -1)                                   // row 0 lies in the top bar
-        XCTAssertEqual(t[(4 * 8 + 4) * 3], 1, accuracy: 1e-5)      // the middle is the image
-        XCTAssertEqual(t[(7 * 8 + 4) * 3], -1)                     // bottom bar
+        XCTAssertEqual(t[0], -1)  // row 0 lies in the top bar
+        XCTAssertEqual(t[(4 * 8 + 4) * 3], 1, accuracy: 1e-5)  // the middle is the image
+        XCTAssertEqual(t[(7 * 8 + 4) * 3], -1)  // bottom bar
         let replicated = tensor(frame, size: 8, map: map, border: .replicate, scale: 2 / 255, offset: -1)
         XCTAssertEqual(replicated[0], 1, accuracy: 1e-5)
     }
@@ -67,9 +72,10 @@ final class FaceTensorInputTests: XCTestCase {
         func run(_ format: PixelFormat, _ data: [UInt8]) -> [Float] {
             var out = [Float](repeating: 0, count: 4 * 2 * 3)
             _ = out.withUnsafeMutableBufferPointer {
-                fillTensor($0, width: 4, height: 2,
-                           from: Frame(format: format, width: width, height: height, data: data),
-                           map: map, border: .zero, scale: 1, offset: 0)
+                fillTensor(
+                    $0, width: 4, height: 2,
+                    from: Frame(format: format, width: width, height: height, data: data),
+                    map: map, border: .zero, scale: 1, offset: 0)
             }
             return out
         }
@@ -90,9 +96,10 @@ final class FaceTensorInputTests: XCTestCase {
         let frame = Frame(format: .yuyv, width: 8, height: 8, data: [UInt8](repeating: 0, count: 10))
         var out = [Float](repeating: 7, count: 4 * 4 * 3)
         let ok = out.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: 4, height: 4, from: frame,
-                       map: SamplingMap(centre: Point2(x: 4, y: 4), width: 8, height: 8),
-                       border: .zero, scale: 1, offset: 0)
+            fillTensor(
+                $0, width: 4, height: 4, from: frame,
+                map: SamplingMap(centre: Point2(x: 4, y: 4), width: 8, height: 8),
+                border: .zero, scale: 1, offset: 0)
         }
         XCTAssertFalse(ok)
         XCTAssertEqual(out[0], 7)
@@ -115,20 +122,24 @@ final class FaceTensorInputTests: XCTestCase {
     }
 
     /// `kernel` against the Swift loop on one frame and map: bit for bit, and nothing written past the tensor.
-    private func assertSameBits(_ frame: Frame, _ tw: Int, _ th: Int, _ map: SamplingMap, _ border: SamplingBorder,
-                                _ kernel: ResampleKernel, _ label: @autoclosure () -> String) {
+    private func assertSameBits(
+        _ frame: Frame, _ tw: Int, _ th: Int, _ map: SamplingMap, _ border: SamplingBorder,
+        _ kernel: ResampleKernel, _ label: @autoclosure () -> String
+    ) {
         let scale: Float = border == .zero ? 2 / 255 : 1 / 255
         let offset: Float = border == .zero ? -1 : 0
         let count = tw * th * 3, sentinel: Float = 12345
         var fast = [Float](repeating: .nan, count: count) + [Float](repeating: sentinel, count: 48)
         var slow = [Float](repeating: .nan, count: count)
         let okFast = fast.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
-                       offset: offset, kernel: kernel)
+            fillTensor(
+                $0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
+                offset: offset, kernel: kernel)
         }
         let okSlow = slow.withUnsafeMutableBufferPointer {
-            fillTensor($0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
-                       offset: offset, kernel: .swift)
+            fillTensor(
+                $0, width: tw, height: th, from: frame, map: map, border: border, scale: scale,
+                offset: offset, kernel: .swift)
         }
         XCTAssertTrue(okFast && okSlow, label())
         XCTAssertEqual(fast[..<count].map(\.bitPattern), slow.map(\.bitPattern), label())
@@ -136,10 +147,13 @@ final class FaceTensorInputTests: XCTestCase {
     }
 
     /// The frame bytes `format` needs at width × height, random.
-    private func randomFrame(_ format: PixelFormat, _ fw: Int, _ fh: Int, _ range: ColorRange,
-                             _ random: inout Random) -> Frame {
-        Frame(format: format, width: fw, height: fh, colorRange: range,
-              data: random.bytes(format.byteCount(width: fw, height: fh)!))
+    private func randomFrame(
+        _ format: PixelFormat, _ fw: Int, _ fh: Int, _ range: ColorRange,
+        _ random: inout Random
+    ) -> Frame {
+        Frame(
+            format: format, width: fw, height: fh, colorRange: range,
+            data: random.bytes(format.byteCount(width: fw, height: fh)!))
     }
 
     /// The C kernels (AVX-512 and AVX2, YUYV and planar 4:2:0, 4:2:2, 4:4:4) against the Swift loop: bit for bit,
@@ -160,8 +174,9 @@ final class FaceTensorInputTests: XCTestCase {
                             for trial in 0..<5 {
                                 let side = random.uniform(0.3, 1.6) * Float(max(fw, fh))
                                 var map = SamplingMap(
-                                    centre: Point2(x: random.uniform(-0.3, 1.3) * Float(fw),
-                                                   y: random.uniform(-0.3, 1.3) * Float(fh)),
+                                    centre: Point2(
+                                        x: random.uniform(-0.3, 1.3) * Float(fw),
+                                        y: random.uniform(-0.3, 1.3) * Float(fh)),
                                     width: trial == 1 ? -side : side, height: side * random.uniform(0.7, 1.3),
                                     rotation: trial == 0 || trial == 1 ? 0 : random.uniform(-3.2, 3.2))
                                 if trial == 4 {  // far outside: positions beyond ±1e8 read the border colour
@@ -169,18 +184,21 @@ final class FaceTensorInputTests: XCTestCase {
                                 }
                                 for border in [SamplingBorder.zero, .replicate] {
                                     let label = "\(format) \(fw)x\(fh) \(range) \(kernel) \(tw)x\(th)"
-                                    assertSameBits(frame, tw, th, map, border, kernel,
-                                                   label + " trial \(trial) \(border)")
+                                    assertSameBits(
+                                        frame, tw, th, map, border, kernel,
+                                        label + " trial \(trial) \(border)")
                                     compared += 1
                                 }
                             }
                         }
                         // The whole frame at its own size: taps on the last row and column and at the corners.
-                        let whole = SamplingMap(centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2), width: Float(fw),
-                                                height: Float(fh))
+                        let whole = SamplingMap(
+                            centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2), width: Float(fw),
+                            height: Float(fh))
                         for border in [SamplingBorder.zero, .replicate] {
-                            assertSameBits(frame, fw, fh, whole, border, kernel,
-                                           "\(format) \(fw)x\(fh) whole \(kernel) \(border)")
+                            assertSameBits(
+                                frame, fw, fh, whole, border, kernel,
+                                "\(format) \(fw)x\(fh) whole \(kernel) \(border)")
                         }
                     }
                 }
@@ -199,8 +217,9 @@ final class FaceTensorInputTests: XCTestCase {
                 for kernel in cKernels {
                     for (cx, cy) in [(0, 0), (fw, 0), (0, fh), (fw, fh)] {
                         for rotation in [Float.pi / 4, -Float.pi / 4, 3 * Float.pi / 4] {
-                            let map = SamplingMap(centre: Point2(x: Float(cx), y: Float(cy)), width: 16 * 0.37,
-                                                  height: 0.37, rotation: rotation)
+                            let map = SamplingMap(
+                                centre: Point2(x: Float(cx), y: Float(cy)), width: 16 * 0.37,
+                                height: 0.37, rotation: rotation)
                             for border in [SamplingBorder.zero, .replicate] {
                                 let label = "\(format) \(fw)x\(fh) corner \(cx),\(cy) \(rotation)"
                                 assertSameBits(frame, 16, 1, map, border, kernel, label + " \(kernel) \(border)")
@@ -218,8 +237,10 @@ final class FaceTensorInputTests: XCTestCase {
     func testPlanarKernelsReadOnlyTheirFrame() throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         var random = Random(state: 7)
-        let cases: [(PixelFormat, Int, Int)] = [(.yuv420p, 5, 1), (.yuv420p, 6, 2), (.yuv422p, 5, 1), (.yuv422p, 3, 3),
-                                                (.yuv444p, 3, 1), (.yuv444p, 1, 3), (.yuv420p, 33, 17)]
+        let cases: [(PixelFormat, Int, Int)] = [
+            (.yuv420p, 5, 1), (.yuv420p, 6, 2), (.yuv422p, 5, 1), (.yuv422p, 3, 3),
+            (.yuv444p, 3, 1), (.yuv444p, 1, 3), (.yuv420p, 33, 17),
+        ]
         for (format, fw, fh) in cases {
             let frame = randomFrame(format, fw, fh, .limited, &random)
             let n = frame.data.count
@@ -239,24 +260,28 @@ final class FaceTensorInputTests: XCTestCase {
                 let colour: [Float] = [16, 298 / 256, 409 / 256, 100 / 256, 208 / 256, 516 / 256]
                 for kernel in cKernels {
                     for border in [SamplingBorder.zero, .replicate] {
-                        let map = SamplingMap(centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2),
-                                              width: Float(fw) * 1.5, height: Float(fh) * 1.5)
+                        let map = SamplingMap(
+                            centre: Point2(x: Float(fw) / 2, y: Float(fh) / 2),
+                            width: Float(fw) * 1.5, height: Float(fh) * 1.5)
                         let g = SamplingGeometry(map: map, outW: 32, outH: 32)
                         var out = [Float](repeating: .nan, count: 32 * 32 * 3), expected = out
                         let replicate: Int32 = border == .replicate ? 1 : 0
                         out.withUnsafeMutableBufferPointer { o in
                             colour.withUnsafeBufferPointer { c in
                                 let run = kernel == .avx512 ? fc_resample_planar_avx512 : fc_resample_planar_avx2
-                                run(base, fw, fh, cw, ch, shifts.0, shifts.1, g.origin.x, g.origin.y, g.di.x, g.di.y,
+                                run(
+                                    base, fw, fh, cw, ch, shifts.0, shifts.1, g.origin.x, g.origin.y, g.di.x, g.di.y,
                                     g.dj.x, g.dj.y, 32, 32, replicate, c.baseAddress!, 1, 0, o.baseAddress!)
                             }
                         }
                         expected.withUnsafeMutableBufferPointer {
-                            _ = fillTensor($0, width: 32, height: 32, from: frame, map: map, border: border, scale: 1,
-                                           offset: 0, kernel: .swift)
+                            _ = fillTensor(
+                                $0, width: 32, height: 32, from: frame, map: map, border: border, scale: 1,
+                                offset: 0, kernel: .swift)
                         }
-                        XCTAssertEqual(out.map(\.bitPattern), expected.map(\.bitPattern),
-                                       "\(format) \(fw)x\(fh) \(kernel) \(border) at end \(atEnd)")
+                        XCTAssertEqual(
+                            out.map(\.bitPattern), expected.map(\.bitPattern),
+                            "\(format) \(fw)x\(fh) \(kernel) \(border) at end \(atEnd)")
                     }
                 }
             }

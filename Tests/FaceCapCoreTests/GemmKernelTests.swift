@@ -1,6 +1,7 @@
 import CKernels
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// CKernels' GEMM panel kernels against the Swift kernels (kernel6x16 / kernel4x24 / … + gemmEpilogue) and a plain
 /// reference, on their edges: every panel width (16, 24, 32) and every number of real channels in it, 1 to 13 and
@@ -41,7 +42,7 @@ final class GemmKernelTests: XCTestCase {
         let n = t.valid
         // Every buffer has 32 floats of slack past its end, as the planner's (ckernels.h).
         let a = values(t.rows * lda + 32, seed: seed)
-        let weights = values(n * k, seed: seed &+ 1)          // weights[ch * k + kk]
+        let weights = values(n * k, seed: seed &+ 1)  // weights[ch * k + kk]
         let bias = values(n, seed: seed &+ 2) + [Float](repeating: 0, count: 32)
         let slopes = values(n, seed: seed &+ 3).map { $0 * 0.5 } + [Float](repeating: 0, count: 32)
         let resStride = n + 5
@@ -107,23 +108,26 @@ final class GemmKernelTests: XCTestCase {
                             let res = resLanes != nil ? residual.baseAddress : nil
                             let alpha = t.act == 4 ? slopes.baseAddress : nil
                             avx2.withUnsafeMutableBufferPointer { c in
-                                fc_gemm_panel_avx2(a.baseAddress, lda, t.rows, seg.count, seg.length, seg.stride,
-                                                   wide.baseAddress, t.width, t.valid, bias.baseAddress,
-                                                   c.baseAddress, ldc, res, resStride, resLanes ?? 0, t.act, alpha)
+                                fc_gemm_panel_avx2(
+                                    a.baseAddress, lda, t.rows, seg.count, seg.length, seg.stride,
+                                    wide.baseAddress, t.width, t.valid, bias.baseAddress,
+                                    c.baseAddress, ldc, res, resStride, resLanes ?? 0, t.act, alpha)
                             }
                             if avx512 != nil {
                                 avx512!.withUnsafeMutableBufferPointer { c in
-                                    fc_gemm_panel_avx512(a.baseAddress, lda, t.rows, seg.count, seg.length,
-                                                         seg.stride, wide.baseAddress, t.width, t.valid,
-                                                         bias.baseAddress, c.baseAddress, ldc, res, resStride,
-                                                         resLanes ?? 0, t.act, alpha)
+                                    fc_gemm_panel_avx512(
+                                        a.baseAddress, lda, t.rows, seg.count, seg.length,
+                                        seg.stride, wide.baseAddress, t.width, t.valid,
+                                        bias.baseAddress, c.baseAddress, ldc, res, resStride,
+                                        resLanes ?? 0, t.act, alpha)
                                 }
                             }
                             packed.withUnsafeBufferPointer { packed in
                                 packedBias.withUnsafeBufferPointer { packedBias in
-                                    let gemmWeights = PackedGemm(panels: panels, wide: [], blocks: blocks,
-                                                                 weights: packed.baseAddress!,
-                                                                 bias: packedBias.baseAddress!, k: k, n: n)
+                                    let gemmWeights = PackedGemm(
+                                        panels: panels, wide: [], blocks: blocks,
+                                        weights: packed.baseAddress!,
+                                        bias: packedBias.baseAddress!, k: k, n: n)
                                     let activation: KernelActivation
                                     switch t.act {
                                     case 1: activation = .relu
@@ -136,10 +140,11 @@ final class GemmKernelTests: XCTestCase {
                                         Residual(pointer: residual.baseAddress!, stride: resStride, channels: $0)
                                     }
                                     swift.withUnsafeMutableBufferPointer { c in
-                                        gemm(a: a.baseAddress!, lda: lda, m: t.rows,
-                                             segments: t.segmented ? seg : nil, packed: gemmWeights,
-                                             c: c.baseAddress!, ldc: ldc, residual: swiftResidual,
-                                             activation: activation)
+                                        gemm(
+                                            a: a.baseAddress!, lda: lda, m: t.rows,
+                                            segments: t.segmented ? seg : nil, packed: gemmWeights,
+                                            c: c.baseAddress!, ldc: ldc, residual: swiftResidual,
+                                            activation: activation)
                                     }
                                 }
                             }
@@ -164,8 +169,9 @@ final class GemmKernelTests: XCTestCase {
                         // The residual cycles through none, narrower than the panel's real channels (a padded
                         // residual, as FaceMesh's), and all of them; the rows through one and two segments.
                         let residualLanes: Int? = [nil, max(1, valid - 5), valid][index % 3]
-                        let t = Case(width: width, valid: valid, rows: rows, act: act.code,
-                                     residualLanes: residualLanes, segmented: index % 2 == 1)
+                        let t = Case(
+                            width: width, valid: valid, rows: rows, act: act.code,
+                            residualLanes: residualLanes, segmented: index % 2 == 1)
                         let out = run(t, seed: UInt32(index * 7 + 1))
                         index += 1
                         XCTAssertEqual(out.avx2.map(\.bitPattern), out.swift.map(\.bitPattern), "\(t)")

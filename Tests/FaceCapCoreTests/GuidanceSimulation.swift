@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FaceCapCore
 
 /// A person in the loop (issue 35): frames rendered from sergey's photo where the person's face is, the real
@@ -83,8 +84,10 @@ enum GuidanceSimulation {
     /// the guidance as said, `FrameGuidance.said`), or hears what `PlainAnnouncer` makes of that screen. The
     /// wizard's effects are carried out here as `WizardSession` does: analysis restarted, the kept frame taken,
     /// the built-in validator's verdict, a refusal retried at once.
-    static func run(_ start: Start, _ person: Person, limit: Double,
-                    thresholds: AnalyzerThresholds = AnalyzerThresholds()) -> Result {
+    static func run(
+        _ start: Start, _ person: Person, limit: Double,
+        thresholds: AnalyzerThresholds = AnalyzerThresholds()
+    ) -> Result {
         let fps = 30.0, dt = 1 / fps
         var p = start.placement
         var analyzer = Analyzer(thresholds: thresholds)
@@ -112,8 +115,10 @@ enum GuidanceSimulation {
                 case .startAnalysis(let gate):
                     analyzer.reset(mustClear: gate.mustClear, awaitChange: gate.awaitChange)
                 case .takePhoto(let mode):
-                    carryOut(kept == nil ? wizard.handle(.photoFailed, at: t)
-                             : wizard.handle(.photoTaken(mode: mode, width: 640, height: 480), at: t), at: t)
+                    carryOut(
+                        kept == nil
+                            ? wizard.handle(.photoFailed, at: t)
+                            : wizard.handle(.photoTaken(mode: mode, width: 640, height: 480), at: t), at: t)
                 case .validate(let request):
                     guard let (photo, face) = kept else { continue }
                     result.attempts += 1
@@ -158,7 +163,8 @@ enum GuidanceSimulation {
             let screen = wizard.screen(at: t)
             v = (x: 0.0, y: 0.0)
             guard let code = screen.guidance else { continue }
-            let slight = Messages.slightGuidanceID(code) != nil
+            let slight =
+                Messages.slightGuidanceID(code) != nil
                 && screen.primary == Messages.guidance(code, slight: true)
             if result.words.last != code.rawValue + (slight ? "~" : "") {
                 result.words.append(code.rawValue + (slight ? "~" : ""))
@@ -173,7 +179,8 @@ enum GuidanceSimulation {
             }
             // What the person is being told now, judged against where the face was measured.
             if let told = taken.last?.code, let measured = out.metrics.face,
-               pointsAway(told, measured, thresholds: thresholds) {
+                pointsAway(told, measured, thresholds: thresholds)
+            {
                 result.wrongDirectionTime += dt
             }
             // What they do now: the newest word they have had time to react to.
@@ -210,8 +217,10 @@ enum GuidanceSimulation {
 
     /// Whether `code` asks for a move away from the target given the face as measured: a direction whose
     /// way is the wrong side of the oval's centre, or closer/back on the wrong side of the middle size.
-    static func pointsAway(_ code: GuidanceCode, _ face: FaceMetrics,
-                           thresholds t: AnalyzerThresholds = AnalyzerThresholds()) -> Bool {
+    static func pointsAway(
+        _ code: GuidanceCode, _ face: FaceMetrics,
+        thresholds t: AnalyzerThresholds = AnalyzerThresholds()
+    ) -> Bool {
         switch code {
         case .moveLeft: face.offsetX > 0
         case .moveRight: face.offsetX < 0

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// A person who only follows the words converges on the oval (issue 35, SPEC §4): a simulated person in the loop
@@ -15,14 +16,19 @@ final class GuidanceSimulationTests: XCTestCase {
 
     /// Time to the accepted photo, and the issue's acceptance: the first attempt within `limit` seconds, at most
     /// one reversal per axis, never told a direction that points away from the target.
-    private func check(_ start: GuidanceSimulation.Start, _ person: GuidanceSimulation.Person, limit: Double,
-                       table: inout [String]) {
+    private func check(
+        _ start: GuidanceSimulation.Start, _ person: GuidanceSimulation.Person, limit: Double,
+        table: inout [String]
+    ) {
         let result = GuidanceSimulation.run(start, person, limit: limit, thresholds: Self.thresholds)
         let label = "\(start.name), \(Int(person.speed)) px/s, \(person.reaction) s, \(person.listener.rawValue)"
         let time = result.captureTime.map { String(format: "%.2f", $0) } ?? "none"
-        table.append(Self.row([start.name, "\(Int(person.speed))", "\(person.reaction)", person.listener.rawValue, time,
-                               "\(result.attempts)", "\(result.reversals.x)", "\(result.reversals.y)",
-                               String(format: "%.2f", result.wrongDirectionTime)]))
+        table.append(
+            Self.row([
+                start.name, "\(Int(person.speed))", "\(person.reaction)", person.listener.rawValue, time,
+                "\(result.attempts)", "\(result.reversals.x)", "\(result.reversals.y)",
+                String(format: "%.2f", result.wrongDirectionTime),
+            ]))
         let words = result.words.joined(separator: " → ")
         XCTAssertNotNil(result.captureTime, "\(label): no photo in \(limit) s: \(words)")
         XCTAssertEqual(result.attempts, 1, "\(label): \(words)")
@@ -68,18 +74,28 @@ final class GuidanceSimulationTests: XCTestCase {
     /// Every start state at the issue's own person (150 px/s, 0.4 s) and at the hardest corner (200 px/s, 0.6 s);
     /// with FACECAP_SIMULATION=full, every speed × every reaction.
     func testAPersonReadingTheScreenConvergesFromEveryStart() {
-        let people = Self.full ? Self.people(.screen)
-            : [GuidanceSimulation.Person(speed: 150, reaction: 0.4),
-               GuidanceSimulation.Person(speed: 200, reaction: 0.6)]
+        let people =
+            Self.full
+            ? Self.people(.screen)
+            : [
+                GuidanceSimulation.Person(speed: 150, reaction: 0.4),
+                GuidanceSimulation.Person(speed: 200, reaction: 0.6),
+            ]
         runMatrix(starts: GuidanceSimulation.starts, people: people)
     }
 
     /// The screen-reader user hears `--plain`'s lines only: within 15 s, the same acceptance.
     func testAScreenReaderUserConvergesFromEveryStart() {
-        let people = Self.full ? Self.people(.plain)
-            : [GuidanceSimulation.Person(speed: 150, reaction: 0.4, listener: .plain),
-               GuidanceSimulation.Person(speed: 200, reaction: 0.6, listener: .plain)]
-        let starts = Self.full ? GuidanceSimulation.starts
+        let people =
+            Self.full
+            ? Self.people(.plain)
+            : [
+                GuidanceSimulation.Person(speed: 150, reaction: 0.4, listener: .plain),
+                GuidanceSimulation.Person(speed: 200, reaction: 0.6, listener: .plain),
+            ]
+        let starts =
+            Self.full
+            ? GuidanceSimulation.starts
             : GuidanceSimulation.starts.filter { ["off left 1/4", "too high 1/5", "far+off+dark"].contains($0.name) }
         runMatrix(starts: starts, people: people)
     }

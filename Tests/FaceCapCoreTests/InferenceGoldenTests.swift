@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// Both models against LiteRT's outputs for the same inputs (Tests/Fixtures/golden, see SOURCES.md).
 final class InferenceGoldenTests: XCTestCase {
@@ -23,12 +24,14 @@ final class InferenceGoldenTests: XCTestCase {
     }
 
     func testDetectorMatchesLiteRT() throws {
-        try check(model: try TestData.detector, input: "det_input_1x128x128x3.f32",
-                  outputs: ["det_regressors_1x896x16.f32", "det_classificators_1x896x1.f32"], tolerance: 1e-3)
+        try check(
+            model: try TestData.detector, input: "det_input_1x128x128x3.f32",
+            outputs: ["det_regressors_1x896x16.f32", "det_classificators_1x896x1.f32"], tolerance: 1e-3)
     }
 
     func testLandmarksMatchLiteRT() throws {
-        try check(model: try TestData.landmarks, input: "mesh_input_1x192x192x3.f32",
-                  outputs: ["mesh_landmarks_1x1x1x1404.f32", "mesh_faceflag_1x1x1x1.f32"], tolerance: 1e-3)
+        try check(
+            model: try TestData.landmarks, input: "mesh_input_1x192x192x3.f32",
+            outputs: ["mesh_landmarks_1x1x1x1404.f32", "mesh_faceflag_1x1x1x1.f32"], tolerance: 1e-3)
     }
 }

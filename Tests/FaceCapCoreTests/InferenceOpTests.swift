@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// Each operator on small graphs: hand-computed values, and a plain reference for sizes that exercise
 /// the kernels' blocking (channel counts that are not multiples of 8, odd pixel counts, SAME padding).
@@ -14,8 +15,10 @@ final class InferenceOpTests: XCTestCase {
     }
 
     /// Direct NHWC convolution (depthwise when `depthwise`), TFLite SAME/VALID rules spelled out plainly.
-    private func reference(input: [Float], h: Int, w: Int, c: Int, weights: [Float], kh: Int, kw: Int, outC: Int,
-                           bias: [Float], stride: Int, same: Bool, depthwise: Bool) -> [Float] {
+    private func reference(
+        input: [Float], h: Int, w: Int, c: Int, weights: [Float], kh: Int, kw: Int, outC: Int,
+        bias: [Float], stride: Int, same: Bool, depthwise: Bool
+    ) -> [Float] {
         let outH = same ? (h + stride - 1) / stride : (h - kh) / stride + 1
         let outW = same ? (w + stride - 1) / stride : (w - kw) / stride + 1
         let padTop = same ? max((outH - 1) * stride + kh - h, 0) / 2 : 0
@@ -45,16 +48,19 @@ final class InferenceOpTests: XCTestCase {
         return out
     }
 
-    private func convGraph(h: Int, w: Int, c: Int, outC: Int, k: Int, stride: Int, same: Bool, depthwise: Bool,
-                           weights: [Float], bias: [Float], outH: Int, outW: Int) -> GraphBuilder {
+    private func convGraph(
+        h: Int, w: Int, c: Int, outC: Int, k: Int, stride: Int, same: Bool, depthwise: Bool,
+        weights: [Float], bias: [Float], outH: Int, outW: Int
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.activation([1, h, w, c])
         let wt = g.constant(depthwise ? [1, k, k, c] : [outC, k, k, c], weights)
         let b = g.constant([outC], bias)
         let y = g.activation([1, outH, outW, outC])
         if depthwise {
-            g.op(Op.depthwise, [x, wt, b], [y], optionsType: 2,
-                 options: Op.depthwiseOptions(same: same, stride: stride))
+            g.op(
+                Op.depthwise, [x, wt, b], [y], optionsType: 2,
+                options: Op.depthwiseOptions(same: same, stride: stride))
         } else {
             g.op(Op.conv, [x, wt, b], [y], optionsType: 1, options: Op.convOptions(same: same, stride: stride))
         }
@@ -65,16 +71,18 @@ final class InferenceOpTests: XCTestCase {
 
     func testConv1x1ByHand() throws {
         // Two pixels, two input channels, one output: y = 1·a + 2·b + 0.5.
-        let g = convGraph(h: 1, w: 2, c: 2, outC: 1, k: 1, stride: 1, same: false, depthwise: false,
-                          weights: [1, 2], bias: [0.5], outH: 1, outW: 2)
+        let g = convGraph(
+            h: 1, w: 2, c: 2, outC: 1, k: 1, stride: 1, same: false, depthwise: false,
+            weights: [1, 2], bias: [0.5], outH: 1, outW: 2)
         XCTAssertEqual(try g.run([1, 1, 3, -2]), [3.5, -0.5])
     }
 
     func testSamePaddingPutsTheOddPixelAfter() throws {
         // 4×4 input 1…16, 3×3 all-ones kernel, stride 2, SAME: out 2×2, total padding 1 → 0 before, 1 after.
         let input = (1...16).map(Float.init)
-        let g = convGraph(h: 4, w: 4, c: 1, outC: 1, k: 3, stride: 2, same: true, depthwise: false,
-                          weights: [Float](repeating: 1, count: 9), bias: [0], outH: 2, outW: 2)
+        let g = convGraph(
+            h: 4, w: 4, c: 1, outC: 1, k: 3, stride: 2, same: true, depthwise: false,
+            weights: [Float](repeating: 1, count: 9), bias: [0], outH: 2, outW: 2)
         // Top-left window covers rows 0-2, cols 0-2: 1+2+3+5+6+7+9+10+11 = 54; top-right cols 2-3: 3+4+7+8+11+12 = 45;
         // bottom-left rows 2-3: 9+10+11+13+14+15 = 72; bottom-right: 11+12+15+16 = 54.
         XCTAssertEqual(try g.run(input), [54, 45, 72, 54])
@@ -91,31 +99,31 @@ final class InferenceOpTests: XCTestCase {
 
     func testConvolutionsMatchTheReferenceAcrossBlockings() throws {
         let cases: [(h: Int, w: Int, c: Int, outC: Int, k: Int, stride: Int, same: Bool, depthwise: Bool)] = [
-            (5, 7, 3, 24, 5, 2, true, false),      // first-layer shape, every window over the border
-            (12, 14, 3, 24, 5, 2, true, false),    // detector's first layer: interior and border windows
-            (13, 12, 3, 16, 3, 2, true, false),    // FaceMesh's first layer, odd height
-            (7, 5, 12, 28, 1, 1, false, false),    // 1×1 with an overlapping last block and 35 rows
-            (3, 3, 32, 1, 3, 3, false, false),     // presence head: one output channel
-            (6, 6, 16, 40, 1, 1, true, false),     // 5 blocks: panels of 3 and 2
-            (9, 8, 20, 20, 3, 1, true, true),      // depthwise, overlapping block
-            (8, 8, 8, 8, 3, 2, true, true),        // depthwise stride 2, odd padding after
-            (5, 5, 3, 3, 3, 1, true, true),        // depthwise with fewer than 8 channels
-            (6, 6, 8, 8, 5, 1, true, true),        // depthwise 5×5 (generic path)
+            (5, 7, 3, 24, 5, 2, true, false),  // first-layer shape, every window over the border
+            (12, 14, 3, 24, 5, 2, true, false),  // detector's first layer: interior and border windows
+            (13, 12, 3, 16, 3, 2, true, false),  // FaceMesh's first layer, odd height
+            (7, 5, 12, 28, 1, 1, false, false),  // 1×1 with an overlapping last block and 35 rows
+            (3, 3, 32, 1, 3, 3, false, false),  // presence head: one output channel
+            (6, 6, 16, 40, 1, 1, true, false),  // 5 blocks: panels of 3 and 2
+            (9, 8, 20, 20, 3, 1, true, true),  // depthwise, overlapping block
+            (8, 8, 8, 8, 3, 2, true, true),  // depthwise stride 2, odd padding after
+            (5, 5, 3, 3, 3, 1, true, true),  // depthwise with fewer than 8 channels
+            (6, 6, 8, 8, 5, 1, true, true),  // depthwise 5×5 (generic path)
             // AVX-512 (CKernels) tails: only a panel's or slab's real channels are stored.
-            (4, 5, 42, 36, 1, 1, false, false),    // 1×1, panels of 32 and 16 (4 real)
-            (3, 4, 16, 213, 1, 1, false, false),   // 1×1, six panels of 32 and one of 24 (21 real)
-            (9, 7, 28, 28, 3, 1, true, true),      // depthwise, a slab of 12 real channels
-            (9, 9, 36, 36, 3, 2, true, true),      // depthwise stride 2, a slab of 4 real channels
-            (2, 2, 24, 24, 3, 1, true, true),      // depthwise on a map smaller than its window
-            (1, 1, 16, 16, 3, 1, true, true),      // depthwise on one pixel: only the centre tap
-            (6, 5, 8, 24, 2, 2, false, false),     // 2×2 stride 2 VALID (iris): no padded copy
-            (16, 16, 3, 24, 5, 2, true, false),    // detector's first layer: padded copy, 8-row blocks
+            (4, 5, 42, 36, 1, 1, false, false),  // 1×1, panels of 32 and 16 (4 real)
+            (3, 4, 16, 213, 1, 1, false, false),  // 1×1, six panels of 32 and one of 24 (21 real)
+            (9, 7, 28, 28, 3, 1, true, true),  // depthwise, a slab of 12 real channels
+            (9, 9, 36, 36, 3, 2, true, true),  // depthwise stride 2, a slab of 4 real channels
+            (2, 2, 24, 24, 3, 1, true, true),  // depthwise on a map smaller than its window
+            (1, 1, 16, 16, 3, 1, true, true),  // depthwise on one pixel: only the centre tap
+            (6, 5, 8, 24, 2, 2, false, false),  // 2×2 stride 2 VALID (iris): no padded copy
+            (16, 16, 3, 24, 5, 2, true, false),  // detector's first layer: padded copy, 8-row blocks
             // Depthwise windows other than 3×3 (the hand model's 5×5) in CKernels on AVX-512.
-            (11, 13, 40, 40, 5, 1, true, true),    // 5×5 stride 1: interior groups of four, a slab of 8
-            (14, 15, 24, 24, 5, 2, true, true),    // 5×5 stride 2, odd width
-            (3, 3, 16, 16, 5, 1, true, true),      // 5×5 on a map smaller than its window
-            (9, 10, 20, 20, 5, 2, false, true),    // 5×5 stride 2 VALID
-            (8, 9, 18, 18, 4, 1, true, true),      // 4×4 (no specialised copy): the generic loop
+            (11, 13, 40, 40, 5, 1, true, true),  // 5×5 stride 1: interior groups of four, a slab of 8
+            (14, 15, 24, 24, 5, 2, true, true),  // 5×5 stride 2, odd width
+            (3, 3, 16, 16, 5, 1, true, true),  // 5×5 on a map smaller than its window
+            (9, 10, 20, 20, 5, 2, false, true),  // 5×5 stride 2 VALID
+            (8, 9, 18, 18, 4, 1, true, true),  // 4×4 (no specialised copy): the generic loop
         ]
         for (n, t) in cases.enumerated() {
             let weightCount = t.depthwise ? t.k * t.k * t.c : t.outC * t.k * t.k * t.c
@@ -124,10 +132,12 @@ final class InferenceOpTests: XCTestCase {
             let input = values(t.h * t.w * t.c, seed: UInt32(n * 3 + 3))
             let outH = t.same ? (t.h + t.stride - 1) / t.stride : (t.h - t.k) / t.stride + 1
             let outW = t.same ? (t.w + t.stride - 1) / t.stride : (t.w - t.k) / t.stride + 1
-            let g = convGraph(h: t.h, w: t.w, c: t.c, outC: t.outC, k: t.k, stride: t.stride, same: t.same,
-                              depthwise: t.depthwise, weights: weights, bias: bias, outH: outH, outW: outW)
-            let expected = reference(input: input, h: t.h, w: t.w, c: t.c, weights: weights, kh: t.k, kw: t.k,
-                                     outC: t.outC, bias: bias, stride: t.stride, same: t.same, depthwise: t.depthwise)
+            let g = convGraph(
+                h: t.h, w: t.w, c: t.c, outC: t.outC, k: t.k, stride: t.stride, same: t.same,
+                depthwise: t.depthwise, weights: weights, bias: bias, outH: outH, outW: outW)
+            let expected = reference(
+                input: input, h: t.h, w: t.w, c: t.c, weights: weights, kh: t.k, kw: t.k,
+                outC: t.outC, bias: bias, stride: t.stride, same: t.same, depthwise: t.depthwise)
             let actual = try g.run(input)
             XCTAssertEqual(actual.count, expected.count, "case \(n)")
             XCTAssertLessThan(maxAbsDifference(actual, expected), 1e-4, "case \(n): \(t)")
@@ -156,8 +166,9 @@ final class InferenceOpTests: XCTestCase {
         XCTAssertEqual(interpreter.stepCount, 1, "conv, pad, add and prelu should fuse into one step")
         _ = interpreter.input().update(fromContentsOf: input)
         interpreter.run()
-        let convOut = reference(input: input, h: 3, w: 3, c: 2, weights: weights, kh: 1, kw: 1, outC: 10, bias: bias,
-                                stride: 1, same: false, depthwise: false)
+        let convOut = reference(
+            input: input, h: 3, w: 3, c: 2, weights: weights, kh: 1, kw: 1, outC: 10, bias: bias,
+            stride: 1, same: false, depthwise: false)
         var expected = [Float]()
         for p in 0..<9 {
             for ch in 0..<10 {
@@ -198,10 +209,12 @@ final class InferenceOpTests: XCTestCase {
         let joined = g.activation([1, 12])
         g.op(Op.concatenation, [flat, again], [joined], optionsType: 10, options: [(0, .i32(1)), (1, .u8(0))])
         g.inputs = [x]; g.outputs = [joined]
-        let input: [Float] = [1, 2, 5, 6,
-                              3, 4, 7, 8,
-                              -1, -2, 0, 9,
-                              -3, -4, 2, 1]
+        let input: [Float] = [
+            1, 2, 5, 6,
+            3, 4, 7, 8,
+            -1, -2, 0, 9,
+            -3, -4, 2, 1,
+        ]
         // Pool: [4, 8, -1, 9]; pad adds a zero channel before each: [0,4, 0,8, 0,-1, 0,9].
         XCTAssertEqual(try g.run(input), [0, 4, 0, 8, 0, -1, 0, 9, 4, 8, -1, 9])
     }
@@ -234,10 +247,10 @@ final class InferenceOpTests: XCTestCase {
         XCTAssertEqual(floatFromHalfBits(0x3c00), 1)
         XCTAssertEqual(floatFromHalfBits(0xc000), -2)
         XCTAssertEqual(floatFromHalfBits(0x7bff), 65504)
-        XCTAssertEqual(floatFromHalfBits(0x0001), 0x1p-24)            // smallest subnormal
-        XCTAssertEqual(floatFromHalfBits(0x03ff), 1023 * 0x1p-24)     // largest subnormal
-        XCTAssertEqual(floatFromHalfBits(0x8200), -512 * 0x1p-24)     // negative subnormal
-        XCTAssertEqual(floatFromHalfBits(0x0400), 0x1p-14)            // smallest normal
+        XCTAssertEqual(floatFromHalfBits(0x0001), 0x1p-24)  // smallest subnormal
+        XCTAssertEqual(floatFromHalfBits(0x03ff), 1023 * 0x1p-24)  // largest subnormal
+        XCTAssertEqual(floatFromHalfBits(0x8200), -512 * 0x1p-24)  // negative subnormal
+        XCTAssertEqual(floatFromHalfBits(0x0400), 0x1p-14)  // smallest normal
         XCTAssertEqual(floatFromHalfBits(0x8000).sign, .minus)
         XCTAssertEqual(floatFromHalfBits(0x7c00), .infinity)
         XCTAssertTrue(floatFromHalfBits(0x7e00).isNaN)

@@ -1,6 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
+
+@testable import FaceCapCore
 
 /// Locations and loaders shared by the inference, detector and landmark tests.
 enum TestData {
@@ -10,7 +11,8 @@ enum TestData {
 
     /// The models `make models` fetched ($FACECAP_MODEL_DIR, which make exports, else ./models).
     static func modelPath(_ file: String) -> String {
-        let dir = ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"]
+        let dir =
+            ProcessInfo.processInfo.environment["FACECAP_MODEL_DIR"]
             ?? repository.appendingPathComponent("models").path
         return dir + "/" + file
     }
@@ -79,12 +81,13 @@ struct SergeyExpected {
     static func load() throws -> SergeyExpected {
         let url = TestData.fixtures.appendingPathComponent("golden/sergey_expected.json")
         guard let data = FileManager.default.contents(atPath: url.path),
-              let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let size = json["size"] as? [Int], let detections = json["detections"] as? [[String: Any]],
-              let first = detections.first, let box = first["box_xyxy"] as? [Double],
-              let keypoints = first["keypoints"] as? [[Double]], let score = first["score"] as? Double,
-              let roi = json["roi"] as? [String: Double], let flag = json["face_flag_raw"] as? Double,
-              let landmarks = json["landmarks_normalized"] as? [[Double]] else {
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let size = json["size"] as? [Int], let detections = json["detections"] as? [[String: Any]],
+            let first = detections.first, let box = first["box_xyxy"] as? [Double],
+            let keypoints = first["keypoints"] as? [[Double]], let score = first["score"] as? Double,
+            let roi = json["roi"] as? [String: Double], let flag = json["face_flag_raw"] as? Double,
+            let landmarks = json["landmarks_normalized"] as? [[Double]]
+        else {
             throw TestDataMissing(what: url.path)
         }
         return SergeyExpected(
@@ -97,8 +100,11 @@ struct SergeyExpected {
     /// The expected detection in pixels.
     var detectionInPixels: FaceDetection {
         let w = Float(size.width), h = Float(size.height)
-        return FaceDetection(score: score, box: Rect(x: box[0] * w, y: box[1] * h, width: (box[2] - box[0]) * w,
-                                                     height: (box[3] - box[1]) * h),
-                             keypoints: keypoints.map { Point2(x: $0.x * w, y: $0.y * h) })
+        return FaceDetection(
+            score: score,
+            box: Rect(
+                x: box[0] * w, y: box[1] * h, width: (box[2] - box[0]) * w,
+                height: (box[3] - box[1]) * h),
+            keypoints: keypoints.map { Point2(x: $0.x * w, y: $0.y * h) })
     }
 }

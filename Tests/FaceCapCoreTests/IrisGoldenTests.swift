@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// The iris model against LiteRT's outputs for the same inputs (Tests/Fixtures/golden/iris_*, made by
 /// tools/make_iris_golden.py): sergey.png's two eye crops, the second one mirrored as the model expects.
@@ -47,8 +48,9 @@ final class IrisGoldenTests: XCTestCase {
             _ = single.input().update(fromContentsOf: pair.input(0, image: image))
             single.run()
             for output in 0..<2 {
-                XCTAssertEqual(Array(pair.output(output, image: image)), Array(single.output(output)),
-                               "image \(image), output \(output)")
+                XCTAssertEqual(
+                    Array(pair.output(output, image: image)), Array(single.output(output)),
+                    "image \(image), output \(output)")
             }
         }
         // One image of the pair's interpreter: image 0 again, the same values.

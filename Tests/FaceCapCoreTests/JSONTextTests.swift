@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class JSONTextTests: XCTestCase {
@@ -19,6 +20,7 @@ final class JSONTextTests: XCTestCase {
     }
 
     func testObjectsKeepTheirOrder() {
-        XCTAssertEqual(JSONText.object([("b", "1"), ("a", JSONText.array(["2", "null"]))]), "{\"b\":1,\"a\":[2,null]}")
+        XCTAssertEqual(
+            JSONText.object([("b", "1"), ("a", JSONText.array(["2", "null"]))]), "{\"b\":1,\"a\":[2,null]}")
     }
 }

@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 final class LandmarkTests: XCTestCase {
     func testROIFromTheExpectedDetection() throws {
@@ -16,14 +17,15 @@ final class LandmarkTests: XCTestCase {
         // Eyes right-to-left (upside-down face): angle π must come out as −π.
         let roi = FaceROI(box: box, from: Point2(x: 10, y: 5), to: Point2(x: 0, y: 5))
         XCTAssertEqual(roi.rotation, -Float.pi, accuracy: 1e-6)
-        XCTAssertEqual(roi.side, 30)                                 // 1.5 × the longer side
+        XCTAssertEqual(roi.side, 30)  // 1.5 × the longer side
         XCTAssertEqual(roi.centre, Point2(x: 5, y: 10))
     }
 
     func testROIFromTooFewKeypointsOrLandmarksIsUprightNotAnOverread() {
         // keypoints[1] / points[263] were once read without a count check: past the array's end.
-        let detection = FaceDetection(score: 0.9, box: Rect(x: 10, y: 20, width: 40, height: 60),
-                                      keypoints: [Point2(x: 3, y: 4)])
+        let detection = FaceDetection(
+            score: 0.9, box: Rect(x: 10, y: 20, width: 40, height: 60),
+            keypoints: [Point2(x: 3, y: 4)])
         let roi = FaceROI(detection: detection)
         XCTAssertEqual(roi, FaceROI(centre: Point2(x: 30, y: 50), side: 90, rotation: 0))
         let few = (0..<10).map { SIMD3<Float>(Float($0) * 4, Float($0) * 2 + 7, 0) }
@@ -34,9 +36,10 @@ final class LandmarkTests: XCTestCase {
         let expected = try SergeyExpected.load()
         let landmarker = try FaceLandmarker(model: try TestData.landmarks)
         _ = landmarker.interpreter.input().update(fromContentsOf: try TestData.golden("mesh_input_1x192x192x3.f32"))
-        let roi = FaceROI(centre: Point2(x: expected.roi.cx * 600, y: expected.roi.cy * 600),
-                          side: expected.roi.w * 600,
-                          rotation: expected.roi.rotation)
+        let roi = FaceROI(
+            centre: Point2(x: expected.roi.cx * 600, y: expected.roi.cy * 600),
+            side: expected.roi.w * 600,
+            rotation: expected.roi.rotation)
         var points = [SIMD3<Float>](repeating: .zero, count: 468)
         let presence = landmarker.landmarksFromInput(roi: roi, into: &points)
         XCTAssertEqual(presence, expected.faceFlag, accuracy: 1e-3)

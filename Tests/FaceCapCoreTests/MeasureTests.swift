@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class MeasureTests: XCTestCase {
@@ -48,8 +49,10 @@ final class MeasureTests: XCTestCase {
         var grey = [UInt8](repeating: 128, count: 640 * 480)
         for y in 0..<480 { for x in 0..<640 { grey[y * 640 + x] = x < 320 ? 10 : 252 } }
         let frame = AnalysisFixtures.encode(grey, width: 640, height: 480, format: .gray)
-        let face = Face(detection: FaceDetection(score: 0.9, box: Rect(x: 200, y: 120, width: 240, height: 240),
-                                                 keypoints: []), landmarks: nil)
+        let face = Face(
+            detection: FaceDetection(
+                score: 0.9, box: Rect(x: 200, y: 120, width: 240, height: 240),
+                keypoints: []), landmarks: nil)
         let light = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds).face?.light)
         XCTAssertEqual(light.darkFraction, 0.5, accuracy: 0.02)
         XCTAssertEqual(light.brightFraction, 0.5, accuracy: 0.02)
@@ -81,8 +84,13 @@ final class MeasureTests: XCTestCase {
         let m = try XCTUnwrap(FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds).face)
         XCTAssertLessThan(m.edgeMargin, 0)
         let (inside, insideFace) = AnalysisFixtures.frame(.init(centreX: 0.6))
-        XCTAssertGreaterThan(try XCTUnwrap(FaceMeasures.measure(frame: inside, faces: [insideFace],
-                                                                thresholds: thresholds).face).edgeMargin, 0)
+        XCTAssertGreaterThan(
+            try XCTUnwrap(
+                FaceMeasures.measure(
+                    frame: inside, faces: [insideFace],
+                    thresholds: thresholds
+                ).face
+            ).edgeMargin, 0)
     }
 
     func testLargestConfidentFaceLeadsAndWeakFacesDoNotCount() throws {
@@ -111,8 +119,10 @@ final class MeasureTests: XCTestCase {
         XCTAssertNil(metrics.face?.light)
         XCTAssertNotNil(metrics.face, "geometry still comes from the face models")
         let tiny = Frame(format: .gray, width: 1, height: 1, colorRange: .full, data: [7])
-        let far = Face(detection: FaceDetection(score: 0.9, box: Rect(x: -50, y: 1e6, width: 3, height: 3),
-                                                keypoints: []), landmarks: nil)
+        let far = Face(
+            detection: FaceDetection(
+                score: 0.9, box: Rect(x: -50, y: 1e6, width: 3, height: 3),
+                keypoints: []), landmarks: nil)
         let tinyMetrics = FaceMeasures.measure(frame: tiny, faces: [far], thresholds: thresholds)
         XCTAssertEqual(tinyMetrics.frameLuma, 7)
         XCTAssertNil(tinyMetrics.face?.light)
@@ -122,12 +132,15 @@ final class MeasureTests: XCTestCase {
     func testNonFiniteAndHugeFaceBoxesAreMeasuredWithoutTrapping() {
         // A model's garbage output: NaN, infinities and numbers far past Int's range reached `Int(_:)` in the
         // light and sharpness measures and trapped.
-        let frame = Frame(format: .gray, width: 64, height: 48, colorRange: .full,
-                          data: [UInt8](repeating: 90, count: 64 * 48))
-        let boxes = [Rect(x: .nan, y: 10, width: 20, height: 20), Rect(x: 10, y: 10, width: .infinity, height: 20),
-                     Rect(x: -.infinity, y: 0, width: .infinity, height: 30),
-                     Rect(x: 1e30, y: 1e30, width: 9, height: 9), Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
-                     Rect(x: 5, y: 5, width: 1e25, height: 1e25)]
+        let frame = Frame(
+            format: .gray, width: 64, height: 48, colorRange: .full,
+            data: [UInt8](repeating: 90, count: 64 * 48))
+        let boxes = [
+            Rect(x: .nan, y: 10, width: 20, height: 20), Rect(x: 10, y: 10, width: .infinity, height: 20),
+            Rect(x: -.infinity, y: 0, width: .infinity, height: 30),
+            Rect(x: 1e30, y: 1e30, width: 9, height: 9), Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
+            Rect(x: 5, y: 5, width: 1e25, height: 1e25),
+        ]
         for box in boxes {
             let face = Face(detection: FaceDetection(score: 0.9, box: box, keypoints: []), landmarks: nil)
             let metrics = FaceMeasures.measure(frame: frame, faces: [face], thresholds: thresholds)
@@ -136,10 +149,13 @@ final class MeasureTests: XCTestCase {
             if let light = metrics.face?.light { XCTAssertEqual(light.meanLuma, 90, "\(box)") }
         }
         // A box that covers the frame is measured on the part inside it.
-        let cover = Face(detection: FaceDetection(score: 0.9, box: Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
-                                                  keypoints: []), landmarks: nil)
-        XCTAssertEqual(FaceMeasures.measure(frame: frame, faces: [cover], thresholds: thresholds).face?.light?.meanLuma,
-                       90)
+        let cover = Face(
+            detection: FaceDetection(
+                score: 0.9, box: Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30),
+                keypoints: []), landmarks: nil)
+        XCTAssertEqual(
+            FaceMeasures.measure(frame: frame, faces: [cover], thresholds: thresholds).face?.light?.meanLuma,
+            90)
     }
 
     func testMotionPer100Milliseconds() throws {
@@ -149,23 +165,26 @@ final class MeasureTests: XCTestCase {
         // 30 fps, moving 1 % of the width per frame = 3 % per 100 ms; growing 0.5 % per frame.
         for i in 1...15 {
             let t = Double(i) / 30
-            last = tracker.update(time: t, centreX: 0.5 + 0.01 * Double(i), centreY: 0.5,
-                                  width: 0.4 * (1 + 0.005 * Double(i)), frameAspect: 4 / 3, lookBack: 0.1)
+            last = tracker.update(
+                time: t, centreX: 0.5 + 0.01 * Double(i), centreY: 0.5,
+                width: 0.4 * (1 + 0.005 * Double(i)), frameAspect: 4 / 3, lookBack: 0.1)
         }
         let moving = try XCTUnwrap(last)
         XCTAssertEqual(moving.centreSpeed, 0.03, accuracy: 0.002)
         XCTAssertEqual(moving.sizeChange, 0.015, accuracy: 0.002)
         // Standing still: the look-back slides past the movement.
         for i in 16...30 {
-            last = tracker.update(time: Double(i) / 30, centreX: 0.65, centreY: 0.5, width: 0.43,
-                                  frameAspect: 4 / 3, lookBack: 0.1)
+            last = tracker.update(
+                time: Double(i) / 30, centreX: 0.65, centreY: 0.5, width: 0.43,
+                frameAspect: 4 / 3, lookBack: 0.1)
         }
         XCTAssertEqual(try XCTUnwrap(last).centreSpeed, 0, accuracy: 1e-9)
         // Vertical movement counts in frame widths: 3 % of the height is 2.25 % of a 4:3 frame's width.
         tracker.reset()
         for i in 0...6 {
-            last = tracker.update(time: Double(i) / 30, centreX: 0.5, centreY: 0.5 + 0.01 * Double(i), width: 0.4,
-                                  frameAspect: 4 / 3, lookBack: 0.1)
+            last = tracker.update(
+                time: Double(i) / 30, centreX: 0.5, centreY: 0.5 + 0.01 * Double(i), width: 0.4,
+                frameAspect: 4 / 3, lookBack: 0.1)
         }
         XCTAssertEqual(try XCTUnwrap(last).centreSpeed, 0.0225, accuracy: 0.001)
     }

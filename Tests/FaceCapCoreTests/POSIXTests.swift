@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 #if canImport(Glibc)
 import Glibc
@@ -70,8 +71,9 @@ final class POSIXTests: XCTestCase {
         }
         XCTAssertGreaterThan(bytes, 100_000)
         XCTAssertLessThan(lseek(fd, 0, SEEK_CUR), 200_000, "stopped before the end of the file")
-        XCTAssertEqual(POSIX.readAll(-1, expected: 100_001, limit: 100_000), .failure(.tooLarge(bytes: 100_001)),
-                       "refused on its size, before the descriptor is read (this one is not even open)")
+        XCTAssertEqual(
+            POSIX.readAll(-1, expected: 100_001, limit: 100_000), .failure(.tooLarge(bytes: 100_001)),
+            "refused on its size, before the descriptor is read (this one is not even open)")
         XCTAssertEqual(POSIX.readAll(-1, expected: 0, limit: 100_000), .failure(.system(Errno(EBADF))))
     }
 

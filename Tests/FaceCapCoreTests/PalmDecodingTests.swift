@@ -1,6 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
+
+@testable import FaceCapCore
 
 /// `PalmDetector`'s decoding (anchors, boxes, keypoints, scores, weighted NMS) against the palms
 /// tools/make_palm_golden.py decodes from LiteRT's outputs as MediaPipe's palm_detection_cpu.pbtxt does
@@ -20,7 +21,8 @@ final class PalmDecodingTests: XCTestCase {
             let score = try XCTUnwrap(want["score"] as? Double)
             let v = try XCTUnwrap(want["values"] as? [Double]).map { Float($0) * 192 }
             XCTAssertEqual(Double(palm.score), score, accuracy: 1e-3)
-            let got = [palm.box.x, palm.box.y, palm.box.x + palm.box.width, palm.box.y + palm.box.height]
+            let got =
+                [palm.box.x, palm.box.y, palm.box.x + palm.box.width, palm.box.y + palm.box.height]
                 + palm.keypoints.flatMap { [$0.x, $0.y] }
             XCTAssertEqual(got.count, 18)
             XCTAssertLessThanOrEqual(maxAbsDifference(got, v), 0.5, "\(got) against \(v)")
@@ -30,8 +32,9 @@ final class PalmDecodingTests: XCTestCase {
     /// `handROI` turns the crop so the fingers point up in it and moves it towards them, 2.6 × the box.
     func testTheHandsCropFollowsThePalm() {
         func palm(wrist: Point2, knuckle: Point2) -> PalmDetection {
-            PalmDetection(score: 0.9, box: Rect(x: 90, y: 80, width: 20, height: 40),
-                          keypoints: [wrist, Point2(x: 0, y: 0), knuckle] + Array(repeating: Point2(x: 0, y: 0), count: 4))
+            PalmDetection(
+                score: 0.9, box: Rect(x: 90, y: 80, width: 20, height: 40),
+                keypoints: [wrist, Point2(x: 0, y: 0), knuckle] + Array(repeating: Point2(x: 0, y: 0), count: 4))
         }
         let up = palm(wrist: Point2(x: 100, y: 120), knuckle: Point2(x: 100, y: 90)).handROI
         XCTAssertEqual(up.rotation, 0, accuracy: 1e-6)

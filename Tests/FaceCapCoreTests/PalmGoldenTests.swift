@@ -1,6 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
+
+@testable import FaceCapCore
 
 /// MediaPipe's palm detector (palm_detection_full.tflite, mediapipe 0.10.14) through facecap's interpreter against LiteRT's outputs
 /// for the same input (Tests/Fixtures/golden/palm_*, made by tools/make_palm_golden.py: obama.jpg letterboxed whole,
@@ -29,8 +30,10 @@ final class PalmGoldenTests: XCTestCase {
         for _ in 0..<2 {
             interpreter.run()
             // Boxes and keypoints are in tensor pixels (up to a few hundred); scores are logits.
-            for (index, name, tolerance) in [(boxes, "palm_boxes_1x2016x18", Float(5e-4)),
-                                             (scores, "palm_scores_1x2016x1", 1e-4)] {
+            for (index, name, tolerance) in [
+                (boxes, "palm_boxes_1x2016x18", Float(5e-4)),
+                (scores, "palm_scores_1x2016x1", 1e-4),
+            ] {
                 let expected = try TestData.golden(name + ".f32")
                 XCTAssertEqual(interpreter.output(index).count, expected.count)
                 let difference = maxAbsDifference(interpreter.output(index), expected)

@@ -1,6 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
+
+@testable import FaceCapCore
 
 /// The two eyes of a frame on two threads (`IrisLandmarker(parallel: true)`, `EyeWorker`): the same points, bit
 /// for bit, as the two eyes one after the other on one thread; one thread per landmarker, ended with it.
@@ -29,8 +30,8 @@ final class ParallelEyesTests: XCTestCase {
         var points = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
         let c = cosf(tilt), s = sinf(tilt)
         func at(_ dx: Float) -> SIMD3<Float> { SIMD3(cx + c * dx, cy + s * dx, 0) }
-        points[33] = at(-spread)            // the subject's right eye, outer corner
-        points[133] = at(-0.35 * spread)    // inner corner
+        points[33] = at(-spread)  // the subject's right eye, outer corner
+        points[133] = at(-0.35 * spread)  // inner corner
         points[362] = at(0.35 * spread)
         points[263] = at(spread)
         return points
@@ -53,8 +54,9 @@ final class ParallelEyesTests: XCTestCase {
                 let seed = UInt32(round * 16 + index)
                 let frame = frame(seed: seed % 5)
                 let f = Float(index)
-                let points = landmarks(cx: 40 + 37 * f, cy: 30 + 27 * f, spread: 20 + 4 * f,
-                                       tilt: 0.05 * (f - 8) + 0.1 * Float(round))
+                let points = landmarks(
+                    cx: 40 + 37 * f, cy: 30 + 27 * f, spread: 20 + 4 * f,
+                    tilt: 0.05 * (f - 8) + 0.1 * Float(round))
                 let both = try XCTUnwrap(parallel.eyes(in: frame, landmarks: points), "frame \(seed)")
                 let rightROI = IrisLandmarker.roi(from: points[33], to: points[133])
                 let leftROI = IrisLandmarker.roi(from: points[362], to: points[263])
@@ -62,13 +64,15 @@ final class ParallelEyesTests: XCTestCase {
                 let left = try XCTUnwrap(sequential.eye(in: frame, roi: leftROI, flipped: true))
                 XCTAssertEqual(both, FaceEyes(right: right, left: left), "frame \(seed)")
                 XCTAssertTrue(bitsEqual(both.left.contour + both.left.iris, left.contour + left.iris), "frame \(seed)")
-                XCTAssertTrue(bitsEqual(both.right.contour + both.right.iris, right.contour + right.iris),
-                              "frame \(seed)")
+                XCTAssertTrue(
+                    bitsEqual(both.right.contour + both.right.iris, right.contour + right.iris),
+                    "frame \(seed)")
                 XCTAssertEqual(sequential.eyes(in: frame, landmarks: points), both, "frame \(seed)")
                 if index % 4 == 0 {
                     // The parallel landmarker's own interpreter on the left eye too: the worker's is no different.
-                    let own = parallel.eye(in: frame, roi: IrisLandmarker.roi(from: points[362], to: points[263]),
-                                           flipped: true)
+                    let own = parallel.eye(
+                        in: frame, roi: IrisLandmarker.roi(from: points[362], to: points[263]),
+                        flipped: true)
                     XCTAssertEqual(own, left, "frame \(seed)")
                 }
             }
@@ -124,7 +128,7 @@ final class ParallelEyesTests: XCTestCase {
         let worker = try XCTUnwrap(parallel.worker)
         XCTAssertFalse(worker.interpreter === parallel.interpreter)
         let mine = parallel.interpreter.constantBuffers, theirs = worker.interpreter.constantBuffers
-        XCTAssertEqual(mine.owned, 0)                    // built after the worker's: borrows every buffer
+        XCTAssertEqual(mine.owned, 0)  // built after the worker's: borrows every buffer
         XCTAssertGreaterThan(mine.borrowed, 10)
         XCTAssertEqual(mine.borrowed, theirs.owned + theirs.borrowed)
     }
@@ -184,15 +188,17 @@ final class ParallelEyesTests: XCTestCase {
         XCTAssertTrue(IrisLandmarker.runsInParallel(oneThread: false, cores: 16))
         XCTAssertFalse(IrisLandmarker.runsInParallel(oneThread: false, cores: 1))
         XCTAssertFalse(IrisLandmarker.runsInParallel(oneThread: true, cores: 2))
-        XCTAssertEqual(IrisLandmarker.parallelByDefault,
-                       ProcessInfo.processInfo.environment["FACECAP_ONE_THREAD"] == nil
-                       && IrisLandmarker.usableCores > 1)
+        XCTAssertEqual(
+            IrisLandmarker.parallelByDefault,
+            ProcessInfo.processInfo.environment["FACECAP_ONE_THREAD"] == nil
+                && IrisLandmarker.usableCores > 1)
     }
 
     private func bitsEqual(_ a: [SIMD3<Float>], _ b: [SIMD3<Float>]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { p, q in
-            (0..<3).allSatisfy { p[$0].bitPattern == q[$0].bitPattern }
-        }
+        a.count == b.count
+            && zip(a, b).allSatisfy { p, q in
+                (0..<3).allSatisfy { p[$0].bitPattern == q[$0].bitPattern }
+            }
     }
 }
 

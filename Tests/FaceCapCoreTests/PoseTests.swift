@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 final class PoseTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// RESIZE_BILINEAR (the palm detector's upsampling) on small graphs with hand-computed values, the three ways
 /// TFLite places the pixels; the whole model against LiteRT is in PalmGoldenTests.
@@ -7,14 +8,17 @@ final class ResizeOpTests: XCTestCase {
     /// A 1×2×2×2 input: channel 0 holds 2·y + x (0, 1 / 2, 3), channel 1 ten times minus that.
     private let input: [Float] = [0, 0, 1, -10, 2, -20, 3, -30]
 
-    private func resize(to size: [Int32], output: [Int]? = nil, alignCorners: Bool = false,
-                        halfPixel: Bool = false, sizeIsConstant: Bool = true) throws -> [Float] {
+    private func resize(
+        to size: [Int32], output: [Int]? = nil, alignCorners: Bool = false,
+        halfPixel: Bool = false, sizeIsConstant: Bool = true
+    ) throws -> [Float] {
         var g = GraphBuilder()
         let x = g.activation([1, 2, 2, 2])
         let s = sizeIsConstant ? g.constantInt32([2], size) : g.activation([2])
         let y = g.activation(output ?? [1, Int(size[0]), Int(size[1]), 2])
-        g.op(Op.resizeBilinear, [x, s], [y], optionsType: 15,
-             options: [(2, .u8(alignCorners ? 1 : 0)), (3, .u8(halfPixel ? 1 : 0))])
+        g.op(
+            Op.resizeBilinear, [x, s], [y], optionsType: 15,
+            options: [(2, .u8(alignCorners ? 1 : 0)), (3, .u8(halfPixel ? 1 : 0))])
         g.inputs = [x]
         g.outputs = [y]
         return try g.run(input)
@@ -57,7 +61,9 @@ final class ResizeOpTests: XCTestCase {
             ("size not constant", { try self.resize(to: [4, 4], sizeIsConstant: false) }),
         ]
         for (what, make) in cases {
-            XCTAssertThrowsError(try make(), what) { XCTAssertTrue("\($0)".contains("RESIZE_BILINEAR"), "\(what): \($0)") }
+            XCTAssertThrowsError(try make(), what) {
+                XCTAssertTrue("\($0)".contains("RESIZE_BILINEAR"), "\(what): \($0)")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// `ServerURL`, the one parser of `--server` URLs: the command line's checks and the HTTP client's messages read
 /// the same host and port from it.
@@ -42,8 +43,10 @@ final class ServerURLTests: XCTestCase {
 
     /// The scheme rule alone, for a text that may not parse as a whole (the HTTP client's plain-http refusal).
     func testPlainHTTPIsTheSchemeWhateverFollowsIt() {
-        let texts = ["HTTP://10.1.2.3:99999/x": true, "http://": true, "https://example.org/x": false,
-                     "ftp://example.org/x": false, " http://example.org/x": false]
+        let texts = [
+            "HTTP://10.1.2.3:99999/x": true, "http://": true, "https://example.org/x": false,
+            "ftp://example.org/x": false, " http://example.org/x": false,
+        ]
         for (text, plain) in texts {
             XCTAssertEqual(ServerURL.isPlainHTTP(text), plain, text)
         }

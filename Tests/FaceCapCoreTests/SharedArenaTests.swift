@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// One activation arena for the models a tracker runs one after another on its thread (issue 32, palms in the
 /// wizard: the palm model's memory): the same outputs, bit for bit, as each model on its own arena, whatever ran
@@ -39,20 +40,24 @@ final class SharedArenaTests: XCTestCase {
             fill(interpreter.input(), seed: UInt32(index + 1))
             interpreter.run()
             for output in 0..<interpreter.outputShapes.count {
-                XCTAssertEqual(bits(interpreter.output(output)), expected[index][output],
-                               "\(files[index].name) output \(output)")
+                XCTAssertEqual(
+                    bits(interpreter.output(output)), expected[index][output],
+                    "\(files[index].name) output \(output)")
             }
         }
     }
 
     func testTheTrackersThreadSharesOneArenaAndTheEyesKeepTheirOwn() throws {
-        let tracker = try FaceTracker(detector: try TestData.detector, landmarks: try TestData.landmarks,
-                                      iris: try TestData.iris, hand: try TestData.hand, palm: try TestData.palm,
-                                      parallelEyes: true)
+        let tracker = try FaceTracker(
+            detector: try TestData.detector, landmarks: try TestData.landmarks,
+            iris: try TestData.iris, hand: try TestData.hand, palm: try TestData.palm,
+            parallelEyes: true)
         let hand = try XCTUnwrap(tracker.hand), palm = try XCTUnwrap(tracker.palm), iris = try XCTUnwrap(tracker.iris)
         let worker = try XCTUnwrap(iris.worker, "parallel eyes: a worker thread with its own interpreter")
-        for interpreter in [tracker.detector.interpreter, tracker.landmarker.interpreter, hand.interpreter,
-                            palm.interpreter] {
+        for interpreter in [
+            tracker.detector.interpreter, tracker.landmarker.interpreter, hand.interpreter,
+            palm.interpreter,
+        ] {
             XCTAssertTrue(interpreter.arena === tracker.arena, interpreter.name)
         }
         // The eyes run on the tracker's thread and the worker's at once: each its own arena, neither the tracker's.

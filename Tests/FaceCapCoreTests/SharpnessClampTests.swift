@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 /// `LumaStatistics.sharpness` clamps its sample positions into the frame once, as byte offsets, rather than per
@@ -10,10 +11,16 @@ final class SharpnessClampTests: XCTestCase {
         let n = LumaStatistics.sharpnessCrop
         let scaleX = region.width / Float(n), scaleY = region.height / Float(n)
         let tapsX = min(3, max(1, Int(scaleX.rounded()))), tapsY = min(3, max(1, Int(scaleY.rounded())))
-        let xs = (0..<n * tapsX).map { Int(region.x + (Float($0 / tapsX) + (Float($0 % tapsX) + 0.5) / Float(tapsX))
-                                               * scaleX) }
-        let ys = (0..<n * tapsY).map { Int(region.y + (Float($0 / tapsY) + (Float($0 % tapsY) + 0.5) / Float(tapsY))
-                                               * scaleY) }
+        let xs = (0..<n * tapsX).map {
+            Int(
+                region.x + (Float($0 / tapsX) + (Float($0 % tapsX) + 0.5) / Float(tapsX))
+                    * scaleX)
+        }
+        let ys = (0..<n * tapsY).map {
+            Int(
+                region.y + (Float($0 / tapsY) + (Float($0 % tapsY) + 0.5) / Float(tapsY))
+                    * scaleY)
+        }
         let weight = 1 / Float(tapsX * tapsY)
         var crop = [Float](repeating: 0, count: n * n)
         for j in 0..<n {
@@ -44,9 +51,11 @@ final class SharpnessClampTests: XCTestCase {
     func testSharpnessIsThePerTapClampedMeasureOnEveryFormatAndEdge() throws {
         let width = 97, height = 75
         // Regions inside the frame, past each edge, past two corners, and at 1, 2 and 3 taps a crop pixel.
-        let regions = [Rect(x: 10, y: 8, width: 70, height: 60), Rect(x: -30, y: -20, width: 90, height: 80),
-                       Rect(x: 50, y: 40, width: 120, height: 100), Rect(x: -5, y: 30, width: 200, height: 150),
-                       Rect(x: 20, y: -40, width: 40, height: 64), Rect(x: 60, y: 60, width: 64, height: 30)]
+        let regions = [
+            Rect(x: 10, y: 8, width: 70, height: 60), Rect(x: -30, y: -20, width: 90, height: 80),
+            Rect(x: 50, y: 40, width: 120, height: 100), Rect(x: -5, y: 30, width: 200, height: 150),
+            Rect(x: 20, y: -40, width: 40, height: 64), Rect(x: 60, y: 60, width: 64, height: 30),
+        ]
         for format in [PixelFormat.gray, .yuyv, .rgb24, .yuv420p, .yuv422p, .yuv444p] {
             for range in [ColorRange.limited, .full] {
                 let count = try XCTUnwrap(format.byteCount(width: width, height: height))
@@ -57,9 +66,10 @@ final class SharpnessClampTests: XCTestCase {
                 }
                 let frame = Frame(format: format, width: width, height: height, colorRange: range, data: data)
                 for region in regions {
-                    let pair = try XCTUnwrap(frame.withLuma { reader in
-                        (LumaStatistics.sharpness(reader, region: region), reference(reader, region: region))
-                    })
+                    let pair = try XCTUnwrap(
+                        frame.withLuma { reader in
+                            (LumaStatistics.sharpness(reader, region: region), reference(reader, region: region))
+                        })
                     let measured = try XCTUnwrap(pair.0, "\(format) \(range) \(region)")
                     XCTAssertEqual(measured.bitPattern, pair.1.bitPattern, "\(format) \(range) \(region)")
                     XCTAssertGreaterThan(measured, 0, "\(format) \(range) \(region)")

@@ -1,5 +1,6 @@
-@testable import FaceCapCore
 import XCTest
+
+@testable import FaceCapCore
 
 /// The flatbuffer reader on real, hand-made and broken files: broken ones are clear errors, never crashes.
 final class TFLiteModelTests: XCTestCase {
@@ -23,8 +24,9 @@ final class TFLiteModelTests: XCTestCase {
         XCTAssertEqual(model.operators.count, 164)
         XCTAssertEqual(model.operators.filter { $0.code == .dequantize }.count, 74)
         let firstConv = try XCTUnwrap(model.operators.first { $0.code == .conv2D })
-        XCTAssertEqual(firstConv.options,
-                       .conv(TFLiteWindow(padding: .same, strideW: 2, strideH: 2, activation: .none)))
+        XCTAssertEqual(
+            firstConv.options,
+            .conv(TFLiteWindow(padding: .same, strideW: 2, strideH: 2, activation: .none)))
     }
 
     func testWrongMagic() throws {
@@ -107,8 +109,9 @@ final class TFLiteModelTests: XCTestCase {
             var bytes = original
             for _ in 0..<4 { bytes[structure[next() % structure.count]] = UInt8(truncatingIfNeeded: next()) }
             if let model = try? TFLiteModel(bytes: bytes, name: "fuzz"),
-               let interpreter = try? Interpreter(model: model) {
-                interpreter.run()       // must not crash or read out of bounds whatever the numbers
+                let interpreter = try? Interpreter(model: model)
+            {
+                interpreter.run()  // must not crash or read out of bounds whatever the numbers
                 accepted += 1
             }
         }

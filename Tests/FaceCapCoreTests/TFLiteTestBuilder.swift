@@ -141,8 +141,10 @@ struct GraphBuilder {
         return tensors.count - 1
     }
 
-    mutating func op(_ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
-                     options: [(Int, FBWriter.Value)]? = nil) {
+    mutating func op(
+        _ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
+        options: [(Int, FBWriter.Value)]? = nil
+    ) {
         ops.append(OpSpec(code: code, inputs: inputs, outputs: outputs, optionsType: optionsType, options: options))
     }
 
@@ -157,13 +159,18 @@ struct GraphBuilder {
                 buffers.append(.table([(0, .bytes(t.data))]))
                 bufferIndex = Int32(buffers.count - 1)
             }
-            tensorTables.append(.table([(0, .int32s(t.shape.map(Int32.init))), (1, .u8(UInt8(bitPattern: t.type))),
-                                        (2, .i32(bufferIndex)), (3, .string("t\(index)"))]))
+            tensorTables.append(
+                .table([
+                    (0, .int32s(t.shape.map(Int32.init))), (1, .u8(UInt8(bitPattern: t.type))),
+                    (2, .i32(bufferIndex)), (3, .string("t\(index)")),
+                ]))
         }
         let opTables: [FBWriter.Value] = ops.map { op in
-            var fields: [(Int, FBWriter.Value)] = [(0, .i32(Int32(codes.firstIndex(of: op.code)!))),
-                                                   (1, .int32s(op.inputs.map(Int32.init))),
-                                                   (2, .int32s(op.outputs.map(Int32.init)))]
+            var fields: [(Int, FBWriter.Value)] = [
+                (0, .i32(Int32(codes.firstIndex(of: op.code)!))),
+                (1, .int32s(op.inputs.map(Int32.init))),
+                (2, .int32s(op.outputs.map(Int32.init))),
+            ]
             if let options = op.options {
                 fields.append((3, .u8(op.optionsType)))
                 fields.append((4, .table(options)))
@@ -173,10 +180,14 @@ struct GraphBuilder {
         let codeTables: [FBWriter.Value] = codes.map {
             .table([(0, .u8(UInt8(truncatingIfNeeded: min($0, 127)))), (3, .i32($0))])
         }
-        let subgraph: FBWriter.Value = .table([(0, .tables(tensorTables)), (1, .int32s(inputs.map(Int32.init))),
-                                               (2, .int32s(outputs.map(Int32.init))), (3, .tables(opTables))])
-        return FBWriter.file(root: [(0, .i32(version)), (1, .tables(codeTables)), (2, .tables([subgraph])),
-                                    (4, .tables(buffers))])
+        let subgraph: FBWriter.Value = .table([
+            (0, .tables(tensorTables)), (1, .int32s(inputs.map(Int32.init))),
+            (2, .int32s(outputs.map(Int32.init))), (3, .tables(opTables)),
+        ])
+        return FBWriter.file(root: [
+            (0, .i32(version)), (1, .tables(codeTables)), (2, .tables([subgraph])),
+            (4, .tables(buffers)),
+        ])
     }
 
     /// Builds, loads and runs the graph on `input`; returns output 0.
@@ -205,7 +216,9 @@ enum Op {
     }
 
     static func poolOptions(same: Bool, stride: Int, filter: Int) -> [(Int, FBWriter.Value)] {
-        [(0, .u8(same ? 0 : 1)), (1, .i32(Int32(stride))), (2, .i32(Int32(stride))), (3, .i32(Int32(filter))),
-         (4, .i32(Int32(filter)))]
+        [
+            (0, .u8(same ? 0 : 1)), (1, .i32(Int32(stride))), (2, .i32(Int32(stride))), (3, .i32(Int32(filter))),
+            (4, .i32(Int32(filter))),
+        ]
     }
 }

@@ -1,6 +1,6 @@
+import FaceCapFuzz
 import Foundation
 import XCTest
-import FaceCapFuzz
 
 /// Every committed fuzz input, through the same entry points `make fuzz` fuzzes: the seed corpora
 /// (Tests/Fuzz/corpus/TARGET) and the inputs that once crashed a target (Tests/Fuzz/regressions/TARGET).
@@ -21,8 +21,9 @@ final class FuzzReplayTests: XCTestCase {
         }
         let names = Set(FuzzTargets.all.map(\.name))
         for kind in ["corpus", "regressions"] {
-            let folders = (try? FileManager.default.contentsOfDirectory(
-                atPath: Self.root.appendingPathComponent(kind).path)) ?? []
+            let folders =
+                (try? FileManager.default.contentsOfDirectory(
+                    atPath: Self.root.appendingPathComponent(kind).path)) ?? []
             for folder in folders where !folder.hasPrefix(".") {
                 XCTAssertTrue(names.contains(folder), "Tests/Fuzz/\(kind)/\(folder) names no fuzz target")
             }

@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapIO
 
 /// The analyzer through the real pipeline: webcam-like 640×480 YUYV frames built from the fixture
@@ -13,8 +14,11 @@ final class AnalysisPipelineTests: XCTestCase {
         var faceBox: Rect
     }
 
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
     nonisolated(unsafe) static var photos: [String: Photo] = [:]
 
     override class func setUp() {
@@ -24,19 +28,25 @@ final class AnalysisPipelineTests: XCTestCase {
         let eyeFixtures = EyeFixtures.all + EyeFixtures.vertical.map(\.0)
         for name in ["sergey.png", "images/grace_hopper.jpg", "dino.jpg"] + eyeFixtures {
             guard let frame = try? ImageFile.read(path: fixturePath(name)),
-                  let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks) else {
+                let tracker = try? FaceTracker(detector: loaded.detector, landmarks: loaded.landmarks)
+            else {
                 continue
             }
             let face = tracker.process(frame).first
-            photos[name] = Photo(frame: frame, faceBox: face.map { FaceMeasures.faceBox($0) } ?? Rect(x: 0, y: 0,
-                width: Float(frame.width), height: Float(frame.height)))
+            photos[name] = Photo(
+                frame: frame,
+                faceBox: face.map { FaceMeasures.faceBox($0) }
+                    ?? Rect(
+                        x: 0, y: 0,
+                        width: Float(frame.width), height: Float(frame.height)))
         }
     }
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                               hand: models.hand)
+        return try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
     }
 
     private func photo(_ name: String) throws -> Photo {
@@ -69,18 +79,23 @@ final class AnalysisPipelineTests: XCTestCase {
             let (a, b) = (-yaw * .pi / 180, -pitch * .pi / 180)
             // Rotation = pitch about x after yaw about y; the card sits at depth f, so unturned it is 1:1.
             let f = 554.0
-            let r = [cos(a), 0, sin(a),
-                     sin(a) * sin(b), cos(b), -cos(a) * sin(b),
-                     -sin(a) * cos(b), sin(b), cos(a) * cos(b)]
+            let r = [
+                cos(a), 0, sin(a),
+                sin(a) * sin(b), cos(b), -cos(a) * sin(b),
+                -sin(a) * cos(b), sin(b), cos(a) * cos(b),
+            ]
             // Card point (u, v) → homogeneous frame point H·(u, v, 1), H = K·[r1 r2 t], t = (0, 0, f).
             let h = [f * r[0], f * r[1], 0, f * r[3], f * r[4], 0, r[6], r[7], f]
-            let det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6])
+            let det =
+                h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6])
                 + h[2] * (h[3] * h[7] - h[4] * h[6])
-            inverse = [(h[4] * h[8] - h[5] * h[7]) / det, (h[2] * h[7] - h[1] * h[8]) / det,
-                       (h[1] * h[5] - h[2] * h[4]) / det, (h[5] * h[6] - h[3] * h[8]) / det,
-                       (h[0] * h[8] - h[2] * h[6]) / det, (h[2] * h[3] - h[0] * h[5]) / det,
-                       (h[3] * h[7] - h[4] * h[6]) / det, (h[1] * h[6] - h[0] * h[7]) / det,
-                       (h[0] * h[4] - h[1] * h[3]) / det]
+            inverse = [
+                (h[4] * h[8] - h[5] * h[7]) / det, (h[2] * h[7] - h[1] * h[8]) / det,
+                (h[1] * h[5] - h[2] * h[4]) / det, (h[5] * h[6] - h[3] * h[8]) / det,
+                (h[0] * h[8] - h[2] * h[6]) / det, (h[2] * h[3] - h[0] * h[5]) / det,
+                (h[3] * h[7] - h[4] * h[6]) / det, (h[1] * h[6] - h[0] * h[7]) / det,
+                (h[0] * h[4] - h[1] * h[3]) / det,
+            ]
         }
         func card(_ x: Double, _ y: Double) -> (Double, Double) {
             let m = inverse
@@ -93,9 +108,11 @@ final class AnalysisPipelineTests: XCTestCase {
     /// `offset`, optionally box-blurred (three passes of `blur` px: about a Gaussian of that σ), the
     /// image's left half × `leftShade` (light from one side), plus sensor noise of about `noise` levels
     /// (uniform, from `seed`, so a clip gets fresh noise every frame and the same on every run).
-    private func scene(_ subjects: [Subject], gain: Double = 1, offset: Double = 0, blur: Int = 0,
-                       leftShade: Double = 1, noise: Double = 0, seed: UInt64 = 1,
-                       timestamp: Double = 0, width: Int = 640, height: Int = 480) throws -> Frame {
+    private func scene(
+        _ subjects: [Subject], gain: Double = 1, offset: Double = 0, blur: Int = 0,
+        leftShade: Double = 1, noise: Double = 0, seed: UInt64 = 1,
+        timestamp: Double = 0, width: Int = 640, height: Int = 480
+    ) throws -> Frame {
         var rgb = [Double](repeating: 128, count: width * height * 3)
         for subject in subjects {
             let photo = try photo(subject.photo)
@@ -155,8 +172,9 @@ final class AnalysisPipelineTests: XCTestCase {
                 data[y * width * 2 + pair * 4 + 3] = UInt8(v / 2)
             }
         }
-        return Frame(format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp,
-                     data: data)
+        return Frame(
+            format: .yuyv, width: width, height: height, colorRange: .limited, timestamp: timestamp,
+            data: data)
     }
 
     private func boxBlur(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
@@ -193,11 +211,14 @@ final class AnalysisPipelineTests: XCTestCase {
         return (GuidanceRules.activeCodes(metrics, thresholds: thresholds), metrics)
     }
 
-    private func assertCalls(for frame: Frame, _ expected: GuidanceCode, notFor opposite: GuidanceCode?,
-                             _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertCalls(
+        for frame: Frame, _ expected: GuidanceCode, notFor opposite: GuidanceCode?,
+        _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (codes, metrics) = try guidance(frame)
-        XCTAssertTrue(codes.contains(expected), "\(what): \(codes), face \(String(describing: metrics.face))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            codes.contains(expected), "\(what): \(codes), face \(String(describing: metrics.face))",
+            file: file, line: line)
         if let opposite {
             XCTAssertFalse(codes.contains(opposite), "\(what): \(codes)", file: file, line: line)
         }
@@ -269,8 +290,9 @@ final class AnalysisPipelineTests: XCTestCase {
 
     func testLightFromOneSide() throws {
         try assertCalls(for: try scene([Subject()], leftShade: 0.35), .unevenLight, notFor: nil, "left in shade")
-        try assertCalls(for: try scene([Subject()], gain: 0.35, leftShade: 1 / 0.35), .unevenLight,
-                        notFor: nil, "right in shade")
+        try assertCalls(
+            for: try scene([Subject()], gain: 0.35, leftShade: 1 / 0.35), .unevenLight,
+            notFor: nil, "right in shade")
         XCTAssertFalse(try guidance(try scene([Subject()], leftShade: 0.8)).codes.contains(.unevenLight))
     }
 
@@ -285,8 +307,10 @@ final class AnalysisPipelineTests: XCTestCase {
     }
 
     func testTwoFacesAndNoFace() throws {
-        let two = try scene([Subject(width: 0.3, x: 0.27),
-                             Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        let two = try scene([
+            Subject(width: 0.3, x: 0.27),
+            Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73),
+        ])
         let (codes, metrics) = try guidance(two)
         XCTAssertEqual(codes.first, .multipleFaces, "\(codes)")
         XCTAssertEqual(metrics.faceCount, 2)
@@ -304,8 +328,10 @@ final class AnalysisPipelineTests: XCTestCase {
     func testTheMeasuredFaceOfTwoHasLandmarks() throws {
         for (a, b) in [("sergey.png", "images/grace_hopper.jpg"), ("images/grace_hopper.jpg", "sergey.png")] {
             for (small, large) in [(0.2, 0.34), (0.34, 0.2)] {
-                let frame = try scene([Subject(photo: a, width: small, x: 0.25),
-                                       Subject(photo: b, width: large, x: 0.72)])
+                let frame = try scene([
+                    Subject(photo: a, width: small, x: 0.25),
+                    Subject(photo: b, width: large, x: 0.72),
+                ])
                 let (_, metrics) = try guidance(frame)
                 let what = "\(a) at \(small), \(b) at \(large)"
                 let face = try XCTUnwrap(metrics.face, what)
@@ -319,8 +345,10 @@ final class AnalysisPipelineTests: XCTestCase {
         tracker.detectionInterval = 1
         let thresholds = AnalyzerThresholds()
         _ = tracker.process(try scene([Subject(width: 0.2, x: 0.25)]))
-        let frame = try scene([Subject(width: 0.2, x: 0.25),
-                               Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72)])
+        let frame = try scene([
+            Subject(width: 0.2, x: 0.25),
+            Subject(photo: "images/grace_hopper.jpg", width: 0.34, x: 0.72),
+        ])
         let metrics = FaceMeasures.measure(frame: frame, faces: tracker.process(frame), thresholds: thresholds)
         let face = try XCTUnwrap(metrics.face)
         XCTAssertEqual(face.widthRatio, 0.34, accuracy: 0.04)
@@ -329,8 +357,10 @@ final class AnalysisPipelineTests: XCTestCase {
 
     // MARK: clips (30 fps, the tracker and the analyzer with their memory, as the wizard runs them)
 
-    private func play(_ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1,
-                      noise: Double = 0) throws -> [AnalyzerOutput] {
+    private func play(
+        _ seconds: Double, _ subjects: (Double) -> [Subject], gain: Double = 1,
+        noise: Double = 0
+    ) throws -> [AnalyzerOutput] {
         let tracker = try tracker()
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []
@@ -380,8 +410,10 @@ final class AnalysisPipelineTests: XCTestCase {
         tracker.detectionInterval = 10
         var analyzer = Analyzer()
         var outputs: [AnalyzerOutput] = []
-        let pair = try scene([Subject(width: 0.3, x: 0.27),
-                              Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73)])
+        let pair = try scene([
+            Subject(width: 0.3, x: 0.27),
+            Subject(photo: "images/grace_hopper.jpg", width: 0.3, x: 0.73),
+        ])
         for i in 0..<45 {
             var frame = pair
             frame.timestamp = Double(i) / 30
@@ -434,8 +466,9 @@ final class AnalysisPipelineTests: XCTestCase {
                 let outputs = try play(2) { _ in [Subject(photo: name, width: width)] }
                 XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame }, "\(name) at \(width)")
                 let said = outputs.last?.active ?? []
-                XCTAssertTrue([.faceCovered, .eyesClosed].contains(outputs.last?.primary),
-                              "\(name) at \(width): the eye is said first, not the gaze: \(said)")
+                XCTAssertTrue(
+                    [.faceCovered, .eyesClosed].contains(outputs.last?.primary),
+                    "\(name) at \(width): the eye is said first, not the gaze: \(said)")
                 XCTAssertFalse(said.contains(.lookStraight), "\(name) at \(width): \(said)")
             }
         }
@@ -450,9 +483,12 @@ final class AnalysisPipelineTests: XCTestCase {
         // A still face that blinks for 200 ms (frames 12…17) and again at 0.9 s: eyes closed, then open.
         let blink = { (t: Double) in (0.4..<0.6).contains(t) || (0.9..<1.1).contains(t) }
         let outputs = try play(2.2) { t in [Subject(photo: blink(t) ? "eyes/sergey_closed.jpg" : "sergey.png")] }
-        XCTAssertTrue(outputs.contains { blink($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
-            && ($0.metrics.face?.eyes?.maxOpening ?? 1) < AnalyzerThresholds().minEyeOpening },
-                      "the iris model read the closed eyes during a blink")
+        XCTAssertTrue(
+            outputs.contains {
+                blink($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
+                    && ($0.metrics.face?.eyes?.maxOpening ?? 1) < AnalyzerThresholds().minEyeOpening
+            },
+            "the iris model read the closed eyes during a blink")
         XCTAssertFalse(outputs.contains { $0.active.contains(.eyesClosed) }, "a blink is not nagged about")
         let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
         let chosen = try XCTUnwrap(outputs[capture].capture).frameTimestamp
@@ -462,22 +498,26 @@ final class AnalysisPipelineTests: XCTestCase {
             XCTAssertEqual(output.metrics.face?.eyes?.isFresh, true, "only frames with their own eye reading are kept")
         }
         let readyFrom = try XCTUnwrap(outputs.firstIndex { $0.active == [.ready] })
-        XCTAssertTrue(outputs[readyFrom...capture].allSatisfy { $0.active == [.ready] }, "the blinks did not end the window")
+        XCTAssertTrue(
+            outputs[readyFrom...capture].allSatisfy { $0.active == [.ready] }, "the blinks did not end the window")
     }
 
     func testEyesKeptClosedAreGuidedAndNeverCaptured() throws {
         let outputs = try play(2) { _ in [Subject(photo: "eyes/sergey_closed.jpg")] }
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame })
         let first = try XCTUnwrap(outputs.firstIndex { $0.active.contains(.eyesClosed) })
-        XCTAssertGreaterThanOrEqual(outputs[first].metrics.timestamp, AnalyzerThresholds().minEyesClosedTime,
-                                    "held 300 ms before it is said")
+        XCTAssertGreaterThanOrEqual(
+            outputs[first].metrics.timestamp, AnalyzerThresholds().minEyesClosedTime,
+            "held 300 ms before it is said")
         XCTAssertEqual(outputs.last?.primary, .eyesClosed)
     }
 
     func testAvertedEyesAndACoveredFaceAreNeverCaptured() throws {
-        for (name, code) in [("eyes/sergey_gaze_left.jpg", GuidanceCode.lookStraight),
-                             ("eyes/sergey_mask_surgical.jpg", .faceCovered), ("eyes/sergey_sunglasses.jpg", .faceCovered),
-                             ("eyes/sergey_hand_mouth_across.jpg", .faceCovered)] {
+        for (name, code) in [
+            ("eyes/sergey_gaze_left.jpg", GuidanceCode.lookStraight),
+            ("eyes/sergey_mask_surgical.jpg", .faceCovered), ("eyes/sergey_sunglasses.jpg", .faceCovered),
+            ("eyes/sergey_hand_mouth_across.jpg", .faceCovered),
+        ] {
             let outputs = try play(2) { _ in [Subject(photo: name)] }
             XCTAssertTrue(outputs.allSatisfy { $0.capture == nil }, name)
             XCTAssertEqual(outputs.last?.primary, code, "\(name): \(outputs.last?.active ?? [])")
@@ -515,8 +555,9 @@ final class AnalysisPipelineTests: XCTestCase {
         let outputs = try play(2) { _ in [Subject(photo: "eyes/sergey_gaze_down2.jpg")] }
         XCTAssertTrue(outputs.allSatisfy { $0.capture == nil && !$0.keepFrame })
         let first = try XCTUnwrap(outputs.firstIndex { $0.active.contains(.lookStraight) }, "\(outputs.map(\.active))")
-        XCTAssertGreaterThanOrEqual(outputs[first].metrics.timestamp, AnalyzerThresholds().minGazeOffTime,
-                                    "held 300 ms before it is said")
+        XCTAssertGreaterThanOrEqual(
+            outputs[first].metrics.timestamp, AnalyzerThresholds().minGazeOffTime,
+            "held 300 ms before it is said")
         XCTAssertEqual(outputs.last?.primary, .lookStraight, "\(outputs.last?.active ?? [])")
         XCTAssertFalse(outputs.contains { $0.active.contains(.eyesClosed) }, "open eyes looking down are not closed")
     }
@@ -527,9 +568,12 @@ final class AnalysisPipelineTests: XCTestCase {
         let outputs = try play(2.2) { t in
             [Subject(photo: glance(t) ? "eyes/sergey_gaze_down2.jpg" : "sergey.png")]
         }
-        XCTAssertTrue(outputs.contains { glance($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
-            && ($0.metrics.face?.eyes?.cameraGazeY ?? 0) > AnalyzerThresholds().maxGazeY },
-                      "the iris model read the eyes down during a glance")
+        XCTAssertTrue(
+            outputs.contains {
+                glance($0.metrics.timestamp) && $0.metrics.face?.eyes?.isFresh == true
+                    && ($0.metrics.face?.eyes?.cameraGazeY ?? 0) > AnalyzerThresholds().maxGazeY
+            },
+            "the iris model read the eyes down during a glance")
         XCTAssertFalse(outputs.contains { $0.active.contains(.lookStraight) }, "a glance is not nagged about")
         let capture = try XCTUnwrap(outputs.firstIndex { $0.capture != nil }, "\(outputs.map(\.active))")
         XCTAssertFalse(glance(try XCTUnwrap(outputs[capture].capture).frameTimestamp), "the captured frame looks down")
@@ -565,9 +609,12 @@ final class AnalysisPipelineTests: XCTestCase {
     /// (off centre: `HandCadence.fixing`) it runs half as often, every 12th frame, and each run sees it (0–11).
     func testAHandComingOverTheMouthIsSaidWithinTheCadenceAndNeverCaptured() throws {
         let defaults = try tracker()
-        for (x, cadence, interval) in [(0.5, HandCadence.ready, defaults.handInterval),
-                                       (0.72, .fixing, defaults.handFixingInterval)] {
-            let bare = try scene([Subject(x: x)]), covered = try scene([Subject(photo: "eyes/sergey_hand_mouth_hr_2.jpg", x: x)])
+        for (x, cadence, interval) in [
+            (0.5, HandCadence.ready, defaults.handInterval),
+            (0.72, .fixing, defaults.handFixingInterval),
+        ] {
+            let bare = try scene([Subject(x: x)]),
+                covered = try scene([Subject(photo: "eyes/sergey_hand_mouth_hr_2.jpg", x: x)])
             // Without the hand: the cadence the situation calls for, and the model's runs at its interval.
             let (plain, runs) = try live(90) { _ in bare }
             XCTAssertEqual(HandCadence(after: plain.last), cadence, "x \(x): \(plain.last?.active ?? [])")
@@ -578,14 +625,16 @@ final class AnalysisPipelineTests: XCTestCase {
             var latencies: [Int] = []
             for start in stride(from: 3, to: cadence == .ready ? 45 : 30, by: 1) {
                 let (outputs, _) = try live(start + 2 * interval + 2) { $0 < start ? bare : covered }
-                let said = try XCTUnwrap(outputs.indices.first { $0 >= start && outputs[$0].active.contains(.faceCovered) },
-                                         "x \(x), hand from frame \(start): \(outputs.map(\.active))")
+                let said = try XCTUnwrap(
+                    outputs.indices.first { $0 >= start && outputs[$0].active.contains(.faceCovered) },
+                    "x \(x), hand from frame \(start): \(outputs.map(\.active))")
                 worst = max(worst, said - start)
                 latencies.append(said - start)
                 for output in outputs {
                     guard let capture = output.capture else { continue }
-                    XCTAssertLessThan(capture.frameTimestamp, Double(start) / 30 - 1e-9,
-                                      "x \(x), hand from frame \(start): a frame with the hand was captured")
+                    XCTAssertLessThan(
+                        capture.frameTimestamp, Double(start) / 30 - 1e-9,
+                        "x \(x), hand from frame \(start): a frame with the hand was captured")
                 }
             }
             XCTAssertLessThanOrEqual(worst, 12, "x \(x): the hand said \(worst) frames after it came: \(latencies)")
@@ -610,8 +659,9 @@ final class AnalysisPipelineTests: XCTestCase {
     /// `count` camera frames at `fps` through the wizard's `FramePipeline`, on a tracker shared as the wizard's is.
     private func wizard(_ count: Int, fps: Double, _ frameAt: @escaping (Int) -> Frame) throws -> [LiveFrame] {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand)
+        let shared = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
         pipeline.reset(mustClear: [])
         let source = ClosureSource(fps: fps, frameAt: frameAt)
@@ -714,13 +764,15 @@ final class AnalysisPipelineTests: XCTestCase {
             for start in stride(from: 3, to: last, by: 2) {
                 let frames = try wizard(start + 26) { $0 < start ? bare : covered }
                 let came = Double(start) / 30
-                let said = try XCTUnwrap(frames.first { $0.time >= came && $0.output?.active.contains(.faceCovered) == true },
-                                         "x \(x), hand from frame \(start)")
+                let said = try XCTUnwrap(
+                    frames.first { $0.time >= came && $0.output?.active.contains(.faceCovered) == true },
+                    "x \(x), hand from frame \(start)")
                 latencies.append(said.time - came)
                 for frame in frames {
                     guard let capture = frame.output?.capture else { continue }
-                    XCTAssertLessThan(capture.frameTimestamp, came - 1e-9,
-                                      "x \(x), hand from frame \(start): a frame with the hand was captured")
+                    XCTAssertLessThan(
+                        capture.frameTimestamp, came - 1e-9,
+                        "x \(x), hand from frame \(start): a frame with the hand was captured")
                 }
             }
             let worst = try XCTUnwrap(latencies.max())

@@ -8,8 +8,11 @@ import XCTest
 /// them built here: turned, darkened, shrunk, blurred, doubled), the built-in checker through the
 /// worker, and the photo's JPEG.
 final class BuiltInValidatorTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -19,8 +22,9 @@ final class BuiltInValidatorTests: XCTestCase {
     private func checker(_ validator: LocalValidator = LocalValidator()) throws -> BuiltInChecker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
         // With every model, as the wizard reads its photos.
-        return try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                  hand: models.hand, palm: models.palm, validator: validator)
+        return try BuiltInChecker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm, validator: validator)
     }
 
     private func photo(_ name: String) throws -> Frame {
@@ -29,7 +33,8 @@ final class BuiltInValidatorTests: XCTestCase {
 
     /// The assessment of `frame` as the checker makes it (its own tracker, the full-resolution frame).
     private func assess(_ frame: Frame, validator: LocalValidator = LocalValidator()) throws
-        -> LocalValidator.Assessment {
+        -> LocalValidator.Assessment
+    {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         return validator.assess(frame, faces: tracker.process(frame))
@@ -158,8 +163,10 @@ final class BuiltInValidatorTests: XCTestCase {
         let open = try photo("sergey.png"), closed = try photo("eyes/sergey_closed.jpg")
         XCTAssertEqual(open.width, closed.width)
         XCTAssertEqual(try assess(closed).reasons, ["eyesClosed"])
-        for (name, wink) in [("image-left eye closed", joined(closed, open, at: open.width / 2)),
-                             ("image-right eye closed", joined(open, closed, at: open.width / 2))] {
+        for (name, wink) in [
+            ("image-left eye closed", joined(closed, open, at: open.width / 2)),
+            ("image-right eye closed", joined(open, closed, at: open.width / 2)),
+        ] {
             let assessment = try assess(wink)
             XCTAssertEqual(assessment.reasons, ["eyesClosed"], "\(name): \(assessment.metrics)")
         }
@@ -176,14 +183,17 @@ final class BuiltInValidatorTests: XCTestCase {
         XCTAssertEqual(passed.progress.last, 1)
         XCTAssertFalse(passed.progress.isEmpty)
         let dark = try CapturedPhoto(frame: scaled(sergey, gain: 0.45), report: report)
-        XCTAssertEqual(ValidationFixtures.run(worker, dark, ValidationRequest(attempt: 2, isFinal: false)).outcome,
-                       .verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"])))
+        XCTAssertEqual(
+            ValidationFixtures.run(worker, dark, ValidationRequest(attempt: 2, isFinal: false)).outcome,
+            .verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"])))
         // The last attempt: the failure is a manual review.
-        XCTAssertEqual(ValidationFixtures.run(worker, dark, ValidationRequest(attempt: 3, isFinal: true)).outcome,
-                       .verdict(ValidationVerdict(result: .manualReview, reasons: ["tooDark"])))
+        XCTAssertEqual(
+            ValidationFixtures.run(worker, dark, ValidationRequest(attempt: 3, isFinal: true)).outcome,
+            .verdict(ValidationVerdict(result: .manualReview, reasons: ["tooDark"])))
         // Its tracker starts afresh per photo: the good photo after the dark one passes again.
-        XCTAssertEqual(ValidationFixtures.run(worker, good, ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .verdict(ValidationVerdict(result: .pass)))
+        XCTAssertEqual(
+            ValidationFixtures.run(worker, good, ValidationRequest(attempt: 1, isFinal: false)).outcome,
+            .verdict(ValidationVerdict(result: .pass)))
     }
 
     func testThePhotoJPEGIsFullSizeUnmirroredHighQualityAndWithoutEXIF() throws {
@@ -252,26 +262,34 @@ final class BuiltInValidatorTests: XCTestCase {
 final class ModelDigestTests: XCTestCase {
     func testSHA256MatchesKnownDigests() {
         XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(SHA256.hex(Array("abc".utf8)),
-                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            SHA256.hex(Array("abc".utf8)),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Two blocks, and a length where the padding spills into a block of its own.
-        XCTAssertEqual(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)),
-                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(
+            SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     func testTheModelDigestsAreTheVerifiedOnes() throws {
-        let sums = try String(contentsOf: fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Resources/models.sha256"), encoding: .utf8)
-        let expected = Dictionary(uniqueKeysWithValues: sums.split(separator: "\n").map {
-            let fields = $0.split(separator: " ", omittingEmptySubsequences: true)
-            return (String(fields[1]), String(fields[0]))
-        })
+        let sums = try String(
+            contentsOf: fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Resources/models.sha256"), encoding: .utf8)
+        let expected = Dictionary(
+            uniqueKeysWithValues: sums.split(separator: "\n").map {
+                let fields = $0.split(separator: " ", omittingEmptySubsequences: true)
+                return (String(fields[1]), String(fields[0]))
+            })
         let digests = try ModelFiles.digests()
-        XCTAssertEqual(digests.map(\.file),
-                       [ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand,
-                        ModelFiles.palm])
+        XCTAssertEqual(
+            digests.map(\.file),
+            [
+                ModelFiles.detector, ModelFiles.landmarks, ModelFiles.iris, ModelFiles.hand,
+                ModelFiles.palm,
+            ])
         for digest in digests { XCTAssertEqual(digest.sha256, expected[digest.file], digest.file) }
     }
 }

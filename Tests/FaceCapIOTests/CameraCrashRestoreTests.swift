@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,9 @@ final class CameraCrashRestoreTests: XCTestCase {
         fake.controls = [
             CV4L2_CID_GAIN: .init(minimum: 0, maximum: 255, value: 32),
             CV4L2_CID_BRIGHTNESS: .init(minimum: -64, maximum: 64, value: 0),
-            CV4L2_CID_UVC_ROI_RECT: .init(minimum: 0, maximum: 0, value: 0,
-                                          rect: v4l2_rect(left: 0, top: 0, width: 640, height: 480)),
+            CV4L2_CID_UVC_ROI_RECT: .init(
+                minimum: 0, maximum: 0, value: 0,
+                rect: v4l2_rect(left: 0, top: 0, width: 640, height: 480)),
         ]
         fakes.append(fake)
         return fake
@@ -40,14 +42,15 @@ final class CameraCrashRestoreTests: XCTestCase {
         XCTAssertTrue(camera.setControl(CV4L2_CID_GAIN, .integer(120)))
         XCTAssertTrue(camera.setControl(CV4L2_CID_UVC_ROI_RECT, .rect(x: 200, y: 100, width: 240, height: 280)))
         XCTAssertEqual(cv4l2_saved_controls_count(), 3, "one entry per control, the newest value written")
-        fake.controls[CV4L2_CID_BRIGHTNESS]?.value = 5   // another program, after facecap's change
+        fake.controls[CV4L2_CID_BRIGHTNESS]?.value = 5  // another program, after facecap's change
         let writesBefore = fake.controlWrites.count
 
         // What the fatal-signal handler calls (here on the test's thread, the fake's ioctl).
         var outcomes = [Int32](repeating: 0, count: 4)
         XCTAssertEqual(cv4l2_restore_saved_controls(&outcomes, 4), 3)
-        XCTAssertEqual(Array(outcomes.prefix(3)),
-                       [Int32(CV4L2_SAVED_RESTORED), Int32(CV4L2_SAVED_LEFT_ALONE), Int32(CV4L2_SAVED_RESTORED)])
+        XCTAssertEqual(
+            Array(outcomes.prefix(3)),
+            [Int32(CV4L2_SAVED_RESTORED), Int32(CV4L2_SAVED_LEFT_ALONE), Int32(CV4L2_SAVED_RESTORED)])
         XCTAssertEqual(fake.control(CV4L2_CID_GAIN), 32, "the value before the first change")
         XCTAssertEqual(fake.control(CV4L2_CID_BRIGHTNESS), 5, "another program's value stays")
         let rect = try XCTUnwrap(fake.controls[CV4L2_CID_UVC_ROI_RECT]?.rect)
@@ -109,8 +112,10 @@ final class CameraCrashRestoreTests: XCTestCase {
             control.written = written
             return control
         }
-        let table = [saved(CV4L2_CID_GAIN, original: 32, written: 90),
-                     saved(CV4L2_CID_BRIGHTNESS, original: 0, written: 20)]
+        let table = [
+            saved(CV4L2_CID_GAIN, original: 32, written: 90),
+            saved(CV4L2_CID_BRIGHTNESS, original: 0, written: 20),
+        ]
         XCTAssertEqual(cv4l2_saved_controls_publish(table, 2), 2)
 
         // The child of this many-threaded process may only make calls that take no lock another thread could have
@@ -124,7 +129,7 @@ final class CameraCrashRestoreTests: XCTestCase {
             for number in fatal { signal(number, SIG_DFL) }
             setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
             FatalSignals.install()
-            shared[3] = Int32(truncatingIfNeeded: Int.max + one)   // traps: the overflow check, used
+            shared[3] = Int32(truncatingIfNeeded: Int.max + one)  // traps: the overflow check, used
             _exit(99)
         }
         XCTAssertGreaterThan(child, 0)

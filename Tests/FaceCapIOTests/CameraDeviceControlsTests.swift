@@ -1,8 +1,9 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import Foundation
 import XCTest
+
+@testable import FaceCapIO
 
 /// The controls `facecap devices` lists: those facecap may steer, with the driver's names, menus named through
 /// VIDIOC_QUERYMENU (a menu that skips items, as UVC's auto exposure does), current and default values, in the
@@ -16,12 +17,14 @@ final class CameraDeviceControlsTests: XCTestCase {
     func makeFake() -> FakeV4L2Device {
         let fake = FakeV4L2Device(nodes: [path: .webcam])
         fake.controls = [
-            CV4L2_CID_EXPOSURE_AUTO: .init(minimum: 0, maximum: 3, value: 1, name: "Auto Exposure",
-                                           type: V4L2_CTRL_TYPE_MENU.rawValue, defaultValue: 3,
-                                           menu: [1: "Manual Mode", 3: "Aperture Priority Mode"]),
-            CV4L2_CID_EXPOSURE_AUTO_PRIORITY: .init(minimum: 0, maximum: 1, value: 1,
-                                                    name: "Exposure, Dynamic Framerate",
-                                                    type: V4L2_CTRL_TYPE_BOOLEAN.rawValue, defaultValue: 0),
+            CV4L2_CID_EXPOSURE_AUTO: .init(
+                minimum: 0, maximum: 3, value: 1, name: "Auto Exposure",
+                type: V4L2_CTRL_TYPE_MENU.rawValue, defaultValue: 3,
+                menu: [1: "Manual Mode", 3: "Aperture Priority Mode"]),
+            CV4L2_CID_EXPOSURE_AUTO_PRIORITY: .init(
+                minimum: 0, maximum: 1, value: 1,
+                name: "Exposure, Dynamic Framerate",
+                type: V4L2_CTRL_TYPE_BOOLEAN.rawValue, defaultValue: 0),
             CV4L2_CID_BRIGHTNESS: .init(minimum: -64, maximum: 64, value: 10, name: "Brightness", defaultValue: 0),
             UInt32(V4L2_CID_BASE + 1): .init(minimum: 0, maximum: 95, value: 32, name: "Contrast"),
         ]
@@ -32,8 +35,9 @@ final class CameraDeviceControlsTests: XCTestCase {
     func testTheSteerableControlsAreReadWithTheirMenusNamedAndTheNodeClosedAgain() throws {
         let fake = makeFake()
         let controls = CameraDeviceControl.read(path: path, ops: fake.ops)
-        XCTAssertEqual(controls.map(\.name), ["Auto Exposure", "Exposure, Dynamic Framerate", "Brightness"],
-                       "facecap's own order; contrast is not one it steers")
+        XCTAssertEqual(
+            controls.map(\.name), ["Auto Exposure", "Exposure, Dynamic Framerate", "Brightness"],
+            "facecap's own order; contrast is not one it steers")
         let exposure = try XCTUnwrap(controls.first)
         XCTAssertEqual(exposure.kind, .menu)
         XCTAssertEqual(exposure.menu.map(\.index), [1, 3], "items 0 and 2 are not in the menu")
@@ -41,8 +45,9 @@ final class CameraDeviceControlsTests: XCTestCase {
         XCTAssertEqual(exposure.value, 1)
         XCTAssertEqual(exposure.defaultValue, 3)
         XCTAssertEqual(controls[1].kind, .boolean)
-        XCTAssertEqual([controls[2].minimum, controls[2].maximum, controls[2].defaultValue, controls[2].value],
-                       [-64, 64, 0, 10])
+        XCTAssertEqual(
+            [controls[2].minimum, controls[2].maximum, controls[2].defaultValue, controls[2].value],
+            [-64, 64, 0, 10])
         XCTAssertTrue(fake.openFds.isEmpty, "the node opened to read them is closed again")
         XCTAssertFalse(fake.log.contains { $0.hasPrefix("S_CTRL") }, "nothing written")
     }
@@ -53,14 +58,17 @@ final class CameraDeviceControlsTests: XCTestCase {
         device.controls = CameraDeviceControl.read(path: path, ops: fake.ops)
         let lines = CameraDeviceText.human([device]).split(separator: "\n").map(String.init)
         let start = try XCTUnwrap(lines.firstIndex(of: "  controls facecap may steer:"), "\(lines)")
-        XCTAssertEqual(Array(lines[(start + 1)...].prefix(3)), [
-            "    Auto Exposure: Manual Mode (default Aperture Priority Mode; one of Manual Mode, Aperture Priority Mode)",
-            "    Exposure, Dynamic Framerate: 1 (default 0, 0 to 1)",
-            "    Brightness: 10 (default 0, -64 to 64)",
-        ])
+        XCTAssertEqual(
+            Array(lines[(start + 1)...].prefix(3)),
+            [
+                "    Auto Exposure: Manual Mode (default Aperture Priority Mode; one of Manual Mode, Aperture Priority Mode)",
+                "    Exposure, Dynamic Framerate: 1 (default 0, 0 to 1)",
+                "    Brightness: 10 (default 0, -64 to 64)",
+            ])
         device.controls = []
-        XCTAssertFalse(CameraDeviceText.human([device]).contains("controls facecap may steer"),
-                       "no heading for a node without such controls")
+        XCTAssertFalse(
+            CameraDeviceText.human([device]).contains("controls facecap may steer"),
+            "no heading for a node without such controls")
     }
 
     func testTheJSONListsEachControlWithItsMenu() throws {

@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -35,11 +36,15 @@ final class CameraDeviceTests: XCTestCase {
     }
 
     func testListsCaptureNodesInNumberOrderAndSkipsMetadataNodes() throws {
-        let mjpegOnly = FakeV4L2Device.Node(card: "USB MJPEG Cam", driver: "uvcvideo", bus: "usb-0000:00:14.0-2",
-                                            formats: [.mjpeg, .emulatedRGB])
-        let fake = try makeDev(["video0", "video1", "video10", "video2", "video3", "videoX", "vbi0", "media0"],
-                               nodes: ["video0": .webcam, "video1": .metadata, "video2": mjpegOnly,
-                                       "video10": .webcam, "video3": .metadata])
+        let mjpegOnly = FakeV4L2Device.Node(
+            card: "USB MJPEG Cam", driver: "uvcvideo", bus: "usb-0000:00:14.0-2",
+            formats: [.mjpeg, .emulatedRGB])
+        let fake = try makeDev(
+            ["video0", "video1", "video10", "video2", "video3", "videoX", "vbi0", "media0"],
+            nodes: [
+                "video0": .webcam, "video1": .metadata, "video2": mjpegOnly,
+                "video10": .webcam, "video3": .metadata,
+            ])
         let devices = CameraDevice.list(directory: directory, ops: fake.ops)
         XCTAssertEqual(devices.map(\.path), ["video0", "video2", "video10"].map { "\(directory)/\($0)" })
         XCTAssertTrue(fake.openFds.isEmpty, "every node opened for the scan is closed again")
@@ -120,18 +125,23 @@ final class CameraDeviceTests: XCTestCase {
     }
 
     func testFindsTheProcessesHoldingADevice() throws {
-        let proc = try makeProcRoot(holders: [(321, "zoom", "/dev/video0"), (77, "cheese", "/dev/video0"),
-                                              (88, "obs", "/dev/video2")])
+        let proc = try makeProcRoot(holders: [
+            (321, "zoom", "/dev/video0"), (77, "cheese", "/dev/video0"),
+            (88, "obs", "/dev/video2"),
+        ])
         defer { try? FileManager.default.removeItem(atPath: proc) }
-        XCTAssertEqual(DeviceHolder.find(path: "/dev/video0", procRoot: proc),
-                       [DeviceHolder(pid: 77, command: "cheese"), DeviceHolder(pid: 321, command: "zoom")])
+        XCTAssertEqual(
+            DeviceHolder.find(path: "/dev/video0", procRoot: proc),
+            [DeviceHolder(pid: 77, command: "cheese"), DeviceHolder(pid: 321, command: "zoom")])
         XCTAssertEqual(DeviceHolder.find(path: "/dev/video5", procRoot: proc), [])
         XCTAssertEqual(DeviceHolder.find(path: "/dev/video0", procRoot: proc + "/nowhere"), [])
 
-        let busy = CameraError.busy(path: "/dev/video0",
-                                    holders: DeviceHolder.find(path: "/dev/video0", procRoot: proc))
-        XCTAssertEqual(busy.message,
-                       "/dev/video0 is busy: in use by cheese (pid 77), zoom (pid 321) — close them and try again")
+        let busy = CameraError.busy(
+            path: "/dev/video0",
+            holders: DeviceHolder.find(path: "/dev/video0", procRoot: proc))
+        XCTAssertEqual(
+            busy.message,
+            "/dev/video0 is busy: in use by cheese (pid 77), zoom (pid 321) — close them and try again")
         let hidden = CameraError.busy(path: "/dev/video0", holders: [])
         XCTAssertTrue(hidden.message.contains("sudo fuser /dev/video0"))
     }
@@ -147,18 +157,24 @@ final class CameraDeviceTests: XCTestCase {
         let cases: [(CameraError, ExitCode, String)] = [
             (.noCamera(directory: "/dev"), .noCamera, "connect a webcam"),
             (.noSuchDevice(path: "/dev/video7"), .noCamera, "facecap devices"),
-            (.notCaptureDevice(path: "/dev/null", reason: .noV4L2), .noCamera,
-             "/dev/null is not a video capture device (it does not answer V4L2 requests)"),
-            (.permissionDenied(path: "/dev/video0", access: access), .permissionDenied,
-             "owner root, group video, mode crw-rw----; you are in: alice, sudo) — fix: sudo usermod -aG video $USER"),
+            (
+                .notCaptureDevice(path: "/dev/null", reason: .noV4L2), .noCamera,
+                "/dev/null is not a video capture device (it does not answer V4L2 requests)"
+            ),
+            (
+                .permissionDenied(path: "/dev/video0", access: access), .permissionDenied,
+                "owner root, group video, mode crw-rw----; you are in: alice, sudo) — fix: sudo usermod -aG video $USER"
+            ),
             (.busy(path: "/dev/video0", holders: [DeviceHolder(pid: 1, command: "cheese")]), .noCamera, "close it"),
             (.unsupportedFormat(path: "/dev/video0", offered: ["H264"]), .noCamera, "it offers H264"),
             (.disconnected(path: "/dev/video0"), .failure, "reconnect it"),
             (.stalled(path: "/dev/video0", seconds: 5), .failure, "for 5 s"),
             (.noBandwidth(path: "/dev/video0"), .failure, "not enough USB bandwidth"),
             (.ioError(path: "/dev/video0", attempts: 5), .failure, "5 times in a row"),
-            (.system(path: "/dev/video0", operation: "VIDIOC_REQBUFS", errno: ENOMEM), .failure,
-             "VIDIOC_REQBUFS failed: Cannot allocate memory"),
+            (
+                .system(path: "/dev/video0", operation: "VIDIOC_REQBUFS", errno: ENOMEM), .failure,
+                "VIDIOC_REQBUFS failed: Cannot allocate memory"
+            ),
             (.closed(path: "/dev/video0"), .failure, "open it again"),
         ]
         for (error, code, text) in cases {
@@ -166,10 +182,12 @@ final class CameraDeviceTests: XCTestCase {
             XCTAssertTrue(error.message.contains(text), "\(error.message) should contain \(text)")
             XCTAssertFalse(error.message.contains("\n"))
         }
-        XCTAssertEqual(cases.filter { $0.0.isStreamLoss }.map { $0.0 }, [
-            .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
-            .ioError(path: "/dev/video0", attempts: 5),
-        ])
+        XCTAssertEqual(
+            cases.filter { $0.0.isStreamLoss }.map { $0.0 },
+            [
+                .disconnected(path: "/dev/video0"), .stalled(path: "/dev/video0", seconds: 5),
+                .ioError(path: "/dev/video0", attempts: 5),
+            ])
         // Added to the group, but this session predates it: only a new login (or newgrp) helps.
         var pending = access
         pending.membershipPending = true
@@ -178,8 +196,9 @@ final class CameraDeviceTests: XCTestCase {
         XCTAssertFalse(stale.contains("usermod"))
         // A device group other than "video" is the one to join.
         let other = DeviceAccess(owner: "root", group: "plugdev", mode: "crw-rw----", userGroups: ["alice"])
-        XCTAssertTrue(CameraError.permissionDenied(path: "/dev/video0", access: other).message
-            .contains("usermod -aG plugdev $USER"))
+        XCTAssertTrue(
+            CameraError.permissionDenied(path: "/dev/video0", access: other).message
+                .contains("usermod -aG plugdev $USER"))
     }
 
     func testHumanAndJSONListings() throws {
@@ -194,7 +213,9 @@ final class CameraDeviceTests: XCTestCase {
         let fake = try makeDev(["video0"], nodes: ["video0": quoted])
         let devices = CameraDevice.list(directory: directory, ops: fake.ops)
 
-        XCTAssertEqual(CameraDeviceText.human(devices), """
+        XCTAssertEqual(
+            CameraDeviceText.human(devices),
+            """
             \(directory)/video0: Cam "HD" (driver fakecam, bus platform:fake-0)
               choice 1: colour, 640x480 at 30 fps
               YUYV (YUYV 4:2:2)
@@ -204,27 +225,31 @@ final class CameraDeviceTests: XCTestCase {
               also converted by libv4l2: RGB3
             """)
         let json = CameraDeviceText.json(devices, problems: ["x \"y\""])
-        XCTAssertEqual(json, "{\"devices\":[{\"path\":\"\(directory)/video0\",\"card\":\"Cam \\\"HD\\\"\","
-            + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"formats\":["
-            + "{\"fourcc\":\"YUYV\",\"description\":\"YUYV 4:2:2\",\"compressed\":false,\"emulated\":false,"
-            + "\"sizes\":[{\"type\":\"stepwise\",\"minWidth\":48,\"minHeight\":32,\"maxWidth\":1920,"
-            + "\"maxHeight\":1080,\"stepWidth\":16,\"stepHeight\":8,\"fps\":[30]}]},"
-            + "{\"fourcc\":\"MJPG\",\"description\":\"Motion-JPEG\",\"compressed\":true,\"emulated\":false,"
-            + "\"sizes\":[{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30]}]},"
-            + "{\"fourcc\":\"RGB3\",\"description\":\"RGB3\",\"compressed\":false,\"emulated\":true,"
-            + "\"sizes\":[{\"type\":\"discrete\",\"width\":640,\"height\":480,\"fps\":[30,15]},"
-            + "{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30,15]},"
-            + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}],"
-            + "\"rank\":1,\"kind\":\"colour\",\"virtual\":false,\"fastEnough\":true,"
-            + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"],"
-            + "\"hardwareDriver\":null,\"interface\":null,\"controls\":[]}],\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}")
+        XCTAssertEqual(
+            json,
+            "{\"devices\":[{\"path\":\"\(directory)/video0\",\"card\":\"Cam \\\"HD\\\"\","
+                + "\"driver\":\"fakecam\",\"bus\":\"platform:fake-0\",\"formats\":["
+                + "{\"fourcc\":\"YUYV\",\"description\":\"YUYV 4:2:2\",\"compressed\":false,\"emulated\":false,"
+                + "\"sizes\":[{\"type\":\"stepwise\",\"minWidth\":48,\"minHeight\":32,\"maxWidth\":1920,"
+                + "\"maxHeight\":1080,\"stepWidth\":16,\"stepHeight\":8,\"fps\":[30]}]},"
+                + "{\"fourcc\":\"MJPG\",\"description\":\"Motion-JPEG\",\"compressed\":true,\"emulated\":false,"
+                + "\"sizes\":[{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30]}]},"
+                + "{\"fourcc\":\"RGB3\",\"description\":\"RGB3\",\"compressed\":false,\"emulated\":true,"
+                + "\"sizes\":[{\"type\":\"discrete\",\"width\":640,\"height\":480,\"fps\":[30,15]},"
+                + "{\"type\":\"discrete\",\"width\":1280,\"height\":720,\"fps\":[30,15]},"
+                + "{\"type\":\"discrete\",\"width\":1920,\"height\":1080,\"fps\":[30,15]}]}],"
+                + "\"rank\":1,\"kind\":\"colour\",\"virtual\":false,\"fastEnough\":true,"
+                + "\"mode\":{\"width\":640,\"height\":480,\"fps\":30},\"reasons\":[\"colour\",\"640x480 at 30 fps\"],"
+                + "\"hardwareDriver\":null,\"interface\":null,\"controls\":[]}],\"problems\":[\"x \\\"y\\\"\"],\"mipi\":null}"
+        )
         // It parses as JSON, with the documented keys.
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let first = (parsed?["devices"] as? [[String: Any]])?.first
         XCTAssertEqual(first?["card"] as? String, "Cam \"HD\"")
         XCTAssertEqual(CameraDeviceText.string("a\u{1}\n"), "\"a\\u0001\\n\"")
-        let range = CameraFrameSize(kind: .continuous, width: 640, height: 480, minWidth: 1, minHeight: 1,
-                                    stepWidth: 1, stepHeight: 1, frameRates: [], frameRateRange: 7.5...30)
+        let range = CameraFrameSize(
+            kind: .continuous, width: 640, height: 480, minWidth: 1, minHeight: 1,
+            stepWidth: 1, stepHeight: 1, frameRates: [], frameRateRange: 7.5...30)
         XCTAssertEqual(CameraDeviceText.describe(range), "1x1 to 640x480, any size @ 7.5–30 fps")
     }
 

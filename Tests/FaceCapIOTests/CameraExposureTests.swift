@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 /// Exposure for the face and nothing left changed, against the fake device: a camera whose gain, brightness, auto
 /// priority and region of interest act on a real face photo's light as a camera's would. Time is the fake's frame
@@ -10,8 +11,11 @@ final class CameraExposureTests: XCTestCase {
     let path = "/dev/fake-video0"
     /// The ops table does not retain its fake: the test case keeps each alive until its cameras are gone.
     var fakes: [FakeV4L2Device] = []
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -31,8 +35,9 @@ final class CameraExposureTests: XCTestCase {
             CV4L2_CID_EXPOSURE_AUTO_PRIORITY: .init(minimum: 0, maximum: 1, value: 1),
         ]
         if region {
-            fake.controls[CV4L2_CID_UVC_ROI_RECT] = .init(minimum: 0, maximum: 0, value: 0,
-                                                          rect: v4l2_rect(left: 0, top: 0, width: 640, height: 480))
+            fake.controls[CV4L2_CID_UVC_ROI_RECT] = .init(
+                minimum: 0, maximum: 0, value: 0,
+                rect: v4l2_rect(left: 0, top: 0, width: 640, height: 480))
             fake.controls[CV4L2_CID_UVC_ROI_AUTO] = .init(minimum: 0, maximum: 255, value: 0)
         }
         fakes.append(fake)
@@ -76,7 +81,8 @@ final class CameraExposureTests: XCTestCase {
             let brightness = Float(device.appliedControl(CV4L2_CID_BRIGHTNESS) ?? 0)
             var exposure = Float(device.appliedControl(CV4L2_CID_GAIN) ?? Self.defaultGain) / Float(Self.defaultGain)
             if let bits = device.appliedControl(CV4L2_CID_UVC_ROI_AUTO),
-               bits & Int(CV4L2_UVC_ROI_AUTO_EXPOSURE) != 0, let rect = device.appliedRect(CV4L2_CID_UVC_ROI_RECT) {
+                bits & Int(CV4L2_UVC_ROI_AUTO_EXPOSURE) != 0, let rect = device.appliedRect(CV4L2_CID_UVC_ROI_RECT)
+            {
                 var sum: Float = 0, count: Float = 0
                 for y in Int(rect.top)..<min(scene.height, Int(rect.top) + Int(rect.height)) {
                     for x in Int(rect.left)..<min(scene.width, Int(rect.left) + Int(rect.width)) {
@@ -102,8 +108,10 @@ final class CameraExposureTests: XCTestCase {
     /// Reads `count` frames of `camera`, the models and the analyzer's measures on every other one (as the wizard's
     /// cadence does at 30 fps), each measured frame after the warm-up handed to `exposure`; `each` is called with
     /// each frame's run so far, before it is read (another program acting meanwhile).
-    func capture(_ camera: Camera, _ exposure: CameraExposure, frames count: Int,
-                 each: (Run) -> Void = { _ in }) throws -> Run {
+    func capture(
+        _ camera: Camera, _ exposure: CameraExposure, frames count: Int,
+        each: (Run) -> Void = { _ in }
+    ) throws -> Run {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
         let thresholds = AnalyzerThresholds()
@@ -133,9 +141,10 @@ final class CameraExposureTests: XCTestCase {
         let range = thresholds.minFaceLuma...thresholds.maxFaceLuma
         let measured = run.frames.filter { $0.faceLuma != nil }
         guard let first = run.frames.first,
-              let index = measured.indices.first(where: { start in
-                  measured[start...].allSatisfy { range.contains($0.faceLuma!) }
-              }) else { return nil }
+            let index = measured.indices.first(where: { start in
+                measured[start...].allSatisfy { range.contains($0.faceLuma!) }
+            })
+        else { return nil }
         return measured[index].time - first.time
     }
 
@@ -209,7 +218,7 @@ final class CameraExposureTests: XCTestCase {
         let camera = try Camera(path: path, ops: fake.ops)
         _ = try capture(camera, CameraExposure(), frames: 60)
         XCTAssertNotEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain)
-        fake.controls[CV4L2_CID_GAIN]?.value = 7   // e.g. someone in qv4l2
+        fake.controls[CV4L2_CID_GAIN]?.value = 7  // e.g. someone in qv4l2
         camera.close()
         XCTAssertEqual(fake.control(CV4L2_CID_GAIN), 7, "another program's value stays")
         XCTAssertEqual(fake.control(CV4L2_CID_EXPOSURE_AUTO_PRIORITY), 1, "facecap's own change is written back")
@@ -310,8 +319,9 @@ final class CameraExposureTests: XCTestCase {
     }
 
     func testACameraWithoutControlsIsLeftAsItIs() throws {
-        let fake = FakeV4L2Device(nodes: [path: .webcam],
-                                  script: Array(repeating: .frame(FakeV4L2Device.FrameSpec(fill: 0x20)), count: 4))
+        let fake = FakeV4L2Device(
+            nodes: [path: .webcam],
+            script: Array(repeating: .frame(FakeV4L2Device.FrameSpec(fill: 0x20)), count: 4))
         fakes.append(fake)
         let camera = try Camera(path: path, ops: fake.ops)
         let exposure = CameraExposure()
@@ -328,7 +338,7 @@ final class CameraExposureTests: XCTestCase {
 
     // MARK: the exposure time (manual exposure only, capped at one frame)
 
-    static let defaultExposure = 156   // 15.6 ms, in V4L2's 100 µs units
+    static let defaultExposure = 156  // 15.6 ms, in V4L2's 100 µs units
 
     /// A webcam in manual exposure (`exposure_auto` = `mode`) whose exposure time (3...2047) is the only control that
     /// brightens: picture = light × exposure / 15.6 ms. The frame rate is 30 whatever the exposure: the test checks
@@ -342,11 +352,13 @@ final class CameraExposureTests: XCTestCase {
         let light = try scene(face: face, window: 250).light
         var time = 0.0
         fake.liveFrame = { device in
-            let exposure = Float(device.appliedControl(CV4L2_CID_EXPOSURE_ABSOLUTE) ?? Self.defaultExposure)
+            let exposure =
+                Float(device.appliedControl(CV4L2_CID_EXPOSURE_ABSOLUTE) ?? Self.defaultExposure)
                 / Float(Self.defaultExposure)
             time += 1.0 / 30
-            return FakeV4L2Device.FrameSpec(bytes: light.map { UInt8(max(0, min(255, $0 * exposure)).rounded()) },
-                                            time: time)
+            return FakeV4L2Device.FrameSpec(
+                bytes: light.map { UInt8(max(0, min(255, $0 * exposure)).rounded()) },
+                time: time)
         }
         return (fake, try Camera(path: path, ops: fake.ops))
     }
@@ -360,9 +372,10 @@ final class CameraExposureTests: XCTestCase {
         XCTAssertLessThan(first, ExposureSteering.Limits().startBelow, "the face starts dark enough to steer")
         let writes = fake.controlWrites.filter { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }.map(\.value)
         XCTAssertFalse(writes.isEmpty, "the exposure time was turned")
-        let oneFrame = 10_000 / 30   // 1/30 s in 100 µs units
-        XCTAssertTrue(writes.allSatisfy { $0 > Self.defaultExposure && $0 <= oneFrame },
-                      "longer, never past one frame at 30 fps: \(writes)")
+        let oneFrame = 10_000 / 30  // 1/30 s in 100 µs units
+        XCTAssertTrue(
+            writes.allSatisfy { $0 > Self.defaultExposure && $0 <= oneFrame },
+            "longer, never past one frame at 30 fps: \(writes)")
         XCTAssertEqual(writes, writes.sorted(), "only lengthened on a face that stays dark: \(writes)")
         XCTAssertNotNil(settled(run), "the face's luma reached the analyzer's range: \(run.frames)")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(run.frameRate), 29.9)
@@ -383,8 +396,9 @@ final class CameraExposureTests: XCTestCase {
     }
 
     func testInAutoExposureTheExposureTimeIsNeverWritten() throws {
-        let (fake, camera) = try exposureTimeCamera(mode: Int32(V4L2_EXPOSURE_APERTURE_PRIORITY.rawValue),
-                                                    face: 0.45)
+        let (fake, camera) = try exposureTimeCamera(
+            mode: Int32(V4L2_EXPOSURE_APERTURE_PRIORITY.rawValue),
+            face: 0.45)
         let exposure = CameraExposure()
         _ = try capture(camera, exposure, frames: 40)
         XCTAssertFalse(fake.controlWrites.contains { $0.id == CV4L2_CID_EXPOSURE_ABSOLUTE }, "auto exposure drives it")
@@ -409,8 +423,9 @@ final class CameraExposureTests: XCTestCase {
     /// what was said on each analysed frame.
     func wizardPipeline(_ camera: Camera, frames count: Int) throws -> (said: [Said], pipeline: FramePipeline) {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand)
+        let shared = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
         pipeline.reset(mustClear: [])
         var said: [Said] = []
@@ -425,12 +440,14 @@ final class CameraExposureTests: XCTestCase {
             switch try pipeline.next(from: camera) {
             case .none: continue
             case .skipped, .shownOnly: read += 1
-            case let .analysed(guidance):
+            case .analysed(let guidance):
                 read += 1
                 let analysis = try XCTUnwrap(pipeline.photoFrame(for: .manual)?.analysis)
-                said.append(Said(guidance: guidance, unheld: FrameGuidance(analysis), active: analysis.active,
-                                 exhausted: pipeline.exposure.isExhausted,
-                                 held: pipeline.exposure.heldLightWordFrames))
+                said.append(
+                    Said(
+                        guidance: guidance, unheld: FrameGuidance(analysis), active: analysis.active,
+                        exhausted: pipeline.exposure.isExhausted,
+                        held: pipeline.exposure.heldLightWordFrames))
             }
         }
         return (said, pipeline)
@@ -447,8 +464,9 @@ final class CameraExposureTests: XCTestCase {
         let (said, pipeline) = try wizardPipeline(camera, frames: 90)
         let darkFrames = said.filter { $0.active.contains(.tooDark) }
         XCTAssertFalse(darkFrames.isEmpty, "the analyzer found the face too dark at first")
-        XCTAssertFalse(said.contains { Self.says($0.guidance, .tooDark) },
-                       "the camera brightened it: the person was never asked for light: \(said.map(\.guidance))")
+        XCTAssertFalse(
+            said.contains { Self.says($0.guidance, .tooDark) },
+            "the camera brightened it: the person was never asked for light: \(said.map(\.guidance))")
         XCTAssertFalse(said.contains { $0.exhausted })
         XCTAssertGreaterThan(pipeline.exposure.heldLightWordFrames, 0)
         XCTAssertLessThan(pipeline.exposure.heldLightWordFrames, LightWordsHold().maxHeldFrames)
@@ -474,16 +492,19 @@ final class CameraExposureTests: XCTestCase {
         let camera = try Camera(path: path, ops: fake.ops)
         let bound = LightWordsHold().maxHeldFrames
         let (said, pipeline) = try wizardPipeline(camera, frames: 2 * (bound + 30))
-        let first = try XCTUnwrap(said.firstIndex { Self.says($0.guidance, .tooDark) },
-                                  "too dark said at last: \(said.map(\.guidance))")
+        let first = try XCTUnwrap(
+            said.firstIndex { Self.says($0.guidance, .tooDark) },
+            "too dark said at last: \(said.map(\.guidance))")
         let before = said[..<first]
         XCTAssertFalse(said[first].exhausted, "said for the bound, not because the camera gave up")
         XCTAssertEqual(said[first].held, bound, "said on the first frame past the bound")
         XCTAssertEqual(before.last?.held, bound, "the frame before it was the last held")
-        XCTAssertEqual(before.filter { Self.says($0.unheld, .tooDark) }.count, bound,
-                       "every frame the analyzer said too dark on before was held, and no other")
-        XCTAssertTrue(said[first...].allSatisfy { !$0.active.contains(.tooDark) || Self.says($0.guidance, .tooDark) },
-                      "from then on it is said whenever the analyzer says it")
+        XCTAssertEqual(
+            before.filter { Self.says($0.unheld, .tooDark) }.count, bound,
+            "every frame the analyzer said too dark on before was held, and no other")
+        XCTAssertTrue(
+            said[first...].allSatisfy { !$0.active.contains(.tooDark) || Self.says($0.guidance, .tooDark) },
+            "from then on it is said whenever the analyzer says it")
         XCTAssertEqual(pipeline.exposure.heldLightWordFrames, bound)
         camera.close()
         XCTAssertEqual(fake.control(CV4L2_CID_GAIN), Self.defaultGain)

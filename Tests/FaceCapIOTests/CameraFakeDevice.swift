@@ -1,6 +1,7 @@
 import CV4L2
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -237,7 +238,7 @@ final class FakeV4L2Device {
             return 1
         }
         guard let event = script.first else {
-            usleep(UInt32(min(max(timeout, 0), 200)) * 1000)   // nothing scripted: wait like a stalled camera
+            usleep(UInt32(min(max(timeout, 0), 200)) * 1000)  // nothing scripted: wait like a stalled camera
             return 0
         }
         switch event {
@@ -287,7 +288,8 @@ final class FakeV4L2Device {
             guard index < node.formats.count else { return fail(EINVAL) }
             let format = node.formats[index]
             description.pointee.pixelformat = format.fourcc
-            description.pointee.flags = (format.emulated ? UInt32(V4L2_FMT_FLAG_EMULATED) : 0)
+            description.pointee.flags =
+                (format.emulated ? UInt32(V4L2_FMT_FLAG_EMULATED) : 0)
                 | (format.compressed ? UInt32(V4L2_FMT_FLAG_COMPRESSED) : 0)
             write(format.description, into: &description.pointee.description)
             return 0
@@ -307,16 +309,19 @@ final class FakeV4L2Device {
             }
             guard index < format.sizes.count else { return fail(EINVAL) }
             size.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
-            size.pointee.discrete = v4l2_frmsize_discrete(width: UInt32(format.sizes[index].width),
-                                                          height: UInt32(format.sizes[index].height))
+            size.pointee.discrete = v4l2_frmsize_discrete(
+                width: UInt32(format.sizes[index].width),
+                height: UInt32(format.sizes[index].height))
             return 0
         case CV4L2_VIDIOC_ENUM_FRAMEINTERVALS:
             let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
             guard let format = node.formats.first(where: { $0.fourcc == interval.pointee.pixel_format }),
-                  Int(interval.pointee.index) < format.rates.count else { return fail(EINVAL) }
+                Int(interval.pointee.index) < format.rates.count
+            else { return fail(EINVAL) }
             interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
-            interval.pointee.discrete = v4l2_fract(numerator: 1,
-                                                   denominator: UInt32(format.rates[Int(interval.pointee.index)]))
+            interval.pointee.discrete = v4l2_fract(
+                numerator: 1,
+                denominator: UInt32(format.rates[Int(interval.pointee.index)]))
             return 0
         case CV4L2_VIDIOC_S_FMT:
             log.append("S_FMT")
@@ -337,8 +342,9 @@ final class FakeV4L2Device {
             let parm = argument.assumingMemoryBound(to: v4l2_streamparm.self)
             parm.pointee.parm.capture.capability = node.timePerFrame ? UInt32(V4L2_CAP_TIMEPERFRAME) : 0
             let period = lastTimePerFrame ?? (1, UInt32(current?.format.rates.first ?? 30))
-            parm.pointee.parm.capture.timeperframe = v4l2_fract(numerator: period.numerator,
-                                                                 denominator: period.denominator)
+            parm.pointee.parm.capture.timeperframe = v4l2_fract(
+                numerator: period.numerator,
+                denominator: period.denominator)
             return 0
         case CV4L2_VIDIOC_S_PARM:
             guard node.timePerFrame, let current else { return fail(EINVAL) }
@@ -421,8 +427,9 @@ final class FakeV4L2Device {
         case CV4L2_VIDIOC_G_EXT_CTRLS, CV4L2_VIDIOC_S_EXT_CTRLS:
             let list = argument.assumingMemoryBound(to: v4l2_ext_controls.self)
             guard list.pointee.count == 1, let entry = list.pointee.controls,
-                  var control = controls[entry.pointee.id], control.rect != nil,
-                  let rect = cv4l2_ext_control_rect(entry) else { return fail(EINVAL) }
+                var control = controls[entry.pointee.id], control.rect != nil,
+                let rect = cv4l2_ext_control_rect(entry)
+            else { return fail(EINVAL) }
             if request == CV4L2_VIDIOC_G_EXT_CTRLS {
                 rect.pointee = control.rect!
                 return 0
@@ -452,7 +459,8 @@ final class FakeV4L2Device {
         lastRequestedSize = (Int(pix.width), Int(pix.height))
         lastRequestedFourcc = pix.pixelformat
         // Like a driver: an unknown format becomes the first one, a size becomes the nearest offered.
-        let chosen = node.formats.first { $0.fourcc == pix.pixelformat && $0.fourcc != node.refusedFourcc }
+        let chosen =
+            node.formats.first { $0.fourcc == pix.pixelformat && $0.fourcc != node.refusedFourcc }
             ?? node.formats[0]
         var size = (width: Int(pix.width), height: Int(pix.height))
         if !chosen.sizes.isEmpty {
@@ -465,7 +473,9 @@ final class FakeV4L2Device {
         let stride = chosen.compressed ? 0 : size.width * layout.bytesPerPixel + node.rowPadding
         // A compressed frame's buffer as uvcvideo sizes it, at least 64 KiB (a small test picture's JPEG header alone
         // is longer than its pixels).
-        let imageSize = chosen.compressed ? max(size.width * size.height, 1 << 16)
+        let imageSize =
+            chosen.compressed
+            ? max(size.width * size.height, 1 << 16)
             : stride * size.height + layout.chromaBytes(stride, size.height)
         current = (node, chosen, size.width, size.height, stride, imageSize)
         format.pointee.fmt.pix.pixelformat = chosen.fourcc
@@ -482,8 +492,9 @@ final class FakeV4L2Device {
         for buffer in buffers { buffer.memory.deallocate() }
         let count = Int(min(request.pointee.count, 32))
         buffers = (0..<count).map { index in
-            Buffer(memory: .allocate(byteCount: current.size, alignment: 16), length: current.size,
-                   offset: UInt32(index) * 0x10000)
+            Buffer(
+                memory: .allocate(byteCount: current.size, alignment: 16), length: current.size,
+                offset: UInt32(index) * 0x10000)
         }
         request.pointee.count = UInt32(count)
         return 0
@@ -527,7 +538,8 @@ final class FakeV4L2Device {
             buffer.pointee.index = UInt32(index)
             buffer.pointee.bytesused = UInt32(used)
             buffer.pointee.length = UInt32(buffers[index].length)
-            buffer.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+            buffer.pointee.flags =
+                UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
                 | (spec.errorFlag ? UInt32(V4L2_BUF_FLAG_ERROR) : 0)
             let when = streamOnTime + (spec.time ?? (monotonic() - streamOnTime))
             buffer.pointee.timestamp = timeval(tv_sec: Int(when), tv_usec: Int((when - when.rounded(.down)) * 1e6))
@@ -553,7 +565,8 @@ final class FakeV4L2Device {
         case CV4L2_PIX_FMT_RGB24, CV4L2_PIX_FMT_BGR24: return (3, { _, _ in 0 })
         case CV4L2_PIX_FMT_XBGR32, CV4L2_PIX_FMT_XRGB32, CV4L2_PIX_FMT_RGBX32: return (4, { _, _ in 0 })
         case CV4L2_PIX_FMT_NV12: return (1, { stride, height in stride * ((height + 1) / 2) })
-        case CV4L2_PIX_FMT_YUV420, CV4L2_PIX_FMT_YVU420: return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
+        case CV4L2_PIX_FMT_YUV420, CV4L2_PIX_FMT_YVU420:
+            return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
         default: return (2, { _, _ in 0 })
         }
     }
@@ -588,16 +601,20 @@ final class FakeV4L2Device {
 // MARK: - Ready-made cameras
 
 extension FakeV4L2Device.Format {
-    static let yuyv = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_YUYV, description: "YUYV 4:2:2",
-                                            sizes: [(320, 240), (640, 480), (1280, 720)])
-    static let mjpeg = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_MJPEG, description: "Motion-JPEG", compressed: true,
-                                             sizes: [(640, 480), (1280, 720), (1920, 1080)])
+    static let yuyv = FakeV4L2Device.Format(
+        fourcc: CV4L2_PIX_FMT_YUYV, description: "YUYV 4:2:2",
+        sizes: [(320, 240), (640, 480), (1280, 720)])
+    static let mjpeg = FakeV4L2Device.Format(
+        fourcc: CV4L2_PIX_FMT_MJPEG, description: "Motion-JPEG", compressed: true,
+        sizes: [(640, 480), (1280, 720), (1920, 1080)])
     /// A packed 4:2:2 format facecap does not read itself: libv4l2 converts it to RGB24.
-    static let uyvy = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_UYVY, description: "UYVY 4:2:2",
-                                            sizes: [(640, 480), (1280, 720)])
+    static let uyvy = FakeV4L2Device.Format(
+        fourcc: CV4L2_PIX_FMT_UYVY, description: "UYVY 4:2:2",
+        sizes: [(640, 480), (1280, 720)])
     /// What libv4l2 adds to the list for a camera it can convert from.
-    static let emulatedRGB = FakeV4L2Device.Format(fourcc: CV4L2_PIX_FMT_RGB24, description: "RGB3", emulated: true,
-                                                   sizes: [(640, 480), (1280, 720), (1920, 1080)])
+    static let emulatedRGB = FakeV4L2Device.Format(
+        fourcc: CV4L2_PIX_FMT_RGB24, description: "RGB3", emulated: true,
+        sizes: [(640, 480), (1280, 720), (1920, 1080)])
 }
 
 extension FakeV4L2Device.Node {

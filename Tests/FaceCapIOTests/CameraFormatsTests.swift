@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 /// The formats laptop cameras give (issue 31): YUYV, NV12 (AMD's ISP, Ubuntu's relay), YU12/YV12, RGB24, BGR24
 /// and 32-bit RGB (libcamera's software ISP), each read as it is, a format forced with --format, and a relay that
@@ -21,14 +22,21 @@ extension CameraDeviceTests {
     ]
 
     /// One frame of `picture` through a fake camera that gives only `fourcc`, rows padded; returns the camera too.
-    func readThrough(_ fourcc: UInt32, picture: [UInt8], width: Int, height: Int, padding: Int = 8,
-                     forced: String? = nil, node adjust: (inout FakeV4L2Device.Node) -> Void = { _ in })
-        throws -> (frame: Frame, camera: Camera, fake: FakeV4L2Device) {
+    func readThrough(
+        _ fourcc: UInt32, picture: [UInt8], width: Int, height: Int, padding: Int = 8,
+        forced: String? = nil, node adjust: (inout FakeV4L2Device.Node) -> Void = { _ in }
+    )
+        throws -> (frame: Frame, camera: Camera, fake: FakeV4L2Device)
+    {
         let compressed = fourcc == CV4L2_PIX_FMT_MJPEG
-        var node = FakeV4L2Device.Node(card: "Format Camera", driver: "fake", bus: "platform:fake-1",
-                                       formats: [FakeV4L2Device.Format(fourcc: fourcc, description: "picture",
-                                                                       compressed: compressed,
-                                                                       sizes: [(width, height)])])
+        var node = FakeV4L2Device.Node(
+            card: "Format Camera", driver: "fake", bus: "platform:fake-1",
+            formats: [
+                FakeV4L2Device.Format(
+                    fourcc: fourcc, description: "picture",
+                    compressed: compressed,
+                    sizes: [(width, height)])
+            ])
         node.rowPadding = padding
         adjust(&node)
         let name = "video\(fakes.count)"
@@ -66,7 +74,8 @@ extension CameraDeviceTests {
             case .yuv420p:
                 // The luma is YUYV's; the chroma planes are U then V, whatever order the camera kept them in.
                 let luma = Array(frame.data[0..<(width * height)])
-                XCTAssertEqual(luma, stride(from: 0, to: yuyv.frame.data.count, by: 2).map { yuyv.frame.data[$0] }, name)
+                XCTAssertEqual(
+                    luma, stride(from: 0, to: yuyv.frame.data.count, by: 2).map { yuyv.frame.data[$0] }, name)
                 let expected = encode(picture, width: width, height: height, as: CV4L2_PIX_FMT_YUV420)
                 XCTAssertEqual(Array(frame.data[(width * height)...]), Array(expected[(width * height)...]), name)
             default: XCTAssertEqual(frame.data, yuyv.frame.data, name)
@@ -76,8 +85,9 @@ extension CameraDeviceTests {
     }
 
     func testAFormatForcedWithFormatIsTheOneAskedForOrAClearError() throws {
-        let both = FakeV4L2Device.Node(card: "Two Formats", driver: "fake", bus: "platform:fake-2",
-                                       formats: [.yuyv, format("NV12", [(640, 480)]), .mjpeg, .emulatedRGB])
+        let both = FakeV4L2Device.Node(
+            card: "Two Formats", driver: "fake", bus: "platform:fake-2",
+            formats: [.yuyv, format("NV12", [(640, 480)]), .mjpeg, .emulatedRGB])
         let fake = try makeDev(["video0"], nodes: ["video0": both])
         var configuration = CameraConfiguration()
         let automatic = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
@@ -100,10 +110,15 @@ extension CameraDeviceTests {
         configuration.pixelFormat = "H264"
         XCTAssertThrowsError(try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)) {
             let error = $0 as? CameraError
-            XCTAssertEqual(error, .unsupportedFormat(path: "\(directory)/video0", offered: ["YUYV", "NV12", "MJPG", "RGB3"],
-                                                     asked: "H264"))
-            XCTAssertEqual(error?.message, "\(directory)/video0 does not give H264 (it offers YUYV, NV12, MJPG, RGB3) — "
-                           + "leave out --format, or name one of those")
+            XCTAssertEqual(
+                error,
+                .unsupportedFormat(
+                    path: "\(directory)/video0", offered: ["YUYV", "NV12", "MJPG", "RGB3"],
+                    asked: "H264"))
+            XCTAssertEqual(
+                error?.message,
+                "\(directory)/video0 does not give H264 (it offers YUYV, NV12, MJPG, RGB3) — "
+                    + "leave out --format, or name one of those")
         }
         XCTAssertTrue(fake.openFds.isEmpty)
     }
@@ -111,8 +126,9 @@ extension CameraDeviceTests {
     /// Without --size: the smallest size of at least 640×480 the camera lists at 15 fps or more, not the size
     /// nearest 640×480 (a 640×360 one).
     func testWithoutASizeTheSmallestOfAtLeast640x480At15FramesASecondIsAskedFor() throws {
-        let wide = FakeV4L2Device.Node(card: "Wide Camera", driver: "uvcvideo", bus: "usb-4",
-                                       formats: [format("YUYV", [(640, 360), (1280, 720), (1920, 1080)], rates: [30])])
+        let wide = FakeV4L2Device.Node(
+            card: "Wide Camera", driver: "uvcvideo", bus: "usb-4",
+            formats: [format("YUYV", [(640, 360), (1280, 720), (1920, 1080)], rates: [30])])
         let fake = try makeDev(["video0"], nodes: ["video0": wide])
         var configuration = CameraConfiguration()
         let asked = try Camera(path: "\(directory)/video0", configuration: configuration, ops: fake.ops)
@@ -130,8 +146,9 @@ extension CameraDeviceTests {
     /// A USB 2 camera: YUYV only at 1280×720 and 10 fps, MJPEG at 30. Without --size the size and the format come
     /// together: MJPEG (decoded by facecap) at 640×480, not YUYV at 10 fps.
     func testWithoutASizeTheFormatThatKeepsTheRateIsTaken() throws {
-        let usb2 = FakeV4L2Device.Node(card: "USB2 Camera", driver: "uvcvideo", bus: "usb-5",
-                                       formats: [format("YUYV", [(1280, 720)], rates: [10]), .mjpeg, .emulatedRGB])
+        let usb2 = FakeV4L2Device.Node(
+            card: "USB2 Camera", driver: "uvcvideo", bus: "usb-5",
+            formats: [format("YUYV", [(1280, 720)], rates: [10]), .mjpeg, .emulatedRGB])
         let fake = try makeDev(["video0"], nodes: ["video0": usb2])
         let rank = CameraRank(of: CameraDevice.list(directory: directory, ops: fake.ops)[0])
         XCTAssertEqual(rank.format, "MJPG")
@@ -154,12 +171,18 @@ extension CameraDeviceTests {
     /// 1280×720 (at 30 fps) where MJPEG gives 640×480 is read as MJPEG at 640×480 (a quarter of the pixels to convert
     /// and analyse); where both give 640×480, the preferred format (YUYV) is kept.
     func testTheSmallestGoodModeIsChosenAcrossFormats() throws {
-        let wideYUYV = FakeV4L2Device.Node(card: "HD Camera", driver: "uvcvideo", bus: "usb-6",
-                                           formats: [format("YUYV", [(1280, 720), (1920, 1080)], rates: [30]),
-                                                     .mjpeg, .emulatedRGB])
-        let level = FakeV4L2Device.Node(card: "VGA Camera", driver: "uvcvideo", bus: "usb-7",
-                                        formats: [format("YUYV", [(640, 480), (1280, 720)], rates: [30]),
-                                                  .mjpeg, .emulatedRGB])
+        let wideYUYV = FakeV4L2Device.Node(
+            card: "HD Camera", driver: "uvcvideo", bus: "usb-6",
+            formats: [
+                format("YUYV", [(1280, 720), (1920, 1080)], rates: [30]),
+                .mjpeg, .emulatedRGB,
+            ])
+        let level = FakeV4L2Device.Node(
+            card: "VGA Camera", driver: "uvcvideo", bus: "usb-7",
+            formats: [
+                format("YUYV", [(640, 480), (1280, 720)], rates: [30]),
+                .mjpeg, .emulatedRGB,
+            ])
         let fake = try makeDev(["video0", "video1"], nodes: ["video0": wideYUYV, "video1": level])
         let devices = CameraDevice.list(directory: directory, ops: fake.ops)
         let wide = CameraRank(of: try XCTUnwrap(devices.first { $0.path.hasSuffix("video0") }))
@@ -179,12 +202,15 @@ extension CameraDeviceTests {
     func testARelayThatRefusesSetFormatIsUsedAsItIs() throws {
         let width = 64, height = 36
         let picture = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        let (frame, camera, fake) = try readThrough(CV4L2_PIX_FMT_NV12, picture: picture, width: width, height: height,
-                                                    padding: 0) { $0.refusesSetFormat = true }
+        let (frame, camera, fake) = try readThrough(
+            CV4L2_PIX_FMT_NV12, picture: picture, width: width, height: height,
+            padding: 0
+        ) { $0.refusesSetFormat = true }
         defer { camera.close() }
         XCTAssertEqual(camera.fourcc, "NV12")
         XCTAssertEqual(frame.format, .yuv420p)
-        XCTAssertEqual([camera.width, camera.height], [width, height], "the relay's one size, not the 640×480 asked for")
+        XCTAssertEqual(
+            [camera.width, camera.height], [width, height], "the relay's one size, not the 640×480 asked for")
         XCTAssertEqual(fake.events("S_FMT", "G_FMT"), ["S_FMT", "G_FMT"])
     }
 }

@@ -1,8 +1,9 @@
 import CV4L2
 import FaceCapCore
 import Foundation
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 /// MJPEG read by facecap itself (issue 31): asked of the camera as it is, decoded by the project's libjpeg-turbo
 /// decoder to planar 4:2:2; a frame cut short or corrupt is counted as damaged and skipped. And a real face photo
@@ -73,8 +74,10 @@ extension CameraDeviceTests {
         XCTAssertEqual(fake.dequeued, 4)
         // record's last line says which of the damaged frames were JPEGs that would not decode.
         let report = RecordingSummary(framesWritten: 2, stop: .finished).report(camera: camera, output: "c.y4m")
-        XCTAssertTrue(report.hasSuffix("dropped 2 damaged frames (0 flagged, 0 short), the driver skipped 0;"
-                                       + " 2 of them JPEGs that would not decode"), report)
+        XCTAssertTrue(
+            report.hasSuffix(
+                "dropped 2 damaged frames (0 flagged, 0 short), the driver skipped 0;"
+                    + " 2 of them JPEGs that would not decode"), report)
     }
 
     func testAnMJPEGFrameOfAnotherSizeThanTheStreamIsDamagedNotACrash() throws {
@@ -101,7 +104,8 @@ extension CameraDeviceTests {
         let fake = try makeDev(["video0"], nodes: ["video0": FakeV4L2Device.Node(formats: [mjpeg])])
         let limit = Camera.otherSizeLimit
         let otherFrame = FakeV4L2Device.Event.frame(FakeV4L2Device.FrameSpec(bytes: other, bytesUsed: other.count))
-        fake.script = Array(repeating: otherFrame, count: limit - 1)
+        fake.script =
+            Array(repeating: otherFrame, count: limit - 1)
             + [.frame(FakeV4L2Device.FrameSpec(bytes: good, bytesUsed: good.count))]
             + Array(repeating: otherFrame, count: limit)
         let camera = try Camera(path: "\(directory)/video0", ops: fake.ops)
@@ -110,8 +114,9 @@ extension CameraDeviceTests {
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 5), .frame, "the good frame after \(limit - 1)")
         XCTAssertEqual(camera.statistics.droppedUndecodable, limit - 1)
         XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 5)) { error in
-            XCTAssertEqual((error as? FrameSourceError)?.camera,
-                           .unsupportedFormat(path: "\(directory)/video0", offered: ["MJPG 320x240"], asked: "MJPG 640x480"))
+            XCTAssertEqual(
+                (error as? FrameSourceError)?.camera,
+                .unsupportedFormat(path: "\(directory)/video0", offered: ["MJPG 320x240"], asked: "MJPG 640x480"))
         }
         XCTAssertEqual(camera.statistics.droppedUndecodable, 2 * limit - 2, "the last one throws before it is counted")
     }
@@ -126,17 +131,23 @@ extension CameraDeviceTests {
             camera.close()
             var read = Frame.empty()
             let bytes = CameraFormatSamples.encode(picture, width: width, height: height, fourcc: name)
-            XCTAssertTrue(CameraFormatSamples.Reader().read(bytes, fourcc: name, width: width, height: height,
-                                                            into: &read), name)
+            XCTAssertTrue(
+                CameraFormatSamples.Reader().read(
+                    bytes, fourcc: name, width: width, height: height,
+                    into: &read), name)
             XCTAssertEqual(read.format, frame.format, name)
             XCTAssertEqual(read.colorRange, frame.colorRange, name)
             XCTAssertEqual(read.data, frame.data, name)
         }
         var read = Frame.empty()
-        XCTAssertFalse(CameraFormatSamples.Reader().read([1, 2, 3], fourcc: "NV12", width: width, height: height,
-                                                         into: &read), "too short for a frame")
-        XCTAssertFalse(CameraFormatSamples.Reader().read([0xFF, 0xD8, 0xFF, 0xD9], fourcc: "MJPG", width: width,
-                                                         height: height, into: &read), "no picture in it")
+        XCTAssertFalse(
+            CameraFormatSamples.Reader().read(
+                [1, 2, 3], fourcc: "NV12", width: width, height: height,
+                into: &read), "too short for a frame")
+        XCTAssertFalse(
+            CameraFormatSamples.Reader().read(
+                [0xFF, 0xD8, 0xFF, 0xD9], fourcc: "MJPG", width: width,
+                height: height, into: &read), "no picture in it")
     }
 
     /// Every sampling a JPEG can have reaches 4:2:2 planes whose luma is the picture's: the fuzz corpus's frames (4:2:2,
@@ -195,8 +206,9 @@ extension CameraDeviceTests {
         for (width, height) in [(640, 480), (1280, 720)] {
             for (scale, primary) in [(0.8, GuidanceCode.ready), (0.3, .moveCloser)] {
                 let picture = Self.facePicture(photo, width: width, height: height, scale: scale)
-                let (reference, camera, _) = try readThrough(CV4L2_PIX_FMT_YUYV, picture: picture, width: width,
-                                                             height: height)
+                let (reference, camera, _) = try readThrough(
+                    CV4L2_PIX_FMT_YUYV, picture: picture, width: width,
+                    height: height)
                 camera.close()
                 let expected = try analyse(reference)
                 let at = "\(width)×\(height), scale \(scale)"
@@ -210,8 +222,10 @@ extension CameraDeviceTests {
                     XCTAssertEqual(found.codes.min() ?? .ready, primary, "\(name) at \(at)")
                     let other = try XCTUnwrap(found.box, "\(name) at \(at)")
                     let tolerance: Float = fourcc == CV4L2_PIX_FMT_MJPEG ? 2 : 1.5
-                    for (a, b) in [(other.x, box.x), (other.y, box.y), (other.width, box.width),
-                                   (other.height, box.height)] {
+                    for (a, b) in [
+                        (other.x, box.x), (other.y, box.y), (other.width, box.width),
+                        (other.height, box.height),
+                    ] {
                         XCTAssertEqual(a, b, accuracy: tolerance, "\(name) at \(at): face box \(other) against \(box)")
                     }
                 }

@@ -1,16 +1,19 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 /// Key d's picker below the flow: the devices the wizard offers are those `facecap devices` lists (through the
 /// shim's fake device ops table), and the one chosen is the one opened.
 extension CameraDeviceTests {
     func testThePickerListsTheCaptureDevicesAndOpensTheOneChosen() throws {
-        let fake = try makeDev(["video0", "video1", "video2"],
-                               nodes: ["video0": .webcam, "video1": .metadata, "video2": .webcam])
-        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
-                                  ops: fake.ops)
+        let fake = try makeDev(
+            ["video0", "video1", "video2"],
+            nodes: ["video0": .webcam, "video1": .metadata, "video2": .webcam])
+        let opener = SourceOpener(
+            source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+            ops: fake.ops)
         let listed = CameraDevice.scan(directory: directory, ops: fake.ops).devices.map(\.path)
         let choices = opener.cameras()
         XCTAssertEqual(choices.map(\.path), listed, "what `facecap devices` lists, the metadata node left out")
@@ -27,12 +30,14 @@ extension CameraDeviceTests {
     func testThePickerListsANodeItCannotOpenWithWhy() throws {
         let fake = try makeDev(["video0"], nodes: ["video0": .webcam])
         fake.openErrors["\(directory)/video0"] = EACCES
-        let opener = SourceOpener(source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
-                                  ops: fake.ops)
+        let opener = SourceOpener(
+            source: .camera(path: nil), camera: CameraConfiguration(), directory: directory,
+            ops: fake.ops)
         let choices = opener.cameras()
         XCTAssertEqual(choices.map(\.path), ["\(directory)/video0"])
         XCTAssertTrue(choices.first?.description.contains("permission denied") ?? false, "\(choices)")
-        XCTAssertEqual(SourceOpener(source: .clip(path: "x.y4m", loop: false), camera: CameraConfiguration()).cameras(),
-                       [], "a clip has no cameras to offer")
+        XCTAssertEqual(
+            SourceOpener(source: .clip(path: "x.y4m", loop: false), camera: CameraConfiguration()).cameras(),
+            [], "a clip has no cameras to offer")
     }
 }

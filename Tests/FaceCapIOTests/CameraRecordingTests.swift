@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +22,10 @@ final class CameraRecordingTests: XCTestCase {
         unlink(output)
     }
 
-    func camera(_ script: [FakeV4L2Device.Event],
-                node: FakeV4L2Device.Node = .webcam) throws -> (Camera, FakeV4L2Device) {
+    func camera(
+        _ script: [FakeV4L2Device.Event],
+        node: FakeV4L2Device.Node = .webcam
+    ) throws -> (Camera, FakeV4L2Device) {
         let fake = FakeV4L2Device(nodes: [path: node], script: script)
         fakes.append(fake)
         return (try Camera(path: path, ops: fake.ops), fake)
@@ -33,8 +36,9 @@ final class CameraRecordingTests: XCTestCase {
     }
 
     func writer(for camera: Camera) throws -> Y4MFileWriter {
-        try Y4MFileWriter(path: output, width: camera.width, height: camera.height, format: camera.format,
-                          frameRate: camera.frameRate, colorRange: camera.colorRange)
+        try Y4MFileWriter(
+            path: output, width: camera.width, height: camera.height, format: camera.format,
+            frameRate: camera.frameRate, colorRange: camera.colorRange)
     }
 
     /// The frames in the recorded file, read back with the clip reader.
@@ -63,9 +67,11 @@ final class CameraRecordingTests: XCTestCase {
         XCTAssertEqual(header.frameRate.value, 30)
         XCTAssertEqual(recorded.count, 5)
         XCTAssertEqual(recorded.map { $0.data[0] }, [16, 17, 18, 19, 20], "each frame's own pixels, in order")
-        XCTAssertEqual(summary.report(camera: camera, output: "clip.y4m"), "wrote 5 frames (0.2 s at 30 fps,"
-                       + " 640x480 YUYV) to clip.y4m; dropped 0 damaged frames (0 flagged, 0 short),"
-                       + " the driver skipped 0")
+        XCTAssertEqual(
+            summary.report(camera: camera, output: "clip.y4m"),
+            "wrote 5 frames (0.2 s at 30 fps,"
+                + " 640x480 YUYV) to clip.y4m; dropped 0 damaged frames (0 flagged, 0 short),"
+                + " the driver skipped 0")
         var info = stat()
         XCTAssertEqual(stat(output, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "a clip of a face is private")
@@ -90,8 +96,10 @@ final class CameraRecordingTests: XCTestCase {
         let clip = try writer(for: camera)
         let summary = try recordClip(from: camera, to: clip, seconds: 0.5, stopRequested: { 0 })
         try clip.close()
-        XCTAssertEqual(summary.report(camera: camera, output: "c.y4m"), "wrote 2 frames (0.1 s at 30 fps, 640x480"
-                       + " YUYV) to c.y4m; dropped 1 damaged frame (1 flagged, 0 short), the driver skipped 2")
+        XCTAssertEqual(
+            summary.report(camera: camera, output: "c.y4m"),
+            "wrote 2 frames (0.1 s at 30 fps, 640x480"
+                + " YUYV) to c.y4m; dropped 1 damaged frame (1 flagged, 0 short), the driver skipped 2")
         let none = RecordingSummary(framesWritten: 0, stop: .finished)
         XCTAssertTrue(none.report(camera: camera, output: "c.y4m").hasPrefix("no frames recorded; c.y4m not written"))
     }
@@ -113,10 +121,12 @@ final class CameraRecordingTests: XCTestCase {
         let (camera, _) = try camera(frames(at: [0.05, 0.1, 0.15, 0.2]))
         let clip = try writer(for: camera)
         var checks = 0
-        let summary = try recordClip(from: camera, to: clip, seconds: 10, stopRequested: {
-            checks += 1
-            return checks > 2 ? SIGINT : 0
-        })
+        let summary = try recordClip(
+            from: camera, to: clip, seconds: 10,
+            stopRequested: {
+                checks += 1
+                return checks > 2 ? SIGINT : 0
+            })
         try clip.close()
         XCTAssertEqual(summary.stop, .signal(SIGINT))
         XCTAssertEqual(summary.framesWritten, 2)

@@ -1,8 +1,9 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import Foundation
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ extension CameraExposureTests {
                     XCTFail("the session's signal handling is not installed")
                     return camera(device)
                 }
-                raise(SIGTSTP)   // as the terminal's Ctrl-Z: a byte on the session's signal pipe
+                raise(SIGTSTP)  // as the terminal's Ctrl-Z: a byte on the session's signal pipe
             }
             let resteered = continued && device.controlWrites[writesAtStop...].contains { $0.id == CV4L2_CID_GAIN }
             if !quit, resteered || frames >= 900 {
@@ -39,8 +40,9 @@ extension CameraExposureTests {
             }
             return camera(device)
         }
-        let session = try wizardSession(opener: OneCamera { try Camera(path: self.path, ops: fake.ops) },
-                                        frontEnd: keys)
+        let session = try wizardSession(
+            opener: OneCamera { try Camera(path: self.path, ops: fake.ops) },
+            frontEnd: keys)
         session.suspendProcess = {
             // Stopped: what another program sees now, and what it does.
             whileStopped = (fake.control(CV4L2_CID_GAIN), fake.control(CV4L2_CID_EXPOSURE_AUTO_PRIORITY))
@@ -59,7 +61,8 @@ extension CameraExposureTests {
         XCTAssertEqual(whileStopped.gain, Self.defaultGain, "the gain given back while stopped")
         XCTAssertEqual(whileStopped.priority, 1, "auto priority given back while stopped")
         let after = fake.controlWrites[writesAtStop...].filter { $0.id == CV4L2_CID_GAIN }.map(\.value)
-        let first = try XCTUnwrap(after.first, "the gain was steered again after the process continued (\(frames) frames)")
+        let first = try XCTUnwrap(
+            after.first, "the gain was steered again after the process continued (\(frames) frames)")
         XCTAssertGreaterThan(first, anotherProgramsGain, "steered on from the other program's value, up: \(after)")
         XCTAssertLessThan(first, anotherProgramsGain + 32, "a step from it, not from facecap's old value: \(after)")
         XCTAssertEqual(fake.control(CV4L2_CID_GAIN), anotherProgramsGain, "the new first value is what is written back")
@@ -72,16 +75,19 @@ extension CameraExposureTests {
         settings.plain = true
         settings.showTutorial = false
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                            hand: models.hand)
+        let tracker = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let directory = try TemporaryDirectory()
         addTeardownBlock { directory.remove() }
         chmod(directory.url.path, 0o700)
-        let photos = try WizardPhotos(checker: Unreachable(), validator: .server,
-                                      store: PhotoStore(directory: directory.path("out")), version: "0.1.0-test",
-                                      models: [])
-        return WizardSession(settings: settings, frontEnd: frontEnd, events: nil, tracker: tracker,
-                             thresholds: AnalyzerThresholds(), photos: photos, opener: opener)
+        let photos = try WizardPhotos(
+            checker: Unreachable(), validator: .server,
+            store: PhotoStore(directory: directory.path("out")), version: "0.1.0-test",
+            models: [])
+        return WizardSession(
+            settings: settings, frontEnd: frontEnd, events: nil, tracker: tracker,
+            thresholds: AnalyzerThresholds(), photos: photos, opener: opener)
     }
 }
 
@@ -137,8 +143,10 @@ private final class KeyPipe: WizardFrontEnd {
 }
 
 private final class Unreachable: PhotoChecker {
-    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-               progress: (Double) -> Void) -> ValidationOutcome {
+    func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome {
         .unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)
     }
 }

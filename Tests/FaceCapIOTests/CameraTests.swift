@@ -1,7 +1,8 @@
 import CV4L2
 import FaceCapCore
-@testable import FaceCapIO
 import XCTest
+
+@testable import FaceCapIO
 
 #if canImport(Glibc)
 import Glibc
@@ -32,8 +33,10 @@ final class CameraTests: XCTestCase {
 
     /// Reads `camera` with `timeout` (then `pause` µs) until a read throws or `seconds` pass: the camera error it
     /// threw (nil for none), and what the reads before it returned.
-    func readUntilError(_ camera: Camera, _ frame: inout Frame, timeout: Double, pause: UInt32 = 0,
-                        within seconds: Double) -> (error: CameraError?, results: [FrameReadResult]) {
+    func readUntilError(
+        _ camera: Camera, _ frame: inout Frame, timeout: Double, pause: UInt32 = 0,
+        within seconds: Double
+    ) -> (error: CameraError?, results: [FrameReadResult]) {
         var results: [FrameReadResult] = []
         let start = SystemClock().now()
         while SystemClock().now() - start < seconds {
@@ -46,8 +49,10 @@ final class CameraTests: XCTestCase {
     }
 
     /// After the last open: STREAMOFF (when buffers were requested), every mapped buffer unmapped, then close.
-    func assertReleasedInOrder(_ fake: FakeV4L2Device, streamed: Bool, mapped: Int,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    func assertReleasedInOrder(
+        _ fake: FakeV4L2Device, streamed: Bool, mapped: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let lastOpen = fake.log.lastIndex { $0.hasPrefix("open ") } ?? 0
         let closing = fake.log[lastOpen...]
             .filter { $0.hasPrefix("STREAMOFF") || $0.hasPrefix("munmap") || $0 == "close" }
@@ -311,8 +316,10 @@ final class CameraTests: XCTestCase {
     }
 
     func testEAGAINIsNoFrameYetAndEINTRIsRetried() throws {
-        let fake = makeFake(script: [.dqbufError(EAGAIN), .pollInterrupted, .dqbufError(EINTR),
-                                     .frame(FakeV4L2Device.FrameSpec(fill: 5))])
+        let fake = makeFake(script: [
+            .dqbufError(EAGAIN), .pollInterrupted, .dqbufError(EINTR),
+            .frame(FakeV4L2Device.FrameSpec(fill: 5)),
+        ])
         fake.ioctlErrors[CV4L2_VIDIOC_S_FMT] = [EINTR]
         let camera = try Camera(path: path, ops: fake.ops)
         XCTAssertEqual(fake.events("S_FMT").count, 2, "S_FMT retried after EINTR")
@@ -330,8 +337,9 @@ final class CameraTests: XCTestCase {
     }
 
     func testEIOIsRetriedThenGivesUpAfterFiveInARow() throws {
-        let fake = makeFake(script: [.dqbufError(EIO), .dqbufError(EIO), .frame(FakeV4L2Device.FrameSpec())]
-                            + Array(repeating: .dqbufError(EIO), count: 5))
+        let fake = makeFake(
+            script: [.dqbufError(EIO), .dqbufError(EIO), .frame(FakeV4L2Device.FrameSpec())]
+                + Array(repeating: .dqbufError(EIO), count: 5))
         let camera = try Camera(path: path, ops: fake.ops)
         var frame = emptyFrame()
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 1), .frame, "two EIOs are retried")
@@ -343,7 +351,8 @@ final class CameraTests: XCTestCase {
         }
         assertReleasedInOrder(fake, streamed: true, mapped: 4)
         XCTAssertThrowsError(try camera.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual((error as? FrameSourceError)?.camera, .ioError(path: path, attempts: 5), "the same error again")
+            XCTAssertEqual(
+                (error as? FrameSourceError)?.camera, .ioError(path: path, attempts: 5), "the same error again")
         }
     }
 
@@ -406,7 +415,7 @@ final class CameraTests: XCTestCase {
         let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
         var frame = emptyFrame()
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
-        usleep(300_000)   // the caller analyses
+        usleep(300_000)  // the caller analyses
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .noFrameYet, "a damaged buffer")
         XCTAssertEqual(try camera.nextFrame(into: &frame, timeout: 0), .frame)
@@ -424,8 +433,11 @@ final class CameraTests: XCTestCase {
     func testACameraSendingOnlyDamagedBuffersIsStalled() throws {
         // Read as the wizard reads (timeout 0, whenever the camera is readable): damaged buffers keep coming, but
         // past the queue's worth of them they no longer restart the stall clock.
-        let fake = makeFake(script: frames(1) + Array(repeating: .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
-                                                       count: 2000))
+        let fake = makeFake(
+            script: frames(1)
+                + Array(
+                    repeating: .frame(FakeV4L2Device.FrameSpec(errorFlag: true)),
+                    count: 2000))
         var configuration = CameraConfiguration()
         configuration.stallTimeout = 0.2
         let camera = try Camera(path: path, configuration: configuration, ops: fake.ops)
@@ -493,8 +505,9 @@ final class CameraTests: XCTestCase {
             var configuration = CameraConfiguration()
             configuration.procRoot = proc
             XCTAssertThrowsError(try Camera(path: path, configuration: configuration, ops: fake.ops)) { error in
-                XCTAssertEqual(error as? CameraError,
-                               .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
+                XCTAssertEqual(
+                    error as? CameraError,
+                    .busy(path: path, holders: [DeviceHolder(pid: 4242, command: "cheese")]))
                 XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
                 XCTAssertTrue((error as? CameraError)?.message.contains("in use by cheese (pid 4242)") ?? false)
             }
@@ -534,11 +547,13 @@ final class CameraTests: XCTestCase {
 
         // The real libv4l2 ops on paths that are not cameras.
         XCTAssertThrowsError(try Camera(path: "/dev/null")) { error in
-            XCTAssertEqual(error as? CameraError,
-                           .notCaptureDevice(path: "/dev/null", reason: .noV4L2))
-            XCTAssertEqual((error as? CameraError)?.message,
-                           "/dev/null is not a video capture device (it does not answer V4L2 requests) — run 'facecap "
-                               + "devices' to list cameras")
+            XCTAssertEqual(
+                error as? CameraError,
+                .notCaptureDevice(path: "/dev/null", reason: .noV4L2))
+            XCTAssertEqual(
+                (error as? CameraError)?.message,
+                "/dev/null is not a video capture device (it does not answer V4L2 requests) — run 'facecap "
+                    + "devices' to list cameras")
             XCTAssertEqual((error as? CameraError)?.exitCode, .noCamera)
         }
         let file = NSTemporaryDirectory() + "facecap-not-a-camera-\(getpid())"

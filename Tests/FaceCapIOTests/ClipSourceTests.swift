@@ -168,7 +168,8 @@ final class ClipSourceTests: XCTestCase {
             let source = try ClipSource(path: empty, loop: loop, pacing: .unpaced)
             var frame = Frame.empty()
             XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-                let expected = InputFileError(path: empty, problem: .data(.malformed("the clip has a header but no frames")))
+                let expected = InputFileError(
+                    path: empty, problem: .data(.malformed("the clip has a header but no frames")))
                 XCTAssertEqual(error as? FrameSourceError, .unreadable(expected))
             }
         }
@@ -176,8 +177,11 @@ final class ClipSourceTests: XCTestCase {
         let source = try ClipSource(path: cutFirst, loop: true, pacing: .unpaced)
         var frame = Frame.empty()
         XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
-            XCTAssertEqual(error as? FrameSourceError, .unreadable(InputFileError(
-                path: cutFirst, problem: .data(.truncated("frame 0 has 6 of its 8 bytes")))))
+            XCTAssertEqual(
+                error as? FrameSourceError,
+                .unreadable(
+                    InputFileError(
+                        path: cutFirst, problem: .data(.truncated("frame 0 has 6 of its 8 bytes")))))
         }
         XCTAssertThrowsError(try ClipSource(path: temp.path("none.y4m"))) { error in
             XCTAssertEqual((error as? InputFileError)?.exitCode, .noInput)

@@ -1,7 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// Dark masks, dark lenses with a reflection, and eyes in hard light (tools/make_cover_frames.py: `mask_<colour>_<reach>`,
@@ -11,15 +11,22 @@ import XCTest
 final class DarkCoverTests: XCTestCase {
     /// Black and charcoal masks reaching up under the eyes (`high`: the top edge across the nose's middle, 197) or
     /// less far (`mid`: 195).
-    static let darkMasks = ["eyes/sergey_mask_black_high.jpg", "eyes/sergey_mask_charcoal_mid.jpg",
-                            "eyes/grace_hopper_mask_black_high.jpg", "eyes/grace_hopper_mask_charcoal_high.jpg"]
+    static let darkMasks = [
+        "eyes/sergey_mask_black_high.jpg", "eyes/sergey_mask_charcoal_mid.jpg",
+        "eyes/grace_hopper_mask_black_high.jpg", "eyes/grace_hopper_mask_charcoal_high.jpg",
+    ]
     static let reflectingLenses = ["eyes/sergey_sunglasses_reflect.jpg", "eyes/grace_hopper_sunglasses_reflect.jpg"]
     /// Uncovered eyes: in the brow's shadow (light from above), and with light from one side.
-    static let shadowed = ["eyes/sergey_shadow_brow.jpg", "eyes/grace_hopper_shadow_brow.jpg",
-                           "eyes/sergey_shadow_side.jpg", "eyes/grace_hopper_shadow_side.jpg"]
+    static let shadowed = [
+        "eyes/sergey_shadow_brow.jpg", "eyes/grace_hopper_shadow_brow.jpg",
+        "eyes/sergey_shadow_side.jpg", "eyes/grace_hopper_shadow_side.jpg",
+    ]
 
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -28,8 +35,9 @@ final class DarkCoverTests: XCTestCase {
 
     private func analyse(_ name: String) throws -> AnalysisReport.Entry {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let frame = try ImageFile.read(path: fixturePath(name))
         return AnalysisReport.photo(frame: frame, faces: tracker.process(frame), thresholds: AnalyzerThresholds())
     }
@@ -60,8 +68,9 @@ final class DarkCoverTests: XCTestCase {
         for name in EyeFixtures.open + EyeFixtures.hair.map(\.0) + Self.shadowed {
             let cover = try cover(name)
             XCTAssertFalse(cover.neutralDark(t, margin: t.coverHysteresis), "\(name): \(cover)")
-            XCTAssertGreaterThan(try XCTUnwrap(cover.lowerFaceSaturation), 1.2 * t.maxNeutralLowerFaceSaturation,
-                                 "\(name): \(cover)")
+            XCTAssertGreaterThan(
+                try XCTUnwrap(cover.lowerFaceSaturation), 1.2 * t.maxNeutralLowerFaceSaturation,
+                "\(name): \(cover)")
         }
     }
 
@@ -101,10 +110,11 @@ final class DarkCoverTests: XCTestCase {
 
     func testTheLensMeasuresFollowTheirRule() {
         let t = AnalyzerThresholds()
-        var cover = CoverMetrics(presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
-                                 rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeMedian: 0.3,
-                                 leftEyeMedian: 0.3, rightBelowEye: 0.3, leftBelowEye: 0.3, rightEyeContrast: 0.7,
-                                 leftEyeContrast: 0.7, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
+        var cover = CoverMetrics(
+            presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
+            rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeMedian: 0.3,
+            leftEyeMedian: 0.3, rightBelowEye: 0.3, leftBelowEye: 0.3, rightEyeContrast: 0.7,
+            leftEyeContrast: 0.7, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
         XCTAssertEqual(cover.regions(t), ["eyes"], "a dark median, dark below: a lens that reflects")
         cover.rightBelowEye = 0.8
         XCTAssertEqual(cover.regions(t), ["eye"], "lit below and not flat: that eye is shadowed, not behind a lens")
@@ -118,10 +128,11 @@ final class DarkCoverTests: XCTestCase {
         // A see-through tint (tools/lens_sweep.py): the eye shows through, so the opening keeps its contrast, and
         // the band below the eye is lit; only its darkness tells.
         let t = AnalyzerThresholds()
-        var cover = CoverMetrics(presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
-                                 rightEyeBrightness: 0.15, leftEyeBrightness: 0.15, rightEyeMedian: 0.08,
-                                 leftEyeMedian: 0.08, rightBelowEye: 0.9, leftBelowEye: 0.9, rightEyeContrast: 0.8,
-                                 leftEyeContrast: 0.8, rightEyeDarkness: 0.05, leftEyeDarkness: 0.05)
+        var cover = CoverMetrics(
+            presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
+            rightEyeBrightness: 0.15, leftEyeBrightness: 0.15, rightEyeMedian: 0.08,
+            leftEyeMedian: 0.08, rightBelowEye: 0.9, leftBelowEye: 0.9, rightEyeContrast: 0.8,
+            leftEyeContrast: 0.8, rightEyeDarkness: 0.05, leftEyeDarkness: 0.05)
         XCTAssertEqual(cover.regions(t), ["eyes"], "darker than any shadow: a lens")
         var without = t
         without.maxTintedLensEyeBrightness = 0

@@ -1,7 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// The constructed frames in Tests/Fixtures/eyes (tools/make_eye_frames.py: closed eyes, irises moved,
@@ -11,46 +11,59 @@ enum EyeFixtures {
     static let closed = ["eyes/sergey_closed.jpg"]
     static let averted = ["eyes/sergey_gaze_left.jpg", "eyes/sergey_gaze_right.jpg", "eyes/grace_hopper_gaze_left.jpg"]
     /// Both eyes turned 30° down or up with their lids following (`look_vertically`), the head level; true: down.
-    static let vertical = [("eyes/sergey_gaze_down2.jpg", true), ("eyes/grace_hopper_gaze_down2.jpg", true),
-                           ("eyes/sergey_gaze_up.jpg", false), ("eyes/grace_hopper_gaze_up.jpg", false)]
+    static let vertical = [
+        ("eyes/sergey_gaze_down2.jpg", true), ("eyes/grace_hopper_gaze_down2.jpg", true),
+        ("eyes/sergey_gaze_up.jpg", false), ("eyes/grace_hopper_gaze_up.jpg", false),
+    ]
     /// Covered, with the region `CoverMetrics.regions` must name.
-    static let covered = [("eyes/sergey_mask_surgical.jpg", "mouth"), ("eyes/sergey_mask_cloth.jpg", "mouth"),
-                          ("eyes/grace_hopper_mask_surgical.jpg", "mouth"), ("eyes/sergey_sunglasses.jpg", "eyes"),
-                          ("eyes/grace_hopper_sunglasses.jpg", "eyes"), ("eyes/sergey_hand_eye.jpg", "eye"),
-                          ("eyes/grace_hopper_hand_eye.jpg", "eye"),
-                          ("eyes/sergey_hand_mouth_up.jpg", "mouth"), ("eyes/sergey_hand_mouth_across.jpg", "mouth"),
-                          ("eyes/sergey_hand_mouth_hr_2.jpg", "mouth"), ("eyes/grace_hopper_hand_mouth_dr_6.jpg", "mouth"),
-                          ("eyes/sergey_mask_pleated_green.jpg", "mouth"), ("eyes/sergey_mask_pleated_blue.jpg", "mouth"),
-                          ("eyes/grace_hopper_mask_printed.jpg", "mouth")]
+    static let covered = [
+        ("eyes/sergey_mask_surgical.jpg", "mouth"), ("eyes/sergey_mask_cloth.jpg", "mouth"),
+        ("eyes/grace_hopper_mask_surgical.jpg", "mouth"), ("eyes/sergey_sunglasses.jpg", "eyes"),
+        ("eyes/grace_hopper_sunglasses.jpg", "eyes"), ("eyes/sergey_hand_eye.jpg", "eye"),
+        ("eyes/grace_hopper_hand_eye.jpg", "eye"),
+        ("eyes/sergey_hand_mouth_up.jpg", "mouth"), ("eyes/sergey_hand_mouth_across.jpg", "mouth"),
+        ("eyes/sergey_hand_mouth_hr_2.jpg", "mouth"), ("eyes/grace_hopper_hand_mouth_dr_6.jpg", "mouth"),
+        ("eyes/sergey_mask_pleated_green.jpg", "mouth"), ("eyes/sergey_mask_pleated_blue.jpg", "mouth"),
+        ("eyes/grace_hopper_mask_printed.jpg", "mouth"),
+    ]
     /// Hands across the mouth whose finger gaps give the mouth measures a lip-like range: only the hand model
     /// sees them (tools/make_cover_frames.py variants hand_hr_2 and hand_dr_6).
     static let handsAcross = ["eyes/sergey_hand_mouth_hr_2.jpg", "eyes/grace_hopper_hand_mouth_dr_6.jpg"]
     /// Pleated green and blue surgical masks and a printed one (tools/make_eye_frames.py): pleats and print give
     /// the mouth a range and colours of its own, so only the lower face's hue tells them.
-    static let colouredMasks = ["eyes/sergey_mask_pleated_green.jpg", "eyes/sergey_mask_pleated_blue.jpg",
-                                "eyes/grace_hopper_mask_printed.jpg"]
+    static let colouredMasks = [
+        "eyes/sergey_mask_pleated_green.jpg", "eyes/sergey_mask_pleated_blue.jpg",
+        "eyes/grace_hopper_mask_printed.jpg",
+    ]
     static let open = ["sergey.png", "images/grace_hopper.jpg"]
     /// Eyes on the camera in a surprised (wide) or squinting (narrow) face: only the lids moved, by
     /// `move_lids` (tools/make_eye_frames.py, LID_EXPRESSIONS), each with the photo it is made from.
-    static let expressions = [("eyes/sergey_eyes_wide.jpg", "sergey.png"),
-                              ("eyes/sergey_eyes_narrow.jpg", "sergey.png"),
-                              ("eyes/grace_hopper_eyes_wide.jpg", "images/grace_hopper.jpg"),
-                              ("eyes/grace_hopper_eyes_narrow.jpg", "images/grace_hopper.jpg")]
+    static let expressions = [
+        ("eyes/sergey_eyes_wide.jpg", "sergey.png"),
+        ("eyes/sergey_eyes_narrow.jpg", "sergey.png"),
+        ("eyes/grace_hopper_eyes_wide.jpg", "images/grace_hopper.jpg"),
+        ("eyes/grace_hopper_eyes_narrow.jpg", "images/grace_hopper.jpg"),
+    ]
     /// Uncovered faces with facial hair or a fringe (tools/make_cover_frames.py), each with the photo it is
     /// drawn on: beards are another colour than the skin, and none of them covers the face.
-    static let hair = [("eyes/sergey_beard_dark.jpg", "sergey.png"), ("eyes/sergey_moustache_dark.jpg", "sergey.png"),
-                       ("eyes/sergey_stubble.jpg", "sergey.png"), ("eyes/sergey_fringe_dark.jpg", "sergey.png"),
-                       ("eyes/grace_hopper_beard_light.jpg", "images/grace_hopper.jpg"),
-                       ("eyes/grace_hopper_moustache_light.jpg", "images/grace_hopper.jpg"),
-                       ("eyes/grace_hopper_fringe_light.jpg", "images/grace_hopper.jpg")]
+    static let hair = [
+        ("eyes/sergey_beard_dark.jpg", "sergey.png"), ("eyes/sergey_moustache_dark.jpg", "sergey.png"),
+        ("eyes/sergey_stubble.jpg", "sergey.png"), ("eyes/sergey_fringe_dark.jpg", "sergey.png"),
+        ("eyes/grace_hopper_beard_light.jpg", "images/grace_hopper.jpg"),
+        ("eyes/grace_hopper_moustache_light.jpg", "images/grace_hopper.jpg"),
+        ("eyes/grace_hopper_fringe_light.jpg", "images/grace_hopper.jpg"),
+    ]
     static var all: [String] { closed + averted + covered.map(\.0) + hair.map(\.0) }
 }
 
 /// Closed eyes, averted gaze and covered faces on whole photos: the guidance a photo gets (`facecap
 /// analyze`) and the built-in validator's verdict, both with the iris model.
 final class EyeCoverTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -59,8 +72,9 @@ final class EyeCoverTests: XCTestCase {
 
     private func analyse(_ name: String) throws -> (report: AnalysisReport.Entry, faces: [Face], frame: Frame) {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let frame = try ImageFile.read(path: fixturePath(name))
         let faces = tracker.process(frame)
         return (AnalysisReport.photo(frame: frame, faces: faces, thresholds: AnalyzerThresholds()), faces, frame)
@@ -70,8 +84,9 @@ final class EyeCoverTests: XCTestCase {
     /// iris and hand models, both read on every photo).
     private func verdict(_ name: String) throws -> [String] {
         let models = try XCTUnwrap(Self.models)
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         tracker.eyeInterval = 1
         tracker.handInterval = 1
         let frame = try ImageFile.read(path: fixturePath(name))
@@ -194,10 +209,12 @@ final class EyeCoverTests: XCTestCase {
         for (name, region) in EyeFixtures.covered {
             let (report, _, _) = try analyse(name)
             let cover = try XCTUnwrap(report.metrics.face?.cover, name)
-            XCTAssertTrue(cover.regions(AnalyzerThresholds()).contains(region),
-                          "\(name): \(cover.regions(AnalyzerThresholds())) \(cover)")
-            XCTAssertEqual(report.guidance.first { $0 != .faceNotVisible && $0 != .multipleFaces }, .faceCovered,
-                           "\(name): faceCovered comes first after framing: \(report.guidance)")
+            XCTAssertTrue(
+                cover.regions(AnalyzerThresholds()).contains(region),
+                "\(name): \(cover.regions(AnalyzerThresholds())) \(cover)")
+            XCTAssertEqual(
+                report.guidance.first { $0 != .faceNotVisible && $0 != .multipleFaces }, .faceCovered,
+                "\(name): faceCovered comes first after framing: \(report.guidance)")
             XCTAssertTrue(try verdict(name).contains("faceCovered"), name)
         }
     }
@@ -214,7 +231,8 @@ final class EyeCoverTests: XCTestCase {
             XCTAssertFalse(cover.regions(t).contains("mouth"), "\(name): \(cover)")
         }
         // Bare faces, beards, moustaches, stubble, fringes, masks and a hand over an eye read far under the cut.
-        let uncovered = EyeFixtures.open + EyeFixtures.hair.map(\.0) + EyeFixtures.colouredMasks
+        let uncovered =
+            EyeFixtures.open + EyeFixtures.hair.map(\.0) + EyeFixtures.colouredMasks
             + ["eyes/sergey_mask_surgical.jpg", "eyes/sergey_mask_cloth.jpg", "eyes/sergey_hand_eye.jpg"]
         for name in uncovered {
             let flag = try XCTUnwrap(try analyse(name).report.metrics.face?.cover?.handOverMouth, name)
@@ -253,8 +271,9 @@ final class EyeCoverTests: XCTestCase {
         let shades = try [XCTUnwrap(open.face?.eyes?.rightPupilShade), XCTUnwrap(open.face?.eyes?.leftPupilShade)]
         for shade in shades { XCTAssertLessThan(shade, t.maxPupilShade - 0.1, "the photo's pupils: \(shades)") }
 
-        face.eyes = FaceEyes(right: Self.narrowed(eyes.right, leftToRight: true, to: 0.15),
-                             left: Self.narrowed(eyes.left, leftToRight: false, to: 0.15))
+        face.eyes = FaceEyes(
+            right: Self.narrowed(eyes.right, leftToRight: true, to: 0.15),
+            left: Self.narrowed(eyes.left, leftToRight: false, to: 0.15))
         let lidded = Self.fillingOpenings(of: eyes, in: photo)
         let narrow = FaceMeasures.measure(frame: photo, faces: [face], thresholds: t)
         let shut = FaceMeasures.measure(frame: lidded, faces: [face], thresholds: t)
@@ -309,7 +328,9 @@ final class EyeCoverTests: XCTestCase {
             let c = eye.contour.map { SIMD2(Double($0.x), Double($0.y)) }
             let a = leftToRight ? c[0] : c[8], b = leftToRight ? c[8] : c[0]
             let width = ((b - a) * (b - a)).sum().squareRoot(), along = (b - a) / width, down = SIMD2(-along.y, along.x)
-            func uv(_ p: SIMD2<Double>) -> SIMD2<Double> { SIMD2(((p - a) * along).sum(), ((p - a) * down).sum()) / width }
+            func uv(_ p: SIMD2<Double>) -> SIMD2<Double> {
+                SIMD2(((p - a) * along).sum(), ((p - a) * down).sum()) / width
+            }
             let upper = ([0, 9, 10, 11, 12, 13, 14, 15, 8].map { uv(c[$0]) }).sorted { $0.x < $1.x }
             let lower = ((0...8).map { uv(c[$0]) }).sorted { $0.x < $1.x }
             let xs = c[0...15].map(\.x), ys = c[0...15].map(\.y)
@@ -321,7 +342,9 @@ final class EyeCoverTests: XCTestCase {
                     let v = 2 * (top - 0.1) - p.y
                     let q = a + along * (p.x * width) + down * (v * width)
                     let sx = min(max(Int(q.x), 0), frame.width - 1), sy = min(max(Int(q.y), 0), frame.height - 1)
-                    for k in 0..<3 { out.data[(y * frame.width + x) * 3 + k] = frame.data[(sy * frame.width + sx) * 3 + k] }
+                    for k in 0..<3 {
+                        out.data[(y * frame.width + x) * 3 + k] = frame.data[(sy * frame.width + sx) * 3 + k]
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 import FaceCapCore
 import Foundation
 import XCTest
+
 @testable import FaceCapIO
 
 final class FilesRecordingOutputTests: XCTestCase {
@@ -24,8 +25,9 @@ final class FilesRecordingOutputTests: XCTestCase {
         let output = directory + "/clip.y4m"
         try Data("earlier clip".utf8).write(to: URL(fileURLWithPath: output))
         let partial = RecordingOutput.partialPath(for: output)
-        let writer = try Y4MFileWriter(path: partial, width: 4, height: 2, format: .gray, frameRate: 30,
-                                       colorRange: .full)
+        let writer = try Y4MFileWriter(
+            path: partial, width: 4, height: 2, format: .gray, frameRate: 30,
+            colorRange: .full)
         try writer.close()
         try RecordingOutput.publish(partial, as: output, keep: writer.framesWritten > 0)
         XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "earlier clip")
@@ -36,9 +38,11 @@ final class FilesRecordingOutputTests: XCTestCase {
         let output = directory + "/clip.y4m"
         try Data("earlier clip".utf8).write(to: URL(fileURLWithPath: output))
         let partial = RecordingOutput.partialPath(for: output)
-        let writer = try Y4MFileWriter(path: partial, width: 4, height: 2, format: .gray, frameRate: 30,
-                                       colorRange: .full)
-        try writer.write(Frame(format: .gray, width: 4, height: 2, colorRange: .full, data: [UInt8](repeating: 9, count: 8)))
+        let writer = try Y4MFileWriter(
+            path: partial, width: 4, height: 2, format: .gray, frameRate: 30,
+            colorRange: .full)
+        try writer.write(
+            Frame(format: .gray, width: 4, height: 2, colorRange: .full, data: [UInt8](repeating: 9, count: 8)))
         try writer.close()
         try RecordingOutput.publish(partial, as: output, keep: writer.framesWritten > 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
@@ -51,7 +55,8 @@ final class FilesRecordingOutputTests: XCTestCase {
     func testAFailedRenameSaysWhyAndLeavesNoPartialFile() throws {
         let partial = directory + "/.x.partial"
         try Data("frames".utf8).write(to: URL(fileURLWithPath: partial))
-        XCTAssertThrowsError(try RecordingOutput.publish(partial, as: directory + "/missing/x.y4m", keep: true)) { error in
+        XCTAssertThrowsError(try RecordingOutput.publish(partial, as: directory + "/missing/x.y4m", keep: true)) {
+            error in
             XCTAssertEqual((error as? OutputFileError)?.problem, .directoryMissing)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: partial))

@@ -1,5 +1,5 @@
-import Foundation
 import FaceCapCore
+import Foundation
 
 /// Tests/Fixtures, located from this file so the tests run from any working directory.
 let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -187,9 +187,12 @@ final class FilesY4MTests: XCTestCase {
             ("empty.y4m", [], .data(.empty)),
             (
                 "photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
-                .data(.wrongKind("a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
-                    + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
-                    + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"))
+                .data(
+                    .wrongKind(
+                        "a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
+                            + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
+                            + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"
+                    ))
             ),
             ("garbage.y4m", Array("garbage".utf8), .data(.unknownFormat)),
             (
@@ -240,19 +243,19 @@ final class FilesY4MTests: XCTestCase {
 /// Runs `body` with RLIMIT_FSIZE set to `bytes` (writes beyond fail with EFBIG; SIGXFSZ ignored meanwhile).
 func withFileSizeLimit(_ bytes: Int, _ body: () throws -> Void) throws {
     var old = rlimit()
-    getrlimit(RLIMIT_FSIZE_VALUE, &old)
+    getrlimit(fileSizeLimit, &old)
     let oldHandler = signal(SIGXFSZ, SIG_IGN)
     var limit = old
     limit.rlim_cur = rlim_t(bytes)
-    setrlimit(RLIMIT_FSIZE_VALUE, &limit)
+    setrlimit(fileSizeLimit, &limit)
     defer {
-        setrlimit(RLIMIT_FSIZE_VALUE, &old)
+        setrlimit(fileSizeLimit, &old)
         signal(SIGXFSZ, oldHandler)
     }
     try body()
 }
 
 #if canImport(Glibc)
-    import Glibc
-    let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+import Glibc
+let fileSizeLimit = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 #endif

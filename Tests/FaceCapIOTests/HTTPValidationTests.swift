@@ -18,14 +18,19 @@ final class HTTPValidationTests: XCTestCase {
 
     override func tearDown() { temp.remove() }
 
-    private func validator(_ server: ValidationServer, token: String? = nil, total: Double = 30,
-                           caBundle: String? = nil) throws -> HTTPValidator {
-        HTTPValidator(.init(url: server.url, token: try token.flatMap { try BearerToken($0) }, version: "0.1.0-test",
-                            connectTimeout: 10, totalTimeout: total, caBundlePath: caBundle))
+    private func validator(
+        _ server: ValidationServer, token: String? = nil, total: Double = 30,
+        caBundle: String? = nil
+    ) throws -> HTTPValidator {
+        HTTPValidator(
+            .init(
+                url: server.url, token: try token.flatMap { try BearerToken($0) }, version: "0.1.0-test",
+                connectTimeout: 10, totalTimeout: total, caBundlePath: caBundle))
     }
 
     private func worker(_ server: ValidationServer, token: String? = nil, total: Double = 30) throws
-        -> ValidationWorker {
+        -> ValidationWorker
+    {
         try ValidationWorker(checker: try validator(server, token: token, total: total))
     }
 
@@ -58,8 +63,10 @@ final class HTTPValidationTests: XCTestCase {
         XCTAssertEqual(request.header("authorization"), "Bearer \(token)")
         XCTAssertEqual(request.header("x-facecap-attempt"), "1")
         XCTAssertEqual(request.header("idempotency-key"), photo.idempotencyKey)
-        XCTAssertNotNil(photo.idempotencyKey.range(
-            of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression))
+        XCTAssertNotNil(
+            photo.idempotencyKey.range(
+                of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression
+            ))
         XCTAssertNil(request.header("x-facecap-final"), "only the final attempt says so")
         XCTAssertEqual(request.header("user-agent"), "facecap/0.1.0-test")
         XCTAssertNil(request.header("expect"), "no 100-continue stall")
@@ -77,8 +84,9 @@ final class HTTPValidationTests: XCTestCase {
     }
 
     func testTheTokenIsSentButReachesNoReportFileOrOutcome() throws {
-        let server = try ValidationServer([retry(["tooDark"]), ["status": 401, "json": ["message": "bad token"]]],
-                                          in: temp)
+        let server = try ValidationServer(
+            [retry(["tooDark"]), ["status": 401, "json": ["message": "bad token"]]],
+            in: temp)
         let worker = try worker(server, token: token)
         defer { worker.shutdown() }
         let photo = try ValidationFixtures.photo()
@@ -97,9 +105,11 @@ final class HTTPValidationTests: XCTestCase {
         }
         for outcome in [first, second] { XCTAssertFalse("\(String(describing: outcome))".contains(token)) }
         // The server did get it, on every request.
-        XCTAssertEqual(try server.requests().map { $0.header("authorization") }, [
-            "Bearer \(token)", "Bearer \(token)",
-        ])
+        XCTAssertEqual(
+            try server.requests().map { $0.header("authorization") },
+            [
+                "Bearer \(token)", "Bearer \(token)",
+            ])
         // Printing the configuration never shows it either.
         let configuration = try validator(server, token: token).configuration
         XCTAssertFalse("\(configuration)".contains(token))
@@ -108,8 +118,10 @@ final class HTTPValidationTests: XCTestCase {
         XCTAssertFalse(dumped.contains(token))
         // Nor the token itself, however it is printed.
         let secret = try XCTUnwrap(try BearerToken(token))
-        for shown in ["\(secret)", String(describing: secret), String(reflecting: secret), "\([secret])",
-                      "\(Optional(secret) as Any)"] {
+        for shown in [
+            "\(secret)", String(describing: secret), String(reflecting: secret), "\([secret])",
+            "\(Optional(secret) as Any)",
+        ] {
             XCTAssertFalse(shown.contains(token), shown)
         }
         XCTAssertThrowsError(try BearerToken("abc\r\nX-Injected: 1"))
@@ -121,8 +133,10 @@ final class HTTPValidationTests: XCTestCase {
         let server = try ValidationServer([pass()], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
-        let outcome = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                             ValidationRequest(attempt: 1, isFinal: false)).outcome
+        let outcome = ValidationFixtures.run(
+            worker, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false)
+        ).outcome
         XCTAssertEqual(outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         XCTAssertNil(try server.requests().first?.header("authorization"))
     }
@@ -136,14 +150,21 @@ final class HTTPValidationTests: XCTestCase {
         for attempt in 1...3 {
             let photo = try ValidationFixtures.photo(attempt: attempt, isFinal: attempt == 3)
             keys.append(photo.idempotencyKey)
-            outcomes.append(ValidationFixtures.run(worker, photo, ValidationRequest(attempt: attempt,
-                                                                                    isFinal: attempt == 3)).outcome)
+            outcomes.append(
+                ValidationFixtures.run(
+                    worker, photo,
+                    ValidationRequest(
+                        attempt: attempt,
+                        isFinal: attempt == 3)
+                ).outcome)
         }
-        XCTAssertEqual(outcomes, [
-            .verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"])),
-            .verdict(ValidationVerdict(result: .retry, reasons: ["lookStraight", "blurry"])),
-            .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")),
-        ])
+        XCTAssertEqual(
+            outcomes,
+            [
+                .verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"])),
+                .verdict(ValidationVerdict(result: .retry, reasons: ["lookStraight", "blurry"])),
+                .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")),
+            ])
         let requests = try server.requests()
         XCTAssertEqual(requests.map { $0.header("x-facecap-attempt") }, ["1", "2", "3"])
         XCTAssertEqual(requests.map { $0.header("idempotency-key") }, keys)
@@ -151,10 +172,13 @@ final class HTTPValidationTests: XCTestCase {
     }
 
     func testAlwaysRetryEndsInManualReviewMarkedFinalOnTheLastRequestOnly() throws {
-        let server = try ValidationServer([[
-            "final": ["status": 200, "json": ["result": "manualReview", "reasons": ["eyesClosed"]]],
-            "else": retry(["eyesClosed"]),
-        ]], in: temp)
+        let server = try ValidationServer(
+            [
+                [
+                    "final": ["status": 200, "json": ["result": "manualReview", "reasons": ["eyesClosed"]]],
+                    "else": retry(["eyesClosed"]),
+                ]
+            ], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
         var results: [ValidationOutcome?] = []
@@ -163,11 +187,13 @@ final class HTTPValidationTests: XCTestCase {
             let photo = try ValidationFixtures.photo(attempt: attempt)
             results.append(ValidationFixtures.run(worker, photo, request).outcome)
         }
-        XCTAssertEqual(results, [
-            .verdict(ValidationVerdict(result: .retry, reasons: ["eyesClosed"])),
-            .verdict(ValidationVerdict(result: .retry, reasons: ["eyesClosed"])),
-            .verdict(ValidationVerdict(result: .manualReview, reasons: ["eyesClosed"])),
-        ])
+        XCTAssertEqual(
+            results,
+            [
+                .verdict(ValidationVerdict(result: .retry, reasons: ["eyesClosed"])),
+                .verdict(ValidationVerdict(result: .retry, reasons: ["eyesClosed"])),
+                .verdict(ValidationVerdict(result: .manualReview, reasons: ["eyesClosed"])),
+            ])
         XCTAssertEqual(try server.requests().map { $0.header("x-facecap-final") }, [nil, nil, "true"])
     }
 
@@ -202,10 +228,12 @@ final class HTTPValidationTests: XCTestCase {
         defer { worker.shutdown() }
         let photo = try ValidationFixtures.photo(attempt: 2)
         let request = ValidationRequest(attempt: 2, isFinal: false)
-        XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome,
-                       .unreachable(reason: .serverError(status: 503, message: "maintenance"), retryAfter: nil))
-        XCTAssertEqual(ValidationFixtures.run(worker, photo, request).outcome,
-                       .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
+        XCTAssertEqual(
+            ValidationFixtures.run(worker, photo, request).outcome,
+            .unreachable(reason: .serverError(status: 503, message: "maintenance"), retryAfter: nil))
+        XCTAssertEqual(
+            ValidationFixtures.run(worker, photo, request).outcome,
+            .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         let requests = try server.requests()
         XCTAssertEqual(requests.map { $0.header("idempotency-key") }, [photo.idempotencyKey, photo.idempotencyKey])
         XCTAssertEqual(requests.map { $0.header("x-facecap-attempt") }, ["2", "2"])
@@ -216,27 +244,37 @@ final class HTTPValidationTests: XCTestCase {
         let server = try ValidationServer([["status": 429, "headers": ["Retry-After": "7"], "body": ""]], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: .busy, retryAfter: 7))
+        XCTAssertEqual(
+            ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome,
+            .unreachable(reason: .busy, retryAfter: 7))
     }
 
     func testAGarbageBodyIsAServerError() throws {
         let server = try ValidationServer([["status": 200, "body": "<html>oops</html>"]], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: .notContract(problem: "not valid JSON"),
-                                    retryAfter: nil))
+        XCTAssertEqual(
+            ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome,
+            .unreachable(
+                reason: .notContract(problem: "not valid JSON"),
+                retryAfter: nil))
     }
 
     func testAReplyThatStallsMidwayTimesOutAtTheTotalTimeout() throws {
         let server = try ValidationServer([["action": "stall", "sent": 20]], in: temp)
         let worker = try worker(server, total: 1.5)
         defer { worker.shutdown() }
-        let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(), ValidationRequest(attempt: 1,
-                                                                                                     isFinal: false))
+        let result = ValidationFixtures.run(
+            worker, try ValidationFixtures.photo(),
+            ValidationRequest(
+                attempt: 1,
+                isFinal: false))
         // The outcome says the total timeout ended it; libcurl's timer never fires early. (No upper bound: how
         // long a loaded machine takes to notice is not this test's business.)
         XCTAssertEqual(result.outcome, .unreachable(reason: .timedOut(seconds: 1.5), retryAfter: nil))
@@ -255,8 +293,9 @@ final class HTTPValidationTests: XCTestCase {
         guard case .unreachable(let reason, nil)? = result.outcome else {
             return XCTFail("\(String(describing: result.outcome))")
         }
-        XCTAssertTrue(reason.text == "the connection to 127.0.0.1:\(server.port) was reset"
-                      || reason.text.hasPrefix("the connection to 127.0.0.1:\(server.port) broke"), reason.text)
+        XCTAssertTrue(
+            reason.text == "the connection to 127.0.0.1:\(server.port) was reset"
+                || reason.text.hasPrefix("the connection to 127.0.0.1:\(server.port) broke"), reason.text)
         XCTAssertLessThan(result.progress.max() ?? 0, 1, "the upload did not complete")
         XCTAssertEqual(try server.requests().first?["note"] as? String, "reset after 4096 bytes")
     }
@@ -266,10 +305,13 @@ final class HTTPValidationTests: XCTestCase {
             let server = try ValidationServer([["action": "oversize", "bytes": 3 << 20, "chunked": chunked]], in: temp)
             let worker = try worker(server)
             defer { worker.shutdown() }
-            XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                                  ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                           .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil),
-                           "chunked: \(chunked)")
+            XCTAssertEqual(
+                ValidationFixtures.run(
+                    worker, try ValidationFixtures.photo(),
+                    ValidationRequest(attempt: 1, isFinal: false)
+                ).outcome,
+                .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil),
+                "chunked: \(chunked)")
         }
     }
 
@@ -277,36 +319,52 @@ final class HTTPValidationTests: XCTestCase {
         let server = try ValidationServer([["action": "close"]], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .unreachable(reason: .noReply(place: "127.0.0.1:\(server.port)"),
-                                    retryAfter: nil))
+        XCTAssertEqual(
+            ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome,
+            .unreachable(
+                reason: .noReply(place: "127.0.0.1:\(server.port)"),
+                retryAfter: nil))
     }
 
     func testOther4xxAreRefusedWithTheServersMessage() throws {
         let server = try ValidationServer([["status": 413, "body": "Photo\u{1b}[2J too large\n"]], in: temp)
         let worker = try worker(server)
         defer { worker.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .refused(status: 413, message: "Photo too large"), "the escape sequence gone whole")
+        XCTAssertEqual(
+            ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome,
+            .refused(status: 413, message: "Photo too large"), "the escape sequence gone whole")
     }
 
     func testPlainHTTPToAnotherHostIsRefusedBeforeAnyConnection() throws {
-        let validator = HTTPValidator(.init(url: "http://validator.invalid:9/x", token: try BearerToken(token),
-                                            version: "t"))
+        let validator = HTTPValidator(
+            .init(
+                url: "http://validator.invalid:9/x", token: try BearerToken(token),
+                version: "t"))
         let worker = try ValidationWorker(checker: validator)
         defer { worker.shutdown() }
-        let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                            ValidationRequest(attempt: 1, isFinal: false))
+        let result = ValidationFixtures.run(
+            worker, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false))
         // Not a DNS failure: nothing was looked up or sent.
-        XCTAssertEqual(result.outcome, .refused(status: 0, message: "plain http:// to validator.invalid would send "
-                                                + "the photo unencrypted; use https:// (or --insecure-http)"))
+        XCTAssertEqual(
+            result.outcome,
+            .refused(
+                status: 0,
+                message: "plain http:// to validator.invalid would send "
+                    + "the photo unencrypted; use https:// (or --insecure-http)"))
         XCTAssertEqual(result.progress, [])
         // (Allowed with --insecure-http; not exercised here, since that would send a DNS query off this machine.)
         XCTAssertTrue(["localhost", "::1", "127.0.0.1", "127.1.2.3"].allSatisfy(HTTPValidator.isLoopback))
-        let remote = ["127.example.org", "127.0.0.1.nip.io", "10.0.0.1", "128.0.0.1", "127.0.0.256", "127.٠.0.1",
-                      "127..0.1", ""]
+        let remote = [
+            "127.example.org", "127.0.0.1.nip.io", "10.0.0.1", "128.0.0.1", "127.0.0.256", "127.٠.0.1",
+            "127..0.1", "",
+        ]
         XCTAssertFalse(remote.contains(where: HTTPValidator.isLoopback))
     }
 
@@ -316,12 +374,15 @@ final class HTTPValidationTests: XCTestCase {
         let elsewhere = try ValidationServer([pass()], in: temp)
         for status in [301, 302, 303, 307, 308] {
             let target = "http://127.0.0.1:\(elsewhere.port)/elsewhere"
-            let server = try ValidationServer([["status": status, "headers": ["Location": target], "body": ""]],
-                                              in: temp)
+            let server = try ValidationServer(
+                [["status": status, "headers": ["Location": target], "body": ""]],
+                in: temp)
             let worker = try worker(server, token: token)
             defer { worker.shutdown() }
-            let outcome = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                                 ValidationRequest(attempt: 1, isFinal: false)).outcome
+            let outcome = ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome
             // A refusal (a server error the person is shown), not a verdict and not a connection error that
             // would re-send the photo.
             guard case .refused(let refusedStatus, let message)? = outcome else {
@@ -338,8 +399,9 @@ final class HTTPValidationTests: XCTestCase {
     func testAProxyFromTheEnvironmentIsNeverUsedForThisMachine() throws {
         // A proxy that would answer a verdict of its own: reaching it would be visible both in its record and
         // in the outcome.
-        let proxy = try ValidationServer([["status": 200, "json": ["result": "pass", "message": "from the proxy"]]],
-                                         in: temp)
+        let proxy = try ValidationServer(
+            [["status": 200, "json": ["result": "pass", "message": "from the proxy"]]],
+            in: temp)
         let server = try ValidationServer([pass()], in: temp)
         let names = ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY"]
         let saved = names.map { name in getenv(name).map { String(cString: $0) } }
@@ -353,9 +415,12 @@ final class HTTPValidationTests: XCTestCase {
         unsetenv("NO_PROXY")
         let worker = try worker(server, token: token)
         defer { worker.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                              ValidationRequest(attempt: 1, isFinal: false)).outcome,
-                       .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
+        XCTAssertEqual(
+            ValidationFixtures.run(
+                worker, try ValidationFixtures.photo(),
+                ValidationRequest(attempt: 1, isFinal: false)
+            ).outcome,
+            .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         XCTAssertEqual(try server.requests().count, 1)
         XCTAssertEqual(try proxy.requests().count, 0, "the photo and the token went through the proxy")
     }
@@ -366,19 +431,22 @@ final class HTTPValidationTests: XCTestCase {
         let announced = try ValidationServer([["action": "announce", "bytes": 3 << 20]], in: temp)
         let first = try worker(announced, total: 4)
         defer { first.shutdown() }
-        let refused = ValidationFixtures.run(first, try ValidationFixtures.photo(),
-                                             ValidationRequest(attempt: 1, isFinal: false))
+        let refused = ValidationFixtures.run(
+            first, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false))
         // Refused on the announced length: waiting for the body, which never comes, would end in `timedOut`.
         XCTAssertEqual(refused.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
         // …and one without a length is cut off at the limit while it trickles in (8 MB over about 6 s): the server
         // counts what it wrote before the client stopped reading (a bound of its own, not a time: with a total
         // timeout of 600 s, nothing but the limit stops the reading early).
-        let trickle = try ValidationServer([["action": "oversize", "bytes": 8 << 20, "chunked": true, "drip": 0.05]],
-                                           in: temp)
+        let trickle = try ValidationServer(
+            [["action": "oversize", "bytes": 8 << 20, "chunked": true, "drip": 0.05]],
+            in: temp)
         let second = try worker(trickle, total: 600)
         defer { second.shutdown() }
-        let cut = ValidationFixtures.run(second, try ValidationFixtures.photo(),
-                                         ValidationRequest(attempt: 1, isFinal: false), timeout: 300)
+        let cut = ValidationFixtures.run(
+            second, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false), timeout: 300)
         XCTAssertEqual(cut.outcome, .unreachable(reason: .replyTooLarge(limit: "1 MB"), retryAfter: nil))
         // The server notes it once a write fails after the client has gone (the wait only bounds a hang).
         for _ in 0..<1200 where trickle.bytesSent().isEmpty { usleep(50_000) }
@@ -389,12 +457,15 @@ final class HTTPValidationTests: XCTestCase {
 
     func testInsecureHTTPNeverCarriesTheTokenToAnotherMachine() throws {
         // Refused before any connection: 0.0.0.0 is not loopback by the rule (and could only reach this machine).
-        let validator = HTTPValidator(.init(url: "http://0.0.0.0:9/x", token: try BearerToken(token), version: "t",
-                                            allowInsecureHTTP: true))
+        let validator = HTTPValidator(
+            .init(
+                url: "http://0.0.0.0:9/x", token: try BearerToken(token), version: "t",
+                allowInsecureHTTP: true))
         let worker = try ValidationWorker(checker: validator)
         defer { worker.shutdown() }
-        let result = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                            ValidationRequest(attempt: 1, isFinal: false))
+        let result = ValidationFixtures.run(
+            worker, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false))
         XCTAssertEqual(result.outcome, .refused(status: 0, message: TokenInClearError(host: "0.0.0.0").message))
         XCTAssertEqual(result.progress, [], "nothing was sent")
         // The start-up check: only the combination of a token, plain http and another host is refused.
@@ -425,8 +496,10 @@ final class HTTPValidationTests: XCTestCase {
         let cert = temp.path("cert.pem"), key = temp.path("key.pem")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                             "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert]
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+            "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+        ]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
@@ -444,12 +517,15 @@ final class HTTPValidationTests: XCTestCase {
         // …and accepted when it is the trusted authority: verification, not TLS itself, refused it.
         let trusting = try ValidationWorker(checker: try validator(server, caBundle: cert))
         defer { trusting.shutdown() }
-        XCTAssertEqual(ValidationFixtures.run(trusting, photo, request).outcome,
-                       .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
+        XCTAssertEqual(
+            ValidationFixtures.run(trusting, photo, request).outcome,
+            .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")))
         // TLS to a server that does not speak it.
         let plain = try ValidationServer([pass()], in: temp)
-        let mismatch = try ValidationWorker(checker: HTTPValidator(.init(
-            url: "https://127.0.0.1:\(plain.port)/validate", token: nil, version: "t")))
+        let mismatch = try ValidationWorker(
+            checker: HTTPValidator(
+                .init(
+                    url: "https://127.0.0.1:\(plain.port)/validate", token: nil, version: "t")))
         defer { mismatch.shutdown() }
         guard case .unreachable(let tlsReason, nil)? = ValidationFixtures.run(mismatch, photo, request).outcome else {
             return XCTFail("TLS to a plain server did not fail")
@@ -463,9 +539,11 @@ final class HTTPValidationTests: XCTestCase {
         let cert = temp.path("other-cert.pem"), key = temp.path("other-key.pem")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                             "/CN=validator.invalid", "-addext", "subjectAltName=DNS:validator.invalid",
-                             "-keyout", key, "-out", cert]
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+            "/CN=validator.invalid", "-addext", "subjectAltName=DNS:validator.invalid",
+            "-keyout", key, "-out", cert,
+        ]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
@@ -473,8 +551,10 @@ final class HTTPValidationTests: XCTestCase {
         let server = try ValidationServer([pass()], in: temp, tls: (cert, key))
         let worker = try ValidationWorker(checker: try validator(server, token: token, caBundle: cert))
         defer { worker.shutdown() }
-        let outcome = ValidationFixtures.run(worker, try ValidationFixtures.photo(),
-                                             ValidationRequest(attempt: 1, isFinal: false)).outcome
+        let outcome = ValidationFixtures.run(
+            worker, try ValidationFixtures.photo(),
+            ValidationRequest(attempt: 1, isFinal: false)
+        ).outcome
         guard case .unreachable(let reason, nil)? = outcome else {
             return XCTFail("a certificate for another host was accepted: \(String(describing: outcome))")
         }
@@ -493,16 +573,18 @@ final class HTTPValidationTests: XCTestCase {
         let worker = try worker(server, total: 600)
         let photo = try ValidationFixtures.photo()
         XCTAssertTrue(worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)))
-        XCTAssertFalse(worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)),
-                       "one check at a time")
+        XCTAssertFalse(
+            worker.start(photo: photo, request: ValidationRequest(attempt: 1, isFinal: false)),
+            "one check at a time")
         XCTAssertTrue(worker.isBusy)
         Thread.sleep(forTimeInterval: 0.5)
         worker.cancel()
         XCTAssertFalse(worker.isBusy)
         // The next check runs once the aborted one has let go; only its answer arrives.
         let next = ValidationFixtures.run(worker, photo, ValidationRequest(attempt: 1, isFinal: false))
-        XCTAssertEqual(next.outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")),
-                       "the stalled upload was aborted, not waited out (600 s)")
+        XCTAssertEqual(
+            next.outcome, .verdict(ValidationVerdict(result: .pass, message: "Selfie accepted")),
+            "the stalled upload was aborted, not waited out (600 s)")
         XCTAssertEqual(worker.drain(), [])
         // Shutting down during a stalled upload returns promptly too.
         let stalled = try ValidationServer([["action": "stall", "sent": 20, "seconds": 900]], in: temp)

@@ -1,6 +1,6 @@
-@testable import FaceCapCore
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// Issue 18's CPU budget with issue 32's hands: while no hand is about, a run of the hand model reads one crop, or
@@ -35,13 +35,16 @@ final class HandQuietTests: XCTestCase {
             let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points)
             var scratch: [Float] = []
             return try HandLandmarker.crops.indices.map { crop in
-                try XCTUnwrap(CropLook(frame: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
-                                       scratch: &scratch))
+                try XCTUnwrap(
+                    CropLook(
+                        frame: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                        scratch: &scratch))
             }
         }
         let still = try looks(bare), away = try looks(moved), covered = try looks(hand)
-        let points = try XCTUnwrap(FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
-            .first?.landmarks?.points)
+        let points = try XCTUnwrap(
+            FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
+                .first?.landmarks?.points)
         for crop in HandLandmarker.crops.indices {
             XCTAssertEqual(still[crop].change(from: still[crop]), 0, "crop \(crop)")
             // The fixture is framed close: a crop whose looked-at square leaves the frame sees the frame's edge move
@@ -64,8 +67,9 @@ final class HandQuietTests: XCTestCase {
         let hand = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
         for quiet in [true, false] {
             for arrival in [40, 46] {
-                let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                              iris: models.iris, hand: models.hand)
+                let tracker = try FaceTracker(
+                    detector: models.detector, landmarks: models.landmarks,
+                    iris: models.iris, hand: models.hand)
                 tracker.quietHands = quiet
                 var reads: [Int] = []
                 var arrivalRead: (crops: Int, mouth: Float)?
@@ -87,8 +91,9 @@ final class HandQuietTests: XCTestCase {
                 XCTAssertEqual(reads.first, HandLandmarker.crops.count, label)
                 XCTAssertEqual(Array(reads[1..<bareRuns]), Array(repeating: quiet ? 1 : 2, count: bareRuns - 1), label)
                 let first = try XCTUnwrap(arrivalRead, "\(label): no run with the hand")
-                XCTAssertGreaterThanOrEqual(Double(first.mouth), AnalyzerThresholds().minHandOverMouth,
-                                            "\(label): the first run after the hand came reads it")
+                XCTAssertGreaterThanOrEqual(
+                    Double(first.mouth), AnalyzerThresholds().minHandOverMouth,
+                    "\(label): the first run after the hand came reads it")
                 XCTAssertEqual(Array(reads[bareRuns...]), [2, 2], "\(label): a hand about, two crops a run")
             }
         }
@@ -101,10 +106,12 @@ final class HandQuietTests: XCTestCase {
         let models = try ModelFiles.loadAllFaceModels()
         let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
         XCTAssertEqual(bare.format, .rgb24)
-        let mouth = try XCTUnwrap(FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
-            .first?.landmarks?.points[13])
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let mouth = try XCTUnwrap(
+            FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
+                .first?.landmarks?.points[13])
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         var unread = [Int](repeating: 0, count: HandLandmarker.crops.count), longest = unread, runs = 0, single = 0
         for index in 0..<240 {
             var frame = bare
@@ -132,8 +139,9 @@ final class HandQuietTests: XCTestCase {
         XCTAssertGreaterThan(single, 0, "the quiet path (no hand about) was taken: some runs read one crop")
         for crop in longest.indices {
             // Its turn, and at most the other five crops' turns before it when they fell due together.
-            XCTAssertLessThan(longest[crop], FaceTracker.quietCrops.count + HandLandmarker.crops.count - 2,
-                              "crop \(crop): \(longest)")
+            XCTAssertLessThan(
+                longest[crop], FaceTracker.quietCrops.count + HandLandmarker.crops.count - 2,
+                "crop \(crop): \(longest)")
         }
     }
 }

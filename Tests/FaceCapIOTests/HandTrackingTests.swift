@@ -1,6 +1,6 @@
-@testable import FaceCapCore
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// The hand model in the live pipeline: every `handInterval` frames of a tracked face the upright mouth crop and one
@@ -8,8 +8,9 @@ import XCTest
 final class HandTrackingTests: XCTestCase {
     func testTheHandModelRunsBetweenTheEyeFramesAndItsReadingHolds() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
         var analyzer = Analyzer()
         var handFrames: [Int] = []
@@ -77,9 +78,9 @@ final class HandTrackingTests: XCTestCase {
     /// `mouthOverlap` on made-up points: the share of the lips' grid inside the hand's hull.
     func testTheMouthOverlapIsTheShareOfTheLipsUnderTheHandsHull() {
         var face = [SIMD3<Float>](repeating: .zero, count: FaceLandmarker.count)
-        face[33] = SIMD3(100, 100, 0); face[263] = SIMD3(200, 100, 0)     // level eyes
-        face[61] = SIMD3(120, 200, 0); face[291] = SIMD3(180, 200, 0)     // mouth corners
-        face[0] = SIMD3(150, 190, 0); face[17] = SIMD3(150, 210, 0)       // lips' top and bottom
+        face[33] = SIMD3(100, 100, 0); face[263] = SIMD3(200, 100, 0)  // level eyes
+        face[61] = SIMD3(120, 200, 0); face[291] = SIMD3(180, 200, 0)  // mouth corners
+        face[0] = SIMD3(150, 190, 0); face[17] = SIMD3(150, 210, 0)  // lips' top and bottom
         var hull: [SIMD2<Float>] = [], sorted: [SIMD2<Float>] = []
         func overlap(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> Double {
             // 21 points: a 7 × 3 grid over the box (inner points do not change the hull).
@@ -103,12 +104,14 @@ final class HandTrackingTests: XCTestCase {
             33: (100, 100), 133: (130, 100), 362: (170, 100), 263: (200, 100), 159: (115, 95), 145: (115, 105),
             386: (185, 95), 374: (185, 105), 234: (60, 130), 454: (240, 130), 168: (150, 100), 2: (150, 170),
             129: (135, 160), 358: (165, 160), 50: (110, 150), 280: (190, 150), 61: (120, 200), 291: (180, 200),
-            0: (150, 190), 17: (150, 210), 152: (150, 250)]
+            0: (150, 190), 17: (150, 210), 152: (150, 250),
+        ]
         for (index, (x, y)) in points { face[index] = SIMD3(x, y, 0) }
         var hull: [SIMD2<Float>] = [], sorted: [SIMD2<Float>] = []
         func shares(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> [String: Double] {
-            HandLandmarker.convexHull([SIMD2(x0, y0), SIMD2(x1, y0), SIMD2(x1, y1), SIMD2(x0, y1)], into: &hull,
-                                      sorted: &sorted)
+            HandLandmarker.convexHull(
+                [SIMD2(x0, y0), SIMD2(x1, y0), SIMD2(x1, y1), SIMD2(x0, y1)], into: &hull,
+                sorted: &sorted)
             let overlaps = HandLandmarker.partOverlaps(hull: hull, face: face)
             return Dictionary(uniqueKeysWithValues: overlaps.map { ($0.0.names.joined(), $0.1) })
         }
@@ -131,11 +134,14 @@ final class HandTrackingTests: XCTestCase {
         let models = try ModelFiles.loadAllFaceModels()
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
         let everyThird = Array(stride(from: 0, to: 60, by: 3)), everyEighth = Array(stride(from: 0, to: 60, by: 8))
-        let cases = [(HandCadence.ready, [0, 7, 13, 19, 25, 31, 37, 43, 49, 55], everyThird),
-                     (.fixing, [0, 12, 25, 37, 49], everyEighth), (.unlit, [0, 12, 25, 37, 49], everyEighth)]
+        let cases = [
+            (HandCadence.ready, [0, 7, 13, 19, 25, 31, 37, 43, 49, 55], everyThird),
+            (.fixing, [0, 12, 25, 37, 49], everyEighth), (.unlit, [0, 12, 25, 37, 49], everyEighth),
+        ]
         for (cadence, expected, expectedEyes) in cases {
-            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                          hand: models.hand)
+            let tracker = try FaceTracker(
+                detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                hand: models.hand)
             tracker.handCadence = cadence
             tracker.eyeCadence = cadence
             var analyzer = Analyzer()
@@ -160,8 +166,9 @@ final class HandTrackingTests: XCTestCase {
     func testTheHandIsReadAtOnceWhenTheCadenceAllowsItAndAlwaysForThePhoto() throws {
         let models = try ModelFiles.loadAllFaceModels()
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         var runs: [Int] = []
         for index in 0..<30 {
             tracker.handCadence = index < 20 ? .unlit : .ready
@@ -208,8 +215,9 @@ final class HandTrackingTests: XCTestCase {
         thresholds.maxFaceWidth = 1
         thresholds.stabilityWindow = 10
         for arrival in 30..<42 {
-            let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                          hand: models.hand)
+            let tracker = try FaceTracker(
+                detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+                hand: models.hand)
             var cadence = AnalysisCadence(frameRate: 30)
             var analyzer = Analyzer(thresholds: thresholds)
             var last: AnalyzerOutput?
@@ -247,8 +255,9 @@ final class HandTrackingTests: XCTestCase {
     func testAPhotoWaitsForAReadingOfEveryCropTakenOnOrAfterIt() throws {
         let models = try ModelFiles.loadAllFaceModels()
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         var thresholds = AnalyzerThresholds()
         thresholds.maxFaceWidth = 1
         var analyzer = Analyzer(thresholds: thresholds)
@@ -287,8 +296,10 @@ final class HandTrackingTests: XCTestCase {
         let models = try ModelFiles.loadAllFaceModels()
         let hand = try HandLandmarker(model: models.hand)
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
-        for (name, covered) in [("eyes/sergey_hand_mouth_hr_2.jpg", true), ("eyes/sergey_stubble.jpg", false),
-                                ("sergey.png", false)] {
+        for (name, covered) in [
+            ("eyes/sergey_hand_mouth_hr_2.jpg", true), ("eyes/sergey_stubble.jpg", false),
+            ("sergey.png", false),
+        ] {
             tracker.reset()
             let frame = try ImageFile.read(path: fixturePath(name))
             let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points, name)
@@ -297,8 +308,9 @@ final class HandTrackingTests: XCTestCase {
             if covered {
                 XCTAssertGreaterThanOrEqual(Double(reading.face), AnalyzerThresholds().minHandOverFace, name)
                 XCTAssertTrue(reading.parts.contains(.rightCheek), "\(name): \(reading.parts.names)")
-                var cover = CoverMetrics(presence: 50, lowerFaceChroma: 4, mouthContrast: 0.8, rightEyeBrightness: 0.8,
-                                         leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
+                var cover = CoverMetrics(
+                    presence: 50, lowerFaceChroma: 4, mouthContrast: 0.8, rightEyeBrightness: 0.8,
+                    leftEyeBrightness: 0.8, rightEyeDarkness: 0.3, leftEyeDarkness: 0.3)
                 cover.handOverFace = Double(reading.face)
                 XCTAssertEqual(cover.regions(AnalyzerThresholds()), ["hand"], name)
             } else {
@@ -364,8 +376,10 @@ final class HandTrackingTests: XCTestCase {
             let frame = try ImageFile.read(path: fixturePath(name))
             let points = try XCTUnwrap(tracker.process(frame).first?.landmarks?.points, name)
             func read(_ crop: Int) throws -> HandReading {
-                try XCTUnwrap(hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
-                                           face: points, isMouthCrop: false), name)
+                try XCTUnwrap(
+                    hand.reading(
+                        in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                        face: points, isMouthCrop: false), name)
             }
             let reading = try XCTUnwrap(hand.reading(in: frame, landmarks: points), name)
             // Out from landmark 50, away from the nose (the image's left on an unmirrored face).

@@ -1,6 +1,6 @@
-@testable import FaceCapCore
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// Issue 32 item 5: a hand over the mouth named within 0.2 s. The hand model's turn comes every `handInterval`
@@ -8,12 +8,15 @@ import XCTest
 /// arrival moved the landmarks enough to ask `holdStill` for a frame or two (7–8 frames at 30 fps). When the upright
 /// mouth crop's look changed since its last reading, the turn waits for neither. Frame counts only, no clock.
 final class HandTurnTests: XCTestCase {
-    private typealias Models = (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
-                                palm: TFLiteModel)
+    private typealias Models = (
+        detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel,
+        palm: TFLiteModel
+    )
 
     private func tracker(_ models: Models) throws -> FaceTracker {
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         tracker.eyeInterval = 3
         tracker.handInterval = 6
         tracker.handFixingInterval = 12
@@ -23,8 +26,10 @@ final class HandTurnTests: XCTestCase {
 
     /// The frames (after the detection frame, 0) the hand model ran on, with whether the eyes ran there too and the
     /// mouth flag read; the hand over the mouth from `arrival` on (never when nil), the cadence `cadence(index)`.
-    private func runs(_ tracker: FaceTracker, frames: Int, arrival: Int?,
-                      cadence: (Int) -> HandCadence) throws -> [(index: Int, eyes: Bool, mouth: Float)] {
+    private func runs(
+        _ tracker: FaceTracker, frames: Int, arrival: Int?,
+        cadence: (Int) -> HandCadence
+    ) throws -> [(index: Int, eyes: Bool, mouth: Float)] {
         let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
         let hand = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
         var out: [(index: Int, eyes: Bool, mouth: Float)] = []
@@ -58,7 +63,8 @@ final class HandTurnTests: XCTestCase {
             let first = try XCTUnwrap(covered.first, "arrival \(arrival)")
             XCTAssertEqual(first.index, 6, "arrival \(arrival): read on its turn")
             XCTAssertTrue(first.eyes, "arrival \(arrival): frame 6 is an eye frame")
-            XCTAssertGreaterThanOrEqual(Double(first.mouth), AnalyzerThresholds().minHandOverMouth, "arrival \(arrival)")
+            XCTAssertGreaterThanOrEqual(
+                Double(first.mouth), AnalyzerThresholds().minHandOverMouth, "arrival \(arrival)")
         }
     }
 
@@ -77,6 +83,7 @@ final class HandTurnTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(read.mouth), AnalyzerThresholds().minHandOverMouth)
         let old = try tracker(models)
         old.lookChange = .infinity
-        XCTAssertEqual(try runs(old, frames: 22, arrival: 8, cadence: cadence).map(\.index), [7, 19], "without the look")
+        XCTAssertEqual(
+            try runs(old, frames: 22, arrival: 8, cadence: cadence).map(\.index), [7, 19], "without the look")
     }
 }

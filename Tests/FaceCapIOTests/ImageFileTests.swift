@@ -263,8 +263,9 @@ final class ImageFileTests: XCTestCase {
         idat = bigEndian(UInt32(zlib.count)) + idat + bigEndian(crc32(idat))
         let iend: [UInt8] = bigEndian(0) + Array("IEND".utf8) + bigEndian(crc32(Array("IEND".utf8)))
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat + iend
-        XCTAssertEqual(try errorProblem(try temp.write("promise.png", png)),
-                       .data(.truncated("the PNG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("promise.png", png)),
+            .data(.truncated("the PNG data ends before the image does")))
         // A small image over the same data is not refused by this check: a 1-bit grey 64×64 image needs
         // 512 bytes of pixels, which 8 bytes of deflate could in principle carry.
         var small: [UInt8] = Array("IHDR".utf8) + bigEndian(64) + bigEndian(64) + [1, 0, 0, 0, 0]
@@ -280,8 +281,9 @@ final class ImageFileTests: XCTestCase {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg"))))
         let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x00, 0x40, 0x00, 0x40])
-        XCTAssertEqual(try errorProblem(try temp.write("short-scan.jpg", bytes)),
-                       .data(.truncated("the JPEG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("short-scan.jpg", bytes)),
+            .data(.truncated("the JPEG data ends before the image does")))
         // Patched to 16000×16000 instead, it could not hold the image even with the smallest possible
         // coding: refused from its header, before 768 MB of pixels are allocated.
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
@@ -289,8 +291,9 @@ final class ImageFileTests: XCTestCase {
         let decoder = try XCTUnwrap(bytes.withUnsafeBufferPointer { cic_jpeg_open($0.baseAddress, $0.count, &info) })
         cic_jpeg_close(decoder)
         XCTAssertEqual(info.min_data_bytes, 2000 * 2000 / 4)
-        XCTAssertEqual(try errorProblem(try temp.write("promise.jpg", bytes)),
-                       .data(.truncated("the JPEG data ends before the image does")))
+        XCTAssertEqual(
+            try errorProblem(try temp.write("promise.jpg", bytes)),
+            .data(.truncated("the JPEG data ends before the image does")))
         // The unpatched file still decodes.
         XCTAssertNil(try errorProblem(fixturePath("crafted/quadrants.jpg")))
     }
@@ -360,7 +363,8 @@ final class ImageOrientationTests: XCTestCase {
         }
         func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
         // A decoy tag before the orientation, as real files have many.
-        let tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(2)
+        let tiff: [UInt8] =
+            (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(2)
             + u16(0x010F) + u16(2) + u32(4) + Array("Cam\0".utf8)
             + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
         let body = Array("Exif\0\0".utf8) + tiff
@@ -377,7 +381,8 @@ final class ImageOrientationTests: XCTestCase {
                 XCTAssertEqual(ExifOrientation.find(inJPEG: bytes), orientation)
                 let frame = try ImageFile.decode(bytes)
                 let turned = orientation >= 5
-                XCTAssertEqual([frame.width, frame.height], turned ? [12, 16] : [16, 12], "orientation \(orientation)")
+                XCTAssertEqual(
+                    [frame.width, frame.height], turned ? [12, 16] : [16, 12], "orientation \(orientation)")
                 XCTAssertEqual(corners(frame), cornersByOrientation[orientation - 1], "orientation \(orientation)")
             }
         }

@@ -16,7 +16,8 @@ final class IrisPipelineTests: XCTestCase {
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         for photo in ["sergey", "grace"] {
             let entry = try XCTUnwrap(json[photo] as? [String: Any])
-            let frame = try ImageFile.read(path: Self.fixtures.appendingPathComponent(try XCTUnwrap(entry["file"] as? String)).path)
+            let frame = try ImageFile.read(
+                path: Self.fixtures.appendingPathComponent(try XCTUnwrap(entry["file"] as? String)).path)
             tracker.reset()
             let face = try XCTUnwrap(tracker.process(frame).first)
             let eyes = try XCTUnwrap(face.eyes, "\(photo): the eyes ran on a detected face")

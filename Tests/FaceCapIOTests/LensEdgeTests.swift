@@ -1,7 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// Lenses that are not dark — a light tint — told by their lower edge, and what is not a lens: clear glasses in
@@ -9,8 +9,11 @@ import XCTest
 /// `CoverMetrics.lensEdges`). The lenses and the shadow are drawn here on sergey.png as tools/lens_sweep.py draws them on the real-photo set's faces: two
 /// ellipses 1.8 × 1.24 eye widths over the eyes with a dark rim, or a soft blob over each eye socket.
 final class LensEdgeTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -19,8 +22,9 @@ final class LensEdgeTests: XCTestCase {
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                               hand: models.hand)
+        return try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
     }
 
     private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry {
@@ -63,8 +67,10 @@ final class LensEdgeTests: XCTestCase {
     }
 
     /// Lenses passing `transmission` of the light, with a dark rim `rim` eye widths wide (0.08 unless given).
-    static func lenses(_ frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)], transmission: Double,
-                       rim: Double = 0.08) -> Frame {
+    static func lenses(
+        _ frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)], transmission: Double,
+        rim: Double = 0.08
+    ) -> Frame {
         shading(frame) { x, y in
             for eye in eyes {
                 let r = lensRadius(x, y, eye)
@@ -96,8 +102,9 @@ final class LensEdgeTests: XCTestCase {
             let cover = try XCTUnwrap(report.metrics.face?.cover)
             var edgeless = t
             edgeless.minLensEdge = .infinity
-            print("clear glasses, rim \(rim): lensEdge \(cover.rightLensEdge), \(cover.leftLensEdge); \(report.guidance); "
-                  + "without the edge rule: \(cover.regions(edgeless))")
+            print(
+                "clear glasses, rim \(rim): lensEdge \(cover.rightLensEdge), \(cover.leftLensEdge); \(report.guidance); "
+                    + "without the edge rule: \(cover.regions(edgeless))")
             XCTAssertFalse(cover.regions(t).contains("eyes"), "rim \(rim): \(cover)")
             XCTAssertFalse(report.guidance.contains(.faceCovered), "rim \(rim): \(report.guidance)")
         }
@@ -131,8 +138,9 @@ final class LensEdgeTests: XCTestCase {
         for gain in [0.35, 0.45] {
             let report = try analyse(Self.shadowed(frame, eyes: eyes, gain: gain))
             let cover = try XCTUnwrap(report.metrics.face?.cover)
-            XCTAssertLessThan(max(cover.rightLensEdge, cover.leftLensEdge), t.minLensEdge * (1 - t.coverHysteresis),
-                              "\(gain): \(cover)")
+            XCTAssertLessThan(
+                max(cover.rightLensEdge, cover.leftLensEdge), t.minLensEdge * (1 - t.coverHysteresis),
+                "\(gain): \(cover)")
             XCTAssertEqual(cover.regions(t, margin: t.coverHysteresis), [], "\(gain): \(cover)")
             XCTAssertFalse(report.guidance.contains(.faceCovered), "\(gain): \(report.guidance)")
         }
@@ -140,9 +148,10 @@ final class LensEdgeTests: XCTestCase {
 
     func testTheEdgeRuleWantsBothEyes() {
         let t = AnalyzerThresholds()
-        var cover = CoverMetrics(presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
-                                 rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeDarkness: 0.3,
-                                 leftEyeDarkness: 0.3)
+        var cover = CoverMetrics(
+            presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
+            rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeDarkness: 0.3,
+            leftEyeDarkness: 0.3)
         cover.rightEyeMedian = 0.8
         cover.leftEyeMedian = 0.8
         cover.rightBelowEye = 0.9

@@ -1,14 +1,17 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// Light first and faces confirmed, through the real face models: real photos darkened the way a webcam
 /// darkens a dim room (the shadows crushed to black), and detections the landmark model does not confirm.
 final class LightFirstTests: XCTestCase {
-    nonisolated(unsafe) static var models: (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-                                            hand: TFLiteModel, palm: TFLiteModel)?
+    nonisolated(unsafe) static var models:
+        (
+            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
+            hand: TFLiteModel, palm: TFLiteModel
+        )?
 
     override class func setUp() {
         super.setUp()
@@ -17,8 +20,9 @@ final class LightFirstTests: XCTestCase {
 
     private func tracker() throws -> FaceTracker {
         let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                               hand: models.hand)
+        return try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
     }
 
     /// Every sample through `curve` (RGB photos: each channel, as a camera's tone curve does).
@@ -108,7 +112,8 @@ final class LightFirstTests: XCTestCase {
         XCTAssertGreaterThan(tracker.landmarkRuns, 1)
         for i in 1...15 {
             let faces = tracker.process(frame)
-            XCTAssertEqual(tracker.landmarkRuns, 1, "frame \(i): the tracked face only (detector ran: \(tracker.detectorRan))")
+            XCTAssertEqual(
+                tracker.landmarkRuns, 1, "frame \(i): the tracked face only (detector ran: \(tracker.detectorRan))")
             XCTAssertNotNil(faces.first?.landmarks)
             XCTAssertFalse(faces.first?.isRejected ?? true)
             if tracker.detectorRan {

@@ -22,9 +22,10 @@ final class ModelFaceTrackerTests: XCTestCase {
         let b = try XCTUnwrap(detection["box_xyxy"] as? [Double]).map { Float($0) * 600 }
         let keypoints = try XCTUnwrap(detection["keypoints"] as? [[Double]])
         let landmarks = try XCTUnwrap(json["landmarks_normalized"] as? [[Double]])
-        return Expected(box: Rect(x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1]),
-                        keypoints: keypoints.map { Point2(x: Float($0[0]) * 600, y: Float($0[1]) * 600) },
-                        landmarks: landmarks.map { SIMD2(Float($0[0]) * 600, Float($0[1]) * 600) })
+        return Expected(
+            box: Rect(x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1]),
+            keypoints: keypoints.map { Point2(x: Float($0[0]) * 600, y: Float($0[1]) * 600) },
+            landmarks: landmarks.map { SIMD2(Float($0[0]) * 600, Float($0[1]) * 600) })
     }
 
     private func tracker() throws -> FaceTracker {
@@ -36,8 +37,10 @@ final class ModelFaceTrackerTests: XCTestCase {
         try ImageFile.read(path: Self.fixtures.appendingPathComponent("sergey.png").path)
     }
 
-    private func checkSergey(_ faces: [Face], _ reference: Expected, landmarkTolerance: Float,
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+    private func checkSergey(
+        _ faces: [Face], _ reference: Expected, landmarkTolerance: Float,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         XCTAssertEqual(faces.count, 1, file: file, line: line)
         let face = try XCTUnwrap(faces.first)
         XCTAssertGreaterThanOrEqual(iou(face.detection.box, reference.box), 0.95, file: file, line: line)
@@ -98,9 +101,10 @@ final class ModelFaceTrackerTests: XCTestCase {
         func meanDistance(_ a: [SIMD3<Float>], _ b: [SIMD3<Float>], shift: SIMD2<Float> = .zero) -> Float {
             zip(a, b).map { hypot($0.x - $1.x - shift.x, $0.y - $1.y - shift.y) }.reduce(0, +) / Float(a.count)
         }
-        print("moved face: tracked vs detected \(meanDistance(tracked, detected)) px, "
-            + "tracked vs first + shift \(meanDistance(tracked, first.points, shift: SIMD2(15, 9))) px, "
-            + "detected vs first + shift \(meanDistance(detected, first.points, shift: SIMD2(15, 9))) px")
+        print(
+            "moved face: tracked vs detected \(meanDistance(tracked, detected)) px, "
+                + "tracked vs first + shift \(meanDistance(tracked, first.points, shift: SIMD2(15, 9))) px, "
+                + "detected vs first + shift \(meanDistance(detected, first.points, shift: SIMD2(15, 9))) px")
         XCTAssertLessThan(meanDistance(tracked, detected), 3)
         XCTAssertLessThan(meanDistance(tracked, first.points, shift: SIMD2(15, 9)), 4)
         // The detection rebuilt from landmarks keeps the detector's keypoint order (right eye image-left).
@@ -116,8 +120,10 @@ final class ModelFaceTrackerTests: XCTestCase {
             for x in stride(from: 0, to: 600, by: 2) {
                 func yuv(_ i: Int) -> (Float, Float, Float) {
                     let r = Float(rgb.data[i * 3]), g = Float(rgb.data[i * 3 + 1]), b = Float(rgb.data[i * 3 + 2])
-                    return (16 + 0.257 * r + 0.504 * g + 0.098 * b, 128 - 0.148 * r - 0.291 * g + 0.439 * b,
-                            128 + 0.439 * r - 0.368 * g - 0.071 * b)
+                    return (
+                        16 + 0.257 * r + 0.504 * g + 0.098 * b, 128 - 0.148 * r - 0.291 * g + 0.439 * b,
+                        128 + 0.439 * r - 0.368 * g - 0.071 * b
+                    )
                 }
                 let a = yuv(y * 600 + x), b = yuv(y * 600 + x + 1)
                 let o = (y * 600 + x) * 2
@@ -165,14 +171,20 @@ final class ModelFaceTrackerTests: XCTestCase {
         let frames = SessionFrames.frames(photo: try sergey())
         _ = tracker.process(frames[0])
         var tick = 0.0
-        let parts = FrameProfile.parts(tracker: tracker, analyzer: Analyzer(), frame: frames[1], runs: 3,
-                                       clock: { tick += 1; return tick }, cpuClock: { tick })
+        let parts = FrameProfile.parts(
+            tracker: tracker, analyzer: Analyzer(), frame: frames[1], runs: 3,
+            clock: {
+                tick += 1; return tick
+            }, cpuClock: { tick })
         let labels = parts.map(\.label)
-        for prefix in ["detector: model", "landmarks: frame -> 192x192", "eyes: iris model", "eyes: both eyes as a frame reads them", "analyzer: cover",
-                       "analyzer: sharpness", "analyzer: light", "whole tracked frame"] {
+        for prefix in [
+            "detector: model", "landmarks: frame -> 192x192", "eyes: iris model",
+            "eyes: both eyes as a frame reads them", "analyzer: cover",
+            "analyzer: sharpness", "analyzer: light", "whole tracked frame",
+        ] {
             XCTAssertTrue(labels.contains { $0.hasPrefix(prefix) }, prefix)
         }
-        XCTAssertTrue(parts.allSatisfy { $0.milliseconds == 1 })    // each run between two ticks of the clock
+        XCTAssertTrue(parts.allSatisfy { $0.milliseconds == 1 })  // each run between two ticks of the clock
         XCTAssertEqual(tracker.eyeInterval, 3)
         XCTAssertEqual(tracker.detectionInterval, 10)
     }

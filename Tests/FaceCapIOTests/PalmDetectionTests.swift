@@ -1,6 +1,6 @@
-@testable import FaceCapCore
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// The palm detector on real photos (Tests/Fixtures): obama.jpg's hands on his crossed arms are found where they
@@ -21,8 +21,9 @@ final class PalmDetectionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(best.score, 0.6)
         XCTAssertTrue(inside(best.box.centre, hand), "\(best.box)")
         XCTAssertTrue(best.box.width > 15 && best.box.width < 100, "\(best.box)")
-        XCTAssertTrue(best.keypoints.allSatisfy { inside($0, Rect(x: 200, y: 330, width: 210, height: 220)) },
-                      "\(best.keypoints)")
+        XCTAssertTrue(
+            best.keypoints.allSatisfy { inside($0, Rect(x: 200, y: 330, width: 210, height: 220)) },
+            "\(best.keypoints)")
     }
 
     func testARegionOfTheFrameFindsTheSamePalmInFramePixels() throws {
@@ -56,8 +57,9 @@ final class PalmDetectionTests: XCTestCase {
 final class PalmTrackingTests: XCTestCase {
     private func tracker() throws -> (FaceTracker, PalmDetector) {
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let palm = try PalmDetector(model: try ModelFiles.load(ModelFiles.palm))
         tracker.palm = palm
         tracker.handInterval = 1
@@ -74,8 +76,9 @@ final class PalmTrackingTests: XCTestCase {
             let across = SIMD2(points[454].x - points[234].x, points[454].y - points[234].y)
             let faceWidth = (across * across).sum().squareRoot()
             XCTAssertEqual(square.width, FaceTracker.palmRegionSide * faceWidth, accuracy: 1, name)
-            XCTAssertEqual(square.centre.x, (points[234].x + points[454].x + points[10].x + points[152].x) / 4,
-                           accuracy: 1, name)
+            XCTAssertEqual(
+                square.centre.x, (points[234].x + points[454].x + points[10].x + points[152].x) / 4,
+                accuracy: 1, name)
             // Bare faces: no palm around them reads as a hand over a part (obama's hands lie far below his face).
             let reading = try XCTUnwrap(face.hand, name)
             XCTAssertLessThan(reading.face, 0.6, name)
@@ -88,8 +91,9 @@ final class PalmTrackingTests: XCTestCase {
     /// forgotten with it; a frame that reads every crop reads the palms itself and starts the count again.
     func testTheLiveLoopReadsThePalmsEveryFewHandRunsAndHoldsTheirReading() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: models.palm)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
         let palm = try XCTUnwrap(tracker.palm)
         let bare = try ImageFile.read(path: fixturePath("sergey.png"))
         let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_d_cheek.jpg"))
@@ -99,9 +103,10 @@ final class PalmTrackingTests: XCTestCase {
             let frame = index < 60 ? bare : covered
             let before = tracker.palmsRead
             // A held palm reading that names a hand is read again at the next hand run, whatever the count.
-            let handHeld = tracker.lastPalm.map {
-                $0.mouth >= FaceTracker.handAboutFlag || $0.face >= FaceTracker.handAboutFlag || !$0.parts.isEmpty
-            } ?? false
+            let handHeld =
+                tracker.lastPalm.map {
+                    $0.mouth >= FaceTracker.handAboutFlag || $0.face >= FaceTracker.handAboutFlag || !$0.parts.isEmpty
+                } ?? false
             let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
             let read = tracker.palmsRead - before
             if index == 0 {
@@ -151,8 +156,9 @@ final class PalmTrackingTests: XCTestCase {
     /// has gone.
     func testTheHeldPalmReadingIsMergedAndAHandItNamesIsLookedForAgainAtOnce() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                      hand: models.hand, palm: models.palm)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
         let bare = try ImageFile.read(path: fixturePath("sergey.png"))
         func nextHandRun() throws -> HandReading {
             for _ in 0..<40 {
@@ -162,7 +168,7 @@ final class PalmTrackingTests: XCTestCase {
             XCTFail("no hand run in 40 frames")
             return HandReading()
         }
-        _ = try nextHandRun()   // the first frame reads every crop and the palms
+        _ = try nextHandRun()  // the first frame reads every crop and the palms
         // A held reading below the hand flag, with no parts: merged in, not read again before its turn.
         tracker.handRunsSincePalm = 0
         tracker.lastPalm = HandReading(mouth: 0.2)

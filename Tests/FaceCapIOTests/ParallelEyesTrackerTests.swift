@@ -1,7 +1,7 @@
-@testable import FaceCapCore
 import Foundation
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// The eyes on two threads in the wizard's wiring: a session of a real face tracked with the eyes in parallel gives
@@ -12,10 +12,12 @@ final class ParallelEyesTrackerTests: XCTestCase {
     /// every frame's faces equal, eyes included, on the frames the eyes ran on and the others.
     func testATrackedSessionGivesTheSameFacesWithTheEyesInParallel() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let parallel = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                       parallelEyes: true)
-        let sequential = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                         parallelEyes: false)
+        let parallel = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            parallelEyes: true)
+        let sequential = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            parallelEyes: false)
         XCTAssertEqual(parallel.iris?.isParallel, true)
         XCTAssertEqual(sequential.iris?.isParallel, false)
         // Every left eye on the worker, however loaded the machine: a taken-back eye would be the sequential path.
@@ -45,8 +47,9 @@ final class ParallelEyesTrackerTests: XCTestCase {
         // The eye worker's own thread state, kept here weakly (not a count of the process's threads: see
         // ParallelEyesTests): the checker uses the wizard's tracker, so it is that one thread, there while either
         // lives and joined once both are gone.
-        var shared: SharedFaceTracker? = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                                               iris: models.iris, hand: models.hand)
+        var shared: SharedFaceTracker? = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks,
+            iris: models.iris, hand: models.hand)
         var checker: BuiltInChecker? = BuiltInChecker(sharing: shared!)
         XCTAssertTrue(checker?.tracker === shared, "the checker holds the wizard's tracker, not a second one")
         var state: AnyObject?

@@ -69,8 +69,11 @@ final class PhotoStoreTests: XCTestCase {
         let directory = temp.path("a/b/out")
         let store = PhotoStore(directory: directory)
         let saved = try store.save(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], report: Array("{}\n".utf8), time: time)
-        XCTAssertEqual(saved, SavedPhoto(photoPath: directory + "/facecap-20261130-005320.jpg",
-                                         reportPath: directory + "/facecap-20261130-005320.json"))
+        XCTAssertEqual(
+            saved,
+            SavedPhoto(
+                photoPath: directory + "/facecap-20261130-005320.jpg",
+                reportPath: directory + "/facecap-20261130-005320.json"))
         XCTAssertEqual(mode(saved.photoPath), 0o600)
         XCTAssertEqual(mode(saved.reportPath), 0o600)
         for folder in ["a", "a/b", "a/b/out"] { XCTAssertEqual(mode(temp.path(folder)), 0o700, folder) }
@@ -96,8 +99,12 @@ final class PhotoStoreTests: XCTestCase {
             let saved = try store.save(jpeg: [UInt8(index)], report: [UInt8(index)], time: time)
             names.append((saved.photoPath as NSString).lastPathComponent)
         }
-        XCTAssertEqual(names, ["facecap-20261130-005320.jpg", "facecap-20261130-005320-2.jpg",
-                               "facecap-20261130-005320-3.jpg"])
+        XCTAssertEqual(
+            names,
+            [
+                "facecap-20261130-005320.jpg", "facecap-20261130-005320-2.jpg",
+                "facecap-20261130-005320-3.jpg",
+            ])
         // A report left without its photo still takes its stem: the pair stays a pair.
         _ = try temp.write("out/facecap-20261130-005320-4.json", [9])
         let fifth = try store.save(jpeg: [5], report: [5], time: time)
@@ -115,8 +122,10 @@ final class PhotoStoreTests: XCTestCase {
         XCTAssertThrowsError(try PhotoStore(directory: temp.path("out")).save(jpeg: [1], report: [1], time: time)) {
             let error = $0 as? OutputFileError
             XCTAssertEqual(error?.problem, .notADirectory)
-            XCTAssertEqual(error?.message, temp.path("out")
-                           + ": is a file, not a folder; move it away or choose another folder with --output")
+            XCTAssertEqual(
+                error?.message,
+                temp.path("out")
+                    + ": is a file, not a folder; move it away or choose another folder with --output")
             XCTAssertEqual(error?.exitCode, .failure)
         }
         XCTAssertThrowsError(try PhotoStore(directory: temp.path("out/sub")).save(jpeg: [1], report: [1], time: time)) {
@@ -142,13 +151,18 @@ final class PhotoStoreTests: XCTestCase {
         }
         defer { chmod(directory, 0o700) }
         for target in [directory, directory + "/new/folder"] {
-            XCTAssertThrowsError(try PhotoStore(directory: target).save(jpeg: photo.jpeg, report: photo.reportJSON,
-                                                                       time: time)) {
+            XCTAssertThrowsError(
+                try PhotoStore(directory: target).save(
+                    jpeg: photo.jpeg, report: photo.reportJSON,
+                    time: time)
+            ) {
                 let error = $0 as? OutputFileError
                 XCTAssertEqual(error?.problem, expected, target)
-                XCTAssertTrue(error?.message.hasSuffix(expected == .readOnlyFileSystem
-                    ? "the file system is read-only; choose another folder"
-                    : "permission denied; choose a folder you can write to") ?? false)
+                XCTAssertTrue(
+                    error?.message.hasSuffix(
+                        expected == .readOnlyFileSystem
+                            ? "the file system is read-only; choose another folder"
+                            : "permission denied; choose a folder you can write to") ?? false)
             }
         }
         XCTAssertEqual(listing(directory), [])
@@ -216,7 +230,8 @@ final class PhotoStoreTests: XCTestCase {
             let steps = log.steps
             let temporary = try XCTUnwrap(steps.first?.split(separator: " ").last.map(String.init))
             let fileFD = "fd\(log.fds[0])", folderFD = "fd\(log.fds[1])"
-            let place = replace ? ["rename \(temporary) \(path)"] : ["link \(temporary) \(path)", "unlink \(temporary)"]
+            let place =
+                replace ? ["rename \(temporary) \(path)"] : ["link \(temporary) \(path)", "unlink \(temporary)"]
             XCTAssertEqual(
                 steps,
                 ["open \(temporary)", "write \(fileFD) 3", "fsync \(fileFD)", "close \(fileFD)"] + place

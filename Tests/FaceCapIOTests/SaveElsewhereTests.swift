@@ -12,8 +12,9 @@ final class SaveElsewhereTests: XCTestCase {
         defer { temp.remove() }
         let checker = HTTPValidator(.init(url: "http://127.0.0.1:9/validate", token: nil, version: "0.1.0-test"))
         // /proc/1 is a folder nobody, root included, can create files in.
-        let photos = try WizardPhotos(checker: checker, validator: .server, store: PhotoStore(directory: "/proc/1"),
-                                      version: "0.1.0-test", models: [])
+        let photos = try WizardPhotos(
+            checker: checker, validator: .server, store: PhotoStore(directory: "/proc/1"),
+            version: "0.1.0-test", models: [])
         defer { photos.shutdown() }
         let photo = try ValidationFixtures.photo()
         XCTAssertThrowsError(try photos.save(photo, verdict: nil))

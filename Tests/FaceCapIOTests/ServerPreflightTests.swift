@@ -21,8 +21,10 @@ final class ServerPreflightTests: XCTestCase {
 
     /// The pre-flight's answer from `url`, waited for on the worker's descriptor as the run loop does.
     private func check(_ url: String, token: String? = nil, timeout: Double = 20) throws -> ServerCheck? {
-        let validator = HTTPValidator(.init(url: url, token: try token.flatMap { try BearerToken($0) },
-                                            version: "0.1.0-test"))
+        let validator = HTTPValidator(
+            .init(
+                url: url, token: try token.flatMap { try BearerToken($0) },
+                version: "0.1.0-test"))
         let worker = try ServerCheckWorker(probe: validator)
         defer { worker.shutdown() }
         worker.start()
@@ -39,7 +41,9 @@ final class ServerPreflightTests: XCTestCase {
         var options: [String] = []
         if let token { options += ["--token", token] }
         if let preflight {
-            options += ["--preflight", String(decoding: try JSONSerialization.data(withJSONObject: preflight), as: UTF8.self)]
+            options += [
+                "--preflight", String(decoding: try JSONSerialization.data(withJSONObject: preflight), as: UTF8.self),
+            ]
         }
         return try ValidationServer([pass], in: temp, options: options)
     }
@@ -59,13 +63,15 @@ final class ServerPreflightTests: XCTestCase {
     func testATokenThatIsMissingOrWrongIsRefusedWith401AndTheRightOneIsReady() throws {
         let server = try server(token: token)
         XCTAssertEqual(try check(server.url), .refused(status: 401, message: "a token is needed"))
-        XCTAssertEqual(try check(server.url, token: "another"), .refused(status: 401, message: "this token is not accepted"))
+        XCTAssertEqual(
+            try check(server.url, token: "another"), .refused(status: 401, message: "this token is not accepted"))
         XCTAssertEqual(try check(server.url, token: token), .ready)
     }
 
     func testEachAnswerIsNamedForWhatItIs() throws {
         let notFound = try server(preflight: ["status": 404, "body": ""])
-        XCTAssertEqual(try check(notFound.url), .refused(status: 404, message: ""), "the screen says 404 and what to check")
+        XCTAssertEqual(
+            try check(notFound.url), .refused(status: 404, message: ""), "the screen says 404 and what to check")
         let forbidden = try server(preflight: ["status": 403, "json": ["message": "not for this client"]])
         XCTAssertEqual(try check(forbidden.url, token: token), .refused(status: 403, message: "not for this client"))
         let down = try server(preflight: ["status": 503, "body": "down for maintenance"])
@@ -81,6 +87,7 @@ final class ServerPreflightTests: XCTestCase {
         let gone = try server()
         let port = gone.port
         gone.stop()
-        XCTAssertEqual(try check("http://127.0.0.1:\(port)/validate"), .unreachable(.refused(place: "127.0.0.1:\(port)")))
+        XCTAssertEqual(
+            try check("http://127.0.0.1:\(port)/validate"), .unreachable(.refused(place: "127.0.0.1:\(port)")))
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
-@testable import FaceCapCore
 import XCTest
 
+@testable import FaceCapCore
 @testable import FaceCapIO
 
 /// The wizard's one set of face-model interpreters (SPEC §10's memory budget): the built-in validator reads the
@@ -10,11 +10,13 @@ import XCTest
 final class SharedFaceTrackerTests: XCTestCase {
     func testTheValidatorOnTheLiveTrackerJudgesAsWithItsOwnAndLeavesNothingBehind() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand, palm: models.palm)
+        let shared = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
         let sharing = BuiltInChecker(sharing: shared)
-        let own = try BuiltInChecker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                     hand: models.hand, palm: models.palm)
+        let own = try BuiltInChecker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand, palm: models.palm)
         XCTAssertTrue(sharing.tracker === shared, "the checker reads photos with the tracker it was given")
         XCTAssertFalse(own.tracker === shared)
 
@@ -22,8 +24,11 @@ final class SharedFaceTrackerTests: XCTestCase {
         // The live analysis tracks the face first, as it does before a photo is taken.
         XCTAssertEqual(shared.live { $0.process(sergey) }?.count, 1)
         XCTAssertEqual(shared.live { $0.detectorRan }, true)
-        XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
-                       false, "a tracked face: the detector waits for its interval")
+        XCTAssertEqual(
+            shared.live { tracker -> Bool in
+                _ = tracker.process(sergey); return tracker.detectorRan
+            },
+            false, "a tracked face: the detector waits for its interval")
 
         let photo = try CapturedPhoto(frame: sergey, report: try ValidationFixtures.photo().report)
         let request = ValidationRequest(attempt: 1, isFinal: false)
@@ -37,29 +42,39 @@ final class SharedFaceTrackerTests: XCTestCase {
         XCTAssertEqual(shared.intervals.detection, 10)
         XCTAssertEqual(shared.intervals.eyes, 3)
         XCTAssertEqual(shared.intervals.hand, 6)
-        XCTAssertEqual(shared.live { $0.lastPalm == nil && $0.handRunsSincePalm == 0 }, true,
-                       "the photo's palms are not held for the live frames")
-        XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
-                       true)
+        XCTAssertEqual(
+            shared.live { $0.lastPalm == nil && $0.handRunsSincePalm == 0 }, true,
+            "the photo's palms are not held for the live frames")
+        XCTAssertEqual(
+            shared.live { tracker -> Bool in
+                _ = tracker.process(sergey); return tracker.detectorRan
+            },
+            true)
     }
 
     /// A check cancelled while it waited for the tracker does not take it: no photo is read, the live analysis keeps
     /// its track and its settings.
     func testACheckCancelledBeforeItHasTheTrackerLeavesItToTheLiveAnalysis() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand)
+        let shared = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
         XCTAssertEqual(shared.live { $0.process(sergey) }?.count, 1)
         let cancelled = Cancellation()
         cancelled.cancel()
         XCTAssertNil(shared.photo(sergey, cancellation: cancelled))
         let photo = try CapturedPhoto(frame: sergey, report: try ValidationFixtures.photo().report)
-        let outcome = BuiltInChecker(sharing: shared).check(photo, request: ValidationRequest(attempt: 1, isFinal: false),
-                                                            cancellation: cancelled) { _ in }
+        let outcome = BuiltInChecker(sharing: shared).check(
+            photo, request: ValidationRequest(attempt: 1, isFinal: false),
+            cancellation: cancelled
+        ) { _ in }
         XCTAssertEqual(outcome, .unreachable(reason: .cancelled, retryAfter: nil))
-        XCTAssertEqual(shared.live { tracker -> Bool in _ = tracker.process(sergey); return tracker.detectorRan },
-                       false, "the live track was not reset by a photo never read")
+        XCTAssertEqual(
+            shared.live { tracker -> Bool in
+                _ = tracker.process(sergey); return tracker.detectorRan
+            },
+            false, "the live track was not reset by a photo never read")
     }
 
     /// While the validator reads a photo on another thread, the live pipeline goes on reading frames: shown, not
@@ -69,8 +84,9 @@ final class SharedFaceTrackerTests: XCTestCase {
     /// either thread runs. (Under TSan in CI: the two threads meet here.)
     func testFramesAreShownUnanalysedWhileTheValidatorReadsAPhotoThenAnalysedAgain() throws {
         let models = try ModelFiles.loadAllFaceModels()
-        let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-                                           hand: models.hand)
+        let shared = try SharedFaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
         let sergey = try ImageFile.read(path: fixturePath("sergey.png"))
         let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
         let source = EveryCallSource(still: sergey)
@@ -121,8 +137,9 @@ final class SharedFaceTrackerTests: XCTestCase {
         for i in dark.data.indices { dark.data[i] /= 6 }
         var unlitRuns = 0
         for (still, unlit) in [(dark, true), (sergey, false)] {
-            let shared = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks,
-                                               iris: models.iris, hand: models.hand)
+            let shared = try SharedFaceTracker(
+                detector: models.detector, landmarks: models.landmarks,
+                iris: models.iris, hand: models.hand)
             let pipeline = FramePipeline(tracker: shared, thresholds: AnalyzerThresholds())
             let source = EveryCallSource(still: still)
             var runs = 0

@@ -1,5 +1,6 @@
 import FaceCapCore
 import XCTest
+
 @testable import FaceCapIO
 
 /// The time-out the Uploading screen says is the one the server's client keeps.

@@ -17,15 +17,20 @@ final class ValidationServer {
 
     /// Starts the server with `steps` (see the script's docstring); `port` 0 picks a free one. `options`: more
     /// of the script's options (`--token`, `--preflight`).
-    init(_ steps: [[String: Any]], in directory: TemporaryDirectory, port: Int = 0,
-         tls: (cert: String, key: String)? = nil, options: [String] = []) throws {
+    init(
+        _ steps: [[String: Any]], in directory: TemporaryDirectory, port: Int = 0,
+        tls: (cert: String, key: String)? = nil, options: [String] = []
+    ) throws {
         let scriptPath = directory.path("script-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         recordPath = directory.path("requests-\(UUID().uuidString).jsonl")
         scheme = tls == nil ? "http" : "https"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "--script", scriptPath, "--record", recordPath,
-                             "--port", String(port)] + (tls.map { ["--tls", $0.cert, $0.key] } ?? []) + options
+        process.arguments =
+            [
+                "python3", Self.script, "--script", scriptPath, "--record", recordPath,
+                "--port", String(port),
+            ] + (tls.map { ["--tls", $0.cert, $0.key] } ?? []) + options
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -89,8 +94,10 @@ extension Dictionary where Key == String, Value == Any {
 enum ValidationFixtures {
     /// A photo of `width`×`height` (smooth gradient, or noise that JPEG cannot shrink) with a report
     /// measured on it; attempt and final flag as given.
-    static func photo(width: Int = 64, height: Int = 48, noise: Bool = false, attempt: Int = 1,
-                      isFinal: Bool = false, key: String? = nil) throws -> CapturedPhoto {
+    static func photo(
+        width: Int = 64, height: Int = 48, noise: Bool = false, attempt: Int = 1,
+        isFinal: Bool = false, key: String? = nil
+    ) throws -> CapturedPhoto {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let data = (0..<(width * height * 3)).map { i -> UInt8 in
             guard noise else { return UInt8((i / 3 % width) * 255 / max(width - 1, 1)) }
@@ -112,8 +119,10 @@ enum ValidationFixtures {
 
     /// Runs one check through `worker`, polling its descriptor as the run loop does, until the final
     /// outcome or `timeout` seconds.
-    static func run(_ worker: ValidationWorker, _ photo: CapturedPhoto, _ request: ValidationRequest,
-                    timeout: Double = 20) -> (outcome: ValidationOutcome?, progress: [Double], seconds: Double) {
+    static func run(
+        _ worker: ValidationWorker, _ photo: CapturedPhoto, _ request: ValidationRequest,
+        timeout: Double = 20
+    ) -> (outcome: ValidationOutcome?, progress: [Double], seconds: Double) {
         let start = Date()
         XCTAssertTrue(worker.start(photo: photo, request: request))
         var progress: [Double] = []

@@ -17,17 +17,21 @@ final class WizardSessionTests: XCTestCase {
 
     override func tearDown() { temp.remove() }
 
-    private func session(_ settings: WizardSettings, frontEnd: WizardFrontEnd, opener: FrameSourceOpener,
-                         checker: any PhotoChecker = UnreachableChecker()) throws -> WizardSession {
+    private func session(
+        _ settings: WizardSettings, frontEnd: WizardFrontEnd, opener: FrameSourceOpener,
+        checker: any PhotoChecker = UnreachableChecker()
+    ) throws -> WizardSession {
         let models = try ModelFiles.loadFaceModels()
         let tracker = try SharedFaceTracker(detector: models.detector, landmarks: models.landmarks)
         var thresholds = AnalyzerThresholds()
         thresholds.manualAfter = settings.manualAfter
-        let photos = try WizardPhotos(checker: checker, validator: .server,
-                                      store: PhotoStore(directory: temp.path("out")), version: "0.1.0-test",
-                                      models: [])
-        return WizardSession(settings: settings, frontEnd: frontEnd, events: try EventLog(path: temp.path("events")),
-                             tracker: tracker, thresholds: thresholds, photos: photos, opener: opener)
+        let photos = try WizardPhotos(
+            checker: checker, validator: .server,
+            store: PhotoStore(directory: temp.path("out")), version: "0.1.0-test",
+            models: [])
+        return WizardSession(
+            settings: settings, frontEnd: frontEnd, events: try EventLog(path: temp.path("events")),
+            tracker: tracker, thresholds: thresholds, photos: photos, opener: opener)
     }
 
     private func events() throws -> [[String: Any]] {
@@ -37,8 +41,10 @@ final class WizardSessionTests: XCTestCase {
         }
     }
 
-    private func checkOrder(_ log: [[String: Any]], exit code: Int, file: StaticString = #filePath,
-                            line: UInt = #line) {
+    private func checkOrder(
+        _ log: [[String: Any]], exit code: Int, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(log.last?["event"] as? String, "exit", "exit is the last event: \(log)", file: file, line: line)
         XCTAssertEqual(log.last?["code"] as? Int, code, file: file, line: line)
         let times = log.compactMap { $0["t"] as? Double }
@@ -66,8 +72,9 @@ final class WizardSessionTests: XCTestCase {
         let session = try session(settings, frontEnd: frontEnd, opener: FakeOpener(failure: problem))
         XCTAssertEqual(session.run(), .noCamera)
         let log = try events()
-        XCTAssertEqual(log.compactMap { $0["screen"] as? String }, ["capture", "cameraBusy"],
-                       "the last screen announced is the one shown")
+        XCTAssertEqual(
+            log.compactMap { $0["screen"] as? String }, ["capture", "cameraBusy"],
+            "the last screen announced is the one shown")
         checkOrder(log, exit: 69)
     }
 
@@ -82,7 +89,8 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertEqual(session.run(), .serverUnreachable)
         let log = try events()
         let screens = log.compactMap { $0["screen"] as? String }
-        XCTAssertEqual(Array(screens.prefix(4)), ["capture", "manualCapture", "uploading", "connectionError"], "\(log)")
+        XCTAssertEqual(
+            Array(screens.prefix(4)), ["capture", "manualCapture", "uploading", "connectionError"], "\(log)")
         let names = log.map { $0["event"] as? String ?? "?" }
         XCTAssertEqual(Array(names.suffix(2)), ["saved", "exit"], "\(log)")
         checkOrder(log, exit: 75)
@@ -102,8 +110,9 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertGreaterThan(waiting, 0, "live guidance came first: \(primaries)")
         XCTAssertLessThan(waiting, primaries.count - 1, "and came back after the pause: \(primaries)")
         XCTAssertTrue(frontEnd.countdowns.contains("No new picture for 1 s"), "\(frontEnd.countdowns)")
-        XCTAssertFalse(try events().contains { $0["screen"] as? String == "connectionError" },
-                       "a pause shorter than the camera's 5 s limit is not a lost camera")
+        XCTAssertFalse(
+            try events().contains { $0["screen"] as? String == "connectionError" },
+            "a pause shorter than the camera's 5 s limit is not a lost camera")
     }
 
     /// One gate, end to end: a still face just over the light limit (face luma ~64 against 60) is captured and
@@ -119,9 +128,10 @@ final class WizardSessionTests: XCTestCase {
         let checker = RefuseOnce(reasons: ["tooDark"])
         let quit = QuitAfterFrames(frames: 150)
         let frontEnd = QuitWhenCounted(quit)
-        let session = try session(settings, frontEnd: frontEnd,
-                                  opener: StillOpener(frame: try Self.dimSergey(gain: 0.57), counting: quit),
-                                  checker: checker)
+        let session = try session(
+            settings, frontEnd: frontEnd,
+            opener: StillOpener(frame: try Self.dimSergey(gain: 0.57), counting: quit),
+            checker: checker)
         XCTAssertEqual(session.run(), .cancelled)
         XCTAssertTrue(quit.reached, "the run ended on its count of frames, not on the watchdog")
         let log = try events()
@@ -180,7 +190,8 @@ final class WizardSessionTests: XCTestCase {
         XCTAssertEqual(buckets.map { $0[1] }.reduce(0, +), frames, "\(during)")
         XCTAssertEqual(during["bucket_ms"] as? Double, 0.1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".tmp"))
-        XCTAssertGreaterThan(try XCTUnwrap(during["frames_read"] as? Int), frames, "every frame read, every other analysed")
+        XCTAssertGreaterThan(
+            try XCTUnwrap(during["frames_read"] as? Int), frames, "every frame read, every other analysed")
         try session.writeFrameStats(to: path)
         XCTAssertEqual(try stats()["frames"] as? Int, session.framesAnalysed)
         XCTAssertEqual(try stats()["frames_read"] as? Int, session.framesRead)
@@ -244,8 +255,9 @@ private final class GreySource: FrameSource {
             self.pausedAt = nil
         }
         guard due <= 0 else { return .noFrameYet }
-        frame = Frame(format: .gray, width: width, height: height, colorRange: .full,
-                      timestamp: Double(delivered) / frameRate, data: [UInt8](repeating: 120, count: width * height))
+        frame = Frame(
+            format: .gray, width: width, height: height, colorRange: .full,
+            timestamp: Double(delivered) / frameRate, data: [UInt8](repeating: 120, count: width * height))
         delivered += 1
         return .frame
     }
@@ -348,8 +360,10 @@ private final class PrimaryRecorder: WizardFrontEnd, @unchecked Sendable {  // t
 
 /// A server that is never reachable.
 private final class UnreachableChecker: PhotoChecker {
-    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-               progress: (Double) -> Void) -> ValidationOutcome {
+    func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome {
         .unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)
     }
 }
@@ -472,8 +486,10 @@ private final class RefuseOnce: PhotoChecker {
     init(reasons: [String]) { self.reasons = reasons }
     var checks: Int { count.withLock { $0 } }
 
-    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-               progress: (Double) -> Void) -> ValidationOutcome {
+    func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome {
         let n = count.withLock { n -> Int in
             n += 1
             return n

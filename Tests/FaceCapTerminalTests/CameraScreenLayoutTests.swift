@@ -1,13 +1,15 @@
-import XCTest
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// The camera error screens as the flow really builds them from a camera error, laid out on the advertised
 /// sizes: every fact whole, once, and short enough to read at a glance.
 final class CameraScreenLayoutTests: XCTestCase {
     private func deniedScreen(columns: Int, rows: Int) -> ScreenModel {
-        let access = DeviceAccess(owner: "root", group: "video", mode: "crw-rw----",
-                                  userGroups: ["alice", "adm", "cdrom", "sudo", "dip", "plugdev", "lpadmin"])
+        let access = DeviceAccess(
+            owner: "root", group: "video", mode: "crw-rw----",
+            userGroups: ["alice", "adm", "cdrom", "sudo", "dip", "plugdev", "lpadmin"])
         var settings = WizardSettings()
         settings.showTutorial = false
         var wizard = Wizard(settings: settings)
@@ -26,7 +28,8 @@ final class CameraScreenLayoutTests: XCTestCase {
             let shown = bodyRows.map(\.text).joined(separator: " ")
             for line in model.lines {
                 for word in line.split(separator: " ") {
-                    XCTAssertTrue(shown.contains(word), "\(columns)×\(rows): '\(word)' of '\(line)' is not shown:\n\(shown)")
+                    XCTAssertTrue(
+                        shown.contains(word), "\(columns)×\(rows): '\(word)' of '\(line)' is not shown:\n\(shown)")
                 }
             }
             XCTAssertLessThanOrEqual(bodyRows.count, most, "\(columns)×\(rows): \(bodyRows.map(\.text))")
@@ -38,16 +41,18 @@ final class CameraScreenLayoutTests: XCTestCase {
     /// The MIPI camera's screen (an IPU6's 32 raw nodes) at 80×24 and 60×20: every word of what the camera is and of
     /// each distribution's fix shown, the commands whole on rows of their own, the keys still there.
     func testTheMIPIScreenFitsWithEveryDistributionsFixWhole() {
-        let camera = RawBayerCamera(driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
-                                    nodes: (0..<32).map { "/dev/video\($0)" })
+        let camera = RawBayerCamera(
+            driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
+            nodes: (0..<32).map { "/dev/video\($0)" })
         for (columns, rows) in [(80, 24), (60, 20)] {
             let model = mipiScreen(camera, columns: columns, rows: rows)
             let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: nil)
             let shown = layout.items.filter { $0.style == .body || $0.style == .command }.map(\.text)
             for line in model.lines where !line.hasPrefix("$ ") {
                 for word in line.split(separator: " ") {
-                    XCTAssertTrue(shown.joined(separator: " ").contains(word),
-                                  "\(columns)×\(rows): '\(word)' of '\(line)' is not shown: \(shown)")
+                    XCTAssertTrue(
+                        shown.joined(separator: " ").contains(word),
+                        "\(columns)×\(rows): '\(word)' of '\(line)' is not shown: \(shown)")
                 }
             }
             // A command too long for the row is cut anywhere (hard-wrapped), never reworded: its rows, joined, hold it.
@@ -67,8 +72,9 @@ extension RealScreenTests {
     /// line or key lost (the checker of `testEveryRealScreenFitsInEveryLanguageWithoutCuttingAWord`, whose scenes
     /// carry English camera messages, as the layers below would send them).
     func testTheMIPIScreenFitsInEveryLanguage() throws {
-        let camera = RawBayerCamera(driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
-                                    nodes: (0..<32).map { "/dev/video\($0)" })
+        let camera = RawBayerCamera(
+            driver: "intel_ipu6_isys", card: "Intel IPU6 ISYS Capture 0",
+            nodes: (0..<32).map { "/dev/video\($0)" })
         let saved = Words.current
         defer { Words.current = saved }
         for translations in try languages() {

@@ -1,6 +1,7 @@
-import XCTest
 import CCurses
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// The screens' colour pairs, chosen once from the terminal's colours and theme, without a terminal.
@@ -12,15 +13,20 @@ final class ColourPairsTests: XCTestCase {
     func testEachColourCountGetsItsBlackWhiteAndGrey() {
         let (black, white, green, red) = (Int32(COLOR_BLACK), Int32(COLOR_WHITE), Int32(COLOR_GREEN), Int32(COLOR_RED))
         let eight = colours(ColourPairs(colors: 8, background: nil))
-        XCTAssertEqual(eight, [1: [black, green], 2: [black, Int32(COLOR_YELLOW)], 3: [white, red],
-                               4: [black, Int32(COLOR_CYAN)], 5: [green, black], 6: [white, black]])
+        XCTAssertEqual(
+            eight,
+            [
+                1: [black, green], 2: [black, Int32(COLOR_YELLOW)], 3: [white, red],
+                4: [black, Int32(COLOR_CYAN)], 5: [green, black], 6: [white, black],
+            ])
         let sixteen = colours(ColourPairs(colors: 16, background: nil))
         XCTAssertEqual(sixteen[3], [15, red])
         XCTAssertEqual(sixteen[6], [8, black])
         let palette = colours(ColourPairs(colors: 256, background: nil))
         XCTAssertEqual([palette[1], palette[3], palette[6]], [[16, green], [231, red], [245, 16]])
         let direct = colours(ColourPairs(colors: 1 << 24, background: nil))
-        XCTAssertEqual([direct[1], direct[3], direct[6]], [[0x000008, green], [0xFFFFFF, red], [0x8A8A8A, 0x000008]])
+        XCTAssertEqual(
+            [direct[1], direct[3], direct[6]], [[0x000008, green], [0xFFFFFF, red], [0x8A8A8A, 0x000008]])
         XCTAssertEqual(ColourPairs.none.definitions, [])
         XCTAssertEqual(ColourPairs.none.pair(for: .good), 0)
         XCTAssertEqual(ColourPairs(colors: 8, background: nil).pair(for: .error), ColourPairs.error)

@@ -1,7 +1,9 @@
-import XCTest
 import CCurses
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,8 +36,10 @@ final class CursesOutputTests: XCTestCase {
         return Int(info.st_size)
     }
 
-    private func frontEnd(_ mode: ColorMode, term: String = "xterm-256color",
-                          colorTerm: String? = nil) throws -> CursesFrontEnd {
+    private func frontEnd(
+        _ mode: ColorMode, term: String = "xterm-256color",
+        colorTerm: String? = nil
+    ) throws -> CursesFrontEnd {
         var environment = ["TERM": term]
         environment["COLORTERM"] = colorTerm
         return try CursesFrontEnd(colorMode: mode, mirror: true, environment: environment, output: output, input: input)
@@ -43,8 +47,10 @@ final class CursesOutputTests: XCTestCase {
 
     /// A second of a person moving in front of the camera (sideways and closer, with sensor noise), drawn
     /// frame by frame on the capture screen; the bytes ncurses sent for each frame after the first.
-    private func bytesPerFrame(columns: Int, rows: Int, mode: ColorMode = .colors256,
-                               photo: Frame = sergeyPhoto) throws -> [Int] {
+    private func bytesPerFrame(
+        columns: Int, rows: Int, mode: ColorMode = .colors256,
+        photo: Frame = sergeyPhoto
+    ) throws -> [Int] {
         let ui = try frontEnd(mode)
         defer { ui.close() }
         ui.resize(columns: columns, rows: rows)
@@ -53,8 +59,9 @@ final class CursesOutputTests: XCTestCase {
         var last = bytesWritten()
         for i in 0..<31 {
             let phase = Double(i) / 30 * 2 * Double.pi
-            let frame = TestFrames.place(photo, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)),
-                                         noise: 3, seed: UInt64(i))
+            let frame = TestFrames.place(
+                photo, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)),
+                noise: 3, seed: UInt64(i))
             var model = ScreenSamples.model(.capture)
             model.picture = .livePreview(oval: .ready, stability: Double(i % 30) / 30)
             ui.renderNow(model, preview: frame, photo: nil)
@@ -75,7 +82,9 @@ final class CursesOutputTests: XCTestCase {
         let gains: [Float] = [0.48, 0.40, 0.32]
         for i in dark.data.indices { dark.data[i] = UInt8(Float(dark.data[i]) * gains[i % 3]) }
         let darkSizes = try bytesPerFrame(columns: 80, rows: 24, photo: dark)
-        print("80×24, 256 colours, dark skin: median \(darkSizes[darkSizes.count / 2]) bytes per preview frame, max \(darkSizes.last!)")
+        print(
+            "80×24, 256 colours, dark skin: median \(darkSizes[darkSizes.count / 2]) bytes per preview frame, max \(darkSizes.last!)"
+        )
         XCTAssertLessThanOrEqual(darkSizes[darkSizes.count / 2], 16 * 1024)
         let large = try bytesPerFrame(columns: 200, rows: 60)
         print("200×60, 256 colours: median \(large[large.count / 2]) bytes per preview frame, max \(large.last!)")
@@ -99,19 +108,31 @@ final class CursesOutputTests: XCTestCase {
     }
 
     func testPaletteLadder() {
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: true, colors: 1 << 24,
-                                              pairs: 65536), .truecolor)
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .colors256, wantsDirect: false, direct: true, colors: 1 << 24,
-                                              pairs: 65536), .xterm256)
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 256,
-                                              pairs: 32767), .xterm256Reduced)
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 256,
-                                              pairs: 256), .ansi16)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .auto, wantsDirect: false, direct: true, colors: 1 << 24,
+                pairs: 65536), .truecolor)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .colors256, wantsDirect: false, direct: true, colors: 1 << 24,
+                pairs: 65536), .xterm256)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .auto, wantsDirect: false, direct: false, colors: 256,
+                pairs: 32767), .xterm256Reduced)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .auto, wantsDirect: false, direct: false, colors: 256,
+                pairs: 256), .ansi16)
         // The Linux console and xterm-color: 8 colours, 64 pairs.
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 8,
-                                              pairs: 64), .ansi8)
-        XCTAssertEqual(CursesFrontEnd.palette(mode: .auto, wantsDirect: false, direct: false, colors: 2,
-                                              pairs: 0), .monochrome)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .auto, wantsDirect: false, direct: false, colors: 8,
+                pairs: 64), .ansi8)
+        XCTAssertEqual(
+            CursesFrontEnd.palette(
+                mode: .auto, wantsDirect: false, direct: false, colors: 2,
+                pairs: 0), .monochrome)
         XCTAssertEqual(CursesFrontEnd.directVariant(of: "tmux-256color"), "tmux-direct")
         XCTAssertEqual(CursesFrontEnd.directVariant(of: "xterm"), "xterm-direct")
     }
@@ -124,7 +145,9 @@ final class CursesOutputTests: XCTestCase {
                 ui.resize(columns: columns, rows: rows)
                 for name in ScreenName.allCases {
                     let before = bytesWritten()
-                    ui.renderNow(ScreenSamples.model(name, help: name == .capture), preview: frame, photo: ShownPhoto(frame, generation: 1))
+                    ui.renderNow(
+                        ScreenSamples.model(name, help: name == .capture), preview: frame,
+                        photo: ShownPhoto(frame, generation: 1))
                     // At 1×1 two screens may well look the same, and ncurses then rightly sends nothing.
                     if columns > 1 {
                         XCTAssertGreaterThan(bytesWritten(), before, "\(mode) \(name) \(columns)×\(rows)")
@@ -201,7 +224,8 @@ final class CursesOutputTests: XCTestCase {
     func testARealSlowLinkMakesThePreviewSkipFrames() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        _ = fcntl(fds[1], 1031 /* F_SETPIPE_SZ, Linux; Glibc hides it without _GNU_SOURCE */, 4096)
+        // 1031 is F_SETPIPE_SZ (Linux); Glibc hides it without _GNU_SOURCE.
+        _ = fcntl(fds[1], 1031, 4096)
         let slow = try XCTUnwrap(fdopen(fds[1], "w"))
         let drain = SlowDrain(fd: fds[0])
         let reader = Thread { drain.run() }
@@ -213,8 +237,9 @@ final class CursesOutputTests: XCTestCase {
             _ = drain.finished.wait(timeout: .now() + 5)
             close(fds[0])
         }
-        let ui = try CursesFrontEnd(colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
-                                    output: slow, input: input)
+        let ui = try CursesFrontEnd(
+            colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
+            output: slow, input: input)
         ui.resize(columns: 100, rows: 32)
         let frames = (0..<8).map { i in
             TestFrames.place(sergeyPhoto, scale: 0.8 + 0.02 * Double(i), dx: 12 * i, noise: 3, seed: UInt64(i))

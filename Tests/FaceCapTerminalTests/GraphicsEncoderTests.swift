@@ -1,6 +1,7 @@
-import XCTest
 import CCurses
 import Foundation
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// A sixel decoder for the tests: the colour registers an image defines, and each pixel's register (-1 where
@@ -17,8 +18,9 @@ struct SixelImage {
 
     init(_ bytes: [UInt8]) throws {
         guard bytes.count > 4, bytes[0] == 0x1B, bytes[1] == UInt8(ascii: "P"),
-              let q = bytes.firstIndex(of: UInt8(ascii: "q")),
-              bytes.suffix(2) == [0x1B, UInt8(ascii: "\\")] else { throw DecodeError.framing }
+            let q = bytes.firstIndex(of: UInt8(ascii: "q")),
+            bytes.suffix(2) == [0x1B, UInt8(ascii: "\\")]
+        else { throw DecodeError.framing }
         var i = q + 1
         let end = bytes.count - 2
         func number() -> Int {
@@ -86,7 +88,10 @@ struct SixelImage {
         }
     }
 
-    enum DecodeError: Error { case framing, colourSystem, unexpected(UInt8) }
+    enum DecodeError: Error {
+        case framing, colourSystem
+        case unexpected(UInt8)
+    }
 }
 
 final class GraphicsEncoderTests: XCTestCase {
@@ -143,8 +148,14 @@ final class GraphicsEncoderTests: XCTestCase {
         // A mid grey between two levels: the 4×4 pattern mixes the two around it in the right share.
         let grey: UInt8 = 140
         var sum = 0.0
-        for y in 0..<4 { for x in 0..<4 { sum += Double(SixelEncoder.percentages(
-            SixelEncoder.register(grey, grey, grey, x: x, y: y)).r) } }
+        for y in 0..<4 {
+            for x in 0..<4 {
+                sum += Double(
+                    SixelEncoder.percentages(
+                        SixelEncoder.register(grey, grey, grey, x: x, y: y)
+                    ).r)
+            }
+        }
         XCTAssertEqual(sum / 16 * 2.55, Double(grey), accuracy: 6)
     }
 
@@ -178,10 +189,11 @@ final class GraphicsEncoderTests: XCTestCase {
             let body = command.dropFirst(3)
             let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             XCTAssertEqual(parts.count, 2)
-            let keys = Dictionary(uniqueKeysWithValues: parts[0].split(separator: ",").map {
-                let kv = $0.split(separator: "=", maxSplits: 1)
-                return (String(kv[0]), String(kv[1]))
-            })
+            let keys = Dictionary(
+                uniqueKeysWithValues: parts[0].split(separator: ",").map {
+                    let kv = $0.split(separator: "=", maxSplits: 1)
+                    return (String(kv[0]), String(kv[1]))
+                })
             XCTAssertLessThanOrEqual(parts[1].utf8.count, 4096)
             XCTAssertEqual(keys["m"], k == commands.count - 1 ? "0" : "1")
             if k < commands.count - 1 { XCTAssertEqual(parts[1].utf8.count % 4, 0) }
@@ -221,6 +233,7 @@ final class GraphicsEncoderTests: XCTestCase {
     }
 
     func testKittyDeleteNamesTheImageAndFreesIt() {
-        XCTAssertEqual(String(decoding: KittyEncoder.delete(id: 7351), as: UTF8.self), "\u{1B}_Ga=d,d=I,q=2,i=7351\u{1B}\\")
+        XCTAssertEqual(
+            String(decoding: KittyEncoder.delete(id: 7351), as: UTF8.self), "\u{1B}_Ga=d,d=I,q=2,i=7351\u{1B}\\")
     }
 }

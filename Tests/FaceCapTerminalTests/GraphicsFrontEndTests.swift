@@ -1,7 +1,9 @@
-import XCTest
 import CCurses
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,14 +50,16 @@ final class GraphicsFrontEndTests: XCTestCase {
 
     private func frontEnd(_ kind: GraphicsProtocol?, mirror: Bool = true) throws -> CursesFrontEnd {
         let layer = kind.map { GraphicsLayer(kind: $0, cellSize: (10, 20), sixelLimit: nil, mirror: mirror) }
-        return try CursesFrontEnd(colorMode: .auto, mirror: mirror, environment: ["TERM": "xterm-256color"],
-                                  output: output, input: input, graphics: layer)
+        return try CursesFrontEnd(
+            colorMode: .auto, mirror: mirror, environment: ["TERM": "xterm-256color"],
+            output: output, input: input, graphics: layer)
     }
 
     private func frame(_ i: Int) -> Frame {
         let phase = Double(i) / 30 * 2 * Double.pi
-        return TestFrames.place(sergeyPhoto, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)), noise: 3,
-                                seed: UInt64(i))
+        return TestFrames.place(
+            sergeyPhoto, scale: 0.8 + 0.04 * sin(phase), dx: Int(24 * sin(phase)), noise: 3,
+            seed: UInt64(i))
     }
 
     private func capture(_ i: Int, help: Bool = false) -> ScreenModel {
@@ -67,9 +71,11 @@ final class GraphicsFrontEndTests: XCTestCase {
     /// The first sixel image in `bytes` (DCS … ST).
     private func sixel(in bytes: [UInt8]) throws -> SixelImage {
         let start = Array("\u{1B}P9;1q".utf8)
-        let at = try XCTUnwrap((0...(bytes.count - start.count)).first { Array(bytes[$0..<($0 + start.count)]) == start },
-                               "no sixel image")
-        let end = try XCTUnwrap((at..<(bytes.count - 1)).first { bytes[$0] == 0x1B && bytes[$0 + 1] == UInt8(ascii: "\\") })
+        let at = try XCTUnwrap(
+            (0...(bytes.count - start.count)).first { Array(bytes[$0..<($0 + start.count)]) == start },
+            "no sixel image")
+        let end = try XCTUnwrap(
+            (at..<(bytes.count - 1)).first { bytes[$0] == 0x1B && bytes[$0 + 1] == UInt8(ascii: "\\") })
         return try SixelImage(Array(bytes[at...(end + 1)]))
     }
 
@@ -171,11 +177,16 @@ final class GraphicsFrontEndTests: XCTestCase {
                 let model = ScreenSamples.model(name)
                 ui.renderNow(model, preview: nil, photo: ShownPhoto(split, generation: 1))
                 let bytes = newOutput()
-                let rect = try XCTUnwrap(ScreenLayout(model, columns: 80, rows: 24, unicode: true,
-                                                      pictureSize: (640, 480)).picture)
+                let rect = try XCTUnwrap(
+                    ScreenLayout(
+                        model, columns: 80, rows: 24, unicode: true,
+                        pictureSize: (640, 480)
+                    ).picture)
                 let text = String(decoding: bytes, as: UTF8.self)
-                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: bytes), 1, "\(kind) \(name): one image")
-                XCTAssertTrue(text.contains("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H"), "\(kind) \(name): placed at \(rect)")
+                XCTAssertEqual(
+                    count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: bytes), 1, "\(kind) \(name): one image")
+                XCTAssertTrue(
+                    text.contains("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H"), "\(kind) \(name): placed at \(rect)")
                 XCTAssertEqual(previewCells(in: bytes), 0, "\(kind) \(name): no preview cells under the image")
                 if kind == .sixel {
                     let image = try sixel(in: bytes)
@@ -185,11 +196,13 @@ final class GraphicsFrontEndTests: XCTestCase {
                 }
                 // The same screen again (a countdown's second): the image stays, nothing of it is sent again.
                 ui.renderNow(model, preview: nil, photo: ShownPhoto(split, generation: 1))
-                XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 0, "\(kind) \(name): kept")
+                XCTAssertEqual(
+                    count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: newOutput()), 0, "\(kind) \(name): kept")
                 // Back to the capture: the thumbnail goes, the preview's image comes.
                 ui.renderNow(capture(1), preview: frame(1), photo: nil)
                 let back = newOutput()
-                XCTAssertEqual(count(kind == .kitty ? "a=d,d=I" : "\u{1B}[2J", in: back), 1, "\(kind): the thumbnail removed")
+                XCTAssertEqual(
+                    count(kind == .kitty ? "a=d,d=I" : "\u{1B}[2J", in: back), 1, "\(kind): the thumbnail removed")
                 XCTAssertEqual(count(kind == .kitty ? "a=T" : "\u{1B}P9;1q", in: back), 1, "\(kind): the preview drawn")
             }
             ui.close()
@@ -216,8 +229,9 @@ final class GraphicsFrontEndTests: XCTestCase {
             }
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind)): redrawn, not rendered again")
             // A copy of the same photo is the same photo: the session's generation says which photo it is.
-            let copy = Frame(format: photo.format, width: photo.width, height: photo.height,
-                             colorRange: photo.colorRange, timestamp: photo.timestamp, data: photo.data)
+            let copy = Frame(
+                format: photo.format, width: photo.width, height: photo.height,
+                colorRange: photo.colorRange, timestamp: photo.timestamp, data: photo.data)
             ui.renderNow(model, preview: nil, photo: ShownPhoto(copy, generation: 1))
             XCTAssertEqual(ui.photoRenders, 1, "\(String(describing: kind))")
             ui.resize(columns: 100, rows: 32)
@@ -249,16 +263,19 @@ final class GraphicsFrontEndTests: XCTestCase {
     /// same rectangle left the photo on screen until the first camera frame); the preview's own image stays.
     func testThePhotoGoesWhenThePreviewTakesItsRectangle() {
         let rect = CellRect(x: 10, y: 1, width: 60, height: 20)
-        let toLive = ImagePicture.plan(shown: rect, shownIsPhoto: true, wanted: rect, isPhoto: false,
-                                              stale: false, hasFrame: false)
+        let toLive = ImagePicture.plan(
+            shown: rect, shownIsPhoto: true, wanted: rect, isPhoto: false,
+            stale: false, hasFrame: false)
         XCTAssertTrue(toLive.remove, "the photo goes")
         XCTAssertNil(toLive.draw, "no frame yet: nothing drawn")
-        let live = ImagePicture.plan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
-                                            stale: false, hasFrame: false)
+        let live = ImagePicture.plan(
+            shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: false,
+            stale: false, hasFrame: false)
         XCTAssertFalse(live.remove, "the preview's own image stays until the next frame")
         XCTAssertEqual(live.draw, rect, "kept where it is")
-        let toPhoto = ImagePicture.plan(shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
-                                               stale: false, hasFrame: false)
+        let toPhoto = ImagePicture.plan(
+            shown: rect, shownIsPhoto: false, wanted: rect, isPhoto: true,
+            stale: false, hasFrame: false)
         XCTAssertTrue(toPhoto.remove)
         XCTAssertEqual(toPhoto.draw, rect)
     }
@@ -314,8 +331,9 @@ final class GraphicsFrontEndTests: XCTestCase {
             ui.close()
             let name = kind?.rawValue ?? "cells"
             figures[name] = (sizes.sorted()[sizes.count / 2], times.sorted()[times.count / 2] * 1000)
-            print("80×24 \(name): median \(figures[name]!.bytes) bytes and \(String(format: "%.2f", figures[name]!.milliseconds)) ms "
-                  + "per moving frame; \(still) bytes per still frame")
+            print(
+                "80×24 \(name): median \(figures[name]!.bytes) bytes and \(String(format: "%.2f", figures[name]!.milliseconds)) ms "
+                    + "per moving frame; \(still) bytes per still frame")
             XCTAssertLessThan(still, 1024, "\(name): a still scene stays under 1 KB a frame")
         }
         XCTAssertLessThanOrEqual(figures["cells"]!.bytes, 16 * 1024)

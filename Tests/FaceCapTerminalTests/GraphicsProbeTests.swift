@@ -1,7 +1,8 @@
-import XCTest
 import CCurses
 import FaceCapCore
 import Foundation
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// A terminal at the far end of a real pseudo-terminal that answers the graphics queries as a script says:
@@ -49,26 +50,32 @@ final class ScriptedTerminal: @unchecked Sendable {
 }
 
 extension Array where Element == UInt8 {
-    fileprivate func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
 }
 
 final class GraphicsProbeTests: XCTestCase {
     /// The default time-out is far longer than any machine's delay: a reply ends the wait, and one of half the
     /// time-out can only be the time-out waited (a pseudo-terminal round trip is milliseconds).
     private func probe(_ reply: String?, delay: Double = 0, timeout: Double = 30)
-        throws -> (answers: TerminalAnswers?, seconds: Double, received: [UInt8], echo: Bool) {
+        throws -> (answers: TerminalAnswers?, seconds: Double, received: [UInt8], echo: Bool)
+    {
         let terminal = try ScriptedTerminal()
         var before = termios()
         tcgetattr(terminal.slave, &before)
         terminal.answer(reply, delay: delay)
         let start = SystemClock().now()
-        let answers = TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: true,
-                                        timeout: timeout)
+        let answers = TerminalProbe.ask(
+            input: terminal.slave, output: terminal.slave, background: false, graphics: true,
+            timeout: timeout)
         let seconds = SystemClock().now() - start
         var after = termios()
         tcgetattr(terminal.slave, &after)
         Thread.sleep(forTimeInterval: 0.05)
-        return (answers, seconds, terminal.received, after.c_lflag == before.c_lflag && after.c_lflag & tcflag_t(ECHO) != 0)
+        return (
+            answers, seconds, terminal.received, after.c_lflag == before.c_lflag && after.c_lflag & tcflag_t(ECHO) != 0
+        )
     }
 
     func testKittyAnswersItsQueryBeforeTheDeviceAttributes() throws {

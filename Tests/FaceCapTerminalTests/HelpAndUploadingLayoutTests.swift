@@ -1,5 +1,6 @@
-import XCTest
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// The `?` help and the Uploading screen as the flow really produces them (WizardScenes), in every language.
@@ -19,10 +20,12 @@ extension RealScreenTests {
                     _ = wizard.handle(.resized(columns: columns, rows: rows), at: scene.now)
                     let model = wizard.screen(at: wizard.now)
                     XCTAssertTrue(model.showsHelp)
-                    let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
+                    let layout = ScreenLayout(
+                        model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
                     let shown = layout.items.filter { $0.style == .helpText }.flatMap { Self.words($0.text) }
                     let wanted = model.helpLines.flatMap { Self.words($0) }
-                    XCTAssertEqual(shown, wanted, "\(translations.language) help over \(model.name) at \(columns)×\(rows)")
+                    XCTAssertEqual(
+                        shown, wanted, "\(translations.language) help over \(model.name) at \(columns)×\(rows)")
                 }
             }
         }
@@ -40,8 +43,9 @@ extension RealScreenTests {
             _ = wizard.handle(.resized(columns: 60, rows: 20), at: scene.now)
             let model = wizard.screen(at: wizard.now)
             let follow = Words.text(.helpFollow), hold = Words.text(.helpHoldStill)
-            XCTAssertTrue(model.helpLines.contains { $0.hasPrefix(follow) && $0.hasSuffix(hold) },
-                          "\(translations.language): \(model.helpLines)")
+            XCTAssertTrue(
+                model.helpLines.contains { $0.hasPrefix(follow) && $0.hasSuffix(hold) },
+                "\(translations.language): \(model.helpLines)")
             let rows = ScreenLayout(model, columns: 60, rows: 20, unicode: true, pictureSize: (640, 480)).items
                 .filter { $0.style == .helpText }.map { $0.text.trimmingCharacters(in: .whitespaces) }
             // A row that ends the first half before a row that starts the second: only where the next word did not
@@ -50,8 +54,9 @@ extension RealScreenTests {
             for (row, next) in zip(rows, rows.dropFirst()) where follow.hasSuffix(row) && !row.isEmpty {
                 let word = next.split(separator: " ").first.map(String.init) ?? next
                 let forced = TerminalText.width(of: row + " " + word, unicode: true) > measure
-                XCTAssertFalse(hold.hasPrefix(next) && !forced,
-                               "\(translations.language): '\(row)' then '\(next)' on a row of their own")
+                XCTAssertFalse(
+                    hold.hasPrefix(next) && !forced,
+                    "\(translations.language): '\(row)' then '\(next)' on a row of their own")
             }
         }
     }
@@ -69,9 +74,11 @@ extension RealScreenTests {
                 guard let progress = model.progress else { continue }
                 let percent = Words.progressPercent(percent: String(Int((progress.fraction * 100).rounded())))
                 for (columns, rows) in Self.sizes {
-                    let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
+                    let layout = ScreenLayout(
+                        model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
                     let said = layout.items.filter { $0.text.contains(percent.trimmingCharacters(in: .whitespaces)) }
-                    XCTAssertEqual(said.count, 1, "\(translations.language) \(model.name) at \(columns)×\(rows): \(said)")
+                    XCTAssertEqual(
+                        said.count, 1, "\(translations.language) \(model.name) at \(columns)×\(rows): \(said)")
                 }
             }
         }
@@ -79,9 +86,10 @@ extension RealScreenTests {
 
     /// While the answer is awaited, the spinner turns beside the seconds and the text stands still.
     func testTheSpinnerTurnsBesideAStillLine() {
-        let model = ScreenModel(name: .uploading, title: "Sending your photo", picture: .photo,
-                                progress: ScreenProgress(fraction: 1, label: "Sending"),
-                                countdown: "Waiting for the answer: 4 s (time-out 30 s)", spinner: 3)
+        let model = ScreenModel(
+            name: .uploading, title: "Sending your photo", picture: .photo,
+            progress: ScreenProgress(fraction: 1, label: "Sending"),
+            countdown: "Waiting for the answer: 4 s (time-out 30 s)", spinner: 3)
         var turned = model
         turned.spinner = 4
         for unicode in [true, false] {

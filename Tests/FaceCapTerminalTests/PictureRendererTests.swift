@@ -1,5 +1,6 @@
-import XCTest
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// The picture's renderer alone, without a terminal: what it sends and when. Cells never send bytes of their own;
@@ -14,8 +15,10 @@ final class PictureRendererTests: XCTestCase {
     }
 
     /// The bytes one update sends: just before curses' update, and after it.
-    private func update(_ renderer: inout some PictureRenderer, _ scene: PictureScene,
-                        painter: inout CursesPainter) -> (before: Int, after: Int) {
+    private func update(
+        _ renderer: inout some PictureRenderer, _ scene: PictureScene,
+        painter: inout CursesPainter
+    ) -> (before: Int, after: Int) {
         var before: [UInt8] = [], after: [UInt8] = []
         renderer.paint(scene, painter: &painter)
         renderer.sendBefore(into: &before)

@@ -1,6 +1,8 @@
 import FaceCapCore
 import FaceCapIO
+
 @testable import FaceCapTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +27,10 @@ struct PreviewFidelity: CustomStringConvertible {
 
     /// Measures `raster` (rendered from `source`, an RGB frame, with no overlay and no mirror) against it.
     /// `widthFraction` and `centre` are the oval's (the analyzer's defaults unless told).
-    static func measure(_ raster: PreviewRaster, source: Frame, widthFraction: Double = 0.4,
-                        centre: (x: Double, y: Double) = (0.5, 0.5), heightToWidth: Double = 1.25) -> PreviewFidelity {
+    static func measure(
+        _ raster: PreviewRaster, source: Frame, widthFraction: Double = 0.4,
+        centre: (x: Double, y: Double) = (0.5, 0.5), heightToWidth: Double = 1.25
+    ) -> PreviewFidelity {
         precondition(source.format == .rgb24)
         let w = raster.columns, perCell = raster.halfBlocks ? 2 : 1, h = raster.rows * perCell
         let tables = PaletteTables.table(raster.palette)
@@ -70,8 +74,9 @@ struct PreviewFidelity: CustomStringConvertible {
                 for y in y0..<y1 {
                     for x in x0..<x1 {
                         let i = (y * source.width + x) * 3
-                        sum += SIMD3(ColourSpace.linear[Int(source.data[i])], ColourSpace.linear[Int(source.data[i + 1])],
-                                     ColourSpace.linear[Int(source.data[i + 2])])
+                        sum += SIMD3(
+                            ColourSpace.linear[Int(source.data[i])], ColourSpace.linear[Int(source.data[i + 1])],
+                            ColourSpace.linear[Int(source.data[i + 2])])
                     }
                 }
                 reference[py * w + px] = sum / Float((y1 - y0) * (x1 - x0))
@@ -120,8 +125,9 @@ struct PreviewFidelity: CustomStringConvertible {
             if d > 180 { d = 360 - d }
             skinHue = d
         }
-        return PreviewFidelity(colourError: count > 0 ? errors / count : 0, skinHue: skinHue,
-                               lumaCorrelation: correlation(la, lb))
+        return PreviewFidelity(
+            colourError: count > 0 ? errors / count : 0, skinHue: skinHue,
+            lumaCorrelation: correlation(la, lb))
     }
 
     static func correlation(_ x: [Double], _ y: [Double]) -> Double {
@@ -138,7 +144,8 @@ struct PreviewFidelity: CustomStringConvertible {
     }
 
     /// A separable Gaussian, edges clamped.
-    static func blur(_ image: [SIMD3<Float>], width: Int, height: Int, sigmaX: Double, sigmaY: Double) -> [SIMD3<Float>] {
+    static func blur(_ image: [SIMD3<Float>], width: Int, height: Int, sigmaX: Double, sigmaY: Double) -> [SIMD3<Float>]
+    {
         func kernel(_ sigma: Double) -> [Float] {
             let r = max(1, Int((3 * sigma).rounded(.up)))
             let k = (-r...r).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
@@ -175,7 +182,8 @@ enum FidelityFixtures {
         var data = lightSkin.data
         let gains: [Float] = [0.48, 0.40, 0.32]
         // Only the photo's pixels, not the wall.
-        for i in stride(from: 0, to: data.count, by: 3) where !(data[i] == 90 && data[i + 1] == 110 && data[i + 2] == 130) {
+        for i in stride(from: 0, to: data.count, by: 3)
+        where !(data[i] == 90 && data[i + 1] == 110 && data[i + 2] == 130) {
             for c in 0..<3 { data[i + c] = UInt8(min(255, Float(data[i + c]) * gains[c])) }
         }
         return Frame(format: .rgb24, width: lightSkin.width, height: lightSkin.height, colorRange: .full, data: data)

@@ -1,17 +1,21 @@
+import FaceCapCore
 import XCTest
+
+@testable import FaceCapTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FaceCapCore
-@testable import FaceCapTerminal
 
 /// The preview looks like the person in every colour mode (issue 18's acceptance): measured against the
 /// source frame by `PreviewFidelity`, at the preview sizes of an 80×24 and a 100×32 terminal.
 final class PreviewFidelityTests: XCTestCase {
     private static let sizes = [(53, 20), (75, 28)]
 
-    private func fidelity(_ palette: PreviewPalette, unicode: Bool = true, frame: Frame = FidelityFixtures.lightSkin,
-                          size: (Int, Int)) -> PreviewFidelity {
+    private func fidelity(
+        _ palette: PreviewPalette, unicode: Bool = true, frame: Frame = FidelityFixtures.lightSkin,
+        size: (Int, Int)
+    ) -> PreviewFidelity {
         var raster = PreviewRaster(palette: palette, unicode: unicode, mirror: false)
         // Twice: the ramp's brightness range (no colour) is taken from the frame before.
         raster.render(frame, columns: size.0, rows: size.1)
@@ -21,8 +25,10 @@ final class PreviewFidelityTests: XCTestCase {
 
     /// The fixture faces the acceptance's colour bounds hold on: light skin (sergey.png) and an older photo
     /// with its own colours (grace_hopper.jpg). Dark skin has its own test below.
-    private static let faces: [(String, Frame)] = [("light skin", FidelityFixtures.lightSkin),
-                                                   ("grace_hopper.jpg", FidelityFixtures.grace)]
+    private static let faces: [(String, Frame)] = [
+        ("light skin", FidelityFixtures.lightSkin),
+        ("grace_hopper.jpg", FidelityFixtures.grace),
+    ]
 
     func testColourErrorIn256And16ColoursStaysNearTruecolors() {
         // The acceptance: 256 colours at most 1.5 times truecolor's error, 16 colours at most 4 times (of
@@ -55,7 +61,8 @@ final class PreviewFidelityTests: XCTestCase {
             let truecolor = fidelity(.truecolor, frame: frame, size: size)
             let c256 = fidelity(.xterm256, frame: frame, size: size)
             print("fidelity \(size), dark skin: truecolor \(truecolor); 256 \(c256)")
-            XCTAssertLessThanOrEqual(c256.colourError, 1.5 * max(truecolor.colourError, 2.3), "256 colours at \(size): \(c256)")
+            XCTAssertLessThanOrEqual(
+                c256.colourError, 1.5 * max(truecolor.colourError, 2.3), "256 colours at \(size): \(c256)")
             XCTAssertGreaterThanOrEqual(c256.lumaCorrelation, 0.9, "256 colours at \(size): \(c256)")
             XCTAssertLessThanOrEqual(c256.skinHue, 3, "256 colours at \(size): \(c256)")
             // The reduced 256 palette (ordered dither): 0.885-0.887.
@@ -121,14 +128,19 @@ final class PreviewFidelityTests: XCTestCase {
         // A flat dark brown, between the cube's levels 0 and 95, is drawn with shade glyphs mixing two palette
         // colours; a palette colour itself stays a half block of that colour; without UTF-8, and in the reduced
         // palette, there are no shade glyphs.
-        func cells(_ rgb: (UInt8, UInt8, UInt8), palette: PreviewPalette = .xterm256, unicode: Bool = true) -> [PreviewCell] {
+        func cells(_ rgb: (UInt8, UInt8, UInt8), palette: PreviewPalette = .xterm256, unicode: Bool = true)
+            -> [PreviewCell]
+        {
             var data = [UInt8](repeating: 0, count: 64 * 48 * 3)
             for i in 0..<(64 * 48) { (data[3 * i], data[3 * i + 1], data[3 * i + 2]) = rgb }
             var raster = PreviewRaster(palette: palette, unicode: unicode, mirror: false)
-            raster.render(Frame(format: .rgb24, width: 64, height: 48, colorRange: .full, data: data), columns: 32, rows: 12)
+            raster.render(
+                Frame(format: .rgb24, width: 64, height: 48, colorRange: .full, data: data), columns: 32, rows: 12)
             return raster.cells
         }
-        func shades(_ cells: [PreviewCell]) -> Int { cells.filter { "░▒▓".unicodeScalars.contains($0.character) }.count }
+        func shades(_ cells: [PreviewCell]) -> Int {
+            cells.filter { "░▒▓".unicodeScalars.contains($0.character) }.count
+        }
         let brown = cells((60, 38, 26))
         XCTAssertGreaterThan(shades(brown), brown.count / 2)
         XCTAssertTrue(brown.allSatisfy { (16...255).contains($0.foreground) && (16...255).contains($0.background) })
@@ -144,8 +156,10 @@ final class PreviewFidelityTests: XCTestCase {
         // 0.96. Without UTF-8 (a space on its colour, one pixel a cell twice as tall as wide, 256 colours) a
         // dark face reaches 0.73-0.78, under the 0.85 the light faces meet (0.89-0.91): held here, not met.
         for size in Self.sizes {
-            for (name, palette, unicode, limit) in [("NO_COLOR", PreviewPalette.monochrome, true, 0.85),
-                                                    ("LANG=C, 256", .xterm256, false, 0.7)] {
+            for (name, palette, unicode, limit) in [
+                ("NO_COLOR", PreviewPalette.monochrome, true, 0.85),
+                ("LANG=C, 256", .xterm256, false, 0.7),
+            ] {
                 let f = fidelity(palette, unicode: unicode, frame: FidelityFixtures.darkSkin, size: size)
                 print("fidelity \(size), dark skin, \(name): \(f)")
                 XCTAssertGreaterThanOrEqual(f.lumaCorrelation, limit, "\(name) at \(size): \(f)")
@@ -185,10 +199,13 @@ final class PreviewFidelityTests: XCTestCase {
         // The top-left quarter changes (a hand comes in); the rest of the frame is the same.
         var data = still.data
         for y in 0..<(still.height / 4) {
-            for x in 0..<(still.width / 4) { for c in 0..<3 { data[(y * still.width + x) * 3 + c] = c == 0 ? 200 : 40 } }
+            for x in 0..<(still.width / 4) {
+                for c in 0..<3 { data[(y * still.width + x) * 3 + c] = c == 0 ? 200 : 40 }
+            }
         }
-        raster.render(Frame(format: .rgb24, width: still.width, height: still.height, colorRange: .full, data: data),
-                      columns: 53, rows: 20)
+        raster.render(
+            Frame(format: .rgb24, width: still.width, height: still.height, colorRange: .full, data: data),
+            columns: 53, rows: 20)
         var changedOutside = 0
         for row in 0..<20 {
             for column in 0..<53 where row >= 6 || column >= 14 {
@@ -235,8 +252,9 @@ final class PreviewFidelityTests: XCTestCase {
                     changed += zip(first, raster.cells).filter { $0 != $1 }.count
                 }
                 // Over a second of camera noise, fewer than one cell in a thousand per frame changes.
-                XCTAssertLessThan(Double(changed) / 30, Double(first.count) / 1000,
-                                  "\(palette) unicode \(unicode): \(changed) cell changes in 30 frames")
+                XCTAssertLessThan(
+                    Double(changed) / 30, Double(first.count) / 1000,
+                    "\(palette) unicode \(unicode): \(changed) cell changes in 30 frames")
             }
         }
     }

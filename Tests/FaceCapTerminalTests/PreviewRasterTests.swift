@@ -1,5 +1,6 @@
-import XCTest
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 final class PreviewRasterTests: XCTestCase {
@@ -31,12 +32,14 @@ final class PreviewRasterTests: XCTestCase {
         XCTAssertTrue(area.contains(wide))
         let square = PreviewRaster.fit(frameWidth: 600, frameHeight: 600, in: area)
         XCTAssertEqual(square.width, 2 * square.height)
-        let tall = PreviewRaster.fit(frameWidth: 480, frameHeight: 640,
-                                     in: CellRect(x: 0, y: 0, width: 200, height: 10))
+        let tall = PreviewRaster.fit(
+            frameWidth: 480, frameHeight: 640,
+            in: CellRect(x: 0, y: 0, width: 200, height: 10))
         XCTAssertEqual(Double(tall.width) / Double(2 * tall.height), 0.75, accuracy: 0.1)
         for size in [(1, 1), (3, 1), (1, 7), (0, 5)] {
-            let r = PreviewRaster.fit(frameWidth: 640, frameHeight: 480,
-                                      in: CellRect(x: 0, y: 0, width: size.0, height: size.1))
+            let r = PreviewRaster.fit(
+                frameWidth: 640, frameHeight: 480,
+                in: CellRect(x: 0, y: 0, width: size.0, height: size.1))
             XCTAssertTrue(CellRect(x: 0, y: 0, width: size.0, height: size.1).contains(r), "\(size) → \(r)")
         }
     }
@@ -44,9 +47,11 @@ final class PreviewRasterTests: XCTestCase {
     func testACircleStaysRound() {
         // A white disc of radius 120 in a 640×480 frame, drawn at the aspect-correct size.
         var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)
-        for y in 0..<480 { for x in 0..<640 where (x - 320) * (x - 320) + (y - 240) * (y - 240) <= 120 * 120 {
-            for c in 0..<3 { rgb[(y * 640 + x) * 3 + c] = 255 }
-        } }
+        for y in 0..<480 {
+            for x in 0..<640 where (x - 320) * (x - 320) + (y - 240) * (y - 240) <= 120 * 120 {
+                for c in 0..<3 { rgb[(y * 640 + x) * 3 + c] = 255 }
+            }
+        }
         let frame = TestFrames.encode(rgb, width: 640, height: 480, format: .yuv420p)
         let rect = PreviewRaster.fit(frameWidth: 640, frameHeight: 480, in: CellRect(x: 0, y: 0, width: 80, height: 22))
         var raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: true)
@@ -69,9 +74,11 @@ final class PreviewRasterTests: XCTestCase {
         let frame = TestFrames.solid(0, 0, 128, width: 640, height: 480)
         func guidePixels(mirror: Bool, thresholds: AnalyzerThresholds) -> [(x: Int, y: Int)] {
             var raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: mirror)
-            raster.render(frame, columns: 80, rows: 30,
-                          overlay: PreviewOverlay(state: .searching, stability: 0, thresholds: thresholds,
-                                                  dimsOutside: false))
+            raster.render(
+                frame, columns: 80, rows: 30,
+                overlay: PreviewOverlay(
+                    state: .searching, stability: 0, thresholds: thresholds,
+                    dimsOutside: false))
             var points: [(Int, Int)] = []
             for y in 0..<60 { for x in 0..<80 where pixel(raster, x, y) != wall { points.append((x, y)) } }
             return points
@@ -100,8 +107,9 @@ final class PreviewRasterTests: XCTestCase {
         let frame = TestFrames.solid(0, 0, 128, width: 640, height: 480)
         func render(_ stability: Double) -> PreviewRaster {
             var raster = PreviewRaster(palette: .truecolor, unicode: true, mirror: true)
-            raster.render(frame, columns: 80, rows: 30,
-                          overlay: PreviewOverlay(state: .ready, stability: stability, dimsOutside: false))
+            raster.render(
+                frame, columns: 80, rows: 30,
+                overlay: PreviewOverlay(state: .ready, stability: stability, dimsOutside: false))
             return raster
         }
         // The top of the oval is filled first: its colour when full and when empty.
@@ -113,10 +121,12 @@ final class PreviewRasterTests: XCTestCase {
         func count(stability: Double) -> (filled: [(Int, Int)], open: Int) {
             let raster = render(stability)
             var f: [(Int, Int)] = [], o = 0
-            for y in 0..<60 { for x in 0..<80 {
-                let p = pixel(raster, x, y)
-                if p == filled { f.append((x, y)) } else if p == open { o += 1 }
-            } }
+            for y in 0..<60 {
+                for x in 0..<80 {
+                    let p = pixel(raster, x, y)
+                    if p == filled { f.append((x, y)) } else if p == open { o += 1 }
+                }
+            }
             return (f, o)
         }
         XCTAssertTrue(count(stability: 0).filled.isEmpty)
@@ -180,9 +190,11 @@ final class PreviewRasterTests: XCTestCase {
             XCTAssertFalse(raster.halfBlocks)
             raster.render(frame, columns: 60, rows: 20, overlay: PreviewOverlay(state: .adjusting, stability: 0.3))
             // Without colour a ramp character, brighter denser; with colour a space on the pixel's colour.
-            XCTAssertTrue(raster.cells.allSatisfy {
-                $0.character.isASCII && (palette == .monochrome ? $0.background == -1 : $0.background == $0.foreground)
-            }, "\(palette)")
+            XCTAssertTrue(
+                raster.cells.allSatisfy {
+                    $0.character.isASCII
+                        && (palette == .monochrome ? $0.background == -1 : $0.background == $0.foreground)
+                }, "\(palette)")
             XCTAssertTrue(raster.cells.contains { $0.isGuide && $0.character == "o" })
             // The light wall left of the face and the dark hair differ.
             if palette == .monochrome {
@@ -212,8 +224,9 @@ final class PreviewRasterTests: XCTestCase {
         raster.render(frames[0], columns: 51, rows: 19, overlay: overlay)
         let storage = raster.storageAddresses
         for i in 0..<200 {
-            raster.render(frames[i % 4], columns: 51, rows: 19,
-                          overlay: PreviewOverlay(state: .ready, stability: Double(i % 30) / 30))
+            raster.render(
+                frames[i % 4], columns: 51, rows: 19,
+                overlay: PreviewOverlay(state: .ready, stability: Double(i % 30) / 30))
         }
         // Every buffer is the one the first frame sized: none was reallocated or copied.
         XCTAssertEqual(raster.storageAddresses, storage)
@@ -233,7 +246,8 @@ final class PreviewRasterTests: XCTestCase {
             original.render(frames[1], columns: 40, rows: 15)
             alone.render(frames[1], columns: 40, rows: 15)
             XCTAssertEqual(original.cells.count, alone.cells.count, "\(palette)")
-            XCTAssertEqual(zip(original.cells, alone.cells).filter { $0 != $1 }.count, 0, "cells that differ, \(palette)")
+            XCTAssertEqual(
+                zip(original.cells, alone.cells).filter { $0 != $1 }.count, 0, "cells that differ, \(palette)")
             XCTAssertEqual(copy.cells.count, 64 * 24)
         }
     }
@@ -246,8 +260,9 @@ final class PreviewRasterTests: XCTestCase {
         raster.render(Frame(format: .rgb24, width: 0, height: 0, data: []), columns: 10, rows: 4)
         XCTAssertTrue(raster.cells.allSatisfy { $0 == .blank })
         for (columns, rows) in [(0, 0), (1, 1), (1, 30), (300, 1), (-3, 2)] {
-            raster.render(TestFrames.solid(9, 9, 9, width: 3, height: 2), columns: columns, rows: rows,
-                          overlay: PreviewOverlay(state: .capturing, stability: 2))
+            raster.render(
+                TestFrames.solid(9, 9, 9, width: 3, height: 2), columns: columns, rows: rows,
+                overlay: PreviewOverlay(state: .capturing, stability: 2))
             XCTAssertEqual(raster.cells.count, max(0, columns) * max(0, rows))
         }
     }

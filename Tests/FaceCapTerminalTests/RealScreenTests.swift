@@ -1,6 +1,7 @@
+import FaceCapCore
 import Foundation
 import XCTest
-import FaceCapCore
+
 @testable import FaceCapTerminal
 
 /// Every screen the flow produces (WizardScenes), in every language there is, at the sizes people use.
@@ -23,7 +24,8 @@ final class RealScreenTests: XCTestCase {
             for binding in wizard.bindings {
                 var pressed = wizard
                 let effects = pressed.handle(.key(binding.keys[0]), at: wizard.now + 0.1)
-                XCTAssertTrue(!effects.isEmpty || pressed != wizard, "\(binding.keys[0]) on \(wizard.screenName) does nothing")
+                XCTAssertTrue(
+                    !effects.isEmpty || pressed != wizard, "\(binding.keys[0]) on \(wizard.screenName) does nothing")
             }
             let unbound: [Key] = [.character("x"), .character("d"), .space, .enter, .character("r")]
                 .filter { key in !wizard.bindings.contains { $0.keys.contains(key) } }
@@ -122,10 +124,11 @@ final class RealScreenTests: XCTestCase {
     /// longest message, the Steady bar filling, and manual capture offered, at every size in every language.
     func testEveryGuidanceMessageAndHintFitsTheCaptureScreenInEveryLanguage() throws {
         let scenes = WizardScenes.scenes.filter { $0.screenName == .capture && !$0.showsHelp }
-        let live = try XCTUnwrap(scenes.first { wizard in
-            if case .capture(let progress) = wizard.state { return progress.manualOffered == nil }
-            return false
-        }, "no scene in the capture state")
+        let live = try XCTUnwrap(
+            scenes.first { wizard in
+                if case .capture(let progress) = wizard.state { return progress.manualOffered == nil }
+                return false
+            }, "no scene in the capture state")
         let saved = Words.current
         defer { Words.current = saved }
         var checked = 0
@@ -139,12 +142,17 @@ final class RealScreenTests: XCTestCase {
                     worded.append((code, true, Messages.guidance(code, slight: true)))
                 }
             }
-            worded.sort { TerminalText.width(of: $0.text, unicode: true) > TerminalText.width(of: $1.text, unicode: true) }
-            func guidance(_ primary: (code: GuidanceCode, slight: Bool), _ hints: [(code: GuidanceCode, slight: Bool)],
-                          stability: Double = 0, manual: ManualFallbackReason? = nil) -> FrameGuidance {
+            worded.sort {
+                TerminalText.width(of: $0.text, unicode: true) > TerminalText.width(of: $1.text, unicode: true)
+            }
+            func guidance(
+                _ primary: (code: GuidanceCode, slight: Bool), _ hints: [(code: GuidanceCode, slight: Bool)],
+                stability: Double = 0, manual: ManualFallbackReason? = nil
+            ) -> FrameGuidance {
                 let slight = Set(([primary] + hints).filter(\.slight).map(\.code))
-                return FrameGuidance(time: 0, primary: primary.code, hints: hints.map(\.code), stability: stability,
-                                     manualFallback: manual, slight: slight)
+                return FrameGuidance(
+                    time: 0, primary: primary.code, hints: hints.map(\.code), stability: stability,
+                    manualFallback: manual, slight: slight)
             }
             /// The two longest hints of other codes (one wording per code).
             func longestHints(besides code: GuidanceCode) -> [(code: GuidanceCode, slight: Bool)] {
@@ -162,7 +170,8 @@ final class RealScreenTests: XCTestCase {
             frames.append(guidance((code: .ready, slight: false), [], stability: 0.6))
             let longest = worded[0]
             for hint in worded where hint.code != longest.code {
-                frames.append(guidance((code: longest.code, slight: longest.slight), [(code: hint.code, slight: hint.slight)]))
+                frames.append(
+                    guidance((code: longest.code, slight: longest.slight), [(code: hint.code, slight: hint.slight)]))
             }
             let two = longestHints(besides: longest.code)
             frames.append(guidance((code: longest.code, slight: longest.slight), two, manual: .timeout))
@@ -176,7 +185,8 @@ final class RealScreenTests: XCTestCase {
                     _ = wizard.handle(.frameAnalyzed(shown), at: wizard.now + 0.1)
                     let model = wizard.screen(at: wizard.now)
                     XCTAssertTrue(model.name == .capture || model.name == .manualCapture, "\(model.name)")
-                    let what = "\(translations.language) \(model.name) \(frame.primary) + \(frame.hints) at \(columns)×\(rows)"
+                    let what =
+                        "\(translations.language) \(model.name) \(frame.primary) + \(frame.hints) at \(columns)×\(rows)"
                     for problem in problems(model, columns: columns, rows: rows) { XCTFail("\(what): \(problem)") }
                     checked += 1
                 }
@@ -191,8 +201,10 @@ final class RealScreenTests: XCTestCase {
         var found: [String] = []
         let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
         let screen = CellRect(x: 0, y: 0, width: columns, height: rows)
-        var sources = [model.title, model.primary ?? "", model.countdown ?? "", model.progress?.label ?? "",
-                       Words.text(.helpTitle), Words.text(.keyCloseHelp)]
+        var sources = [
+            model.title, model.primary ?? "", model.countdown ?? "", model.progress?.label ?? "",
+            Words.text(.helpTitle), Words.text(.keyCloseHelp),
+        ]
         sources += model.hints + model.lines + model.helpLines + model.keys.flatMap { [$0.key, $0.action] }
         if let progress = model.progress {
             sources.append(Words.progressPercent(percent: String(Int((progress.fraction * 100).rounded()))))
@@ -223,22 +235,28 @@ final class RealScreenTests: XCTestCase {
 
     /// The checker above finds what it looks for: a cut word, and keys that do not fit.
     func testTheLayoutCheckerSeesACutWordAndALostKey() {
-        let long = ScreenModel(name: .tutorial, title: String(repeating: "Unbelievably ", count: 8) + "long",
-                               keys: [KeyHelp("q", "quit")])
-        XCTAssertTrue(problems(long, columns: 60, rows: 20).contains { $0.contains("is cut") },
-                      "\(problems(long, columns: 60, rows: 20))")
-        let crowded = ScreenModel(name: .tutorial, title: "Keys",
-                                  keys: (0..<12).map { KeyHelp("key\($0)", "does something") })
+        let long = ScreenModel(
+            name: .tutorial, title: String(repeating: "Unbelievably ", count: 8) + "long",
+            keys: [KeyHelp("q", "quit")])
+        XCTAssertTrue(
+            problems(long, columns: 60, rows: 20).contains { $0.contains("is cut") },
+            "\(problems(long, columns: 60, rows: 20))")
+        let crowded = ScreenModel(
+            name: .tutorial, title: "Keys",
+            keys: (0..<12).map { KeyHelp("key\($0)", "does something") })
         XCTAssertTrue(problems(crowded, columns: 60, rows: 20).contains { $0.contains("lost keys") })
-        XCTAssertEqual(problems(ScreenModel(name: .tutorial, title: "Fine", keys: [KeyHelp("q", "quit")]),
-                                columns: 60, rows: 20), [])
+        XCTAssertEqual(
+            problems(
+                ScreenModel(name: .tutorial, title: "Fine", keys: [KeyHelp("q", "quit")]),
+                columns: 60, rows: 20), [])
     }
 
     /// The words of `text` as a line may break it: runs without spaces, wide characters one by one.
     static func words(_ text: String) -> [String] {
         TerminalText.tokens(text, unicode: true).map { String($0.characters.map(\.character)) }
             .flatMap { token -> [String] in
-                token.contains { TerminalText.width($0.unicodeScalars.first!) == 2 } ? token.map { String($0) } : [token]
+                token.contains { TerminalText.width($0.unicodeScalars.first!) == 2 }
+                    ? token.map { String($0) } : [token]
             }
     }
 }

@@ -1,19 +1,23 @@
-import XCTest
 import CCurses
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 final class ScreenLayoutTests: XCTestCase {
-    static let sizes = [(80, 24), (200, 60), (60, 20), (59, 19), (100, 32), (40, 12), (20, 5), (10, 3), (3, 3),
-                        (1, 1), (2, 1), (1, 2), (0, 0), (300, 4), (4, 100)]
+    static let sizes = [
+        (80, 24), (200, 60), (60, 20), (59, 19), (100, 32), (40, 12), (20, 5), (10, 3), (3, 3),
+        (1, 1), (2, 1), (1, 2), (0, 0), (300, 4), (4, 100),
+    ]
 
     func testEveryScreenFitsAtEverySize() {
         for name in ScreenName.allCases {
             for help in [false, true] {
                 for unicode in [true, false] {
                     for (columns, rows) in Self.sizes {
-                        let layout = ScreenLayout(ScreenSamples.model(name, help: help), columns: columns, rows: rows,
-                                                  unicode: unicode, pictureSize: (640, 480))
+                        let layout = ScreenLayout(
+                            ScreenSamples.model(name, help: help), columns: columns, rows: rows,
+                            unicode: unicode, pictureSize: (640, 480))
                         let screen = CellRect(x: 0, y: 0, width: columns, height: rows)
                         let what = "\(name) help=\(help) unicode=\(unicode) at \(columns)×\(rows)"
                         for item in layout.items {
@@ -28,7 +32,8 @@ final class ScreenLayoutTests: XCTestCase {
                             XCTAssertTrue(screen.contains(picture), "\(what): picture \(picture)")
                             // Text never lands on the picture, except the help box drawn over everything.
                             for item in layout.items where !help {
-                                let overlaps = item.row >= picture.y && item.row < picture.y + picture.height
+                                let overlaps =
+                                    item.row >= picture.y && item.row < picture.y + picture.height
                                     && item.column < picture.x + picture.width && item.column + item.width > picture.x
                                 XCTAssertFalse(overlaps, "\(what): \(item) on the picture")
                             }
@@ -40,8 +45,9 @@ final class ScreenLayoutTests: XCTestCase {
     }
 
     func testTheCaptureScreenAt80x24() {
-        let layout = ScreenLayout(ScreenSamples.model(.capture), columns: 80, rows: 24, unicode: true,
-                                  pictureSize: (640, 480))
+        let layout = ScreenLayout(
+            ScreenSamples.model(.capture), columns: 80, rows: 24, unicode: true,
+            pictureSize: (640, 480))
         let picture = try! XCTUnwrap(layout.picture)
         // The preview takes most of the screen, undistorted.
         XCTAssertGreaterThanOrEqual(picture.height, 16)
@@ -61,8 +67,9 @@ final class ScreenLayoutTests: XCTestCase {
 
     func testCommandsAreShownVerbatim() {
         for (columns, rows) in [(80, 24), (200, 60), (60, 20)] {
-            let layout = ScreenLayout(ScreenSamples.model(.permissionDenied), columns: columns, rows: rows,
-                                      unicode: true)
+            let layout = ScreenLayout(
+                ScreenSamples.model(.permissionDenied), columns: columns, rows: rows,
+                unicode: true)
             let commands = layout.items.filter { $0.style == .command }
                 .map { $0.text.trimmingCharacters(in: .whitespaces) }
             XCTAssertEqual(commands, ["$ sudo usermod -aG video $USER", "$ newgrp video"], "\(columns)×\(rows)")
@@ -75,8 +82,9 @@ final class ScreenLayoutTests: XCTestCase {
 
     func testTheTutorialShowsItsIllustrationAndTips() {
         let layout = ScreenLayout(ScreenSamples.model(.tutorial), columns: 80, rows: 24, unicode: true)
-        XCTAssertEqual(layout.items.filter { $0.style == .illustration }.count,
-                       Illustration.lines(unicode: true).count)
+        XCTAssertEqual(
+            layout.items.filter { $0.style == .illustration }.count,
+            Illustration.lines(unicode: true).count)
         let tips = ["• Face the camera", "• Keep a neutral expression", "• Find even light", "• No hat or sunglasses"]
         for tip in tips {
             XCTAssertTrue(layout.items.contains { $0.text == tip }, tip)
@@ -88,8 +96,9 @@ final class ScreenLayoutTests: XCTestCase {
     }
 
     func testTheHelpOverlayIsABoxOverTheScreen() {
-        let layout = ScreenLayout(ScreenSamples.model(.capture, help: true), columns: 80, rows: 24, unicode: true,
-                                  pictureSize: (640, 480))
+        let layout = ScreenLayout(
+            ScreenSamples.model(.capture, help: true), columns: 80, rows: 24, unicode: true,
+            pictureSize: (640, 480))
         let box = layout.items.filter { $0.style == .helpFrame || $0.style == .helpText }
         XCTAssertEqual(box.first?.text.hasPrefix("┌ Help "), true)
         XCTAssertEqual(box.last?.text.hasPrefix("└"), true)
@@ -104,8 +113,9 @@ final class ScreenLayoutTests: XCTestCase {
     }
 
     func testProgressAndLongTexts() {
-        let layout = ScreenLayout(ScreenSamples.model(.uploading), columns: 80, rows: 24, unicode: true,
-                                  pictureSize: (600, 600))
+        let layout = ScreenLayout(
+            ScreenSamples.model(.uploading), columns: 80, rows: 24, unicode: true,
+            pictureSize: (600, 600))
         let filled = try! XCTUnwrap(layout.items.first { $0.style == .progressFilled })
         let empty = try! XCTUnwrap(layout.items.first { $0.style == .progressEmpty })
         XCTAssertEqual(Double(filled.width) / Double(filled.width + empty.width), 0.6, accuracy: 0.05)
@@ -124,17 +134,22 @@ final class ScreenLayoutTests: XCTestCase {
         XCTAssertEqual(TerminalText.width(of: "Move closer", unicode: true), 11)
         XCTAssertEqual(TerminalText.width(of: "顔", unicode: true), 2)
         XCTAssertEqual(TerminalText.width(of: "e\u{301}", unicode: true), 1)
-        XCTAssertEqual(TerminalText.displayable("Too dark — 60×20…", unicode: false).map(String.init).joined(),
-                       "Too dark - 60x20...")
-        XCTAssertEqual(TerminalText.wrap("Hold still — image is blurry", width: 12, unicode: true),
-                       ["Hold still —", "image is", "blurry"])
+        XCTAssertEqual(
+            TerminalText.displayable("Too dark — 60×20…", unicode: false).map(String.init).joined(),
+            "Too dark - 60x20...")
+        XCTAssertEqual(
+            TerminalText.wrap("Hold still — image is blurry", width: 12, unicode: true),
+            ["Hold still —", "image is", "blurry"])
         XCTAssertEqual(TerminalText.wrap("abcdefghij", width: 4, unicode: true), ["abcd", "efgh", "ij"])
         // A path longer than a line breaks after a "/" (not inside a folder's name) when that fills half the line.
-        XCTAssertEqual(TerminalText.wrap("Saved to /tmp/a-long-folder/another-sub-folder/facecap-1.jpg", width: 30,
-                                         unicode: true),
-                       ["Saved to", "/tmp/a-long-folder/", "another-sub-folder/", "facecap-1.jpg"])
-        XCTAssertEqual(TerminalText.wrap("/a/bcdefghijkl", width: 8, unicode: true), ["/a/bcdef", "ghijkl"],
-                       "a slash too early would leave most of the line empty")
+        XCTAssertEqual(
+            TerminalText.wrap(
+                "Saved to /tmp/a-long-folder/another-sub-folder/facecap-1.jpg", width: 30,
+                unicode: true),
+            ["Saved to", "/tmp/a-long-folder/", "another-sub-folder/", "facecap-1.jpg"])
+        XCTAssertEqual(
+            TerminalText.wrap("/a/bcdefghijkl", width: 8, unicode: true), ["/a/bcdef", "ghijkl"],
+            "a slash too early would leave most of the line empty")
         XCTAssertEqual(TerminalText.fit("abcdef", width: 4, unicode: true), "abc…")
         XCTAssertEqual(TerminalText.fit("abcdef", width: 4, unicode: false), "abc.")
         XCTAssertEqual(TerminalText.fit("a\u{1B}[2Jb", width: 10, unicode: true), "a [2Jb")
@@ -161,17 +176,20 @@ final class ScreenLayoutTests: XCTestCase {
 /// shrink by a row or two with every hint, so on a moving face the picture jumped about twice a second).
 final class SteadyViewportTests: XCTestCase {
     private func capture(hints: Int, progress: Bool, countdown: Bool, manual: Bool, long: Bool) -> ScreenModel {
-        let primary = long ? "Turn your head a little to the left, and then look straight at the camera again"
+        let primary =
+            long
+            ? "Turn your head a little to the left, and then look straight at the camera again"
             : "Move closer"
-        return ScreenModel(name: manual ? .manualCapture : .capture, title: "Taking your selfie",
-                           tone: progress ? .good : .neutral,
-                           picture: .livePreview(oval: progress ? .ready : .adjusting, stability: progress ? 0.4 : 0),
-                           primary: primary,
-                           hints: Array(["Light your face evenly", "Keep your eyes open"].prefix(hints)),
-                           lines: manual ? ["Auto capture did not finish in 30 s."] : [],
-                           progress: progress ? ScreenProgress(fraction: 0.4, label: "Steady") : nil,
-                           countdown: countdown ? "Manual capture in 21 s" : nil,
-                           keys: [KeyHelp("q", "quit"), KeyHelp("?", "help")])
+        return ScreenModel(
+            name: manual ? .manualCapture : .capture, title: "Taking your selfie",
+            tone: progress ? .good : .neutral,
+            picture: .livePreview(oval: progress ? .ready : .adjusting, stability: progress ? 0.4 : 0),
+            primary: primary,
+            hints: Array(["Light your face evenly", "Keep your eyes open"].prefix(hints)),
+            lines: manual ? ["Auto capture did not finish in 30 s."] : [],
+            progress: progress ? ScreenProgress(fraction: 0.4, label: "Steady") : nil,
+            countdown: countdown ? "Manual capture in 21 s" : nil,
+            keys: [KeyHelp("q", "quit"), KeyHelp("?", "help")])
     }
 
     func testThePreviewIsOneRectangleWhateverTheTextUnderIt() {
@@ -182,10 +200,12 @@ final class SteadyViewportTests: XCTestCase {
                     for countdown in [false, true] {
                         for manual in [false, true] {
                             for long in [false, true] {
-                                let model = capture(hints: hints, progress: progress, countdown: countdown,
-                                                    manual: manual, long: long)
-                                let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true,
-                                                          pictureSize: (640, 480))
+                                let model = capture(
+                                    hints: hints, progress: progress, countdown: countdown,
+                                    manual: manual, long: long)
+                                let layout = ScreenLayout(
+                                    model, columns: columns, rows: rows, unicode: true,
+                                    pictureSize: (640, 480))
                                 guard let picture = layout.picture else {
                                     XCTFail("no preview at \(columns)×\(rows)")
                                     continue
@@ -201,7 +221,8 @@ final class SteadyViewportTests: XCTestCase {
                                     XCTAssertGreaterThanOrEqual(main?.row ?? 0, picture.y + picture.height)
                                 }
                                 if progress {
-                                    XCTAssertTrue(layout.items.contains { $0.style == .progressFilled }, "the Steady bar")
+                                    XCTAssertTrue(
+                                        layout.items.contains { $0.style == .progressFilled }, "the Steady bar")
                                 }
                             }
                         }
@@ -223,10 +244,12 @@ final class SteadyViewportTests: XCTestCase {
                 for progress in [false, true] {
                     for countdown in [false, true] {
                         for long in [false, true] {
-                            let model = capture(hints: hints, progress: progress, countdown: countdown, manual: false,
-                                                long: long)
-                            let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true,
-                                                      pictureSize: (640, 480))
+                            let model = capture(
+                                hints: hints, progress: progress, countdown: countdown, manual: false,
+                                long: long)
+                            let layout = ScreenLayout(
+                                model, columns: columns, rows: rows, unicode: true,
+                                pictureSize: (640, 480))
                             let picture = try XCTUnwrap(layout.picture)
                             let what = "\(columns)×\(rows) hints=\(hints) progress=\(progress) long=\(long)"
                             // The preview takes nearly the whole height between the title and the keys.
@@ -234,15 +257,19 @@ final class SteadyViewportTests: XCTestCase {
                             let guidance = layout.items.filter { $0.row > 0 && $0.row < rows - 1 }
                             XCTAssertFalse(guidance.isEmpty, what)
                             for item in guidance {
-                                XCTAssertGreaterThanOrEqual(item.column, picture.x + picture.width + 1, "\(what): \(item)")
-                                XCTAssertTrue(item.row >= picture.y && item.row < picture.y + picture.height,
-                                              "\(what): \(item) level with the preview")
+                                XCTAssertGreaterThanOrEqual(
+                                    item.column, picture.x + picture.width + 1, "\(what): \(item)")
+                                XCTAssertTrue(
+                                    item.row >= picture.y && item.row < picture.y + picture.height,
+                                    "\(what): \(item) level with the preview")
                             }
                             // The main message: whole, in a band at least 40 columns wide and three rows or more.
                             let band = guidance.filter { $0.style == .primary(.good) || $0.style == .primary(.warning) }
                             XCTAssertGreaterThanOrEqual(band.count, 3, what)
                             XCTAssertGreaterThanOrEqual(band.map(\.width).min() ?? 0, 40, what)
-                            let message = band.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                            let message = band.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter {
+                                !$0.isEmpty
+                            }
                             XCTAssertEqual(message.joined(separator: " "), model.primary, what)
                             // Every hint whole.
                             let hintText = guidance.filter { $0.style == .hint }.map(\.text).joined(separator: " ")
@@ -261,23 +288,28 @@ final class SteadyViewportTests: XCTestCase {
                     }
                 }
             }
-            for (part, rowsSeen) in places { XCTAssertEqual(rowsSeen.count, 1, "\(columns)×\(rows): the \(part) moves") }
+            for (part, rowsSeen) in places {
+                XCTAssertEqual(rowsSeen.count, 1, "\(columns)×\(rows): the \(part) moves")
+            }
             XCTAssertEqual(Set(places.keys), ["band", "bar", "countdown", "hint"])
         }
         // Under the preview at the usual sizes, and at 100×32 the stacked preview is the larger one.
         for (columns, rows) in [(80, 24), (100, 32), (120, 36)] {
-            let layout = ScreenLayout(capture(hints: 2, progress: true, countdown: true, manual: false, long: false),
-                                      columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
+            let layout = ScreenLayout(
+                capture(hints: 2, progress: true, countdown: true, manual: false, long: false),
+                columns: columns, rows: rows, unicode: true, pictureSize: (640, 480))
             let picture = try XCTUnwrap(layout.picture)
             let main = try XCTUnwrap(layout.items.first { $0.style == .primary(.good) })
             XCTAssertGreaterThanOrEqual(main.row, picture.y + picture.height, "\(columns)×\(rows)")
         }
         // A frame too wide for a full-height preview beside the column (16:9 at 160×45) keeps the larger picture.
-        let wide = ScreenLayout(capture(hints: 1, progress: false, countdown: false, manual: false, long: false),
-                                columns: 160, rows: 45, unicode: true, pictureSize: (1280, 720))
+        let wide = ScreenLayout(
+            capture(hints: 1, progress: false, countdown: false, manual: false, long: false),
+            columns: 160, rows: 45, unicode: true, pictureSize: (1280, 720))
         let picture = try XCTUnwrap(wide.picture)
-        let stacked = PreviewRaster.fit(frameWidth: 1280, frameHeight: 720,
-                                        in: CellRect(x: 0, y: 0, width: 156, height: 43 - ScreenLayout.liveTextRows - 1))
+        let stacked = PreviewRaster.fit(
+            frameWidth: 1280, frameHeight: 720,
+            in: CellRect(x: 0, y: 0, width: 156, height: 43 - ScreenLayout.liveTextRows - 1))
         XCTAssertGreaterThanOrEqual(picture.width * picture.height, stacked.width * stacked.height)
     }
 
@@ -292,11 +324,13 @@ final class SteadyViewportTests: XCTestCase {
                     let layout = ScreenLayout(model, columns: columns, rows: rows, unicode: true, pictureSize: frame)
                     let picture = try XCTUnwrap(layout.picture, "\(columns)×\(rows)")
                     let margin = columns >= 40 ? 2 : 1
-                    let stacked = ScreenLayout.stackedPicture(rows: rows, budget: rows - 2, margin: margin,
-                                                              width: columns - 2 * margin, pictureSize: frame,
-                                                              cellAspect: 2)
-                    XCTAssertGreaterThanOrEqual(picture.width * picture.height, stacked.width * stacked.height,
-                                                "\(columns)×\(rows), \(frame)")
+                    let stacked = ScreenLayout.stackedPicture(
+                        rows: rows, budget: rows - 2, margin: margin,
+                        width: columns - 2 * margin, pictureSize: frame,
+                        cellAspect: 2)
+                    XCTAssertGreaterThanOrEqual(
+                        picture.width * picture.height, stacked.width * stacked.height,
+                        "\(columns)×\(rows), \(frame)")
                 }
             }
         }
@@ -325,8 +359,10 @@ final class SteadyViewportTests: XCTestCase {
 
     func testLargerTerminalsGiveLargerThumbnails() {
         func thumbnail(_ columns: Int, _ rows: Int) -> CellRect? {
-            ScreenLayout(ScreenSamples.model(.success), columns: columns, rows: rows, unicode: true,
-                         pictureSize: (640, 480)).picture
+            ScreenLayout(
+                ScreenSamples.model(.success), columns: columns, rows: rows, unicode: true,
+                pictureSize: (640, 480)
+            ).picture
         }
         let small = try! XCTUnwrap(thumbnail(80, 24)), large = try! XCTUnwrap(thumbnail(200, 60))
         // At 200×60 the thumbnail is three times as tall as at 80×24 (it stopped at 12 rows, then at 24).
@@ -334,8 +370,9 @@ final class SteadyViewportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(large.height, 30)
         for name in [ScreenName.retry, .success] {
             for (columns, rows) in [(160, 45), (200, 60)] {
-                let layout = ScreenLayout(ScreenSamples.model(name), columns: columns, rows: rows, unicode: true,
-                                          pictureSize: (640, 480))
+                let layout = ScreenLayout(
+                    ScreenSamples.model(name), columns: columns, rows: rows, unicode: true,
+                    pictureSize: (640, 480))
                 let picture = try! XCTUnwrap(layout.picture)
                 XCTAssertGreaterThanOrEqual(picture.height, rows / 2, "\(name) at \(columns)×\(rows)")
                 // The screen's words all stay, under the thumbnail.

@@ -1,12 +1,15 @@
-import XCTest
 import FaceCapCore
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// Each widget alone on a small canvas (ratatui tests its widgets against a `Buffer`): where its text lands, how it
 /// is cut, and that nothing leaves the area it was given or the screen.
 final class ScreenWidgetsTests: XCTestCase {
-    private func draw(_ widget: some TextWidget, in area: CellRect? = nil, columns: Int, rows: Int,
-                      unicode: Bool = true) -> [TextItem] {
+    private func draw(
+        _ widget: some TextWidget, in area: CellRect? = nil, columns: Int, rows: Int,
+        unicode: Bool = true
+    ) -> [TextItem] {
         var canvas = TextCanvas(columns: columns, rows: rows, unicode: unicode)
         widget.render(in: area ?? canvas.bounds, into: &canvas)
         return canvas.items
@@ -27,10 +30,12 @@ final class ScreenWidgetsTests: XCTestCase {
 
     func testACentredLineIsCentredInItsAreaAndCut() {
         let title = CentredLine(text: "abc", style: .title(.good))
-        XCTAssertEqual(draw(title, in: CellRect(x: 2, y: 1, width: 8, height: 1), columns: 12, rows: 3),
-                       [row("abc", .title(.good), at: 1, 4)])
-        XCTAssertEqual(draw(CentredLine(text: "a longer title", style: .hint), columns: 6, rows: 1),
-                       [row("a lon…", .hint, at: 0, 0)])
+        XCTAssertEqual(
+            draw(title, in: CellRect(x: 2, y: 1, width: 8, height: 1), columns: 12, rows: 3),
+            [row("abc", .title(.good), at: 1, 4)])
+        XCTAssertEqual(
+            draw(CentredLine(text: "a longer title", style: .hint), columns: 6, rows: 1),
+            [row("a lon…", .hint, at: 0, 0)])
     }
 
     func testACountdownTurnsItsGlyphWithoutMovingTheText() {
@@ -40,8 +45,9 @@ final class ScreenWidgetsTests: XCTestCase {
             XCTAssertEqual(drawn, [row(drawn[0].text, .spinner, at: 0, 5), row("5 s", .countdown, at: 0, 7)])
         }
         XCTAssertEqual(draw(Countdown(text: "5 s", spinner: -1), columns: 15, rows: 1).first?.text, "\\")
-        XCTAssertEqual(draw(Countdown(text: "5 s", spinner: nil), columns: 15, rows: 1),
-                       [row("5 s", .countdown, at: 0, 6)])
+        XCTAssertEqual(
+            draw(Countdown(text: "5 s", spinner: nil), columns: 15, rows: 1),
+            [row("5 s", .countdown, at: 0, 6)])
     }
 
     func testTheKeyBarNarrowsItsGapsThenDropsWordsThenKeys() {
@@ -62,16 +68,24 @@ final class ScreenWidgetsTests: XCTestCase {
 
     func testTheProgressBarFillsItsShareAndFallsBackToWords() {
         let half = ScreenProgress(fraction: 0.5, label: "Up")
-        let items = draw(ProgressBar(progress: half), in: CellRect(x: 2, y: 0, width: 29, height: 1), columns: 34, rows: 1)
+        let items = draw(
+            ProgressBar(progress: half), in: CellRect(x: 2, y: 0, width: 29, height: 1), columns: 34, rows: 1)
         XCTAssertEqual(items.map(\.style), [.progressLabel, .progressFilled, .progressEmpty, .progressLabel])
-        XCTAssertEqual(items.map(\.text), ["Up", String(repeating: "█", count: 10), String(repeating: "░", count: 10),
-                                           " 50 %"])
+        XCTAssertEqual(
+            items.map(\.text),
+            [
+                "Up", String(repeating: "█", count: 10), String(repeating: "░", count: 10),
+                " 50 %",
+            ])
         XCTAssertEqual(items.map(\.column), [2, 6, 16, 26])
-        let ascii = draw(ProgressBar(progress: ScreenProgress(fraction: .nan, label: "Up")), columns: 30, rows: 1,
-                         unicode: false)
+        let ascii = draw(
+            ProgressBar(progress: ScreenProgress(fraction: .nan, label: "Up")), columns: 30, rows: 1,
+            unicode: false)
         XCTAssertEqual(ascii.map(\.text), ["Up", String(repeating: "-", count: 22), " 0 %"])
-        XCTAssertEqual(draw(ProgressBar(progress: half), in: CellRect(x: 0, y: 0, width: 12, height: 1), columns: 14,
-                            rows: 1), [row("Up 50 %", .progressLabel, at: 0, 3)])
+        XCTAssertEqual(
+            draw(
+                ProgressBar(progress: half), in: CellRect(x: 0, y: 0, width: 12, height: 1), columns: 14,
+                rows: 1), [row("Up 50 %", .progressLabel, at: 0, 3)])
     }
 
     func testTheIllustrationIsCentredLineByLine() {
@@ -88,8 +102,9 @@ final class ScreenWidgetsTests: XCTestCase {
         XCTAssertEqual(body.lines.map(\.text), ["one two", "three", "", "  $ sudo", "   userm", "  od"])
         XCTAssertEqual(body.lines.map(\.style), [.body, .body, .body, .command, .command, .command])
         XCTAssertEqual(body.width, 8)
-        XCTAssertEqual(draw(body, in: CellRect(x: 1, y: 1, width: 8, height: 3), columns: 10, rows: 5),
-                       [row("one two", .body, at: 1, 1), row("three", .body, at: 2, 1)])
+        XCTAssertEqual(
+            draw(body, in: CellRect(x: 1, y: 1, width: 8, height: 3), columns: 10, rows: 5),
+            [row("one two", .body, at: 1, 1), row("three", .body, at: 2, 1)])
     }
 
     func testTheHelpBoxFramesItsLinesInTheMiddle() {
@@ -99,15 +114,17 @@ final class ScreenWidgetsTests: XCTestCase {
         XCTAssertEqual(items.map(\.column), [2, 2, 4, 10, 2])
         XCTAssertEqual(items.map(\.style), [.helpFrame, .helpFrame, .helpText, .helpFrame, .helpFrame])
         // No room for a frame: the lines (wrapped to the measure) from the top-left, as many as there are rows.
-        XCTAssertEqual(draw(HelpBox(lines: ["a b", "c"]), columns: 3, rows: 2),
-                       [row("a", .helpText, at: 0, 0), row("b", .helpText, at: 1, 0)])
+        XCTAssertEqual(
+            draw(HelpBox(lines: ["a b", "c"]), columns: 3, rows: 2),
+            [row("a", .helpText, at: 0, 0), row("b", .helpText, at: 1, 0)])
         XCTAssertEqual(HelpBox.measure(columns: 200), ScreenLayout.bodyMeasure)
     }
 
     func testTheGuidanceRowsKeepTheLastRowForTheStatus() {
-        let model = ScreenModel(name: .capture, title: "T", picture: .livePreview(oval: .ready, stability: 0.5),
-                                primary: "Hold", hints: ["h1", "h2"], lines: ["why"],
-                                progress: ScreenProgress(fraction: 1, label: "S"), countdown: "9 s")
+        let model = ScreenModel(
+            name: .capture, title: "T", picture: .livePreview(oval: .ready, stability: 0.5),
+            primary: "Hold", hints: ["h1", "h2"], lines: ["why"],
+            progress: ScreenProgress(fraction: 1, label: "S"), countdown: "9 s")
         let text = ScreenText(model, page: Page(columns: 20), columns: 20, unicode: true)
         let rows = GuidanceRows(model, text: text, width: 16, unicode: true)
         XCTAssertEqual(rows.lines.map(\.text), ["Hold", "h1", "why", "h2", "9 s"])
@@ -116,14 +133,16 @@ final class ScreenWidgetsTests: XCTestCase {
         XCTAssertEqual(items.prefix(3).map(\.row), [1, 2, 3])
         XCTAssertEqual(items.prefix(3).map(\.style), [.primary(.good), .hint, .body])
         XCTAssertTrue(items.dropFirst(3).allSatisfy { $0.row == 4 && $0.style != .countdown })
-        XCTAssertEqual(draw(rows, in: CellRect(x: 2, y: 1, width: 16, height: 1), columns: 20, rows: 6).map(\.text),
-                       ["Hold"])
+        XCTAssertEqual(
+            draw(rows, in: CellRect(x: 2, y: 1, width: 16, height: 1), columns: 20, rows: 6).map(\.text),
+            ["Hold"])
     }
 
     func testTheGuidanceColumnGivesEachPartItsOwnRows() {
-        let model = ScreenModel(name: .capture, title: "T", picture: .livePreview(oval: .adjusting, stability: 0),
-                                primary: "Move closer", hints: ["Light your face"], lines: ["", "Manual: why"],
-                                countdown: "9 s")
+        let model = ScreenModel(
+            name: .capture, title: "T", picture: .livePreview(oval: .adjusting, stability: 0),
+            primary: "Move closer", hints: ["Light your face"], lines: ["", "Manual: why"],
+            countdown: "9 s")
         let area = CellRect(x: 3, y: 2, width: 12, height: GuidanceColumn.rows)
         let items = draw(GuidanceColumn(model, tone: .warning), in: area, columns: 20, rows: 20)
         let band = items.filter { $0.style == .primary(.warning) }

@@ -1,9 +1,11 @@
 import Dispatch
 import XCTest
+
+@testable import FaceCapTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import FaceCapTerminal
 
 /// OSC 11: the terminal's background asked at start-up, against a pseudo-terminal whose other end is a
 /// script playing the terminal; and the inks chosen for the answer.
@@ -49,7 +51,8 @@ final class TerminalBackgroundTests: XCTestCase {
     /// `answered`: the device attributes came, which ends the wait (so a long time-out costs nothing then; half of
     /// it waited can only be the time-out, a pseudo-terminal round trip being milliseconds).
     private func ask(reply: String?, timeout: Double = 30) throws
-        -> (colour: TerminalBackground.Colour?, answered: Bool, seconds: Double, query: [UInt8]) {
+        -> (colour: TerminalBackground.Colour?, answered: Bool, seconds: Double, query: [UInt8])
+    {
         let pty = try PTY()
         defer { pty.close() }
         let heard = DispatchSemaphore(value: 0)
@@ -68,8 +71,9 @@ final class TerminalBackgroundTests: XCTestCase {
             heard.signal()
         }
         let start = Self.seconds()
-        let answers = TerminalProbe.ask(input: pty.program, output: pty.program, background: true, graphics: false,
-                                        timeout: timeout)
+        let answers = TerminalProbe.ask(
+            input: pty.program, output: pty.program, background: true, graphics: false,
+            timeout: timeout)
         let elapsed = Self.seconds() - start
         heard.wait()
         return (answers?.background, answers?.deviceAttributes ?? false, elapsed, query)
@@ -128,13 +132,16 @@ final class TerminalBackgroundTests: XCTestCase {
     }
 
     func testInksReadOnTheBackgroundTheTerminalSaid() {
-        let light = TerminalBackground.Colour(r: 250, g: 250, b: 245), dark = TerminalBackground.Colour(r: 24, g: 24, b: 28)
+        let light = TerminalBackground.Colour(r: 250, g: 250, b: 245),
+            dark = TerminalBackground.Colour(r: 24, g: 24, b: 28)
         for tone in ToneInk.allCases {
-            for background in [light, dark, TerminalBackground.Colour(r: 255, g: 255, b: 255), .init(r: 0, g: 0, b: 0)] {
+            for background in [light, dark, TerminalBackground.Colour(r: 255, g: 255, b: 255), .init(r: 0, g: 0, b: 0)]
+            {
                 guard let ink = tone.ink(on: background) else { return XCTFail("\(tone) on \(background): no ink") }
                 let c = xtermRGB(Int(ink))
-                XCTAssertGreaterThanOrEqual(TerminalBackground.Colour(r: c.r, g: c.g, b: c.b).contrast(background), 4.5,
-                                            "\(tone) on \(background)")
+                XCTAssertGreaterThanOrEqual(
+                    TerminalBackground.Colour(r: c.r, g: c.g, b: c.b).contrast(background), 4.5,
+                    "\(tone) on \(background)")
             }
             XCTAssertNotEqual(tone.ink(on: light), tone.ink(on: dark), "\(tone): one shade for both themes")
         }

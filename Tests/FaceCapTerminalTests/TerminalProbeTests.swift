@@ -1,7 +1,8 @@
-import XCTest
 import CCurses
 import FaceCapCore
 import Foundation
+import XCTest
+
 @testable import FaceCapTerminal
 
 /// The start-up queries as one round (background and graphics in one burst, one wait), and the terminal's
@@ -18,12 +19,15 @@ final class TerminalProbeTests: XCTestCase {
         // A time-out far longer than any machine's delay: the reply ends the wait, whatever the machine's load, and a
         // wait of half the time-out can only be the time-out waited (a pseudo-terminal round trip is milliseconds).
         let start = SystemClock().now()
-        let answers = try XCTUnwrap(TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: true,
-                                                      graphics: true, timeout: 30))
+        let answers = try XCTUnwrap(
+            TerminalProbe.ask(
+                input: terminal.slave, output: terminal.slave, background: true,
+                graphics: true, timeout: 30))
         let seconds = SystemClock().now() - start
         Thread.sleep(forTimeInterval: 0.05)
         // Every question in one write, the device attributes last: one round trip for all of them.
-        XCTAssertEqual(terminal.received, TerminalBackground.query + GraphicsProbe.queries + TerminalProbe.deviceAttributes)
+        XCTAssertEqual(
+            terminal.received, TerminalBackground.query + GraphicsProbe.queries + TerminalProbe.deviceAttributes)
         XCTAssertEqual(answers.background, TerminalBackground.Colour(r: 255, g: 255, b: 245))
         XCTAssertTrue(answers.kitty)
         XCTAssertEqual(answers.cellSize?.width, 10)
@@ -32,11 +36,16 @@ final class TerminalProbeTests: XCTestCase {
     }
 
     func testOnlyWhatIsNeededIsAsked() throws {
-        XCTAssertEqual(TerminalProbe.queries(background: false, graphics: true), GraphicsProbe.queries + TerminalProbe.deviceAttributes)
-        XCTAssertEqual(TerminalProbe.queries(background: true, graphics: false), TerminalBackground.query + TerminalProbe.deviceAttributes)
+        XCTAssertEqual(
+            TerminalProbe.queries(background: false, graphics: true),
+            GraphicsProbe.queries + TerminalProbe.deviceAttributes)
+        XCTAssertEqual(
+            TerminalProbe.queries(background: true, graphics: false),
+            TerminalBackground.query + TerminalProbe.deviceAttributes)
         let terminal = try ScriptedTerminal()
-        XCTAssertNil(TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: false),
-                     "no colour and --graphics cells: nothing is asked")
+        XCTAssertNil(
+            TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: false, graphics: false),
+            "no colour and --graphics cells: nothing is asked")
     }
 
     /// Starts the real ncurses on the program's end of `terminal`, as the wizard does on its terminal.
@@ -44,8 +53,9 @@ final class TerminalProbeTests: XCTestCase {
         setenv("LC_ALL", "C.UTF-8", 1)
         let output = try XCTUnwrap(fdopen(dup(terminal.slave), "w"))
         let input = try XCTUnwrap(fdopen(dup(terminal.slave), "r"))
-        let ui = try CursesFrontEnd(colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
-                                    output: output, input: input)
+        let ui = try CursesFrontEnd(
+            colorMode: .colors256, mirror: true, environment: ["TERM": "xterm-256color"],
+            output: output, input: input)
         return (ui, [output, input])
     }
 
@@ -68,13 +78,15 @@ final class TerminalProbeTests: XCTestCase {
         // A slow link: the replies come 0.6 s after the queries, the probe gave up after 0.1 s.
         let terminal = try ScriptedTerminal()
         terminal.answer(Self.light + Self.kitty, delay: 0.6)
-        let answers = try XCTUnwrap(TerminalProbe.ask(input: terminal.slave, output: terminal.slave, background: true,
-                                                      graphics: true, timeout: 0.1))
+        let answers = try XCTUnwrap(
+            TerminalProbe.ask(
+                input: terminal.slave, output: terminal.slave, background: true,
+                graphics: true, timeout: 0.1))
         XCTAssertFalse(answers.deviceAttributes)
         let (ui, files) = try curses(on: terminal)
         defer {
             ui.close()
-            files.forEach { fclose($0) }
+            for file in files { fclose(file) }
             unsetenv("LC_ALL")
         }
         // The rest of the replies, split as a slow link's packets split them, then a key the person types.
@@ -94,8 +106,9 @@ final class TerminalProbeTests: XCTestCase {
         }
         XCTAssertEqual(keys(ui, for: 0.4, until: .key(.escape)), [], "a reply split after its ESC")
         type("r", on: terminal)
-        XCTAssertEqual(keys(ui, for: 5, until: .key(.character("r"))), [.key(.character("r"))],
-                       "a key typed after the replies is a key")
+        XCTAssertEqual(
+            keys(ui, for: 5, until: .key(.character("r"))), [.key(.character("r"))],
+            "a key typed after the replies is a key")
         // A lone Esc is still the Esc key; an arrow key is decoded by ncurses and means nothing.
         type("\u{1B}", on: terminal)
         XCTAssertEqual(keys(ui, for: 5, until: .key(.escape)), [.key(.escape)])
@@ -111,8 +124,10 @@ final class TerminalProbeTests: XCTestCase {
             for scalar in text.unicodeScalars { keys += decoder.decode(character: scalar.value, at: now) }
             return keys + decoder.endOfInput()
         }
-        for reply in [Self.light, "\u{1B}]11;rgb:1c/1c/20\u{07}", Self.kitty, Self.cell, Self.attributes,
-                      "\u{1B}[?2;0;1000;1000S", "\u{1B}P1+r544e=787465726d\u{1B}\\", "\u{9B}?1;2c", "\u{1B}OP"] {
+        for reply in [
+            Self.light, "\u{1B}]11;rgb:1c/1c/20\u{07}", Self.kitty, Self.cell, Self.attributes,
+            "\u{1B}[?2;0;1000;1000S", "\u{1B}P1+r544e=787465726d\u{1B}\\", "\u{9B}?1;2c", "\u{1B}OP",
+        ] {
             XCTAssertEqual(feed(reply + "q"), [.character("q")], reply.replacingOccurrences(of: "\u{1B}", with: "^["))
         }
         XCTAssertEqual(feed("\u{1B}"), [.escape], "a lone ESC")
@@ -123,7 +138,8 @@ final class TerminalProbeTests: XCTestCase {
         XCTAssertTrue(decoder.inSequence)
         XCTAssertEqual(feed("ff/ffff/ffff\u{1B}\\r", at: 0.1), [.character("r")])
         XCTAssertEqual(feed("\u{1B}]11;rgb:ff", at: 1), [])
-        XCTAssertEqual(feed("q", at: 1 + KeyDecoder.sequenceGap + 0.1), [.character("q")], "a key long after a cut reply")
+        XCTAssertEqual(
+            feed("q", at: 1 + KeyDecoder.sequenceGap + 0.1), [.character("q")], "a key long after a cut reply")
         XCTAssertEqual(decoder.decode(code: KEY_ENTER, at: 3), [.enter])
         // Outside a UTF-8 locale get_wch hands over raw bytes: 0x9B and 0x9E are the second bytes of ś and ў
         // typed, not the start of a reply, so the keys after them are keys.

@@ -21,8 +21,10 @@ struct NoiseGenerator {
 enum TestFrames {
     /// `photo` centred in a `width × height` frame in `format` (BT.601 limited range for YUV), scaled by
     /// `scale`, moved right by `dx` pixels, with ±`noise` on luma; the rest is a blue-grey wall.
-    static func place(_ photo: Frame, width: Int = 640, height: Int = 480, format: PixelFormat = .yuyv,
-                      scale: Double = 0.8, dx: Int = 0, noise: Int = 0, seed: UInt64 = 1) -> Frame {
+    static func place(
+        _ photo: Frame, width: Int = 640, height: Int = 480, format: PixelFormat = .yuyv,
+        scale: Double = 0.8, dx: Int = 0, noise: Int = 0, seed: UInt64 = 1
+    ) -> Frame {
         var generator = NoiseGenerator(state: seed)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         let channels = photo.format == .rgb24 ? 3 : 1
@@ -49,8 +51,10 @@ enum TestFrames {
     static func encode(_ rgb: [UInt8], width: Int, height: Int, format: PixelFormat) -> Frame {
         func yuv(_ i: Int) -> (Int, Int, Int) {
             let r = Int(rgb[i * 3]), g = Int(rgb[i * 3 + 1]), b = Int(rgb[i * 3 + 2])
-            return (((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
-                    ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
+            return (
+                ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
+                ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128
+            )
         }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         var data: [UInt8]
@@ -90,8 +94,10 @@ enum TestFrames {
     }
 
     /// A uniform frame of one colour.
-    static func solid(_ r: UInt8, _ g: UInt8, _ b: UInt8, width: Int = 64, height: Int = 48,
-                      format: PixelFormat = .rgb24) -> Frame {
+    static func solid(
+        _ r: UInt8, _ g: UInt8, _ b: UInt8, width: Int = 64, height: Int = 48,
+        format: PixelFormat = .rgb24
+    ) -> Frame {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for i in 0..<(width * height) { rgb[i * 3] = r; rgb[i * 3 + 1] = g; rgb[i * 3 + 2] = b }
         return encode(rgb, width: width, height: height, format: format)

@@ -71,8 +71,12 @@ grep -q "install" <<<"$calls" && fail "make deps installed although apt-get upda
 # The house style's size rules: no function over 80 lines, no file over 500, unless listed with a reason.
 style=$(python3 tools/style_check.py 2>&1) || fail "$style"
 
+# The house layout: swift-format (in the Swift toolchain) with .swift-format finds nothing to change.
+lint=$(swift format lint --strict --recursive --parallel Sources Tests Package.swift 2>&1) ||
+    fail "swift format lint: run make format; $(head -20 <<<"$lint")"
+
 # Every known mutation (make mutate) still finds the text it changes.
 mutations=$(python3 tools/mutate.py --check 2>&1) || fail "$mutations"
 
-[ "$failures" = 0 ] && echo "Tests/Make/check.sh: make run and make test keep to their own builds; make run adds no noise; make deps waits for apt and knows pending triggers; no function or file over the style's limits unlisted; every mutation still applies"
+[ "$failures" = 0 ] && echo "Tests/Make/check.sh: make run and make test keep to their own builds; make run adds no noise; make deps waits for apt and knows pending triggers; no function or file over the style's limits unlisted; the layout is swift-format's; every mutation still applies"
 exit "$failures"

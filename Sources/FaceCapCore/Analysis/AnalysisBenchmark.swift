@@ -18,16 +18,18 @@ public enum AnalysisBenchmark {
         var points = (0..<468).map { i -> SIMD3<Float> in
             // A spiral over the face oval, so the landmark bounds are the face box.
             let turn = Float(i) / 468, angle = Float(i) * 2.399963
-            return SIMD3(cx + 0.5 * side * turn.squareRoot() * cos(angle),
-                         cy + 0.58 * side * turn.squareRoot() * sin(angle), 0)
+            return SIMD3(
+                cx + 0.5 * side * turn.squareRoot() * cos(angle),
+                cy + 0.58 * side * turn.squareRoot() * sin(angle), 0)
         }
         for (index, p, _) in LandmarkGeometry.canonical {
             points[index] = SIMD3(cx + Float(p.x) * scale, cy - Float(p.y) * scale, -Float(p.z) * scale)
         }
         let box = Rect(x: cx - side / 2, y: cy - side / 2, width: side, height: side)
         let keypoints = [33, 263, 1, 13, 234, 454].map { Point2(x: points[$0].x, y: points[$0].y) }
-        return Face(detection: FaceDetection(score: 0.95, box: box, keypoints: keypoints),
-                    landmarks: FaceLandmarks(points: points, presence: 30))
+        return Face(
+            detection: FaceDetection(score: 0.95, box: box, keypoints: keypoints),
+            landmarks: FaceLandmarks(points: points, presence: 30))
     }
 }
 
@@ -36,8 +38,10 @@ public enum AnalysisBenchmark {
 /// detector at its interval, the eyes and the hand at theirs) and no crop reads the same pixels twice in a row.
 public enum SessionFrames {
     /// The offsets (pixels right, down) of the frames in turn: a small loop of ±2 px.
-    public static let offsets: [(x: Int, y: Int)] = [(0, 0), (1, 0), (2, 1), (2, 2), (1, 2), (0, 1), (-1, 0),
-                                                    (-2, -1), (-2, -2), (-1, -2), (0, -1), (1, -1)]
+    public static let offsets: [(x: Int, y: Int)] = [
+        (0, 0), (1, 0), (2, 1), (2, 2), (1, 2), (0, 1), (-1, 0),
+        (-2, -1), (-2, -2), (-1, -2), (0, -1), (1, -1),
+    ]
 
     /// `photo` (RGB or grey) scaled to `fill` of the frame's height, centred, on a blue-grey wall, as a
     /// `width × height` YUYV frame in BT.601 limited range (what a webcam sends), once per offset in `offsets`.
@@ -46,8 +50,10 @@ public enum SessionFrames {
         let scale = fill * Double(height) / Double(max(photo.height, 1))
         /// BT.601 limited range from RGB, in fixed point as the usual encoders do.
         func yuv(_ r: Int, _ g: Int, _ b: Int) -> (Int, Int, Int) {
-            (((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
-             ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
+            (
+                ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
+                ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128
+            )
         }
         func rgb(_ x: Int, _ y: Int, _ offset: (x: Int, y: Int)) -> (Int, Int, Int) {
             let sx = Int((Double(x - width / 2 - offset.x) / scale).rounded(.down)) + photo.width / 2

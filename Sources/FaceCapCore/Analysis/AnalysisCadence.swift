@@ -86,8 +86,10 @@ public struct AnalysisCadence: Sendable, Equatable {
     /// reads more often than at 30 fps (a 25 fps camera, 12.5 frames analysed a second: the eyes on every one).
     public var intervals: (detection: Int, eyes: Int, eyesFixing: Int, hand: Int, handFixing: Int) {
         func frames(_ seconds: Double) -> Int { max(1, Int((seconds / gap + 0.51).rounded(.down))) }
-        return (frames(Self.detectionSeconds), frames(Self.eyeSeconds), frames(Self.eyeFixingSeconds),
-                frames(Self.handSeconds), frames(Self.handFixingSeconds))
+        return (
+            frames(Self.detectionSeconds), frames(Self.eyeSeconds), frames(Self.eyeFixingSeconds),
+            frames(Self.handSeconds), frames(Self.handFixingSeconds)
+        )
     }
 
     /// Sets `tracker`'s intervals for the live analysis at the current rate. The hand runs on an eye frame too

@@ -27,8 +27,10 @@ public enum AnalysisReport {
         /// Set for clip frames: the wizard's view (hints, stability, capture, fallback).
         public var clip: AnalyzerOutput?
 
-        public init(frameIndex: Int, metrics: FrameMetrics, guidance: [GuidanceCode], primary: GuidanceCode,
-                    clip: AnalyzerOutput? = nil) {
+        public init(
+            frameIndex: Int, metrics: FrameMetrics, guidance: [GuidanceCode], primary: GuidanceCode,
+            clip: AnalyzerOutput? = nil
+        ) {
             self.frameIndex = frameIndex; self.metrics = metrics; self.guidance = guidance; self.primary = primary
             self.clip = clip
         }
@@ -44,8 +46,9 @@ public enum AnalysisReport {
 
     /// A clip frame as the wizard saw it.
     public static func clipFrame(index: Int, output: AnalyzerOutput) -> Entry {
-        Entry(frameIndex: index, metrics: output.metrics, guidance: output.active, primary: output.primary,
-              clip: output)
+        Entry(
+            frameIndex: index, metrics: output.metrics, guidance: output.active, primary: output.primary,
+            clip: output)
     }
 
     // MARK: JSON
@@ -56,7 +59,8 @@ public enum AnalysisReport {
         let pose = LandmarkGeometry.headPose(points, pitchOffset: thresholds.pitchOffset)
         let features = LandmarkGeometry.features(points)
         let eyes = face.eyes.map { EyeMeasures.measure($0, pose: pose, thresholds: thresholds) }
-        let open = eyes.map { GuidanceRules.eyesOpen($0, thresholds: thresholds) }
+        let open =
+            eyes.map { GuidanceRules.eyesOpen($0, thresholds: thresholds) }
             ?? features.map { GuidanceRules.eyesOpen($0, thresholds: thresholds) }
         return [
             ("yaw", number(pose?.yaw, 1)), ("pitch", number(pose?.pitch, 1)), ("roll", number(pose?.roll, 1)),
@@ -77,9 +81,14 @@ public enum AnalysisReport {
                 ("hints", array(clip.hints.map { string($0.rawValue) })),
                 ("stability", number(clip.stability, 3)),
                 ("keepFrame", String(clip.keepFrame)),
-                ("capture", clip.capture.map {
-                    object([("frameTimestamp", number($0.frameTimestamp, 3)), ("sharpness", number($0.sharpness, 1))])
-                } ?? "null"),
+                (
+                    "capture",
+                    clip.capture.map {
+                        object([
+                            ("frameTimestamp", number($0.frameTimestamp, 3)), ("sharpness", number($0.sharpness, 1)),
+                        ])
+                    } ?? "null"
+                ),
                 ("manualFallback", clip.manualFallback.map { string($0.rawValue) } ?? "null"),
             ]
         }
@@ -134,9 +143,12 @@ public enum AnalysisReport {
             ("offsetX", number(f?.offsetX, 4)), ("offsetY", number(f?.offsetY, 4)),
             ("edgeMargin", number(f?.edgeMargin, 4)),
             ("yaw", number(f?.pose?.yaw, 1)), ("pitch", number(f?.pose?.pitch, 1)), ("roll", number(f?.pose?.roll, 1)),
-            ("eyeAspectRatio", f?.features.map {
-                array([number($0.rightEyeAspectRatio, 3), number($0.leftEyeAspectRatio, 3)])
-            } ?? "null"),
+            (
+                "eyeAspectRatio",
+                f?.features.map {
+                    array([number($0.rightEyeAspectRatio, 3), number($0.leftEyeAspectRatio, 3)])
+                } ?? "null"
+            ),
             ("mouthOpening", number(f?.features?.mouthOpening, 3)),
             ("eyes", f?.eyes.map(eyesJSON) ?? "null"),
             ("cover", f?.cover.map(coverJSON) ?? "null"),
@@ -160,27 +172,31 @@ public enum AnalysisReport {
         let m = entry.metrics
         var lines: [String] = []
         if let f = m.face {
-            var face = "  measured: width \(percent(f.widthRatio)) of the frame, centre offset x "
+            var face =
+                "  measured: width \(percent(f.widthRatio)) of the frame, centre offset x "
                 + "\(signed(f.offsetX * 100, 0)) % y \(signed(f.offsetY * 100, 0)) %"
             if f.edgeMargin < 0 { face += ", cut by the frame edge" }
             lines.append(face)
             if let pose = f.pose, let features = f.features {
                 let eyes = GuidanceRules.eyesOpen(features, thresholds: thresholds) ? "open" : "closed"
-                lines.append("  pose: yaw \(signed(pose.yaw, 0))°, pitch \(signed(pose.pitch, 0))°, roll "
-                             + "\(signed(pose.roll, 0))°; eyes \(eyes) (EAR \(fixed(features.rightEyeAspectRatio, 2))/"
-                             + "\(fixed(features.leftEyeAspectRatio, 2))), "
-                             + "mouth opening \(fixed(features.mouthOpening, 2))")
+                lines.append(
+                    "  pose: yaw \(signed(pose.yaw, 0))°, pitch \(signed(pose.pitch, 0))°, roll "
+                        + "\(signed(pose.roll, 0))°; eyes \(eyes) (EAR \(fixed(features.rightEyeAspectRatio, 2))/"
+                        + "\(fixed(features.leftEyeAspectRatio, 2))), "
+                        + "mouth opening \(fixed(features.mouthOpening, 2))")
             }
             if let light = f.light {
-                lines.append("  light: face luma \(fixed(light.meanLuma, 0)), \(percent(light.darkFraction)) dark, "
-                             + "\(percent(light.brightFraction)) over-exposed, "
-                             + "left/right balance \(fixed(light.balance, 2))"
-                             + (f.sharpness.map { "; sharpness \(fixed($0, 0))" } ?? ""))
+                lines.append(
+                    "  light: face luma \(fixed(light.meanLuma, 0)), \(percent(light.darkFraction)) dark, "
+                        + "\(percent(light.brightFraction)) over-exposed, "
+                        + "left/right balance \(fixed(light.balance, 2))"
+                        + (f.sharpness.map { "; sharpness \(fixed($0, 0))" } ?? ""))
             }
         } else if let luma = m.frameLuma {
             lines.append("  frame luma \(fixed(luma, 0))")
         }
-        let advice = entry.guidance.map { "\($0.rawValue) (\(Messages.guidanceID($0).english))" }.joined(separator: ", ")
+        let advice = entry.guidance.map { "\($0.rawValue) (\(Messages.guidanceID($0).english))" }.joined(
+            separator: ", ")
         lines.append("  guidance: \(advice)")
         return lines
     }
@@ -189,7 +205,8 @@ public enum AnalysisReport {
     public static func clipLine(_ entry: Entry) -> String {
         guard let clip = entry.clip else { return "frame \(entry.frameIndex): \(entry.primary.rawValue)" }
         let faces = entry.metrics.faceCount == 1 ? "1 face" : "\(entry.metrics.faceCount) faces"
-        var line = "frame \(entry.frameIndex) t \(fixed(clip.metrics.timestamp, 2))s, \(faces): "
+        var line =
+            "frame \(entry.frameIndex) t \(fixed(clip.metrics.timestamp, 2))s, \(faces): "
             + clip.primary.rawValue
         if !clip.hints.isEmpty { line += " [" + clip.hints.map(\.rawValue).joined(separator: ", ") + "]" }
         if clip.active != [clip.primary] {
@@ -197,11 +214,14 @@ public enum AnalysisReport {
         }
         if clip.stability > 0, clip.capture == nil { line += " steady \(percent(clip.stability))" }
         if let capture = clip.capture {
-            line += " — AUTO CAPTURE of the frame at \(fixed(capture.frameTimestamp, 2))s"
+            line +=
+                " — AUTO CAPTURE of the frame at \(fixed(capture.frameTimestamp, 2))s"
                 + " (sharpness \(fixed(capture.sharpness, 0)))"
         }
         if let reason = clip.manualFallback {
-            line += reason == .timeout ? " — manual capture offered (no auto capture in time)"
+            line +=
+                reason == .timeout
+                ? " — manual capture offered (no auto capture in time)"
                 : " — manual capture offered (no face for a while)"
         }
         return line

@@ -111,8 +111,10 @@ public struct Analyzer: Sendable {
     /// The last hand reading over a face the landmark model rejected (`FrameMetrics.hiddenByHand`) and when.
     private var lastHidden: (time: Double, flag: Double)?
 
-    public init(thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = [],
-                awaitChange: Bool = false) {
+    public init(
+        thresholds: AnalyzerThresholds = AnalyzerThresholds(), mustClear: Set<GuidanceCode> = [],
+        awaitChange: Bool = false
+    ) {
         self.thresholds = thresholds
         self.mustClear = mustClear
         self.awaitChange = awaitChange
@@ -148,7 +150,8 @@ public struct Analyzer: Sendable {
         if let score = metrics.secondFaceScore, let relative = metrics.secondFaceRelativeWidth {
             secondFace = (t, score, relative)
         } else if metrics.face != nil, let seen = secondFace, t - seen.time >= 0,
-                  t - seen.time <= thresholds.secondFaceMemory {
+            t - seen.time <= thresholds.secondFaceMemory
+        {
             // Not looked for in this frame (tracking), or missed once: the person is still there.
             metrics.secondFaceScore = seen.score
             metrics.secondFaceRelativeWidth = seen.relativeWidth
@@ -235,12 +238,14 @@ public struct Analyzer: Sendable {
         let start = sessionStart ?? t
         sessionStart = start
         if metrics.face?.eyes != nil { eyesSeen = true }
-        let codes = GuidanceRules.activeCodes(metrics, previous: previousActive.union(mustClear),
-                                              thresholds: thresholds)
+        let codes = GuidanceRules.activeCodes(
+            metrics, previous: previousActive.union(mustClear),
+            thresholds: thresholds)
         previousActive = Set(codes)
         let active = codes.isEmpty ? [GuidanceCode.ready] : codes
-        let slight = GuidanceRules.slightCodes(metrics, active: codes, previousPlain: previousPlain,
-                                               thresholds: thresholds)
+        let slight = GuidanceRules.slightCodes(
+            metrics, active: codes, previousPlain: previousPlain,
+            thresholds: thresholds)
         previousPlain = Set(codes).subtracting(slight)
         // When each active code became active: kept for codes still active, now for new ones.
         let since = active.map { activeSince[$0] ?? t }
@@ -261,7 +266,9 @@ public struct Analyzer: Sendable {
                 if t - since >= thresholds.primaryPersistence { awaitChange = false }
             }
         }
-        let window = awaitChange ? max(thresholds.unmeasuredRetryHold, thresholds.stabilityWindow)
+        let window =
+            awaitChange
+            ? max(thresholds.unmeasuredRetryHold, thresholds.stabilityWindow)
             : thresholds.stabilityWindow
         let (keep, capture) = autoCapture(ready: codes.isEmpty && !isWarmUp, metrics, at: t, window: window)
         let stability: Double
@@ -281,10 +288,11 @@ public struct Analyzer: Sendable {
                 fallback = .noConfidentFace
             }
         }
-        return AnalyzerOutput(metrics: metrics, active: active, primary: primary, hints: hints, slight: slight,
-                              guidanceChanged: changed, stability: stability, keepFrame: keep,
-                              capture: capture, manualFallback: captured ? nil : fallback,
-                              awaitsHand: awaitingHand && capture == nil)
+        return AnalyzerOutput(
+            metrics: metrics, active: active, primary: primary, hints: hints, slight: slight,
+            guidanceChanged: changed, stability: stability, keepFrame: keep,
+            capture: capture, manualFallback: captured ? nil : fallback,
+            awaitsHand: awaitingHand && capture == nil)
     }
 
     /// The primary message: the highest-priority code that has held for `primaryPersistence` (`settled`),
@@ -297,8 +305,10 @@ public struct Analyzer: Sendable {
     /// A frame without a face clears nothing: a face missed once does not turn "Move down" into "Position your
     /// face in the oval" for 0.8 s. `ready` gives way, as every other message, to a problem that has held: a
     /// direction seen on one frame does not flash over "Perfect". Returns the primary and whether it switched.
-    private mutating func choosePrimary(active: [GuidanceCode], settled: [GuidanceCode], at t: Double,
-                                        hasFace: Bool) -> (GuidanceCode, Bool) {
+    private mutating func choosePrimary(
+        active: [GuidanceCode], settled: [GuidanceCode], at t: Double,
+        hasFace: Bool
+    ) -> (GuidanceCode, Bool) {
         func takesPlaceAtOnce(_ code: GuidanceCode) -> Bool {
             settled.contains(code) || code.withdrawnWhenCleared || code == .ready
         }
@@ -316,7 +326,8 @@ public struct Analyzer: Sendable {
             shownSince = provisional ? t - thresholds.minimumDisplay : t
             switched = true
         } else if let candidate = settled.first, candidate != primary,
-                  t - shownSince >= thresholds.minimumDisplay || provisional {
+            t - shownSince >= thresholds.minimumDisplay || provisional
+        {
             primary = candidate
             shownSince = t
             provisional = false
@@ -330,10 +341,13 @@ public struct Analyzer: Sendable {
     /// even if its condition just cleared (SPEC §4: each shown message stays ≥ 800 ms), unless it became the primary
     /// or moves the person.
     private mutating func chooseHints(settled: [GuidanceCode], primary: GuidanceCode, at t: Double)
-        -> [GuidanceCode] {
+        -> [GuidanceCode]
+    {
         var hintCandidates = settled.filter { $0 != primary && $0 != .ready }
-        for code in shownHints where code != primary && !hintCandidates.contains(code) && !code.withdrawnWhenCleared
-            && t - (hintSince[code] ?? t) < thresholds.minimumDisplay {
+        for code in shownHints
+        where code != primary && !hintCandidates.contains(code) && !code.withdrawnWhenCleared
+            && t - (hintSince[code] ?? t) < thresholds.minimumDisplay
+        {
             hintCandidates.append(code)
         }
         let hints = Array(hintCandidates.sorted().prefix(2))
@@ -345,7 +359,8 @@ public struct Analyzer: Sendable {
     /// Auto capture: `ready` (and not warming up) without a break for the stability `window`; the sharpest frame
     /// kept. Returns whether to keep this frame, and the capture once the window is full.
     private mutating func autoCapture(ready: Bool, _ metrics: FrameMetrics, at t: Double, window: Double)
-        -> (keep: Bool, capture: AutoCapture?) {
+        -> (keep: Bool, capture: AutoCapture?)
+    {
         guard ready, !captured else {
             readySince = nil
             awaitingHand = false
@@ -359,7 +374,8 @@ public struct Analyzer: Sendable {
         let sharpness = metrics.face?.sharpness ?? 0
         // Once the iris model has run, a frame is kept only with its own reading of open eyes on the
         // camera: a blink or a glance inside the window does not end it but is never the photo.
-        let eyesOK = !eyesSeen
+        let eyesOK =
+            !eyesSeen
             || GuidanceRules.eyesCapturable(metrics.face?.eyes, thresholds: thresholds, mustClear: mustClear)
         if eyesOK, sharpness > bestSharpness, !awaitingHand {
             bestSharpness = sharpness

@@ -422,8 +422,9 @@ extension AnalyzerThresholds {
                 "\(name) \(value == value.rounded() ? String(Int(value)) : String(value))"
                     + (given.contains(name) ? "" : " (the default)")
             }
-            throw ThresholdsError("\(show(minName, self[keyPath: minimum])) is above \(show(maxName, self[keyPath: maximum])), "
-                                  + "so no face could pass")
+            throw ThresholdsError(
+                "\(show(minName, self[keyPath: minimum])) is above \(show(maxName, self[keyPath: maximum])), "
+                    + "so no face could pass")
         }
     }
 }

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-
 /// `CoverMeasures.measure`'s parts: the patches it samples around the face, and what it reads from them.
 extension CoverMeasures {
     /// Samples patches on one face: sizes in eye spans (corner 33 to corner 263), level with the eyes.
@@ -20,8 +19,10 @@ extension CoverMeasures {
         let down: SIMD2<Float>
 
         /// Nil when the eyes are less than 2 pixels apart.
-        init?(frame: Frame, points: [SIMD3<Float>], chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
-              scratch: UnsafeMutableBufferPointer<Double>) {
+        init?(
+            frame: Frame, points: [SIMD3<Float>], chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
+            scratch: UnsafeMutableBufferPointer<Double>
+        ) {
             self.frame = frame
             self.points = points
             self.chroma = chroma
@@ -41,8 +42,9 @@ extension CoverMeasures {
         func patch(_ centre: SIMD2<Float>, _ w: Float, _ h: Float, chromaAt slot: Int? = nil) -> Patch? {
             let n = samples * samples
             let into = slot.map { UnsafeMutableBufferPointer(rebasing: chroma[($0 * n)..<($0 * n + n)]) }
-            return sample(frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation,
-                          scratch: scratch, chroma: into)
+            return sample(
+                frame, centre: centre, width: w * eyeSpan, height: h * eyeSpan, rotation: rotation,
+                scratch: scratch, chroma: into)
         }
 
         /// The median of the lower face's samples' distances outside the hues of skin and hair, against the
@@ -71,7 +73,8 @@ extension CoverMeasures {
             let mouthWidth = ((p(291) - p(61)) * (p(291) - p(61))).sum().squareRoot() / eyeSpan
             let lipsHeight = ((p(17) - p(0)) * (p(17) - p(0))).sum().squareRoot() / eyeSpan
             guard lower.count > 0, let lips = patch(mid(0, 17), 0.6 * mouthWidth, max(0.7 * lipsHeight, 0.03)),
-                  lips.hasColour else { return nil }
+                lips.hasColour
+            else { return nil }
             return ((lips.cb - lower.cb) * (lips.cb - lower.cb) + (lips.cr - lower.cr) * (lips.cr - lower.cr))
                 .squareRoot()
         }
@@ -82,18 +85,20 @@ extension CoverMeasures {
             let v = p(b) - p(a)
             let width = (v * v).sum().squareRoot() / eyeSpan
             guard let opening = patch(mid(a, b), 0.8 * width, 0.35 * width),
-                  let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width),
-                  let band = patch(mid(a, b) + 0.45 * width * eyeSpan * down, 0.7 * width, 0.15 * width),
-                  let side = patch(p(cheek), 0.14, 0.10) else {
+                let region = patch(mid(a, b) - 0.3 * width * eyeSpan * down, 1.4 * width, 1.1 * width),
+                let band = patch(mid(a, b) + 0.45 * width * eyeSpan * down, 0.7 * width, 0.15 * width),
+                let side = patch(p(cheek), 0.14, 0.10)
+            else {
                 return nil
             }
             // The lens measures against the darker of the skin and this eye's own cheek: in a hard side light
             // the far eye and its cheek are dark alike.
             let reference = max(1, min(skinLuma, side.luma))
-            return Eye(brightness: opening.high / reference, darkness: region.low / skinLuma,
-                       median: opening.median / reference, below: band.luma / max(side.luma, 1),
-                       contrast: (opening.high - opening.low) / max(opening.high, 1),
-                       edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0)
+            return Eye(
+                brightness: opening.high / reference, darkness: region.low / skinLuma,
+                median: opening.median / reference, below: band.luma / max(side.luma, 1),
+                contrast: (opening.high - opening.low) / max(opening.high, 1),
+                edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0)
         }
 
         /// `CoverMetrics.rightLensEdge`: a strip below the eye (0.6 eye widths wide, from 0.22 to 1.4 eye widths
@@ -107,35 +112,39 @@ extension CoverMeasures {
         func lensEdge(below centre: SIMD2<Float>, eyeWidth: Float) -> Double? {
             let rows = lensEdgeRows, cols = lensEdgeColumns
             return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: rows) { profile -> Double? in
-                let mid = centre + 0.81 * eyeWidth * down
-                let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.6 * eyeWidth,
-                                      height: 1.18 * eyeWidth, rotation: rotation)
-                guard fillTensor(rgb, width: cols, height: rows, from: frame, map: map, border: .replicate,
-                                 scale: 1, offset: 0) else { return nil }
-                for r in 0..<rows {
-                    var y = 0.0
-                    for c in 0..<cols {
-                        let i = 3 * (r * cols + c)
-                        y += 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
-                    }
-                    profile[r] = y / Double(cols)
-                }
-                var step = 0.0
-                for k in lensEdgeSpan...(rows - 3) {
-                    var first = 0.0, second = 0.0
-                    for r in (k - lensEdgeSpan)..<k {
-                        if profile[r] > first {
-                            (first, second) = (profile[r], first)
-                        } else if profile[r] > second {
-                            second = profile[r]
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: rows) { profile -> Double? in
+                    let mid = centre + 0.81 * eyeWidth * down
+                    let map = SamplingMap(
+                        centre: Point2(x: mid.x, y: mid.y), width: 0.6 * eyeWidth,
+                        height: 1.18 * eyeWidth, rotation: rotation)
+                    guard
+                        fillTensor(
+                            rgb, width: cols, height: rows, from: frame, map: map, border: .replicate,
+                            scale: 1, offset: 0)
+                    else { return nil }
+                    for r in 0..<rows {
+                        var y = 0.0
+                        for c in 0..<cols {
+                            let i = 3 * (r * cols + c)
+                            y += 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
                         }
+                        profile[r] = y / Double(cols)
                     }
-                    let outside = (profile[k] + profile[k + 1] + profile[k + 2]) / 3
-                    step = max(step, outside / max(second, 1))
+                    var step = 0.0
+                    for k in lensEdgeSpan...(rows - 3) {
+                        var first = 0.0, second = 0.0
+                        for r in (k - lensEdgeSpan)..<k {
+                            if profile[r] > first {
+                                (first, second) = (profile[r], first)
+                            } else if profile[r] > second {
+                                second = profile[r]
+                            }
+                        }
+                        let outside = (profile[k] + profile[k + 1] + profile[k + 2]) / 3
+                        step = max(step, outside / max(second, 1))
+                    }
+                    return step
                 }
-                return step
-            }
             }
         }
     }
@@ -172,8 +181,10 @@ extension CoverMeasures {
     }
 
     /// The lower face's chroma distance from the skin's.
-    static func lowerFaceChroma(_ lowerFace: LowerFace, lower: Colour, skin: Colour, cheeks: Colour,
-                                skinLuma: Double) -> Double {
+    static func lowerFaceChroma(
+        _ lowerFace: LowerFace, lower: Colour, skin: Colour, cheeks: Colour,
+        skinLuma: Double
+    ) -> Double {
         let lumaMean = (lowerFace.chin.luma + lowerFace.besideR.luma + lowerFace.besideL.luma) / 3
         if cheeks.count > 0, lower.count == 0, lumaMean > skinLuma {
             // A lower face burnt to white under cheeks that kept their colour: a white or light mask in strong
@@ -190,15 +201,19 @@ extension CoverMeasures {
     /// colour even when a channel nears clipping (a ruddy skin's red at 240 still has its hue: it can only read
     /// less saturated, never more), but not burnt to white.
     static func lowerAgainstBrows(_ lowerFace: LowerFace, lower: Colour, brows: Patch)
-        -> (lower: Double?, upper: Double?, lumaRatio: Double?) {
+        -> (lower: Double?, upper: Double?, lumaRatio: Double?)
+    {
         guard lower.count > 0, brows.luma < 230 else { return (nil, nil, nil) }
         let chin = lowerFace.chin, besideR = lowerFace.besideR, besideL = lowerFace.besideL
-        let luma = ((chin.hasColour ? chin.luma : 0) + (besideR.hasColour ? besideR.luma : 0)
-                    + (besideL.hasColour ? besideL.luma : 0)) / lower.count
+        let luma =
+            ((chin.hasColour ? chin.luma : 0) + (besideR.hasColour ? besideR.luma : 0)
+                + (besideL.hasColour ? besideL.luma : 0)) / lower.count
         func saturation(_ cb: Double, _ cr: Double, _ y: Double) -> Double {
             ((cb - 128) * (cb - 128) + (cr - 128) * (cr - 128)).squareRoot() / max(y, 1)
         }
-        return (saturation(lower.cb, lower.cr, luma), saturation(brows.cb, brows.cr, brows.luma),
-                luma / max(brows.luma, 1))
+        return (
+            saturation(lower.cb, lower.cr, luma), saturation(brows.cb, brows.cr, brows.luma),
+            luma / max(brows.luma, 1)
+        )
     }
 }

@@ -98,12 +98,14 @@ public struct CoverMetrics: Sendable, Equatable {
     public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
         var regions: [String] = []
         if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
-        let right = eyeCovered(brightness: rightEyeBrightness, darkness: rightEyeDarkness,
-                               widthRatio: rightEyeWidthRatio, median: rightEyeMedian, below: rightBelowEye,
-                               contrast: rightEyeContrast, t, margin: margin)
-        let left = eyeCovered(brightness: leftEyeBrightness, darkness: leftEyeDarkness,
-                              widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
-                              contrast: leftEyeContrast, t, margin: margin)
+        let right = eyeCovered(
+            brightness: rightEyeBrightness, darkness: rightEyeDarkness,
+            widthRatio: rightEyeWidthRatio, median: rightEyeMedian, below: rightBelowEye,
+            contrast: rightEyeContrast, t, margin: margin)
+        let left = eyeCovered(
+            brightness: leftEyeBrightness, darkness: leftEyeDarkness,
+            widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
+            contrast: leftEyeContrast, t, margin: margin)
         if (right && left) || lensEdges(t, margin: margin) {
             regions.append("eyes")
         } else if right || left {
@@ -126,7 +128,8 @@ public struct CoverMetrics: Sendable, Equatable {
     /// (`lowerFaceHue` > `maxLowerFaceHue`): a green, blue or printed mask, whatever its pleats show.
     public func lowerFaceCovered(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let hidden = mouthContrast.map { $0 < t.minMouthContrast * (1 + margin) } ?? false
-        let coloured = lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)
+        let coloured =
+            lowerFaceChroma > t.maxLowerFaceChroma * (1 - margin)
             && (mouthContrast ?? 0) < t.minColouredMouthContrast * (1 + margin)
             && (mouthChroma ?? 0) < t.maxMaskMouthChroma * (1 + margin)
         let hand = handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
@@ -141,7 +144,8 @@ public struct CoverMetrics: Sendable, Equatable {
     /// under the eyes covers them. A grey or white beard is neutral but not dark; a dark beard shows skin.
     func neutralDark(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         guard let low = lowerFaceSaturation, let up = upperFaceSaturation, let luma = lowerToUpperLuma,
-              up >= t.minUpperFaceSaturation else { return false }
+            up >= t.minUpperFaceSaturation
+        else { return false }
         return low < t.maxNeutralLowerFaceSaturation * (1 + margin) && low < up * (1 + margin)
             && luma < t.maxNeutralLowerFaceLuma * (1 + margin)
     }
@@ -166,10 +170,13 @@ public struct CoverMetrics: Sendable, Equatable {
     /// seen nearly full width (`widthRatio` ≥ `minLensEyeWidthRatio`): a near-profile's far eye is
     /// foreshortened and shadowed by the nose; the near eye still shows the lens. docs/calibration.md,
     /// "A dark lens told from a shadowed eye".
-    func eyeCovered(brightness: Double, darkness: Double, widthRatio: Double = 1, median: Double = 1,
-                    below: Double = 0, contrast: Double = 0, _ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+    func eyeCovered(
+        brightness: Double, darkness: Double, widthRatio: Double = 1, median: Double = 1,
+        below: Double = 0, contrast: Double = 0, _ t: AnalyzerThresholds, margin: Double = 0
+    ) -> Bool {
         let dark = brightness < t.minEyeBrightness * (1 + margin) || median < t.maxLensEyeMedian * (1 + margin)
-        let lensLike = below < t.maxLensBelowEye * (1 + margin) || contrast < t.maxLensEyeContrast * (1 + margin)
+        let lensLike =
+            below < t.maxLensBelowEye * (1 + margin) || contrast < t.maxLensEyeContrast * (1 + margin)
             || brightness < t.maxTintedLensEyeBrightness * (1 + margin)
         let lens = widthRatio >= t.minLensEyeWidthRatio && dark && lensLike
         return lens || darkness > t.maxEyeDarkness * (1 - margin)
@@ -204,18 +211,21 @@ public enum CoverMeasures {
     }
 
     /// `measure`, with `chroma` (3 × 64) for the lower face's samples and `scratch` (≥ 3 × 64) for sorting.
-    static func measure(frame: Frame, points: [SIMD3<Float>], presence: Float,
-                        chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
-                        scratch: UnsafeMutableBufferPointer<Double>) -> CoverMetrics? {
+    static func measure(
+        frame: Frame, points: [SIMD3<Float>], presence: Float,
+        chroma: UnsafeMutableBufferPointer<SIMD2<Double>>,
+        scratch: UnsafeMutableBufferPointer<Double>
+    ) -> CoverMetrics? {
         guard let face = PatchSampler(frame: frame, points: points, chroma: chroma, scratch: scratch) else {
             return nil
         }
         guard let cheekR = face.patch(face.p(118), 0.16, 0.10), let cheekL = face.patch(face.p(347), 0.16, 0.10),
-              let forehead = face.patch(face.p(151) + 0.05 * face.eyeSpan * face.down, 0.3, 0.12),
-              let chin = face.patch(face.p(200), 0.28, 0.10, chromaAt: 0),
-              let besideR = face.patch(face.p(206), 0.12, 0.12, chromaAt: 1),
-              let besideL = face.patch(face.p(426), 0.12, 0.12, chromaAt: 2),
-              let brows = face.patch(face.p(9), 0.14, 0.08) else { return nil }
+            let forehead = face.patch(face.p(151) + 0.05 * face.eyeSpan * face.down, 0.3, 0.12),
+            let chin = face.patch(face.p(200), 0.28, 0.10, chromaAt: 0),
+            let besideR = face.patch(face.p(206), 0.12, 0.12, chromaAt: 1),
+            let besideL = face.patch(face.p(426), 0.12, 0.12, chromaAt: 2),
+            let brows = face.patch(face.p(9), 0.14, 0.08)
+        else { return nil }
         // The reference skin: the two upper cheeks, and the forehead unless hair makes it unlike them.
         let cheekLuma = (cheekR.luma + cheekL.luma) / 2
         let withForehead = abs(forehead.luma - cheekLuma) < 0.25 * cheekLuma
@@ -224,28 +234,32 @@ public enum CoverMeasures {
         let skinColour = colour(cheekR, cheekL, withForehead ? forehead : nil)
         let cheekColour = colour(cheekR, cheekL, nil)
         let lower = colour(chin, besideR, besideL)
-        let lowerChroma = lowerFaceChroma(lowerPatches, lower: lower, skin: skinColour, cheeks: cheekColour,
-                                          skinLuma: skinLuma)
+        let lowerChroma = lowerFaceChroma(
+            lowerPatches, lower: lower, skin: skinColour, cheeks: cheekColour,
+            skinLuma: skinLuma)
         let lowerHue = face.lowerFaceHue(lowerPatches, lower: lower, cheeks: cheekColour)
         let against = lowerAgainstBrows(lowerPatches, lower: lower, brows: brows)
         let mouthChroma = face.mouthChroma(lower: lower)
-        let mouth = mouthContrast(frame, face.p, eyeSpan: face.eyeSpan, rotation: face.rotation, down: face.down,
-                                  skinLuma: skinLuma)
+        let mouth = mouthContrast(
+            frame, face.p, eyeSpan: face.eyeSpan, rotation: face.rotation, down: face.down,
+            skinLuma: skinLuma)
         guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma),
-              let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma) else { return nil }
+            let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma)
+        else { return nil }
         let rightWidth = face.distance(33, 133), leftWidth = face.distance(362, 263)
         let widest = max(rightWidth, leftWidth, 1e-6)
-        return CoverMetrics(presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
-                            lowerFaceHue: lowerHue, lowerFaceSaturation: against.lower,
-                            upperFaceSaturation: against.upper, lowerToUpperLuma: against.lumaRatio,
-                            mouthChroma: mouthChroma,
-                            rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
-                            rightEyeMedian: right.median, leftEyeMedian: left.median,
-                            rightBelowEye: right.below, leftBelowEye: left.below,
-                            rightEyeContrast: right.contrast, leftEyeContrast: left.contrast,
-                            rightLensEdge: right.edge, leftLensEdge: left.edge,
-                            rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
-                            rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
+        return CoverMetrics(
+            presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
+            lowerFaceHue: lowerHue, lowerFaceSaturation: against.lower,
+            upperFaceSaturation: against.upper, lowerToUpperLuma: against.lumaRatio,
+            mouthChroma: mouthChroma,
+            rightEyeBrightness: right.brightness, leftEyeBrightness: left.brightness,
+            rightEyeMedian: right.median, leftEyeMedian: left.median,
+            rightBelowEye: right.below, leftBelowEye: left.below,
+            rightEyeContrast: right.contrast, leftEyeContrast: left.contrast,
+            rightLensEdge: right.edge, leftLensEdge: left.edge,
+            rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
+            rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
     }
 
     /// The wedge of skin and hair hues reaches this far (radians) to the red side of the skin's own hue: the
@@ -281,44 +295,51 @@ public enum CoverMeasures {
     /// `CoverMetrics.mouthContrast`: seven columns at 25…75 % of the way from corner 61 to corner 291, on the
     /// line through the middle of the lips (0 to 17), each 3 × 24 samples from 40 % of the lips' height above
     /// the upper lip (0) to as far below the lower lip (17); per column the range of its row means.
-    static func mouthContrast(_ frame: Frame, _ p: (Int) -> SIMD2<Float>, eyeSpan: Float, rotation: Float,
-                              down: SIMD2<Float>, skinLuma: Double) -> Double? {
+    static func mouthContrast(
+        _ frame: Frame, _ p: (Int) -> SIMD2<Float>, eyeSpan: Float, rotation: Float,
+        down: SIMD2<Float>, skinLuma: Double
+    ) -> Double? {
         let a = p(61), b = p(291), centre = (p(0) + p(17)) / 2
         let top = ((p(0) - centre) * down).sum(), bottom = ((p(17) - centre) * down).sum()
         let lips = max(bottom - top, 0.02 * eyeSpan)
         let from = top - 0.4 * lips, to = bottom + 0.4 * lips
         let rows = 24, cols = 3
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 7) { ranges -> Double? in
-        var burnt = 0
-        for k in 0..<7 {
-            let t = 0.25 + Float(k) / 12
-            var base = a + t * (b - a)
-            base += ((centre - base) * down).sum() * down
-            let mid = base + (from + to) / 2 * down
-            let map = SamplingMap(centre: Point2(x: mid.x, y: mid.y), width: 0.03 * eyeSpan, height: to - from,
-                                  rotation: rotation)
-            guard fillTensor(rgb, width: cols, height: rows, from: frame, map: map, border: .replicate, scale: 1,
-                             offset: 0) else { return nil }
-            var low = Double.infinity, high = -Double.infinity
-            for r in 0..<rows {
-                var y = 0.0
-                for c in 0..<cols {
-                    let i = 3 * (r * cols + c)
-                    let sample = 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
-                    if sample >= 250 { burnt += 1 }
-                    y += sample
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 7) { ranges -> Double? in
+                var burnt = 0
+                for k in 0..<7 {
+                    let t = 0.25 + Float(k) / 12
+                    var base = a + t * (b - a)
+                    base += ((centre - base) * down).sum() * down
+                    let mid = base + (from + to) / 2 * down
+                    let map = SamplingMap(
+                        centre: Point2(x: mid.x, y: mid.y), width: 0.03 * eyeSpan, height: to - from,
+                        rotation: rotation)
+                    guard
+                        fillTensor(
+                            rgb, width: cols, height: rows, from: frame, map: map, border: .replicate, scale: 1,
+                            offset: 0)
+                    else { return nil }
+                    var low = Double.infinity, high = -Double.infinity
+                    for r in 0..<rows {
+                        var y = 0.0
+                        for c in 0..<cols {
+                            let i = 3 * (r * cols + c)
+                            let sample =
+                                0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
+                            if sample >= 250 { burnt += 1 }
+                            y += sample
+                        }
+                        y /= Double(cols)
+                        low = min(low, y)
+                        high = max(high, y)
+                    }
+                    ranges[k] = high - low
                 }
-                y /= Double(cols)
-                low = min(low, y)
-                high = max(high, y)
+                guard burnt * 4 <= 7 * rows * cols else { return nil }
+                insertionSort(ranges)
+                return ranges[3] / skinLuma
             }
-            ranges[k] = high - low
-        }
-        guard burnt * 4 <= 7 * rows * cols else { return nil }
-        insertionSort(ranges)
-        return ranges[3] / skinLuma
-        }
         }
     }
 
@@ -338,45 +359,52 @@ public enum CoverMeasures {
 
     /// An 8 × 8 bilinear sample of the rotated rectangle, as BT.601 Y, Cb, Cr statistics; `scratch` (≥ 64)
     /// holds the lumas, and `chroma` (64), when given, receives each unclipped sample's (Cb − 128, Cr − 128).
-    static func sample(_ frame: Frame, centre: SIMD2<Float>, width: Float, height: Float, rotation: Float,
-                       scratch: UnsafeMutableBufferPointer<Double>,
-                       chroma: UnsafeMutableBufferPointer<SIMD2<Double>>? = nil) -> Patch? {
+    static func sample(
+        _ frame: Frame, centre: SIMD2<Float>, width: Float, height: Float, rotation: Float,
+        scratch: UnsafeMutableBufferPointer<Double>,
+        chroma: UnsafeMutableBufferPointer<SIMD2<Double>>? = nil
+    ) -> Patch? {
         let n = samples
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n * 3) { rgb -> Patch? in
-        let map = SamplingMap(centre: Point2(x: centre.x, y: centre.y), width: width, height: height,
-                              rotation: rotation)
-        guard fillTensor(rgb, width: n, height: n, from: frame, map: map, border: .replicate, scale: 1,
-                         offset: 0) else { return nil }
-        let lumas = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n * n)])
-        // Colour (BT.601 Cb, Cr) from unclipped samples only: a channel at 235+ is on its way to clipping and
-        // has lost its hue (an over-exposed cheek turns orange); a patch with fewer than half such samples
-        // has no colour of its own.
-        var cb = 0.0, cr = 0.0, coloured = 0.0
-        var cbAll = 0.0, crAll = 0.0
-        var chromaCount = 0
-        for i in 0..<(n * n) {
-            let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
-            let y = 0.299 * r + 0.587 * g + 0.114 * b
-            lumas[i] = y
-            let u = 128 + 0.564 * (b - y), v = 128 + 0.713 * (r - y)
-            cbAll += u; crAll += v
-            if max(r, g, b) < 235 {
-                cb += u; cr += v; coloured += 1
-                if let chroma {
-                    chroma[chromaCount] = SIMD2(u - 128, v - 128)
-                    chromaCount += 1
+            let map = SamplingMap(
+                centre: Point2(x: centre.x, y: centre.y), width: width, height: height,
+                rotation: rotation)
+            guard
+                fillTensor(
+                    rgb, width: n, height: n, from: frame, map: map, border: .replicate, scale: 1,
+                    offset: 0)
+            else { return nil }
+            let lumas = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n * n)])
+            // Colour (BT.601 Cb, Cr) from unclipped samples only: a channel at 235+ is on its way to clipping and
+            // has lost its hue (an over-exposed cheek turns orange); a patch with fewer than half such samples
+            // has no colour of its own.
+            var cb = 0.0, cr = 0.0, coloured = 0.0
+            var cbAll = 0.0, crAll = 0.0
+            var chromaCount = 0
+            for i in 0..<(n * n) {
+                let r = Double(rgb[3 * i]), g = Double(rgb[3 * i + 1]), b = Double(rgb[3 * i + 2])
+                let y = 0.299 * r + 0.587 * g + 0.114 * b
+                lumas[i] = y
+                let u = 128 + 0.564 * (b - y), v = 128 + 0.713 * (r - y)
+                cbAll += u; crAll += v
+                if max(r, g, b) < 235 {
+                    cb += u; cr += v; coloured += 1
+                    if let chroma {
+                        chroma[chromaCount] = SIMD2(u - 128, v - 128)
+                        chromaCount += 1
+                    }
                 }
             }
-        }
-        let count = Double(n * n)
-        let hasColour = coloured >= count / 2
-        if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
-        insertionSort(lumas)
-        var sum = 0.0
-        for y in lumas { sum += y }
-        return Patch(luma: sum / count, cb: cb / coloured, cr: cr / coloured,
-                     low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], median: lumas[n * n / 2],
-                     hasColour: hasColour, chromaCount: chromaCount)
+            let count = Double(n * n)
+            let hasColour = coloured >= count / 2
+            if coloured == 0 { (cb, cr, coloured) = (cbAll, crAll, count) }
+            insertionSort(lumas)
+            var sum = 0.0
+            for y in lumas { sum += y }
+            return Patch(
+                luma: sum / count, cb: cb / coloured, cr: cr / coloured,
+                low: lumas[n * n / 10], high: lumas[n * n - 1 - n * n / 10], median: lumas[n * n / 2],
+                hasColour: hasColour, chromaCount: chromaCount)
         }
     }
 }

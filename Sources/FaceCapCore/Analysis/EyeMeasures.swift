@@ -66,17 +66,20 @@ public enum EyeMeasures {
         let gazeX = (right.gaze.x + left.gaze.x) / 2, gazeY = (right.gaze.y + left.gaze.y) / 2
         let toLowerLid = (right.toLowerLid + left.toLowerLid) / 2
         let yaw = (pose?.yaw ?? 0) * .pi / 180, pitch = (pose?.pitch ?? 0) * .pi / 180
-        return EyeMetrics(rightOpening: right.opening, leftOpening: left.opening, gazeX: gazeX, gazeY: gazeY,
-                          cameraGazeX: gazeX + t.gazeYawFactor * sin(yaw),
-                          cameraGazeY: gazeY - t.gazeNeutralY - t.gazePitchFactor * sin(pitch),
-                          irisToLowerLid: toLowerLid, isFresh: true, closedFor: nil, gazeOffFor: nil)
+        return EyeMetrics(
+            rightOpening: right.opening, leftOpening: left.opening, gazeX: gazeX, gazeY: gazeY,
+            cameraGazeX: gazeX + t.gazeYawFactor * sin(yaw),
+            cameraGazeY: gazeY - t.gazeNeutralY - t.gazePitchFactor * sin(pitch),
+            irisToLowerLid: toLowerLid, isFresh: true, closedFor: nil, gazeOffFor: nil)
     }
 
     /// `measure`, and each eye's pupil shade read from the frame's pixels (`reader`): an eye narrower than
     /// `minEyeOpening + noPupilOpeningPenalty` whose shade is at or above `maxPupilShade` shows no pupil, and
     /// its opening is judged that much less (eyes squeezed shut, whose lids the model places on the creases).
-    static func measure(_ eyes: FaceEyes, pose: HeadPose?, thresholds t: AnalyzerThresholds,
-                        reader: LumaReader) -> EyeMetrics {
+    static func measure(
+        _ eyes: FaceEyes, pose: HeadPose?, thresholds t: AnalyzerThresholds,
+        reader: LumaReader
+    ) -> EyeMetrics {
         var m = measure(eyes, pose: pose, thresholds: t)
         m.rightPupilShade = pupilShade(eyes.right, leftToRight: true, reader: reader)
         m.leftPupilShade = pupilShade(eyes.left, leftToRight: false, reader: reader)
@@ -164,7 +167,8 @@ public enum EyeMeasures {
     /// Opening and iris position of one eye. `leftToRight`: the outer corner (contour 0) is on the image's
     /// left (the subject's right eye); for the other eye the inner corner (contour 8) is.
     static func eye(_ e: EyeLandmarks, leftToRight: Bool)
-        -> (opening: Double, gaze: SIMD2<Double>, toLowerLid: Double) {
+        -> (opening: Double, gaze: SIMD2<Double>, toLowerLid: Double)
+    {
         func flat(_ p: SIMD3<Float>) -> SIMD2<Double> { SIMD2(Double(p.x), Double(p.y)) }
         let a = flat(leftToRight ? e.outerCorner : e.innerCorner)
         let b = flat(leftToRight ? e.innerCorner : e.outerCorner)

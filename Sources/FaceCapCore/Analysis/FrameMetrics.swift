@@ -70,8 +70,10 @@ public enum FaceMeasures {
 
     /// Measures `faces` (in `frame`'s pixels) on `frame`. Pure: the same inputs give the same numbers.
     /// Faces count from `minScore` (default `thresholds.minFaceScore`; lower while a face is tracked).
-    public static func measure(frame: Frame, faces: [Face], thresholds: AnalyzerThresholds,
-                               minScore: Double? = nil) -> FrameMetrics {
+    public static func measure(
+        frame: Frame, faces: [Face], thresholds: AnalyzerThresholds,
+        minScore: Double? = nil
+    ) -> FrameMetrics {
         let width = Double(max(frame.width, 1)), height = Double(max(frame.height, 1))
         let scoreCut = minScore ?? thresholds.minFaceScore
         // Widest first by the detector's box (for a tracked face, its landmarks' bounds): the measure
@@ -81,10 +83,11 @@ public enum FaceMeasures {
         let confident = faces.indices
             .filter { Double(faces[$0].detection.score) >= scoreCut && !faces[$0].isRejected }
             .sorted { faces[$0].detection.box.width > faces[$1].detection.box.width }
-        var metrics = FrameMetrics(timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
-                                   frameLuma: nil, faceCount: confident.count,
-                                   faceWidths: confident.map { Double(faceBox(faces[$0]).width) / width },
-                                   face: nil, secondFaceScore: nil, secondFaceRelativeWidth: nil, motion: nil)
+        var metrics = FrameMetrics(
+            timestamp: frame.timestamp, frameWidth: frame.width, frameHeight: frame.height,
+            frameLuma: nil, faceCount: confident.count,
+            faceWidths: confident.map { Double(faceBox(faces[$0]).width) / width },
+            face: nil, secondFaceScore: nil, secondFaceRelativeWidth: nil, motion: nil)
         if confident.count > 1 {
             // The strongest competitor: the widest other face that is confident enough to count.
             let largest = Double(faceBox(faces[confident[0]]).width)
@@ -98,15 +101,20 @@ public enum FaceMeasures {
         let measured = frame.withLuma { reader -> (Double, FaceMetrics?) in
             let frameLuma = LumaStatistics.frameMean(reader)
             guard let index = confident.first, let face = primary else { return (frameLuma, nil) }
-            return (frameLuma, faceMetrics(face, index: index, reader: reader, width: width, height: height,
-                                           thresholds: thresholds))
+            return (
+                frameLuma,
+                faceMetrics(
+                    face, index: index, reader: reader, width: width, height: height,
+                    thresholds: thresholds)
+            )
         }
         if let measured {
             metrics.frameLuma = measured.0
             metrics.face = measured.1
             if let index = confident.first, let landmarks = faces[index].landmarks {
-                metrics.face?.cover = CoverMeasures.measure(frame: frame, points: landmarks.points,
-                                                            presence: landmarks.presence)
+                metrics.face?.cover = CoverMeasures.measure(
+                    frame: frame, points: landmarks.points,
+                    presence: landmarks.presence)
                 metrics.face?.cover?.handOverMouth = faces[index].handFlag.map(Double.init)
                 metrics.face?.cover?.handOverFace = faces[index].hand.map { Double($0.face) }
                 metrics.face?.cover?.handParts = faces[index].hand?.parts ?? []
@@ -135,13 +143,19 @@ public enum FaceMeasures {
         return FaceTracker.bounds(points)
     }
 
-    private static func faceMetrics(_ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
-                                    thresholds: AnalyzerThresholds) -> FaceMetrics {
+    private static func faceMetrics(
+        _ face: Face, index: Int, reader: LumaReader, width: Double, height: Double,
+        thresholds: AnalyzerThresholds
+    ) -> FaceMetrics {
         // The eyes measured once, here, with the pixels at hand: their pupils are read too (`EyeMeasures.pupilShade`).
-        var metrics = geometry(face, index: index, width: width, height: height, thresholds: thresholds,
-                               measuringEyes: false)
-        metrics.eyes = face.eyes.map { EyeMeasures.measure($0, pose: metrics.pose, thresholds: thresholds,
-                                                           reader: reader) }
+        var metrics = geometry(
+            face, index: index, width: width, height: height, thresholds: thresholds,
+            measuringEyes: false)
+        metrics.eyes = face.eyes.map {
+            EyeMeasures.measure(
+                $0, pose: metrics.pose, thresholds: thresholds,
+                reader: reader)
+        }
         let box = metrics.box
         // The nose splits the face into halves (a turned face's halves are then still its own halves).
         let noseX: Float
@@ -152,9 +166,10 @@ public enum FaceMeasures {
         } else {
             noseX = box.centre.x
         }
-        metrics.light = LumaStatistics.light(reader, region: lightRegion(box), midX: noseX,
-                                             darkLevel: Int(thresholds.darkPixelLuma),
-                                             brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
+        metrics.light = LumaStatistics.light(
+            reader, region: lightRegion(box), midX: noseX,
+            darkLevel: Int(thresholds.darkPixelLuma),
+            brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
         metrics.sharpness = LumaStatistics.sharpness(reader, region: sharpRegion(box))
         return metrics
     }
@@ -167,17 +182,21 @@ public enum FaceMeasures {
     /// The central 70 % of the box: eyes, nose and mouth carry the detail blur destroys; the box's edges may hold
     /// background whose own sharpness says nothing about the face.
     static func sharpRegion(_ box: Rect) -> Rect {
-        Rect(x: box.x + 0.15 * box.width, y: box.y + 0.15 * box.height, width: 0.7 * box.width, height: 0.7 * box.height)
+        Rect(
+            x: box.x + 0.15 * box.width, y: box.y + 0.15 * box.height, width: 0.7 * box.width, height: 0.7 * box.height)
     }
 
     /// The face's measures that need no pixels; the eyes' too unless `measuringEyes` is false (a caller that
     /// measures them with the pixels, which it would otherwise do a second time on every frame with eyes).
-    static func geometry(_ face: Face, index: Int, width: Double, height: Double,
-                         thresholds: AnalyzerThresholds, measuringEyes: Bool = true) -> FaceMetrics {
+    static func geometry(
+        _ face: Face, index: Int, width: Double, height: Double,
+        thresholds: AnalyzerThresholds, measuringEyes: Bool = true
+    ) -> FaceMetrics {
         let box = faceBox(face)
         let centre = box.centre
-        var margin = min(Double(box.x) / width, Double(box.y) / height,
-                         1 - Double(box.x + box.width) / width, 1 - Double(box.y + box.height) / height)
+        var margin = min(
+            Double(box.x) / width, Double(box.y) / height,
+            1 - Double(box.x + box.width) / width, 1 - Double(box.y + box.height) / height)
         let points = face.landmarks?.points ?? []
         if points.count >= FaceLandmarker.count {
             for i in keyLandmarks {

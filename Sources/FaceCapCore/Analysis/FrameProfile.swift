@@ -17,8 +17,10 @@ public enum FrameProfile {
     /// frame with eyes (`FaceTracker.process` + `Analyzer.process`). `clock` and `cpuClock` (a CPU time; the
     /// process's counts the eyes' worker thread) in milliseconds. The tracker's state is kept as it was: it is asked
     /// to run the eyes on the whole frame and then set back.
-    public static func parts(tracker: FaceTracker, analyzer: Analyzer, frame: Frame, runs: Int,
-                             clock: @escaping () -> Double, cpuClock: @escaping () -> Double) -> [Part] {
+    public static func parts(
+        tracker: FaceTracker, analyzer: Analyzer, frame: Frame, runs: Int,
+        clock: @escaping () -> Double, cpuClock: @escaping () -> Double
+    ) -> [Part] {
         var timer = Timer(runs: runs, clock: clock, cpuClock: cpuClock)
         // The face being tracked: a frame of it with its eyes and landmarks.
         let saved = (tracker.eyeInterval, tracker.detectionInterval)
@@ -26,7 +28,8 @@ public enum FrameProfile {
         tracker.detectionInterval = 0
         defer { (tracker.eyeInterval, tracker.detectionInterval) = saved }
         guard let face = tracker.process(frame).first(where: { !$0.isRejected }), let landmarks = face.landmarks,
-              let eyes = face.eyes else { return [] }
+            let eyes = face.eyes
+        else { return [] }
         detectorParts(tracker.detector, frame: frame, &timer)
         meshParts(tracker.landmarker, landmarks: landmarks, frame: frame, &timer)
         if let iris = tracker.iris { eyeParts(iris, landmarks: landmarks, frame: frame, &timer) }
@@ -73,8 +76,9 @@ public enum FrameProfile {
     private static func detectorParts(_ detector: FaceDetector, frame: Frame, _ timer: inout Timer) {
         let letterbox = FaceDetector.letterbox(width: frame.width, height: frame.height).map
         timer.time("detector: frame -> 128x128 tensor") {
-            fillTensor(detector.interpreter.input(), width: FaceDetector.inputSize, height: FaceDetector.inputSize,
-                       from: frame, map: letterbox, border: .zero, scale: 2 / 255, offset: -1)
+            fillTensor(
+                detector.interpreter.input(), width: FaceDetector.inputSize, height: FaceDetector.inputSize,
+                from: frame, map: letterbox, border: .zero, scale: 2 / 255, offset: -1)
         }
         timer.time("detector: model") { detector.interpreter.run() }
         timer.time("detector: decode + NMS") {
@@ -84,14 +88,17 @@ public enum FrameProfile {
         timer.time("detector: whole detect()") { _ = detector.detect(frame) }
     }
 
-    private static func meshParts(_ mesh: FaceLandmarker, landmarks: FaceLandmarks, frame: Frame,
-                                  _ timer: inout Timer) {
+    private static func meshParts(
+        _ mesh: FaceLandmarker, landmarks: FaceLandmarks, frame: Frame,
+        _ timer: inout Timer
+    ) {
         let roi = FaceROI(landmarks: landmarks.points)
         let meshMap = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
         var points = landmarks.points
         timer.time("landmarks: frame -> 192x192 tensor") {
-            fillTensor(mesh.interpreter.input(), width: FaceLandmarker.inputSize, height: FaceLandmarker.inputSize,
-                       from: frame, map: meshMap, border: .replicate, scale: 1 / 255, offset: 0)
+            fillTensor(
+                mesh.interpreter.input(), width: FaceLandmarker.inputSize, height: FaceLandmarker.inputSize,
+                from: frame, map: meshMap, border: .replicate, scale: 1 / 255, offset: 0)
         }
         timer.time("landmarks: model") { mesh.interpreter.run() }
         timer.time("landmarks: projection of 468 points") { _ = mesh.project(roi: roi, into: &points) }
@@ -100,21 +107,26 @@ public enum FrameProfile {
             let next = FaceROI(landmarks: points)
             FaceTracker.keypoints(fromLandmarks: points, into: &keypoints)
             let detection = FaceDetection(score: 1, box: FaceTracker.bounds(points), keypoints: keypoints)
-            let made = Face(detection: detection, landmarks: FaceLandmarks(points: points, presence: 1),
-                            isTracked: true)
+            let made = Face(
+                detection: detection, landmarks: FaceLandmarks(points: points, presence: 1),
+                isTracked: true)
             precondition(made.isTracked && next.side.isFinite)
         }
     }
 
-    private static func eyeParts(_ iris: IrisLandmarker, landmarks: FaceLandmarks, frame: Frame,
-                                 _ timer: inout Timer) {
+    private static func eyeParts(
+        _ iris: IrisLandmarker, landmarks: FaceLandmarks, frame: Frame,
+        _ timer: inout Timer
+    ) {
         let p = landmarks.points
         let right = IrisLandmarker.roi(from: p[33], to: p[133]), left = IrisLandmarker.roi(from: p[362], to: p[263])
         timer.time("eyes: two frame -> 64x64 crops") {
             _ = iris.fill(image: 0, from: frame, roi: right, flipped: false)
             _ = iris.fill(image: 0, from: frame, roi: left, flipped: true)
         }
-        timer.time("eyes: iris model, two runs") { iris.interpreter.run(images: 1); iris.interpreter.run(images: 1) }
+        timer.time("eyes: iris model, two runs") {
+            iris.interpreter.run(images: 1); iris.interpreter.run(images: 1)
+        }
         // What the frame runs instead of the three parts above: one eye on the worker thread when parallel.
         let threads = iris.isParallel ? "two threads" : "one thread"
         timer.time("eyes: both eyes as a frame reads them (crops, models, points; \(threads))") {
@@ -127,8 +139,10 @@ public enum FrameProfile {
     }
 
     /// The analyzer's measure families on the tracked face, as FaceMeasures takes them.
-    private static func analyzerParts(_ analyzer: Analyzer, face: Face, landmarks: FaceLandmarks, eyes: FaceEyes,
-                                      frame: Frame, _ timer: inout Timer) {
+    private static func analyzerParts(
+        _ analyzer: Analyzer, face: Face, landmarks: FaceLandmarks, eyes: FaceEyes,
+        frame: Frame, _ timer: inout Timer
+    ) {
         let thresholds = analyzer.thresholds
         let width = Double(frame.width), height = Double(frame.height)
         var geometry: FaceMetrics?
@@ -139,9 +153,10 @@ public enum FrameProfile {
         _ = frame.withLuma { reader in
             timer.time("analyzer: frame luma mean") { _ = LumaStatistics.frameMean(reader) }
             timer.time("analyzer: light on the face (luma samples)") {
-                _ = LumaStatistics.light(reader, region: FaceMeasures.lightRegion(box), midX: landmarks.points[1].x,
-                                         darkLevel: Int(thresholds.darkPixelLuma),
-                                         brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
+                _ = LumaStatistics.light(
+                    reader, region: FaceMeasures.lightRegion(box), midX: landmarks.points[1].x,
+                    darkLevel: Int(thresholds.darkPixelLuma),
+                    brightLevel: Int(thresholds.brightPixelLuma.rounded(.up)))
             }
             timer.time("analyzer: sharpness (Laplacian variance)") {
                 _ = LumaStatistics.sharpness(reader, region: FaceMeasures.sharpRegion(box))

@@ -14,8 +14,10 @@
 /// `faceCovered`, and the light is not said while it is there (the hand's own skin is in the light measures).
 public enum GuidanceRules {
     /// The active codes in priority order; empty when nothing is wrong (the caller shows `ready`).
-    public static func activeCodes(_ m: FrameMetrics, previous: Set<GuidanceCode> = [],
-                                   thresholds t: AnalyzerThresholds) -> [GuidanceCode] {
+    public static func activeCodes(
+        _ m: FrameMetrics, previous: Set<GuidanceCode> = [],
+        thresholds t: AnalyzerThresholds
+    ) -> [GuidanceCode] {
         let h = Hysteresis(previous: previous)
         guard let face = m.face else {
             // A frame too dark to find a face in: say what to fix, not that there is no face.
@@ -28,17 +30,22 @@ public enum GuidanceRules {
         var codes: [GuidanceCode] = []
         // Once two faces count, the second may shrink or fade by the margin before the message clears.
         if let score = m.secondFaceScore, let relative = m.secondFaceRelativeWidth,
-           h.atLeast(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
-           h.atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces) {
+            h.atLeast(score, t.secondFaceMinScore, t.secondFaceHysteresis, .multipleFaces),
+            h.atLeast(relative, t.secondFaceMinRelativeWidth, t.secondFaceHysteresis, .multipleFaces)
+        {
             codes.append(.multipleFaces)
         }
-        if h.below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) { codes.append(.faceNotVisible) }
+        if h.below(face.edgeMargin, t.minEdgeMargin, t.edgeHysteresis, .faceNotVisible) {
+            codes.append(.faceNotVisible)
+        }
         var dark = false, bright = false
         if let light = face.light {
-            dark = h.below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
+            dark =
+                h.below(light.meanLuma, t.minFaceLuma, t.lumaHysteresis, .tooDark)
                 || h.above(light.darkFraction, t.maxDarkFraction, t.maxDarkFraction * t.fractionHysteresis, .tooDark)
             let brightMargin = t.maxBrightFraction * t.fractionHysteresis
-            bright = h.above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
+            bright =
+                h.above(light.meanLuma, t.maxFaceLuma, t.lumaHysteresis, .tooBright)
                 || h.above(light.brightFraction, t.maxBrightFraction, brightMargin, .tooBright)
         }
         // Light first: what needs light to be seen is not judged without it.
@@ -49,29 +56,33 @@ public enum GuidanceRules {
         // (a pale hand over the mouth read `tooBright` before it was named, issue 32 item 5).
         let hand = face.cover.map { handReadsOver($0, turned: turned, t, margin: coverMargin) } ?? false
         if let cover = face.cover,
-           hand || (lit && !judgedCover(cover, turned: turned, t, margin: coverMargin).isEmpty) {
+            hand || (lit && !judgedCover(cover, turned: turned, t, margin: coverMargin).isEmpty)
+        {
             codes.append(.faceCovered)
         }
         if dark, !hand { codes.append(.tooDark) }
         if bright, !hand { codes.append(.tooBright) }
         codes += placementCodes(face, h, t)
         // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
-        let eyesCovered = face.cover.map {
-            !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
-        } ?? false
+        let eyesCovered =
+            face.cover.map {
+                !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
+            } ?? false
         codes += poseAndGazeCodes(face, lit: lit && !eyesCovered, h, t)
         if let light = face.light, h.below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
         if lit, !eyesCovered, eyesAreClosed(face, h, t) { codes.append(.eyesClosed) }
         if lit, let sharpness = face.sharpness,
-           h.below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry) {
+            h.below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry)
+        {
             codes.append(.blurry)
         }
         if let motion = m.motion {
             let factor = 1 - t.motionHysteresis
             if h.above(motion.centreSpeed, t.maxCentreSpeed, t.maxCentreSpeed * factor, .holdStill)
-                || h.above(motion.sizeChange, t.maxSizeChange, t.maxSizeChange * factor, .holdStill) {
+                || h.above(motion.sizeChange, t.maxSizeChange, t.maxSizeChange * factor, .holdStill)
+            {
                 codes.append(.holdStill)
             }
         }
@@ -104,10 +115,12 @@ public enum GuidanceRules {
 
     /// The face's size and place in the frame: closer or back, then left, right, up, down.
     private static func placementCodes(_ face: FaceMetrics, _ h: Hysteresis, _ t: AnalyzerThresholds)
-        -> [GuidanceCode] {
+        -> [GuidanceCode]
+    {
         var codes: [GuidanceCode] = []
         if h.below(face.widthRatio, t.minFaceWidth, t.geometryHysteresis, .moveCloser)
-            || h.below(face.interEyeDistance, t.minInterEyeDistance, t.interEyeHysteresis, .moveCloser) {
+            || h.below(face.interEyeDistance, t.minInterEyeDistance, t.interEyeHysteresis, .moveCloser)
+        {
             codes.append(.moveCloser)
         }
         if h.above(face.widthRatio, t.maxFaceWidth, t.geometryHysteresis, .moveBack) { codes.append(.moveBack) }
@@ -122,18 +135,24 @@ public enum GuidanceRules {
 
     /// The head turned away, or the eyes looking off the camera for long enough (a glance is not; the eyes only
     /// when `eyesSeen`: lit and uncovered); the head tilted.
-    private static func poseAndGazeCodes(_ face: FaceMetrics, lit eyesSeen: Bool, _ h: Hysteresis,
-                                         _ t: AnalyzerThresholds) -> [GuidanceCode] {
+    private static func poseAndGazeCodes(
+        _ face: FaceMetrics, lit eyesSeen: Bool, _ h: Hysteresis,
+        _ t: AnalyzerThresholds
+    ) -> [GuidanceCode] {
         guard let pose = face.pose else { return [] }
         var codes: [GuidanceCode] = []
-        let gazeOff = eyesSeen && face.eyes.map { eyes in
-            gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
-                      margin: h.was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
-                      maxIrisToLowerLid: t.maxIrisToLowerLidDown)
-                && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
-        } ?? false
+        let gazeOff =
+            eyesSeen
+            && face.eyes.map { eyes in
+                gazeIsOff(
+                    eyes, limitX: t.maxGazeX, limitY: t.maxGazeY,
+                    margin: h.was(.lookStraight) ? -t.gazeHysteresis : 0, minOpening: t.minEyeOpening,
+                    maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+                    && (eyes.gazeOffFor ?? .infinity) >= t.minGazeOffTime
+            } ?? false
         if h.above(abs(pose.yaw), t.maxYaw, t.angleHysteresis, .lookStraight)
-            || h.above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff {
+            || h.above(abs(pose.pitch), t.maxPitch, t.angleHysteresis, .lookStraight) || gazeOff
+        {
             codes.append(.lookStraight)
         }
         if h.above(abs(pose.roll), t.maxRoll, t.angleHysteresis, .keepHeadLevel) { codes.append(.keepHeadLevel) }
@@ -150,8 +169,9 @@ public enum GuidanceRules {
                 && (eyes.closedFor ?? .infinity) >= t.minEyesClosedTime
         }
         if let features = face.features {
-            return h.below(min(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
-                           t.eyeHysteresis, .eyesClosed)
+            return h.below(
+                min(features.leftEyeAspectRatio, features.rightEyeAspectRatio), t.minEyeAspectRatio,
+                t.eyeHysteresis, .eyesClosed)
         }
         return false
     }
@@ -190,9 +210,11 @@ public enum GuidanceRules {
     /// both eyes' mean: with either eye closed it is never off — that eye is `eyesClosed` instead.
     /// Looking down also needs the iris near the lower lid (`maxIrisToLowerLidDown`): wide-open eyes on the
     /// camera read down by the corners alone.
-    public static func gazeIsOff(_ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
-                                 minOpening: Double = AnalyzerThresholds().minEyeOpening,
-                                 maxIrisToLowerLid: Double = AnalyzerThresholds().maxIrisToLowerLidDown) -> Bool {
+    public static func gazeIsOff(
+        _ eyes: EyeMetrics, limitX: Double, limitY: Double, margin: Double = 0,
+        minOpening: Double = AnalyzerThresholds().minEyeOpening,
+        maxIrisToLowerLid: Double = AnalyzerThresholds().maxIrisToLowerLidDown
+    ) -> Bool {
         let down = eyes.cameraGazeY > limitY + margin && eyes.irisToLowerLid > maxIrisToLowerLid
         return eyes.minOpening >= minOpening
             && (abs(eyes.cameraGazeX) > limitX + margin || eyes.cameraGazeY < -(limitY + margin) || down)
@@ -202,8 +224,10 @@ public enum GuidanceRules {
     /// validator asks it of each eye) and on the camera by the plain thresholds (no hold time: a blink, a wink
     /// or a glance is never the captured frame).
     /// A code in `mustClear` (refused by a validator) asks its measure to clear the limit by its margin.
-    public static func eyesCapturable(_ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds,
-                                      mustClear: Set<GuidanceCode> = []) -> Bool {
+    public static func eyesCapturable(
+        _ eyes: EyeMetrics?, thresholds t: AnalyzerThresholds,
+        mustClear: Set<GuidanceCode> = []
+    ) -> Bool {
         guard let eyes else { return false }
         return eyes.isFresh && !eyeClosed(eyes, t, holdingMargin: mustClear.contains(.eyesClosed))
             && !gazeOff(eyes, t, holdingMargin: mustClear.contains(.lookStraight))
@@ -217,16 +241,19 @@ public enum GuidanceRules {
 
     /// The eyes off the camera by the limit, or by the limit less its margin when `holdingMargin`.
     static func gazeOff(_ eyes: EyeMetrics, _ t: AnalyzerThresholds, holdingMargin: Bool) -> Bool {
-        gazeIsOff(eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, margin: holdingMargin ? -t.gazeHysteresis : 0,
-                  minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+        gazeIsOff(
+            eyes, limitX: t.maxGazeX, limitY: t.maxGazeY, margin: holdingMargin ? -t.gazeHysteresis : 0,
+            minOpening: t.minEyeOpening, maxIrisToLowerLid: t.maxIrisToLowerLidDown)
     }
 
     /// The active codes of `active` that are *slight*: past the limit but not past the `far…` limits (SPEC
     /// §4's table; for the directions `farCentreOffsetX`/`Y`), so the screen asks gently
     /// (`Messages.slightGuidanceID`: "A little lower"). `previousPlain`: the codes
     /// shown plain in the previous frame, which stay plain until back inside the far limits by their margin.
-    public static func slightCodes(_ m: FrameMetrics, active: [GuidanceCode], previousPlain: Set<GuidanceCode> = [],
-                                   thresholds t: AnalyzerThresholds) -> Set<GuidanceCode> {
+    public static func slightCodes(
+        _ m: FrameMetrics, active: [GuidanceCode], previousPlain: Set<GuidanceCode> = [],
+        thresholds t: AnalyzerThresholds
+    ) -> Set<GuidanceCode> {
         guard let face = m.face else { return [] }
         var slight: Set<GuidanceCode> = []
         /// `value` inside `limit` (a lower limit when `isMinimum`); a code shown plain needs the margin too.
@@ -237,42 +264,53 @@ public enum GuidanceRules {
         let fraction = t.fractionHysteresis
         if let light = face.light {
             if active.contains(.tooDark),
-               inside(light.meanLuma, t.farMinFaceLuma, t.lumaHysteresis, isMinimum: true, .tooDark),
-               inside(light.darkFraction, t.farMaxDarkFraction, t.farMaxDarkFraction * fraction, isMinimum: false,
-                      .tooDark) {
+                inside(light.meanLuma, t.farMinFaceLuma, t.lumaHysteresis, isMinimum: true, .tooDark),
+                inside(
+                    light.darkFraction, t.farMaxDarkFraction, t.farMaxDarkFraction * fraction, isMinimum: false,
+                    .tooDark)
+            {
                 slight.insert(.tooDark)
             }
             if active.contains(.tooBright),
-               inside(light.meanLuma, t.farMaxFaceLuma, t.lumaHysteresis, isMinimum: false, .tooBright),
-               inside(light.brightFraction, t.farMaxBrightFraction, t.farMaxBrightFraction * fraction,
-                      isMinimum: false, .tooBright) {
+                inside(light.meanLuma, t.farMaxFaceLuma, t.lumaHysteresis, isMinimum: false, .tooBright),
+                inside(
+                    light.brightFraction, t.farMaxBrightFraction, t.farMaxBrightFraction * fraction,
+                    isMinimum: false, .tooBright)
+            {
                 slight.insert(.tooBright)
             }
             if active.contains(.unevenLight),
-               inside(light.balance, t.farMinLightBalance, t.balanceHysteresis, isMinimum: true, .unevenLight) {
+                inside(light.balance, t.farMinLightBalance, t.balanceHysteresis, isMinimum: true, .unevenLight)
+            {
                 slight.insert(.unevenLight)
             }
         }
-        for (code, offset, far) in [(GuidanceCode.moveLeft, face.offsetX, t.farCentreOffsetX),
-                                    (.moveRight, face.offsetX, t.farCentreOffsetX),
-                                    (.moveUp, face.offsetY, t.farCentreOffsetY),
-                                    (.moveDown, face.offsetY, t.farCentreOffsetY)]
+        for (code, offset, far) in [
+            (GuidanceCode.moveLeft, face.offsetX, t.farCentreOffsetX),
+            (.moveRight, face.offsetX, t.farCentreOffsetX),
+            (.moveUp, face.offsetY, t.farCentreOffsetY),
+            (.moveDown, face.offsetY, t.farCentreOffsetY),
+        ]
         where active.contains(code) && inside(abs(offset), far, t.geometryHysteresis, isMinimum: false, code) {
             slight.insert(code)
         }
         if let pose = face.pose {
             // Only a head turned a little: eyes looking away are no "little" matter.
-            let eyesAway = face.eyes.map {
-                gazeIsOff($0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening,
-                          maxIrisToLowerLid: t.maxIrisToLowerLidDown)
-            } ?? false
+            let eyesAway =
+                face.eyes.map {
+                    gazeIsOff(
+                        $0, limitX: t.maxGazeX, limitY: t.maxGazeY, minOpening: t.minEyeOpening,
+                        maxIrisToLowerLid: t.maxIrisToLowerLidDown)
+                } ?? false
             if active.contains(.lookStraight), !eyesAway,
-               inside(abs(pose.yaw), t.farMaxYaw, t.angleHysteresis, isMinimum: false, .lookStraight),
-               inside(abs(pose.pitch), t.farMaxPitch, t.angleHysteresis, isMinimum: false, .lookStraight) {
+                inside(abs(pose.yaw), t.farMaxYaw, t.angleHysteresis, isMinimum: false, .lookStraight),
+                inside(abs(pose.pitch), t.farMaxPitch, t.angleHysteresis, isMinimum: false, .lookStraight)
+            {
                 slight.insert(.lookStraight)
             }
             if active.contains(.keepHeadLevel),
-               inside(abs(pose.roll), t.farMaxRoll, t.angleHysteresis, isMinimum: false, .keepHeadLevel) {
+                inside(abs(pose.roll), t.farMaxRoll, t.angleHysteresis, isMinimum: false, .keepHeadLevel)
+            {
                 slight.insert(.keepHeadLevel)
             }
         }

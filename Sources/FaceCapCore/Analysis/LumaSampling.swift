@@ -51,8 +51,10 @@ extension Frame {
         case .yuv420p, .yuv422p, .yuv444p, .gray: (rowStride, pixelStride) = (width, 1)
         }
         return data.withUnsafeBufferPointer { buffer in
-            body(LumaReader(base: buffer.baseAddress!, width: width, height: height, rowStride: rowStride,
-                            pixelStride: pixelStride, isRGB: format == .rgb24, stretch: YUVToRGB(range: colorRange)))
+            body(
+                LumaReader(
+                    base: buffer.baseAddress!, width: width, height: height, rowStride: rowStride,
+                    pixelStride: pixelStride, isRGB: format == .rgb24, stretch: YUVToRGB(range: colorRange)))
         }
     }
 }
@@ -95,8 +97,10 @@ enum LumaStatistics {
     }
 
     /// Light statistics over `region` (frame pixels, clipped to the frame), split into halves at `midX`.
-    static func light(_ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int,
-                      brightLevel: Int) -> LightMetrics? {
+    static func light(
+        _ reader: LumaReader, region: Rect, midX: Float, darkLevel: Int,
+        brightLevel: Int
+    ) -> LightMetrics? {
         // A box from a model can hold NaN, infinities or numbers far beyond Int's range; converting those
         // to Int traps, so clip in Float first.
         guard let region = region.clipped(toWidth: reader.width, height: reader.height) else { return nil }
@@ -122,10 +126,11 @@ enum LumaStatistics {
         let count = leftCount + rightCount
         guard count > 0 else { return nil }
         let mean = Double(leftSum + rightSum) / Double(count)
-        return LightMetrics(meanLuma: mean, darkFraction: Double(dark) / Double(count),
-                            brightFraction: Double(bright) / Double(count),
-                            leftLuma: leftCount > 0 ? Double(leftSum) / Double(leftCount) : mean,
-                            rightLuma: rightCount > 0 ? Double(rightSum) / Double(rightCount) : mean)
+        return LightMetrics(
+            meanLuma: mean, darkFraction: Double(dark) / Double(count),
+            brightFraction: Double(bright) / Double(count),
+            leftLuma: leftCount > 0 ? Double(leftSum) / Double(leftCount) : mean,
+            rightLuma: rightCount > 0 ? Double(rightSum) / Double(rightCount) : mean)
     }
 
     /// Side of the square crop sharpness is measured on. Resampling every face to one size makes the
@@ -147,8 +152,9 @@ enum LumaStatistics {
         // a face is never much larger than the frame it is in.
         let limit = 4 * Float(max(reader.width, reader.height))
         guard region.x.isFinite, region.y.isFinite, region.width.isFinite, region.height.isFinite,
-              abs(region.x) <= limit, abs(region.y) <= limit, region.width <= limit, region.height <= limit,
-              region.width >= 8, region.height >= 8 else { return nil }
+            abs(region.x) <= limit, abs(region.y) <= limit, region.width <= limit, region.height <= limit,
+            region.width >= 8, region.height >= 8
+        else { return nil }
         let scaleX = region.width / Float(n), scaleY = region.height / Float(n)
         let tapsX = min(3, max(1, Int(scaleX.rounded()))), tapsY = min(3, max(1, Int(scaleY.rounded())))
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: n * (tapsX + tapsY)) { positions in
@@ -173,8 +179,10 @@ enum LumaStatistics {
 
     /// The variance of `sharpness`, on the crop sampled at column offsets `xs` and row offsets `ys` (`taps` per
     /// pixel; `LumaReader.columnOffset` and `rowOffset`).
-    private static func laplacianVariance(_ reader: LumaReader, xs: UnsafePointer<Int>, tapsX: Int,
-                                          ys: UnsafePointer<Int>, tapsY: Int) -> Double {
+    private static func laplacianVariance(
+        _ reader: LumaReader, xs: UnsafePointer<Int>, tapsX: Int,
+        ys: UnsafePointer<Int>, tapsY: Int
+    ) -> Double {
         let n = sharpnessCrop
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { crop -> Double in
             let weight = 1 / Float(tapsX * tapsY)
@@ -183,7 +191,7 @@ enum LumaStatistics {
                     var sum = 0
                     for b in 0..<tapsY {
                         let sy = ys[j &* tapsY &+ b]
-                        for a in 0..<tapsX { sum &+= reader.luma(at: sy &+ xs[i &* tapsX &+ a]) }   // ≤ 9 × 255
+                        for a in 0..<tapsX { sum &+= reader.luma(at: sy &+ xs[i &* tapsX &+ a]) }  // ≤ 9 × 255
                     }
                     crop[j &* n &+ i] = Float(sum) * weight
                 }

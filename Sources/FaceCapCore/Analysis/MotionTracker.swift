@@ -15,8 +15,10 @@ public struct MotionTracker: Sendable {
 
     /// Adds the face box centre (frame widths/heights) and width (frame widths) seen at `time`, and
     /// returns the motion over at least `lookBack` seconds, or nil until that much history exists.
-    public mutating func update(time: Double, centreX: Double, centreY: Double, width: Double,
-                                frameAspect: Double, lookBack: Double) -> MotionMetrics? {
+    public mutating func update(
+        time: Double, centreX: Double, centreY: Double, width: Double,
+        frameAspect: Double, lookBack: Double
+    ) -> MotionMetrics? {
         if count > 0, time <= samples[(start + count - 1) % Self.capacity].time {
             // Time went backwards (a looped clip, a new source): start over rather than divide by ≤ 0.
             reset()

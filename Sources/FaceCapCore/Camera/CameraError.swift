@@ -218,9 +218,11 @@ public struct RawBayerCamera: Hashable, Sendable {
         } else {
             // Two install commands, so that each fits a 60-column screen whole (libcamera-ipa holds the software
             // ISP's module, which neither of the others pulls in).
-            lines += [Words.text(.mipiDebian12), Words.text(.mipiDebian13),
-                      "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
-                      "$ libcamerify facecap"]
+            lines += [
+                Words.text(.mipiDebian12), Words.text(.mipiDebian13),
+                "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
+                "$ libcamerify facecap",
+            ]
         }
         if isIPU6 { lines.append(Words.text(.mipiUbuntu2404)) }
         return lines

@@ -117,9 +117,11 @@ public struct ExposureSteering: Equatable, Sendable {
         public var hasRegion: Bool
         public var knobs: [ExposureKnob]
 
-        public init(faceLuma: Double?, frameLuma: Double?, faceBox: Rect? = nil, frameWidth: Int = 640,
-                    frameHeight: Int = 480, frameRate: Double? = nil, autoPriority: Bool? = nil,
-                    hasRegion: Bool = false, knobs: [ExposureKnob] = []) {
+        public init(
+            faceLuma: Double?, frameLuma: Double?, faceBox: Rect? = nil, frameWidth: Int = 640,
+            frameHeight: Int = 480, frameRate: Double? = nil, autoPriority: Bool? = nil,
+            hasRegion: Bool = false, knobs: [ExposureKnob] = []
+        ) {
             self.faceLuma = faceLuma
             self.frameLuma = frameLuma
             self.faceBox = faceBox
@@ -188,9 +190,12 @@ public struct ExposureSteering: Equatable, Sendable {
         let direction = phase == .brightening ? 1 : -1
         // A knob reversed twice is frozen, and after `maxReversals` reversals in all nothing is turned: the camera
         // keeps overshooting, and the person's light is what is left.
-        let knobs = totalReversals >= limits.maxReversals ? [] : input.knobs.filter {
-            $0.stepCount >= limits.minimumSteps && reversals[$0.kind, default: 0] < 2
-        }
+        let knobs =
+            totalReversals >= limits.maxReversals
+            ? []
+            : input.knobs.filter {
+                $0.stepCount >= limits.minimumSteps && reversals[$0.kind, default: 0] < 2
+            }
         // What was turned the other way is turned back first, the last-resort controls first (a face that was
         // brightened with gain and then meets a lamp loses the gain before its exposure); then the camera's own
         // exposure goes first, the brightness offset last.
@@ -210,8 +215,10 @@ public struct ExposureSteering: Equatable, Sendable {
             changed(wait: limits.settleFrames)
             return actions
         }
-        changed(wait: knob.kind == .exposureBias ? max(limits.settleFrames, limits.autoSettleFrames)
-                                                 : limits.settleFrames)
+        changed(
+            wait: knob.kind == .exposureBias
+                ? max(limits.settleFrames, limits.autoSettleFrames)
+                : limits.settleFrames)
         // Reversed once: half steps, so it can land between the two values it swung between.
         let stepsPerRange = limits.stepsPerRange * (reversals[knob.kind, default: 0] > 0 ? 2 : 1)
         var value = knob.stepped(direction, stepsPerRange: stepsPerRange)

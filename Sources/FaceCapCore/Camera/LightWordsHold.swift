@@ -49,8 +49,10 @@ public struct LightWordsHold: Equatable, Sendable {
     /// (`active`: only the message's persistence keeps it on screen) held as well; counts the frame when a word
     /// was held. The primary goes to the next hint, else to the next active code (`ready` when nothing else is
     /// wrong), else "Hold still".
-    public mutating func apply(_ guidance: FrameGuidance, active: [GuidanceCode],
-                               waiting: Set<GuidanceCode>) -> FrameGuidance {
+    public mutating func apply(
+        _ guidance: FrameGuidance, active: [GuidanceCode],
+        waiting: Set<GuidanceCode>
+    ) -> FrameGuidance {
         guard heldFrames < maxHeldFrames else {
             lastHeld = []
             return guidance

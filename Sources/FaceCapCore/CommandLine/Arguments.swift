@@ -26,15 +26,19 @@ public struct OptionSpec: Sendable {
     /// What shells complete as the value (for an option that takes one).
     public var completion: ValueCompletion
 
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: MessageID,
-                completion: ValueCompletion = .none) {
+    public init(
+        _ long: String, short: Character? = nil, value: String? = nil, help: MessageID,
+        completion: ValueCompletion = .none
+    ) {
         self.init(long, short: short, value: value, text: "", completion: completion)
         helpID = help
     }
 
     /// An option whose help is `text` as it stands (not from the catalogue: for tests).
-    public init(_ long: String, short: Character? = nil, value: String? = nil, text: String,
-                completion: ValueCompletion = .none) {
+    public init(
+        _ long: String, short: Character? = nil, value: String? = nil, text: String,
+        completion: ValueCompletion = .none
+    ) {
         self.long = long
         self.short = short
         self.valueName = value
@@ -79,8 +83,10 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(Words.usageWholeNumber(option: "--" + long, low: String(range.lowerBound),
-                                                    high: String(range.upperBound), text: text))
+            throw UsageError(
+                Words.usageWholeNumber(
+                    option: "--" + long, low: String(range.lowerBound),
+                    high: String(range.upperBound), text: text))
         }
         return number
     }
@@ -110,7 +116,8 @@ public struct ParsedArguments: Sendable, Equatable {
         guard let text = value(long) else { return nil }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (16...8192).contains(w), (16...8192).contains(h) else {
+            (16...8192).contains(w), (16...8192).contains(h)
+        else {
             throw UsageError(Words.usageSize(option: "--" + long, text: text))
         }
         return (w, h)
@@ -184,8 +191,10 @@ public func parseArguments(_ arguments: [String], options: [OptionSpec]) throws(
                 if option.takesValue {
                     if letters.isEmpty {
                         guard index < arguments.count else {
-                            throw UsageError(Words.usageNeedsValue(option: "-" + String(letter),
-                                                                   value: option.valueName ?? "VALUE"))
+                            throw UsageError(
+                                Words.usageNeedsValue(
+                                    option: "-" + String(letter),
+                                    value: option.valueName ?? "VALUE"))
                         }
                         result.values[option.long, default: []].append(arguments[index])
                         index += 1
@@ -257,7 +266,8 @@ public let helpWidth = 80
 /// Two columns: each term (as given, with its indent), its text beside it from a shared column and wrapped to
 /// `width` under itself. The column fits the widest term up to `maxColumn`; a wider term puts its text on the
 /// next line.
-public func formatColumns(_ rows: [(term: String, text: String)], width: Int = helpWidth, maxColumn: Int = 30) -> String {
+public func formatColumns(_ rows: [(term: String, text: String)], width: Int = helpWidth, maxColumn: Int = 30) -> String
+{
     let column = (rows.map { displayWidth($0.term) }.filter { $0 + 2 <= maxColumn }.max() ?? maxColumn - 2) + 2
     let indent = String(repeating: " ", count: column)
     return rows.map { term, text in
@@ -308,11 +318,11 @@ public func displayWidth(_ text: String) -> Int {
 public func cellWidth(_ scalar: Unicode.Scalar) -> Int {
     switch scalar.value {
     case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200B...0x200F, 0x20D0...0x20FF, 0xFE00...0xFE0F,
-         0xFE20...0xFE2F:
+        0xFE20...0xFE2F:
         return 0
     case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-         0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-         0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+        0x1F900...0x1F9FF, 0x20000...0x3FFFD:
         return 2
     default:
         return 1
@@ -322,16 +332,19 @@ public func cellWidth(_ scalar: Unicode.Scalar) -> Int {
 /// A word cut where a line may break inside it: before or after a wide character, except before a closing mark
 /// or after an opening one.
 private func breakablePieces(_ word: Substring) -> [String] {
-    let noStart: Set<Character> = ["、", "。", "，", "．", "）", "」", "』", "：", "；", "？", "！", "ー", "・", ")", ",", ".", ":", ";"]
+    let noStart: Set<Character> = [
+        "、", "。", "，", "．", "）", "」", "』", "：", "；", "？", "！", "ー", "・", ")", ",", ".", ":", ";",
+    ]
     let noEnd: Set<Character> = ["（", "「", "『", "("]
     var pieces: [String] = []
     var piece = ""
     var previous: Character?
     for character in word {
         if let previous, !piece.isEmpty,
-           character.unicodeScalars.contains(where: { cellWidth($0) == 2 })
-            || previous.unicodeScalars.contains(where: { cellWidth($0) == 2 }),
-           !noStart.contains(character), !noEnd.contains(previous) {
+            character.unicodeScalars.contains(where: { cellWidth($0) == 2 })
+                || previous.unicodeScalars.contains(where: { cellWidth($0) == 2 }),
+            !noStart.contains(character), !noEnd.contains(previous)
+        {
             pieces.append(piece)
             piece = ""
         }

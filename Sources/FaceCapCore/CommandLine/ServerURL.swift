@@ -57,8 +57,8 @@ public struct ServerURL: Equatable, Sendable {
         } else {
             let digits = afterHost.dropFirst()
             guard afterHost.first == ":", !digits.isEmpty, digits.count <= 5,
-                  digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(digits),
-                  (1...65535).contains(number)
+                digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(digits),
+                (1...65535).contains(number)
             else { throw .badPort }
             port = number
         }
@@ -71,5 +71,7 @@ public func isLoopbackHost(_ host: String) -> Bool {
     if host.lowercased() == "localhost" || host == "::1" { return true }
     let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     return parts.count == 4 && parts[0] == "127"
-        && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255 }
+        && parts.allSatisfy {
+            !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int($0) ?? 256) <= 255
+        }
 }

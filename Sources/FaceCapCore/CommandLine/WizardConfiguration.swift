@@ -1,6 +1,9 @@
 /// How the wizard's preview is coloured (`--color`).
 public enum ColorMode: String, Sendable, CaseIterable {
-    case auto, truecolor, colors256 = "256", colors16 = "16", none
+    case auto, truecolor
+    case colors256 = "256"
+    case colors16 = "16"
+    case none
 }
 
 /// How the wizard's preview reaches the screen (`--graphics`): real pixels through the kitty graphics protocol
@@ -57,9 +60,11 @@ public struct WizardConfiguration: Sendable, Equatable {
         OptionSpec("manual-after", value: "SEC", help: .optionManualAfter),
         OptionSpec("no-tutorial", help: .optionNoTutorial),
         OptionSpec("no-mirror", help: .optionNoMirror),
-        OptionSpec("color", value: "MODE", help: .optionColor, completion: .choices(ColorMode.allCases.map(\.rawValue))),
-        OptionSpec("graphics", value: "MODE", help: .optionGraphics,
-                   completion: .choices(GraphicsMode.allCases.map(\.rawValue))),
+        OptionSpec(
+            "color", value: "MODE", help: .optionColor, completion: .choices(ColorMode.allCases.map(\.rawValue))),
+        OptionSpec(
+            "graphics", value: "MODE", help: .optionGraphics,
+            completion: .choices(GraphicsMode.allCases.map(\.rawValue))),
         OptionSpec("size", value: "WxH", help: .optionSize),
         OptionSpec("fps", value: "N", help: .optionFps),
         OptionSpec("format", value: "FOURCC", help: .optionFormat),
@@ -75,8 +80,10 @@ public struct WizardConfiguration: Sendable, Equatable {
 
     /// Checks parsed options; `environment` supplies NO_COLOR and the language variables.
     /// `languages`: those with a catalogue (the installed ones at run time; `languages` by default).
-    public init(_ parsed: ParsedArguments, environment: [String: String] = [:],
-                languages: [String] = WizardConfiguration.languages) throws(UsageError) {
+    public init(
+        _ parsed: ParsedArguments, environment: [String: String] = [:],
+        languages: [String] = WizardConfiguration.languages
+    ) throws(UsageError) {
         if let extra = parsed.positionals.first {
             throw UsageError(Words.usageUnexpectedArgument(argument: extra))
         }
@@ -127,7 +134,9 @@ public struct WizardConfiguration: Sendable, Equatable {
         if case .clip = source {
             let modes = ["size", "fps", "format"].filter(parsed.has).map { "--\($0)" }
             if let last = modes.last {
-                let options = modes.count == 1 ? last
+                let options =
+                    modes.count == 1
+                    ? last
                     : Words.listPair(first: Words.list(Array(modes.dropLast())), second: last)
                 warnings.append(Words.usageClipIgnoresMode(count: modes.count, options: options))
             }
@@ -142,8 +151,9 @@ public struct WizardConfiguration: Sendable, Equatable {
             }
             eventsPath = events
         }
-        language = try LanguageChoice.choose(option: parsed.value("lang"), environment: environment,
-                                             available: languages)
+        language = try LanguageChoice.choose(
+            option: parsed.value("lang"), environment: environment,
+            available: languages)
     }
 
     /// HTTPS is required, except for loopback hosts or with --insecure-http.

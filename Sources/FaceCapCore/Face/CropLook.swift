@@ -25,11 +25,13 @@ public struct CropLook: Sendable, Equatable {
     public init?(frame: Frame, roi: FaceROI, scratch: inout [Float]) {
         let side = Self.side
         if scratch.count < Self.scratchCount { scratch = [Float](repeating: 0, count: Self.scratchCount) }
-        let map = SamplingMap(centre: roi.centre, width: roi.side * Self.inner, height: roi.side * Self.inner,
-                              rotation: roi.rotation)
+        let map = SamplingMap(
+            centre: roi.centre, width: roi.side * Self.inner, height: roi.side * Self.inner,
+            rotation: roi.rotation)
         let filled = scratch.withUnsafeMutableBufferPointer { buffer in
-            fillTensor(buffer, width: side, height: side, from: frame, map: map, border: .zero, scale: 1 / 255,
-                       offset: 0)
+            fillTensor(
+                buffer, width: side, height: side, from: frame, map: map, border: .zero, scale: 1 / 255,
+                offset: 0)
         }
         guard filled else { return nil }
         let n = Self.grid, k = Self.samples

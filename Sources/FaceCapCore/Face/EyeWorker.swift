@@ -103,11 +103,13 @@ final class EyeWorker {
         var all = sigset_t(), previous = sigset_t()
         sigfillset(&all)
         pthread_sigmask(SIG_SETMASK, &all, &previous)
-        let started = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Shared>.fromOpaque(context).takeRetainedValue().loop()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<Shared>.fromOpaque(context).takeRetainedValue().loop()
+                return nil
+            }, context)
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         guard started == 0 else {
             Unmanaged<Shared>.fromOpaque(context).release()

@@ -32,9 +32,13 @@ public final class FaceDetector {
         interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
-              interpreter.outputShapes[0] == [1, 896, 16], interpreter.outputShapes[1] == [1, 896, 1] else {
-            throw ModelError(file: model.name, problem: Words.modelWrongDetector(inputs: "\(interpreter.inputShapes)",
-                                                                                 outputs: "\(interpreter.outputShapes)"))
+            interpreter.outputShapes[0] == [1, 896, 16], interpreter.outputShapes[1] == [1, 896, 1]
+        else {
+            throw ModelError(
+                file: model.name,
+                problem: Words.modelWrongDetector(
+                    inputs: "\(interpreter.inputShapes)",
+                    outputs: "\(interpreter.outputShapes)"))
         }
         candidates.reserveCapacity(896)
         merged.reserveCapacity(896)
@@ -58,8 +62,11 @@ public final class FaceDetector {
     public func detect(_ frame: Frame) -> [FaceDetection] {
         let (map, _, _) = Self.letterbox(width: frame.width, height: frame.height)
         let n = Self.inputSize
-        guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
-                         scale: 2 / 255, offset: -1) else { return [] }
+        guard
+            fillTensor(
+                interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
+                scale: 2 / 255, offset: -1)
+        else { return [] }
         return detectFromInput(frameWidth: frame.width, frameHeight: frame.height)
     }
 
@@ -79,8 +86,9 @@ public final class FaceDetector {
                 v[i + 1] = (v[i + 1] - padY) / sy * fh
             }
             let keypoints = (0..<6).map { Point2(x: v[4 + 2 * $0], y: v[5 + 2 * $0]) }
-            return FaceDetection(score: raw.score, box: Rect(x: v[0], y: v[1], width: v[2] - v[0], height: v[3] - v[1]),
-                                 keypoints: keypoints)
+            return FaceDetection(
+                score: raw.score, box: Rect(x: v[0], y: v[1], width: v[2] - v[0], height: v[3] - v[1]),
+                keypoints: keypoints)
         }
     }
 

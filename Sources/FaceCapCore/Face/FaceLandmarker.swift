@@ -53,8 +53,9 @@ public struct FaceROI: Sendable, Equatable {
             self.init(box: FaceTracker.bounds(points), from: Point2(x: 0, y: 0), to: Point2(x: 1, y: 0))
             return
         }
-        self.init(box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y),
-                  to: Point2(x: points[263].x, y: points[263].y))
+        self.init(
+            box: FaceTracker.bounds(points), from: Point2(x: points[33].x, y: points[33].y),
+            to: Point2(x: points[263].x, y: points[263].y))
     }
 }
 
@@ -75,10 +76,14 @@ public final class FaceLandmarker {
         interpreter = try Interpreter(model: model, arena: arena)
         let n = Self.inputSize
         guard interpreter.inputShapes == [[1, n, n, 3]], interpreter.outputShapes.count == 2,
-              interpreter.outputShapes[0].reduce(1, *) == Self.count * 3,
-              interpreter.outputShapes[1].reduce(1, *) == 1 else {
-            throw ModelError(file: model.name, problem: Words.modelWrongLandmarks(inputs: "\(interpreter.inputShapes)",
-                                                                                  outputs: "\(interpreter.outputShapes)"))
+            interpreter.outputShapes[0].reduce(1, *) == Self.count * 3,
+            interpreter.outputShapes[1].reduce(1, *) == 1
+        else {
+            throw ModelError(
+                file: model.name,
+                problem: Words.modelWrongLandmarks(
+                    inputs: "\(interpreter.inputShapes)",
+                    outputs: "\(interpreter.outputShapes)"))
         }
     }
 
@@ -89,8 +94,10 @@ public final class FaceLandmarker {
         let n = Self.inputSize
         let map = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
         guard points.count == Self.count,
-              fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
-                         scale: 1 / 255, offset: 0) else { return nil }
+            fillTensor(
+                interpreter.input(), width: n, height: n, from: frame, map: map, border: .replicate,
+                scale: 1 / 255, offset: 0)
+        else { return nil }
         return landmarksFromInput(roi: roi, into: &points)
     }
 
@@ -109,9 +116,10 @@ public final class FaceLandmarker {
         for i in 0..<Self.count {
             // LandmarkProjectionCalculator: offset from the crop centre, rotated back into the frame.
             let dx = raw[3 * i] / Float(n) - 0.5, dy = raw[3 * i + 1] / Float(n) - 0.5
-            points[i] = SIMD3(roi.centre.x + (c * dx - s * dy) * roi.side,
-                              roi.centre.y + (s * dx + c * dy) * roi.side,
-                              raw[3 * i + 2] * scale)
+            points[i] = SIMD3(
+                roi.centre.x + (c * dx - s * dy) * roi.side,
+                roi.centre.y + (s * dx + c * dy) * roi.side,
+                raw[3 * i + 2] * scale)
         }
         return interpreter.output(1)[0]
     }

@@ -52,7 +52,8 @@ extension FaceTracker {
     /// over the mouth named within 0.2 s), unlit too (a pale hand reads as light).
     func mouthLookChanged(_ frame: Frame, _ points: [SIMD3<Float>]) -> Bool {
         guard framesSinceHand >= handInterval, let then = lastLook[0],
-              let now = look(frame, points, 0) else { return false }
+            let now = look(frame, points, 0)
+        else { return false }
         return now.change(from: then) >= lookChange
     }
 

@@ -51,9 +51,10 @@ extension FaceTracker {
     func livePalmIfDue(_ frame: Frame, _ points: [SIMD3<Float>]) {
         guard palm != nil, palmEvery > 0 else { return }
         handRunsSincePalm += 1
-        let handHeld = lastPalm.map {
-            $0.mouth >= Self.handAboutFlag || $0.face >= Self.handAboutFlag || !$0.parts.isEmpty
-        } ?? false
+        let handHeld =
+            lastPalm.map {
+                $0.mouth >= Self.handAboutFlag || $0.face >= Self.handAboutFlag || !$0.parts.isEmpty
+            } ?? false
         guard handRunsSincePalm >= palmEvery || handHeld else { return }
         handRunsSincePalm = 0
         palmsRead += 1
@@ -83,9 +84,12 @@ extension FaceTracker {
         for found in palms.prefix(Self.maxPalms) {
             let roi = found.handROI
             guard var one = hand.reading(in: frame, roi: roi, face: points, isMouthCrop: false) else { continue }
-            if one.parts.isEmpty, let wide = hand.reading(
-                in: frame, roi: FaceROI(centre: roi.centre, side: roi.side * Self.palmCropWidening, rotation: roi.rotation),
-                face: points, isMouthCrop: false) {
+            if one.parts.isEmpty,
+                let wide = hand.reading(
+                    in: frame,
+                    roi: FaceROI(centre: roi.centre, side: roi.side * Self.palmCropWidening, rotation: roi.rotation),
+                    face: points, isMouthCrop: false)
+            {
                 one = one.merged(with: wide)
             }
             merged = merged.merged(with: one)

@@ -151,9 +151,11 @@ public final class FaceTracker {
     /// two eyes run at once, one on a thread the tracker starts now and joins when it goes: one thread per
     /// tracker, whatever the number of frames. The detector, landmark, hand and palm models run one after another
     /// on the caller's thread and share one activation arena (`arena`); the iris model keeps its own.
-    public init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
-                parallelEyes: Bool = IrisLandmarker.parallelByDefault) throws(ModelError) {
+    public init(
+        detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+        hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
+        parallelEyes: Bool = IrisLandmarker.parallelByDefault
+    ) throws(ModelError) {
         let arena = ActivationArena()
         self.arena = arena
         self.detector = try FaceDetector(model: detector, arena: arena)
@@ -186,8 +188,13 @@ public final class FaceTracker {
         handRan = true
         if all {
             let reading = hand.reading(in: frame, landmarks: points).map { palmReading(frame, points, adding: $0) }
-            for crop in lastHand.indices { lastHand[crop] = reading.map { HandReading(mouth: $0.mouth, face: $0.face,
-                                                                                      parts: $0.parts) } }
+            for crop in lastHand.indices {
+                lastHand[crop] = reading.map {
+                    HandReading(
+                        mouth: $0.mouth, face: $0.face,
+                        parts: $0.parts)
+                }
+            }
             handCropsRead = HandLandmarker.crops.count
             // The palms were read with every crop: their reading is held in each crop's now.
             forgetPalms()
@@ -198,8 +205,10 @@ public final class FaceTracker {
         var fresh = HandReading()
         let crops = handCropsForRun(frame, points)
         for crop in crops {
-            guard let reading = hand.reading(in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
-                                             face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
+            guard
+                let reading = hand.reading(
+                    in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                    face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
             else { return nil }
             lastHand[crop] = reading
             fresh = fresh.merged(with: reading)
@@ -260,11 +269,13 @@ public final class FaceTracker {
         framesSinceDetection += 1
         if tracked != nil { landmarkRuns += 1 }
         if let roi = tracked, let presence = landmarker.landmarks(in: frame, roi: roi, into: &points),
-           presence >= landmarker.minPresence {
+            presence >= landmarker.minPresence
+        {
             tracked = FaceROI(landmarks: points)
             Self.keypoints(fromLandmarks: points, into: &keypoints)
-            let detection = FaceDetection(score: trackedScore, box: Self.bounds(points),
-                                          keypoints: Self.copied(keypoints))
+            let detection = FaceDetection(
+                score: trackedScore, box: Self.bounds(points),
+                keypoints: Self.copied(keypoints))
             lastTrackedBox = detection.box
             framesSinceTracked = 0
             if detectionInterval > 0, framesSinceDetection >= detectionInterval {
@@ -283,13 +294,17 @@ public final class FaceTracker {
                         // Still a face to track: what was rejected before stays so, with what was just rejected.
                         rejectedBoxes = kept + faces.filter(\.isRejected).map(\.detection.box)
                     }
-                    for detection in known { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
+                    for detection in known {
+                        faces.append(Face(detection: detection, landmarks: nil, isRejected: true))
+                    }
                     return faces
                 }
                 let eyes = eyesIfDue(frame, points, now: false)
                 let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
-                faces.append(Face(detection: detection, landmarks: landmarks,
-                                  isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
+                faces.append(
+                    Face(
+                        detection: detection, landmarks: landmarks,
+                        isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
                 appendConfirming(others, in: frame)
                 rejectedBoxes += faces.filter(\.isRejected).map(\.detection.box)
                 for detection in known { faces.append(Face(detection: detection, landmarks: nil, isRejected: true)) }
@@ -297,8 +312,10 @@ public final class FaceTracker {
             }
             let eyes = eyesIfDue(frame, points, now: false)
             let landmarks = FaceLandmarks(points: Self.copied(points), presence: presence)
-            faces.append(Face(detection: detection, landmarks: landmarks,
-                              isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
+            faces.append(
+                Face(
+                    detection: detection, landmarks: landmarks,
+                    isTracked: true, eyes: eyes, hand: handIfDue(frame, points, now: false)))
             return faces
         }
         detectorRan = true
@@ -324,7 +341,8 @@ public final class FaceTracker {
     private func confirm(_ detection: FaceDetection, in frame: Frame) -> FaceLandmarks? {
         landmarkRuns += 1
         guard let presence = landmarker.landmarks(in: frame, roi: FaceROI(detection: detection), into: &points),
-              presence >= landmarker.minPresence else { return nil }
+            presence >= landmarker.minPresence
+        else { return nil }
         return FaceLandmarks(points: Self.copied(points), presence: presence)
     }
 
@@ -362,9 +380,11 @@ public final class FaceTracker {
             trackedScore = detection.score
             lastTrackedBox = Self.bounds(landmarks.points)
             framesSinceTracked = 0
-            faces.append(Face(detection: detection, landmarks: landmarks,
-                              eyes: eyesIfDue(frame, landmarks.points, now: true),
-                              hand: handIfDue(frame, landmarks.points, now: true)))
+            faces.append(
+                Face(
+                    detection: detection, landmarks: landmarks,
+                    eyes: eyesIfDue(frame, landmarks.points, now: true),
+                    hand: handIfDue(frame, landmarks.points, now: true)))
             break
         }
         appendConfirming(order.map { detections[$0] }, in: frame, runs: runs)
@@ -373,8 +393,10 @@ public final class FaceTracker {
         let hidden = tracked == nil ? rejected.first ?? lostFace() : nil
         let handOver = hidden.flatMap { hiddenByHandIfDue($0, in: frame) }
         for detection in rejected {
-            faces.append(Face(detection: detection, landmarks: nil, isRejected: true,
-                              hiddenByHand: detection == hidden ? handOver : nil))
+            faces.append(
+                Face(
+                    detection: detection, landmarks: nil, isRejected: true,
+                    hiddenByHand: detection == hidden ? handOver : nil))
         }
         if let hidden, rejected.isEmpty, let handOver {
             faces.append(Face(detection: hidden, landmarks: nil, isRejected: true, hiddenByHand: handOver))
@@ -430,7 +452,8 @@ public final class FaceTracker {
         handRan = false
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
-        let roi = detections.first.map { FaceROI(detection: $0) }
+        let roi =
+            detections.first.map { FaceROI(detection: $0) }
             ?? FaceROI(centre: Point2(x: Float(frame.width) / 2, y: Float(frame.height) / 2), side: side, rotation: 0)
         let presence = landmarker.landmarks(in: frame, roi: roi, into: &points)
         // The eyes as a tracked face gets them: every `eyeInterval` calls.

@@ -66,9 +66,11 @@ public struct Face: Sendable, Equatable {
     /// On a rejected detection (or where a face was lost a moment ago, score 0): the hand model's flag over it
     /// (`HandLandmarker.hidesFace`) when it was read there; nil otherwise. A hand there hides the face.
     public var hiddenByHand: Float?
-    public init(detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
-                isRejected: Bool = false, handFlag: Float? = nil, hand: HandReading? = nil,
-                hiddenByHand: Float? = nil) {
+    public init(
+        detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,
+        isRejected: Bool = false, handFlag: Float? = nil, hand: HandReading? = nil,
+        hiddenByHand: Float? = nil
+    ) {
         self.detection = detection; self.landmarks = landmarks; self.isTracked = isTracked; self.eyes = eyes
         self.isRejected = isRejected
         self.hiddenByHand = hiddenByHand

@@ -25,8 +25,10 @@ public final class HandLandmarker {
     /// widths upright, `cheekOutShift` face widths out from each cheek's crop (issue 32: of 120 such hands that
     /// read `ready`, the two crops see 106 at 0.6; the bare real faces read 0 there).
     public static let crops: [(side: Float, turn: Float, centre: CropCentre)] =
-        [(1.2, 0, .mouth), (1.0, -20 * .pi / 180, .mouth), (1.0, 0, .eyes), (1.0, 0, .rightCheek),
-         (1.0, 0, .leftCheek), (1.0, 0, .rightCheekOut), (1.0, 0, .leftCheekOut)]
+        [
+            (1.2, 0, .mouth), (1.0, -20 * .pi / 180, .mouth), (1.0, 0, .eyes), (1.0, 0, .rightCheek),
+            (1.0, 0, .leftCheek), (1.0, 0, .rightCheekOut), (1.0, 0, .leftCheekOut),
+        ]
     /// How far out from the cheek (50, 280) the crops `.rightCheekOut` and `.leftCheekOut` are centred, in face
     /// widths along the eyes' line.
     public static let cheekOutShift: Float = 0.3
@@ -66,9 +68,13 @@ public final class HandLandmarker {
         // MediaPipe's converter names the hand flag "Identity_1" (1×1, already a probability).
         let names = model.outputs.map { model.tensors[$0].name }
         guard interpreter.inputShapes == [[1, n, n, 3]], let flag = names.firstIndex(of: "Identity_1"),
-              interpreter.outputShapes[flag] == [1, 1], interpreter.outputShapes.contains([1, 63]) else {
-            throw ModelError(file: model.name, problem: Words.modelWrongHand(inputs: "\(interpreter.inputShapes)",
-                                                                             outputs: "\(interpreter.outputShapes)"))
+            interpreter.outputShapes[flag] == [1, 1], interpreter.outputShapes.contains([1, 63])
+        else {
+            throw ModelError(
+                file: model.name,
+                problem: Words.modelWrongHand(
+                    inputs: "\(interpreter.inputShapes)",
+                    outputs: "\(interpreter.outputShapes)"))
         }
         flagOutput = flag
         landmarkOutput = interpreter.outputShapes.firstIndex(of: [1, 63])!
@@ -84,16 +90,18 @@ public final class HandLandmarker {
         let down = SIMD2(-across.y, across.x) / span
         let faceWidth = ((p(454) - p(234)) * (p(454) - p(234))).sum().squareRoot()
         let (side, turn, anchor) = crops[crop]
-        let centre: SIMD2<Float> = switch anchor {
-        case .mouth: (p(13) + p(14)) / 2 + centreShift * faceWidth * down
-        case .eyes: (p(33) + p(263)) / 2
-        case .rightCheek: p(50)
-        case .leftCheek: p(280)
-        case .rightCheekOut: p(50) - cheekOutShift * faceWidth * across / span
-        case .leftCheekOut: p(280) + cheekOutShift * faceWidth * across / span
-        }
-        return FaceROI(centre: Point2(x: centre.x, y: centre.y), side: side * faceWidth,
-                       rotation: atan2f(across.y, across.x) + turn)
+        let centre: SIMD2<Float> =
+            switch anchor {
+            case .mouth: (p(13) + p(14)) / 2 + centreShift * faceWidth * down
+            case .eyes: (p(33) + p(263)) / 2
+            case .rightCheek: p(50)
+            case .leftCheek: p(280)
+            case .rightCheekOut: p(50) - cheekOutShift * faceWidth * across / span
+            case .leftCheekOut: p(280) + cheekOutShift * faceWidth * across / span
+            }
+        return FaceROI(
+            centre: Point2(x: centre.x, y: centre.y), side: side * faceWidth,
+            rotation: atan2f(across.y, across.x) + turn)
     }
 
     /// The highest hand flag (0…1) over the crops of the face with 468 landmarks `points`; nil with fewer
@@ -116,8 +124,11 @@ public final class HandLandmarker {
         guard points.count >= FaceLandmarker.count else { return nil }
         var best = HandReading(complete: true)
         for crop in Self.crops.indices {
-            guard let one = reading(in: frame, roi: Self.roi(landmarks: points, crop: crop), face: points,
-                                    isMouthCrop: Self.crops[crop].centre == .mouth) else {
+            guard
+                let one = reading(
+                    in: frame, roi: Self.roi(landmarks: points, crop: crop), face: points,
+                    isMouthCrop: Self.crops[crop].centre == .mouth)
+            else {
                 return nil
             }
             best = best.merged(with: one)
@@ -147,8 +158,11 @@ public final class HandLandmarker {
     public func flag(in frame: Frame, roi: FaceROI, face: [SIMD3<Float>]? = nil) -> Float? {
         let n = Self.inputSize
         let map = SamplingMap(centre: roi.centre, width: roi.side, height: roi.side, rotation: roi.rotation)
-        guard fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
-                         scale: 1 / 255, offset: 0) else { return nil }
+        guard
+            fillTensor(
+                interpreter.input(), width: n, height: n, from: frame, map: map, border: .zero,
+                scale: 1 / 255, offset: 0)
+        else { return nil }
         interpreter.run()
         rawFlag = interpreter.output(flagOutput)[0]
         // The landmarks back into the frame, as FaceLandmarker projects its own.
@@ -170,8 +184,10 @@ public final class HandLandmarker {
     /// The share of the lips (a 7 × 3 grid over the rectangle from corner 61 to corner 291 and from 0 to 17,
     /// level with the eyes) inside the convex hull of the hand's landmarks: how much of the mouth the hand
     /// lies over. `hull` and `sorted` are scratch (reused).
-    public static func mouthOverlap(_ hand: [SIMD2<Float>], face: [SIMD3<Float>], hull: inout [SIMD2<Float>],
-                                    sorted: inout [SIMD2<Float>]) -> Double {
+    public static func mouthOverlap(
+        _ hand: [SIMD2<Float>], face: [SIMD3<Float>], hull: inout [SIMD2<Float>],
+        sorted: inout [SIMD2<Float>]
+    ) -> Double {
         convexHull(hand, into: &hull, sorted: &sorted)
         guard hull.count >= 3 else { return 0 }
         func p(_ i: Int) -> SIMD2<Float> { SIMD2(face[i].x, face[i].y) }

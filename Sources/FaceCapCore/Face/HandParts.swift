@@ -23,9 +23,11 @@ public struct HandParts: OptionSet, Sendable, Hashable {
 
     /// The parts' names in a fixed order, for `analyze --json`.
     public var names: [String] {
-        let all: [(HandParts, String)] = [(.mouth, "mouth"), (.nose, "nose"), (.rightEye, "rightEye"),
-                                          (.leftEye, "leftEye"), (.rightCheek, "rightCheek"),
-                                          (.leftCheek, "leftCheek"), (.chin, "chin")]
+        let all: [(HandParts, String)] = [
+            (.mouth, "mouth"), (.nose, "nose"), (.rightEye, "rightEye"),
+            (.leftEye, "leftEye"), (.rightCheek, "rightCheek"),
+            (.leftCheek, "leftCheek"), (.chin, "chin"),
+        ]
         return all.filter { contains($0.0) }.map(\.1)
     }
 }
@@ -46,8 +48,9 @@ public struct HandReading: Sendable, Equatable {
 
     /// The two readings together: the higher flag of each kind, and the parts of both; complete if either is.
     public func merged(with other: HandReading) -> HandReading {
-        HandReading(mouth: max(mouth, other.mouth), face: max(face, other.face), parts: parts.union(other.parts),
-                    complete: complete || other.complete)
+        HandReading(
+            mouth: max(mouth, other.mouth), face: max(face, other.face), parts: parts.union(other.parts),
+            complete: complete || other.complete)
     }
 }
 
@@ -145,8 +148,9 @@ extension HandLandmarker {
         var inside = 0
         for i in 0..<5 {
             for j in 0..<5 {
-                let q = SIMD2(box.x + box.width * (0.25 + 0.5 * (Float(i) + 0.5) / 5),
-                              box.y + box.height * (0.25 + 0.5 * (Float(j) + 0.5) / 5))
+                let q = SIMD2(
+                    box.x + box.width * (0.25 + 0.5 * (Float(i) + 0.5) / 5),
+                    box.y + box.height * (0.25 + 0.5 * (Float(j) + 0.5) / 5))
                 if contains(hull, q) { inside += 1 }
             }
         }

@@ -3,10 +3,11 @@
 // one orientation, and the 71 contour/brow points and 5 iris points projected back to frame pixels
 // (../reference/mediapipe-models.md §1.13; MediaPipe iris_landmark_landmarks_to_roi.pbtxt).
 
+import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CKernels
 
 /// The iris model's points for one eye, in frame pixels (z in the same scale, relative depth).
 ///
@@ -65,8 +66,9 @@ public final class IrisLandmarker {
     /// Whether landmarkers run the two eyes in parallel unless told otherwise: on a machine with more than one
     /// core the process may use, and not with `FACECAP_ONE_THREAD` set (any value; for measuring, and a way out).
     /// (The cores of the process's CPU affinity, as `taskset` or a container's cpuset leaves it.)
-    public static let parallelByDefault = runsInParallel(oneThread: getenv("FACECAP_ONE_THREAD") != nil,
-                                                         cores: usableCores)
+    public static let parallelByDefault = runsInParallel(
+        oneThread: getenv("FACECAP_ONE_THREAD") != nil,
+        cores: usableCores)
 
     /// The cores this process may run on: its CPU affinity (`taskset`, a container's cpuset), not the machine's
     /// online count (`ProcessInfo.activeProcessorCount`), which `taskset -c 0` leaves at the machine's.
@@ -81,7 +83,8 @@ public final class IrisLandmarker {
     /// eyes of `eyes`; that thread ends with the landmarker. Without it, or when no thread can be started, both
     /// eyes run on the calling thread, one after the other.
     public convenience init(model: TFLiteModel, parallel: Bool = IrisLandmarker.parallelByDefault)
-        throws(ModelError) {
+        throws(ModelError)
+    {
         let helper = parallel ? try IrisLandmarker(model: model, worker: nil) : nil
         try self.init(model: model, worker: helper.flatMap { EyeWorker(landmarker: $0) })
     }
@@ -92,10 +95,14 @@ public final class IrisLandmarker {
         let n = Self.inputSize
         let sizes = interpreter.outputShapes.map { $0.reduce(1, *) }
         guard interpreter.inputShapes == [[1, n, n, 3]], sizes.count == 2,
-              let contours = sizes.firstIndex(of: Self.contourCount * 3),
-              let iris = sizes.firstIndex(of: Self.irisCount * 3) else {
-            throw ModelError(file: model.name, problem: Words.modelWrongIris(inputs: "\(interpreter.inputShapes)",
-                                                                             outputs: "\(interpreter.outputShapes)"))
+            let contours = sizes.firstIndex(of: Self.contourCount * 3),
+            let iris = sizes.firstIndex(of: Self.irisCount * 3)
+        else {
+            throw ModelError(
+                file: model.name,
+                problem: Words.modelWrongIris(
+                    inputs: "\(interpreter.inputShapes)",
+                    outputs: "\(interpreter.outputShapes)"))
         }
         contourOutput = contours
         irisOutput = iris
@@ -104,8 +111,9 @@ public final class IrisLandmarker {
     /// The square the model looks at for the eye whose corners are `from` and `to` (in that order: 33 → 133
     /// or 362 → 263): centred on their bounding box, 2.3 × its longer side, rotated so `from → to` is level.
     public static func roi(from: SIMD3<Float>, to: SIMD3<Float>) -> FaceROI {
-        let box = Rect(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x),
-                       height: abs(to.y - from.y))
+        let box = Rect(
+            x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x),
+            height: abs(to.y - from.y))
         return FaceROI(box: box, from: Point2(x: from.x, y: from.y), to: Point2(x: to.x, y: to.y), scale: roiScale)
     }
 
@@ -114,10 +122,12 @@ public final class IrisLandmarker {
     /// is parallel (the left eye on the worker thread), else one after the other; the points are the same.
     public func eyes(in frame: Frame, landmarks points: [SIMD3<Float>]) -> FaceEyes? {
         guard points.count >= FaceLandmarker.count else { return nil }
-        let rightROI = Self.roi(from: points[33], to: points[133]), leftROI = Self.roi(from: points[362], to: points[263])
+        let rightROI = Self.roi(from: points[33], to: points[133]),
+            leftROI = Self.roi(from: points[362], to: points[263])
         guard let worker else {
             guard let right = eye(in: frame, roi: rightROI, flipped: false),
-                  let left = eye(in: frame, roi: leftROI, flipped: true) else { return nil }
+                let left = eye(in: frame, roi: leftROI, flipped: true)
+            else { return nil }
             return FaceEyes(right: right, left: left)
         }
         worker.start(EyeWorker.Job(frame: frame, roi: leftROI, flipped: true))
@@ -138,10 +148,12 @@ public final class IrisLandmarker {
     func fill(image: Int, from frame: Frame, roi: FaceROI, flipped: Bool) -> Bool {
         let n = Self.inputSize
         // A negative width samples the square right to left: the mirror image, pixel for pixel.
-        let map = SamplingMap(centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
-                              rotation: roi.rotation)
-        return fillTensor(interpreter.input(0, image: image), width: n, height: n, from: frame, map: map,
-                          border: .replicate, scale: 1 / 255, offset: 0)
+        let map = SamplingMap(
+            centre: roi.centre, width: flipped ? -roi.side : roi.side, height: roi.side,
+            rotation: roi.rotation)
+        return fillTensor(
+            interpreter.input(0, image: image), width: n, height: n, from: frame, map: map,
+            border: .replicate, scale: 1 / 255, offset: 0)
     }
 
     /// Runs the model on `roi` of `frame`, mirrored horizontally when `flipped` (the subject's left eye), and
@@ -159,23 +171,28 @@ public final class IrisLandmarker {
 
     /// The points of input image `image` after a run, projected through `roi`.
     func landmarks(image: Int, roi: FaceROI, flipped: Bool) -> EyeLandmarks {
-        EyeLandmarks(contour: project(interpreter.output(contourOutput, image: image), count: Self.contourCount,
-                                      roi: roi, flipped: flipped),
-                     iris: project(interpreter.output(irisOutput, image: image), count: Self.irisCount, roi: roi,
-                                   flipped: flipped),
-                     roi: roi)
+        EyeLandmarks(
+            contour: project(
+                interpreter.output(contourOutput, image: image), count: Self.contourCount,
+                roi: roi, flipped: flipped),
+            iris: project(
+                interpreter.output(irisOutput, image: image), count: Self.irisCount, roi: roi,
+                flipped: flipped),
+            roi: roi)
     }
 
     private func project(_ raw: UnsafeBufferPointer<Float>, count: Int, roi: FaceROI, flipped: Bool)
-        -> [SIMD3<Float>] {
+        -> [SIMD3<Float>]
+    {
         let n = Float(Self.inputSize)
         let c = cosf(roi.rotation), s = sinf(roi.rotation)
         return (0..<count).map { i in
             // Un-mirror (x → 64 − x), then LandmarkProjection as for the face mesh.
             let x = flipped ? n - raw[3 * i] : raw[3 * i]
             let dx = x / n - 0.5, dy = raw[3 * i + 1] / n - 0.5
-            return SIMD3(roi.centre.x + (c * dx - s * dy) * roi.side, roi.centre.y + (s * dx + c * dy) * roi.side,
-                         raw[3 * i + 2] / n * roi.side)
+            return SIMD3(
+                roi.centre.x + (c * dx - s * dy) * roi.side, roi.centre.y + (s * dx + c * dy) * roi.side,
+                raw[3 * i + 2] / n * roi.side)
         }
     }
 }

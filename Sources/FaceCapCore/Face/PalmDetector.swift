@@ -72,10 +72,14 @@ public final class PalmDetector {
         let n = Self.inputSize
         let shapes = interpreter.outputShapes
         guard interpreter.inputShapes == [[1, n, n, 3]], shapes.count == 2,
-              let boxes = shapes.firstIndex(of: [1, Self.anchorCount, 18]),
-              let scores = shapes.firstIndex(of: [1, Self.anchorCount, 1]) else {
-            throw ModelError(file: model.name, problem: Words.modelWrongPalm(inputs: "\(interpreter.inputShapes)",
-                                                                             outputs: "\(shapes)"))
+            let boxes = shapes.firstIndex(of: [1, Self.anchorCount, 18]),
+            let scores = shapes.firstIndex(of: [1, Self.anchorCount, 1])
+        else {
+            throw ModelError(
+                file: model.name,
+                problem: Words.modelWrongPalm(
+                    inputs: "\(interpreter.inputShapes)",
+                    outputs: "\(shapes)"))
         }
         boxOutput = boxes
         scoreOutput = scores
@@ -104,8 +108,11 @@ public final class PalmDetector {
         let n = Self.inputSize
         lastSquare = map
         lastPalms = []
-        guard map.width >= 1, fillTensor(interpreter.input(), width: n, height: n, from: frame, map: map,
-                                         border: .zero, scale: 1 / 255, offset: 0) else { return [] }
+        guard map.width >= 1,
+            fillTensor(
+                interpreter.input(), width: n, height: n, from: frame, map: map,
+                border: .zero, scale: 1 / 255, offset: 0)
+        else { return [] }
         lastPalms = detectFromInput(map: map)
         return lastPalms
     }
@@ -122,9 +129,12 @@ public final class PalmDetector {
             let v = raw.values
             func point(_ i: Int) -> Point2 { Point2(x: x0 + v[i] * side, y: y0 + v[i + 1] * side) }
             let keypoints = (0..<7).map { point(4 + 2 * $0) }
-            return PalmDetection(score: raw.score, box: Rect(x: x0 + v[0] * side, y: y0 + v[1] * side,
-                                                             width: (v[2] - v[0]) * side, height: (v[3] - v[1]) * side),
-                                 keypoints: keypoints)
+            return PalmDetection(
+                score: raw.score,
+                box: Rect(
+                    x: x0 + v[0] * side, y: y0 + v[1] * side,
+                    width: (v[2] - v[0]) * side, height: (v[3] - v[1]) * side),
+                keypoints: keypoints)
         }
     }
 

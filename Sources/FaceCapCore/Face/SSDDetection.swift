@@ -50,8 +50,10 @@ struct SSDDecoding {
 
     /// TensorsToDetections: XYWH boxes and keypoints relative to the anchor, divided by `scale`, sigmoid scores
     /// clipped to ±100; keeps score ≥ `minScore` and boxes of non-negative size, into `candidates` (emptied first).
-    func decode<Values>(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, minScore: Float,
-                        into candidates: inout [SSDDetection<Values>]) {
+    func decode<Values>(
+        regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, minScore: Float,
+        into candidates: inout [SSDDetection<Values>]
+    ) {
         precondition(4 + 2 * keypoints <= Values.scalarCount, "\(keypoints) keypoints in \(Values.scalarCount) lanes")
         candidates.removeAll(keepingCapacity: true)
         for i in anchors.indices {
@@ -76,8 +78,10 @@ struct SSDDecoding {
     /// NonMaxSuppressionCalculator, WEIGHTED: `candidates` sorted by score (best first), then each cluster (IoU >
     /// `threshold` with the best remaining detection) becomes its score-weighted average of corners and keypoints
     /// with the best score, into `merged` (emptied first). `candidates` is used as scratch.
-    static func weightedNonMaxSuppression<Values>(_ candidates: inout [SSDDetection<Values>], threshold: Float,
-                                                  into merged: inout [SSDDetection<Values>]) {
+    static func weightedNonMaxSuppression<Values>(
+        _ candidates: inout [SSDDetection<Values>], threshold: Float,
+        into merged: inout [SSDDetection<Values>]
+    ) {
         merged.removeAll(keepingCapacity: true)
         candidates.sort { $0.score > $1.score }
         var remaining = candidates.count

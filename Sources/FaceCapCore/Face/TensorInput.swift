@@ -3,10 +3,11 @@
 // bilinearly straight from the frame's own pixel format, converted to RGB and scaled to the model's
 // value range. No full-size RGB image is ever made.
 
+import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CKernels
 
 /// Where tensor pixel (i, j) samples the frame: the pixel-centre convention of MediaPipe's GPU path
 /// and of the reference pipeline (tensor pixel centre (i+0.5, j+0.5) ↦ frame point, then bilinear at
@@ -121,11 +122,14 @@ enum ResampleKernel: Sendable {
 /// Fills `tensor` (outH × outW × 3, RGB, value·scale + offset) by sampling `frame` through `map`.
 /// Returns false (and leaves the tensor alone) when the frame's data is smaller than its format needs.
 @discardableResult
-public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
-                       from frame: Frame, map: SamplingMap, border: SamplingBorder,
-                       scale: Float, offset: Float) -> Bool {
-    fillTensor(tensor, width: outW, height: outH, from: frame, map: map, border: border, scale: scale,
-               offset: offset, kernel: .best)
+public func fillTensor(
+    _ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
+    from frame: Frame, map: SamplingMap, border: SamplingBorder,
+    scale: Float, offset: Float
+) -> Bool {
+    fillTensor(
+        tensor, width: outW, height: outH, from: frame, map: map, border: border, scale: scale,
+        offset: offset, kernel: .best)
 }
 
 /// The same through `kernel` (only one this CPU has: the tests compare the paths). With a C kernel, YUYV and
@@ -133,11 +137,14 @@ public func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: 
 /// arithmetic in the same order: bit-identical); RGB and gray frames, and frames too small or too large for the
 /// kernels' 32-bit gathers, always take the Swift loop.
 @discardableResult
-func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
-                from frame: Frame, map: SamplingMap, border: SamplingBorder,
-                scale: Float, offset: Float, kernel: ResampleKernel) -> Bool {
+func fillTensor(
+    _ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, height outH: Int,
+    from frame: Frame, map: SamplingMap, border: SamplingBorder,
+    scale: Float, offset: Float, kernel: ResampleKernel
+) -> Bool {
     guard let needed = frame.format.byteCount(width: frame.width, height: frame.height),
-          frame.data.count >= needed, tensor.count >= outW * outH * 3 else { return false }
+        frame.data.count >= needed, tensor.count >= outW * outH * 3
+    else { return false }
     let colour = ColourTransform(format: frame.format, range: frame.colorRange)
     let w = frame.width, h = frame.height
     let chromaW = (w + 1) / 2, chromaH = (h + 1) / 2
@@ -145,24 +152,31 @@ func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, he
         let p = buffer.baseAddress!
         let dst = tensor.baseAddress!
         if kernel != .swift, outW > 0, outH > 0,
-           cKernel(kernel, p: p, frame: frame, needed: needed, map: map, outW: outW, outH: outH, border: border,
-                   colour: colour, scale: scale, offset: offset, dst: dst) {
+            cKernel(
+                kernel, p: p, frame: frame, needed: needed, map: map, outW: outW, outH: outH, border: border,
+                colour: colour, scale: scale, offset: offset, dst: dst)
+        {
             return
         }
         func run<T: PixelTaps>(_ taps: T) {
-            resample(taps, width: w, height: h, map: map, outW: outW, outH: outH, border: border,
-                     colour: colour, scale: scale, offset: offset, dst: dst)
+            resample(
+                taps, width: w, height: h, map: map, outW: outW, outH: outH, border: border,
+                colour: colour, scale: scale, offset: offset, dst: dst)
         }
         switch frame.format {
         case .rgb24: run(RGBTaps(p: p, width: w))
         case .gray: run(GrayTaps(p: p, width: w))
         case .yuyv: run(YUYVTaps(p: p, rowBytes: chromaW * 4))
         case .yuv420p:
-            run(PlanarYUVTaps(y: p, u: p + w * h, v: p + w * h + chromaW * chromaH, width: w, chromaWidth: chromaW,
-                              shiftX: 1, shiftY: 1))
+            run(
+                PlanarYUVTaps(
+                    y: p, u: p + w * h, v: p + w * h + chromaW * chromaH, width: w, chromaWidth: chromaW,
+                    shiftX: 1, shiftY: 1))
         case .yuv422p:
-            run(PlanarYUVTaps(y: p, u: p + w * h, v: p + w * h + chromaW * h, width: w, chromaWidth: chromaW,
-                              shiftX: 1, shiftY: 0))
+            run(
+                PlanarYUVTaps(
+                    y: p, u: p + w * h, v: p + w * h + chromaW * h, width: w, chromaWidth: chromaW,
+                    shiftX: 1, shiftY: 0))
         case .yuv444p:
             run(PlanarYUVTaps(y: p, u: p + w * h, v: p + 2 * w * h, width: w, chromaWidth: w, shiftX: 0, shiftY: 0))
         }
@@ -172,9 +186,11 @@ func fillTensor(_ tensor: UnsafeMutableBufferPointer<Float>, width outW: Int, he
 
 /// Runs the C kernel for a YUYV or planar YUV frame whose `needed` bytes (checked present at `p`) the kernel's
 /// bounds allow; false (nothing written) for the other formats and sizes, which the Swift loop then takes.
-private func cKernel(_ kernel: ResampleKernel, p: UnsafePointer<UInt8>, frame: Frame, needed: Int, map: SamplingMap,
-                     outW: Int, outH: Int, border: SamplingBorder, colour: ColourTransform, scale: Float,
-                     offset: Float, dst: UnsafeMutablePointer<Float>) -> Bool {
+private func cKernel(
+    _ kernel: ResampleKernel, p: UnsafePointer<UInt8>, frame: Frame, needed: Int, map: SamplingMap,
+    outW: Int, outH: Int, border: SamplingBorder, colour: ColourTransform, scale: Float,
+    offset: Float, dst: UnsafeMutablePointer<Float>
+) -> Bool {
     let w = frame.width, h = frame.height
     // The kernels' gathers take 32-bit byte offsets: every byte they read lies below `needed` (resample.c).
     guard needed < Int(Int32.max) else { return false }
@@ -199,21 +215,25 @@ private func cKernel(_ kernel: ResampleKernel, p: UnsafePointer<UInt8>, frame: F
         if let planar {
             let (cw, ch, sx, sy) = planar
             if kernel == .avx512 {
-                fc_resample_planar_avx512(p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
-                                          g.dj.y, outW, outH, replicate, c, scale, offset, dst)
+                fc_resample_planar_avx512(
+                    p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
+                    g.dj.y, outW, outH, replicate, c, scale, offset, dst)
             } else {
-                fc_resample_planar_avx2(p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
-                                        g.dj.y, outW, outH, replicate, c, scale, offset, dst)
+                fc_resample_planar_avx2(
+                    p, w, h, cw, ch, sx, sy, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x,
+                    g.dj.y, outW, outH, replicate, c, scale, offset, dst)
             }
         } else {
             // YUYV rows of ceil(w / 2) 4-byte pairs: needed = h · rowBytes.
             let rowBytes = (w + 1) / 2 * 4
             if kernel == .avx512 {
-                fc_resample_yuyv_avx512(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
-                                        outW, outH, replicate, c, scale, offset, dst)
+                fc_resample_yuyv_avx512(
+                    p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
+                    outW, outH, replicate, c, scale, offset, dst)
             } else {
-                fc_resample_yuyv_avx2(p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
-                                      outW, outH, replicate, c, scale, offset, dst)
+                fc_resample_yuyv_avx2(
+                    p, w, h, rowBytes, g.origin.x, g.origin.y, g.di.x, g.di.y, g.dj.x, g.dj.y,
+                    outW, outH, replicate, c, scale, offset, dst)
             }
         }
     }
@@ -236,9 +256,11 @@ struct SamplingGeometry {
 }
 
 @inline(__always)
-private func resample<T: PixelTaps>(_ taps: T, width w: Int, height h: Int, map: SamplingMap, outW: Int, outH: Int,
-                                    border: SamplingBorder, colour: ColourTransform, scale: Float, offset: Float,
-                                    dst: UnsafeMutablePointer<Float>) {
+private func resample<T: PixelTaps>(
+    _ taps: T, width w: Int, height h: Int, map: SamplingMap, outW: Int, outH: Int,
+    border: SamplingBorder, colour: ColourTransform, scale: Float, offset: Float,
+    dst: UnsafeMutablePointer<Float>
+) {
     let geometry = SamplingGeometry(map: map, outW: outW, outH: outH)
     let origin = geometry.origin, di = geometry.di, dj = geometry.dj
     let black = colour.black

@@ -54,8 +54,10 @@ extension Wizard {
             let step = link.retryStep + 1
             var lost = problem
             lost.kind = .lost
-            state = .cameraLost(CameraLink(problem: lost, retryStep: step,
-                                           nextTry: problem.recoverable ? now + settings.backoff.delay(step: step) : nil))
+            state = .cameraLost(
+                CameraLink(
+                    problem: lost, retryStep: step,
+                    nextTry: problem.recoverable ? now + settings.backoff.delay(step: step) : nil))
             guard settings.plain && !problem.recoverable else { return [] }
             return [.report(.camera(problem, advice: false))] + finish(problem.exitCode)
         case .opening:
@@ -76,16 +78,20 @@ extension Wizard {
         }
         // No camera and busy are retried by themselves (hotplug, the other program quits); permission is not.
         let automatic = problem.kind != .permissionDenied && problem.recoverable
-        state = .cameraUnavailable(CameraLink(problem: problem, retryStep: step,
-                                              nextTry: automatic ? now + settings.backoff.delay(step: step) : nil))
+        state = .cameraUnavailable(
+            CameraLink(
+                problem: problem, retryStep: step,
+                nextTry: automatic ? now + settings.backoff.delay(step: step) : nil))
         return []
     }
 
     mutating func cameraLost(_ problem: CameraProblem) -> [WizardEffect] {
         switch state {
         case .capture, .opening, .taking:
-            state = .cameraLost(CameraLink(problem: problem, retryStep: 0,
-                                           nextTry: problem.recoverable ? now + settings.backoff.delay(step: 0) : nil))
+            state = .cameraLost(
+                CameraLink(
+                    problem: problem, retryStep: 0,
+                    nextTry: problem.recoverable ? now + settings.backoff.delay(step: 0) : nil))
             if settings.plain && !problem.recoverable {
                 // Nothing will bring it back and nobody waits at a screen: the Connection error the state shows is
                 // announced (so the events say where the flow ended), then its line, then the end.

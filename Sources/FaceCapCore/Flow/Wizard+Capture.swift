@@ -43,8 +43,10 @@ extension Wizard {
         let request = currentRequest
         state = .validating(Check(request: request, startedAt: now))
         announced.guidance = nil
-        return [.closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),
-                .validate(request)]
+        return [
+            .closeCamera, .emit(.captured(mode: mode, attempt: attempt, width: width, height: height)),
+            .validate(request),
+        ]
     }
 
     /// Nothing to keep (no frame yet): back to capture, guidance goes on.

@@ -9,7 +9,8 @@ extension Wizard {
         default: return []
         }
         if case .validating(var check) = state, check.held == nil, !Self.isProgress(outcome),
-           now < check.startedAt + minimumCheckingDisplay {
+            now < check.startedAt + minimumCheckingDisplay
+        {
             // Too soon to leave the Uploading screen: the answer waits for `heldAnswerDue` (a tick acts on it).
             check.held = outcome
             check.progress = 1
@@ -36,14 +37,17 @@ extension Wizard {
             var step = 0
             if case .serverUnreachable(let previous) = state { step = previous.retryStep + 1 }
             let wait = max(settings.backoff.delay(step: step), min(retryAfter ?? 0, 3600))
-            state = .serverUnreachable(ServerTrouble(reason: reason, request: request, retryStep: step,
-                                                     nextTry: now + wait))
+            state = .serverUnreachable(
+                ServerTrouble(
+                    reason: reason, request: request, retryStep: step,
+                    nextTry: now + wait))
             return []
         case .refused(let status, let message):
             state = .serverRefused(Refusal(status: status, message: message, request: request))
             if settings.plain {
                 // One line at the end: the refusal, then where the photo went.
-                state = .saving(Saving(verdict: nil, then: .exit(.failure), why: .refused(status: status, message: message)))
+                state = .saving(
+                    Saving(verdict: nil, then: .exit(.failure), why: .refused(status: status, message: message)))
                 return [.save(nil)]
             }
             return []
@@ -88,23 +92,31 @@ extension Wizard {
             attemptsUsed = 0
             captureGate = CaptureGate()
             state = .saving(Saving(verdict: verdict, then: .success))
-            return [.emit(.validation(result: .pass, reasons: verdict.reasons, attemptsLeft: settings.attempts)),
-                    .save(verdict)]
+            return [
+                .emit(.validation(result: .pass, reasons: verdict.reasons, attemptsLeft: settings.attempts)),
+                .save(verdict),
+            ]
         case .retry where !request.isFinal:
             attemptsUsed += 1
             captureGate = CaptureGate(refusedFor: verdict.reasons)
-            state = .retry(Retry(verdict: verdict, attemptsLeft: attemptsLeft,
-                                 until: settings.plain ? now + settings.plainRetryDelay : nil))
-            return [.emit(.validation(result: .retry, reasons: verdict.reasons, attemptsLeft: attemptsLeft)),
-                    .discardPhoto]
+            state = .retry(
+                Retry(
+                    verdict: verdict, attemptsLeft: attemptsLeft,
+                    until: settings.plain ? now + settings.plainRetryDelay : nil))
+            return [
+                .emit(.validation(result: .retry, reasons: verdict.reasons, attemptsLeft: attemptsLeft)),
+                .discardPhoto,
+            ]
         case .retry, .manualReview:
             // The last attempt failed (or the checker asked for a person to look): the photo goes to manual review.
             attemptsUsed += 1
             var final = verdict
             final.result = .manualReview
             state = .saving(Saving(verdict: final, then: .finalError))
-            return [.emit(.validation(result: .manualReview, reasons: verdict.reasons, attemptsLeft: 0)),
-                    .save(final)]
+            return [
+                .emit(.validation(result: .manualReview, reasons: verdict.reasons, attemptsLeft: 0)),
+                .save(final),
+            ]
         }
     }
 
@@ -174,8 +186,9 @@ extension Wizard {
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case .serverRefused(let refusal):
             // As q on that screen: the refused photo is kept on disk, as the screen promised.
-            return saveAndExit(.failure, cancelling: refusal.sending,
-                               why: .refused(status: refusal.status, message: refusal.message))
+            return saveAndExit(
+                .failure, cancelling: refusal.sending,
+                why: .refused(status: refusal.status, message: refusal.message))
         case .validating where settings.usesServer:
             // The upload is abandoned, not the photo: it is written unvalidated before the program ends.
             return saveAndExit(.cancelled, cancelling: true)
@@ -188,7 +201,7 @@ extension Wizard {
         case .choosingCamera(let picker):
             return quitPicker(picker, code: .cancelled)
         case .notStarted, .tutorial, .permissionContext, .permissionDismissed, .checkingServer, .opening, .capture,
-             .taking, .saving, .success, .retry, .finalError, .saveFailed, .finished:
+            .taking, .saving, .success, .retry, .finalError, .saveFailed, .finished:
             // Nothing to keep or say on the way out (`handle` adds the cancelled line when none was given).
             return finish(.cancelled)
         }

@@ -88,8 +88,10 @@ extension Wizard {
         }
         if case .saveFailed(let failure) = state, failure.folder != nil {
             // Typing: the keys are the field's (Wizard+SaveFolder.swift); these are only what the bar shows.
-            return [KeyBinding([.enter], KeyHint(.keyEnter, .keySaveHere), .saveAgain),
-                    KeyBinding([.escape], KeyHint(.keyEscape, .keyBack), .saveAgain)]
+            return [
+                KeyBinding([.enter], KeyHint(.keyEnter, .keySaveHere), .saveAgain),
+                KeyBinding([.escape], KeyHint(.keyEscape, .keyBack), .saveAgain),
+            ]
         }
         var list = stateBindings
         if !settings.plain, !list.isEmpty {
@@ -128,19 +130,37 @@ extension Wizard {
             let take = KeyBinding([.space], KeyHint(.keySpace, .keyTakePhoto), .takePhoto)
             return (progress.manualOffered != nil ? [take] : []) + [quitBinding(.keyQuit)]
         case .success, .finalError:
-            return [KeyBinding([.enter, .space, .character("q"), .escape], KeyHint(.keyEnter, .keyContinue),
-                               .finish)]
+            return [
+                KeyBinding(
+                    [.enter, .space, .character("q"), .escape], KeyHint(.keyEnter, .keyContinue),
+                    .finish)
+            ]
         case .retry:
-            return [KeyBinding([.enter, .space, .character("r"), .character("R")], KeyHint(.keyEnter, .keyTryAgain),
-                               .tryAgain),
-                    quitBinding(.keyQuit)]
+            return [
+                KeyBinding(
+                    [.enter, .space, .character("r"), .character("R")], KeyHint(.keyEnter, .keyTryAgain),
+                    .tryAgain),
+                quitBinding(.keyQuit),
+            ]
         case .serverUnreachable(let trouble):
-            return (trouble.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHint("r", .keySendNow), .sendAgain)])
+            return
+                (trouble.sending
+                ? []
+                : [
+                    KeyBinding(
+                        [.character("r"), .character("R")],
+                        KeyHint("r", .keySendNow), .sendAgain)
+                ])
                 + [quitBinding(.keyQuitPhotoSaved)]
         case .serverRefused(let refusal):
-            return (refusal.sending ? [] : [KeyBinding([.character("r"), .character("R")],
-                                                       KeyHint("r", .keySendAgain), .sendAgain)])
+            return
+                (refusal.sending
+                ? []
+                : [
+                    KeyBinding(
+                        [.character("r"), .character("R")],
+                        KeyHint("r", .keySendAgain), .sendAgain)
+                ])
                 + [quitBinding(.keyQuitPhotoSaved)]
         case .saveFailed:
             return saveFailedBindings
@@ -149,24 +169,36 @@ extension Wizard {
 
     /// The camera's question: turn it on (or play the clip), or decline.
     private var permissionBindings: [KeyBinding] {
-        [KeyBinding([.enter, .character("y")],
-                    KeyHint(.keyEnter, settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera), .turnOnCamera),
-         KeyBinding([.character("q"), .escape, .character("n")], KeyHint("q", .keyNoThanks), .decline)]
+        [
+            KeyBinding(
+                [.enter, .character("y")],
+                KeyHint(.keyEnter, settings.sourceIsClip ? .keyPlayClip : .keyTurnOnCamera), .turnOnCamera),
+            KeyBinding([.character("q"), .escape, .character("n")], KeyHint("q", .keyNoThanks), .decline),
+        ]
     }
 
     /// A camera that could not be opened: try again (not while the system's answer is awaited), another, quit.
     private func unavailableBindings(_ link: CameraLink) -> [KeyBinding] {
-        link.awaitingAnswer ? [quitBinding(.keyQuit)]
+        link.awaitingAnswer
+            ? [quitBinding(.keyQuit)]
             : [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyTryAgain), .tryAgain)]
                 + otherCameraBinding + [quitBinding(.keyQuit)]
     }
 
     /// A camera lost during capture: look now (a recoverable problem), replay the clip or try again; quit.
     private func lostBindings(_ link: CameraLink) -> [KeyBinding] {
-        let look = link.problem.recoverable ? MessageID.keyLookNow
+        let look =
+            link.problem.recoverable
+            ? MessageID.keyLookNow
             : settings.sourceIsClip ? .keyReplayClip : .keyTryAgain
-        return (link.awaitingAnswer ? [] : [KeyBinding([.character("r"), .character("R")], KeyHint("r", look),
-                                                       .tryAgain)])
+        return
+            (link.awaitingAnswer
+            ? []
+            : [
+                KeyBinding(
+                    [.character("r"), .character("R")], KeyHint("r", look),
+                    .tryAgain)
+            ])
             + [quitBinding(.keyQuit)]
     }
 
@@ -180,16 +212,22 @@ extension Wizard {
                 // One binding a number; the key bar shows them as one range.
                 let label = count == 1 ? "1" : "1–\(count)"
                 for number in 1...count {
-                    list.append(KeyBinding([.character(Character(String(number)))],
-                                           number == 1 ? KeyHint(label, .keyChooseCamera) : nil,
-                                           .pickCamera(number)))
+                    list.append(
+                        KeyBinding(
+                            [.character(Character(String(number)))],
+                            number == 1 ? KeyHint(label, .keyChooseCamera) : nil,
+                            .pickCamera(number)))
                 }
             }
-            list.append(KeyBinding([.character("r"), .character("R")], KeyHint("r", .keyLookAgain),
-                                   .lookAgain))
+            list.append(
+                KeyBinding(
+                    [.character("r"), .character("R")], KeyHint("r", .keyLookAgain),
+                    .lookAgain))
         }
-        return list + [KeyBinding([.escape, .character("b")], KeyHint(.keyEscape, .keyBack), .back),
-                       KeyBinding([.character("q")], KeyHint("q", .keyQuit), .quit)]
+        return list + [
+            KeyBinding([.escape, .character("b")], KeyHint(.keyEscape, .keyBack), .back),
+            KeyBinding([.character("q")], KeyHint("q", .keyQuit), .quit),
+        ]
     }
 
     /// The server check's failure: quit only while checking again, else check again, take the photo anyway when
@@ -197,15 +235,21 @@ extension Wizard {
     private func serverCheckBindings(_ trouble: ServerCheckTrouble) -> [KeyBinding] {
         if trouble.checking { return [quitBinding(.keyQuit)] }
         return [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keyCheckAgain), .tryAgain)]
-            + (trouble.isTransient ? [KeyBinding([.character("c"), .character("C")],
-                                                 KeyHint("c", .keyTakePhotoAnyway), .continueWithoutServer)] : [])
+            + (trouble.isTransient
+                ? [
+                    KeyBinding(
+                        [.character("c"), .character("C")],
+                        KeyHint("c", .keyTakePhotoAnyway), .continueWithoutServer)
+                ] : [])
             + [quitBinding(.keyQuit)]
     }
 
     private var saveFailedBindings: [KeyBinding] {
-        [KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keySaveAgain), .saveAgain),
-         KeyBinding([.character("o"), .character("O")], KeyHint("o", .keySaveElsewhere), .chooseFolder),
-         quitBinding(.keyQuitWithoutSaving)]
+        [
+            KeyBinding([.character("r"), .character("R"), .enter], KeyHint("r", .keySaveAgain), .saveAgain),
+            KeyBinding([.character("o"), .character("O")], KeyHint("o", .keySaveElsewhere), .chooseFolder),
+            quitBinding(.keyQuitWithoutSaving),
+        ]
     }
 
     private func quitBinding(_ words: MessageID) -> KeyBinding {
@@ -213,8 +257,13 @@ extension Wizard {
     }
 
     private var otherCameraBinding: [KeyBinding] {
-        settings.sourceIsClip ? [] : [KeyBinding([.character("d")], KeyHint("d", .keyOtherCamera),
-                                                 .otherCamera)]
+        settings.sourceIsClip
+            ? []
+            : [
+                KeyBinding(
+                    [.character("d")], KeyHint("d", .keyOtherCamera),
+                    .otherCamera)
+            ]
     }
 
     mutating func press(_ key: Key) -> [WizardEffect] {
@@ -266,7 +315,8 @@ extension Wizard {
         case (.quit, .serverUnreachable(let trouble)):
             return saveAndExit(.serverUnreachable, cancelling: trouble.sending)
         case (.quit, .serverRefused(let refusal)):
-            return saveAndExit(.failure, cancelling: refusal.sending, why: .refused(status: refusal.status, message: refusal.message))
+            return saveAndExit(
+                .failure, cancelling: refusal.sending, why: .refused(status: refusal.status, message: refusal.message))
         case (.quit, .saveFailed(let failure)):
             return quitWithoutSaving(failure)
         case (.quit, .serverCheckFailed(let trouble)):
@@ -326,7 +376,7 @@ extension Wizard {
             helpOverlay = nil
             return []
         case (.takePhoto, _), (.finish, _), (.sendAgain, _), (.saveAgain, _), (.pickCamera, _), (.back, _),
-             (.lookAgain, _), (.chooseFolder, _):
+            (.lookAgain, _), (.chooseFolder, _):
             // `bindings` offers these only in the states above: anything else is a bug in the key map.
             preconditionFailure()
         }

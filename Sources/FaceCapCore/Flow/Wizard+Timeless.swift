@@ -77,7 +77,7 @@ extension ValidationOutcome {
     }
 }
 
-extension Optional<Double> {
+extension Double? {
     /// Zero when set.
     fileprivate var zeroed: Double? { map { _ in 0 } }
 }

@@ -70,7 +70,8 @@ public struct Wizard: Sendable, Equatable {
         case .cameraFailed(let problem): effects = cameraFailed(problem)
         case .cameraLost(let problem): effects = cameraLost(problem)
         case .frameAnalyzed(let guidance): effects = frameAnalyzed(guidance)
-        case .photoTaken(let mode, let width, let height): effects = photoTaken(mode: mode, width: width, height: height)
+        case .photoTaken(let mode, let width, let height):
+            effects = photoTaken(mode: mode, width: width, height: height)
         case .photoFailed: effects = photoFailed()
         case .validation(let outcome): effects = validation(outcome)
         case .photoSaved(let saved): effects = photoSaved(saved)
@@ -138,7 +139,7 @@ public struct Wizard: Sendable, Equatable {
         case .serverCheckFailed(let trouble):
             return serverCheckDue(trouble)
         case .notStarted, .permissionDismissed, .choosingCamera, .checkingServer, .opening, .capture, .taking,
-             .saving, .serverRefused, .saveFailed, .finished:
+            .saving, .serverRefused, .saveFailed, .finished:
             // Only events move these.
             return []
         }
@@ -178,7 +179,7 @@ public struct Wizard: Sendable, Equatable {
         case .serverCheckFailed(let trouble):
             return trouble.checking ? nil : [trouble.continueAt, trouble.nextTry].compactMap { $0 }.min()
         case .notStarted, .permissionDismissed, .choosingCamera, .checkingServer, .opening, .capture, .taking,
-             .saving, .serverRefused, .saveFailed, .finished:
+            .saving, .serverRefused, .saveFailed, .finished:
             return nil
         }
     }

@@ -34,8 +34,10 @@ public struct CameraProblem: Sendable, Hashable {
     /// The camera layer's error, when a camera (not a clip) failed.
     public var error: CameraError?
 
-    public init(kind: Kind, message: String, details: [String] = [], exitCode: ExitCode, recoverable: Bool = true,
-                error: CameraError? = nil) {
+    public init(
+        kind: Kind, message: String, details: [String] = [], exitCode: ExitCode, recoverable: Bool = true,
+        error: CameraError? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.details = details
@@ -62,9 +64,11 @@ public struct FrameGuidance: Sendable, Hashable {
     /// Set once manual capture should be offered.
     public var manualFallback: ManualFallbackReason?
 
-    public init(time: Double, primary: GuidanceCode, hints: [GuidanceCode] = [], stability: Double = 0,
-                hasFace: Bool = true, autoCapture: Bool = false, manualFallback: ManualFallbackReason? = nil,
-                slight: Set<GuidanceCode> = []) {
+    public init(
+        time: Double, primary: GuidanceCode, hints: [GuidanceCode] = [], stability: Double = 0,
+        hasFace: Bool = true, autoCapture: Bool = false, manualFallback: ManualFallbackReason? = nil,
+        slight: Set<GuidanceCode> = []
+    ) {
         self.time = time
         self.primary = primary
         self.hints = hints
@@ -77,9 +81,10 @@ public struct FrameGuidance: Sendable, Hashable {
 
     /// The flow's view of the analyzer's output for one frame.
     public init(_ output: AnalyzerOutput) {
-        self.init(time: output.metrics.timestamp, primary: output.primary, hints: output.hints,
-                  stability: output.stability, hasFace: output.metrics.face != nil,
-                  autoCapture: output.capture != nil, manualFallback: output.manualFallback, slight: output.slight)
+        self.init(
+            time: output.metrics.timestamp, primary: output.primary, hints: output.hints,
+            stability: output.stability, hasFace: output.metrics.face != nil,
+            autoCapture: output.capture != nil, manualFallback: output.manualFallback, slight: output.slight)
     }
 }
 
@@ -182,19 +187,27 @@ public enum EventRecord: Sendable, Equatable {
         case .screen(let name):
             fields += [("event", JSONText.string("screen")), ("screen", JSONText.string(name.rawValue))]
         case .guidance(let primary, let hints, let slight):
-            fields += [("event", JSONText.string("guidance")), ("primary", JSONText.string(primary.rawValue)),
-                       ("hints", JSONText.array(hints.map { JSONText.string($0.rawValue) })),
-                       ("slight", JSONText.array(slight.map { JSONText.string($0.rawValue) }))]
+            fields += [
+                ("event", JSONText.string("guidance")), ("primary", JSONText.string(primary.rawValue)),
+                ("hints", JSONText.array(hints.map { JSONText.string($0.rawValue) })),
+                ("slight", JSONText.array(slight.map { JSONText.string($0.rawValue) })),
+            ]
         case .captured(let mode, let attempt, let width, let height):
-            fields += [("event", JSONText.string("captured")), ("mode", JSONText.string(mode.rawValue)),
-                       ("attempt", String(attempt)), ("width", String(width)), ("height", String(height))]
+            fields += [
+                ("event", JSONText.string("captured")), ("mode", JSONText.string(mode.rawValue)),
+                ("attempt", String(attempt)), ("width", String(width)), ("height", String(height)),
+            ]
         case .validation(let result, let reasons, let attemptsLeft):
-            fields += [("event", JSONText.string("validation")), ("result", JSONText.string(result.rawValue)),
-                       ("reasons", JSONText.array(reasons.map(JSONText.string))),
-                       ("attemptsLeft", String(attemptsLeft))]
+            fields += [
+                ("event", JSONText.string("validation")), ("result", JSONText.string(result.rawValue)),
+                ("reasons", JSONText.array(reasons.map(JSONText.string))),
+                ("attemptsLeft", String(attemptsLeft)),
+            ]
         case .saved(let saved):
-            fields += [("event", JSONText.string("saved")), ("photo", JSONText.string(saved.photoPath)),
-                       ("report", JSONText.string(saved.reportPath))]
+            fields += [
+                ("event", JSONText.string("saved")), ("photo", JSONText.string(saved.photoPath)),
+                ("report", JSONText.string(saved.reportPath)),
+            ]
         case .exit(let code):
             fields += [("event", JSONText.string("exit")), ("code", String(code.rawValue))]
         }

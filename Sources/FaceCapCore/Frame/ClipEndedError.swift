@@ -12,7 +12,8 @@ public struct ClipEndedError: Error, UserFacingError, Equatable, Sendable {
     }
 
     public var message: String {
-        lastFrameTruncated ? Words.clipEndedCut(count: framesPlayed, path: path)
+        lastFrameTruncated
+            ? Words.clipEndedCut(count: framesPlayed, path: path)
             : Words.clipEnded(count: framesPlayed, path: path)
     }
 

@@ -19,8 +19,9 @@ public enum ExifOrientation {
             let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
             guard length >= 2, position + 2 + length <= bytes.count else { return nil }
             let body = (position + 4)..<(position + 2 + length)
-            if marker == 0xE1, body.count >= 6, Array(bytes[body.lowerBound..<(body.lowerBound + 6)])
-                == [0x45, 0x78, 0x69, 0x66, 0, 0]
+            if marker == 0xE1, body.count >= 6,
+                Array(bytes[body.lowerBound..<(body.lowerBound + 6)])
+                    == [0x45, 0x78, 0x69, 0x66, 0, 0]
             {
                 return orientation(tiff: bytes[(body.lowerBound + 6)..<body.upperBound])
             }
@@ -71,7 +72,7 @@ extension Frame {
         let swaps = (5...8).contains(orientation)
         let (w, h) = (width, height)
         guard let channels = packedChannels, isWellFormed,
-              output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
+            output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
         else {
             return clear(&output)
         }

@@ -62,8 +62,10 @@ public struct Frame: Sendable {
     public var isWarmUp: Bool
     public var data: [UInt8]
 
-    public init(format: PixelFormat, width: Int, height: Int, colorRange: ColorRange = .limited,
-                timestamp: Double = 0, isWarmUp: Bool = false, data: [UInt8]) {
+    public init(
+        format: PixelFormat, width: Int, height: Int, colorRange: ColorRange = .limited,
+        timestamp: Double = 0, isWarmUp: Bool = false, data: [UInt8]
+    ) {
         self.format = format
         self.width = width
         self.height = height

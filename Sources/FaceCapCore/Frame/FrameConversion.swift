@@ -99,8 +99,9 @@ extension Frame {
                         let luma = s + y * w, out = d + y * w * 3
                         let cu = u + (y >> yShift) * chromaW, cv = v + (y >> yShift) * chromaW
                         for pair in 0..<(w / 2) {
-                            converter.writePair(y0: luma[2 * pair], y1: luma[2 * pair + 1], u: cu[pair], v: cv[pair],
-                                                to: out + 6 * pair)
+                            converter.writePair(
+                                y0: luma[2 * pair], y1: luma[2 * pair + 1], u: cu[pair], v: cv[pair],
+                                to: out + 6 * pair)
                         }
                         if w % 2 == 1 {
                             converter.writeOne(y: luma[w - 1], u: cu[w / 2], v: cv[w / 2], to: out + 3 * (w - 1))
@@ -196,17 +197,22 @@ public struct RGBToYUV: Sendable {
         let y = (yr * r + yg * g + yb * b + (yOffset << 16) + 32768) >> 16
         let u = (ur * r + ug * g + ub * b + (128 << 16) + 32768) >> 16
         let v = (vr * r + vg * g + vb * b + (128 << 16) + 32768) >> 16
-        return (UInt8(truncatingIfNeeded: min(max(y, 0), 255)), UInt8(truncatingIfNeeded: min(max(u, 0), 255)),
-                UInt8(truncatingIfNeeded: min(max(v, 0), 255)))
+        return (
+            UInt8(truncatingIfNeeded: min(max(y, 0), 255)), UInt8(truncatingIfNeeded: min(max(u, 0), 255)),
+            UInt8(truncatingIfNeeded: min(max(v, 0), 255))
+        )
     }
 
     /// Converts `pixelCount` packed RGB pixels into Y, U and V planes of `pixelCount` bytes each. Both
     /// buffers must hold `3 × pixelCount` bytes (a precondition: the caller sized them).
-    public func rgbToYUV444p(_ rgb: UnsafeBufferPointer<UInt8>, pixelCount: Int,
-                             into planes: UnsafeMutableBufferPointer<UInt8>) {
+    public func rgbToYUV444p(
+        _ rgb: UnsafeBufferPointer<UInt8>, pixelCount: Int,
+        into planes: UnsafeMutableBufferPointer<UInt8>
+    ) {
         let (bytes, overflow) = pixelCount.multipliedReportingOverflow(by: 3)
-        precondition(pixelCount >= 0 && !overflow && rgb.count >= bytes && planes.count >= bytes,
-                     "rgbToYUV444p: buffers smaller than \(pixelCount) pixels")
+        precondition(
+            pixelCount >= 0 && !overflow && rgb.count >= bytes && planes.count >= bytes,
+            "rgbToYUV444p: buffers smaller than \(pixelCount) pixels")
         guard pixelCount > 0 else { return }
         let s = rgb.baseAddress!, y = planes.baseAddress!, u = y + pixelCount, v = u + pixelCount
         for i in 0..<pixelCount {
@@ -222,8 +228,10 @@ public struct RGBToYUV: Sendable {
 public enum PlanarPacking {
     /// YUYV (Y0 U Y1 V) → planar 4:2:2: Y plane, then U and V at half width (rounded up). The buffers
     /// must hold a `width × height` picture in each layout (a precondition: the caller sized them).
-    public static func yuyvToYUV422p(_ yuyv: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                     into planes: UnsafeMutableBufferPointer<UInt8>) {
+    public static func yuyvToYUV422p(
+        _ yuyv: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        into planes: UnsafeMutableBufferPointer<UInt8>
+    ) {
         checkSizes(yuyv.count, planes.count, width: width, height: height)
         let cw = (width + 1) / 2
         let s = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
@@ -239,8 +247,10 @@ public enum PlanarPacking {
 
     /// Planar 4:2:2 → YUYV, the inverse of `yuyvToYUV422p` (an odd width's last Y1 repeats Y0). The
     /// buffers must hold a `width × height` picture in each layout (a precondition).
-    public static func yuv422pToYUYV(_ planes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                     into yuyv: UnsafeMutableBufferPointer<UInt8>) {
+    public static func yuv422pToYUYV(
+        _ planes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        into yuyv: UnsafeMutableBufferPointer<UInt8>
+    ) {
         checkSizes(yuyv.count, planes.count, width: width, height: height)
         let cw = (width + 1) / 2
         let d = yuyv.baseAddress!, yp = planes.baseAddress!, up = yp + width * height, vp = up + cw * height
@@ -259,11 +269,13 @@ public enum PlanarPacking {
     /// Traps unless `packed` and `planar` bytes hold a `width × height` picture as YUYV and as 4:2:2.
     private static func checkSizes(_ packed: Int, _ planar: Int, width: Int, height: Int) {
         guard let needPacked = PixelFormat.yuyv.byteCount(width: width, height: height),
-              let needPlanar = PixelFormat.yuv422p.byteCount(width: width, height: height) else {
+            let needPlanar = PixelFormat.yuv422p.byteCount(width: width, height: height)
+        else {
             preconditionFailure("PlanarPacking: \(width)×\(height) is not a picture size")
         }
-        precondition(packed >= needPacked && planar >= needPlanar,
-                     "PlanarPacking: buffers smaller than a \(width)×\(height) picture")
+        precondition(
+            packed >= needPacked && planar >= needPlanar,
+            "PlanarPacking: buffers smaller than a \(width)×\(height) picture")
     }
 }
 

@@ -24,7 +24,8 @@ extension Frame {
         let x1 = min(width, x + cropWidth)
         let y1 = min(height, y + cropHeight)
         guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed,
-              output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange) else {
+            output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange)
+        else {
             return clear(&output)
         }
         output.timestamp = timestamp
@@ -47,7 +48,8 @@ extension Frame {
     @discardableResult
     public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) -> Bool {
         guard let channels = packedChannels, newWidth > 0, newHeight > 0, width > 0, height > 0, isWellFormed,
-              output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange) else {
+            output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange)
+        else {
             return clear(&output)
         }
         output.timestamp = timestamp
@@ -111,7 +113,8 @@ extension Frame {
     @discardableResult
     public func mirror(into output: inout Frame) -> Bool {
         guard let channels = packedChannels, isWellFormed,
-              output.prepare(format: format, width: width, height: height, colorRange: colorRange) else {
+            output.prepare(format: format, width: width, height: height, colorRange: colorRange)
+        else {
             return clear(&output)
         }
         output.timestamp = timestamp

@@ -55,8 +55,9 @@ public struct ImageLimits: Sendable, Equatable {
     /// Throws `tooLarge` unless `width`×`height` is positive and within the limits.
     public func check(width: Int, height: Int) throws(MediaDataError) {
         guard width > 0, height > 0 else { throw .malformed("zero width or height (\(width)×\(height))") }
-        guard width <= maxSide, height <= maxSide, width.multipliedReportingOverflow(by: height).partialValue
-            <= maxPixels
+        guard width <= maxSide, height <= maxSide,
+            width.multipliedReportingOverflow(by: height).partialValue
+                <= maxPixels
         else { throw .tooLarge(width: width, height: height) }
     }
 }

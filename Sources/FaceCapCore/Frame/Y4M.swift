@@ -271,8 +271,11 @@ public struct Y4MReader: Sendable {
         guard bytes.count - start >= count else {
             throw .truncated("frame \(frameIndex) has \(bytes.count - start) of its \(count) bytes")
         }
-        guard frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
-                            colorRange: header.colorRange) else {
+        guard
+            frame.prepare(
+                format: header.pixelFormat, width: header.width, height: header.height,
+                colorRange: header.colorRange)
+        else {
             throw .tooLarge(width: header.width, height: header.height)
         }
         frame.data.withUnsafeMutableBufferPointer { out in

@@ -1,4 +1,5 @@
 import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif

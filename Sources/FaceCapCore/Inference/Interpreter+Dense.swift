@@ -23,7 +23,8 @@ extension PlanBuilder {
     /// `keep_dims`. The axes come from a constant int32 tensor; negative axes count from the end.
     private mutating func planMean(_ index: Int, _ op: TFLiteOperator) throws {
         guard op.inputs.count == 2, case .reducer(let keepDims) = op.options,
-              let rawAxes = int32Values[op.inputs[1]] else {
+            let rawAxes = int32Values[op.inputs[1]]
+        else {
             throw PlanError(text: "MEAN (operator \(index)) needs constant int32 axes")
         }
         let input = op.inputs[0], out = op.outputs[0]
@@ -33,22 +34,29 @@ extension PlanBuilder {
         }
         let axes = Set(rawAxes.map { Int($0) < 0 ? Int($0) + s.count : Int($0) }).sorted()
         guard let first = axes.first, let last = axes.last, first >= 0, last < s.count,
-              last - first + 1 == axes.count else {
-            throw PlanError(text: "MEAN (operator \(index)) over axes \(rawAxes) of shape \(s): only adjacent "
-                + "axes are supported")
+            last - first + 1 == axes.count
+        else {
+            throw PlanError(
+                text: "MEAN (operator \(index)) over axes \(rawAxes) of shape \(s): only adjacent "
+                    + "axes are supported")
         }
         let outer = s[..<first].reduce(1, *), reduced = s[first...last].reduce(1, *)
         let inner = s[(last + 1)...].reduce(1, *)
-        let expected = keepDims ? s.enumerated().map { axes.contains($0.offset) ? 1 : $0.element }
+        let expected =
+            keepDims
+            ? s.enumerated().map { axes.contains($0.offset) ? 1 : $0.element }
             : s.enumerated().filter { !axes.contains($0.offset) }.map(\.element)
         // A rank-0 result is stored as [] or [1].
         guard shape(out) == expected || (expected.isEmpty && shape(out) == [1]) else {
             throw PlanError(text: "MEAN (operator \(index)) declares output \(shape(out)), the axes give \(expected)")
         }
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return { meanOverAxes(src, outer: outer, reduced: reduced, inner: inner, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return { meanOverAxes(src, outer: outer, reduced: reduced, inner: inner, output: dst) }
+                }))
     }
 
     /// FULLY_CONNECTED with constant weights [units, depth] (TFLite's default format) and an optional
@@ -67,9 +75,11 @@ extension PlanBuilder {
         let inputCount = model.tensors[input].elementCount
         let rows = inputCount / max(depth, 1)
         guard depth >= 1, rows * depth == inputCount, model.tensors[out].elementCount == rows * units,
-              shape(out).last == units else {
-            throw PlanError(text: "FULLY_CONNECTED (operator \(index)) has weights \(wShape) for input "
-                + "\(shape(input)) and output \(shape(out))")
+            shape(out).last == units
+        else {
+            throw PlanError(
+                text: "FULLY_CONNECTED (operator \(index)) has weights \(wShape) for input "
+                    + "\(shape(input)) and output \(shape(out))")
         }
         var bias = [Float](repeating: 0, count: units)
         if op.inputs.count > 2, op.inputs[2] >= 0 {
@@ -79,33 +89,43 @@ extension PlanBuilder {
             }
         }
         let w = constantPool.store(weights), b = constantPool.store(bias)
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return {
-                fullyConnected(src, rows: rows, depth: depth, weights: w, bias: b, units: units,
-                               activation: activation, output: dst)
-            }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return {
+                        fullyConnected(
+                            src, rows: rows, depth: depth, weights: w, bias: b, units: units,
+                            activation: activation, output: dst)
+                    }
+                }))
     }
 
     /// LOGISTIC (the sigmoid), elementwise.
     private mutating func planLogistic(_ index: Int, _ op: TFLiteOperator) throws {
         guard let input = op.inputs.first, constantValues[input] == nil,
-              model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount else {
+            model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount
+        else {
             throw PlanError(text: "LOGISTIC (operator \(index)) needs an activation input of its output's size")
         }
         let out = op.outputs[0]
         let count = model.tensors[input].elementCount
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return { logistic(src, count: count, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return { logistic(src, count: count, output: dst) }
+                }))
     }
 }
 
 /// `output[o, i] = mean over r of input[o, r, i]` for an input laid out as outer × reduced × inner.
-func meanOverAxes(_ input: UnsafePointer<Float>, outer: Int, reduced: Int, inner: Int,
-                  output: UnsafeMutablePointer<Float>) {
+func meanOverAxes(
+    _ input: UnsafePointer<Float>, outer: Int, reduced: Int, inner: Int,
+    output: UnsafeMutablePointer<Float>
+) {
     let scale = 1 / Float(reduced)
     for o in 0..<outer {
         let dst = output + o &* inner
@@ -120,9 +140,11 @@ func meanOverAxes(_ input: UnsafePointer<Float>, outer: Int, reduced: Int, inner
 }
 
 /// `output[r, u] = activation(bias[u] + Σ_d input[r, d] · weights[u, d])`.
-func fullyConnected(_ input: UnsafePointer<Float>, rows: Int, depth: Int, weights: UnsafePointer<Float>,
-                    bias: UnsafePointer<Float>, units: Int, activation: TFLiteActivation,
-                    output: UnsafeMutablePointer<Float>) {
+func fullyConnected(
+    _ input: UnsafePointer<Float>, rows: Int, depth: Int, weights: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, units: Int, activation: TFLiteActivation,
+    output: UnsafeMutablePointer<Float>
+) {
     for r in 0..<rows {
         let x = input + r &* depth
         for u in 0..<units {
@@ -132,7 +154,8 @@ func fullyConnected(_ input: UnsafePointer<Float>, rows: Int, depth: Int, weight
             var lanes = SIMD8<Float>(repeating: 0)
             var d = 0
             while d &+ 8 <= depth {
-                lanes += UnsafeRawPointer(x + d).loadUnaligned(as: SIMD8<Float>.self)
+                lanes +=
+                    UnsafeRawPointer(x + d).loadUnaligned(as: SIMD8<Float>.self)
                     * UnsafeRawPointer(w + d).loadUnaligned(as: SIMD8<Float>.self)
                 d &+= 8
             }

@@ -1,4 +1,5 @@
 import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,18 +14,24 @@ extension PlanBuilder {
         }
         let (inH, inW, c) = try nhwc(input)
         let (outH, outW, outC) = try nhwc(op.outputs[0])
-        let g = WindowGeometry(inH: inH, inW: inW, kh: window.filterH, kw: window.filterW, sh: window.strideH,
-                               sw: window.strideW, padding: window.padding)
+        let g = WindowGeometry(
+            inH: inH, inW: inW, kh: window.filterH, kw: window.filterW, sh: window.strideH,
+            sw: window.strideW, padding: window.padding)
         guard g.outH == outH, g.outW == outW, outC == c else {
             throw PlanError(text: "MAX_POOL_2D (operator \(index)) has an inconsistent output shape")
         }
         let blocks = channelBlocks(c)
         let activation = KernelActivation(window.activation)
         let out = op.outputs[0]
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return { maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return {
+                        maxPool(input: src, channels: c, g: g, blocks: blocks, activation: activation, output: dst)
+                    }
+                }))
         label("POOL \(inH)x\(inW)x\(c)")
         // The window clipped to the input: a model's filter size is any int32, the input at most 2^26 floats.
         cost("POOL", flops: outH * outW * c * min(g.kh, inH) * min(g.kw, inW))
@@ -39,16 +46,20 @@ extension PlanBuilder {
             throw PlanError(text: "ADD (operator \(index)) with broadcasting or constants is not supported")
         }
         let count = model.tensors[out].elementCount
-        plans.append(StepPlan(reads: [a, b], writes: [out], make: { address in
-            let x = address(a), y = address(b), dst = address(out)
-            return { addElementwise(x, y, count: count, activation: activation, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [a, b], writes: [out],
+                make: { address in
+                    let x = address(a), y = address(b), dst = address(out)
+                    return { addElementwise(x, y, count: count, activation: activation, output: dst) }
+                }))
         cost("other", flops: count)
     }
 
     mutating func planActivation(_ index: Int, _ op: TFLiteOperator) throws {
         guard let input = op.inputs.first, !constantValues.has(input),
-              model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount else {
+            model.tensors[input].elementCount == model.tensors[op.outputs[0]].elementCount
+        else {
             throw PlanError(text: "operator \(index) needs an activation input of its output's size")
         }
         let out = op.outputs[0]
@@ -63,10 +74,13 @@ extension PlanBuilder {
             alphaPointer = constantPool.store(alpha)
         }
         let alpha = alphaPointer
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return { activationLayer(src, pixels: pixels, channels: channels, alpha: alpha, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return { activationLayer(src, pixels: pixels, channels: channels, alpha: alpha, output: dst) }
+                }))
         cost("other", flops: pixels * channels)
     }
 
@@ -80,23 +94,27 @@ extension PlanBuilder {
         // Summed as Int: two Int32 paddings near Int32.max overflowed (a fuzzed model).
         let pad = paddings.map(Int.init)
         guard pad.count == 8, pad.allSatisfy({ $0 >= 0 }), pad[0] == 0, pad[1] == 0,
-              outH == h + pad[2] + pad[3], outW == w + pad[4] + pad[5], outC == c + pad[6] + pad[7] else {
+            outH == h + pad[2] + pad[3], outW == w + pad[4] + pad[5], outC == c + pad[6] + pad[7]
+        else {
             throw PlanError(text: "PAD (operator \(index)) has paddings \(paddings) that do not match its shapes")
         }
         let top = pad[2], left = pad[4], front = pad[6]
         let total = outH * outW * outC
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return {
-                dst.update(repeating: 0, count: total)
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let target = dst + (((y &+ top) &* outW &+ x &+ left) &* outC &+ front)
-                        target.update(from: src + (y &* w &+ x) &* c, count: c)
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return {
+                        dst.update(repeating: 0, count: total)
+                        for y in 0..<h {
+                            for x in 0..<w {
+                                let target = dst + (((y &+ top) &* outW &+ x &+ left) &* outC &+ front)
+                                target.update(from: src + (y &* w &+ x) &* c, count: c)
+                            }
+                        }
                     }
-                }
-            }
-        }))
+                }))
     }
 
     mutating func planConcatenation(_ index: Int, _ op: TFLiteOperator) throws {
@@ -114,7 +132,8 @@ extension PlanBuilder {
         for input in op.inputs {
             let s = shape(input)
             guard s.count == outShape.count, !constantValues.has(input),
-                  s.enumerated().allSatisfy({ $0.offset == axis || $0.element == outShape[$0.offset] }) else {
+                s.enumerated().allSatisfy({ $0.offset == axis || $0.element == outShape[$0.offset] })
+            else {
                 throw PlanError(text: "CONCATENATION (operator \(index)) has inputs of mismatched shapes")
             }
             chunks.append(s[axis...].reduce(1, *))
@@ -124,17 +143,20 @@ extension PlanBuilder {
         }
         let inputs = op.inputs
         let outChunk = chunks.reduce(0, +)
-        plans.append(StepPlan(reads: inputs, writes: [out], make: { address in
-            let sources = inputs.map { UnsafePointer(address($0)) }, dst = address(out)
-            return {
-                for o in 0..<outer {
-                    var position = o * outChunk
-                    for (source, chunk) in zip(sources, chunks) {
-                        (dst + position).update(from: source + o * chunk, count: chunk)
-                        position += chunk
+        plans.append(
+            StepPlan(
+                reads: inputs, writes: [out],
+                make: { address in
+                    let sources = inputs.map { UnsafePointer(address($0)) }, dst = address(out)
+                    return {
+                        for o in 0..<outer {
+                            var position = o * outChunk
+                            for (source, chunk) in zip(sources, chunks) {
+                                (dst + position).update(from: source + o * chunk, count: chunk)
+                                position += chunk
+                            }
+                        }
                     }
-                }
-            }
-        }))
+                }))
     }
 }

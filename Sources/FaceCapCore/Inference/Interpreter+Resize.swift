@@ -9,7 +9,8 @@ extension PlanBuilder {
     /// matches the output, the same channels.
     mutating func planResizeBilinear(_ index: Int, _ op: TFLiteOperator) throws {
         guard op.inputs.count == 2, case .resize(let alignCorners, let halfPixelCenters) = op.options,
-              let size = int32Values[op.inputs[1]], size.count == 2 else {
+            let size = int32Values[op.inputs[1]], size.count == 2
+        else {
             throw PlanError(text: "RESIZE_BILINEAR (operator \(index)) needs a constant int32 size [height, width]")
         }
         let input = op.inputs[0], out = op.outputs[0]
@@ -19,19 +20,24 @@ extension PlanBuilder {
         let (inH, inW, c) = try nhwc(input)
         let (outH, outW, outC) = try nhwc(out)
         guard Int(size[0]) == outH, Int(size[1]) == outW, outC == c else {
-            throw PlanError(text: "RESIZE_BILINEAR (operator \(index)) resizes \(shape(input)) to \(size), "
-                + "its output is \(shape(out))")
+            throw PlanError(
+                text: "RESIZE_BILINEAR (operator \(index)) resizes \(shape(input)) to \(size), "
+                    + "its output is \(shape(out))")
         }
         guard !(alignCorners && halfPixelCenters) else {
-            throw PlanError(text: "RESIZE_BILINEAR (operator \(index)) sets both align_corners and "
-                + "half_pixel_centers")
+            throw PlanError(
+                text: "RESIZE_BILINEAR (operator \(index)) sets both align_corners and "
+                    + "half_pixel_centers")
         }
         let rows = ResizeAxis(input: inH, output: outH, alignCorners: alignCorners, halfPixel: halfPixelCenters)
         let columns = ResizeAxis(input: inW, output: outW, alignCorners: alignCorners, halfPixel: halfPixelCenters)
-        plans.append(StepPlan(reads: [input], writes: [out], make: { address in
-            let src = address(input), dst = address(out)
-            return { resizeBilinear(src, width: inW, channels: c, rows: rows, columns: columns, output: dst) }
-        }))
+        plans.append(
+            StepPlan(
+                reads: [input], writes: [out],
+                make: { address in
+                    let src = address(input), dst = address(out)
+                    return { resizeBilinear(src, width: inW, channels: c, rows: rows, columns: columns, output: dst) }
+                }))
         label("RESIZE_BILINEAR \(inH)x\(inW)x\(c)->\(outH)x\(outW)")
         cost("other", flops: outH * outW * c * 8)
     }
@@ -58,8 +64,10 @@ struct ResizeAxis {
 
 /// `output[y, x, c]` = the four neighbours of (rows[y], columns[x]) in `input` (H × `width` × `channels`),
 /// weighted as TFLite's reference kernel weighs them.
-func resizeBilinear(_ input: UnsafePointer<Float>, width: Int, channels: Int, rows: ResizeAxis, columns: ResizeAxis,
-                    output: UnsafeMutablePointer<Float>) {
+func resizeBilinear(
+    _ input: UnsafePointer<Float>, width: Int, channels: Int, rows: ResizeAxis, columns: ResizeAxis,
+    output: UnsafeMutablePointer<Float>
+) {
     var dst = output
     for y in rows.lower.indices {
         let dy = rows.weight[y]

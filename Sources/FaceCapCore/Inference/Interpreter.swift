@@ -1,4 +1,5 @@
 import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -111,9 +112,10 @@ public final class Interpreter {
             }
         }
         return zip(steps, times).map { step, samples in
-            StepProfile(label: step.label, kind: step.kind, flops: step.flops * n,
-                        bytes: (step.bytes - step.constantBytes) * n + step.constantBytes,
-                        milliseconds: samples.sorted()[samples.count / 2])
+            StepProfile(
+                label: step.label, kind: step.kind, flops: step.flops * n,
+                bytes: (step.bytes - step.constantBytes) * n + step.constantBytes,
+                milliseconds: samples.sorted()[samples.count / 2])
         }
     }
 
@@ -234,8 +236,9 @@ struct StepPlan {
             let calls = (0..<images).map { image in make { base + resolve($0) + image * elements($0) } }
             execute = { n in for i in 0..<n { calls[i]() } }
         }
-        return Step(label: label, kind: kind, flops: flops, bytes: bytes, constantBytes: constantBytes,
-                    execute: execute)
+        return Step(
+            label: label, kind: kind, flops: flops, bytes: bytes, constantBytes: constantBytes,
+            execute: execute)
     }
 }
 
@@ -330,7 +333,8 @@ struct PlanBuilder {
             switch op.code {
             case .dequantize:
                 guard op.inputs.count == 1, constantValues.has(op.inputs[0]),
-                      constantValues.count(op.inputs[0]) == tensors[output].elementCount else {
+                    constantValues.count(op.inputs[0]) == tensors[output].elementCount
+                else {
                     throw PlanError(text: "DEQUANTIZE (operator \(index)) of a non-constant tensor is not supported")
                 }
                 constantValues.alias(output, to: op.inputs[0])
@@ -414,7 +418,7 @@ struct PlanBuilder {
         for output in model.outputs { touch(output, end) }
         func size(_ r: Int) -> Int {
             let floats = model.tensors[r].elementCount * batch
-            return (floats + 16 + 15) & ~15          // room for one over-wide SIMD load, 64-byte aligned
+            return (floats + 16 + 15) & ~15  // room for one over-wide SIMD load, 64-byte aligned
         }
         let order = first.keys.sorted { size($0) != size($1) ? size($0) > size($1) : $0 < $1 }
         var placed: [(offset: Int, size: Int, first: Int, last: Int)] = []

@@ -27,13 +27,16 @@ struct WindowGeometry {
 }
 
 /// Depthwise convolution (multiplier 1). Weights packed per block as [kh·kw][8], bias [8] per block.
-func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
-               weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
-               output: UnsafeMutablePointer<Float>) {
+func depthwise(
+    input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+    weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
+    output: UnsafeMutablePointer<Float>
+) {
     let taps = g.kh * g.kw
     if g.kh == 3, g.kw == 3, channels >= 8 {
-        depthwise3x3(input: input, channels: channels, g: g, blocks: blocks, weights: weights, bias: bias,
-                     activation: activation, output: output)
+        depthwise3x3(
+            input: input, channels: channels, g: g, blocks: blocks, weights: weights, bias: bias,
+            activation: activation, output: output)
         return
     }
     for oy in 0..<g.outH {
@@ -66,9 +69,11 @@ func depthwise(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bl
 
 /// The common 3×3 case: weights of a block held in registers, interior pixels in a tight loop without
 /// bounds checks, the (at most two) border columns and rows through the checked path.
-private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
-                          weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
-                          output: UnsafeMutablePointer<Float>) {
+private func depthwise3x3(
+    input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+    weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: KernelActivation,
+    output: UnsafeMutablePointer<Float>
+) {
     let c = channels
     let rowStride = g.inW * c
     let blockCount = (c + 7) / 8
@@ -116,8 +121,9 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
             if g.sw == 1 {
                 // Four outputs per step share six input columns per kernel row: 18 loads for 36 FMAs.
                 while n >= 4 {
-                    depthwise3x3Four(p, rowStride: rowStride, c: c, weights: wb, bias: bv, activation: activation,
-                                     noActivation: noActivation, block: b, output: out)
+                    depthwise3x3Four(
+                        p, rowStride: rowStride, c: c, weights: wb, bias: bv, activation: activation,
+                        noActivation: noActivation, block: b, output: out)
                     p += 4 &* c
                     out += 4 &* c
                     n &-= 4
@@ -144,9 +150,11 @@ private func depthwise3x3(input: UnsafePointer<Float>, channels: Int, g: WindowG
 /// Four neighbouring outputs of one 3×3 depthwise block at stride 1 (`depthwise3x3`'s interior): `p` is the
 /// first one's top-left input pixel, `output` its output pixel.
 @inline(__always)
-private func depthwise3x3Four(_ p: UnsafePointer<Float>, rowStride: Int, c: Int, weights wb: UnsafePointer<Float>,
-                              bias bv: V8, activation: KernelActivation, noActivation: Bool, block b: Int,
-                              output out: UnsafeMutablePointer<Float>) {
+private func depthwise3x3Four(
+    _ p: UnsafePointer<Float>, rowStride: Int, c: Int, weights wb: UnsafePointer<Float>,
+    bias bv: V8, activation: KernelActivation, noActivation: Bool, block b: Int,
+    output out: UnsafeMutablePointer<Float>
+) {
     var a0 = bv, a1 = bv, a2 = bv, a3 = bv
     for ky in 0..<3 {
         let row = p + ky &* rowStride

@@ -27,14 +27,17 @@ struct PackedGemm {
 
 /// C[m × n] = A[m × k] · W + bias (+ residual), then activation. `a` rows are `lda` apart; `segments`
 /// describes a row when it is not contiguous (direct convolution).
-func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, packed: PackedGemm,
-          c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation) {
+func gemm(
+    a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, packed: PackedGemm,
+    c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation
+) {
     // Rows in chunks that keep A's chunk in L1 while every weight panel streams past it.
     let chunk = max(12, min(96, (16 * 1024) / max(1, packed.k * 4)) / 12 * 12)
     let k = segments ?? Segments(count: 1, length: packed.k, stride: 0)
     if !packed.wide.isEmpty {
-        gemmWide(a: a, lda: lda, m: m, k: k, chunk: chunk, packed: packed, c: c, ldc: ldc, residual: residual,
-                 activation: activation)
+        gemmWide(
+            a: a, lda: lda, m: m, k: k, chunk: chunk, packed: packed, c: c, ldc: ldc, residual: residual,
+            activation: activation)
         return
     }
     var m0 = 0
@@ -50,20 +53,23 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
             case 3:
                 let b1 = packed.blocks[bi + 1], b2 = packed.blocks[bi + 2]
                 while row + 4 <= m1 {
-                    kernel4x24(a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               c: c, ldc: ldc)
+                    kernel4x24(
+                        a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                        c: c, ldc: ldc)
                     row &+= 4
                 }
                 while row < m1 {
-                    kernel1x24(a: a + row &* lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
-                               c: c, ldc: ldc)
+                    kernel1x24(
+                        a: a + row &* lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1, b2: b2,
+                        c: c, ldc: ldc)
                     row &+= 1
                 }
             case 2:
                 let b1 = packed.blocks[bi + 1]
                 while row + 6 <= m1 {
-                    kernel6x16(a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
-                               c: c, ldc: ldc)
+                    kernel6x16(
+                        a: a + row &* lda, lda: lda, k: k, w: w, bias: bias, row: row, b0: b0, b1: b1,
+                        c: c, ldc: ldc)
                     row &+= 6
                 }
                 while row < m1 {
@@ -88,8 +94,10 @@ func gemm(a: UnsafePointer<Float>, lda: Int, m: Int, segments: Segments? = nil, 
 
 /// `gemm` on CKernels' wide panels (AVX-512, or AVX2 where AVX-512 is not used): every panel in C, the residual
 /// added and the activation applied as C is stored.
-private func gemmWide(a: UnsafePointer<Float>, lda: Int, m: Int, k: Segments, chunk: Int, packed: PackedGemm,
-                      c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation) {
+private func gemmWide(
+    a: UnsafePointer<Float>, lda: Int, m: Int, k: Segments, chunk: Int, packed: PackedGemm,
+    c: UnsafeMutablePointer<Float>, ldc: Int, residual: Residual?, activation: KernelActivation
+) {
     let (act, alpha) = activation.cCode
     var m0 = 0
     while m0 < m {
@@ -99,15 +107,17 @@ private func gemmWide(a: UnsafePointer<Float>, lda: Int, m: Int, k: Segments, ch
             let res = residual.map { $0.pointer + (m0 &* $0.stride &+ min(panel.start, $0.channels)) }
             let resLanes = max(0, (residual?.channels ?? 0) - panel.start)
             if avx512GEMM {
-                fc_gemm_panel_avx512(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
-                                     packed.weights + panel.offset, panel.width, panel.valid,
-                                     packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
-                                     residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+                fc_gemm_panel_avx512(
+                    a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                    packed.weights + panel.offset, panel.width, panel.valid,
+                    packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                    residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
             } else {
-                fc_gemm_panel_avx2(a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
-                                   packed.weights + panel.offset, panel.width, panel.valid,
-                                   packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
-                                   residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
+                fc_gemm_panel_avx2(
+                    a + m0 &* lda, lda, m1 &- m0, k.count, k.length, k.stride,
+                    packed.weights + panel.offset, panel.width, panel.valid,
+                    packed.bias + panel.start, c + (m0 &* ldc &+ panel.start), ldc, res,
+                    residual?.stride ?? 0, resLanes, act, alpha.map { $0 + panel.start })
             }
         }
         m0 = m1
@@ -137,8 +147,10 @@ func panelWidths(blocks: Int) -> [Int] {
 }
 
 @inline(__always)
-func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel6x16(
+    a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int
+) {
     let bias0 = load8(bias), bias1 = load8(bias + 8)
     var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
     var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
@@ -178,9 +190,11 @@ func kernel6x16(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
 }
 
 @inline(__always)
-func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
-                ldc: Int) {
+func kernel4x24(
+    a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
+    ldc: Int
+) {
     let bias0 = load8(bias), bias1 = load8(bias + 8), bias2 = load8(bias + 16)
     var c00 = bias0, c01 = bias1, c02 = bias2, c10 = bias0, c11 = bias1, c12 = bias2
     var c20 = bias0, c21 = bias1, c22 = bias2, c30 = bias0, c31 = bias1, c32 = bias2
@@ -216,9 +230,11 @@ func kernel4x24(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoi
 }
 
 @inline(__always)
-func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
-                ldc: Int) {
+func kernel1x24(
+    a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, b1: ChannelBlock, b2: ChannelBlock, c: UnsafeMutablePointer<Float>,
+    ldc: Int
+) {
     var c0 = load8(bias), c1 = load8(bias + 8), c2 = load8(bias + 16)
     var wp = w
     for segment in 0..<seg.count {
@@ -235,8 +251,10 @@ func kernel1x24(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
 }
 
 @inline(__always)
-func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel1x16(
+    a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, b1: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int
+) {
     var c0 = load8(bias), c1 = load8(bias + 8)
     var wp = w
     for segment in 0..<seg.count {
@@ -252,8 +270,10 @@ func kernel1x16(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float
 }
 
 @inline(__always)
-func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel4x8(
+    a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int
+) {
     let bias0 = load8(bias)
     var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0
     let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda
@@ -276,8 +296,10 @@ func kernel4x8(a: UnsafePointer<Float>, lda: Int, k seg: Segments, w: UnsafePoin
 }
 
 @inline(__always)
-func kernel1x8(a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-               row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int) {
+func kernel1x8(
+    a: UnsafePointer<Float>, k seg: Segments, w: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    row: Int, b0: ChannelBlock, c: UnsafeMutablePointer<Float>, ldc: Int
+) {
     var c0 = load8(bias)
     var wp = w
     for segment in 0..<seg.count {

@@ -2,10 +2,13 @@
 // Kernels.swift's header.
 
 /// Max pooling; cells outside the input are ignored (TFLite treats padding as −∞).
-func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
-             activation: KernelActivation, output: UnsafeMutablePointer<Float>) {
+func maxPool(
+    input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, blocks: [ChannelBlock],
+    activation: KernelActivation, output: UnsafeMutablePointer<Float>
+) {
     if g.kh == 2, g.kw == 2, g.sh == 2, g.sw == 2, g.padTop == 0, g.padLeft == 0, 2 * g.outH <= g.inH,
-       2 * g.outW <= g.inW, channels >= 8, case .none = activation {
+        2 * g.outW <= g.inW, channels >= 8, case .none = activation
+    {
         maxPool2x2(input: input, channels: channels, g: g, output: output)
         return
     }
@@ -36,8 +39,10 @@ func maxPool(input: UnsafePointer<Float>, channels: Int, g: WindowGeometry, bloc
 }
 
 /// The 2×2/2 pooling of these models, every window inside the input.
-private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowGeometry,
-                        output: UnsafeMutablePointer<Float>) {
+private func maxPool2x2(
+    input: UnsafePointer<Float>, channels c: Int, g: WindowGeometry,
+    output: UnsafeMutablePointer<Float>
+) {
     let rowStride = g.inW * c
     for oy in 0..<g.outH {
         var out = output + oy &* g.outW &* c
@@ -59,8 +64,10 @@ private func maxPool2x2(input: UnsafePointer<Float>, channels c: Int, g: WindowG
 }
 
 /// out = activation(a + b) elementwise (same shapes).
-func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
-                    activation: TFLiteActivation, output: UnsafeMutablePointer<Float>) {
+func addElementwise(
+    _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+    activation: TFLiteActivation, output: UnsafeMutablePointer<Float>
+) {
     let kernelActivation = KernelActivation(activation)
     var i = 0
     while i &+ 8 <= count {
@@ -75,8 +82,10 @@ func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count:
 }
 
 /// ReLU or per-channel PReLU over `pixels × channels` values (slopes unpacked, one per channel).
-func activationLayer(_ input: UnsafePointer<Float>, pixels: Int, channels: Int, alpha: UnsafePointer<Float>?,
-                     output: UnsafeMutablePointer<Float>) {
+func activationLayer(
+    _ input: UnsafePointer<Float>, pixels: Int, channels: Int, alpha: UnsafePointer<Float>?,
+    output: UnsafeMutablePointer<Float>
+) {
     for p in 0..<pixels {
         let src = input + p &* channels, dst = output + p &* channels
         for ch in 0..<channels {

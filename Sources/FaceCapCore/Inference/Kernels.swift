@@ -149,8 +149,10 @@ func put(_ v: V8, row: Int, block: ChannelBlock, c: UnsafeMutablePointer<Float>,
 /// Adds the residual and applies the activation in place to rows `rows` of C (n channels each), in
 /// plain channel order (the overlapping blocks of the kernels would apply them twice). For PReLU,
 /// `activation` holds one slope per channel.
-func gemmEpilogue(c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<Int>, residual: Residual?,
-                  activation: KernelActivation) {
+func gemmEpilogue(
+    c: UnsafeMutablePointer<Float>, ldc: Int, n: Int, rows: Range<Int>, residual: Residual?,
+    activation: KernelActivation
+) {
     if residual == nil, case .none = activation { return }
     let vectorEnd = n & ~7
     for row in rows {

@@ -133,7 +133,8 @@ public struct TFLiteModel: Sendable {
     private struct ModelProblem: Error { var text: String }
 
     private static func parse(_ fb: FlatBuffer) throws
-        -> ([TFLiteTensor], [TFLiteOperator], [Int], [Int]) {
+        -> ([TFLiteTensor], [TFLiteOperator], [Int], [Int])
+    {
         guard fb.bytes.count >= 8 else {
             throw ModelProblem(text: "truncated: only \(fb.bytes.count) bytes, not a TFLite model")
         }
@@ -148,7 +149,7 @@ public struct TFLiteModel: Sendable {
         for code in try model.tables(1) {
             let deprecated = Int32(try code.i8(0))
             let builtin = try code.i32(3)
-            codes.append(max(deprecated, builtin))       // schema_utils.cc GetBuiltinCode()
+            codes.append(max(deprecated, builtin))  // schema_utils.cc GetBuiltinCode()
         }
         let buffers = try model.tables(4).map { table throws(FlatBufferError) in try table.byteRange(0) }
         let subgraphs = try model.tables(2)
@@ -172,8 +173,9 @@ public struct TFLiteModel: Sendable {
                 throw ModelProblem(text: "operator \(index) refers to operator code \(codeIndex) of \(codes.count)")
             }
             guard let code = TFLiteOperatorCode(rawValue: codes[codeIndex]) else {
-                throw ModelProblem(text: "operator \(index) uses builtin operator \(codes[codeIndex]), "
-                    + "which facecap's inference engine does not implement")
+                throw ModelProblem(
+                    text: "operator \(index) uses builtin operator \(codes[codeIndex]), "
+                        + "which facecap's inference engine does not implement")
             }
             let inputs = try tensorIndices(try op.int32s(1), "operator \(index)")
             let outputs = try tensorIndices(try op.int32s(2), "operator \(index)")
@@ -188,7 +190,8 @@ public struct TFLiteModel: Sendable {
 
     /// The subgraph's tensors: shape, type and constant data checked against their buffers.
     private static func parseTensors(_ tables: [Table], buffers: [Range<Int>], bytes: [UInt8]) throws
-        -> [TFLiteTensor] {
+        -> [TFLiteTensor]
+    {
         var tensors: [TFLiteTensor] = []
         for (index, t) in tables.enumerated() {
             let shape = try t.int32s(0).map(Int.init)
@@ -232,8 +235,9 @@ public struct TFLiteModel: Sendable {
             throw ModelProblem(text: "operator \(index) has unknown padding \(rawPadding)")
         }
         let strideW = Int(try t.i32(1)), strideH = Int(try t.i32(2))
-        var window = TFLiteWindow(padding: padding, strideW: strideW, strideH: strideH,
-                                  activation: try activation(try t.i8(activationField), index))
+        var window = TFLiteWindow(
+            padding: padding, strideW: strideW, strideH: strideH,
+            activation: try activation(try t.i8(activationField), index))
         if pool {
             window.filterW = Int(try t.i32(3))
             window.filterH = Int(try t.i32(4))
@@ -267,8 +271,9 @@ public struct TFLiteModel: Sendable {
             }
             let multiplier = try t.i32(3)
             guard multiplier == 1 || multiplier == 0 else {
-                throw ModelProblem(text: "operator \(index) uses depth multiplier \(multiplier), "
-                    + "which is not supported")
+                throw ModelProblem(
+                    text: "operator \(index) uses depth multiplier \(multiplier), "
+                        + "which is not supported")
             }
             return .depthwise(try window(t, index, pool: false, activationField: 4))
         case .maxPool2D:
@@ -284,11 +289,13 @@ public struct TFLiteModel: Sendable {
         case .fullyConnected:
             // FullyConnectedOptions: 0 fused activation, 1 weights format (only DEFAULT, 0), 2 keep_num_dims.
             guard try table?.i8(1) ?? 0 == 0 else {
-                throw ModelProblem(text: "operator \(index) uses shuffled FULLY_CONNECTED weights, "
-                    + "which are not supported")
+                throw ModelProblem(
+                    text: "operator \(index) uses shuffled FULLY_CONNECTED weights, "
+                        + "which are not supported")
             }
-            return .fullyConnected(activation: try activation(try table?.i8(0) ?? 0, index),
-                                   keepNumDims: try table?.u8(2) ?? 0 != 0)
+            return .fullyConnected(
+                activation: try activation(try table?.i8(0) ?? 0, index),
+                keepNumDims: try table?.u8(2) ?? 0 != 0)
         case .mean:
             return .reducer(keepDims: try table?.u8(0) ?? 0 != 0)
         case .resizeBilinear:

@@ -17,13 +17,19 @@ extension CameraProblem {
             if access.membershipPending {
                 details += [Words.cameraAddedAfterLogin(group: group), "$ newgrp \(group)"]
             } else {
-                details += [Words.cameraFixGroup(group: group), "$ sudo usermod -aG \(group) $USER",
-                            Words.text(.cameraThisTerminalOnly), "$ newgrp \(group)"]
+                details += [
+                    Words.cameraFixGroup(group: group), "$ sudo usermod -aG \(group) $USER",
+                    Words.text(.cameraThisTerminalOnly), "$ newgrp \(group)",
+                ]
             }
             details.append(Words.cameraElsewhere(path: path))
-            self.init(kind: .permissionDenied, message: error.message, details: details, exitCode: error.exitCode, error: error)
+            self.init(
+                kind: .permissionDenied, message: error.message, details: details, exitCode: error.exitCode,
+                error: error)
         case .busy(_, let holders):
-            let details = holders.isEmpty ? [Words.text(.cameraNoHolderVisible), "$ sudo fuser -v /dev/video*"]
+            let details =
+                holders.isEmpty
+                ? [Words.text(.cameraNoHolderVisible), "$ sudo fuser -v /dev/video*"]
                 : holders.map { Words.cameraInUseBy(command: $0.command, pid: String($0.pid)) }
                     + [Words.text(.cameraCloseIt)]
             self.init(kind: .busy, message: error.message, details: details, exitCode: error.exitCode, error: error)
@@ -31,15 +37,19 @@ extension CameraProblem {
             // Only the wizard can do without a camera, so only its message offers a clip.
             var fact = error.message
             if case .noCamera(let directory) = error { fact = Words.cameraNoneDetail(directory: directory) }
-            self.init(kind: .noCamera, message: Words.cameraNoneReplayClip(message: error.message),
-                      details: [fact, Words.text(.cameraLooksAgain),
-                                Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m"],
-                      exitCode: error.exitCode, error: error)
+            self.init(
+                kind: .noCamera, message: Words.cameraNoneReplayClip(message: error.message),
+                details: [
+                    fact, Words.text(.cameraLooksAgain),
+                    Words.text(.cameraReplayRecorded), "$ facecap --input clip.y4m",
+                ],
+                exitCode: error.exitCode, error: error)
         case .rawBayerOnly(let camera):
             // A USB webcam plugged in, or Intel's relay started, is found by the automatic retry, which the countdown
             // says; the lines are the camera's and the fixes, short enough for 60×20.
-            self.init(kind: .noCamera, message: error.message, details: camera.advice, exitCode: error.exitCode,
-                      error: error)
+            self.init(
+                kind: .noCamera, message: error.message, details: camera.advice, exitCode: error.exitCode,
+                error: error)
         case .disconnected, .stalled, .ioError, .noBandwidth, .system, .closed:
             self.init(kind: .lost, message: error.message, exitCode: error.exitCode, error: error)
         }

@@ -25,9 +25,12 @@ extension Wizard {
                 title = Words.text(settings.sourceIsClip ? .clipUnreadableTitle : .noCameraTitle)
             }
         }
-        let countdown = link.awaitingAnswer ? Words.text(.countdownLookingForCamera)
+        let countdown =
+            link.awaitingAnswer
+            ? Words.text(.countdownLookingForCamera)
             : link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
-        return ScreenModel(name: name, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
+        return ScreenModel(
+            name: name, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
     }
 
     func lostScreen(_ link: CameraLink, now: Double) -> ScreenModel {
@@ -35,10 +38,12 @@ extension Wizard {
         var countdown: String?
         if link.problem.recoverable {
             lines.append(Words.text(.lostKeepsLooking))
-            countdown = link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
+            countdown =
+                link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
                 ?? Words.text(.countdownLookingForCamera)
         }
-        return ScreenModel(name: .connectionError, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
-                           tone: .error, lines: lines, countdown: countdown)
+        return ScreenModel(
+            name: .connectionError, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
+            tone: .error, lines: lines, countdown: countdown)
     }
 }

@@ -1,8 +1,9 @@
 /// The live preview: starting the camera, guidance, manual capture, taking the photo.
 extension Wizard {
     func openingScreen() -> ScreenModel {
-        ScreenModel(name: .capture, title: Words.text(.captureTitle), picture: .livePreview(oval: .searching, stability: 0),
-                    primary: Words.text(.captureStarting))
+        ScreenModel(
+            name: .capture, title: Words.text(.captureTitle), picture: .livePreview(oval: .searching, stability: 0),
+            primary: Words.text(.captureStarting))
     }
 
     func takingScreen(_ taking: Taking, now: Double) -> ScreenModel {
@@ -48,7 +49,8 @@ extension Wizard {
             primary = Words.text(.captureWaiting)
             countdown = Words.countdownNoNewPicture(seconds: String(Int(stalled)))
         } else {
-            primary = latest.map { Messages.guidance($0.primary, slight: slight.contains($0.primary)) }
+            primary =
+                latest.map { Messages.guidance($0.primary, slight: slight.contains($0.primary)) }
                 ?? Words.text(.captureLooking)
             if let start = progress.firstFrameTime, let time = latest?.time {
                 let remaining = settings.manualAfter - (time - start)
@@ -56,10 +58,11 @@ extension Wizard {
             }
         }
         let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: Words.text(.progressSteady)) : nil
-        var model = ScreenModel(name: progress.manualOffered == nil ? .capture : .manualCapture,
-                           title: Words.text(.captureTitle), tone: oval == .ready || taking ? .good : .neutral,
-                           picture: .livePreview(oval: oval, stability: stability), primary: primary,
-                           hints: Array(hints.prefix(2)), lines: lines, progress: stabilityBar, countdown: countdown)
+        var model = ScreenModel(
+            name: progress.manualOffered == nil ? .capture : .manualCapture,
+            title: Words.text(.captureTitle), tone: oval == .ready || taking ? .good : .neutral,
+            picture: .livePreview(oval: oval, stability: stability), primary: primary,
+            hints: Array(hints.prefix(2)), lines: lines, progress: stabilityBar, countdown: countdown)
         if !taking, progress.manualOffered == nil, stalled == nil { model.guidance = latest?.primary }
         return model
     }

@@ -15,15 +15,18 @@ extension Wizard {
         var spinner: Int?
         if check.held == nil, !server || check.progress >= 1 {
             let seconds = String(Int(max(0, now - check.startedAt)))
-            countdown = server
+            countdown =
+                server
                 ? Words.checkingWaitServer(seconds: seconds, timeout: String(Int(settings.serverTimeout)))
                 : Words.checkingWaitLocal(seconds: seconds)
             spinner = Int(max(0, now - check.startedAt) * Self.spinnerSteps)
         }
-        return ScreenModel(name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
-                           progress: ScreenProgress(fraction: check.progress,
-                                                    label: Words.text(server ? .progressSending : .progressChecking)),
-                           countdown: countdown, spinner: spinner)
+        return ScreenModel(
+            name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
+            progress: ScreenProgress(
+                fraction: check.progress,
+                label: Words.text(server ? .progressSending : .progressChecking)),
+            countdown: countdown, spinner: spinner)
     }
 
     /// Spinner steps a second: the run loop ticks four times a second.
@@ -34,27 +37,33 @@ extension Wizard {
         // after an interrupted upload: still Uploading.
         var name = ScreenName.uploading
         if case .exit(let code) = saving.then, code != .cancelled { name = .connectionError }
-        return ScreenModel(name: name, title: Words.text(.savingTitle), picture: .photo,
-                           progress: ScreenProgress(fraction: 1, label: Words.text(.progressSaving)))
+        return ScreenModel(
+            name: name, title: Words.text(.savingTitle), picture: .photo,
+            progress: ScreenProgress(fraction: 1, label: Words.text(.progressSaving)))
     }
 
     func unreachableScreen(_ trouble: ServerTrouble, now: Double) -> ScreenModel {
         ScreenModel(
-            name: .connectionError, title: Words.text(trouble.reason.serverAnswered ? .serverErrorTitle : .unreachableTitle),
+            name: .connectionError,
+            title: Words.text(trouble.reason.serverAnswered ? .serverErrorTitle : .unreachableTitle),
             tone: .error, picture: .photo,
             lines: [trouble.reason.text, Words.unreachableKept(attempt: String(trouble.request.attempt))],
-            progress: trouble.sending ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
+            progress: trouble.sending
+                ? ScreenProgress(fraction: trouble.progress, label: Words.text(.progressSendingAgain))
                 : nil,
-            countdown: trouble.sending ? Words.text(.countdownSendingAgainNow)
+            countdown: trouble.sending
+                ? Words.text(.countdownSendingAgainNow)
                 : Words.countdownSendingAgainIn(seconds: Messages.secondsText(trouble.nextTry - now)))
     }
 
     func refusedScreen(_ refusal: Refusal) -> ScreenModel {
-        let said = refusal.status > 0
+        let said =
+            refusal.status > 0
             ? Words.refusedHTTP(status: String(refusal.status), message: refusal.message) : refusal.message
-        return ScreenModel(name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
-                           lines: [said, Words.text(Self.refusedFix(refusal.status))],
-                           countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)
+        return ScreenModel(
+            name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
+            lines: [said, Words.text(Self.refusedFix(refusal.status))],
+            countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)
     }
 
     /// What to fix before sending again: the token for 401/403, the address for 404/405 and redirects.
@@ -74,7 +83,8 @@ extension Wizard {
         } else {
             lines.append(Words.text(.saveFolderOffer))
         }
-        return ScreenModel(name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
-                           lines: lines)
+        return ScreenModel(
+            name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
+            lines: lines)
     }
 }

@@ -1,8 +1,9 @@
 /// The tutorial, the camera question and what is left when it is declined.
 extension Wizard {
     func tutorialScreen() -> ScreenModel {
-        ScreenModel(name: .tutorial, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
-                    lines: Messages.tutorialTips)
+        ScreenModel(
+            name: .tutorial, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
+            lines: Messages.tutorialTips)
     }
 
     func contextScreen() -> ScreenModel {
@@ -18,19 +19,25 @@ extension Wizard {
         } else {
             lines.append(Words.contextKeptLocal(directory: settings.outputDirectory))
         }
-        return ScreenModel(name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
-                           lines: lines)
+        return ScreenModel(
+            name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
+            lines: lines)
     }
 
     func dismissedScreen() -> ScreenModel {
         guard !settings.sourceIsClip else {
             // A clip is what was declined: neither another camera nor "replay a clip" is an answer.
-            return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitleClip),
-                               lines: [Words.text(.dismissedClipNotPlayed), Words.text(.dismissedAskAgain),
-                                       Words.text(.dismissedQuit)])
+            return ScreenModel(
+                name: .permissionDismissed, title: Words.text(.dismissedTitleClip),
+                lines: [
+                    Words.text(.dismissedClipNotPlayed), Words.text(.dismissedAskAgain),
+                    Words.text(.dismissedQuit),
+                ])
         }
-        let lines = [Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain), Words.text(.dismissedOtherCamera),
-                     Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit)]
+        let lines = [
+            Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain), Words.text(.dismissedOtherCamera),
+            Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit),
+        ]
         return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines)
     }
 }

@@ -9,7 +9,8 @@ public enum Messages {
             let word = sentence.prefix { !$0.isWhitespace }
             // The pronoun "I" stays as it is (a one-letter word is otherwise an article: "A face…" → "a face…").
             guard let first = word.first, first.isUppercase, word != "I",
-                  word.dropFirst().first.map({ $0.isLowercase }) ?? true else { return String(sentence) }
+                word.dropFirst().first.map({ $0.isLowercase }) ?? true
+            else { return String(sentence) }
             return first.lowercased() + sentence.dropFirst()
         }
         func trimmed<S: StringProtocol>(_ s: S) -> String {
@@ -146,8 +147,10 @@ public enum Messages {
         // (wrapped apart, the first half's last words dangled on a row of their own, like a paragraph's end).
         let follow = Words.text(.helpFollow)
         let joiner = follow.last.map { $0.isASCII || $0 == "\u{00A0}" ? " " : "" } ?? ""
-        return [Words.text(.helpAbout), "", follow + joiner + Words.text(.helpHoldStill),
-                Words.helpMirror(moveLeft: Words.text(.guidanceMoveLeft)),
-                Words.text(.helpManual), "", Words.text(.helpKeys)] + keyLines
+        return [
+            Words.text(.helpAbout), "", follow + joiner + Words.text(.helpHoldStill),
+            Words.helpMirror(moveLeft: Words.text(.guidanceMoveLeft)),
+            Words.text(.helpManual), "", Words.text(.helpKeys),
+        ] + keyLines
     }
 }

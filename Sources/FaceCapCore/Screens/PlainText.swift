@@ -27,8 +27,12 @@ public enum PlainText {
         for (index, line) in body.enumerated() {
             let previous = index == 0 ? text : body[index - 1]
             // A line ending in a colon introduces the next (a command): no clause mark after it.
-            let separator = previous.isEmpty ? "" : index == 0 ? label
-                : [".", "。", ":", "："].contains(where: previous.hasSuffix) ? " " : clause
+            let separator =
+                previous.isEmpty
+                ? ""
+                : index == 0
+                    ? label
+                    : [".", "。", ":", "："].contains(where: previous.hasSuffix) ? " " : clause
             text += separator + line
         }
         return text

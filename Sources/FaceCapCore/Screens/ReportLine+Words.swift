@@ -17,7 +17,8 @@ extension ReportLine {
         case .refused(let status, let message):
             // The server's message as a clause of the line.
             let said = Messages.clause(message)
-            return status > 0 ? Words.reportRefusedHTTP(status: String(status), message: said)
+            return status > 0
+                ? Words.reportRefusedHTTP(status: String(status), message: said)
                 : Words.reportRefused(message: said)
         case .serverCheck(let problem):
             return Self.serverCheckText(problem)
@@ -35,7 +36,9 @@ extension ReportLine {
         var problem = Wizard.serverCheckSaid(check)
         if case .refused(let status, let message) = check {
             // The server's own sentences become clauses of the line.
-            problem = status > 0 && message.isEmpty ? Words.reportServerAnswered(status: String(status))
+            problem =
+                status > 0 && message.isEmpty
+                ? Words.reportServerAnswered(status: String(status))
                 : Wizard.serverCheckSaid(.refused(status: status, message: Messages.clause(message)))
         }
         return Words.reportServerCheck(problem: problem)

@@ -97,10 +97,12 @@ public struct ScreenModel: Equatable, Sendable {
     /// stops or turns the person at once (`PlainAnnouncer`).
     public var guidance: GuidanceCode?
 
-    public init(name: ScreenName, title: String, tone: ScreenTone = .neutral, picture: ScreenPicture? = nil,
-                primary: String? = nil, hints: [String] = [], lines: [String] = [],
-                progress: ScreenProgress? = nil, countdown: String? = nil, spinner: Int? = nil, keys: [KeyHelp] = [],
-                showsHelp: Bool = false, helpLines: [String] = []) {
+    public init(
+        name: ScreenName, title: String, tone: ScreenTone = .neutral, picture: ScreenPicture? = nil,
+        primary: String? = nil, hints: [String] = [], lines: [String] = [],
+        progress: ScreenProgress? = nil, countdown: String? = nil, spinner: Int? = nil, keys: [KeyHelp] = [],
+        showsHelp: Bool = false, helpLines: [String] = []
+    ) {
         self.name = name
         self.title = title
         self.tone = tone

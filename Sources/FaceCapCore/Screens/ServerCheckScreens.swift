@@ -2,15 +2,19 @@
 /// reached, it answered with an error, it refused the token, there is no service at the address).
 extension Wizard {
     func checkingServerScreen() -> ScreenModel {
-        ScreenModel(name: .capture, title: Words.text(.serverCheckingTitle),
-                    primary: Words.serverCheckingPrimary(server: settings.serverURL ?? ""))
+        ScreenModel(
+            name: .capture, title: Words.text(.serverCheckingTitle),
+            primary: Words.serverCheckingPrimary(server: settings.serverURL ?? ""))
     }
 
     func serverCheckFailedScreen(_ trouble: ServerCheckTrouble, now: Double) -> ScreenModel {
-        let countdown = trouble.checking ? Words.text(.countdownCheckingNow)
+        let countdown =
+            trouble.checking
+            ? Words.text(.countdownCheckingNow)
             : trouble.nextTry.map { Words.countdownCheckingAgainIn(seconds: Messages.secondsText($0 - now)) }
-        return ScreenModel(name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
-                           lines: [Self.serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
+        return ScreenModel(
+            name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
+            lines: [Self.serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
     }
 
     /// What the server (or the way to it) said, in one sentence.
@@ -19,7 +23,8 @@ extension Wizard {
         case .unreachable(let reason): return reason.text
         case .refused(let status, let message):
             guard status > 0 else { return message }
-            return message.isEmpty ? Words.serverCheckAnswered(status: String(status))
+            return message.isEmpty
+                ? Words.serverCheckAnswered(status: String(status))
                 : Words.refusedHTTP(status: String(status), message: message)
         }
     }

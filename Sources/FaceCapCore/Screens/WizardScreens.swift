@@ -41,10 +41,13 @@ extension Wizard {
         let size = terminalSize ?? TerminalSize(columns: 0, rows: 0)
         return ScreenModel(
             name: .terminalTooSmall, title: Words.text(.tooSmallTitle), tone: .warning,
-            lines: [Words.tooSmallNeeds(minColumns: String(settings.minimumColumns),
-                                        minRows: String(settings.minimumRows), columns: String(size.columns),
-                                        rows: String(size.rows)),
-                    Words.text(.tooSmallFix)])
+            lines: [
+                Words.tooSmallNeeds(
+                    minColumns: String(settings.minimumColumns),
+                    minRows: String(settings.minimumRows), columns: String(size.columns),
+                    rows: String(size.rows)),
+                Words.text(.tooSmallFix),
+            ])
     }
 }
 

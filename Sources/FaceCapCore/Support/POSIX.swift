@@ -36,8 +36,10 @@ package enum POSIX {
     /// `retryingAgain` (a terminal left non-blocking by another program). Stops at any other error and
     /// returns it (EPIPE: the reader went away); nil once everything was written.
     @discardableResult
-    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer,
-                                 retryingAgain: Bool = false) -> Errno? {
+    package static func writeAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer,
+        retryingAgain: Bool = false
+    ) -> Errno? {
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
@@ -65,8 +67,10 @@ package enum POSIX {
 
     /// Reads from `descriptor` into `buffer` until it is full or the file ends, retrying short reads and EINTR;
     /// the bytes read (fewer only at the end of the file).
-    package static func readFully(_ descriptor: Int32,
-                                  into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    package static func readFully(
+        _ descriptor: Int32,
+        into buffer: UnsafeMutableRawBufferPointer
+    ) -> Result<Int, Errno> {
         guard let base = buffer.baseAddress else { return .success(0) }
         var done = 0
         while done < buffer.count {

@@ -21,8 +21,10 @@ public enum SHA256 {
     /// The 32-byte digest of `bytes`. The whole blocks are read where they lie; only the last one or two,
     /// with the padding, are copied (a model file of 5 MB is not copied to be hashed).
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-                           0x5be0cd19]
+        var h: [UInt32] = [
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+            0x5be0cd19,
+        ]
         var w = [UInt32](repeating: 0, count: 64)
         let whole = bytes.count / 64 * 64
         bytes.withUnsafeBufferPointer { buffer in
@@ -45,12 +47,15 @@ public enum SHA256 {
 
     /// One round of the compression function over the 64 bytes of `message` from `block` (callers keep
     /// block + 64 ≤ message.count: the reads below are message[block ..< block + 64]).
-    private static func compress(_ message: UnsafeBufferPointer<UInt8>, _ block: Int, _ h: inout [UInt32],
-                                 _ w: inout [UInt32]) {
+    private static func compress(
+        _ message: UnsafeBufferPointer<UInt8>, _ block: Int, _ h: inout [UInt32],
+        _ w: inout [UInt32]
+    ) {
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
         for i in 0..<16 {
             let j = block + i * 4
-            w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
+            w[i] =
+                UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
                 | UInt32(message[j + 3])
         }
         for i in 16..<64 {

@@ -16,8 +16,10 @@ public struct ThresholdField<Root>: Sendable {
     /// Lays the numbers of a flat JSON object (`{"name": number, …}`) over `value`. Unknown names,
     /// non-numbers and out-of-range values are refused with one line naming the field (`kind` says which
     /// table: "threshold", "validator threshold"), so a typo never silently falls back to a default.
-    public static func overlay(json text: String, on value: inout Root, fields: [ThresholdField<Root>],
-                               kind: String) throws(ThresholdsError) {
+    public static func overlay(
+        json text: String, on value: inout Root, fields: [ThresholdField<Root>],
+        kind: String
+    ) throws(ThresholdsError) {
         for (name, number) in try FlatJSONNumbers.parse(text) {
             guard let field = fields.first(where: { $0.name == name }) else {
                 let known = fields.map(\.name).joined(separator: ", ")
@@ -69,11 +71,13 @@ enum FlatJSONNumbers {
             let start = index
             // Digits, signs, the decimal point and exponents; Double() then judges the whole.
             while index < bytes.count,
-                  (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index]) {
+                (0x30...0x39).contains(bytes[index]) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(bytes[index])
+            {
                 index += 1
             }
             guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)),
-                  value.isFinite else { throw fail("a number") }
+                value.isFinite
+            else { throw fail("a number") }
             return value
         }
 

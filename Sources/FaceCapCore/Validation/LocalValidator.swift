@@ -55,8 +55,9 @@ public struct LocalValidator: Sendable {
         guard let face = metrics.face else {
             // Detections the landmark model did not confirm are no face, but the photo is not empty either.
             let unconfirmed = faces.contains { $0.isRejected && Double($0.detection.score) >= t.minFaceScore }
-            return Assessment(metrics: metrics, interEyeDistance: nil,
-                              reasons: [unconfirmed ? Self.faceUnclear : GuidanceCode.noFace.rawValue])
+            return Assessment(
+                metrics: metrics, interEyeDistance: nil,
+                reasons: [unconfirmed ? Self.faceUnclear : GuidanceCode.noFace.rawValue])
         }
         // A single photo: no previous frame, so every limit applies as it is and nothing needs a hold time.
         var codes = GuidanceRules.activeCodes(metrics, thresholds: t).filter(Self.photoCodes.contains)

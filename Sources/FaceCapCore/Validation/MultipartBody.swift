@@ -51,10 +51,11 @@ public struct MultipartBody: Sendable, Equatable {
     /// The body the validation server expects: `photo` (image/jpeg, `photo.jpg`) and `report`
     /// (application/json, `report.json`).
     public static func photoAndReport(jpeg: [UInt8], report: [UInt8], boundary: String) -> MultipartBody? {
-        MultipartBody(parts: [
-            Part(name: "photo", filename: "photo.jpg", contentType: "image/jpeg", data: jpeg),
-            Part(name: "report", filename: "report.json", contentType: "application/json", data: report),
-        ], boundary: boundary)
+        MultipartBody(
+            parts: [
+                Part(name: "photo", filename: "photo.jpg", contentType: "image/jpeg", data: jpeg),
+                Part(name: "report", filename: "report.json", contentType: "application/json", data: report),
+            ], boundary: boundary)
     }
 
     /// Quotes and line breaks cannot appear in a quoted header parameter (RFC 7578 §4.2 percent-encodes

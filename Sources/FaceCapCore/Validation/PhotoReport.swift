@@ -65,10 +65,12 @@ public struct PhotoReport: Sendable, Equatable {
     public var verdict: ValidationVerdict?
     public var models: [ModelDigest]
 
-    public init(version: String, capturedAt: String, captureMode: CaptureMode, attempt: Int, isFinal: Bool,
-                source: Source, photoWidth: Int, photoHeight: Int, metrics: FrameMetrics,
-                guidance: [GuidanceCode], face: Face?, models: [ModelDigest],
-                validator: Validator? = nil, verdict: ValidationVerdict? = nil) {
+    public init(
+        version: String, capturedAt: String, captureMode: CaptureMode, attempt: Int, isFinal: Bool,
+        source: Source, photoWidth: Int, photoHeight: Int, metrics: FrameMetrics,
+        guidance: [GuidanceCode], face: Face?, models: [ModelDigest],
+        validator: Validator? = nil, verdict: ValidationVerdict? = nil
+    ) {
         self.version = version
         self.capturedAt = capturedAt
         self.captureMode = captureMode
@@ -109,30 +111,43 @@ public struct PhotoReport: Sendable, Equatable {
             source = J.object([("kind", J.string("clip")), ("path", J.string(path))])
         }
         var fields: [(String, String)] = [
-            ("facecap", J.object([
-                ("version", J.string(version)),
-                ("models", J.object(models.map { ($0.file, J.string($0.sha256)) })),
-            ])),
+            (
+                "facecap",
+                J.object([
+                    ("version", J.string(version)),
+                    ("models", J.object(models.map { ($0.file, J.string($0.sha256)) })),
+                ])
+            ),
             ("capturedAt", J.string(capturedAt)),
-            ("capture", J.object([
-                ("mode", J.string(captureMode.rawValue)), ("attempt", String(attempt)), ("final", String(isFinal)),
-                ("source", source),
-            ])),
-            ("photo", J.object([
-                ("width", String(photoWidth)), ("height", String(photoHeight)), ("mirrored", "false"),
-                ("format", J.string("jpeg")),
-            ])),
+            (
+                "capture",
+                J.object([
+                    ("mode", J.string(captureMode.rawValue)), ("attempt", String(attempt)), ("final", String(isFinal)),
+                    ("source", source),
+                ])
+            ),
+            (
+                "photo",
+                J.object([
+                    ("width", String(photoWidth)), ("height", String(photoHeight)), ("mirrored", "false"),
+                    ("format", J.string("jpeg")),
+                ])
+            ),
             ("metrics", AnalysisReport.metricsJSON(metrics)),
             ("guidance", J.array(guidance.map { J.string($0.rawValue) })),
             ("face", face.map(Self.faceJSON) ?? "null"),
         ]
         if let verdict {
-            fields.append(("validation", J.object([
-                ("validator", J.string((validator ?? .builtIn).rawValue)),
-                ("result", J.string(verdict.result.rawValue)),
-                ("reasons", J.array(verdict.reasons.map(J.string))),
-                ("message", verdict.message.map(J.string) ?? "null"),
-            ])))
+            fields.append(
+                (
+                    "validation",
+                    J.object([
+                        ("validator", J.string((validator ?? .builtIn).rawValue)),
+                        ("result", J.string(verdict.result.rawValue)),
+                        ("reasons", J.array(verdict.reasons.map(J.string))),
+                        ("message", verdict.message.map(J.string) ?? "null"),
+                    ])
+                ))
         }
         return J.object(fields)
     }
@@ -148,9 +163,12 @@ public struct PhotoReport: Sendable, Equatable {
             ("score", J.number(Double(face.detection.score), decimals: 4)),
             ("box", J.array([n(box.x), n(box.y), n(box.width), n(box.height)])),
             ("keypoints", J.array(face.detection.keypoints.map { J.array([n($0.x), n($0.y)]) })),
-            ("landmarks", face.landmarks.map { landmarks in
-                J.array(landmarks.points.map { J.array([n($0.x), n($0.y), n($0.z)]) })
-            } ?? "null"),
+            (
+                "landmarks",
+                face.landmarks.map { landmarks in
+                    J.array(landmarks.points.map { J.array([n($0.x), n($0.y), n($0.z)]) })
+                } ?? "null"
+            ),
         ])
     }
 }

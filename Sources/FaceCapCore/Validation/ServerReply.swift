@@ -21,8 +21,10 @@ public enum ServerReply {
 
     /// The outcome of one HTTP exchange. `headers` are (name, value) pairs as received (names in any
     /// case); `now` (seconds since 1970) turns an HTTP-date `Retry-After` into seconds.
-    public static func parse(status: Int, headers: [(String, String)], body: [UInt8],
-                             now: Double? = nil) -> ValidationOutcome {
+    public static func parse(
+        status: Int, headers: [(String, String)], body: [UInt8],
+        now: Double? = nil
+    ) -> ValidationOutcome {
         guard body.count <= maxReplyBytes else {
             return .unreachable(reason: .replyTooLarge(limit: Words.megabytes(maxReplyBytes)), retryAfter: nil)
         }
@@ -42,9 +44,10 @@ public enum ServerReply {
         case 500...599:
             return .unreachable(reason: .serverError(status: status, message: serverText(body)), retryAfter: retryAfter)
         case 300...399:
-            let message = header("location").map {
-                Words.serverRedirectsTo(location: sanitise($0, limit: maxMessageLength))
-            } ?? Words.text(.serverRedirects)
+            let message =
+                header("location").map {
+                    Words.serverRedirectsTo(location: sanitise($0, limit: maxMessageLength))
+                } ?? Words.text(.serverRedirects)
             return .refused(status: status, message: message)
         case 400...499:
             return .refused(status: status, message: serverText(body) ?? defaultMessage(status))
@@ -69,7 +72,9 @@ public enum ServerReply {
             return .failure(ReplyProblem(Words.text(body.isEmpty ? .replyEmpty : .replyNotJSON)))
         }
         guard case .object = json else { return .failure(ReplyProblem(Words.text(.replyNotObject))) }
-        guard let resultText = json["result"]?.stringValue else { return .failure(ReplyProblem(Words.text(.replyNoResult))) }
+        guard let resultText = json["result"]?.stringValue else {
+            return .failure(ReplyProblem(Words.text(.replyNoResult)))
+        }
         guard let result = ValidationResult(rawValue: resultText) else {
             return .failure(ReplyProblem(Words.replyBadResult(value: sanitise(resultText, limit: 32))))
         }
@@ -78,7 +83,9 @@ public enum ServerReply {
         case nil, .null?: break
         case .array(let items)?:
             for item in items {
-                guard let text = item.stringValue else { return .failure(ReplyProblem(Words.text(.replyReasonNotString))) }
+                guard let text = item.stringValue else {
+                    return .failure(ReplyProblem(Words.text(.replyReasonNotString)))
+                }
                 let code = sanitise(text, limit: maxReasonLength)
                 if !code.isEmpty, reasons.count < maxReasons { reasons.append(code) }
             }
@@ -115,7 +122,8 @@ public enum ServerReply {
         // HTML error pages say nothing a person can act on; plain text usually does.
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
         guard !text.isEmpty, !text.contains("\u{FFFD}"), !text.contains("\0"),
-              !text.lowercased().trimmingSpaces.hasPrefix("<") else { return nil }
+            !text.lowercased().trimmingSpaces.hasPrefix("<")
+        else { return nil }
         let clean = sanitise(text, limit: maxMessageLength)
         return hasWords(clean) ? clean : nil
     }
@@ -145,9 +153,9 @@ public enum ServerReply {
                 if v == 0x90 || v == 0x9D || v == 0x98 || v == 0x9E || v == 0x9F { escape = .string; continue }
             case .started:
                 switch v {
-                case 0x5B: escape = .control                                     // [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: escape = .string              // ] P X ^ _
-                default: escape = .none                                           // ESC and one character
+                case 0x5B: escape = .control  // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: escape = .string  // ] P X ^ _
+                default: escape = .none  // ESC and one character
                 }
                 continue
             case .control:
@@ -157,7 +165,7 @@ public enum ServerReply {
                 if v == 0x07 || v == 0x9C { escape = .none } else if v == 0x1B { escape = .stringEscape }
                 continue
             case .stringEscape:
-                escape = v == 0x5C ? .none : .string                             // ESC \ is ST
+                escape = v == 0x5C ? .none : .string  // ESC \ is ST
                 continue
             }
             if scalar.properties.isWhitespace {
@@ -166,7 +174,8 @@ public enum ServerReply {
             }
             // C0, DEL, C1 controls and the bidirectional overrides that could reorder a line.
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            {
                 continue
             }
             if pendingSpace {
@@ -200,12 +209,14 @@ public enum ServerReply {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = Int(parts[1]), (1...31).contains(day),
-              let month = months.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]), (1970...9999).contains(year) else { return nil }
+            let day = Int(parts[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3]), (1970...9999).contains(year)
+        else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]),
-              (0...60).contains(clock[2]) else { return nil }
+            (0...60).contains(clock[2])
+        else { return nil }
         // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
         let m = month + 1
         let y = m <= 2 ? year - 1 : year
@@ -219,12 +230,13 @@ public enum ServerReply {
     }
 }
 
-fileprivate extension String {
+extension String {
     /// Without leading and trailing spaces and tabs (Foundation's trimming, which this module avoids).
-    var trimmingSpaces: String {
+    fileprivate var trimmingSpaces: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+            let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

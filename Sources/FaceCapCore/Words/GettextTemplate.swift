@@ -4,28 +4,30 @@
 public enum GettextTemplate {
     public static func text() -> String {
         var out = """
-        # facecap's messages. Generated from Sources/FaceCapCore/Words by `make pot`: do not edit.
-        # Each message's msgctxt is its stable id; {name} placeholders must all be kept, in any order.
-        #, fuzzy
-        msgid ""
-        msgstr ""
-        "Project-Id-Version: facecap\\n"
-        "Report-Msgid-Bugs-To: \\n"
-        "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"
-        "Last-Translator: FULL NAME <EMAIL@ADDRESS>\\n"
-        "Language-Team: LANGUAGE <LL@li.org>\\n"
-        "Language: \\n"
-        "MIME-Version: 1.0\\n"
-        "Content-Type: text/plain; charset=UTF-8\\n"
-        "Content-Transfer-Encoding: 8bit\\n"
-        "Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"
+            # facecap's messages. Generated from Sources/FaceCapCore/Words by `make pot`: do not edit.
+            # Each message's msgctxt is its stable id; {name} placeholders must all be kept, in any order.
+            #, fuzzy
+            msgid ""
+            msgstr ""
+            "Project-Id-Version: facecap\\n"
+            "Report-Msgid-Bugs-To: \\n"
+            "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"
+            "Last-Translator: FULL NAME <EMAIL@ADDRESS>\\n"
+            "Language-Team: LANGUAGE <LL@li.org>\\n"
+            "Language: \\n"
+            "MIME-Version: 1.0\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+            "Content-Transfer-Encoding: 8bit\\n"
+            "Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"
 
-        """
+            """
         for id in MessageID.allCases {
             out += "\n"
             if let note = id.note { out += "#. \(note)\n" }
             let names = Words.placeholders(id.english).union(id.englishPlural.map(Words.placeholders) ?? [])
-            if !names.isEmpty { out += "#. Placeholders: " + names.sorted().map { "{\($0)}" }.joined(separator: " ") + "\n" }
+            if !names.isEmpty {
+                out += "#. Placeholders: " + names.sorted().map { "{\($0)}" }.joined(separator: " ") + "\n"
+            }
             out += "msgctxt \(quoted(id.rawValue))\n"
             out += "msgid \(quoted(id.english))\n"
             if let plural = id.englishPlural {

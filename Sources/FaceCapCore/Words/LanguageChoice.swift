@@ -11,8 +11,10 @@ public enum LanguageChoice {
 
     /// The language to use among `available` (which must hold "en"). A `--lang` that is not available is a
     /// usage error that lists the languages there are; an environment that names none of them is English.
-    public static func choose(option: String?, environment: [String: String],
-                              available: [String]) throws(UsageError) -> String {
+    public static func choose(
+        option: String?, environment: [String: String],
+        available: [String]
+    ) throws(UsageError) -> String {
         if let option {
             if let found = find(option, in: available) { return found }
             throw UsageError(Words.usageUnknownLanguage(code: option, languages: available.joined(separator: ", ")))

@@ -131,7 +131,8 @@ extension MessageID {
         .exitLabelNoInput: Message("exit.label.noInput", "input unreadable", note: exitLabelNote),
         .exitLabelNoCamera: Message("exit.label.noCamera", "no camera", note: exitLabelNote),
         .exitLabelServerUnreachable: Message("exit.label.serverUnreachable", "server unreachable", note: exitLabelNote),
-        .exitLabelPermissionDenied: Message("exit.label.permissionDenied", "camera permission denied", note: exitLabelNote),
+        .exitLabelPermissionDenied: Message(
+            "exit.label.permissionDenied", "camera permission denied", note: exitLabelNote),
         .exitLabelFailure: Message("exit.label.failure", "other error", note: exitLabelNote),
         .exitLabelCancelled: Message("exit.label.cancelled", "cancelled", note: exitLabelNote),
         .optionDevice: Message(

@@ -5,7 +5,7 @@ private let gentlerNote =
     "Gentler words for the same guidance, shown when the face is only just past the limit."
 private let smallMoveNote =
     "A small move, said when the face is near the oval: the person should move slowly and a little. Left and right "
-        + "are the person's own, as \"Move left\" and \"Move right\" are."
+    + "are the person's own, as \"Move left\" and \"Move right\" are."
 
 extension MessageID {
     static let guidanceMessages: [MessageID: Message] = [
@@ -32,7 +32,8 @@ extension MessageID {
 
         // Gentler guidance for a measure only just past its limit (the code is the same).
         .guidanceSlightTooDark: Message("guidance.slight.tooDark", "A little more light, please", note: gentlerNote),
-        .guidanceSlightTooBright: Message("guidance.slight.tooBright", "A little less light, please", note: gentlerNote),
+        .guidanceSlightTooBright: Message(
+            "guidance.slight.tooBright", "A little less light, please", note: gentlerNote),
         .guidanceSlightUnevenLight: Message(
             "guidance.slight.unevenLight",
             "Light your face a little more evenly",

@@ -116,7 +116,8 @@ extension MessageID {
             "Options of the wizard (the names are a stable contract):",
             note: manualPageNote),
         .manKeysIntro: Message("man.keysIntro", "In the full-screen wizard:", note: manualPageNote),
-        .manErrors: Message("man.errors", "Errors go to standard error as one line that says what to do.", note: manualPageNote),
+        .manErrors: Message(
+            "man.errors", "Errors go to standard error as one line that says what to do.", note: manualPageNote),
         .manSeeAlso: Message(
             "man.seeAlso",
             "The README shipped in /usr/share/doc/facecap (the analyze --json fields, the validation server "
@@ -156,7 +157,8 @@ extension MessageID {
             "any other error: the face models are missing or damaged, the output folder or the events file cannot be "
                 + "written, the camera was disconnected, a clip ended, the disk is full",
             note: manualPageNote),
-        .manExitCancelled: Message("man.exit.cancelled", "cancelled by the user (q, Esc, Ctrl-C)", note: manualPageNote),
+        .manExitCancelled: Message(
+            "man.exit.cancelled", "cancelled by the user (q, Esc, Ctrl-C)", note: manualPageNote),
         .manEnvModelDir: Message(
             "man.env.modelDir",
             "the folder that holds the face models (*.tflite). When set it is the only folder searched, and it must "
@@ -227,7 +229,8 @@ extension MessageID {
             "no full-screen UI; JSON Lines events for a script",
             note: manualPageNote),
         .manExampleClip: Message("man.example.clip", "replay a clip instead of a camera", note: manualPageNote),
-        .manExampleRecord: Message("man.example.record", "record a clip for replay or a bug report", note: manualPageNote),
+        .manExampleRecord: Message(
+            "man.example.record", "record a clip for replay or a bug report", note: manualPageNote),
         .manExampleAnalyze: Message(
             "man.example.analyze",
             "faces, landmarks, measures and guidance as JSON",

@@ -75,8 +75,10 @@ public struct PluralRule: Sendable, Equatable {
     struct Parser {
         let bytes: [UInt8]
         var index = 0
-        static let levels: [[String]] = [["||"], ["&&"], ["==", "!="], ["<=", ">=", "<", ">"], ["+", "-"],
-                                         ["*", "/", "%"]]
+        static let levels: [[String]] = [
+            ["||"], ["&&"], ["==", "!="], ["<=", ">=", "<", ">"], ["+", "-"],
+            ["*", "/", "%"],
+        ]
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 

@@ -118,8 +118,10 @@ public final class Camera: FrameSource {
     private var compressedCount = 0
 
     /// Opens `path` and starts streaming.
-    public init(path: String, configuration: CameraConfiguration = CameraConfiguration(),
-                ops: CameraOps = .system, controlLedger: CameraControlLedger? = nil) throws(CameraError) {
+    public init(
+        path: String, configuration: CameraConfiguration = CameraConfiguration(),
+        ops: CameraOps = .system, controlLedger: CameraControlLedger? = nil
+    ) throws(CameraError) {
         self.path = path
         self.configuration = configuration
         self.controlLedger = controlLedger ?? CameraControlLedger()
@@ -143,8 +145,9 @@ public final class Camera: FrameSource {
                 let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
                 throw CameraError.unsupportedFormat(path: path, offered: offered, asked: configuration.pixelFormat)
             }
-            throw CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
-                                   procRoot: configuration.procRoot)
+            throw CameraError.from(
+                stage: failed.stage, code: Int32(failed.error), path: path,
+                procRoot: configuration.procRoot)
         }
         self.device = device
         card = CameraSupport.cString(stream.card)
@@ -170,7 +173,8 @@ public final class Camera: FrameSource {
         }
         // libv4l2's conversions and JPEG (JFIF) are full range, whatever quantization the driver states.
         colorRange = format == .rgb24 || format == .yuv422p || isConverted || stream.full_range != 0 ? .full : .limited
-        frameRate = stream.fps_numerator > 0 && stream.fps_denominator > 0
+        frameRate =
+            stream.fps_numerator > 0 && stream.fps_denominator > 0
             ? Double(stream.fps_numerator) / Double(stream.fps_denominator)
             : Double(configuration.frameRate)
         queueDepth = max(1, Int(stream.buffer_count))
@@ -183,30 +187,36 @@ public final class Camera: FrameSource {
     /// What to ask the driver for: the configured size, or with `automaticSize` the best-ranked mode and the
     /// format that gives it at a good rate (`CameraRank.format`), together; a forced pixel format wins.
     private static func request(path: String, configuration: CameraConfiguration, ops: CameraOps)
-        -> (request: cv4l2_request, width: Int, height: Int) {
+        -> (request: cv4l2_request, width: Int, height: Int)
+    {
         var asked = (width: configuration.width, height: configuration.height)
         var preferred: UInt32 = 0
         if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops) {
             let rank = CameraRank(of: device, format: configuration.pixelFormat)
             if let mode = rank.mode { asked = (mode.width, mode.height) }
-            if configuration.pixelFormat == nil, let format = rank.format { preferred = CameraSupport.fourccCode(format) }
+            if configuration.pixelFormat == nil, let format = rank.format {
+                preferred = CameraSupport.fourccCode(format)
+            }
         }
         let forced = configuration.pixelFormat.map(CameraSupport.fourccCode) ?? 0
-        let request = cv4l2_request(width: UInt32(clamping: asked.width),
-                                    height: UInt32(clamping: asked.height),
-                                    fps: UInt32(clamping: configuration.frameRate),
-                                    buffer_count: UInt32(clamping: configuration.bufferCount),
-                                    pixel_format: forced, preferred_format: preferred)
+        let request = cv4l2_request(
+            width: UInt32(clamping: asked.width),
+            height: UInt32(clamping: asked.height),
+            fps: UInt32(clamping: configuration.frameRate),
+            buffer_count: UInt32(clamping: configuration.bufferCount),
+            pixel_format: forced, preferred_format: preferred)
         return (request, asked.width, asked.height)
     }
 
     /// Opens the best-ranked video-capture node under `directory` (`CameraRank`: colour before infrared,
     /// physical before virtual, 640×480 at 15 fps before slower; metadata nodes are skipped); a machine with raw
     /// Bayer nodes only is `CameraError.rawBayerOnly`.
-    public static func openFirst(configuration: CameraConfiguration = CameraConfiguration(),
-                                 directory: String = "/dev", ops: CameraOps = .system,
-                                 sysfs: String? = nil,
-                                 controlLedger: CameraControlLedger? = nil) throws(CameraError) -> Camera {
+    public static func openFirst(
+        configuration: CameraConfiguration = CameraConfiguration(),
+        directory: String = "/dev", ops: CameraOps = .system,
+        sysfs: String? = nil,
+        controlLedger: CameraControlLedger? = nil
+    ) throws(CameraError) -> Camera {
         let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
         guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)
@@ -296,8 +306,10 @@ public final class Camera: FrameSource {
                     throw fail(.ioError(path: path, attempts: consecutiveIOErrors))
                 }
             case CV4L2_READ_FAILED:
-                throw fail(CameraError.from(stage: failed.stage, code: Int32(failed.error), path: path,
-                                            procRoot: configuration.procRoot))
+                throw fail(
+                    CameraError.from(
+                        stage: failed.stage, code: Int32(failed.error), path: path,
+                        procRoot: configuration.procRoot))
             case CV4L2_READ_DROPPED:
                 // A damaged buffer (already re-queued and counted) is no frame, but no silence either: the camera
                 // sent it, perhaps with good frames queued behind it. A caller busy past the stall timeout (one
@@ -308,7 +320,7 @@ public final class Camera: FrameSource {
                 damagedSinceFrame += 1
                 if damagedSinceFrame <= queueDepth { stallClockStart = now }
             default:
-                break   // nothing yet
+                break  // nothing yet
             }
             if now - stallClockStart >= configuration.stallTimeout {
                 throw fail(.stalled(path: path, seconds: configuration.stallTimeout))
@@ -342,13 +354,16 @@ public final class Camera: FrameSource {
     /// short or corrupt (a damaged buffer like a flagged one: counted, never passed on). A camera that sends every
     /// JPEG at another size than the one it agreed to is not streaming what it said: after `otherSizeLimit` of them
     /// in a row it is told as such, with the size it sends (for --size), rather than as a camera that stopped.
-    private func decode(_ mjpeg: MJPEGDecoder, _ device: OpaquePointer,
-                        into frame: inout Frame) throws(CameraError) -> cv4l2_read_result {
+    private func decode(
+        _ mjpeg: MJPEGDecoder, _ device: OpaquePointer,
+        into frame: inout Frame
+    ) throws(CameraError) -> cv4l2_read_result {
         let outcome = mjpeg.decode(compressed, count: compressedCount, width: width, height: height, into: &frame)
         if case .otherSize(let w, let h) = outcome {
             otherSizeFrames += 1
             if otherSizeFrames >= Self.otherSizeLimit {
-                throw fail(.unsupportedFormat(path: path, offered: ["MJPG \(w)x\(h)"], asked: "MJPG \(width)x\(height)"))
+                throw fail(
+                    .unsupportedFormat(path: path, offered: ["MJPG \(w)x\(h)"], asked: "MJPG \(width)x\(height)"))
             }
         } else {
             otherSizeFrames = 0
@@ -360,8 +375,10 @@ public final class Camera: FrameSource {
     }
 
     /// One buffer from the driver: into `frame` as it is, or for MJPEG into `compressed` (decoded by the caller).
-    private func read(_ device: OpaquePointer, into frame: inout Frame, _ milliseconds: Int32,
-                      _ info: inout cv4l2_frame_info, _ failed: inout cv4l2_failure) -> cv4l2_read_result {
+    private func read(
+        _ device: OpaquePointer, into frame: inout Frame, _ milliseconds: Int32,
+        _ info: inout cv4l2_frame_info, _ failed: inout cv4l2_failure
+    ) -> cv4l2_read_result {
         guard mjpeg != nil else {
             return frame.data.withUnsafeMutableBytes { bytes in
                 cv4l2_read(device, bytes.baseAddress, bytes.count, milliseconds, &info, &failed)
@@ -431,7 +448,7 @@ extension CameraError {
         case (CV4L2_STAGE_OPEN, ENXIO), (CV4L2_STAGE_OPEN, ENODEV):
             return .notCaptureDevice(path: path, reason: .noDriver)
         case (CV4L2_STAGE_OPEN, ENOTTY), (CV4L2_STAGE_OPEN, EINVAL), (CV4L2_STAGE_QUERYCAP, ENOTTY),
-             (CV4L2_STAGE_QUERYCAP, EINVAL):
+            (CV4L2_STAGE_QUERYCAP, EINVAL):
             return .notCaptureDevice(path: path, reason: .noV4L2)
         case (CV4L2_STAGE_OPEN, EISDIR):
             return .notCaptureDevice(path: path, reason: .directory)

@@ -21,8 +21,9 @@ public struct CameraControlInfo: Equatable, Sendable {
 
     /// The control can be written now: not read-only, disabled, inactive (another control drives it) or grabbed.
     public var isWritable: Bool {
-        flags & (CV4L2_CTRL_FLAG_READ_ONLY | CV4L2_CTRL_FLAG_DISABLED | CV4L2_CTRL_FLAG_INACTIVE
-            | CV4L2_CTRL_FLAG_GRABBED) == 0
+        flags
+            & (CV4L2_CTRL_FLAG_READ_ONLY | CV4L2_CTRL_FLAG_DISABLED | CV4L2_CTRL_FLAG_INACTIVE
+                | CV4L2_CTRL_FLAG_GRABBED) == 0
     }
 }
 
@@ -108,10 +109,10 @@ public final class CameraControlLedger {
             cv4l2_saved_control_device(device, &control)
             control.id = entry.id
             switch (entry.original, entry.written) {
-            case let (.integer(original), .integer(written)):
+            case (.integer(let original), .integer(let written)):
                 control.original = original
                 control.written = written
-            case let (.rect(x, y, width, height), .rect(wx, wy, wwidth, wheight)):
+            case (.rect(let x, let y, let width, let height), .rect(let wx, let wy, let wwidth, let wheight)):
                 control.is_rect = 1
                 control.original_rect = v4l2_rect(left: x, top: y, width: width, height: height)
                 control.written_rect = v4l2_rect(left: wx, top: wy, width: wwidth, height: wheight)
@@ -171,14 +172,18 @@ enum CameraControlIO {
     static func query(_ device: OpaquePointer, id: UInt32) -> CameraControlInfo? {
         var info = cv4l2_control_info()
         guard cv4l2_query_control(device, id, &info) == 0,
-              info.flags & CV4L2_CTRL_FLAG_DISABLED == 0 else { return nil }
-        return CameraControlInfo(minimum: Int(clamping: info.minimum), maximum: Int(clamping: info.maximum),
-                                 step: Int(clamping: info.step), flags: info.flags)
+            info.flags & CV4L2_CTRL_FLAG_DISABLED == 0
+        else { return nil }
+        return CameraControlInfo(
+            minimum: Int(clamping: info.minimum), maximum: Int(clamping: info.maximum),
+            step: Int(clamping: info.step), flags: info.flags)
     }
 
     /// Reads a control as the same kind of value as `like`.
-    static func read(_ device: OpaquePointer, id: UInt32,
-                     like: CameraControlValue) -> Result<CameraControlValue, Failure> {
+    static func read(
+        _ device: OpaquePointer, id: UInt32,
+        like: CameraControlValue
+    ) -> Result<CameraControlValue, Failure> {
         switch like {
         case .integer:
             var value: Int32 = 0
@@ -198,7 +203,7 @@ enum CameraControlIO {
         switch value {
         case .integer(let number):
             return cv4l2_set_control(device, id, number)
-        case let .rect(x, y, width, height):
+        case .rect(let x, let y, let width, let height):
             var rect = v4l2_rect(left: x, top: y, width: width, height: height)
             return cv4l2_set_rect_control(device, id, &rect)
         }
@@ -228,7 +233,8 @@ extension Camera {
     @discardableResult
     public func setControl(_ id: UInt32, _ value: CameraControlValue, expected: CameraControlValue? = nil) -> Bool {
         guard let device,
-              case .success(let current) = CameraControlIO.read(device, id: id, like: value) else { return false }
+            case .success(let current) = CameraControlIO.read(device, id: id, like: value)
+        else { return false }
         let original: CameraControlValue
         if let known = controlLedger.original(path: path, id: id) {
             guard current == controlLedger.written(path: path, id: id) else {

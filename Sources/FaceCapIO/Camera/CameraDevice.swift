@@ -69,8 +69,10 @@ public struct CameraFrameSize: Equatable, Sendable {
     /// When the driver gives the frame interval as a range instead of a list.
     public var frameRateRange: ClosedRange<Double>?
 
-    public init(kind: Kind, width: Int, height: Int, minWidth: Int, minHeight: Int, stepWidth: Int, stepHeight: Int,
-                frameRates: [Double], frameRateRange: ClosedRange<Double>?) {
+    public init(
+        kind: Kind, width: Int, height: Int, minWidth: Int, minHeight: Int, stepWidth: Int, stepHeight: Int,
+        frameRates: [Double], frameRateRange: ClosedRange<Double>?
+    ) {
         self.kind = kind
         self.width = width
         self.height = height
@@ -126,8 +128,10 @@ public struct CameraDevice: Equatable, Sendable {
         deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 && deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0
     }
 
-    public init(path: String, card: String, driver: String, bus: String, formats: [CameraFormat],
-                interfaceName: String? = nil, hardwareDriver: String? = nil, deviceCaps: UInt32 = 0) {
+    public init(
+        path: String, card: String, driver: String, bus: String, formats: [CameraFormat],
+        interfaceName: String? = nil, hardwareDriver: String? = nil, deviceCaps: UInt32 = 0
+    ) {
         self.path = path
         self.card = card
         self.driver = driver
@@ -144,14 +148,16 @@ public struct CameraDevice: Equatable, Sendable {
     /// The video-capture nodes under `directory` (/dev/video*, in number order); metadata nodes and
     /// nodes that cannot be opened are left out.
     public static func list(directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil)
-        -> [CameraDevice] {
+        -> [CameraDevice]
+    {
         scan(directory: directory, ops: ops, sysfs: sysfs).devices
     }
 
     /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why. `sysfs` is where
     /// sysfs is mounted (tests give a folder of their own); see `sysfsRoot` when it is nil.
     public static func scan(directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil)
-        -> CameraScan {
+        -> CameraScan
+    {
         var result = CameraScan(devices: [], problems: [])
         let sysfs = sysfsRoot(sysfs, directory: directory)
         for path in videoNodePaths(in: directory) {
@@ -204,8 +210,9 @@ public struct CameraDevice: Equatable, Sendable {
         // The same test the camera applies when it opens a node: video capture with streaming I/O.
         let needed = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
         let device = { (formats: [CameraFormat]) in
-            CameraDevice(path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
-                         bus: CameraSupport.cString(cap.bus_info), formats: formats, deviceCaps: caps)
+            CameraDevice(
+                path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
+                bus: CameraSupport.cString(cap.bus_info), formats: formats, deviceCaps: caps)
         }
         if caps & needed == needed { return device(enumerateFormats(&table, fd)) }
         // A multi-planar media-controller node (CAMSS has only those) is kept when it lists Bayer formats: it tells
@@ -229,7 +236,8 @@ extension CameraDevice {
         interfaceName = interface.flatMap { $0.isEmpty ? nil : $0 }
         // The link points at ../../../bus/…/drivers/NAME: its last component is the driver's name.
         if let link = POSIX.readLink(folder + "/device/driver"),
-           let driver = link.split(separator: "/").last, !driver.isEmpty {
+            let driver = link.split(separator: "/").last, !driver.isEmpty
+        {
             hardwareDriver = String(driver)
         }
     }
@@ -240,20 +248,23 @@ extension CameraDevice {
 /// Upper bound on any one list the driver hands out, so a buggy driver (or fake) cannot loop forever.
 private let maxEntries: UInt32 = 256
 
-private func enumerateFormats(_ ops: inout cv4l2_ops, _ fd: Int32,
-                              type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue) -> [CameraFormat] {
+private func enumerateFormats(
+    _ ops: inout cv4l2_ops, _ fd: Int32,
+    type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+) -> [CameraFormat] {
     var formats: [CameraFormat] = []
     for index in 0..<maxEntries {
         var description = v4l2_fmtdesc()
         description.index = index
         description.type = type
         guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
-        formats.append(CameraFormat(
-            fourcc: CameraSupport.fourccString(description.pixelformat),
-            description: CameraSupport.cString(description.description),
-            isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
-            isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
-            sizes: enumerateSizes(&ops, fd, pixelFormat: description.pixelformat)))
+        formats.append(
+            CameraFormat(
+                fourcc: CameraSupport.fourccString(description.pixelformat),
+                description: CameraSupport.cString(description.description),
+                isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+                isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
+                sizes: enumerateSizes(&ops, fd, pixelFormat: description.pixelformat)))
     }
     return formats
 }
@@ -268,9 +279,11 @@ private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UI
         if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
             let width = Int(size.discrete.width), height = Int(size.discrete.height)
             let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
-            sizes.append(CameraFrameSize(kind: .discrete, width: width, height: height, minWidth: width,
-                                         minHeight: height, stepWidth: 0, stepHeight: 0, frameRates: rates,
-                                         frameRateRange: range))
+            sizes.append(
+                CameraFrameSize(
+                    kind: .discrete, width: width, height: height, minWidth: width,
+                    minHeight: height, stepWidth: 0, stepHeight: 0, frameRates: rates,
+                    frameRateRange: range))
             continue
         }
         // Stepwise or continuous: one entry describes the whole range.
@@ -278,16 +291,20 @@ private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UI
         let width = Int(step.max_width), height = Int(step.max_height)
         let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
         let kind: CameraFrameSize.Kind = size.type == V4L2_FRMSIZE_TYPE_CONTINUOUS.rawValue ? .continuous : .stepwise
-        sizes.append(CameraFrameSize(kind: kind, width: width, height: height, minWidth: Int(step.min_width),
-                                     minHeight: Int(step.min_height), stepWidth: Int(step.step_width),
-                                     stepHeight: Int(step.step_height), frameRates: rates, frameRateRange: range))
+        sizes.append(
+            CameraFrameSize(
+                kind: kind, width: width, height: height, minWidth: Int(step.min_width),
+                minHeight: Int(step.min_height), stepWidth: Int(step.step_width),
+                stepHeight: Int(step.step_height), frameRates: rates, frameRateRange: range))
         break
     }
     return sizes
 }
 
-private func enumerateRates(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32, width: Int,
-                            height: Int) -> ([Double], ClosedRange<Double>?) {
+private func enumerateRates(
+    _ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32, width: Int,
+    height: Int
+) -> ([Double], ClosedRange<Double>?) {
     var rates: [Double] = []
     for index in 0..<maxEntries {
         var interval = v4l2_frmivalenum()

@@ -55,7 +55,8 @@ public struct CameraDeviceControl: Equatable, Sendable {
         var query = v4l2_query_ext_ctrl()
         query.id = id
         guard cv4l2_xioctl(&table, fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0, query.id == id,
-              query.flags & CV4L2_CTRL_FLAG_DISABLED == 0 else { return nil }
+            query.flags & CV4L2_CTRL_FLAG_DISABLED == 0
+        else { return nil }
         let kind: Kind
         switch query.type {
         case V4L2_CTRL_TYPE_INTEGER.rawValue: kind = .integer
@@ -77,8 +78,11 @@ public struct CameraDeviceControl: Equatable, Sendable {
                 var number: Int64 = 0
                 // Menus may skip items (EINVAL for those).
                 guard cv4l2_query_menu(&table, fd, id, UInt32(index), &name, &number) == 0 else { continue }
-                let text = kind == .menu ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                                                  as: UTF8.self) : String(number)
+                let text =
+                    kind == .menu
+                    ? String(
+                        decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                        as: UTF8.self) : String(number)
                 control.menu.append((index, text))
             }
         }

@@ -38,17 +38,24 @@ public enum CameraDeviceText {
         var lines: [String] = []
         let ranks = ranking(devices)
         for (device, (place, rank)) in zip(devices, ranks) {
-            lines.append(Words.devicesDriverBus(path: device.path,
-                                                name: device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card,
-                                                driver: device.driver, bus: device.bus))
-            lines.append("  " + Words.devicesRankLine(rank: String(place),
-                                                      reasons: rank.reasons.joined(separator: ", ")))
+            lines.append(
+                Words.devicesDriverBus(
+                    path: device.path,
+                    name: device.card.isEmpty ? Words.text(.devicesUnnamed) : device.card,
+                    driver: device.driver, bus: device.bus))
+            lines.append(
+                "  "
+                    + Words.devicesRankLine(
+                        rank: String(place),
+                        reasons: rank.reasons.joined(separator: ", ")))
             let native = device.formats.filter { !$0.isEmulated }
             let converted = device.formats.filter(\.isEmulated)
             for format in native {
-                lines.append("  " + (format.isCompressed
-                    ? Words.devicesCompressed(format: format.fourcc, description: format.description)
-                    : "\(format.fourcc) (\(format.description))"))
+                lines.append(
+                    "  "
+                        + (format.isCompressed
+                            ? Words.devicesCompressed(format: format.fourcc, description: format.description)
+                            : "\(format.fourcc) (\(format.description))"))
                 for size in format.sizes { lines.append("    " + describe(size)) }
                 if format.sizes.isEmpty { lines.append("    " + Words.text(.devicesNoSizes)) }
             }
@@ -72,11 +79,13 @@ public enum CameraDeviceText {
         let value = control.value.map(control.name(of:)) ?? "?"
         let defaultValue = control.name(of: control.defaultValue)
         if !control.menu.isEmpty {
-            return Words.devicesControlMenu(name: control.name, value: value, default: defaultValue,
-                                            items: control.menu.map(\.name).joined(separator: ", "))
+            return Words.devicesControlMenu(
+                name: control.name, value: value, default: defaultValue,
+                items: control.menu.map(\.name).joined(separator: ", "))
         }
-        return Words.devicesControlRange(name: control.name, value: value, default: defaultValue,
-                                         minimum: String(control.minimum), maximum: String(control.maximum))
+        return Words.devicesControlRange(
+            name: control.name, value: value, default: defaultValue,
+            minimum: String(control.minimum), maximum: String(control.maximum))
     }
 
     /// "640x480 @ 30, 15 fps" or "48x32 to 1920x1080, steps 16x8 @ 1–30 fps".
@@ -89,10 +98,13 @@ public enum CameraDeviceText {
         case .discrete:
             return "\(size.width)x\(size.height)\(rate)"
         case .stepwise, .continuous:
-            let steps = size.kind == .continuous ? Words.text(.devicesAnySize)
+            let steps =
+                size.kind == .continuous
+                ? Words.text(.devicesAnySize)
                 : Words.devicesSteps(width: String(size.stepWidth), height: String(size.stepHeight))
-            return Words.devicesRange(low: "\(size.minWidth)x\(size.minHeight)", high: "\(size.width)x\(size.height)",
-                                      steps: steps) + rate
+            return Words.devicesRange(
+                low: "\(size.minWidth)x\(size.minHeight)", high: "\(size.width)x\(size.height)",
+                steps: steps) + rate
         }
     }
 
@@ -115,8 +127,14 @@ public enum CameraDeviceText {
                 ("fastEnough", String(rank.isFastEnough)),
             ]
             if let mode = rank.mode {
-                fields.append(("mode", object([("width", String(mode.width)), ("height", String(mode.height)),
-                                               ("fps", CameraDeviceText.rate(mode.framesPerSecond))])))
+                fields.append(
+                    (
+                        "mode",
+                        object([
+                            ("width", String(mode.width)), ("height", String(mode.height)),
+                            ("fps", CameraDeviceText.rate(mode.framesPerSecond)),
+                        ])
+                    ))
             }
             fields.append(("reasons", array(rank.reasons.map(string))))
             // After the keys of earlier versions, which stay a prefix in their order.
@@ -126,17 +144,23 @@ public enum CameraDeviceText {
             return object(fields)
         }
         let mipi = CameraRank.rawBayerCamera(devices).map { camera in
-            object([("driver", string(camera.driver)), ("card", string(camera.card)),
-                    ("nodes", array(camera.nodes.map(string))), ("needs", string("libcamera")),
-                    ("advice", array(camera.advice.map(string)))])
+            object([
+                ("driver", string(camera.driver)), ("card", string(camera.card)),
+                ("nodes", array(camera.nodes.map(string))), ("needs", string("libcamera")),
+                ("advice", array(camera.advice.map(string))),
+            ])
         }
         return object([("devices", array(items)), ("problems", array(problems.map(string))), ("mipi", mipi ?? "null")])
     }
 
     private static func json(_ control: CameraDeviceControl) -> String {
-        let menu = control.menu.isEmpty ? "null" : array(control.menu.map { item in
-            object([("index", String(item.index)), ("name", string(item.name))])
-        })
+        let menu =
+            control.menu.isEmpty
+            ? "null"
+            : array(
+                control.menu.map { item in
+                    object([("index", String(item.index)), ("name", string(item.name))])
+                })
         return object([
             ("id", String(control.id)), ("name", string(control.name)), ("type", string(control.kind.rawValue)),
             ("minimum", String(control.minimum)), ("maximum", String(control.maximum)), ("step", String(control.step)),
@@ -159,14 +183,22 @@ public enum CameraDeviceText {
         case .discrete:
             fields += [("width", String(size.width)), ("height", String(size.height))]
         case .stepwise, .continuous:
-            fields += [("minWidth", String(size.minWidth)), ("minHeight", String(size.minHeight)),
-                       ("maxWidth", String(size.width)), ("maxHeight", String(size.height)),
-                       ("stepWidth", String(size.stepWidth)), ("stepHeight", String(size.stepHeight))]
+            fields += [
+                ("minWidth", String(size.minWidth)), ("minHeight", String(size.minHeight)),
+                ("maxWidth", String(size.width)), ("maxHeight", String(size.height)),
+                ("stepWidth", String(size.stepWidth)), ("stepHeight", String(size.stepHeight)),
+            ]
         }
         fields.append(("fps", array(size.frameRates.map(CameraDeviceText.rate))))
         if let range = size.frameRateRange {
-            fields.append(("fpsRange", object([("min", CameraDeviceText.rate(range.lowerBound)),
-                                               ("max", CameraDeviceText.rate(range.upperBound))])))
+            fields.append(
+                (
+                    "fpsRange",
+                    object([
+                        ("min", CameraDeviceText.rate(range.lowerBound)),
+                        ("max", CameraDeviceText.rate(range.upperBound)),
+                    ])
+                ))
         }
         return object(fields)
     }

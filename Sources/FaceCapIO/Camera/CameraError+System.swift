@@ -42,7 +42,8 @@ extension DeviceHolder {
                 POSIX.readLink("\(fdDirectory)/\(fd)").map { targets.contains($0) } ?? false
             }
             if holds {
-                let command = CameraSupport.readSmallFile("\(procRoot)/\(entry)/comm")
+                let command =
+                    CameraSupport.readSmallFile("\(procRoot)/\(entry)/comm")
                     .map(CameraSupport.trimmedWhitespace) ?? "?"
                 holders.append(DeviceHolder(pid: pid, command: command.isEmpty ? "?" : command))
             }

@@ -20,8 +20,10 @@ public final class CameraExposure {
     private var times: [Double] = []
     private let rateWindow = 16
 
-    public init(limits: ExposureSteering.Limits = ExposureSteering.Limits(),
-                lightWords: LightWordsHold = LightWordsHold()) {
+    public init(
+        limits: ExposureSteering.Limits = ExposureSteering.Limits(),
+        lightWords: LightWordsHold = LightWordsHold()
+    ) {
         steering = ExposureSteering(limits: limits)
         self.lightWords = lightWords
     }
@@ -38,14 +40,17 @@ public final class CameraExposure {
     /// The guidance of the frame last handed to `analysed`, with "Too dark"/"Too bright" held back while the camera
     /// is still steering toward the face (`LightWordsHold`); `active` are the analyzer's codes of that frame.
     public func guidance(_ guidance: FrameGuidance, active: [GuidanceCode]) -> FrameGuidance {
-        lightWords.apply(guidance, active: active,
-                         waiting: LightWordsHold.codes(phase: steering.phase, exhausted: steering.exhausted))
+        lightWords.apply(
+            guidance, active: active,
+            waiting: LightWordsHold.codes(phase: steering.phase, exhausted: steering.exhausted))
     }
 
     /// The guidance of a frame of `camera` read while its own auto exposure still settles (`Frame.isWarmUp`, not
     /// handed to the steering): neither light word yet where facecap has controls to steer with.
-    public func guidanceWhileSettling(_ guidance: FrameGuidance, active: [GuidanceCode],
-                                      camera: Camera) -> FrameGuidance {
+    public func guidanceWhileSettling(
+        _ guidance: FrameGuidance, active: [GuidanceCode],
+        camera: Camera
+    ) -> FrameGuidance {
         if self.camera !== camera || epoch != camera.controlsEpoch { learn(camera) }
         let steerable = hasRegion || knobs.contains { $0.knob.stepCount >= steering.limits.minimumSteps }
         return lightWords.apply(guidance, active: active, waiting: steerable ? LightWordsHold.settling : [])
@@ -95,11 +100,12 @@ public final class CameraExposure {
             }
             let bits = camera.controlValue(CV4L2_CID_UVC_ROI_AUTO) ?? 0
             if bits & CV4L2_UVC_ROI_AUTO_EXPOSURE == 0,
-               !camera.setControl(CV4L2_CID_UVC_ROI_AUTO, .integer(bits | CV4L2_UVC_ROI_AUTO_EXPOSURE)) {
+                !camera.setControl(CV4L2_CID_UVC_ROI_AUTO, .integer(bits | CV4L2_UVC_ROI_AUTO_EXPOSURE))
+            {
                 // Auto exposure does not follow the region: the other controls are turned instead.
                 hasRegion = false
             }
-        case let .set(kind, value):
+        case .set(let kind, let value):
             guard let index = knobs.firstIndex(where: { $0.knob.kind == kind }) else { return }
             let known = CameraControlValue.integer(Int32(clamping: knobs[index].knob.value))
             if camera.setControl(knobs[index].id, .integer(Int32(clamping: value)), expected: known) {
@@ -122,31 +128,39 @@ public final class CameraExposure {
         knobs = []
         autoPriority = nil
         if let info = camera.controlInfo(CV4L2_CID_EXPOSURE_AUTO_PRIORITY), info.isWritable,
-           let value = camera.controlValue(CV4L2_CID_EXPOSURE_AUTO_PRIORITY) {
+            let value = camera.controlValue(CV4L2_CID_EXPOSURE_AUTO_PRIORITY)
+        {
             autoPriority = value != 0
         }
-        hasRegion = camera.controlInfo(CV4L2_CID_UVC_ROI_RECT)?.isWritable == true
+        hasRegion =
+            camera.controlInfo(CV4L2_CID_UVC_ROI_RECT)?.isWritable == true
             && camera.controlInfo(CV4L2_CID_UVC_ROI_AUTO)?.isWritable == true
         // The exposure time is turned only where the camera is already in manual exposure (auto exposure would
         // drive it), and never past one frame period at the rate negotiated: a longer exposure would lower it.
         let manualExposure = camera.controlValue(CV4L2_CID_EXPOSURE_AUTO) == Int32(V4L2_EXPOSURE_MANUAL.rawValue)
-        let frameCap = Int(10_000 / max(1, camera.frameRate))   // 100 µs units
+        let frameCap = Int(10_000 / max(1, camera.frameRate))  // 100 µs units
         let candidates: [(UInt32, ExposureKnob.Kind)] = [
             (CV4L2_CID_AUTO_EXPOSURE_BIAS, .exposureBias), (CV4L2_CID_BACKLIGHT_COMPENSATION, .backlightCompensation),
             (CV4L2_CID_EXPOSURE_ABSOLUTE, .exposureTime), (CV4L2_CID_GAIN, .gain), (CV4L2_CID_BRIGHTNESS, .brightness),
         ]
         for (id, kind) in candidates {
             guard let info = camera.controlInfo(id), info.isWritable, info.maximum > info.minimum,
-                  let value = camera.controlValue(id) else { continue }
+                let value = camera.controlValue(id)
+            else { continue }
             if kind == .exposureTime, !manualExposure { continue }
             let maximum = kind == .exposureTime ? max(Int(value), min(info.maximum, frameCap)) : info.maximum
-            knobs.append((id, ExposureKnob(kind: kind, minimum: info.minimum, maximum: maximum, step: info.step,
-                                           value: Int(value))))
+            knobs.append(
+                (
+                    id,
+                    ExposureKnob(
+                        kind: kind, minimum: info.minimum, maximum: maximum, step: info.step,
+                        value: Int(value))
+                ))
         }
     }
 }
 
-private extension Double {
+extension Double {
     /// A face box coordinate (Float, possibly NaN from a model) as a finite Double.
-    init(metrics value: Float) { self = value.isFinite ? Double(value) : 0 }
+    fileprivate init(metrics value: Float) { self = value.isFinite ? Double(value) : 0 }
 }

@@ -41,15 +41,20 @@ public enum CameraFormatSamples {
             let code = CameraSupport.fourccCode(fourcc)
             let layout = cv4l2_destination_layout(code)
             if layout == 4 {
-                return decoder?.decode(bytes, count: bytes.count, width: width, height: height, into: &frame) == .decoded
+                return decoder?.decode(bytes, count: bytes.count, width: width, height: height, into: &frame)
+                    == .decoded
             }
             let format: PixelFormat = layout == 1 ? .yuyv : layout == 3 ? .yuv420p : .rgb24
-            guard layout != 0, frame.prepare(format: format, width: width, height: height,
-                                             colorRange: format == .rgb24 ? .full : .limited) else { return false }
+            guard layout != 0,
+                frame.prepare(
+                    format: format, width: width, height: height,
+                    colorRange: format == .rgb24 ? .full : .limited)
+            else { return false }
             let status = bytes.withUnsafeBytes { source in
                 frame.data.withUnsafeMutableBytes { destination in
-                    cv4l2_convert_frame(code, UInt32(width), UInt32(height), 0, source.baseAddress, source.count,
-                                        destination.baseAddress, destination.count)
+                    cv4l2_convert_frame(
+                        code, UInt32(width), UInt32(height), 0, source.baseAddress, source.count,
+                        destination.baseAddress, destination.count)
                 }
             }
             return status == 0
@@ -91,13 +96,14 @@ public enum CameraFormatSamples {
                 case CV4L2_PIX_FMT_YUYV:
                     let c = yuv(x & ~1, y), d = yuv(min(x | 1, width - 1), y)
                     bytes[at] = yuv(x, y).y
-                    bytes[at + 1] = x & 1 == 0 ? UInt8((Int(c.u) + Int(d.u) + 1) / 2) : UInt8((Int(c.v) + Int(d.v) + 1) / 2)
+                    bytes[at + 1] =
+                        x & 1 == 0 ? UInt8((Int(c.u) + Int(d.u) + 1) / 2) : UInt8((Int(c.v) + Int(d.v) + 1) / 2)
                 case CV4L2_PIX_FMT_RGB24: (bytes[at], bytes[at + 1], bytes[at + 2]) = (p.r, p.g, p.b)
                 case CV4L2_PIX_FMT_BGR24: (bytes[at], bytes[at + 1], bytes[at + 2]) = (p.b, p.g, p.r)
                 case CV4L2_PIX_FMT_XBGR32: (bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]) = (p.b, p.g, p.r, 0)
                 case CV4L2_PIX_FMT_XRGB32: (bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]) = (0, p.r, p.g, p.b)
                 case CV4L2_PIX_FMT_RGBX32: (bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]) = (p.r, p.g, p.b, 0)
-                default: bytes[at] = yuv(x, y).y   // the luma plane of the 4:2:0 formats
+                default: bytes[at] = yuv(x, y).y  // the luma plane of the 4:2:0 formats
                 }
             }
         }
@@ -127,14 +133,14 @@ public enum CameraFormatSamples {
         return bytes
     }
 
-
     /// How a format lays out its first plane (bytes a pixel) and the chroma planes after it.
     static func layout(_ fourcc: UInt32) -> (bytesPerPixel: Int, chromaBytes: (_ stride: Int, _ height: Int) -> Int) {
         switch fourcc {
         case CV4L2_PIX_FMT_RGB24, CV4L2_PIX_FMT_BGR24: return (3, { _, _ in 0 })
         case CV4L2_PIX_FMT_XBGR32, CV4L2_PIX_FMT_XRGB32, CV4L2_PIX_FMT_RGBX32: return (4, { _, _ in 0 })
         case CV4L2_PIX_FMT_NV12: return (1, { stride, height in stride * ((height + 1) / 2) })
-        case CV4L2_PIX_FMT_YUV420, CV4L2_PIX_FMT_YVU420: return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
+        case CV4L2_PIX_FMT_YUV420, CV4L2_PIX_FMT_YVU420:
+            return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
         default: return (2, { _, _ in 0 })
         }
     }
@@ -145,8 +151,9 @@ public enum CameraFormatSamples {
         var size = 0
         var message = [CChar](repeating: 0, count: 200)
         let status = rgb.withUnsafeBufferPointer { pixels in
-            cic_jpeg_encode_webcam(pixels.baseAddress, Int32(width), Int32(height), width * 3, quality, &out, &size,
-                                   &message, message.count)
+            cic_jpeg_encode_webcam(
+                pixels.baseAddress, Int32(width), Int32(height), width * 3, quality, &out, &size,
+                &message, message.count)
         }
         guard status == Int32(CIC_OK), let out else { return [] }
         defer { cic_free(out) }

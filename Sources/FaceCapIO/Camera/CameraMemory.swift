@@ -35,8 +35,9 @@ public struct CameraMemory: Sendable {
         let name = CameraSupport.trimmedWhitespace(text)
         // "by-id/usb-…-video-index0": a folder of linkDirectories and a name, nothing that leaves it.
         guard let slash = name.firstIndex(of: "/"), !name.contains(".."), name.filter({ $0 == "/" }).count == 1,
-              !name.hasSuffix("/"),
-              let folder = linkDirectories.first(where: { $0.hasSuffix("/" + name[..<slash]) }) else { return nil }
+            !name.hasSuffix("/"),
+            let folder = linkDirectories.first(where: { $0.hasSuffix("/" + name[..<slash]) })
+        else { return nil }
         return Self.resolve(folder + "/" + name[name.index(after: slash)...])
     }
 

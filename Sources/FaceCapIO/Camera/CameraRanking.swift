@@ -33,7 +33,10 @@ public struct CameraRank: Equatable, Sendable {
     /// Why a node is taken for infrared: its V4L2 name, its USB interface's name (sysfs), grey formats only, MJPEG at
     /// 640×360 only, or a frame whose chroma was flat at 128 (`CameraDevice.chromaIsFlat`).
     public enum InfraredSign: String, Sendable {
-        case name, interfaceName = "interface-name", greyOnly = "grey-only", mjpegAt640x360 = "mjpeg-640x360"
+        case name
+        case interfaceName = "interface-name"
+        case greyOnly = "grey-only"
+        case mjpegAt640x360 = "mjpeg-640x360"
         case flatChroma = "flat-chroma"
     }
 
@@ -64,8 +67,10 @@ public struct CameraRank: Equatable, Sendable {
 
     /// The formats facecap reads itself, in the order it prefers them (cv4l2's readable_formats); MJPEG last, decoded
     /// by facecap's own decoder.
-    public static let preferenceOrder = ["YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24", "BGR4", "BX24",
-                                         "BA24", "XB24", "AB24", "MJPG"]
+    public static let preferenceOrder = [
+        "YUYV", "NV12", "YU12", "YV12", "RGB3", "BGR3", "XR24", "AR24", "BGR4", "BX24",
+        "BA24", "XB24", "AB24", "MJPG",
+    ]
 
     /// 640×480 or more at 15 fps or more.
     static func isGood(_ mode: Mode) -> Bool {
@@ -98,7 +103,8 @@ public struct CameraRank: Equatable, Sendable {
         let readable = candidates
         isFastEnough = mode.map(CameraRank.isGood) ?? false
         isVirtual = device.driver == "v4l2 loopback" || device.bus.hasPrefix("platform:v4l2loopback")
-        infraredSign = CameraRank.infraredSign(card: device.card, interface: device.interfaceName, native: native)
+        infraredSign =
+            CameraRank.infraredSign(card: device.card, interface: device.interfaceName, native: native)
             ?? (device.chromaIsFlat ? .flatChroma : nil)
         interfaceName = device.interfaceName
         // Raw Bayer data stays raw Bayer though libv4l2 lists its own RGB24 of it (it debayers 8-bit data with no
@@ -127,7 +133,8 @@ public struct CameraRank: Equatable, Sendable {
     /// devices and gives colour pictures, else the first in rank.
     public static func choose(_ devices: [CameraDevice], remembered: String? = nil) -> CameraDevice? {
         if let remembered, let device = devices.first(where: { $0.path == remembered }),
-           CameraRank(of: device).kind == .colour {
+            CameraRank(of: device).kind == .colour
+        {
             return device
         }
         return ranked(devices).first?.device
@@ -156,8 +163,10 @@ public struct CameraRank: Equatable, Sendable {
         if isVirtual { reasons.append(Words.text(.devicesRankVirtual)) }
         if let mode, kind == .colour || kind == .infrared {
             let size = "\(mode.width)x\(mode.height)", fps = CameraDeviceText.rate(mode.framesPerSecond)
-            reasons.append(isFastEnough ? Words.devicesRankMode(size: size, fps: fps)
-                : Words.devicesRankSlowMode(size: size, fps: fps))
+            reasons.append(
+                isFastEnough
+                    ? Words.devicesRankMode(size: size, fps: fps)
+                    : Words.devicesRankSlowMode(size: size, fps: fps))
         }
         return reasons
     }
@@ -172,8 +181,9 @@ public struct CameraRank: Equatable, Sendable {
         guard !native.isEmpty else { return nil }
         if native.allSatisfy({ greyFormats.contains($0.fourcc) }) { return .greyOnly }
         if native.allSatisfy({ $0.fourcc == "MJPG" }),
-           native.flatMap(\.sizes).allSatisfy({ $0.width == 640 && $0.height == 360 }),
-           !native.flatMap(\.sizes).isEmpty {
+            native.flatMap(\.sizes).allSatisfy({ $0.width == 640 && $0.height == 360 }),
+            !native.flatMap(\.sizes).isEmpty
+        {
             return .mjpegAt640x360
         }
         return nil
@@ -205,15 +215,19 @@ public struct CameraRank: Equatable, Sendable {
     /// libcamera (`CameraError.rawBayerOnly`); nil otherwise. An infrared node beside them (the USB face-unlock camera
     /// of many MIPI laptops) does not count: its grey picture is no selfie, and it stays one key d away.
     /// `underLibcameraAdapter`: facecap runs under libcamerify (`CameraOps.runsUnderLibcameraAdapter`).
-    public static func rawBayerCamera(_ devices: [CameraDevice],
-                                      underLibcameraAdapter: Bool = CameraOps.runsUnderLibcameraAdapter)
-        -> RawBayerCamera? {
+    public static func rawBayerCamera(
+        _ devices: [CameraDevice],
+        underLibcameraAdapter: Bool = CameraOps.runsUnderLibcameraAdapter
+    )
+        -> RawBayerCamera?
+    {
         let ranks = devices.map { (device: $0, rank: CameraRank(of: $0)) }
         guard !ranks.contains(where: { $0.rank.kind == .colour }) else { return nil }
         let raw = ranks.filter { $0.rank.kind == .rawBayer }.map(\.device)
         guard let first = raw.first else { return nil }
-        return RawBayerCamera(driver: first.driverName, card: first.card, nodes: raw.map(\.path),
-                              underLibcameraAdapter: underLibcameraAdapter)
+        return RawBayerCamera(
+            driver: first.driverName, card: first.card, nodes: raw.map(\.path),
+            underLibcameraAdapter: underLibcameraAdapter)
     }
 
     /// Monochrome formats infrared cameras give (V4L2_PIX_FMT_GREY, Y10, Y12, Y16, Y10 packed, RealSense's
@@ -236,7 +250,8 @@ public struct CameraRank: Equatable, Sendable {
             let fastest = max(size.frameRates.max() ?? 0, size.frameRateRange?.upperBound ?? 0)
             guard fastest > 0 else { return nil }
             if size.kind != .discrete, size.minWidth <= 640, size.minHeight <= 480, size.width >= 640,
-               size.height >= 480 {
+                size.height >= 480
+            {
                 return Mode(width: 640, height: 480, framesPerSecond: fastest)
             }
             return Mode(width: size.width, height: size.height, framesPerSecond: fastest)
@@ -244,13 +259,16 @@ public struct CameraRank: Equatable, Sendable {
         let good = modes.filter {
             $0.width >= minimumSize.width && $0.height >= minimumSize.height && $0.framesPerSecond >= minimumRate
         }
-        if let smallest = good.min(by: { ($0.width * $0.height, -$0.framesPerSecond) < ($1.width * $1.height, -$1.framesPerSecond) }) {
+        if let smallest = good.min(by: {
+            ($0.width * $0.height, -$0.framesPerSecond) < ($1.width * $1.height, -$1.framesPerSecond)
+        }) {
             return smallest
         }
         // None is good enough. The frame rate first (the guidance follows a moving person): the largest size that
         // keeps 15 fps (smaller than 640×480, then), else the fastest mode, the smaller of equals.
         if let largest = modes.filter({ $0.framesPerSecond >= minimumRate })
-            .max(by: { $0.width * $0.height < $1.width * $1.height }) {
+            .max(by: { $0.width * $0.height < $1.width * $1.height })
+        {
             return largest
         }
         return modes.max { ($0.framesPerSecond, -$0.width * $0.height) < ($1.framesPerSecond, -$1.width * $1.height) }

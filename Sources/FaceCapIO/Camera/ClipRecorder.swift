@@ -23,11 +23,17 @@ public struct RecordingSummary {
         let stats = camera.statistics
         let length = (Double(framesWritten) / max(camera.frameRate, 1) * 10).rounded() / 10
         let mode = "\(camera.width)x\(camera.height) \(camera.modeName)"
-        var parts = [framesWritten == 0 ? Words.recordNoFrames(path: output)
-            : Words.recordWrote(count: framesWritten, seconds: CameraDeviceText.rate(length),
-                                fps: CameraDeviceText.rate(camera.frameRate), mode: mode, path: output)]
-        parts.append(Words.recordDropped(count: stats.dropped, flagged: String(stats.droppedErrorFlag),
-                                         short: String(stats.droppedBadSize), skipped: String(stats.skippedByDriver)))
+        var parts = [
+            framesWritten == 0
+                ? Words.recordNoFrames(path: output)
+                : Words.recordWrote(
+                    count: framesWritten, seconds: CameraDeviceText.rate(length),
+                    fps: CameraDeviceText.rate(camera.frameRate), mode: mode, path: output)
+        ]
+        parts.append(
+            Words.recordDropped(
+                count: stats.dropped, flagged: String(stats.droppedErrorFlag),
+                short: String(stats.droppedBadSize), skipped: String(stats.skippedByDriver)))
         if stats.droppedUndecodable > 0 { parts.append(Words.recordUndecodable(count: stats.droppedUndecodable)) }
         if case .signal = stop { parts.append(Words.text(.recordStoppedEarly)) }
         return Words.clauses(parts)
@@ -39,10 +45,13 @@ public struct RecordingSummary {
 /// A source error ends the recording without throwing (the frames so far are whole and stay in the
 /// clip); only a failing write throws, and the writer has then cut the file back to its last whole frame.
 /// The writer is not closed here.
-public func recordClip(from source: FrameSource, to writer: Y4MFileWriter, seconds: Double,
-                       frameTimeout: Double = 0.25,
-                       stopRequested: () -> Int32 = { StopSignals.received }) throws(OutputFileError)
-    -> RecordingSummary {
+public func recordClip(
+    from source: FrameSource, to writer: Y4MFileWriter, seconds: Double,
+    frameTimeout: Double = 0.25,
+    stopRequested: () -> Int32 = { StopSignals.received }
+) throws(OutputFileError)
+    -> RecordingSummary
+{
     var frame = Frame(format: source.format, width: source.width, height: source.height, data: [])
     // The clip's length counts from its first frame: cameras take a while to deliver one after starting.
     var start: (source: Double, wall: Double)?

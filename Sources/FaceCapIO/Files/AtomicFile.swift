@@ -1,7 +1,7 @@
 import FaceCapCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Whole-file writes that never leave a partial file behind.
@@ -17,8 +17,10 @@ public enum AtomicFile {
     ///
     /// `calls` are the system calls it makes (`.system` unless a test records their order or makes one
     /// fail: nothing else can see that the data reached the disk before the name did).
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600,
-                             replace: Bool = true, calls: FileCalls = .system) throws(OutputFileError) {
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o600,
+        replace: Bool = true, calls: FileCalls = .system
+    ) throws(OutputFileError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -1,7 +1,7 @@
 import FaceCapCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Replays a `.y4m` clip as a `FrameSource`, at the clip's own frame rate (or as fast as asked).
@@ -98,8 +98,10 @@ public final class ClipSource: FrameSource {
         do { more = try reader.readWholeFrame(into: &frame) } catch { throw Self.unreadable(error) }
         if more { return }
         guard loop else {
-            throw .clipEnded(ClipEndedError(path: path, framesPlayed: framesDelivered,
-                                            lastFrameTruncated: reader.endedWithTruncatedFrame))
+            throw .clipEnded(
+                ClipEndedError(
+                    path: path, framesPlayed: framesDelivered,
+                    lastFrameTruncated: reader.endedWithTruncatedFrame))
         }
         do throws(InputFileError) {
             try reader.rewind()

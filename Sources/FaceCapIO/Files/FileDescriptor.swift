@@ -1,6 +1,7 @@
 import FaceCapCore
+
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The file readers' and writers' own rules over the `POSIX` helpers: a directory refused at open, devices

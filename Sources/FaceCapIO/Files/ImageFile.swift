@@ -1,5 +1,6 @@
 internal import CImageCodecs
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,8 @@ public enum MediaKind: String, Sendable, Equatable {
     public static func foreignImageName<C: Collection<UInt8>>(_ bytes: C) -> String? where C.Index == Int {
         let head = Array(bytes.prefix(12))
         func at(_ offset: Int, _ text: String) -> Bool {
-            head.count >= offset + text.utf8.count && Array(head[offset..<(offset + text.utf8.count)]) == Array(text.utf8)
+            head.count >= offset + text.utf8.count
+                && Array(head[offset..<(offset + text.utf8.count)]) == Array(text.utf8)
         }
         if at(0, "RIFF"), at(8, "WEBP") { return "WebP" }
         if at(0, "GIF87a") || at(0, "GIF89a") { return "GIF" }
@@ -47,8 +49,9 @@ public enum MediaKind: String, Sendable, Equatable {
     /// else which formats facecap reads.
     public static func unreadable<C: Collection<UInt8>>(_ bytes: C) -> MediaDataError where C.Index == Int {
         guard let name = foreignImageName(bytes) else { return .unknownFormat }
-        return .wrongKind("a \(name) image, which facecap does not read (it reads JPEG, PNG, PPM/PGM and .y4m clips); "
-            + "convert it to PNG first, e.g. 'convert IN OUT.png' (ImageMagick) or 'ffmpeg -i IN OUT.png'")
+        return .wrongKind(
+            "a \(name) image, which facecap does not read (it reads JPEG, PNG, PPM/PGM and .y4m clips); "
+                + "convert it to PNG first, e.g. 'convert IN OUT.png' (ImageMagick) or 'ffmpeg -i IN OUT.png'")
     }
 
     /// The kind of the file at `path`, judged from its first bytes.
@@ -96,8 +99,9 @@ public enum ImageFile {
         case .png: return try decodePNG(bytes, limits: limits)
         case .pnm: return try PNM.decode(bytes, limits: limits)
         case .y4m:
-            throw .wrongKind("a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
-                + "'facecap --input' replays it")
+            throw .wrongKind(
+                "a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
+                    + "'facecap --input' replays it")
         case nil: throw MediaKind.unreadable(bytes)
         }
     }
@@ -154,10 +158,10 @@ public enum ImageFile {
         let (width, height, depth) = (word(16), word(20), Int(bytes[24]))
         let samples: Int
         switch bytes[25] {
-        case 2: samples = 3         // RGB
-        case 4: samples = 2         // grey + alpha
-        case 6: samples = 4         // RGBA
-        default: samples = 1        // grey, palette
+        case 2: samples = 3  // RGB
+        case 4: samples = 2  // grey + alpha
+        case 6: samples = 4  // RGBA
+        default: samples = 1  // grey, palette
         }
         // Rows are whole bytes; filter bytes and Adam7 passes only add to this.
         let rowBytes = (width * samples * depth + 7) / 8

@@ -2,7 +2,7 @@ internal import CImageCodecs
 import FaceCapCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// JPEG encoding for the captured photo (libjpeg-turbo via CImageCodecs).
@@ -38,8 +38,10 @@ public enum JPEGFile {
                 source.width * Int(channels), Int32(quality), &output, &size, &message, message.count)
         }
         guard status == Int32(CIC_OK), let output else {
-            throw .library(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
-                                  as: UTF8.self))
+            throw .library(
+                String(
+                    decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
         defer { cic_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))

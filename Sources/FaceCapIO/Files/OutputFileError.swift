@@ -1,4 +1,5 @@
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -16,7 +16,7 @@ public enum RecordingOutput {
     /// Renames the finished recording onto `output` when `keep`, or removes it.
     public static func publish(_ partial: String, as output: String, keep: Bool) throws(OutputFileError) {
         guard keep else {
-            unlink(partial)    // a header without frames is no use to anyone
+            unlink(partial)  // a header without frames is no use to anyone
             return
         }
         if rename(partial, output) != 0 {

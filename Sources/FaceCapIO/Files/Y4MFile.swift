@@ -1,4 +1,5 @@
 import FaceCapCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,22 +33,31 @@ public final class Y4MFileReader {
         buffer = [UInt8](repeating: 0, count: 65536)
         fileSize = POSIXFile.size(fd)
         do throws(InputFileError) {
-            try Self.fill(fd: fd, buffer: &buffer, start: &bufferStart, end: &bufferEnd, eof: &atEndOfFile,
-                          path: path, minimum: Y4M.maxHeaderLength + 1)
+            try Self.fill(
+                fd: fd, buffer: &buffer, start: &bufferStart, end: &bufferEnd, eof: &atEndOfFile,
+                path: path, minimum: Y4M.maxHeaderLength + 1)
             let data = buffer[0..<bufferEnd]
             guard !data.isEmpty else { throw InputFileError(path: path, problem: .data(.empty)) }
             guard data.starts(with: Y4M.signature) else {
                 guard let kind = MediaKind.sniff(data) else {
                     throw InputFileError(path: path, problem: .data(MediaKind.unreadable(data)))
                 }
-                throw InputFileError(path: path, problem: .data(.wrongKind(
-                    "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
-                        + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
-                        + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')")))
+                throw InputFileError(
+                    path: path,
+                    problem: .data(
+                        .wrongKind(
+                            "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
+                                + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
+                                + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"
+                        )))
             }
             guard let newline = data.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A) else {
-                throw InputFileError(path: path, problem: .data(atEndOfFile ? .truncated("the header line has no end")
-                    : .malformed("the header line is longer than \(Y4M.maxHeaderLength) bytes")))
+                throw InputFileError(
+                    path: path,
+                    problem: .data(
+                        atEndOfFile
+                            ? .truncated("the header line has no end")
+                            : .malformed("the header line is longer than \(Y4M.maxHeaderLength) bytes")))
             }
             do {
                 header = try Y4MHeader.parse(line: data[..<newline], limits: limits)
@@ -69,14 +79,18 @@ public final class Y4MFileReader {
     public func readFrame(into frame: inout Frame) throws(InputFileError) -> Bool {
         guard fd >= 0 else { return false }
         if bufferEnd - bufferStart < Y4M.maxFrameLineLength + 1 {
-            try Self.fill(fd: fd, buffer: &buffer, start: &bufferStart, end: &bufferEnd, eof: &atEndOfFile,
-                          path: path, minimum: Y4M.maxFrameLineLength + 1)
+            try Self.fill(
+                fd: fd, buffer: &buffer, start: &bufferStart, end: &bufferEnd, eof: &atEndOfFile,
+                path: path, minimum: Y4M.maxFrameLineLength + 1)
         }
         if bufferStart == bufferEnd { return false }
         let window = buffer[bufferStart..<min(bufferEnd, bufferStart + Y4M.maxFrameLineLength + 1)]
         guard let newline = window.firstIndex(of: 0x0A) else {
-            throw InputFileError(path: path, problem: .data(Y4MHeader.unterminatedFrameLine(
-                window, atEnd: atEndOfFile && window.count <= Y4M.maxFrameLineLength, index: frameIndex)))
+            throw InputFileError(
+                path: path,
+                problem: .data(
+                    Y4MHeader.unterminatedFrameLine(
+                        window, atEnd: atEndOfFile && window.count <= Y4M.maxFrameLineLength, index: frameIndex)))
         }
         do {
             try Y4MHeader.checkFrameLine(buffer[bufferStart..<newline], index: frameIndex)
@@ -91,12 +105,18 @@ public final class Y4MFileReader {
             let available = fileSize - (Int(position) - (bufferEnd - bufferStart))
             if available < count {
                 atEndOfFile = true
-                throw InputFileError(path: path, problem: .data(.truncated(
-                    "frame \(frameIndex) has \(max(0, available)) of its \(count) bytes")))
+                throw InputFileError(
+                    path: path,
+                    problem: .data(
+                        .truncated(
+                            "frame \(frameIndex) has \(max(0, available)) of its \(count) bytes")))
             }
         }
-        guard frame.prepare(format: header.pixelFormat, width: header.width, height: header.height,
-                            colorRange: header.colorRange) else {
+        guard
+            frame.prepare(
+                format: header.pixelFormat, width: header.width, height: header.height,
+                colorRange: header.colorRange)
+        else {
             throw InputFileError(path: path, problem: .data(.tooLarge(width: header.width, height: header.height)))
         }
         let buffered = min(count, bufferEnd - bufferStart)
@@ -107,16 +127,22 @@ public final class Y4MFileReader {
                     .initialize(fromContentsOf: src[start..<(start + buffered)])
             }
             guard buffered < count else { return .success(0) }
-            return POSIX.readFully(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(
-                rebasing: out[buffered..<count])))
+            return POSIX.readFully(
+                fd,
+                into: UnsafeMutableRawBufferPointer(
+                    UnsafeMutableBufferPointer(
+                        rebasing: out[buffered..<count])))
         }
         bufferStart += buffered
         switch result {
         case .success(let n):
             if buffered + n < count {
                 atEndOfFile = true
-                throw InputFileError(path: path, problem: .data(.truncated(
-                    "frame \(frameIndex) has \(buffered + n) of its \(count) bytes")))
+                throw InputFileError(
+                    path: path,
+                    problem: .data(
+                        .truncated(
+                            "frame \(frameIndex) has \(buffered + n) of its \(count) bytes")))
             }
         case .failure(let error):
             throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
@@ -168,8 +194,10 @@ public final class Y4MFileReader {
     }
 
     /// Moves unread bytes to the front and reads until at least `minimum` bytes are buffered or the file ends.
-    private static func fill(fd: Int32, buffer: inout [UInt8], start: inout Int, end: inout Int, eof: inout Bool,
-                             path: String, minimum: Int) throws(InputFileError) {
+    private static func fill(
+        fd: Int32, buffer: inout [UInt8], start: inout Int, end: inout Int, eof: inout Bool,
+        path: String, minimum: Int
+    ) throws(InputFileError) {
         if start > 0 {
             buffer.withUnsafeMutableBufferPointer { b in
                 let base = b.baseAddress!
@@ -213,16 +241,21 @@ public final class Y4MFileWriter {
 
     /// Creates (or truncates) `path` and writes the header. `format` is the format of the frames that
     /// will be passed to `write`; `frameRate` is stored as a ratio (`Y4MRatio(frameRate:)`).
-    public init(path: String, width: Int, height: Int, format: PixelFormat, frameRate: Double,
-                colorRange: ColorRange) throws(OutputFileError) {
+    public init(
+        path: String, width: Int, height: Int, format: PixelFormat, frameRate: Double,
+        colorRange: ColorRange
+    ) throws(OutputFileError) {
         self.path = path
         self.format = format
         guard width > 0, height > 0, frameRate > 0, frameRate.isFinite else {
-            throw OutputFileError(path: path, problem: .frameMismatch(
-                "\(width)×\(height) at \(frameRate) fps is not a valid clip size and rate"))
+            throw OutputFileError(
+                path: path,
+                problem: .frameMismatch(
+                    "\(width)×\(height) at \(frameRate) fps is not a valid clip size and rate"))
         }
-        header = Y4MEncoder.header(width: width, height: height, format: format,
-                                   frameRate: Y4MRatio(frameRate: frameRate), colorRange: colorRange)
+        header = Y4MEncoder.header(
+            width: width, height: height, format: format,
+            frameRate: Y4MRatio(frameRate: frameRate), colorRange: colorRange)
         do {
             encoder = try Y4MEncoder(header: header, inputFormat: format)
         } catch {
@@ -282,8 +315,12 @@ public final class Y4MFileWriter {
         let closeFailed = Glibc.close(fd) != 0 ? errno : 0
         fd = -1
         if syncFailed != 0 || closeFailed != 0 {
-            throw OutputFileError(path: path, problem: OutputFileError.problem(errno: syncFailed != 0 ? syncFailed
-                : closeFailed))
+            throw OutputFileError(
+                path: path,
+                problem: OutputFileError.problem(
+                    errno: syncFailed != 0
+                        ? syncFailed
+                        : closeFailed))
         }
     }
 }

@@ -24,8 +24,10 @@ public enum ModelFiles {
     public static let palm = "palm_detection_full.tflite"
 
     /// Directories searched, in order (`environment` and `executablePath` are injectable for tests).
-    public static func searchDirectories(environment: [String: String] = currentEnvironment(),
-                                         executablePath: String? = currentExecutablePath()) -> [String] {
+    public static func searchDirectories(
+        environment: [String: String] = currentEnvironment(),
+        executablePath: String? = currentExecutablePath()
+    ) -> [String] {
         if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty { return [dir] }
         var directories: [String] = []
         if let executablePath, let slash = executablePath.lastIndex(of: "/") {
@@ -45,11 +47,14 @@ public enum ModelFiles {
 
     /// Path of model `file`, or a `ModelError` that lists where it looked and how to point facecap at the models.
     /// A `FACECAP_MODEL_DIR` (in `environment`) that is not a folder is an error before anything is searched.
-    public static func locate(_ file: String, directories: [String] = searchDirectories(),
-                              environment: [String: String] = currentEnvironment()) throws(ModelError) -> String {
+    public static func locate(
+        _ file: String, directories: [String] = searchDirectories(),
+        environment: [String: String] = currentEnvironment()
+    ) throws(ModelError) -> String {
         if let dir = environment["FACECAP_MODEL_DIR"], !dir.isEmpty, !isDirectory(dir) {
-            throw ModelError(file: Words.modelFolder(path: dir), problem: Words.text(.modelFolderMissing),
-                             advice: Words.text(.modelFolderAdvice))
+            throw ModelError(
+                file: Words.modelFolder(path: dir), problem: Words.text(.modelFolderMissing),
+                advice: Words.text(.modelFolderAdvice))
         }
         for directory in directories {
             let path = directory + "/" + file
@@ -89,22 +94,27 @@ public enum ModelFiles {
 
     /// Locates, reads and parses model `file`.
     public static func load(_ file: String, directories: [String] = searchDirectories()) throws(ModelError)
-        -> TFLiteModel {
+        -> TFLiteModel
+    {
         try load(path: try locate(file, directories: directories))
     }
 
     /// The detector and landmark models, ready for `FaceTracker`.
     public static func loadFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
-        -> (detector: TFLiteModel, landmarks: TFLiteModel) {
+        -> (detector: TFLiteModel, landmarks: TFLiteModel)
+    {
         (try load(detector, directories: directories), try load(landmarks, directories: directories))
     }
 
     /// The detector, landmark, iris, hand and palm models, ready for `FaceTracker(detector:landmarks:iris:hand:palm:)`.
     public static func loadAllFaceModels(directories: [String] = searchDirectories()) throws(ModelError)
-        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel) {
+        -> (detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel)
+    {
         let (detector, landmarks) = try loadFaceModels(directories: directories)
-        return (detector, landmarks, try load(iris, directories: directories),
-                try load(hand, directories: directories), try load(palm, directories: directories))
+        return (
+            detector, landmarks, try load(iris, directories: directories),
+            try load(hand, directories: directories), try load(palm, directories: directories)
+        )
     }
 
     /// The part of the process environment model lookup reads.
@@ -146,7 +156,8 @@ public enum ModelFiles {
 extension ModelError {
     /// A model that is not in any searched directory: where facecap looked, and how to point it at the models.
     public init(missing file: String, searched: [String]) {
-        self.init(file: file, problem: Words.modelNotFound(folders: Words.list(searched)),
-                  advice: Words.text(.modelNotFoundAdvice))
+        self.init(
+            file: file, problem: Words.modelNotFound(folders: Words.list(searched)),
+            advice: Words.text(.modelNotFoundAdvice))
     }
 }

@@ -16,7 +16,9 @@ public enum Environment {
     /// What the wizard reads: language and colour preferences, the terminal type, the upload token, the
     /// model folder, where the camera chosen last is remembered (`CameraMemory`), and the terminal probe's wait for
     /// tests (`FACECAP_TEST_PROBE_TIMEOUT`, docs/testing.md).
-    public static let wizardNames = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "TERM",
-                                     "COLORTERM", "FACECAP_TOKEN", "FACECAP_MODEL_DIR", "XDG_STATE_HOME", "HOME",
-                                     "FACECAP_TEST_PROBE_TIMEOUT"]
+    public static let wizardNames = [
+        "LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "TERM",
+        "COLORTERM", "FACECAP_TOKEN", "FACECAP_MODEL_DIR", "XDG_STATE_HOME", "HOME",
+        "FACECAP_TEST_PROBE_TIMEOUT",
+    ]
 }

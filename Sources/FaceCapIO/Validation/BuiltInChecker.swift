@@ -17,12 +17,16 @@ public final class BuiltInChecker: PhotoChecker {
     /// Without the iris model the eyes are judged by the landmarks' eye aspect ratio only; without the hand
     /// model a hand over the mouth only by the mouth measures; without the palm model hands only where the crops
     /// around the face see them.
-    public convenience init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                            hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
-                            validator: LocalValidator = LocalValidator()) throws(ModelError) {
-        self.init(sharing: try SharedFaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand,
-                                                 palm: palm),
-                  validator: validator)
+    public convenience init(
+        detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+        hand: TFLiteModel? = nil, palm: TFLiteModel? = nil,
+        validator: LocalValidator = LocalValidator()
+    ) throws(ModelError) {
+        self.init(
+            sharing: try SharedFaceTracker(
+                detector: detector, landmarks: landmarks, iris: iris, hand: hand,
+                palm: palm),
+            validator: validator)
     }
 
     /// Reads the photos with `tracker`, which the live analysis may use too (the wizard's one set of interpreters).
@@ -31,8 +35,10 @@ public final class BuiltInChecker: PhotoChecker {
         self.validator = validator
     }
 
-    public func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-                      progress: (Double) -> Void) -> ValidationOutcome {
+    public func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome {
         progress(0.1)
         // Every photo is a new picture: no tracking from the previous one, and the detector always runs,
         // so a second face is always looked for; the eyes and the hand flag are read on every photo.

@@ -39,9 +39,11 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
         /// `--insecure-http`: plain http to a host that is not this machine.
         public var allowInsecureHTTP: Bool
 
-        public init(url: String, token: BearerToken?, version: String, connectTimeout: Double = 10,
-                    totalTimeout: Double = 30, maxReplyBytes: Int = ServerReply.maxReplyBytes,
-                    caBundlePath: String? = nil, allowInsecureHTTP: Bool = false) {
+        public init(
+            url: String, token: BearerToken?, version: String, connectTimeout: Double = 10,
+            totalTimeout: Double = 30, maxReplyBytes: Int = ServerReply.maxReplyBytes,
+            caBundlePath: String? = nil, allowInsecureHTTP: Bool = false
+        ) {
             self.url = url
             server = try? ServerURL(url)
             self.token = token
@@ -62,8 +64,10 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
 
     /// Uploads `photo` with the contract's headers and maps the reply; connection faults come back as
     /// `.unreachable` with a reason a person can read ("connection refused by 127.0.0.1:8080").
-    public func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-                      progress: (Double) -> Void) -> ValidationOutcome {
+    public func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome {
         if let refusal = clearTextRefusal() { return .refused(status: 0, message: refusal) }
         // A boundary that happens to occur inside the photo would split it: draw again (bounded).
         var body: MultipartBody?
@@ -134,8 +138,10 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     }
 
     /// One POST of `body` with `headers`, or an OPTIONS request when `body` is nil.
-    private func exchange(_ body: [UInt8]?, headers: [String], cancellation: Cancellation,
-                          progress: (Double) -> Void) -> Exchange {
+    private func exchange(
+        _ body: [UInt8]?, headers: [String], cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> Exchange {
         guard ccurl_global_init_once() == CURLE_OK, let handle = curl_easy_init() else {
             return .failed(.unreachable(reason: .cannotStart, retryAfter: nil))
         }
@@ -150,8 +156,9 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
             var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
             let code = (body ?? []).withUnsafeBufferPointer { bytes -> CURLcode in
                 errorBuffer.withUnsafeMutableBufferPointer { errors -> CURLcode in
-                    configure(handle, list: list, body: body == nil ? nil : bytes, errors: errors.baseAddress!,
-                              context: context)
+                    configure(
+                        handle, list: list, body: body == nil ? nil : bytes, errors: errors.baseAddress!,
+                        context: context)
                     return curl_easy_perform(handle)
                 }
             }
@@ -168,9 +175,11 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     }
 
     /// `body` nil: an OPTIONS request without a body (the pre-flight).
-    private func configure(_ handle: UnsafeMutableRawPointer, list: UnsafeMutablePointer<curl_slist>?,
-                           body: UnsafeBufferPointer<UInt8>?, errors: UnsafeMutablePointer<CChar>,
-                           context: UnsafeMutableRawPointer) {
+    private func configure(
+        _ handle: UnsafeMutableRawPointer, list: UnsafeMutablePointer<curl_slist>?,
+        body: UnsafeBufferPointer<UInt8>?, errors: UnsafeMutablePointer<CChar>,
+        context: UnsafeMutableRawPointer
+    ) {
         let c = configuration
         ccurl_setopt_pointer(handle, CURLOPT_URL, c.url)
         // Only http(s), and never a redirect: a redirected POST could carry the token somewhere else.
@@ -221,8 +230,10 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
     }
 
     /// A failed transfer, named for a person: what failed, with which host, and for how long.
-    private func failure(_ code: CURLcode, handle: UnsafeMutableRawPointer, transfer: Transfer,
-                         detail: String) -> ValidationOutcome {
+    private func failure(
+        _ code: CURLcode, handle: UnsafeMutableRawPointer, transfer: Transfer,
+        detail: String
+    ) -> ValidationOutcome {
         let c = configuration
         let server = c.server
         let host = server?.host ?? c.url
@@ -253,11 +264,11 @@ public final class HTTPValidator: PhotoChecker, ServerProbe {
             if connected == 0 { return unreachable(.connectTimeout(place: place, seconds: c.connectTimeout)) }
             return unreachable(.timedOut(seconds: c.totalTimeout))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             return unreachable(.certificate(host: host, detail: detail))
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,
-             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
-             CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
             return unreachable(.tls(host: host, detail: detail))
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             if Int32(osError) == ECONNRESET || detail.contains("reset") {
@@ -405,8 +416,8 @@ private func ccurlGetLong(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO, _
     if ccurl_getinfo_long(handle, info, &long) == CURLE_OK { value = long }
 }
 
-private extension Substring {
-    func trimmingCharacters(_ set: String) -> String {
+extension Substring {
+    fileprivate func trimmingCharacters(_ set: String) -> String {
         let drop = Set(set)
         return String(self.drop { drop.contains($0) }.reversed().drop { drop.contains($0) }.reversed())
     }

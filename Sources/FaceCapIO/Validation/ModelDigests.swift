@@ -4,7 +4,8 @@ extension ModelFiles {
     /// The SHA-256 of the model files facecap loads (the detector, landmark, iris, hand and palm models: the
     /// report's `facecap.models`), found where `locate` finds them.
     public static func digests(directories: [String] = searchDirectories()) throws(ModelError)
-        -> [PhotoReport.ModelDigest] {
+        -> [PhotoReport.ModelDigest]
+    {
         var digests: [PhotoReport.ModelDigest] = []
         for file in [detector, landmarks, iris, hand, palm] {
             let path = try locate(file, directories: directories)

@@ -11,8 +11,10 @@ public protocol PhotoChecker: AnyObject, Sendable {
     /// Checks `photo` for `request` and blocks until there is an answer: a `.verdict`, `.unreachable` or
     /// `.refused`, never `.progress` (progress goes to `progress`, 0...1, on the calling thread). Returns
     /// promptly once `cancellation` is cancelled (the answer is then thrown away).
-    func check(_ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
-               progress: (Double) -> Void) -> ValidationOutcome
+    func check(
+        _ photo: CapturedPhoto, request: ValidationRequest, cancellation: Cancellation,
+        progress: (Double) -> Void
+    ) -> ValidationOutcome
 }
 
 /// A flag one thread raises and another polls: how the run loop stops a check in flight.
@@ -41,7 +43,8 @@ public struct CapturedPhoto: Sendable {
 
     /// Encodes `frame`; the key is a fresh UUID unless given.
     public init(frame: Frame, report: PhotoReport, idempotencyKey: String = UUIDv4.make())
-        throws(JPEGEncodingError) {
+        throws(JPEGEncodingError)
+    {
         self.frame = frame
         self.jpeg = try JPEGFile.encode(frame)
         self.report = report

@@ -47,8 +47,11 @@ public struct PhotoStore: Sendable {
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let code = errno
-            throw OutputFileError(path: directory, problem: code == ENOENT ? .system(Words.text(.outputCannotCreate))
-                                  : OutputFileError.problem(errno: code))
+            throw OutputFileError(
+                path: directory,
+                problem: code == ENOENT
+                    ? .system(Words.text(.outputCannotCreate))
+                    : OutputFileError.problem(errno: code))
         }
         _ = close(fd)
         unlink(probe)
@@ -57,7 +60,8 @@ public struct PhotoStore: Sendable {
     /// Saves `jpeg` and `report` under the next free stem for `time` (seconds since 1970, local time);
     /// returns the flow's `SavedPhoto` (the `saved` event's paths).
     public func save(jpeg: [UInt8], report: [UInt8], time: Int = Int(Glibc.time(nil))) throws(OutputFileError)
-        -> SavedPhoto {
+        -> SavedPhoto
+    {
         try prepare()
         let stem = directory + "/" + Self.stem(time: time)
         // Bounded: a thousand photos within one second means something else is wrong.
@@ -68,7 +72,7 @@ public struct PhotoStore: Sendable {
             if access(saved.photoPath, F_OK) == 0 || access(saved.reportPath, F_OK) == 0 { continue }
             do {
                 try AtomicFile.write(jpeg, to: saved.photoPath, replace: false)
-            } catch where error.problem == .alreadyExists {
+            } catch  where error.problem == .alreadyExists {
                 continue
             }
             do {

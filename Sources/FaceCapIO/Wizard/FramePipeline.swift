@@ -92,12 +92,14 @@ final class FramePipeline {
         let handCadence = HandCadence(after: latestAnalysis)
         let eyeCadence = HandCadence(eyesAfter: latestAnalysis)
         let rate = cadence
-        guard let faces = tracker.live({ tracker in
-            rate.apply(to: tracker)
-            tracker.handCadence = handCadence
-            tracker.eyeCadence = eyeCadence
-            return tracker.process(current)
-        }) else {
+        guard
+            let faces = tracker.live({ tracker in
+                rate.apply(to: tracker)
+                tracker.handCadence = handCadence
+                tracker.eyeCadence = eyeCadence
+                return tracker.process(current)
+            })
+        else {
             latestAnalysis = nil
             latestFaces = []
             // The analysis resumes with the first frame the tracker is free for, and that gap is not the rate.

@@ -19,8 +19,10 @@ enum FrameStatsWriter {
         ]) + "\n"
     }
 
-    static func write(_ latency: LatencyHistogram, framesRead: Int, at now: Double,
-                      to path: String) throws(OutputFileError) {
+    static func write(
+        _ latency: LatencyHistogram, framesRead: Int, at now: Double,
+        to path: String
+    ) throws(OutputFileError) {
         try AtomicFile.write(Array(json(latency, framesRead: framesRead, at: now).utf8), to: path)
     }
 }

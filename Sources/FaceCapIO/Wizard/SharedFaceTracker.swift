@@ -34,8 +34,10 @@ public final class SharedFaceTracker: Sendable {
 
     /// Builds the tracker from models already loaded (`ModelFiles.loadAllFaceModels`); the models may be dropped
     /// once it is built (the interpreters keep their own packed copies of the weights).
-    public convenience init(detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
-                            hand: TFLiteModel? = nil, palm: TFLiteModel? = nil) throws(ModelError) {
+    public convenience init(
+        detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel? = nil,
+        hand: TFLiteModel? = nil, palm: TFLiteModel? = nil
+    ) throws(ModelError) {
         let tracker = try FaceTracker(detector: detector, landmarks: landmarks, iris: iris, hand: hand, palm: palm)
         self.init(tracker)
     }

@@ -27,9 +27,11 @@ public final class SourceOpener: FrameSourceOpener {
     /// `finish` for a camera that went away meanwhile).
     public let controlLedger = CameraControlLedger()
 
-    public init(source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
-                directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
-                sysfs: String? = nil) {
+    public init(
+        source: WizardConfiguration.Source, camera: CameraConfiguration, prepared: FrameSource? = nil,
+        directory: String = "/dev", ops: CameraOps = .system, memory: CameraMemory? = nil,
+        sysfs: String? = nil
+    ) {
         self.memory = memory
         self.sysfs = sysfs
         self.source = source
@@ -53,10 +55,12 @@ public final class SourceOpener: FrameSourceOpener {
             do {
                 return try ClipSource(path: path, loop: loop)
             } catch let error as UserFacingError {
-                throw CameraProblem(kind: .noCamera, message: error.message, exitCode: error.exitCode, recoverable: false)
+                throw CameraProblem(
+                    kind: .noCamera, message: error.message, exitCode: error.exitCode, recoverable: false)
             } catch {
-                throw CameraProblem(kind: .noCamera, message: Words.clipUnreadable(path: path), exitCode: .noInput,
-                                    recoverable: false)
+                throw CameraProblem(
+                    kind: .noCamera, message: Words.clipUnreadable(path: path), exitCode: .noInput,
+                    recoverable: false)
             }
         case .camera:
             do throws(CameraError) {
@@ -79,8 +83,9 @@ public final class SourceOpener: FrameSourceOpener {
         let remembered = memory?.remembered(among: devices)
         while true {
             guard let chosen = CameraRank.choose(devices, remembered: remembered) else {
-                return try Camera.openFirst(configuration: camera, directory: directory, ops: ops, sysfs: sysfs,
-                                            controlLedger: controlLedger)
+                return try Camera.openFirst(
+                    configuration: camera, directory: directory, ops: ops, sysfs: sysfs,
+                    controlLedger: controlLedger)
             }
             if let raw = CameraRank.rawBayerCamera(devices) { throw .rawBayerOnly(raw) }
             let opened = try Camera(path: chosen.path, configuration: camera, ops: ops, controlLedger: controlLedger)
@@ -91,8 +96,9 @@ public final class SourceOpener: FrameSourceOpener {
                 return $0.path != chosen.path && rank.kind == .colour && !rank.isVirtual
             }
             guard chosen.path != remembered, otherColour, CameraRank(of: chosen).kind == .colour,
-                  !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
-                  hasFlatChroma(opened) else { return opened }
+                !opened.isConverted, opened.format == .yuyv || opened.format == .yuv420p,
+                hasFlatChroma(opened)
+            else { return opened }
             // Marked, it ranks as infrared: the next turn opens another node, and the loop ends once none is left.
             opened.close()
             flatChroma.insert(chosen.path)
@@ -107,7 +113,8 @@ public final class SourceOpener: FrameSourceOpener {
         for _ in 0..<Self.chromaSampleFrames {
             // A camera that fails here fails the same way for the pipeline, which reports it.
             guard let result = try? camera.nextFrame(into: &frame, timeout: camera.configuration.stallTimeout),
-                  result == .frame else { return false }
+                result == .frame
+            else { return false }
             if let flat = frame.chromaIsFlat { return flat }
         }
         return false
@@ -128,14 +135,16 @@ public final class SourceOpener: FrameSourceOpener {
     public func cameras() -> [CameraChoice] {
         guard case .camera = source else { return [] }
         let scan = scannedDevices()
-        let current = devicePath
+        let current =
+            devicePath
             ?? CameraRank.choose(scan.devices, remembered: memory?.remembered(among: scan.devices))?.path
         // In the order facecap would try them, each with why it comes there ("colour, 640x480 at 30 fps").
         var choices = CameraRank.ranked(scan.devices).map { device, rank in
-            CameraChoice(path: device.path,
-                         description: "\(device.card) (\(device.driver), \(device.bus)): "
-                             + rank.reasons.joined(separator: ", "),
-                         isCurrent: device.path == current)
+            CameraChoice(
+                path: device.path,
+                description: "\(device.card) (\(device.driver), \(device.bus)): "
+                    + rank.reasons.joined(separator: ", "),
+                isCurrent: device.path == current)
         }
         // Nodes that could not be inspected come last, with why, as `facecap devices` lists them: one may be the
         // camera.
@@ -158,14 +167,15 @@ public final class SourceOpener: FrameSourceOpener {
     }
 }
 
-private extension CameraError {
+extension CameraError {
     /// The node the error is about, when it names one.
-    var devicePath: String? {
+    fileprivate var devicePath: String? {
         switch self {
         case .noCamera, .rawBayerOnly: return nil
-        case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _), .busy(let path, _),
-             .unsupportedFormat(let path, _, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
-             .ioError(let path, _), .system(let path, _, _), .closed(let path):
+        case .noSuchDevice(let path), .notCaptureDevice(let path, _), .permissionDenied(let path, _),
+            .busy(let path, _),
+            .unsupportedFormat(let path, _, _), .disconnected(let path), .stalled(let path, _), .noBandwidth(let path),
+            .ioError(let path, _), .system(let path, _, _), .closed(let path):
             return path
         }
     }

@@ -17,8 +17,10 @@ public final class WizardPhotos {
     private let serverCheck: ServerCheckWorker?
 
     /// `validator` says which kind `checker` is, for the report.
-    public init(checker: any PhotoChecker, validator: PhotoReport.Validator, store: PhotoStore, version: String,
-                models: [PhotoReport.ModelDigest]) throws(ValidationWorkerError) {
+    public init(
+        checker: any PhotoChecker, validator: PhotoReport.Validator, store: PhotoStore, version: String,
+        models: [PhotoReport.ModelDigest]
+    ) throws(ValidationWorkerError) {
         worker = try ValidationWorker(checker: checker)
         serverCheck = try (checker as? any ServerProbe).map { probe throws(ValidationWorkerError) in
             try ServerCheckWorker(probe: probe)
@@ -52,14 +54,19 @@ public final class WizardPhotos {
     public var descriptor: Int32 { worker.descriptor }
 
     /// Encodes `frame` (full resolution, unmirrored) and writes its pre-verdict report.
-    public func take(_ frame: Frame, analysis: AnalyzerOutput, faces: [Face], mode: CaptureMode, attempt: Int,
-                     isFinal: Bool, source: FrameSource?) throws(JPEGEncodingError) -> CapturedPhoto {
+    public func take(
+        _ frame: Frame, analysis: AnalyzerOutput, faces: [Face], mode: CaptureMode, attempt: Int,
+        isFinal: Bool, source: FrameSource?
+    ) throws(JPEGEncodingError) -> CapturedPhoto {
         let metrics = analysis.metrics
-        let face = metrics.face.flatMap { measured in faces.indices.contains(measured.index) ? faces[measured.index] : nil }
-        let report = PhotoReport(version: version, capturedAt: PhotoStore.timestamp(time: Int(time(nil))),
-                                 captureMode: mode, attempt: attempt, isFinal: isFinal,
-                                 source: Self.describe(source), photoWidth: frame.width, photoHeight: frame.height,
-                                 metrics: metrics, guidance: analysis.active, face: face, models: models)
+        let face = metrics.face.flatMap { measured in
+            faces.indices.contains(measured.index) ? faces[measured.index] : nil
+        }
+        let report = PhotoReport(
+            version: version, capturedAt: PhotoStore.timestamp(time: Int(time(nil))),
+            captureMode: mode, attempt: attempt, isFinal: isFinal,
+            source: Self.describe(source), photoWidth: frame.width, photoHeight: frame.height,
+            metrics: metrics, guidance: analysis.active, face: face, models: models)
         return try CapturedPhoto(frame: frame, report: report)
     }
 
@@ -80,8 +87,10 @@ public final class WizardPhotos {
 
     /// Writes them into `directory` instead (made 0700 when missing), and every later photo too: the folder the
     /// person typed after the first could not be written.
-    public func save(_ photo: CapturedPhoto, verdict: ValidationVerdict?,
-                     in directory: String) throws(OutputFileError) -> SavedPhoto {
+    public func save(
+        _ photo: CapturedPhoto, verdict: ValidationVerdict?,
+        in directory: String
+    ) throws(OutputFileError) -> SavedPhoto {
         let other = PhotoStore(directory: directory)
         try other.prepare()
         store = other
@@ -96,10 +105,12 @@ public final class WizardPhotos {
     private static func describe(_ source: FrameSource?) -> PhotoReport.Source {
         if let clip = source as? ClipSource { return .clip(path: clip.path) }
         if let camera = source as? Camera {
-            return .camera(device: camera.path, width: camera.width, height: camera.height,
-                           frameRate: camera.frameRate, pixelFormat: camera.format.rawValue)
+            return .camera(
+                device: camera.path, width: camera.width, height: camera.height,
+                frameRate: camera.frameRate, pixelFormat: camera.format.rawValue)
         }
-        return .camera(device: source?.label ?? "", width: source?.width ?? 0, height: source?.height ?? 0,
-                       frameRate: source?.frameRate, pixelFormat: source?.format.rawValue)
+        return .camera(
+            device: source?.label ?? "", width: source?.width ?? 0, height: source?.height ?? 0,
+            frameRate: source?.frameRate, pixelFormat: source?.format.rawValue)
     }
 }

@@ -73,9 +73,11 @@ public final class WizardSession {
     /// The longest the loop sleeps: countdowns on screen move at least this often.
     private let tickInterval = 0.25
 
-    public init(settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: SharedFaceTracker,
-                thresholds: AnalyzerThresholds, photos: WizardPhotos, opener: FrameSourceOpener,
-                clock: any MonotonicClock = SystemClock(), startTime: Double? = nil) {
+    public init(
+        settings: WizardSettings, frontEnd: WizardFrontEnd, events: EventLog?, tracker: SharedFaceTracker,
+        thresholds: AnalyzerThresholds, photos: WizardPhotos, opener: FrameSourceOpener,
+        clock: any MonotonicClock = SystemClock(), startTime: Double? = nil
+    ) {
         wizard = Wizard(settings: settings)
         self.frontEnd = frontEnd
         self.events = events
@@ -226,7 +228,7 @@ public final class WizardSession {
             // The picture moves on between the frames analysed, and while the validator still has the face models.
             pacing.framesRead = pipeline.framesRead
             return
-        case let .analysed(guidance):
+        case .analysed(let guidance):
             pacing.framesRead = pipeline.framesRead
             handle(.frameAnalyzed(guidance))
         }
@@ -316,8 +318,9 @@ public final class WizardSession {
         }
         do throws(JPEGEncodingError) {
             let request = wizard.currentRequest
-            photo = try photos.take(chosen, analysis: analysis, faces: faces, mode: mode, attempt: request.attempt,
-                                    isFinal: request.isFinal, source: source)
+            photo = try photos.take(
+                chosen, analysis: analysis, faces: faces, mode: mode, attempt: request.attempt,
+                isFinal: request.isFinal, source: source)
             photoGeneration += 1
         } catch {
             handle(.photoFailed)

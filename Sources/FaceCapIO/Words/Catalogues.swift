@@ -22,14 +22,17 @@ public enum Catalogues {
     }
 
     /// Folders searched, in order (`environment` and `executablePath` are injectable for tests).
-    public static func searchDirectories(environment: [String: String] = currentEnvironment(),
-                                         executablePath: String? = ModelFiles.currentExecutablePath()) -> [String] {
+    public static func searchDirectories(
+        environment: [String: String] = currentEnvironment(),
+        executablePath: String? = ModelFiles.currentExecutablePath()
+    ) -> [String] {
         if let dir = environment["FACECAP_LOCALE_DIR"], !dir.isEmpty { return [dir] }
         guard let executablePath, let slash = executablePath.lastIndex(of: "/") else { return [] }
         let binDir = String(executablePath[..<slash])
         var unique: [String] = []
         for directory in [binDir + "/../share/locale", binDir + "/../locale", binDir + "/../../locale"]
-            .map(ModelFiles.lexicallyNormalised) where !unique.contains(directory) {
+            .map(ModelFiles.lexicallyNormalised) where !unique.contains(directory)
+        {
             unique.append(directory)
         }
         return unique
@@ -42,7 +45,9 @@ public enum Catalogues {
             guard let dir = opendir(directory) else { continue }
             defer { closedir(dir) }
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 guard !name.hasPrefix("."), name != "en" else { continue }
                 if access(directory + "/" + name + "/LC_MESSAGES/" + fileName, R_OK) == 0 { found.insert(name) }
             }
@@ -64,18 +69,23 @@ public enum Catalogues {
 
     /// Chooses the language (`--lang` when given, else the environment) and makes it `Words.current`.
     public static func choose(option: String?, environment: [String: String] = currentEnvironment())
-        throws(UsageError) {
+        throws(UsageError)
+    {
         let directories = searchDirectories(environment: environment)
         let languages = available(in: directories)
         do {
-            Words.current = load(try LanguageChoice.choose(option: option, environment: environment, available: languages),
-                                 from: directories)
+            Words.current = load(
+                try LanguageChoice.choose(option: option, environment: environment, available: languages),
+                from: directories)
         } catch {
             // An unknown --lang is said in the language the environment asks for.
-            Words.current = load((try? LanguageChoice.choose(option: nil, environment: environment, available: languages))
-                                 ?? "en", from: directories)
-            throw UsageError(Words.usageUnknownLanguage(code: option ?? "",
-                                                        languages: languages.joined(separator: ", ")))
+            Words.current = load(
+                (try? LanguageChoice.choose(option: nil, environment: environment, available: languages))
+                    ?? "en", from: directories)
+            throw UsageError(
+                Words.usageUnknownLanguage(
+                    code: option ?? "",
+                    languages: languages.joined(separator: ", ")))
         }
     }
 }

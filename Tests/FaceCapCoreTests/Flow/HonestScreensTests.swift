@@ -22,8 +22,9 @@ final class HonestScreensTests: XCTestCase {
 
     private func validating(_ settings: WizardSettings, at time: Double = 1.1) -> Wizard {
         var wizard = capturing(settings)
-        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)),
-                          at: 1)
+        _ = wizard.handle(
+            .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)),
+            at: 1)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: time)
         return wizard
     }
@@ -34,8 +35,9 @@ final class HonestScreensTests: XCTestCase {
         var wizard = capturing(settings())
         // The analyzer's message lags its measures by up to 500 ms: the window already fills.
         let lagging = FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark], stability: 0.2)
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(lagging), at: 1), [.emit(.guidance(primary: .ready, hints: []))],
-                       "the events say what the screen says")
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(lagging), at: 1), [.emit(.guidance(primary: .ready, hints: []))],
+            "the events say what the screen says")
         let screen = wizard.screen(at: 1)
         XCTAssertEqual(screen.primary, "Perfect — hold still")
         XCTAssertEqual(screen.hints, [])
@@ -50,8 +52,10 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 1).primary, "Hold still")
         XCTAssertEqual(wizard.screen(at: 1).hints, [])
         XCTAssertEqual(wizard.screen(at: 1).picture, .livePreview(oval: .adjusting, stability: 0))
-        XCTAssertNotEqual(PlainText.line(for: wizard.screen(at: 1)), "[capture] Perfect — hold still (also: Hold still)")
-        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, hints: [.tooDark, .holdStill])), at: 2)
+        XCTAssertNotEqual(
+            PlainText.line(for: wizard.screen(at: 1)), "[capture] Perfect — hold still (also: Hold still)")
+        _ = wizard.handle(
+            .frameAnalyzed(FrameGuidance(time: 2, primary: .ready, hints: [.tooDark, .holdStill])), at: 2)
         XCTAssertEqual(wizard.screen(at: 2).primary, "Too dark — find more light")
         XCTAssertEqual(wizard.screen(at: 2).hints, ["Hold still"])
     }
@@ -66,9 +70,10 @@ final class HonestScreensTests: XCTestCase {
                 for hint in codes where hint != .ready {
                     for stability in [0.0, 0.4] {
                         var wizard = capturing(settings())
-                        let guidance = FrameGuidance(time: 1, primary: primary, hints: [hint, .holdStill],
-                                                     stability: stability,
-                                                     manualFallback: manual ? .timeout : nil)
+                        let guidance = FrameGuidance(
+                            time: 1, primary: primary, hints: [hint, .holdStill],
+                            stability: stability,
+                            manualFallback: manual ? .timeout : nil)
                         _ = wizard.handle(.frameAnalyzed(guidance), at: 1)
                         let screen = wizard.screen(at: 1)
                         let what = "\(primary) \(hint) \(stability) manual=\(manual)"
@@ -108,12 +113,17 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 40.5).primary, "Move closer", "frames still come: not a frozen camera")
 
         // Any key closes it, and the capture starts over (the analyzer's timers too).
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 41),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("x")), at: 41),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertFalse(wizard.showsHelp)
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(FrameGuidance(time: 41, primary: .ready, stability: 1,
-                                                                   autoCapture: true)), at: 41.1),
-                       [.emit(.guidance(primary: .ready, hints: [])), .stopAnalysis, .takePhoto(.auto)])
+        XCTAssertEqual(
+            wizard.handle(
+                .frameAnalyzed(
+                    FrameGuidance(
+                        time: 41, primary: .ready, stability: 1,
+                        autoCapture: true)), at: 41.1),
+            [.emit(.guidance(primary: .ready, hints: [])), .stopAnalysis, .takePhoto(.auto)])
     }
 
     func testTheHelpOverManualCaptureKeepsTheOfferAndSpaceOnlyClosesIt() {
@@ -121,8 +131,9 @@ final class HonestScreensTests: XCTestCase {
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .tooDark, manualFallback: .timeout)), at: 30)
         XCTAssertEqual(wizard.screenName, .manualCapture)
         _ = wizard.handle(.key(.character("?")), at: 31)
-        XCTAssertEqual(wizard.handle(.key(.space), at: 32),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))], "SPACE closes the help")
+        XCTAssertEqual(
+            wizard.handle(.key(.space), at: 32),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))], "SPACE closes the help")
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
         XCTAssertEqual(wizard.handle(.key(.space), at: 33), [.stopAnalysis, .takePhoto(.manual)])
     }
@@ -130,9 +141,12 @@ final class HonestScreensTests: XCTestCase {
     func testQWithTheHelpOpenStillQuits() {
         var wizard = capturing(settings())
         _ = wizard.handle(.key(.character("?")), at: 1)
-        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2),
-                       [.report(.cancelled), .stopAnalysis, .closeCamera,
-                        .emit(.exit(.cancelled)), .exit(.cancelled)])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("q")), at: 2),
+            [
+                .report(.cancelled), .stopAnalysis, .closeCamera,
+                .emit(.exit(.cancelled)), .exit(.cancelled),
+            ])
     }
 
     func testTheHelpClosesWhenTheScreenChanges() {
@@ -171,7 +185,8 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(screen.progress, ScreenProgress(fraction: 0.4, label: "Sending"))
         XCTAssertFalse(screen.progress!.label.contains("%"), "the percentage is said once, by the bar")
         XCTAssertNil(screen.countdown, "the bar moves: no need for a spinner yet")
-        XCTAssertTrue(screen.lines.contains("Ctrl-C cancels: the photo is then saved without a check."), "\(screen.lines)")
+        XCTAssertTrue(
+            screen.lines.contains("Ctrl-C cancels: the photo is then saved without a check."), "\(screen.lines)")
 
         _ = wizard.handle(.validation(.progress(1)), at: 1.6)
         screen = wizard.screen(at: 1.6)
@@ -182,8 +197,9 @@ final class HonestScreensTests: XCTestCase {
         XCTAssertEqual(screen.countdown, "Waiting for the answer: 4 s (time-out 30 s)")
         XCTAssertNotEqual(screen.spinner, first, "the spinner turns")
         XCTAssertNotEqual(wizard.screen(at: 5.45).spinner, screen.spinner, "at every tick (four a second)")
-        XCTAssertEqual(PlainText.line(for: wizard.screen(at: 1.6)), PlainText.line(for: wizard.screen(at: 5.2)),
-                       "the seconds are not a new --plain line")
+        XCTAssertEqual(
+            PlainText.line(for: wizard.screen(at: 1.6)), PlainText.line(for: wizard.screen(at: 5.2)),
+            "the seconds are not a new --plain line")
     }
 
     func testTheBuiltInCheckSaysItsSecondsAndCancelling() {
@@ -198,27 +214,35 @@ final class HonestScreensTests: XCTestCase {
     func testAQuickAnswerWaitsUntilTheUploadingScreenHasBeenUpASecond() {
         var wizard = validating(settings(), at: 1.1)
         XCTAssertEqual(wizard.handle(.validation(.progress(0.6)), at: 1.12), [])
-        XCTAssertEqual(wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13), [],
-                       "held: the screen would flash for 30 ms")
+        XCTAssertEqual(
+            wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13), [],
+            "held: the screen would flash for 30 ms")
         XCTAssertEqual(wizard.screenName, .uploading)
         XCTAssertEqual(wizard.nextDeadline ?? 0, 2.1, accuracy: 1e-9)
         XCTAssertNil(wizard.screen(at: 1.5).spinner, "the answer is in: nothing is waited for")
         XCTAssertEqual(wizard.screen(at: 1.5).progress?.fraction, 1)
         XCTAssertEqual(wizard.handle(.tick, at: 1.6), [])
-        XCTAssertEqual(wizard.handle(.tick, at: 2.1),
-                       [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(ValidationVerdict(result: .pass))])
+        XCTAssertEqual(
+            wizard.handle(.tick, at: 2.1),
+            [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(ValidationVerdict(result: .pass))])
 
         // An answer after the second is acted on at once; plain mode holds nothing.
         var slow = validating(settings(server: true), at: 1.1)
-        XCTAssertEqual(slow.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2.5).last,
-                       .save(ValidationVerdict(result: .pass)))
+        XCTAssertEqual(
+            slow.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2.5).last,
+            .save(ValidationVerdict(result: .pass)))
         var plain = validating(settings(plain: true), at: 1.1)
-        XCTAssertEqual(plain.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13).last,
-                       .save(ValidationVerdict(result: .pass)))
+        XCTAssertEqual(
+            plain.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.13).last,
+            .save(ValidationVerdict(result: .pass)))
         // A server that could not be reached is held too, then named.
         var unreachable = validating(settings(server: true), at: 1.1)
-        XCTAssertEqual(unreachable.handle(.validation(.unreachable(reason: .refused(place: "example.org:443"),
-                                                                   retryAfter: nil)), at: 1.2), [])
+        XCTAssertEqual(
+            unreachable.handle(
+                .validation(
+                    .unreachable(
+                        reason: .refused(place: "example.org:443"),
+                        retryAfter: nil)), at: 1.2), [])
         _ = unreachable.handle(.tick, at: 2.1)
         XCTAssertEqual(unreachable.screenName, .connectionError)
     }

@@ -5,8 +5,9 @@ import XCTest
 /// second on one screen; a new screen at once; ASCII punctuation outside UTF-8.
 final class PlainAnnouncerTests: XCTestCase {
     private func capture(_ primary: String, _ hints: [String] = [], name: ScreenName = .capture) -> ScreenModel {
-        ScreenModel(name: name, title: "Taking your selfie", primary: primary, hints: hints,
-                    countdown: "Manual capture in 20 s")
+        ScreenModel(
+            name: name, title: "Taking your selfie", primary: primary, hints: hints,
+            countdown: "Manual capture in 20 s")
     }
 
     func testAChangeOfHintsAloneSaysNothingAndTheHintsRideAlongOnTheNextLine() {
@@ -14,15 +15,17 @@ final class PlainAnnouncerTests: XCTestCase {
         XCTAssertEqual(announcer.offer(capture("Move closer"), at: 0), "[capture] Move closer")
         XCTAssertNil(announcer.offer(capture("Move closer", ["Too dark — find more light"]), at: 2))
         XCTAssertNil(announcer.offer(capture("Move closer", ["Hold still"]), at: 3))
-        XCTAssertEqual(announcer.offer(capture("Move back", ["Hold still"]), at: 4),
-                       "[capture] Move back (also: Hold still)")
+        XCTAssertEqual(
+            announcer.offer(capture("Move back", ["Hold still"]), at: 4),
+            "[capture] Move back (also: Hold still)")
     }
 
     func testAtMostOneLineASecondAndTheNewestIsSaid() {
         var announcer = PlainAnnouncer(ascii: false)
         XCTAssertEqual(announcer.offer(capture("Looking for your face…"), at: 9.9), "[capture] Looking for your face…")
-        XCTAssertEqual(announcer.offer(capture("Move closer"), at: 10), "[capture] Move closer",
-                       "the first guidance does not wait behind the screen's first line")
+        XCTAssertEqual(
+            announcer.offer(capture("Move closer"), at: 10), "[capture] Move closer",
+            "the first guidance does not wait behind the screen's first line")
         XCTAssertNil(announcer.offer(capture("Move left"), at: 10.3), "held: a line was said 0.3 s ago")
         XCTAssertTrue(announcer.isDue(at: 11))
         XCTAssertFalse(announcer.isDue(at: 10.9))
@@ -57,8 +60,9 @@ final class PlainAnnouncerTests: XCTestCase {
         XCTAssertEqual(announcer.offer(capture("Looking for your face…"), at: 0), "[capture] Looking for your face…")
         XCTAssertEqual(announcer.offer(guided(.moveDown), at: 0.03), "[capture] Move down")
         XCTAssertEqual(announcer.offer(guided(.moveDown, slight: true), at: 1.2), "[capture] A little lower")
-        XCTAssertEqual(announcer.offer(guided(.holdStill), at: 1.5), "[capture] Hold still",
-                       "a stop 0.3 s after the last line, at once")
+        XCTAssertEqual(
+            announcer.offer(guided(.holdStill), at: 1.5), "[capture] Hold still",
+            "a stop 0.3 s after the last line, at once")
         XCTAssertNil(announcer.offer(guided(.ready), at: 1.7), "the banked second is spent: waits")
         XCTAssertFalse(announcer.isDue(at: 2.1))
         XCTAssertEqual(announcer.due(at: 2.3), "[capture] Perfect — hold still", "before the ordinary second")
@@ -85,22 +89,27 @@ final class PlainAnnouncerTests: XCTestCase {
         _ = announcer.offer(capture("Move closer"), at: 0.5)
         _ = announcer.offer(capture("Perfect — hold still"), at: 1)
         XCTAssertNil(announcer.offer(capture("Taking the photo…"), at: 1.2))
-        let uploading = ScreenModel(name: .uploading, title: "Checking your photo", primary: "Checking your photo…",
-                                    lines: ["Attempt 1 of 3"])
+        let uploading = ScreenModel(
+            name: .uploading, title: "Checking your photo", primary: "Checking your photo…",
+            lines: ["Attempt 1 of 3"])
         XCTAssertEqual(announcer.offer(uploading, at: 1.25), "[uploading] Checking your photo: Attempt 1 of 3")
         let success = ScreenModel(name: .success, title: "Selfie accepted", lines: ["Saved to out/p.jpg"])
-        XCTAssertEqual(announcer.offer(success, at: 1.3), "[success] Selfie accepted: Saved to out/p.jpg",
-                       "the last line before the program ends is never held back")
+        XCTAssertEqual(
+            announcer.offer(success, at: 1.3), "[success] Selfie accepted: Saved to out/p.jpg",
+            "the last line before the program ends is never held back")
     }
 
     func testPunctuationIsASCIIOutsideUTF8() {
         var announcer = PlainAnnouncer(ascii: true)
-        XCTAssertEqual(announcer.offer(capture("Perfect — hold still", ["Too dark — find more light"]), at: 0),
-                       "[capture] Perfect - hold still (also: Too dark - find more light)")
-        XCTAssertEqual(announcer.offer(capture("Looking for your face…", name: .manualCapture), at: 1),
-                       "[manualCapture] Looking for your face...")
-        XCTAssertEqual(PlainText.asciiPunctuation("Rapprochez-vous\u{00A0}: «\u{00A0}q\u{00A0}» – 60×20 ¿Qué?"),
-                       "Rapprochez-vous : \" q \" - 60x20 Qué?")
+        XCTAssertEqual(
+            announcer.offer(capture("Perfect — hold still", ["Too dark — find more light"]), at: 0),
+            "[capture] Perfect - hold still (also: Too dark - find more light)")
+        XCTAssertEqual(
+            announcer.offer(capture("Looking for your face…", name: .manualCapture), at: 1),
+            "[manualCapture] Looking for your face...")
+        XCTAssertEqual(
+            PlainText.asciiPunctuation("Rapprochez-vous\u{00A0}: «\u{00A0}q\u{00A0}» – 60×20 ¿Qué?"),
+            "Rapprochez-vous : \" q \" - 60x20 Qué?")
         XCTAssertEqual(PlainText.asciiPunctuation("顔を近づけて（もっと）：はい。「q」、／〜"), "顔を近づけて(もっと):はい.\"q\",/~")
         XCTAssertEqual(PlainText.asciiPunctuation("„Bitte“ ‘q’"), "\"Bitte\" 'q'")
     }
@@ -117,9 +126,10 @@ final class PlainAnnouncerTests: XCTestCase {
         XCTAssertGreaterThan(texts.count, 1000)
         for text in texts {
             for scalar in PlainText.asciiPunctuation(text).unicodeScalars where !scalar.isASCII {
-                XCTAssertTrue(scalar.properties.isAlphabetic || scalar.properties.generalCategory == .modifierLetter
-                              || scalar.properties.generalCategory == .nonspacingMark,
-                              "U+\(String(scalar.value, radix: 16, uppercase: true)) stays in \(text)")
+                XCTAssertTrue(
+                    scalar.properties.isAlphabetic || scalar.properties.generalCategory == .modifierLetter
+                        || scalar.properties.generalCategory == .nonspacingMark,
+                    "U+\(String(scalar.value, radix: 16, uppercase: true)) stays in \(text)")
             }
         }
     }

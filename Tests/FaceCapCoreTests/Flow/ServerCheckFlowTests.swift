@@ -46,8 +46,9 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.serverChecked(.refused(status: 404, message: "no such path")), at: 0.1), [])
         XCTAssertEqual(wizard.screenName, .tutorial, "the tutorial is not cut short")
         _ = wizard.handle(.key(.enter), at: 1)
-        XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [.emit(.screen(.connectionError))],
-                       "the camera stays off: the address is wrong")
+        XCTAssertEqual(
+            wizard.handle(.key(.enter), at: 2), [.emit(.screen(.connectionError))],
+            "the camera stays off: the address is wrong")
         XCTAssertEqual(wizard.screen(at: 2).title, "No validation service at this address")
     }
 
@@ -57,9 +58,13 @@ final class ServerCheckFlowTests: XCTestCase {
         let screen = wizard.screen(at: 0.2)
         XCTAssertEqual(screen.title, "No validation service at this address")
         XCTAssertFalse(screen.lines.joined().contains("FACECAP_TOKEN"), "\(screen.lines)")
-        XCTAssertEqual(screen.lines, ["The server answered HTTP 404.",
-                                      "Check the address given with --server (https://id.example.org/selfie), then "
-                                          + "start facecap again."], "each fact once")
+        XCTAssertEqual(
+            screen.lines,
+            [
+                "The server answered HTTP 404.",
+                "Check the address given with --server (https://id.example.org/selfie), then "
+                    + "start facecap again.",
+            ], "each fact once")
         XCTAssertEqual(keys(wizard), ["r", "q", "?"], "waiting cannot mend an address: no taking the photo anyway")
         XCTAssertNil(screen.countdown)
     }
@@ -68,9 +73,12 @@ final class ServerCheckFlowTests: XCTestCase {
     /// own sentence (no capital and full stop mid-line), in every shipped language.
     func testTheLineOnStandardErrorForA404IsOneSentenceInEveryLanguage() throws {
         var (english, _) = answered(.refused(status: 404, message: ""), settings())
-        XCTAssertEqual(english.handle(.key(.character("q")), at: 1).first, .report(.serverCheck(.refused(status: 404, message: ""))))
-        XCTAssertEqual(ReportLine.serverCheck(.refused(status: 404, message: "")).text,
-                       "the server was checked before the camera opened: the server answered HTTP 404")
+        XCTAssertEqual(
+            english.handle(.key(.character("q")), at: 1).first,
+            .report(.serverCheck(.refused(status: 404, message: ""))))
+        XCTAssertEqual(
+            ReportLine.serverCheck(.refused(status: 404, message: "")).text,
+            "the server was checked before the camera opened: the server answered HTTP 404")
         for translations in try shippedTranslations() {
             let line: String? = speaking(translations) {
                 var wizard = Wizard(settings: settings())
@@ -83,7 +91,9 @@ final class ServerCheckFlowTests: XCTestCase {
             let label = speaking(translations) { Words.text(.separatorLabel) }
             let rest = try XCTUnwrap(said.components(separatedBy: label).last, said)
             XCTAssertTrue(rest.contains("404"), "\(translations.language): \(said)")
-            XCTAssertFalse(rest.first.map { $0.isUppercase } ?? true, "\(translations.language): a capital after the colon: \(said)")
+            XCTAssertFalse(
+                rest.first.map { $0.isUppercase } ?? true,
+                "\(translations.language): a capital after the colon: \(said)")
             XCTAssertFalse(said.hasSuffix(".") || said.hasSuffix("。"), "\(translations.language): a full stop: \(said)")
             XCTAssertFalse(said.contains("{"), said)
         }
@@ -92,14 +102,20 @@ final class ServerCheckFlowTests: XCTestCase {
     func testA401SaysWhetherTheTokenIsMissingOrRefusedAndQuitSaysItOnStandardError() {
         let (missing, _) = answered(.refused(status: 401, message: "a token is needed"), settings())
         XCTAssertEqual(missing.screen(at: 1).title, "The server did not accept the token")
-        XCTAssertEqual(missing.screen(at: 1).lines,
-                       ["HTTP 401: a token is needed", "This server needs a token: set FACECAP_TOKEN, then start facecap again."])
+        XCTAssertEqual(
+            missing.screen(at: 1).lines,
+            ["HTTP 401: a token is needed", "This server needs a token: set FACECAP_TOKEN, then start facecap again."])
         var (wrong, _) = answered(.refused(status: 401, message: "bad token"), settings(token: true))
-        XCTAssertEqual(wrong.screen(at: 1).lines.last, "Set FACECAP_TOKEN to a token this server accepts, then start "
-                       + "facecap again.")
-        XCTAssertEqual(wrong.handle(.key(.character("q")), at: 2),
-                       [.report(.serverCheck(.refused(status: 401, message: "bad token"))),
-                        .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure)])
+        XCTAssertEqual(
+            wrong.screen(at: 1).lines.last,
+            "Set FACECAP_TOKEN to a token this server accepts, then start "
+                + "facecap again.")
+        XCTAssertEqual(
+            wrong.handle(.key(.character("q")), at: 2),
+            [
+                .report(.serverCheck(.refused(status: 401, message: "bad token"))),
+                .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure),
+            ])
         let (forbidden, _) = answered(.refused(status: 403, message: "not for this client"), settings(token: true))
         XCTAssertEqual(forbidden.screen(at: 1).title, "The server refused access")
     }
@@ -110,9 +126,13 @@ final class ServerCheckFlowTests: XCTestCase {
         let screen = wizard.screen(at: 0.2)
         XCTAssertEqual(screen.title, "The server answered with an error")
         XCTAssertNotEqual(screen.title, "Cannot reach the server", "it answered")
-        XCTAssertEqual(screen.lines, ["the server failed (HTTP 503): down for maintenance",
-                                      "The server is there but failing; facecap checks again by itself. Press c to take "
-                                          + "the photo anyway: it is kept and sent once the server answers."])
+        XCTAssertEqual(
+            screen.lines,
+            [
+                "the server failed (HTTP 503): down for maintenance",
+                "The server is there but failing; facecap checks again by itself. Press c to take "
+                    + "the photo anyway: it is kept and sent once the server answers.",
+            ])
         XCTAssertEqual(screen.countdown, "Checking again in 1 s")
         XCTAssertEqual(keys(wizard), ["r", "c", "q", "?"])
         XCTAssertEqual(wizard.handle(.tick, at: 0.5), [])
@@ -122,8 +142,9 @@ final class ServerCheckFlowTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 1.3).title, "Cannot reach the server")
         XCTAssertEqual(wizard.screen(at: 1.3).countdown, "Checking again in 2 s", "backoff")
         XCTAssertEqual(wizard.handle(.key(.character("c")), at: 1.5), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 1.6),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 1.6),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
     }
 
     func testRRetriesAndAServerThatComesBackOpensTheCamera() {
@@ -135,19 +156,27 @@ final class ServerCheckFlowTests: XCTestCase {
 
     func testQuittingAnUnreachableServerIs75AndCtrlCIs130BothWithTheLine() {
         var (quit, _) = answered(.unreachable(refused), settings())
-        XCTAssertEqual(quit.handle(.key(.character("q")), at: 1),
-                       [.report(.serverCheck(.unreachable(refused))),
-                        .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
+        XCTAssertEqual(
+            quit.handle(.key(.character("q")), at: 1),
+            [
+                .report(.serverCheck(.unreachable(refused))),
+                .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable),
+            ])
         var (interrupted, _) = answered(.unreachable(refused), settings())
-        XCTAssertEqual(interrupted.handle(.stop, at: 1).first,
-                       .report(.serverCheck(.unreachable(refused))))
+        XCTAssertEqual(
+            interrupted.handle(.stop, at: 1).first,
+            .report(.serverCheck(.unreachable(refused))))
         XCTAssertTrue(interrupted.isFinished)
     }
 
     func testPlainModeEndsOnARefusalAndGoesOnWithoutAServerThatCannotBeReached() {
         let (refusedRun, effects) = answered(.refused(status: 401, message: "a token is needed"), settings(plain: true))
-        XCTAssertEqual(effects, [.report(.serverCheck(.refused(status: 401, message: "a token is needed"))),
-                                 .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure)])
+        XCTAssertEqual(
+            effects,
+            [
+                .report(.serverCheck(.refused(status: 401, message: "a token is needed"))),
+                .stopAnalysis, .closeCamera, .emit(.exit(.failure)), .exit(.failure),
+            ])
         XCTAssertTrue(refusedRun.isFinished)
         var (down, shown) = answered(.unreachable(refused), settings(plain: true))
         XCTAssertEqual(shown, [.emit(.screen(.connectionError))], "the line is printed")
@@ -188,7 +217,8 @@ final class ServerCheckFlowTests: XCTestCase {
     private func validating(_ settings: WizardSettings) -> Wizard {
         var (wizard, _) = answered(.ready, settings)
         _ = wizard.handle(.cameraOpened, at: 0.3)
-        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
+        _ = wizard.handle(
+            .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 1.1)
         return wizard
     }
@@ -205,7 +235,8 @@ final class ServerCheckFlowTests: XCTestCase {
     func testAnUpload404NamesTheAddressAndA401TheToken() {
         var notFound = validating(settings())
         _ = notFound.handle(.validation(.refused(status: 404, message: "no such path")), at: 2)
-        XCTAssertFalse(notFound.screen(at: 2).lines.joined().contains("FACECAP_TOKEN"), "\(notFound.screen(at: 2).lines)")
+        XCTAssertFalse(
+            notFound.screen(at: 2).lines.joined().contains("FACECAP_TOKEN"), "\(notFound.screen(at: 2).lines)")
         XCTAssertTrue(notFound.screen(at: 2).lines.joined().contains("--server address"))
         var token = validating(settings())
         _ = token.handle(.validation(.refused(status: 401, message: "bad token")), at: 2)
@@ -227,22 +258,30 @@ final class ServerCheckFlowTests: XCTestCase {
     // Computed, not stored: XCTest keeps every test case object to the end, and LeakSanitizer would count a
     // stored problem's strings as facecap's leaks.
     private var denied: CameraProblem {
-        CameraProblem(CameraError.permissionDenied(path: "/dev/video0", access: DeviceAccess(
-            owner: "root", group: "video", mode: "crw-rw----", userGroups: ["alice", "sudo"])))
+        CameraProblem(
+            CameraError.permissionDenied(
+                path: "/dev/video0",
+                access: DeviceAccess(
+                    owner: "root", group: "video", mode: "crw-rw----", userGroups: ["alice", "sudo"])))
     }
 
     func testQuittingACameraThatCannotOpenPrintsItsSummaryOnEveryWayOut() {
         let none = CameraProblem(CameraError.noCamera(directory: "/dev"))
         for (problem, code) in [(denied, ExitCode.permissionDenied), (none, .noCamera)] {
-            for (event, exit) in [(WizardEvent.key(.character("q")), code), (.key(.escape), code),
-                                  (.stop, .cancelled)] {
+            for (event, exit) in [
+                (WizardEvent.key(.character("q")), code), (.key(.escape), code),
+                (.stop, .cancelled),
+            ] {
                 var wizard = Wizard(settings: cameraSettings)
                 _ = wizard.handle(.start, at: 0)
                 _ = wizard.handle(.cameraFailed(problem), at: 0.1)
-                XCTAssertEqual(wizard.handle(event, at: 1),
-                               [.report(.camera(problem, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(exit)),
-                                .exit(exit)],
-                               "\(problem.kind) \(event)")
+                XCTAssertEqual(
+                    wizard.handle(event, at: 1),
+                    [
+                        .report(.camera(problem, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(exit)),
+                        .exit(exit),
+                    ],
+                    "\(problem.kind) \(event)")
             }
         }
     }
@@ -253,8 +292,9 @@ final class ServerCheckFlowTests: XCTestCase {
         _ = wizard.handle(.cameraFailed(denied), at: 0.1)
         let lines = wizard.screen(at: 0.1).lines
         XCTAssertFalse(lines.contains(denied.message), "the raw sentence is for standard error")
-        XCTAssertEqual(lines.filter { $0.contains("/dev/video0") }.count, 2,
-                       "the device once, and once in the pass-through command: \(lines)")
+        XCTAssertEqual(
+            lines.filter { $0.contains("/dev/video0") }.count, 2,
+            "the device once, and once in the pass-through command: \(lines)")
         XCTAssertEqual(lines.filter { $0.contains("crw-rw----") }.count, 1, "\(lines)")
         XCTAssertEqual(lines.filter { $0.contains("alice, sudo") }.count, 1, "\(lines)")
         var none = Wizard(settings: cameraSettings)
@@ -270,7 +310,8 @@ final class ServerCheckFlowTests: XCTestCase {
     // MARK: Key d: choosing another camera
 
     private let twoCameras = [
-        CameraChoice(path: "/dev/video0", description: "Integrated Camera (uvcvideo, usb-0000:00:14.0-5)", isCurrent: true),
+        CameraChoice(
+            path: "/dev/video0", description: "Integrated Camera (uvcvideo, usb-0000:00:14.0-5)", isCurrent: true),
         CameraChoice(path: "/dev/video2", description: "USB Camera (uvcvideo, usb-0000:00:14.0-2)"),
     ]
 
@@ -289,20 +330,29 @@ final class ServerCheckFlowTests: XCTestCase {
         let screen = wizard.screen(at: 1.1)
         XCTAssertEqual(screen.name, .permissionDenied)
         XCTAssertEqual(screen.title, "Choose a camera")
-        XCTAssertEqual(screen.lines, ["Press the number of the camera to use:",
-                                      "1  /dev/video0  Integrated Camera (uvcvideo, usb-0000:00:14.0-5) (tried last)",
-                                      "2  /dev/video2  USB Camera (uvcvideo, usb-0000:00:14.0-2)"])
+        XCTAssertEqual(
+            screen.lines,
+            [
+                "Press the number of the camera to use:",
+                "1  /dev/video0  Integrated Camera (uvcvideo, usb-0000:00:14.0-5) (tried last)",
+                "2  /dev/video2  USB Camera (uvcvideo, usb-0000:00:14.0-2)",
+            ])
         XCTAssertEqual(keys(wizard), ["1–2", "r", "Esc", "q", "?"])
         XCTAssertEqual(wizard.handle(.key(.character("3")), at: 2), [], "no third camera")
-        XCTAssertEqual(wizard.handle(.key(.character("2")), at: 2), [.chooseCamera("/dev/video2"), .openCamera,
-                                                                     .emit(.screen(.capture))])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("2")), at: 2),
+            [
+                .chooseCamera("/dev/video2"), .openCamera,
+                .emit(.screen(.capture)),
+            ])
     }
 
     func testDSaysWhenThereIsNoOtherCameraAndEscGoesBack() {
         var wizard = picking(CameraProblem(CameraError.noCamera(directory: "/dev")))
         _ = wizard.handle(.camerasListed([twoCameras[0]]), at: 1.1)
-        XCTAssertEqual(wizard.screen(at: 1.1).lines,
-                       ["No other camera was found: /dev/video0 is the only one. Connect another and press r."])
+        XCTAssertEqual(
+            wizard.screen(at: 1.1).lines,
+            ["No other camera was found: /dev/video0 is the only one. Connect another and press r."])
         XCTAssertEqual(keys(wizard), ["r", "Esc", "q", "?"])
         XCTAssertEqual(wizard.handle(.key(.character("1")), at: 1.2), [], "the only camera is not offered again")
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 1.3), [.listCameras])
@@ -316,9 +366,12 @@ final class ServerCheckFlowTests: XCTestCase {
     func testQuittingThePickerEndsAsTheScreenItCameFromWithItsLine() {
         var wizard = picking(denied)
         _ = wizard.handle(.camerasListed(twoCameras), at: 1.1)
-        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 2),
-                       [.report(.camera(denied, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(.permissionDenied)),
-                        .exit(.permissionDenied)])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("q")), at: 2),
+            [
+                .report(.camera(denied, advice: false)), .stopAnalysis, .closeCamera, .emit(.exit(.permissionDenied)),
+                .exit(.permissionDenied),
+            ])
     }
 
     // MARK: Could not save the photo: another folder
@@ -327,23 +380,31 @@ final class ServerCheckFlowTests: XCTestCase {
         var wizard = Wizard(settings: cameraSettings)
         _ = wizard.handle(.start, at: 0)
         _ = wizard.handle(.cameraOpened, at: 0.1)
-        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
+        _ = wizard.handle(
+            .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 1.1)
         let pass = ValidationVerdict(result: .pass)
         XCTAssertEqual(wizard.handle(.validation(.verdict(pass)), at: 1.2).last, .save(pass))
-        XCTAssertEqual(wizard.handle(.saveFailed(message: "out: the folder is read-only"), at: 1.3),
-                       [.emit(.screen(.saveFailed))])
+        XCTAssertEqual(
+            wizard.handle(.saveFailed(message: "out: the folder is read-only"), at: 1.3),
+            [.emit(.screen(.saveFailed))])
         XCTAssertEqual(keys(wizard), ["r", "o", "q", "?"])
         XCTAssertEqual(wizard.screen(at: 1.3).lines.last, "Or press o to type another folder to save it in.")
         _ = wizard.handle(.key(.character("o")), at: 2)
         XCTAssertEqual(keys(wizard), ["Enter", "Esc"], "the field takes every other key")
-        for key in [Key.character("/"), .character("t"), .character("m"), .character("p"), .character("/"),
-                    .character("q"), .character("r"), .space, .character("x"), .backspace, .backspace, .character("s")] {
+        for key in [
+            Key.character("/"), .character("t"), .character("m"), .character("p"), .character("/"),
+            .character("q"), .character("r"), .space, .character("x"), .backspace, .backspace, .character("s"),
+        ] {
             XCTAssertEqual(wizard.handle(.key(key), at: 2.1), [], "\(key) types, q and r included")
         }
         XCTAssertEqual(wizard.screen(at: 2.1).lines.last, "> /tmp/qrs_")
-        XCTAssertEqual(wizard.handle(.key(.enter), at: 3), [.saveIn(directory: "/tmp/qrs", verdict: pass),
-                                                             .emit(.screen(.uploading))])
+        XCTAssertEqual(
+            wizard.handle(.key(.enter), at: 3),
+            [
+                .saveIn(directory: "/tmp/qrs", verdict: pass),
+                .emit(.screen(.uploading)),
+            ])
         let saved = SavedPhoto(photoPath: "/tmp/qrs/facecap-1.jpg", reportPath: "/tmp/qrs/facecap-1.json")
         XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1).first, .emit(.saved(saved)))
         XCTAssertEqual(wizard.screenName, .success)
@@ -353,7 +414,8 @@ final class ServerCheckFlowTests: XCTestCase {
         var wizard = Wizard(settings: cameraSettings)
         _ = wizard.handle(.start, at: 0)
         _ = wizard.handle(.cameraOpened, at: 0.1)
-        _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
+        _ = wizard.handle(
+            .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)), at: 1)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 1.1)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 1.2)
         _ = wizard.handle(.saveFailed(message: "out: the disk is full"), at: 1.3)
@@ -394,25 +456,29 @@ final class ServerCheckFlowTests: XCTestCase {
         settings.showTutorial = false
         var wizard = Wizard(settings: settings)
         XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
-        let unreadable = CameraProblem(kind: .noCamera, message: "clip.y4m: damaged or invalid (no frames)",
-                                       exitCode: .noCamera)
+        let unreadable = CameraProblem(
+            kind: .noCamera, message: "clip.y4m: damaged or invalid (no frames)",
+            exitCode: .noCamera)
         _ = wizard.handle(.cameraFailed(unreadable), at: 0.1)
         let failed = wizard.screen(at: 0.2)
         XCTAssertEqual(failed.title, "The clip cannot be read")
-        XCTAssertFalse(([failed.title] + failed.lines).joined(separator: "\n").lowercased().contains("camera"),
-                       "\(failed.title) \(failed.lines)")
+        XCTAssertFalse(
+            ([failed.title] + failed.lines).joined(separator: "\n").lowercased().contains("camera"),
+            "\(failed.title) \(failed.lines)")
         XCTAssertFalse(keys(wizard).contains("d"), "\(wizard.keyHelp)")
 
         var replay = Wizard(settings: settings)
         _ = replay.handle(.start, at: 0)
         _ = replay.handle(.cameraOpened, at: 0.1)
-        let ended = CameraProblem(kind: .lost, message: "clip.y4m: the clip ended after 90 frames", exitCode: .failure,
-                                  recoverable: false)
+        let ended = CameraProblem(
+            kind: .lost, message: "clip.y4m: the clip ended after 90 frames", exitCode: .failure,
+            recoverable: false)
         _ = replay.handle(.cameraLost(ended), at: 3)
         let screen = replay.screen(at: 3)
         XCTAssertEqual(screen.title, "The clip ended")
-        XCTAssertFalse(([screen.title] + screen.lines).joined(separator: "\n").lowercased().contains("camera"),
-                       "\(screen.title) \(screen.lines)")
+        XCTAssertFalse(
+            ([screen.title] + screen.lines).joined(separator: "\n").lowercased().contains("camera"),
+            "\(screen.title) \(screen.lines)")
         XCTAssertTrue(replay.keyHelp.contains(KeyHelp("r", "replay the clip")), "\(replay.keyHelp)")
         XCTAssertFalse(keys(replay).contains("d"), "\(replay.keyHelp)")
     }

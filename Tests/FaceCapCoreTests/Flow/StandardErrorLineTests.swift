@@ -6,8 +6,10 @@ import XCTest
 /// 18): no full stop inside or at its end, no second sentence from a server's message, nothing on a second line.
 /// The list below is every kind of ending; each is driven through the flow as a person would meet it.
 final class StandardErrorLineTests: XCTestCase {
-    private func settings(plain: Bool = false, server: Bool = false, token: Bool = false,
-                          preflight: Bool = false) -> WizardSettings {
+    private func settings(
+        plain: Bool = false, server: Bool = false, token: Bool = false,
+        preflight: Bool = false
+    ) -> WizardSettings {
         var settings = WizardSettings()
         settings.minimumCheckingDisplay = 0
         settings.plain = plain
@@ -25,7 +27,8 @@ final class StandardErrorLineTests: XCTestCase {
         guard !line.isEmpty, !line.contains(where: \.isNewline) else { return false }
         if let last = line.last, ".!。".contains(last) { return false }
         // "e.g." and "i.e." end no sentence.
-        let characters = Array(line.replacingOccurrences(of: "e.g.", with: "eg").replacingOccurrences(of: "i.e.", with: "ie"))
+        let characters = Array(
+            line.replacingOccurrences(of: "e.g.", with: "eg").replacingOccurrences(of: "i.e.", with: "ie"))
         for i in characters.indices.dropLast(2) where ".!?。".contains(characters[i]) {
             if characters[i + 1] == " ", characters[i + 2].isUppercase { return false }
         }
@@ -52,8 +55,9 @@ final class StandardErrorLineTests: XCTestCase {
         XCTAssertEqual(Messages.clause("bad token"), "bad token")
         XCTAssertEqual(Messages.clause("v1.2 is old"), "v1.2 is old", "a dot inside a word ends no sentence")
         XCTAssertEqual(Messages.clause(""), "")
-        XCTAssertEqual(Messages.clause("I could not find a face. A photo needs one."),
-                       "I could not find a face; a photo needs one", "the pronoun I stays, an article starts small")
+        XCTAssertEqual(
+            Messages.clause("I could not find a face. A photo needs one."),
+            "I could not find a face; a photo needs one", "the pronoun I stays, an article starts small")
     }
 
     private let photo = SavedPhoto(photoPath: "out/selfie-1.jpg", reportPath: "out/selfie-1.json")
@@ -74,55 +78,114 @@ final class StandardErrorLineTests: XCTestCase {
     }
 
     private var photoTaken: [WizardEvent] {
-        [.cameraOpened, .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)),
-         .photoTaken(mode: .auto, width: 640, height: 480)]
+        [
+            .cameraOpened, .frameAnalyzed(FrameGuidance(time: 1, primary: .ready, stability: 1, autoCapture: true)),
+            .photoTaken(mode: .auto, width: 640, height: 480),
+        ]
     }
 
     func testEveryEndingLeavesOneLineOfOneSentence() {
         let q = WizardEvent.key(.character("q"))
         let refusal = WizardEvent.validation(.refused(status: 422, message: "Face too small. Please come closer."))
-        let unreachable = WizardEvent.validation(.unreachable(reason: .refused(place: "id.example.org:443"),
-                                                              retryAfter: nil))
+        let unreachable = WizardEvent.validation(
+            .unreachable(
+                reason: .refused(place: "id.example.org:443"),
+                retryAfter: nil))
         let endings: [(String, WizardSettings, [WizardEvent], ExitCode)] = [
-            ("accepted", settings(), photoTaken + [.validation(.verdict(ValidationVerdict(result: .pass))),
-                                                   .photoSaved(photo), .key(.enter)], .success),
+            (
+                "accepted", settings(),
+                photoTaken + [
+                    .validation(.verdict(ValidationVerdict(result: .pass))),
+                    .photoSaved(photo), .key(.enter),
+                ], .success
+            ),
             ("server refused, q", settings(server: true), photoTaken + [refusal, q, .photoSaved(photo)], .failure),
-            ("server refused, --plain", settings(plain: true, server: true), photoTaken + [refusal, .photoSaved(photo)],
-             .failure),
-            ("server refused, Ctrl-C", settings(server: true), photoTaken + [refusal, .stop,
-                                                                             .photoSaved(photo)], .failure),
-            ("server unreachable, q", settings(server: true), photoTaken + [unreachable, q, .photoSaved(photo)],
-             .serverUnreachable),
-            ("upload cancelled", settings(server: true), photoTaken + [.stop, .photoSaved(photo)],
-             .cancelled),
-            ("pre-flight 404, q", settings(server: true, preflight: true), [.serverChecked(.refused(status: 404, message: "")), q],
-             .failure),
-            ("pre-flight 401, q", settings(server: true, token: true, preflight: true),
-             [.serverChecked(.refused(status: 401, message: "Bad token. Ask for a new one.")), q], .failure),
-            ("pre-flight unreachable, q", settings(server: true, preflight: true),
-             [.serverChecked(.unreachable(.refused(place: "id.example.org:443"))), q], .serverUnreachable),
+            (
+                "server refused, --plain", settings(plain: true, server: true),
+                photoTaken + [refusal, .photoSaved(photo)],
+                .failure
+            ),
+            (
+                "server refused, Ctrl-C", settings(server: true),
+                photoTaken + [
+                    refusal, .stop,
+                    .photoSaved(photo),
+                ], .failure
+            ),
+            (
+                "server unreachable, q", settings(server: true), photoTaken + [unreachable, q, .photoSaved(photo)],
+                .serverUnreachable
+            ),
+            (
+                "upload cancelled", settings(server: true), photoTaken + [.stop, .photoSaved(photo)],
+                .cancelled
+            ),
+            (
+                "pre-flight 404, q", settings(server: true, preflight: true),
+                [.serverChecked(.refused(status: 404, message: "")), q],
+                .failure
+            ),
+            (
+                "pre-flight 401, q", settings(server: true, token: true, preflight: true),
+                [.serverChecked(.refused(status: 401, message: "Bad token. Ask for a new one.")), q], .failure
+            ),
+            (
+                "pre-flight unreachable, q", settings(server: true, preflight: true),
+                [.serverChecked(.unreachable(.refused(place: "id.example.org:443"))), q], .serverUnreachable
+            ),
             ("no camera, q", settings(), [.cameraFailed(CameraProblem(.noCamera(directory: "/dev"))), q], .noCamera),
-            ("no camera, Ctrl-C", settings(), [.cameraFailed(CameraProblem(.noCamera(directory: "/dev"))),
-                                               .stop], .cancelled),
-            ("permission denied, q", settings(),
-             [.cameraFailed(CameraProblem(.permissionDenied(path: "/dev/video0", access: access))), q],
-             .permissionDenied),
-            ("camera busy, q", settings(), [.cameraFailed(CameraProblem(.busy(path: "/dev/video0", holders: []))), q],
-             .noCamera),
-            ("clip ended, --plain", settings(plain: true),
-             [.cameraOpened, .cameraLost(CameraProblem(kind: .lost, message: "clip.y4m: the clip ended after 90 frames",
-                                                       exitCode: .failure, recoverable: false))], .failure),
-            ("save failed, q", settings(), photoTaken + [.validation(.verdict(ValidationVerdict(result: .pass))),
-                                                         .saveFailed(message: "cannot write out/selfie-1.jpg: disk full"),
-                                                         q], .failure),
-            ("save failed, --plain", settings(plain: true),
-             photoTaken + [.validation(.verdict(ValidationVerdict(result: .pass))),
-                           .saveFailed(message: "cannot write out/selfie-1.jpg: disk full")], .failure),
+            (
+                "no camera, Ctrl-C", settings(),
+                [
+                    .cameraFailed(CameraProblem(.noCamera(directory: "/dev"))),
+                    .stop,
+                ], .cancelled
+            ),
+            (
+                "permission denied, q", settings(),
+                [.cameraFailed(CameraProblem(.permissionDenied(path: "/dev/video0", access: access))), q],
+                .permissionDenied
+            ),
+            (
+                "camera busy, q", settings(),
+                [.cameraFailed(CameraProblem(.busy(path: "/dev/video0", holders: []))), q],
+                .noCamera
+            ),
+            (
+                "clip ended, --plain", settings(plain: true),
+                [
+                    .cameraOpened,
+                    .cameraLost(
+                        CameraProblem(
+                            kind: .lost, message: "clip.y4m: the clip ended after 90 frames",
+                            exitCode: .failure, recoverable: false)),
+                ], .failure
+            ),
+            (
+                "save failed, q", settings(),
+                photoTaken + [
+                    .validation(.verdict(ValidationVerdict(result: .pass))),
+                    .saveFailed(message: "cannot write out/selfie-1.jpg: disk full"),
+                    q,
+                ], .failure
+            ),
+            (
+                "save failed, --plain", settings(plain: true),
+                photoTaken + [
+                    .validation(.verdict(ValidationVerdict(result: .pass))),
+                    .saveFailed(message: "cannot write out/selfie-1.jpg: disk full"),
+                ], .failure
+            ),
             ("q while capturing", settings(), [.cameraOpened, q], .cancelled),
             ("Esc while capturing", settings(), [.cameraOpened, .key(.escape)], .cancelled),
             ("Ctrl-C while capturing", settings(), [.cameraOpened, .stop], .cancelled),
             ("hang-up while capturing", settings(), [.cameraOpened, .stop], .cancelled),
-            ("q on the tutorial", { var s = settings(); s.showTutorial = true; return s }(), [q], .cancelled),
+            (
+                "q on the tutorial",
+                {
+                    var s = settings(); s.showTutorial = true; return s
+                }(), [q], .cancelled
+            ),
         ]
         for (name, settings, events, code) in endings {
             let (lines, exit) = run(settings, events)

@@ -3,8 +3,10 @@ import XCTest
 
 /// Table tests of the capture flow: events in, effects and screens out. No clock, no I/O.
 final class WizardTests: XCTestCase {
-    private func settings(plain: Bool = false, tutorial: Bool = true, attempts: Int = 3,
-                          server: Bool = false) -> WizardSettings {
+    private func settings(
+        plain: Bool = false, tutorial: Bool = true, attempts: Int = 3,
+        server: Bool = false
+    ) -> WizardSettings {
         var settings = WizardSettings()
         // Answers come within a second of the photo here; the Uploading screen's minimum time has its own tests
         // (HonestScreensTests).
@@ -17,14 +19,18 @@ final class WizardTests: XCTestCase {
         return settings
     }
 
-    private let lost = CameraProblem(kind: .lost, message: "camera disconnected: /dev/video0 stopped answering",
-                                     exitCode: .failure)
-    private let clipEnded = CameraProblem(kind: .lost, message: "clip.y4m: the clip ended after 90 frames",
-                                          exitCode: .failure, recoverable: false)
-    private let denied = CameraProblem(kind: .permissionDenied, message: "cannot open /dev/video0: permission denied",
-                                       details: ["$ sudo usermod -aG video $USER"], exitCode: .permissionDenied)
-    private let busy = CameraProblem(kind: .busy, message: "/dev/video0 is busy: in use by cheese (pid 42)",
-                                     exitCode: .noCamera)
+    private let lost = CameraProblem(
+        kind: .lost, message: "camera disconnected: /dev/video0 stopped answering",
+        exitCode: .failure)
+    private let clipEnded = CameraProblem(
+        kind: .lost, message: "clip.y4m: the clip ended after 90 frames",
+        exitCode: .failure, recoverable: false)
+    private let denied = CameraProblem(
+        kind: .permissionDenied, message: "cannot open /dev/video0: permission denied",
+        details: ["$ sudo usermod -aG video $USER"], exitCode: .permissionDenied)
+    private let busy = CameraProblem(
+        kind: .busy, message: "/dev/video0 is busy: in use by cheese (pid 42)",
+        exitCode: .noCamera)
     private let none = CameraProblem(kind: .noCamera, message: "no camera found", exitCode: .noCamera)
 
     private func ready(_ t: Double, stability: Double = 0.5, capture: Bool = false) -> FrameGuidance {
@@ -35,8 +41,9 @@ final class WizardTests: XCTestCase {
     private func capturing(_ settings: WizardSettings) -> Wizard {
         var wizard = Wizard(settings: settings)
         XCTAssertEqual(wizard.handle(.start, at: 0), [.openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 0.1),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 0.1),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         return wizard
     }
 
@@ -57,17 +64,21 @@ final class WizardTests: XCTestCase {
         XCTAssertTrue(wizard.screen(at: 1).lines.joined().contains("never saved or sent"))
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [.openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.screen(at: 2).primary, "Starting the camera…")
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 2.2),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 2.2),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertEqual(wizard.screen(at: 2.2).picture, .livePreview(oval: .searching, stability: 0))
     }
 
     func testQuitFromTutorialIsCancelled() {
         var wizard = Wizard(settings: settings())
         _ = wizard.handle(.start, at: 0)
-        XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1),
-                       [.report(.cancelled), .stopAnalysis, .closeCamera,
-                        .emit(.exit(.cancelled)), .exit(.cancelled)])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("q")), at: 1),
+            [
+                .report(.cancelled), .stopAnalysis, .closeCamera,
+                .emit(.exit(.cancelled)), .exit(.cancelled),
+            ])
         XCTAssertTrue(wizard.isFinished)
         XCTAssertEqual(wizard.handle(.key(.enter), at: 2), [], "nothing happens after the end")
     }
@@ -82,10 +93,14 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(screen.keys.map(\.key), ["r", "d", "q", "?"])
         var other = wizard
         XCTAssertEqual(other.handle(.key(.character("d")), at: 3), [.listCameras], "d opens the camera picker")
-        _ = other.handle(.camerasListed([CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
-                                         CameraChoice(path: "/dev/video2", description: "B")]), at: 3)
-        XCTAssertEqual(other.handle(.key(.character("2")), at: 3),
-                       [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
+        _ = other.handle(
+            .camerasListed([
+                CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
+                CameraChoice(path: "/dev/video2", description: "B"),
+            ]), at: 3)
+        XCTAssertEqual(
+            other.handle(.key(.character("2")), at: 3),
+            [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.emit(.screen(.permissionContext))])
         XCTAssertEqual(wizard.handle(.key(.enter), at: 4), [.openCamera, .emit(.screen(.capture))])
     }
@@ -131,8 +146,9 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.start, at: 0)
         _ = wizard.handle(.cameraFailed(denied), at: 0.1)
         _ = wizard.handle(.key(.character("r")), at: 5)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.1),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 5.1),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
     }
 
     func testNoCameraAndBusyAreRetriedWithBackoffAndOnR() {
@@ -151,12 +167,17 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screen(at: 3).countdown, "Looking again in 4 s")
         XCTAssertEqual(wizard.handle(.key(.character("d")), at: 3.5), [.listCameras])
         XCTAssertEqual(wizard.handle(.tick, at: 20), [], "no automatic retry behind the picker")
-        _ = wizard.handle(.camerasListed([CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
-                                          CameraChoice(path: "/dev/video2", description: "B")]), at: 20)
-        XCTAssertEqual(wizard.handle(.key(.character("2")), at: 20),
-                       [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 20.1),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        _ = wizard.handle(
+            .camerasListed([
+                CameraChoice(path: "/dev/video0", description: "A", isCurrent: true),
+                CameraChoice(path: "/dev/video2", description: "B"),
+            ]), at: 20)
+        XCTAssertEqual(
+            wizard.handle(.key(.character("2")), at: 20),
+            [.chooseCamera("/dev/video2"), .openCamera, .emit(.screen(.capture))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 20.1),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
     }
 
     func testBusyQuitIs69() {
@@ -170,17 +191,21 @@ final class WizardTests: XCTestCase {
         for (problem, code) in [(denied, ExitCode.permissionDenied), (busy, .noCamera), (none, .noCamera)] {
             var wizard = Wizard(settings: settings(plain: true, tutorial: false))
             _ = wizard.handle(.start, at: 0)
-            XCTAssertEqual(wizard.handle(.cameraFailed(problem), at: 0.1),
-                           [.report(.camera(problem, advice: true)), .stopAnalysis, .closeCamera, .emit(.exit(code)),
-                            .exit(code)])
+            XCTAssertEqual(
+                wizard.handle(.cameraFailed(problem), at: 0.1),
+                [
+                    .report(.camera(problem, advice: true)), .stopAnalysis, .closeCamera, .emit(.exit(code)),
+                    .exit(code),
+                ])
         }
     }
 
     func testGuidanceIsEmittedOnChangeOnly() {
         var wizard = capturing(settings(tutorial: false))
         let far = FrameGuidance(time: 0.1, primary: .moveCloser, hints: [.tooDark])
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(far), at: 0.2),
-                       [.emit(.guidance(primary: .moveCloser, hints: [.tooDark]))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(far), at: 0.2),
+            [.emit(.guidance(primary: .moveCloser, hints: [.tooDark]))])
         var same = far
         same.time = 0.2
         XCTAssertEqual(wizard.handle(.frameAnalyzed(same), at: 0.3), [])
@@ -189,8 +214,9 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(screen.hints, ["Too dark — find more light"])
         XCTAssertEqual(screen.picture, .livePreview(oval: .adjusting, stability: 0))
         XCTAssertEqual(screen.countdown, "Manual capture in 30 s")
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(0.5, stability: 0.4)), at: 0.6),
-                       [.emit(.guidance(primary: .ready, hints: []))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(ready(0.5, stability: 0.4)), at: 0.6),
+            [.emit(.guidance(primary: .ready, hints: []))])
         XCTAssertEqual(wizard.screen(at: 0.6).picture, .livePreview(oval: .ready, stability: 0.4))
         XCTAssertEqual(wizard.screen(at: 0.6).progress, ScreenProgress(fraction: 0.4, label: "Steady"))
     }
@@ -200,13 +226,15 @@ final class WizardTests: XCTestCase {
     func testGradedWordsAreAGuidanceChange() {
         var wizard = capturing(settings(tutorial: false))
         let far = FrameGuidance(time: 0.1, primary: .moveLeft, hints: [.tooDark])
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(far), at: 0.2),
-                       [.emit(.guidance(primary: .moveLeft, hints: [.tooDark]))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(far), at: 0.2),
+            [.emit(.guidance(primary: .moveLeft, hints: [.tooDark]))])
         var near = far
         near.time = 0.2
         near.slight = [.moveLeft, .tooDark]
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(near), at: 0.3),
-                       [.emit(.guidance(primary: .moveLeft, hints: [.tooDark], slight: [.moveLeft, .tooDark]))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(near), at: 0.3),
+            [.emit(.guidance(primary: .moveLeft, hints: [.tooDark], slight: [.moveLeft, .tooDark]))])
         XCTAssertEqual(wizard.screen(at: 0.3).primary, "A little to the left")
         near.time = 0.3
         XCTAssertEqual(wizard.handle(.frameAnalyzed(near), at: 0.4), [])
@@ -216,8 +244,9 @@ final class WizardTests: XCTestCase {
         held.primary = .holdStill
         held.hints = []
         // holdStill has no graded words: it is never listed.
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(held), at: 0.5),
-                       [.emit(.guidance(primary: .holdStill, hints: []))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(held), at: 0.5),
+            [.emit(.guidance(primary: .holdStill, hints: []))])
     }
 
     func testTheManualCountdownFollowsFrameTime() {
@@ -240,8 +269,9 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(frozen.picture, .livePreview(oval: .searching, stability: 0))
         XCTAssertNil(frozen.progress)
         XCTAssertEqual(wizard.screen(at: 8.4).countdown, "No new picture for 3 s")
-        XCTAssertEqual(PlainText.line(for: wizard.screen(at: 6)), PlainText.line(for: wizard.screen(at: 8.4)),
-                       "plain mode prints the stall once, not every second")
+        XCTAssertEqual(
+            PlainText.line(for: wizard.screen(at: 6)), PlainText.line(for: wizard.screen(at: 8.4)),
+            "plain mode prints the stall once, not every second")
         XCTAssertEqual(wizard.screenName, .capture, "still the capture screen: no event, no exit code")
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 8.5, primary: .ready, hasFace: true)), at: 8.5)
         XCTAssertEqual(wizard.screen(at: 8.5).primary, "Perfect — hold still")
@@ -257,14 +287,18 @@ final class WizardTests: XCTestCase {
 
     func testAutoCaptureTakesThePhotoThenValidatesAttemptOne() {
         var wizard = capturing(settings(tutorial: false))
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(1, stability: 1, capture: true)), at: 1),
-                       [.emit(.guidance(primary: .ready, hints: [])), .stopAnalysis, .takePhoto(.auto)])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(ready(1, stability: 1, capture: true)), at: 1),
+            [.emit(.guidance(primary: .ready, hints: [])), .stopAnalysis, .takePhoto(.auto)])
         XCTAssertEqual(wizard.screen(at: 1).picture, .livePreview(oval: .capturing, stability: 1))
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1.05), [], "the photo is being taken")
         let request = ValidationRequest(attempt: 1, isFinal: false)
-        XCTAssertEqual(wizard.handle(.photoTaken(mode: .auto, width: 1280, height: 720), at: 1.1),
-                       [.closeCamera, .emit(.captured(mode: .auto, attempt: 1, width: 1280, height: 720)),
-                        .validate(request), .emit(.screen(.uploading))])
+        XCTAssertEqual(
+            wizard.handle(.photoTaken(mode: .auto, width: 1280, height: 720), at: 1.1),
+            [
+                .closeCamera, .emit(.captured(mode: .auto, attempt: 1, width: 1280, height: 720)),
+                .validate(request), .emit(.screen(.uploading)),
+            ])
         XCTAssertEqual(wizard.handle(.validation(.progress(0.5)), at: 1.2), [])
         XCTAssertEqual(wizard.screen(at: 1.2).progress, ScreenProgress(fraction: 0.5, label: "Checking"))
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 1.3), [], "input is ignored while uploading")
@@ -274,17 +308,21 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         XCTAssertEqual(wizard.handle(.key(.space), at: 1), [], "SPACE does nothing before it is offered")
         let dark = FrameGuidance(time: 30, primary: .tooDark, hasFace: true, manualFallback: .timeout)
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(dark), at: 30),
-                       [.emit(.guidance(primary: .tooDark, hints: [])), .emit(.screen(.manualCapture))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(dark), at: 30),
+            [.emit(.guidance(primary: .tooDark, hints: [])), .emit(.screen(.manualCapture))])
         let screen = wizard.screen(at: 30)
         XCTAssertEqual(screen.primary, "Press SPACE to take the photo")
         XCTAssertEqual(screen.hints, ["Too dark — find more light"])
         XCTAssertEqual(screen.lines, ["Auto capture did not finish in 30 s."], "the why is the live hint, not repeated")
         XCTAssertEqual(screen.keys.first, KeyHelp("SPACE", "take photo"))
         XCTAssertEqual(wizard.handle(.key(.space), at: 31), [.stopAnalysis, .takePhoto(.manual)])
-        XCTAssertEqual(wizard.handle(.photoTaken(mode: .manual, width: 640, height: 480), at: 31.1),
-                       [.closeCamera, .emit(.captured(mode: .manual, attempt: 1, width: 640, height: 480)),
-                        .validate(ValidationRequest(attempt: 1, isFinal: false)), .emit(.screen(.uploading))])
+        XCTAssertEqual(
+            wizard.handle(.photoTaken(mode: .manual, width: 640, height: 480), at: 31.1),
+            [
+                .closeCamera, .emit(.captured(mode: .manual, attempt: 1, width: 640, height: 480)),
+                .validate(ValidationRequest(attempt: 1, isFinal: false)), .emit(.screen(.uploading)),
+            ])
     }
 
     func testManualCaptureAfterNoConfidentFaceSaysWhy() {
@@ -300,19 +338,22 @@ final class WizardTests: XCTestCase {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(FrameGuidance(time: 30, primary: .noFace, manualFallback: .timeout)), at: 30)
         _ = wizard.handle(.key(.space), at: 31)
-        XCTAssertEqual(wizard.handle(.photoFailed, at: 31),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.photoFailed, at: 31),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false))])
         XCTAssertEqual(wizard.screenName, .manualCapture, "the offer stands")
     }
 
     func testPassSavesThenSuccessContinuesByItselfAfterThreeSeconds() {
         var wizard = validating(settings(tutorial: false))
         let verdict = ValidationVerdict(result: .pass)
-        XCTAssertEqual(wizard.handle(.validation(.verdict(verdict)), at: 2),
-                       [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(verdict)])
+        XCTAssertEqual(
+            wizard.handle(.validation(.verdict(verdict)), at: 2),
+            [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)), .save(verdict)])
         let saved = SavedPhoto(photoPath: "out/facecap-1.jpg", reportPath: "out/facecap-1.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1),
-                       [.emit(.saved(saved)), .report(.saved(path: "out/facecap-1.jpg")), .emit(.screen(.success))])
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(saved), at: 2.1),
+            [.emit(.saved(saved)), .report(.saved(path: "out/facecap-1.jpg")), .emit(.screen(.success))])
         XCTAssertEqual(wizard.nextDeadline, 5.1)
         let screen = wizard.screen(at: 2.1)
         XCTAssertEqual(screen.title, "Selfie accepted")
@@ -348,32 +389,43 @@ final class WizardTests: XCTestCase {
         var wizard = validating(settings(plain: true, tutorial: false))
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 2)
         let saved = SavedPhoto(photoPath: "a.jpg", reportPath: "a.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2),
-                       [.emit(.saved(saved)), .report(.saved(path: "a.jpg")), .emit(.screen(.success))])
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(saved), at: 2),
+            [.emit(.saved(saved)), .report(.saved(path: "a.jpg")), .emit(.screen(.success))])
         XCTAssertEqual(wizard.nextDeadline, 2, "shown, then the end at once")
-        XCTAssertEqual(wizard.handle(.tick, at: 2), [.stopAnalysis, .closeCamera, .emit(.exit(.success)), .exit(.success)])
+        XCTAssertEqual(
+            wizard.handle(.tick, at: 2), [.stopAnalysis, .closeCamera, .emit(.exit(.success)), .exit(.success)])
     }
 
     func testRetryCountsAttemptsAndReturnsToCaptureOnEnter() {
         var wizard = validating(settings(tutorial: false))
         let verdict = ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"])
-        XCTAssertEqual(wizard.handle(.validation(.verdict(verdict)), at: 2),
-                       [.emit(.validation(result: .retry, reasons: ["tooDark", "somethingNew"], attemptsLeft: 2)),
-                        .discardPhoto, .emit(.screen(.retry))])
+        XCTAssertEqual(
+            wizard.handle(.validation(.verdict(verdict)), at: 2),
+            [
+                .emit(.validation(result: .retry, reasons: ["tooDark", "somethingNew"], attemptsLeft: 2)),
+                .discardPhoto, .emit(.screen(.retry)),
+            ])
         let screen = wizard.screen(at: 2)
         XCTAssertEqual(screen.primary, "2 attempts left")
         // A reason facecap does not know gets a sentence, not the raw code (the event keeps the code).
-        XCTAssertEqual(screen.lines, ["Too dark: face a window or a lamp",
-                                      "The checker asked for another photo for a reason facecap does not know"])
+        XCTAssertEqual(
+            screen.lines,
+            [
+                "Too dark: face a window or a lamp",
+                "The checker asked for another photo for a reason facecap does not know",
+            ])
         XCTAssertNil(screen.countdown, "the full-screen Retry waits for the person")
         XCTAssertEqual(wizard.handle(.tick, at: 60), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 61), [.openCamera, .emit(.screen(.capture))])
         // The capture restarts holding the refused measure to its margin (a server's own code names none).
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 61.2),
-                       [.startAnalysis(CaptureGate(mustClear: [.tooDark], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 61.2),
+            [.startAnalysis(CaptureGate(mustClear: [.tooDark], awaitChange: false))])
         _ = wizard.handle(.frameAnalyzed(ready(62, stability: 1, capture: true)), at: 62)
-        XCTAssertEqual(wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 62).dropFirst(2).first,
-                       .validate(ValidationRequest(attempt: 2, isFinal: false)))
+        XCTAssertEqual(
+            wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 62).dropFirst(2).first,
+            .validate(ValidationRequest(attempt: 2, isFinal: false)))
     }
 
     func testARefusalNamingNoMeasureRestartsCaptureWaitingForAChange() {
@@ -383,20 +435,23 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.captureGate.mustClear, [])
         XCTAssertTrue(wizard.captureGate.awaitChange)
         _ = wizard.handle(.key(.enter), at: 3)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 3.1),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
         // Opening and closing the help restarts the capture still waiting for the change.
         _ = wizard.handle(.key(.character("?")), at: 3.5)
-        XCTAssertEqual(wizard.handle(.key(.character("x")), at: 4),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("x")), at: 4),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: true))])
         // A refusal that names a measure holds that measure instead; a pass clears both.
         _ = wizard.handle(.frameAnalyzed(ready(5, stability: 1, capture: true)), at: 5)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 5)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry", "x"]))), at: 6)
         XCTAssertFalse(wizard.captureGate.awaitChange)
         _ = wizard.handle(.key(.enter), at: 7)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 7.1),
-                       [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 7.1),
+            [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
     }
 
     func testTheRetryScreenGivesEachAdviceOnce() {
@@ -406,8 +461,12 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.verdict(verdict)), at: 2)
         let lines = wizard.screen(at: 2).lines
         XCTAssertEqual(lines.count, Set(lines).count, "\(lines)")
-        XCTAssertEqual(lines, [Messages.advice(forReason: "moveLeft"), Messages.advice(forReason: "tooDark"),
-                               Messages.advice(forReason: "a")])
+        XCTAssertEqual(
+            lines,
+            [
+                Messages.advice(forReason: "moveLeft"), Messages.advice(forReason: "tooDark"),
+                Messages.advice(forReason: "a"),
+            ])
     }
 
     func testARefusalIsCarriedToEveryRestartOfCaptureUntilTheNextVerdict() {
@@ -416,21 +475,24 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.verdict(refusal)), at: 2)
         XCTAssertEqual(wizard.captureGate.mustClear, [.keepHeadLevel, .unevenLight])
         _ = wizard.handle(.key(.enter), at: 3)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 3.1),
-                       [.startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 3.1),
+            [.startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false))])
         // The camera lost and found again: still the same refusal to clear.
         _ = wizard.handle(.cameraLost(CameraProblem(kind: .lost, message: "gone", exitCode: .failure)), at: 4)
         _ = wizard.handle(.tick, at: 6)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 6.1).first,
-                       .startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false)))
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 6.1).first,
+            .startAnalysis(CaptureGate(mustClear: [.keepHeadLevel, .unevenLight], awaitChange: false)))
         // A new refusal replaces it; a pass clears it.
         _ = wizard.handle(.frameAnalyzed(ready(7, stability: 1, capture: true)), at: 7)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 7)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))), at: 8)
         XCTAssertEqual(wizard.captureGate.mustClear, [.blurry])
         _ = wizard.handle(.key(.enter), at: 9)
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 9.1),
-                       [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 9.1),
+            [.startAnalysis(CaptureGate(mustClear: [.blurry], awaitChange: false))])
         _ = wizard.handle(.frameAnalyzed(ready(10, stability: 1, capture: true)), at: 10)
         _ = wizard.handle(.photoTaken(mode: .auto, width: 640, height: 480), at: 10)
         _ = wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 11)
@@ -456,24 +518,34 @@ final class WizardTests: XCTestCase {
             for case .validate(let request) in wizard.handle(.photoTaken(mode: .auto, width: 1, height: 1), at: t + 3) {
                 requests.append(request)
             }
-            let effects = wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))),
-                                        at: t + 4)
+            let effects = wizard.handle(
+                .validation(.verdict(ValidationVerdict(result: .retry, reasons: ["blurry"]))),
+                at: t + 4)
             if round == 0 {
                 XCTAssertEqual(effects.first, .emit(.validation(result: .retry, reasons: ["blurry"], attemptsLeft: 1)))
                 _ = wizard.handle(.key(.enter), at: t + 5)
             } else {
                 let final = ValidationVerdict(result: .manualReview, reasons: ["blurry"])
-                XCTAssertEqual(effects, [.emit(.validation(result: .manualReview, reasons: ["blurry"], attemptsLeft: 0)),
-                                         .save(final)])
+                XCTAssertEqual(
+                    effects,
+                    [
+                        .emit(.validation(result: .manualReview, reasons: ["blurry"], attemptsLeft: 0)),
+                        .save(final),
+                    ])
             }
         }
-        XCTAssertEqual(requests, [ValidationRequest(attempt: 1, isFinal: false), ValidationRequest(attempt: 2, isFinal: true)])
+        XCTAssertEqual(
+            requests, [ValidationRequest(attempt: 1, isFinal: false), ValidationRequest(attempt: 2, isFinal: true)])
         let saved = SavedPhoto(photoPath: "b.jpg", reportPath: "b.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 20),
-                       [.emit(.saved(saved)), .report(.manualReview(path: "b.jpg")),
-                        .emit(.screen(.finalError))])
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(saved), at: 20),
+            [
+                .emit(.saved(saved)), .report(.manualReview(path: "b.jpg")),
+                .emit(.screen(.finalError)),
+            ])
         XCTAssertEqual(wizard.screen(at: 20).countdown, "Continuing in 5 s")
-        XCTAssertTrue(wizard.screen(at: 20).lines.contains("It was submitted for review by a person: you may continue."))
+        XCTAssertTrue(
+            wizard.screen(at: 20).lines.contains("It was submitted for review by a person: you may continue."))
         XCTAssertEqual(wizard.handle(.tick, at: 24.9), [])
         XCTAssertEqual(wizard.handle(.tick, at: 25).last, .exit(.manualReview))
     }
@@ -500,8 +572,9 @@ final class WizardTests: XCTestCase {
     func testServerDownKeepsThePhotoAndResendsTheSameAttemptWithBackoff() {
         var wizard = validating(settings(tutorial: false, server: true))
         let request = ValidationRequest(attempt: 1, isFinal: false)
-        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), at: 2),
-                       [.emit(.screen(.connectionError))])
+        XCTAssertEqual(
+            wizard.handle(.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), at: 2),
+            [.emit(.screen(.connectionError))])
         var screen = wizard.screen(at: 2)
         XCTAssertEqual(screen.title, "Cannot reach the server")
         XCTAssertEqual(screen.countdown, "Sending again in 1 s")
@@ -509,7 +582,8 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.attemptsUsed, 0, "no attempt is used")
         XCTAssertEqual(wizard.handle(.tick, at: 3), [.validate(request)])
         XCTAssertEqual(wizard.screen(at: 3).countdown, "Sending again…")
-        XCTAssertEqual(wizard.handle(.validation(.unreachable(reason: .timedOut(seconds: 30), retryAfter: nil)), at: 4), [])
+        XCTAssertEqual(
+            wizard.handle(.validation(.unreachable(reason: .timedOut(seconds: 30), retryAfter: nil)), at: 4), [])
         XCTAssertEqual(wizard.screen(at: 4).countdown, "Sending again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5), [])
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 5), [.validate(request)], "r sends at once")
@@ -520,9 +594,12 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.validation(.progress(0.25)), at: 26.5), [])
         screen = wizard.screen(at: 26.5)
         XCTAssertEqual(screen.progress, ScreenProgress(fraction: 0.25, label: "Sending again"))
-        XCTAssertEqual(wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 27),
-                       [.emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)),
-                        .save(ValidationVerdict(result: .pass)), .emit(.screen(.uploading))])
+        XCTAssertEqual(
+            wizard.handle(.validation(.verdict(ValidationVerdict(result: .pass))), at: 27),
+            [
+                .emit(.validation(result: .pass, reasons: [], attemptsLeft: 3)),
+                .save(ValidationVerdict(result: .pass)), .emit(.screen(.uploading)),
+            ])
     }
 
     func testBackoffGrowsToThirtySeconds() {
@@ -534,30 +611,39 @@ final class WizardTests: XCTestCase {
         _ = wizard.handle(.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), at: 2)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 3), [.save(nil)])
         let saved = SavedPhoto(photoPath: "c.jpg", reportPath: "c.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 3.1),
-                       [.emit(.saved(saved)), .report(.notValidated(path: "c.jpg", why: nil)),
-                        .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(saved), at: 3.1),
+            [
+                .emit(.saved(saved)), .report(.notValidated(path: "c.jpg", why: nil)),
+                .stopAnalysis, .closeCamera, .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable),
+            ])
     }
 
     func testCtrlCWhileResendingCancelsTheUploadAndStillSaves() {
         var wizard = validating(settings(tutorial: false, server: true))
         _ = wizard.handle(.validation(.unreachable(reason: .reset(place: "127.0.0.1:9"), retryAfter: nil)), at: 2)
         _ = wizard.handle(.tick, at: 3)
-        XCTAssertEqual(wizard.handle(.stop, at: 3.5),
-                       [.cancelValidation, .save(nil)])
-        XCTAssertEqual(wizard.handle(.saveFailed(message: "disk full"), at: 3.6),
-                       [.report(.notSaved(reason: "disk full", why: nil)), .stopAnalysis, .closeCamera,
-                        .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable)])
+        XCTAssertEqual(
+            wizard.handle(.stop, at: 3.5),
+            [.cancelValidation, .save(nil)])
+        XCTAssertEqual(
+            wizard.handle(.saveFailed(message: "disk full"), at: 3.6),
+            [
+                .report(.notSaved(reason: "disk full", why: nil)), .stopAnalysis, .closeCamera,
+                .emit(.exit(.serverUnreachable)), .exit(.serverUnreachable),
+            ])
     }
 
     func testServerRefusalWaitsForTheUser() {
         var wizard = validating(settings(tutorial: false, server: true))
-        XCTAssertEqual(wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 2),
-                       [.emit(.screen(.connectionError))])
+        XCTAssertEqual(
+            wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 2),
+            [.emit(.screen(.connectionError))])
         XCTAssertEqual(wizard.screen(at: 2).lines.first, "HTTP 401: bad token")
         XCTAssertEqual(wizard.handle(.tick, at: 100), [], "no automatic re-send")
-        XCTAssertEqual(wizard.handle(.key(.character("r")), at: 101),
-                       [.validate(ValidationRequest(attempt: 1, isFinal: false))])
+        XCTAssertEqual(
+            wizard.handle(.key(.character("r")), at: 101),
+            [.validate(ValidationRequest(attempt: 1, isFinal: false))])
         _ = wizard.handle(.validation(.refused(status: 401, message: "bad token")), at: 102)
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 103), [.save(nil)])
     }
@@ -575,7 +661,8 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.stop, at: 2), [.cancelValidation, .save(nil)])
         XCTAssertEqual(wizard.screenName, .uploading, "no Connection error for an upload the person stopped")
         let saved = SavedPhoto(photoPath: "u.jpg", reportPath: "u.json")
-        XCTAssertEqual(wizard.handle(.photoSaved(saved), at: 2.1).suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(saved), at: 2.1).suffix(2), [.emit(.exit(.cancelled)), .exit(.cancelled)])
     }
 
     func testCtrlCDuringTheBuiltInCheckEndsAt130() {
@@ -588,21 +675,26 @@ final class WizardTests: XCTestCase {
 
     func testPlainRefusalSavesAndExits1() {
         var wizard = validating(settings(plain: true, tutorial: false, server: true))
-        XCTAssertEqual(wizard.handle(.validation(.refused(status: 413, message: "Too large. Send a smaller one.")), at: 2),
-                       [.save(nil), .emit(.screen(.connectionError))], "the event log says where the flow ended")
+        XCTAssertEqual(
+            wizard.handle(.validation(.refused(status: 413, message: "Too large. Send a smaller one.")), at: 2),
+            [.save(nil), .emit(.screen(.connectionError))], "the event log says where the flow ended")
         let effects = wizard.handle(.photoSaved(SavedPhoto(photoPath: "d.jpg", reportPath: "d.json")), at: 2)
         XCTAssertEqual(effects.last, .exit(.failure))
         // One line: why, then where the photo went; the server's sentences as clauses.
-        XCTAssertEqual(effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } },
-                       ["the server refused the photo (HTTP 413): too large; send a smaller one; the photo was not "
-                                + "validated and is saved in d.jpg"])
+        XCTAssertEqual(
+            effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } },
+            [
+                "the server refused the photo (HTTP 413): too large; send a smaller one; the photo was not "
+                    + "validated and is saved in d.jpg"
+            ])
     }
 
     func testCameraLossShowsConnectionErrorAndResumesWhenTheCameraIsBack() {
         var wizard = capturing(settings(tutorial: false))
         _ = wizard.handle(.frameAnalyzed(ready(1)), at: 1)
-        XCTAssertEqual(wizard.handle(.cameraLost(lost), at: 2),
-                       [.stopAnalysis, .closeCamera, .emit(.screen(.connectionError))])
+        XCTAssertEqual(
+            wizard.handle(.cameraLost(lost), at: 2),
+            [.stopAnalysis, .closeCamera, .emit(.screen(.connectionError))])
         let screen = wizard.screen(at: 2)
         XCTAssertEqual(screen.title, "Camera connection lost")
         XCTAssertEqual(screen.countdown, "Looking again in 1 s")
@@ -612,11 +704,13 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.screenName, .connectionError)
         XCTAssertEqual(wizard.screen(at: 3.1).countdown, "Looking again in 2 s")
         XCTAssertEqual(wizard.handle(.tick, at: 5.1), [.openCamera])
-        XCTAssertEqual(wizard.handle(.cameraOpened, at: 5.2),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
-                       [.emit(.guidance(primary: .ready, hints: []))],
-                       "the guidance is announced again after the camera came back, even when it did not change")
+        XCTAssertEqual(
+            wizard.handle(.cameraOpened, at: 5.2),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(ready(5.3)), at: 5.3),
+            [.emit(.guidance(primary: .ready, hints: []))],
+            "the guidance is announced again after the camera came back, even when it did not change")
     }
 
     func testCameraLossQuitExits1() {
@@ -638,15 +732,20 @@ final class WizardTests: XCTestCase {
 
     func testPlainModeEndsWhenTheClipEnds() {
         var wizard = capturing(settings(plain: true, tutorial: false))
-        XCTAssertEqual(wizard.handle(.cameraLost(clipEnded), at: 3),
-                       [.emit(.screen(.connectionError)), .report(.camera(clipEnded, advice: false)), .stopAnalysis, .closeCamera,
-                        .emit(.exit(.failure)), .exit(.failure)])
+        XCTAssertEqual(
+            wizard.handle(.cameraLost(clipEnded), at: 3),
+            [
+                .emit(.screen(.connectionError)), .report(.camera(clipEnded, advice: false)), .stopAnalysis,
+                .closeCamera,
+                .emit(.exit(.failure)), .exit(.failure),
+            ])
     }
 
     func testPlainModeRetriesALostCamera() {
         var wizard = capturing(settings(plain: true, tutorial: false))
-        XCTAssertEqual(wizard.handle(.cameraLost(lost), at: 3),
-                       [.stopAnalysis, .closeCamera, .emit(.screen(.connectionError))])
+        XCTAssertEqual(
+            wizard.handle(.cameraLost(lost), at: 3),
+            [.stopAnalysis, .closeCamera, .emit(.screen(.connectionError))])
         XCTAssertEqual(wizard.handle(.tick, at: 4), [.openCamera])
     }
 
@@ -658,14 +757,16 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(screen.name, .terminalTooSmall)
         XCTAssertTrue(screen.lines[0].contains("60×20"))
         XCTAssertTrue(screen.lines[0].contains("40×12"))
-        XCTAssertEqual(wizard.handle(.frameAnalyzed(ready(2, stability: 1, capture: true)), at: 2.1), [],
-                       "no photo is taken while the person cannot see the preview")
+        XCTAssertEqual(
+            wizard.handle(.frameAnalyzed(ready(2, stability: 1, capture: true)), at: 2.1), [],
+            "no photo is taken while the person cannot see the preview")
         for key in [Key.enter, .space, .character("r"), .character("?"), .character("d")] {
             XCTAssertEqual(wizard.handle(.key(key), at: 2.2), [], "\(key) acts on nothing behind the small screen")
         }
         XCTAssertFalse(wizard.screen(at: 2.2).showsHelp)
-        XCTAssertEqual(wizard.handle(.resized(columns: 100, rows: 32), at: 3),
-                       [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
+        XCTAssertEqual(
+            wizard.handle(.resized(columns: 100, rows: 32), at: 3),
+            [.startAnalysis(CaptureGate(mustClear: [], awaitChange: false)), .emit(.screen(.capture))])
         XCTAssertEqual(wizard.handle(.key(.character("q")), at: 4).last, .exit(.cancelled))
     }
 
@@ -696,9 +797,12 @@ final class WizardTests: XCTestCase {
         var stopped = capturing(settings(tutorial: false))
         XCTAssertEqual(stopped.handle(.stop, at: 1).last, .exit(.cancelled))
         var wizard = validating(settings(tutorial: false))
-        XCTAssertEqual(wizard.handle(.stop, at: 2),
-                       [.report(.cancelled), .cancelValidation, .stopAnalysis, .closeCamera,
-                        .emit(.exit(.cancelled)), .exit(.cancelled)])
+        XCTAssertEqual(
+            wizard.handle(.stop, at: 2),
+            [
+                .report(.cancelled), .cancelValidation, .stopAnalysis, .closeCamera,
+                .emit(.exit(.cancelled)), .exit(.cancelled),
+            ])
     }
 
     func testASaveFailureKeepsThePhotoAndRetriesOnR() {
@@ -708,8 +812,9 @@ final class WizardTests: XCTestCase {
         XCTAssertEqual(wizard.handle(.saveFailed(message: "out is read-only"), at: 2.1), [.emit(.screen(.saveFailed))])
         XCTAssertEqual(wizard.screen(at: 2.1).lines.first, "out is read-only")
         XCTAssertEqual(wizard.handle(.key(.character("r")), at: 3), [.save(verdict), .emit(.screen(.uploading))])
-        XCTAssertEqual(wizard.handle(.photoSaved(SavedPhoto(photoPath: "e.jpg", reportPath: "e.json")), at: 3.1).last,
-                       .emit(.screen(.success)))
+        XCTAssertEqual(
+            wizard.handle(.photoSaved(SavedPhoto(photoPath: "e.jpg", reportPath: "e.json")), at: 3.1).last,
+            .emit(.screen(.success)))
     }
 
     func testPlainSaveFailureExits1() {
@@ -742,7 +847,8 @@ final class WizardTests: XCTestCase {
             record(wizard.handle(.key(.character("r")), at: 5))
         }
         record(wizard.handle(.cameraOpened, at: 6))
-        record(wizard.handle(.frameAnalyzed(FrameGuidance(time: 40, primary: .noFace, manualFallback: .timeout)), at: 7))
+        record(
+            wizard.handle(.frameAnalyzed(FrameGuidance(time: 40, primary: .noFace, manualFallback: .timeout)), at: 7))
         record(wizard.handle(.key(.space), at: 8))
         record(wizard.handle(.photoTaken(mode: .manual, width: 1, height: 1), at: 9))
         record(wizard.handle(.validation(.verdict(ValidationVerdict(result: .retry))), at: 10))
@@ -765,15 +871,20 @@ final class WizardTests: XCTestCase {
     }
 
     func testEventRecordsAreTheDocumentedJSON() {
-        XCTAssertEqual(EventRecord.screen(.capture).json(t: 0.0123), #"{"t":0.012,"event":"screen","screen":"capture"}"#)
-        XCTAssertEqual(EventRecord.guidance(primary: .moveCloser, hints: [.tooDark]).json(t: 1),
-                       #"{"t":1,"event":"guidance","primary":"moveCloser","hints":["tooDark"],"slight":[]}"#)
-        XCTAssertEqual(EventRecord.captured(mode: .auto, attempt: 1, width: 1280, height: 720).json(t: 2.5),
-                       #"{"t":2.5,"event":"captured","mode":"auto","attempt":1,"width":1280,"height":720}"#)
-        XCTAssertEqual(EventRecord.validation(result: .retry, reasons: ["tooDark"], attemptsLeft: 2).json(t: 3),
-                       #"{"t":3,"event":"validation","result":"retry","reasons":["tooDark"],"attemptsLeft":2}"#)
-        XCTAssertEqual(EventRecord.saved(SavedPhoto(photoPath: "o/a.jpg", reportPath: "o/a.json")).json(t: 4),
-                       #"{"t":4,"event":"saved","photo":"o/a.jpg","report":"o/a.json"}"#)
+        XCTAssertEqual(
+            EventRecord.screen(.capture).json(t: 0.0123), #"{"t":0.012,"event":"screen","screen":"capture"}"#)
+        XCTAssertEqual(
+            EventRecord.guidance(primary: .moveCloser, hints: [.tooDark]).json(t: 1),
+            #"{"t":1,"event":"guidance","primary":"moveCloser","hints":["tooDark"],"slight":[]}"#)
+        XCTAssertEqual(
+            EventRecord.captured(mode: .auto, attempt: 1, width: 1280, height: 720).json(t: 2.5),
+            #"{"t":2.5,"event":"captured","mode":"auto","attempt":1,"width":1280,"height":720}"#)
+        XCTAssertEqual(
+            EventRecord.validation(result: .retry, reasons: ["tooDark"], attemptsLeft: 2).json(t: 3),
+            #"{"t":3,"event":"validation","result":"retry","reasons":["tooDark"],"attemptsLeft":2}"#)
+        XCTAssertEqual(
+            EventRecord.saved(SavedPhoto(photoPath: "o/a.jpg", reportPath: "o/a.json")).json(t: 4),
+            #"{"t":4,"event":"saved","photo":"o/a.jpg","report":"o/a.json"}"#)
         XCTAssertEqual(EventRecord.exit(.manualReview).json(t: 5), #"{"t":5,"event":"exit","code":3}"#)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// The repository's root, from this file's place in it.
@@ -31,16 +32,18 @@ func shippedTranslations() throws -> [Translations] {
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     return try files.map { file in
         let language = String(file.dropLast(3))
-        return try MOFile.parse(try compileCatalogue(folder + "/" + file, language: language, into: scratch),
-                                language: language)
+        return try MOFile.parse(
+            try compileCatalogue(folder + "/" + file, language: language, into: scratch),
+            language: language)
     }
 }
 
 final class CatalogueTests: XCTestCase {
     func testTheCommittedTemplateIsWhatTheCatalogueGenerates() throws {
         let committed = try String(contentsOfFile: repositoryRoot + "/Resources/po/facecap.pot", encoding: .utf8)
-        XCTAssertEqual(committed, GettextTemplate.text(),
-                       "Resources/po/facecap.pot is stale: run `make pot` and commit it (and tell the translators)")
+        XCTAssertEqual(
+            committed, GettextTemplate.text(),
+            "Resources/po/facecap.pot is stale: run `make pot` and commit it (and tell the translators)")
         XCTAssertEqual(committed.components(separatedBy: "\nmsgctxt ").count - 1, MessageID.allCases.count)
     }
 
@@ -75,16 +78,19 @@ final class CatalogueTests: XCTestCase {
             for id in MessageID.allCases {
                 let english = Words.placeholders(id.english)
                 guard let forms = translations.entries[id.key], forms.contains(where: { !$0.isEmpty }) else {
-                    XCTAssertTrue(recorded.contains("\(translations.language) \(id.rawValue)"),
-                                  "\(translations.language): \(id.rawValue) has no translation and no line in "
-                                      + "Resources/po/untranslated.txt")
+                    XCTAssertTrue(
+                        recorded.contains("\(translations.language) \(id.rawValue)"),
+                        "\(translations.language): \(id.rawValue) has no translation and no line in "
+                            + "Resources/po/untranslated.txt")
                     continue
                 }
-                XCTAssertEqual(forms.count, id.englishPlural == nil ? 1 : translations.plural.count,
-                               "\(translations.language) \(id.rawValue): forms")
+                XCTAssertEqual(
+                    forms.count, id.englishPlural == nil ? 1 : translations.plural.count,
+                    "\(translations.language) \(id.rawValue): forms")
                 for form in forms {
-                    XCTAssertEqual(Words.placeholders(form), english,
-                                   "\(translations.language) \(id.rawValue): \"\(form)\" must keep the placeholders")
+                    XCTAssertEqual(
+                        Words.placeholders(form), english,
+                        "\(translations.language) \(id.rawValue): \"\(form)\" must keep the placeholders")
                 }
             }
             let stale = Set(translations.entries.keys).subtracting(MessageID.allCases.map(\.key))
@@ -104,8 +110,9 @@ final class CatalogueTests: XCTestCase {
                     // The stop may stand inside a closing quotation or bracket: those are looked past.
                     var text = Substring(form)
                     while let last = text.last, closers.contains(last) { text = text.dropLast() }
-                    XCTAssertTrue(text.last.map(stops.contains) ?? false,
-                                  "\(translations.language) \(id.rawValue): \"\(form)\" ends mid-sentence")
+                    XCTAssertTrue(
+                        text.last.map(stops.contains) ?? false,
+                        "\(translations.language) \(id.rawValue): \"\(form)\" ends mid-sentence")
                 }
             }
         }
@@ -128,8 +135,9 @@ final class CatalogueTests: XCTestCase {
 
     func testTheShippedLanguagesAreThePOFiles() throws {
         let languages = try shippedTranslations().map(\.language)
-        XCTAssertEqual(Set(LanguageChoice.shipped), Set(["en"] + languages),
-                       "LanguageChoice.shipped must list exactly English and the Resources/po/*.po languages")
+        XCTAssertEqual(
+            Set(LanguageChoice.shipped), Set(["en"] + languages),
+            "LanguageChoice.shipped must list exactly English and the Resources/po/*.po languages")
         XCTAssertEqual(LanguageChoice.shipped.first, "en")
     }
 }

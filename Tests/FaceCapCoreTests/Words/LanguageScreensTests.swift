@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import FaceCapCore
 
 /// The same flow in two languages: the words change, nothing a script reads does.
@@ -12,7 +13,9 @@ final class LanguageScreensTests: XCTestCase {
         return Translations(language: "xx", entries: entries)
     }()
 
-    func run(_ events: [(WizardEvent, Double)], in translations: Translations) -> (effects: [WizardEffect], screens: [ScreenModel]) {
+    func run(_ events: [(WizardEvent, Double)], in translations: Translations) -> (
+        effects: [WizardEffect], screens: [ScreenModel]
+    ) {
         speaking(translations) {
             var settings = WizardSettings()
             settings.showTutorial = false
@@ -35,8 +38,13 @@ final class LanguageScreensTests: XCTestCase {
         (.frameAnalyzed(FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark])), 0.2),
         (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 1, autoCapture: true)), 0.3),
         (.photoTaken(mode: .auto, width: 640, height: 480), 0.4),
-        (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"],
-                                                message: "Das Licht reicht nicht"))), 1),
+        (
+            .validation(
+                .verdict(
+                    ValidationVerdict(
+                        result: .retry, reasons: ["tooDark", "somethingNew"],
+                        message: "Das Licht reicht nicht"))), 1
+        ),
         (.key(.enter), 2), (.cameraOpened, 2.1),
         (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 2.2),
         (.photoTaken(mode: .auto, width: 640, height: 480), 2.3),
@@ -52,24 +60,34 @@ final class LanguageScreensTests: XCTestCase {
         func records(_ effects: [WizardEffect]) -> [String] {
             effects.compactMap { if case .emit(let record) = $0 { return record.json(t: 1) } else { return nil } }
         }
-        XCTAssertEqual(records(other.effects), records(english.effects), "the --events stream is byte-for-byte the same")
-        XCTAssertEqual(other.effects.filter { if case .report = $0 { false } else { true } },
-                       english.effects.filter { if case .report = $0 { false } else { true } })
+        XCTAssertEqual(
+            records(other.effects), records(english.effects), "the --events stream is byte-for-byte the same")
+        XCTAssertEqual(
+            other.effects.filter { if case .report = $0 { false } else { true } },
+            english.effects.filter { if case .report = $0 { false } else { true } })
         XCTAssertEqual(other.screens.map(\.name), english.screens.map(\.name))
         XCTAssertEqual(english.effects.last, .exit(.failure))
         // The lines for people are in the language.
         let reports = speaking(Self.marked) {
             other.effects.compactMap { if case .report(let line) = $0 { line.text } else { nil } }
         }
-        XCTAssertEqual(reports, ["[xx] the server refused the photo (HTTP 401): bad token[xx] ; [xx] the photo was not "
-                                 + "validated and is saved in out/a.jpg"], "one line: the refusal, then the photo")
+        XCTAssertEqual(
+            reports,
+            [
+                "[xx] the server refused the photo (HTTP 401): bad token[xx] ; [xx] the photo was not "
+                    + "validated and is saved in out/a.jpg"
+            ], "one line: the refusal, then the photo")
     }
 
     func testAServersWordsAreShownAsSentAndAnUnknownReasonGetsASentence() throws {
         let screens = run(Self.journey, in: Self.marked).screens
         let retry = try XCTUnwrap(screens.first { $0.name == .retry })
-        XCTAssertEqual(retry.lines, ["Das Licht reicht nicht", "[xx] Too dark: face a window or a lamp",
-                                     "[xx] The checker asked for another photo for a reason facecap does not know"])
+        XCTAssertEqual(
+            retry.lines,
+            [
+                "Das Licht reicht nicht", "[xx] Too dark: face a window or a lamp",
+                "[xx] The checker asked for another photo for a reason facecap does not know",
+            ])
         let refused = try XCTUnwrap(screens.last { $0.title == "[xx] The server refused the photo" })
         XCTAssertEqual(refused.lines.first, "[xx] HTTP 401: bad token", "the server's message, as it sent it")
         let unreachable = try XCTUnwrap(screens.first { $0.title == "[xx] Cannot reach the server" })

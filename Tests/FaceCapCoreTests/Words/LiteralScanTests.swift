@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// No sentence for a person is written outside the catalogue in the flow, the screens, the front ends, the
@@ -7,23 +8,26 @@ import XCTest
 /// errors and a server reply's problems: a literal there with words in it fails this test (say it with
 /// `Words.text` and a `MessageID` instead).
 final class LiteralScanTests: XCTestCase {
-    static let scanned = ["Sources/FaceCapCore/Flow", "Sources/FaceCapCore/Screens", "Sources/FaceCapIO/Wizard",
-                          "Sources/FaceCapTerminal/CursesFrontEnd.swift", "Sources/FaceCapTerminal/ScreenLayout.swift",
-                          "Sources/FaceCapTerminal/ScreenLayout+Live.swift", "Sources/FaceCapTerminal/StillLayout.swift",
-                          "Sources/FaceCapTerminal/ScreenWidgets.swift", "Sources/FaceCapTerminal/TextCanvas.swift",
-                          "Sources/FaceCapTerminal/PlainFrontEnd.swift",
-                          "Sources/facecap",
-                          "Sources/FaceCapCore/CommandLine", "Sources/FaceCapIO/Camera/CameraDeviceText.swift",
-                          "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
-                          "Sources/FaceCapCore/Validation/ServerReply.swift",
-                          "Sources/FaceCapCore/Camera/CameraError.swift", "Sources/FaceCapIO/Files/JPEGFile.swift"]
+    static let scanned = [
+        "Sources/FaceCapCore/Flow", "Sources/FaceCapCore/Screens", "Sources/FaceCapIO/Wizard",
+        "Sources/FaceCapTerminal/CursesFrontEnd.swift", "Sources/FaceCapTerminal/ScreenLayout.swift",
+        "Sources/FaceCapTerminal/ScreenLayout+Live.swift", "Sources/FaceCapTerminal/StillLayout.swift",
+        "Sources/FaceCapTerminal/ScreenWidgets.swift", "Sources/FaceCapTerminal/TextCanvas.swift",
+        "Sources/FaceCapTerminal/PlainFrontEnd.swift",
+        "Sources/facecap",
+        "Sources/FaceCapCore/CommandLine", "Sources/FaceCapIO/Camera/CameraDeviceText.swift",
+        "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
+        "Sources/FaceCapCore/Validation/ServerReply.swift",
+        "Sources/FaceCapCore/Camera/CameraError.swift", "Sources/FaceCapIO/Files/JPEGFile.swift",
+    ]
 
     /// Literals that are no sentence: commands typed as shown, key words of the pipe protocol, file names,
     /// environment variables; and the one line said before the catalogue can be read.
     static let allowed: Set<String> = [
         "$ facecap --input clip.y4m", "$ facecap devices", "$ sudo fuser -v /dev/video*", "$ newgrp ",
         "$ sudo usermod -aG   $USER", "generate man|bash|zsh|pot",
-        "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa", "$ libcamerify facecap",
+        "$ sudo apt install libcamera-tools libcamera-v4l2", "$ sudo apt install libcamera-ipa",
+        "$ libcamerify facecap",
         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG, LC_CTYPE",
         "https_proxy, http_proxy, no_proxy",
         // checkCPU: said before any optimised code runs, so before the catalogue is read (main.swift).
@@ -36,9 +40,11 @@ final class LiteralScanTests: XCTestCase {
     /// Files with a stretch marked `// MARK: English on purpose: why` (up to the next `// MARK:`), which this test
     /// does not read: shell code, and the Markdown tables `bench --profile` prints for the docs. A mark anywhere
     /// else fails.
-    static let englishOnPurpose: Set<String> = ["Sources/facecap/Documentation.swift", "Sources/facecap/BenchCommand.swift",
-                                                  "Sources/facecap/BenchCommand+Runs.swift",
-                                                  "Sources/facecap/BenchFormats.swift", "Sources/facecap/ScreenTable.swift"]
+    static let englishOnPurpose: Set<String> = [
+        "Sources/facecap/Documentation.swift", "Sources/facecap/BenchCommand.swift",
+        "Sources/facecap/BenchCommand+Runs.swift",
+        "Sources/facecap/BenchFormats.swift", "Sources/facecap/ScreenTable.swift",
+    ]
 
     /// A command as typed ("facecap analyze --json photo.jpg", a usage line), or a roff request of the manual page.
     static func isCommandOrMarkup(_ literal: String) -> Bool {
@@ -67,14 +73,16 @@ final class LiteralScanTests: XCTestCase {
                 XCTFail("\(entry) is gone: update the scanned list")
                 continue
             }
-            let files = isFolder.boolValue
+            let files =
+                isFolder.boolValue
                 ? try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".swift") }.sorted()
                     .map { path + "/" + $0 } : [path]
             for file in files {
                 var source = try String(contentsOfFile: file, encoding: .utf8)
                 let relative = String(file.dropFirst(repositoryRoot.count + 1))
                 if source.contains("// MARK: English on purpose") {
-                    XCTAssertTrue(Self.englishOnPurpose.contains(relative), "\(relative): a stretch marked English on purpose")
+                    XCTAssertTrue(
+                        Self.englishOnPurpose.contains(relative), "\(relative): a stretch marked English on purpose")
                     source = Self.withoutEnglishOnPurpose(source)
                 }
                 for (line, literal) in Self.literals(in: source)
@@ -107,9 +115,10 @@ final class LiteralScanTests: XCTestCase {
     /// `Words/`, no call hands `Words.text` a dictionary of placeholders or a count, and none words a message that
     /// has placeholders without them (`Words.countdownManualIn(seconds:)` does, and fails to compile without them).
     func testPlaceholdersAreFilledThroughTypedConstructorsOnly() throws {
-        let withPlaceholders = Set(MessageID.allCases.filter {
-            !Words.placeholders($0.english).isEmpty || $0.englishPlural != nil
-        }.map { String(describing: $0) })
+        let withPlaceholders = Set(
+            MessageID.allCases.filter {
+                !Words.placeholders($0.english).isEmpty || $0.englishPlural != nil
+            }.map { String(describing: $0) })
         XCTAssertGreaterThan(withPlaceholders.count, 150)
         let sources = repositoryRoot + "/Sources"
         let files = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: sources))
@@ -124,7 +133,8 @@ final class LiteralScanTests: XCTestCase {
                     let arguments = String(match.1)
                     let name = arguments.firstMatch(of: /^\s*\.(\w+)/).map { String($0.1) }
                     if arguments.contains("[") || arguments.contains("count:")
-                        || name.map(withPlaceholders.contains) == true {
+                        || name.map(withPlaceholders.contains) == true
+                    {
                         found.append("\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }
@@ -135,21 +145,23 @@ final class LiteralScanTests: XCTestCase {
 
     func testTheScannerFindsProseAndIgnoresCommentsAndInterpolation() {
         let source = """
-        // "A comment with words"
-        let a = "Take your selfie" // "also a comment"
-        let b = "key\\(x ? "Inner words here" : "y")"
-        let c = "screen"
-        /// "Doc comment words"
-        """
+            // "A comment with words"
+            let a = "Take your selfie" // "also a comment"
+            let b = "key\\(x ? "Inner words here" : "y")"
+            let c = "screen"
+            /// "Doc comment words"
+            """
         let literals = Self.literals(in: source).map(\.1)
         XCTAssertEqual(literals.filter(Self.isProse), ["Take your selfie", "Inner words here"])
         XCTAssertFalse(Self.isProse("attemptsLeft"))
         XCTAssertFalse(Self.isProse("q"))
         XCTAssertTrue(Self.isProse("Saving"))
-        let marked = "let a = \"Kept out here\"\n// MARK: English on purpose: tables\nlet b = \"Skipped words\"\n"
+        let marked =
+            "let a = \"Kept out here\"\n// MARK: English on purpose: tables\nlet b = \"Skipped words\"\n"
             + "// MARK: back\nlet c = \"Read again here\"\n"
-        XCTAssertEqual(Self.literals(in: Self.withoutEnglishOnPurpose(marked)).map(\.1),
-                       ["Kept out here", "Read again here"])
+        XCTAssertEqual(
+            Self.literals(in: Self.withoutEnglishOnPurpose(marked)).map(\.1),
+            ["Kept out here", "Read again here"])
         XCTAssertTrue(Self.isCommandOrMarkup("facecap analyze [--json] IMAGE…"))
         XCTAssertFalse(Self.isCommandOrMarkup("facecap will turn on your camera"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// The typed constructors (`Words.countdownManualIn(seconds:)`, in `Words/Words+<area>.swift`) are generated from
@@ -26,8 +27,9 @@ final class TypedWordsTests: XCTestCase {
         if ProcessInfo.processInfo.environment["FACECAP_WRITE_WORDS"] == "1" {
             try generated.write(toFile: path, atomically: true, encoding: .utf8)
         }
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), generated,
-                       "\(path) is stale: run TypedWordsTests with FACECAP_WRITE_WORDS=1")
+        XCTAssertEqual(
+            try String(contentsOfFile: path, encoding: .utf8), generated,
+            "\(path) is stale: run TypedWordsTests with FACECAP_WRITE_WORDS=1")
     }
 
     /// Each typed constructor says what `Words.text` with the same arguments says, every placeholder filled with
@@ -38,14 +40,16 @@ final class TypedWordsTests: XCTestCase {
         defer { Words.current = saved }
         Words.current = .english
         XCTAssertEqual(Words.countdownManualIn(seconds: "7"), "Manual capture in 7 s")
-        XCTAssertEqual(Words.tooSmallNeeds(minColumns: "60", minRows: "20", columns: "40", rows: "10"),
-                       "facecap needs at least 60×20 characters; this terminal is 40×10.")
+        XCTAssertEqual(
+            Words.tooSmallNeeds(minColumns: "60", minRows: "20", columns: "40", rows: "10"),
+            "facecap needs at least 60×20 characters; this terminal is 40×10.")
         XCTAssertEqual(Words.retryAttemptsLeft(count: 1), "1 attempt left")
         XCTAssertEqual(Words.retryAttemptsLeft(count: 2), "2 attempts left")
         for translations in [Translations.english] + (try shippedTranslations()) {
             Words.current = translations
             for check in TypedWordsCoverage.checks {
-                let expected = check.count.map { Words.text(check.id, count: $0, check.arguments) }
+                let expected =
+                    check.count.map { Words.text(check.id, count: $0, check.arguments) }
                     ?? Words.text(check.id, check.arguments)
                 let said = check.call()
                 XCTAssertEqual(said, expected, "\(translations.language) \(check.id)")
@@ -55,9 +59,11 @@ final class TypedWordsTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(TypedWordsCoverage.checks.count, MessageID.allCases.filter {
-            !TypedWordsSource.placeholders($0.english + " " + ($0.englishPlural ?? "")).isEmpty
-        }.count)
+        XCTAssertEqual(
+            TypedWordsCoverage.checks.count,
+            MessageID.allCases.filter {
+                !TypedWordsSource.placeholders($0.english + " " + ($0.englishPlural ?? "")).isEmpty
+            }.count)
     }
 }
 
@@ -68,7 +74,8 @@ enum TypedWordsSource {
     static func text(area: String, table: [MessageID: Message]) -> String {
         var out = "// swift-format-ignore-file\n"
         out += "// Generated from MessageID+\(area).swift by TypedWordsTests (FACECAP_WRITE_WORDS=1): do not edit.\n\n"
-        out += "/// The typed constructors of the messages of MessageID+\(area).swift that have placeholders: an argument\n"
+        out +=
+            "/// The typed constructors of the messages of MessageID+\(area).swift that have placeholders: an argument\n"
         out += "/// for each, so a missing or misspelt one fails to compile.\n"
         out += "extension Words {\n"
         var first = true

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import FaceCapCore
 
 /// Runs `body` with `translations` as the current language, English again after.
@@ -23,53 +24,57 @@ final class WordsLookupTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let path = scratch + "/test.po"
         let header = """
-        msgid ""
-        msgstr ""
-        "Content-Type: text/plain; charset=UTF-8\\n"
-        "Plural-Forms: \(plural)\\n"
+            msgid ""
+            msgstr ""
+            "Content-Type: text/plain; charset=UTF-8\\n"
+            "Plural-Forms: \(plural)\\n"
 
-        """
+            """
         try (header + body).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     func frenchSample() throws -> String {
-        try writePO("nplurals=2; plural=(n > 1);", """
+        try writePO(
+            "nplurals=2; plural=(n > 1);",
+            """
 
-        msgctxt "tutorial.title"
-        msgid "Take your selfie"
-        msgstr "Prenez votre selfie"
+            msgctxt "tutorial.title"
+            msgid "Take your selfie"
+            msgstr "Prenez votre selfie"
 
-        msgctxt "retry.attemptsLeft"
-        msgid "{count} attempt left"
-        msgid_plural "{count} attempts left"
-        msgstr[0] "{count} essai restant"
-        msgstr[1] "{count} essais restants"
+            msgctxt "retry.attemptsLeft"
+            msgid "{count} attempt left"
+            msgid_plural "{count} attempts left"
+            msgstr[0] "{count} essai restant"
+            msgstr[1] "{count} essais restants"
 
-        msgctxt "refused.http"
-        msgid "HTTP {status}: {message}"
-        msgstr "{message} (HTTP {status})"
+            msgctxt "refused.http"
+            msgid "HTTP {status}: {message}"
+            msgstr "{message} (HTTP {status})"
 
-        msgctxt "success.title"
-        msgid "Selfie accepted"
-        msgstr ""
+            msgctxt "success.title"
+            msgid "Selfie accepted"
+            msgstr ""
 
-        """)
+            """)
     }
 
     func testAMOFileFromMsgfmtIsReadInBothByteOrders() throws {
         let po = try frenchSample()
         for order in ["little", "big"] {
-            let bytes = try compileCatalogue(po, language: "fr", into: scratch + "/" + order,
-                                             extra: ["--endianness=" + order])
+            let bytes = try compileCatalogue(
+                po, language: "fr", into: scratch + "/" + order,
+                extra: ["--endianness=" + order])
             let french = try MOFile.parse(bytes, language: "fr")
             speaking(french) {
                 XCTAssertEqual(Words.text(.tutorialTitle), "Prenez votre selfie", order)
                 XCTAssertEqual(Words.text(.retryAttemptsLeft, count: 0), "0 essai restant", "French: 0 is singular")
                 XCTAssertEqual(Words.text(.retryAttemptsLeft, count: 1), "1 essai restant")
                 XCTAssertEqual(Words.text(.retryAttemptsLeft, count: 2), "2 essais restants")
-                XCTAssertEqual(Words.text(.refusedHTTP, ["status": "401", "message": "jeton refusé"]),
-                               "jeton refusé (HTTP 401)", "placeholders in the translation's order")
+                XCTAssertEqual(
+                    Words.text(.refusedHTTP, ["status": "401", "message": "jeton refusé"]),
+                    "jeton refusé (HTTP 401)", "placeholders in the translation's order")
                 // Untranslated (empty) and absent messages fall back to English alone.
                 XCTAssertEqual(Words.text(.successTitle), "Selfie accepted")
                 XCTAssertEqual(Words.text(.finalTitle), "Sent for manual review")
@@ -81,21 +86,27 @@ final class WordsLookupTests: XCTestCase {
     }
 
     func testAChangedEnglishTextMakesItsOldTranslationStale() throws {
-        let po = try writePO("nplurals=2; plural=(n != 1);", """
+        let po = try writePO(
+            "nplurals=2; plural=(n != 1);",
+            """
 
-        msgctxt "tutorial.title"
-        msgid "Take a selfie"
-        msgstr "Mach ein Selfie"
+            msgctxt "tutorial.title"
+            msgid "Take a selfie"
+            msgstr "Mach ein Selfie"
 
-        """)
+            """)
         let german = try MOFile.parse(try compileCatalogue(po, language: "de", into: scratch), language: "de")
         speaking(german) { XCTAssertEqual(Words.text(.tutorialTitle), "Take your selfie") }
     }
 
     func testBrokenCataloguesAreRefused() {
         XCTAssertThrowsError(try MOFile.parse(Array("not a catalogue at all".utf8), language: "xx"))
-        XCTAssertThrowsError(try MOFile.parse([0xde, 0x12, 0x04, 0x95, 0, 0, 0, 0, 200, 0, 0, 0, 28, 0, 0, 0,
-                                               44, 0, 0, 0], language: "xx"))
+        XCTAssertThrowsError(
+            try MOFile.parse(
+                [
+                    0xde, 0x12, 0x04, 0x95, 0, 0, 0, 0, 200, 0, 0, 0, 28, 0, 0, 0,
+                    44, 0, 0, 0,
+                ], language: "xx"))
     }
 
     func testPluralRulesOfGettextHeaders() throws {
@@ -103,8 +114,10 @@ final class WordsLookupTests: XCTestCase {
         XCTAssertEqual([0, 1, 2, 100].map(japanese.form(for:)), [0, 0, 0, 0])
         let french = try XCTUnwrap(PluralRule(header: "nplurals=2; plural=(n > 1);"))
         XCTAssertEqual([0, 1, 2].map(french.form(for:)), [0, 0, 1])
-        let polish = try XCTUnwrap(PluralRule(header: "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && "
-                                                  + "(n%100<10 || n%100>=20) ? 1 : 2);"))
+        let polish = try XCTUnwrap(
+            PluralRule(
+                header: "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && "
+                    + "(n%100<10 || n%100>=20) ? 1 : 2);"))
         XCTAssertEqual([1, 2, 4, 5, 12, 22, 25, 112].map(polish.form(for:)), [0, 1, 1, 2, 2, 1, 2, 2])
         let not = try XCTUnwrap(PluralRule(header: "nplurals=2; plural=!(n == 1);"))
         XCTAssertEqual([1, 3].map(not.form(for:)), [0, 1])
@@ -126,7 +139,9 @@ final class LanguageChoiceTests: XCTestCase {
     }
 
     func testTheOptionThenLanguageThenLcAllLcMessagesAndLang() throws {
-        let everything = ["LANGUAGE": "es", "LC_ALL": "fr_FR.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8", "LANG": "de_DE.UTF-8"]
+        let everything = [
+            "LANGUAGE": "es", "LC_ALL": "fr_FR.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8", "LANG": "de_DE.UTF-8",
+        ]
         XCTAssertEqual(try choose("pt_BR", everything), "pt_BR")
         XCTAssertEqual(try choose(nil, everything), "es")
         XCTAssertEqual(try choose(nil, everything.filter { $0.key != "LANGUAGE" }), "fr")
@@ -150,9 +165,13 @@ final class LanguageChoiceTests: XCTestCase {
     }
 
     func testAnUnknownOptionNamesTheLanguagesThereAre() {
-        XCTAssertThrowsError(try LanguageChoice.choose(option: "xx", environment: ["LANG": "de_DE.UTF-8"],
-                                                       available: ["en", "de", "ja"])) { error in
-            XCTAssertEqual((error as? UsageError)?.message, "--lang xx: no messages in that language (available: en, de, ja)")
+        XCTAssertThrowsError(
+            try LanguageChoice.choose(
+                option: "xx", environment: ["LANG": "de_DE.UTF-8"],
+                available: ["en", "de", "ja"])
+        ) { error in
+            XCTAssertEqual(
+                (error as? UsageError)?.message, "--lang xx: no messages in that language (available: en, de, ja)")
         }
     }
 }
