@@ -165,7 +165,7 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(
             codes {
                 dark(&$0); $0.face!.cover!.handOverFace = 0.85
-            }, [.faceCovered])
+            }, [.tooDark], "too dark: the light first, hand or not")
         XCTAssertEqual(
             codes {
                 bright(&$0); $0.face!.cover!.handOverMouth = 0.3

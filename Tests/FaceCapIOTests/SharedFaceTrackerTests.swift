@@ -166,6 +166,8 @@ final class SharedFaceTrackerTests: XCTestCase {
                 XCTAssertEqual(cadence, .unlit)
                 XCTAssertEqual(eyeCadence, .unlit)
                 XCTAssertGreaterThanOrEqual(runs, 2, "read while too dark, at the fixing pace")
+                let fixing = try XCTUnwrap(shared.live { max($0.handInterval, $0.handFixingInterval) })
+                XCTAssertLessThanOrEqual(runs, 1 + (analysed - 1) / fixing, "no faster than the fixing pace")
                 unlitRuns = runs
             } else {
                 XCTAssertNotEqual(cadence, .unlit)

@@ -52,15 +52,16 @@ public enum GuidanceRules {
         let lit = !dark && !bright
         let turned = face.pose.map { h.above(abs($0.yaw), t.maxYaw, t.angleHysteresis, .lookStraight) } ?? false
         let coverMargin = h.was(.faceCovered) ? t.coverHysteresis : 0
-        // But a hand the hand model reads over the face is said before the light: its skin is not the face's light
-        // (a pale hand over the mouth read `tooBright` before it was named, issue 32 item 5).
-        let hand = face.cover.map { handReadsOver($0, turned: turned, t, margin: coverMargin) } ?? false
+        // But on a face too bright, a hand the hand model reads over it is said before the light: a pale hand's skin
+        // is not the face's light (a pale hand over the mouth read `tooBright` before it was named, issue 32 item 5).
+        // Too dark stays first: there the hand model's reading is the least sure, and more light is the fix.
+        let hand = !dark && (face.cover.map { handReadsOver($0, turned: turned, t, margin: coverMargin) } ?? false)
         if let cover = face.cover,
             hand || (lit && !judgedCover(cover, turned: turned, t, margin: coverMargin).isEmpty)
         {
             codes.append(.faceCovered)
         }
-        if dark, !hand { codes.append(.tooDark) }
+        if dark { codes.append(.tooDark) }
         if bright, !hand { codes.append(.tooBright) }
         codes += placementCodes(face, h, t)
         // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.

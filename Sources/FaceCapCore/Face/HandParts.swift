@@ -18,9 +18,6 @@ public struct HandParts: OptionSet, Sendable, Hashable {
     /// the chin just below the mouth, the lips outside its hull.
     public static let chin = HandParts(rawValue: 1 << 6)
 
-    /// Every part but the mouth, whose own reading (`Face.handFlag`) keeps its place in the mouth rule.
-    public static let aboveMouth: HandParts = [.nose, .rightEye, .leftEye, .rightCheek, .leftCheek]
-
     /// The parts' names in a fixed order, for `analyze --json`.
     public var names: [String] {
         let all: [(HandParts, String)] = [
