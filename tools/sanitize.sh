@@ -14,10 +14,11 @@
 # Every report goes to .build/sanitize-reports/asan or /tsan (log_path); the run fails when a test fails or a
 # report counts (tools/sanitizer_reports.py: every ASan, UBSan and TSan report, and leaks allocated by facecap's
 # own code; not XCTest's, Foundation's or the tests' own), and prints each stage's time.
-# all  both, one after the other. SANITIZE_PARALLEL=1 runs them side by side instead, each one's output in
-#      .build/sanitize-logs/MODE.log, printed whole when both are done: not the default, because on the 2-core
-#      machine the two sanitized builds side by side took longer than one after the other (the ASan build 987 s
-#      beside the TSan one's 588 s, against ~480 s alone in CI).
+# all  both, one after the other, the TSan build beside the ASan tests (start_tsan_build). SANITIZE_PARALLEL=1
+#      runs the two modes side by side instead, each one's output in .build/sanitize-logs/MODE.log, printed whole
+#      when both are done: not the default, because on the 2-core machine the two sanitized builds side by side
+#      took longer than one after the other (the ASan build 987 s beside the TSan one's 588 s, against ~480 s
+#      alone in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -41,14 +42,19 @@ stage() {
     fi
 }
 
-run_tests() {   # SCRATCH SANITIZER FILTER [SKIP]
-    local scratch=$1 sanitizer=$2 tests=$3 skip=${4:-}
-    local args=(-c release -Xswiftc -enable-testing --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizer")
+sanitizer_args() {   # SCRATCH SANITIZER: the swift build/test arguments of that sanitized build
+    local scratch=$1 sanitizer=$2
+    args=(-c release -Xswiftc -enable-testing --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizer")
     if [ "$sanitizer" = address ]; then
         args+=(-Xcc -fsanitize=address,undefined -Xcc -fno-sanitize-recover=all -Xcc -fno-omit-frame-pointer)
     else
         args+=(-Xcc "-fsanitize=$sanitizer")
     fi
+}
+
+build_sanitized() {   # SCRATCH SANITIZER
+    local scratch=$1 args
+    sanitizer_args "$1" "$2"
     # --build-tests links the facecap executable too; a second `swift build --product facecap` compiled
     # FaceCapCore again (~100 s under TSan, more under ASan) for the same binary.
     swift build "${args[@]}" --build-tests || return 1
@@ -56,11 +62,40 @@ run_tests() {   # SCRATCH SANITIZER FILTER [SKIP]
     # The sanitized facecap finds the catalogues as the build tree's does (BINDIR/../../locale, from the real
     # path SCRATCH/TRIPLE/release): SCRATCH/locale is .build/locale (made once, before either mode starts).
     ln -sfn "$PWD/.build/locale" "$scratch/locale"
+}
+
+test_sanitized() {   # SCRATCH SANITIZER FILTER [SKIP]
+    local scratch=$1 tests=$3 skip=${4:-} args
+    sanitizer_args "$1" "$2"
     local filter_args=()
     [ -n "$tests" ] && filter_args=(--filter "$tests")
     [ -n "$skip" ] && filter_args+=(--skip "$skip")
     FACECAP_BIN=$PWD/$scratch/release/facecap \
         swift test "${args[@]}" --skip-build --disable-swift-testing "${filter_args[@]}"
+}
+
+# `all`, one mode after the other: the ThreadSanitizer build runs while the ASan tests do. The tests keep about one
+# processor busy (one XCTest process; the command-line ones mostly wait), so on the 2-core machine the build takes
+# the other instead of coming after them (stop 44's CI: ASan build 311 s, its tests 265 s, TSan build 202 s).
+# Its output is printed when the TSan mode starts.
+tsan_build_pid=""
+tsan_build_log=$PWD/.build/sanitize-logs/tsan-build.log
+
+start_tsan_build() {
+    mkdir -p "$(dirname "$tsan_build_log")"
+    echo "test-sanitize: the ThreadSanitizer build starts beside the ASan tests (output: $tsan_build_log)"
+    (
+        # Started from the ASan mode: its options are not this build's.
+        unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+        started=$SECONDS
+        if build_sanitized .build/tsan thread; then
+            echo "test-sanitize: ThreadSanitizer build passed in $((SECONDS - started)) s (beside the ASan tests)"
+        else
+            echo "test-sanitize: ThreadSanitizer build FAILED after $((SECONDS - started)) s"
+            exit 1
+        fi
+    ) >"$tsan_build_log" 2>&1 &
+    tsan_build_pid=$!
 }
 
 # Each mode's reports go to their own folder, so the two can run at once; a mode's folder is emptied as it starts.
@@ -75,8 +110,10 @@ run_asan() {
     # (the test process itself holds XCTest's and Foundation's, which are not facecap's).
     export LSAN_OPTIONS="exitcode=0"
     [ -n "${ASAN_SKIP:-}" ] && echo "test-sanitize: under ASan, all tests but those matching: $ASAN_SKIP"
-    stage "AddressSanitizer + UndefinedBehaviorSanitizer (C shims)" run_tests .build/asan address "$filter" \
-        "${ASAN_SKIP:-}"
+    stage "AddressSanitizer build" build_sanitized .build/asan address
+    [ "${1:-}" = --then-tsan ] && start_tsan_build
+    [ "$failed" = 0 ] && stage "AddressSanitizer + UndefinedBehaviorSanitizer (C shims)" test_sanitized .build/asan \
+        address "$filter" "${ASAN_SKIP:-}"
     unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
     judge "$reports"
     return "$failed"
@@ -90,7 +127,15 @@ run_tsan() {
     # TSAN_TESTS narrows the set (.ci/run leaves out the two command-line suites, ~2.5 min, to fit its budget).
     local threaded="WizardSessionTests|SharedFaceTrackerTests|ParallelEyesTests|ParallelEyesTrackerTests|HTTPValidationTests|CameraTests|CameraRecordingTests|SignalsTests"
     threaded=${TSAN_TESTS:-"$threaded|WizardPlainTests|WizardServerTests"}
-    stage "ThreadSanitizer (threaded tests)" run_tests .build/tsan thread "${filter:-$threaded}"
+    if [ -n "$tsan_build_pid" ]; then
+        local build_ok=1
+        wait "$tsan_build_pid" || build_ok=0
+        cat "$tsan_build_log"
+        [ "$build_ok" = 1 ] || failed=1
+    else
+        stage "ThreadSanitizer build" build_sanitized .build/tsan thread
+    fi
+    [ "$failed" = 0 ] && stage "ThreadSanitizer (threaded tests)" test_sanitized .build/tsan thread "${filter:-$threaded}"
     unset TSAN_OPTIONS
     judge "$reports"
     return "$failed"
@@ -111,7 +156,7 @@ asan) run_asan || failed=1 ;;
 tsan) run_tsan || failed=1 ;;
 all)
     if [ "${SANITIZE_PARALLEL:-0}" != 1 ]; then
-        run_asan || failed=1
+        run_asan --then-tsan || failed=1
         run_tsan || failed=1
     else
         logs=$PWD/.build/sanitize-logs
