@@ -3,7 +3,7 @@
 
 For each clip (tools/preview_clips.py's good.y4m, sergey.png, and dark.y4m, the same face made dark-skinned)
 and each mode, facecap runs at 80x24 in a detached tmux pane on a private tmux server; 0.8 s after the
-capture screen shows (before a well-placed face is taken), the pane is captured (`tmux capture-pane -e -p`), drawn by
+capture screen shows (before a well-placed face is taken), the pane is captured (`tmux capture-pane -e -p -N`), drawn by
 tools/ansi2png.py and measured by tools/preview_fidelity.py against the clip's first frame. The two faces
 are then set side by side, light skin left: OUTDIR/preview-MODE.jpg (the README's docs/images/preview-*.jpg).
 
@@ -61,7 +61,7 @@ def capture(binary, clip, mode, base, socket):
                                                                                name, check=False):
             time.sleep(0.1)
         time.sleep(0.8)
-        ansi = tmux(socket, 'capture-pane', '-e', '-p', '-t', name, check=False)
+        ansi = tmux(socket, 'capture-pane', '-e', '-p', '-N', '-t', name, check=False)
     finally:
         tmux(socket, 'kill-session', '-t', name, check=False)
     with open(base + '.ansi', 'w') as f:
