@@ -3,7 +3,7 @@
 
 Usage: wizard_budget.py [--binary .build/release/facecap] [--seconds 60] [--bytes-seconds 20]
                         [--launches 10] [--soak [--soak-seconds 345]] [--clip colour|mono]
-                        [--noise SIGMA] [--term tmux-256color] [--only start,bytes,still,cpu,capture] [--json FILE]
+                        [--noise SIGMA] [--light FACTOR] [--term tmux-256color] [--only start,bytes,still,cpu,capture] [--json FILE]
                         [--compare OTHER_FACECAP [--rounds 3]]
 (used by `make bench-wizard`; `make bench-wizard ARGS=--soak` adds the 10 000-frame memory run).
 
@@ -13,7 +13,8 @@ What it does
   3 s. The face never holds still for the 1 s stability window (it crosses the oval faster than the
   hold-still speed and is off centre the rest of the time), so the wizard stays on the live preview;
   `--manual-after 3600` keeps the manual-capture offer away too. `--noise SIGMA` adds webcam-like
-  Gaussian noise to the colour clip's luma (the preview's colour hysteresis should absorb most of it).
+  Gaussian noise to the colour clip's luma (the preview's colour hysteresis should absorb most of it);
+  `--light FACTOR` scales the luma (0.3: a face too dark, whose hand model runs at the framing pace).
 - Runs `facecap --no-tutorial --input CLIP --loop --color 256 --manual-after 3600 --output TMP` in a
   detached tmux pane of the chosen size, on a private tmux server (its own socket, no user config, no
   status line), TERM=tmux-256color, LANG=C.UTF-8. facecap is started only once `tmux pipe-pane` feeds the
@@ -101,7 +102,7 @@ def face_path(i, still=False):
     return 0.5 + SWAY * math.sin(phase), 0.5 + 0.02 * math.sin(2 * phase)
 
 
-def make_clip(kind, path, noise=0.0, still=False):
+def make_clip(kind, path, noise=0.0, still=False, light=1.0):
     frames = FPS * CLIP_SECONDS
     scale = FACE_WIDTH * 640 / FACE_BOX[2]
     cx, cy = FACE_BOX[0] + FACE_BOX[2] / 2, FACE_BOX[1] + FACE_BOX[3] / 2
@@ -123,6 +124,8 @@ def make_clip(kind, path, noise=0.0, still=False):
                     row = sy * 600
                     line = bytes(luma[row + sx] if 0 <= sx < 600 else wall for sx in sxs)
                     frame[y * 640:(y + 1) * 640] = line
+                if light != 1:
+                    frame = frame.translate(bytes(min(255, round(v * light)) for v in range(256)))
                 out.write(b'FRAME\n')
                 out.write(frame)
         else:
@@ -139,6 +142,8 @@ def make_clip(kind, path, noise=0.0, still=False):
                 if noise:
                     # Sensor-like noise on the luma: Gaussian, σ = `noise` levels (effect_noise centres it on 128).
                     y = ImageChops.add(y, Image.effect_noise((640, 480), noise), scale=1, offset=-128)
+                if light != 1:
+                    y = y.point(lambda v: min(255, round(v * light)))
                 out.write(b'FRAME\n')
                 out.write(y.tobytes())
                 out.write(cb.resize((320, 240), Image.BOX).tobytes())
@@ -146,15 +151,15 @@ def make_clip(kind, path, noise=0.0, still=False):
     os.replace(tmp, path)
 
 
-def clip_path(kind, noise=0.0, still=False):
+def clip_path(kind, noise=0.0, still=False, light=1.0):
     """The clip, made once into .cache/bench; `still`: the face held in the oval (auto-captured in ~1.5 s)."""
     directory = os.path.join(ROOT, '.cache', 'bench')
     os.makedirs(directory, exist_ok=True)
     name = f'wizard-{kind}-v1' + ({'aside': '-still-aside'}.get(still, '-still') if still else '') + \
-        (f'-noise{noise:g}' if noise else '')
+        (f'-noise{noise:g}' if noise else '') + (f'-light{light:g}' if light != 1 else '')
     path = os.path.join(directory, name + '.y4m')
     if not os.path.exists(path):
-        make_clip(kind, path, noise, still)
+        make_clip(kind, path, noise, still, light)
     return path
 
 
@@ -493,6 +498,9 @@ def main():
     parser.add_argument('--noise', type=float, default=0,
                         help='Gaussian noise on the colour clip\'s luma, σ in levels (a webcam: 2–4; default 0)')
     parser.add_argument('--term', default='tmux-256color')
+    parser.add_argument('--light', type=float, default=1,
+                        help='the clip\'s luma scaled by this (0.3: a face too dark, with its cover and hand reading'
+                             ' cadence; the still and capture clips stay lit; default 1)')
     parser.add_argument('--still-noise', type=float, default=2,
                         help='noise σ of the still scene (default 2 levels, a webcam in good light)')
     parser.add_argument('--warmup', type=float, default=3, help='seconds after the first preview not counted')
@@ -525,10 +533,11 @@ def main():
             opts.clip = 'mono'
     if opts.clip == 'mono':
         opts.noise = 0
-    clip_kind = opts.clip + (f', noise σ {opts.noise:g}' if opts.noise else '')
+    clip_kind = opts.clip + (f', noise σ {opts.noise:g}' if opts.noise else '') + \
+        (f', luma × {opts.light:g}' if opts.light != 1 else '')
     still_clip = clip_path(opts.clip, opts.still_noise if opts.clip == 'colour' else 0, still='aside')
     capture_clip = clip_path(opts.clip, still=True)
-    opts.clip = clip_path(opts.clip, opts.noise)
+    opts.clip = clip_path(opts.clip, opts.noise, light=opts.light)
     phases = set(opts.only.split(','))
     workdir = tempfile.mkdtemp(prefix='facecap-budget-')
     tmux = Tmux(workdir)
