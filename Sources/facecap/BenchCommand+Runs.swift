@@ -8,7 +8,8 @@ extension BenchCommand {
     struct ModelRuns {
         let detector: Interpreter, landmarks: Interpreter, iris: Interpreter, irisPair: Interpreter
         let hand: Interpreter, palm: Interpreter
-        var times: [String: (wall: Double, cpu: Double)] = [:]
+        /// Each model's medians, in the order of `names`.
+        var times: [(name: String, wall: Double, cpu: Double)] = []
 
         init(
             _ models: (
@@ -25,7 +26,8 @@ extension BenchCommand {
             hand = try Self.filled(models.hand)
             palm = try Self.filled(models.palm)
             for (name, interpreter) in zip(Self.names, [detector, landmarks, iris, irisPair, hand, palm]) {
-                times[name] = medians(runs: runs) { interpreter.run() }
+                let median = medians(runs: runs) { interpreter.run() }
+                times.append((name, median.wall, median.cpu))
             }
         }
 
@@ -37,8 +39,8 @@ extension BenchCommand {
         }
 
         static let names = ["detector", "landmarks", "iris", "iris_pair", "hand", "palm"]
-        var results: [(String, Double)] { Self.names.map { ("\($0)_ms", times[$0]!.wall) } }
-        var cpuResults: [(String, Double)] { Self.names.map { ("\($0)_cpu_ms", times[$0]!.cpu) } }
+        var results: [(String, Double)] { times.map { ("\($0.name)_ms", $0.wall) } }
+        var cpuResults: [(String, Double)] { times.map { ("\($0.name)_cpu_ms", $0.cpu) } }
     }
 
     /// The worst case (`frame_full_*`): a synthetic frame without a face, so every frame runs conversion +

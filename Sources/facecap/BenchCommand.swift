@@ -179,34 +179,36 @@ enum BenchCommand {
             printOut("")
             printOut("| step | ms | MFLOP | KB | GFLOP/s | ceiling ms | % of ceiling |")
             printOut("|---|---:|---:|---:|---:|---:|---:|")
-            var families: [String: (ms: Double, flops: Int, ceiling: Double, count: Int)] = [:]
-            var order: [String] = []
+            // Each operator's sums, in the order the steps first meet it; `family` finds its place.
+            var families: [(kind: String, ms: Double, flops: Int, ceiling: Double, count: Int)] = []
+            var family: [String: Int] = [:]
             for step in steps {
                 let limit = ceiling.ceilingMilliseconds(flops: step.flops, bytes: step.bytes)
                 printOut(
                     "| \(step.label) | \(fixed(step.milliseconds, 4)) | \(fixed(Double(step.flops) / 1e6, 2)) "
                         + "| \(step.bytes / 1024) | \(fixed(rate(step.flops, step.milliseconds), 1)) | \(fixed(limit, 4)) "
                         + "| \(percent(limit, step.milliseconds)) |")
-                if families[step.kind] == nil { order.append(step.kind) }
-                var family = families[step.kind] ?? (0, 0, 0, 0)
-                family.ms += step.milliseconds
-                family.flops += step.flops
-                family.ceiling += limit
-                family.count += 1
-                families[step.kind] = family
+                let place = family[step.kind] ?? families.count
+                if place == families.count {
+                    family[step.kind] = place
+                    families.append((step.kind, 0, 0, 0, 0))
+                }
+                families[place].ms += step.milliseconds
+                families[place].flops += step.flops
+                families[place].ceiling += limit
+                families[place].count += 1
             }
             let total = steps.reduce(0) { $0 + $1.milliseconds }
             printOut("")
             printOut("| \(title) by operator | steps | ms | share | GFLOP/s | ceiling ms | % of ceiling |")
             printOut("|---|---:|---:|---:|---:|---:|---:|")
-            for kind in order.sorted(by: { families[$0]!.ms > families[$1]!.ms }) {
-                let f = families[kind]!
+            for f in families.sorted(by: { $0.ms > $1.ms }) {
                 printOut(
-                    "| \(kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
+                    "| \(f.kind) | \(f.count) | \(fixed(f.ms, 3)) | \(percent(f.ms, total)) "
                         + "| \(fixed(rate(f.flops, f.ms), 1)) | \(fixed(f.ceiling, 3)) | \(percent(f.ceiling, f.ms)) |")
             }
             let flops = steps.reduce(0) { $0 + $1.flops }
-            let limit = families.values.reduce(0) { $0 + $1.ceiling }
+            let limit = families.reduce(0) { $0 + $1.ceiling }
             printOut(
                 "| total | \(steps.count) | \(fixed(total, 3)) | 100 % | \(fixed(rate(flops, total), 1)) "
                     + "| \(fixed(limit, 3)) | \(percent(limit, total)) |")

@@ -54,17 +54,11 @@ enum ScreenWalk {
         }
     }
 
-    /// Every state reached, one flow for each (times and counters aside), by Core's walk (`FlowWalk`).
+    /// Every state reached, one flow for each `FlowWalk.Signature` (the state without its times and counters, help,
+    /// the attempts used, the terminal's width), by Core's walk (`FlowWalk`), as the tests' scenes key it.
     static func reachable() -> [Wizard] {
         settings.flatMap { settings, depth in
-            FlowWalk.reachable(settings, events: events, depth: depth, key: signature)
+            FlowWalk.reachable(settings, events: events, depth: depth)
         }
-    }
-
-    /// A state with its times and counters left out (they make every path distinct): its description with each
-    /// run of digits as one mark, whether help is open, the attempts used and the terminal's width.
-    static func signature(_ wizard: Wizard) -> String {
-        let state = String(describing: wizard.state).replacing(/[0-9][0-9.e+-]*/, with: "#")
-        return "\(state) \(wizard.showsHelp) \(wizard.attemptsUsed) \(wizard.terminalSize?.columns ?? 0)"
     }
 }

@@ -163,62 +163,110 @@ final class Y4MTests: XCTestCase {
 
     func testMalformedInputIsAClearErrorNotACrash() {
         let ok = Array("YUV4MPEG2 W4 H2 Cmono\n".utf8)
-        let cases: [(String, [UInt8], MediaDataError)] = [
-            ("empty", [], .empty),
-            ("truncated header", Array("YUV4MPEG2 W4 H2".utf8), .truncated("the header line has no end")),
+        // Each case: its bytes, the typed error, and the English the summary says it in.
+        let cases: [(String, [UInt8], MediaDataError, String)] = [
+            ("empty", [], .empty, "the file is empty"),
+            (
+                "truncated header", Array("YUV4MPEG2 W4 H2".utf8), .truncated(.headerLine),
+                "truncated: the header line has no end"
+            ),
             (
                 "endless header", Array("YUV4MPEG2 ".utf8) + [UInt8](repeating: 0x41, count: 5000),
-                .malformed("the header line is longer than 4096 bytes")
+                .malformed(.headerLineTooLong(limit: 4096)), "(the header line is longer than 4096 bytes)"
             ),
-            ("not y4m", Array("YUV4MPEG W4 H2\n".utf8), .malformed("not a YUV4MPEG2 header")),
-            ("bad width", Array("YUV4MPEG2 Wabc H2\n".utf8), .malformed("W (width) is \"abc\", not a positive number")),
+            ("not y4m", Array("YUV4MPEG W4 H2\n".utf8), .malformed(.y4mSignature), "(not a YUV4MPEG2 header)"),
             (
-                "negative height", Array("YUV4MPEG2 W4 H-2\n".utf8),
-                .malformed("H (height) is \"-2\", not a positive number")
+                "bad width", Array("YUV4MPEG2 Wabc H2\n".utf8), .malformed(.notANumber(.width, text: "abc")),
+                "(W (width) is \"abc\", not a positive number)"
             ),
-            ("no height", Array("YUV4MPEG2 W4\n".utf8), .malformed("the header lacks its W (width) or H (height) tag")),
-            ("zero dims", Array("YUV4MPEG2 W0 H0\n".utf8), .malformed("zero width or height (0×0)")),
-            ("huge", Array("YUV4MPEG2 W100000 H100000\n".utf8), .tooLarge(width: 100000, height: 100000)),
+            (
+                "negative height", Array("YUV4MPEG2 W4 H-2\n".utf8), .malformed(.notANumber(.height, text: "-2")),
+                "(H (height) is \"-2\", not a positive number)"
+            ),
+            (
+                "no height", Array("YUV4MPEG2 W4\n".utf8), .malformed(.noSize),
+                "(the header lacks its W (width) or H (height) tag)"
+            ),
+            (
+                "zero dims", Array("YUV4MPEG2 W0 H0\n".utf8), .malformed(.zeroSize(width: 0, height: 0)),
+                "(zero width or height (0×0))"
+            ),
+            (
+                "huge", Array("YUV4MPEG2 W100000 H100000\n".utf8), .tooLarge(width: 100000, height: 100000),
+                "100000×100000 pixels is too large"
+            ),
             (
                 "overflowing", Array("YUV4MPEG2 W99999999999999999999 H2\n".utf8),
-                .malformed("W (width) is \"99999999999999999999\", not a positive number")
-            ),
-            ("zero rate", Array("YUV4MPEG2 W4 H2 F30:0\n".utf8), .malformed("frame rate F30:0 must be positive")),
-            (
-                "bad rate", Array("YUV4MPEG2 W4 H2 F30\n".utf8),
-                .malformed("F (frame rate) is \"30\", not a ratio like 30:1")
+                .malformed(.notANumber(.width, text: "99999999999999999999")),
+                "(W (width) is \"99999999999999999999\", not a positive number)"
             ),
             (
-                "bad interlace", Array("YUV4MPEG2 W4 H2 Ix\n".utf8),
-                .malformed("interlacing Ix is not one of p, t, b, m, ?")
+                "zero rate", Array("YUV4MPEG2 W4 H2 F30:0\n".utf8), .malformed(.frameRate("30:0")),
+                "(frame rate F30:0 must be positive)"
+            ),
+            (
+                "bad rate", Array("YUV4MPEG2 W4 H2 F30\n".utf8), .malformed(.notARatio(.frameRate, text: "30")),
+                "(F (frame rate) is \"30\", not a ratio like 30:1)"
+            ),
+            (
+                "bad interlace", Array("YUV4MPEG2 W4 H2 Ix\n".utf8), .malformed(.interlacing("x")),
+                "(interlacing Ix is not one of p, t, b, m, ?)"
             ),
             (
                 "bad range", Array("YUV4MPEG2 W4 H2 XCOLORRANGE=WIDE\n".utf8),
-                .malformed("XCOLORRANGE=WIDE is neither FULL nor LIMITED")
+                .malformed(.colorRange("COLORRANGE=WIDE")), "(XCOLORRANGE=WIDE is neither FULL nor LIMITED)"
             ),
             (
-                "10-bit", Array("YUV4MPEG2 W4 H2 C420p10\n".utf8),
-                .unsupported(
-                    "colour space C420p10 (facecap reads 8-bit C420jpeg, C420mpeg2, C420paldv, C420, C422, C444 "
-                        + "and Cmono; convert with ffmpeg -pix_fmt yuv420p)"
-                )
+                "10-bit", Array("YUV4MPEG2 W4 H2 C420p10\n".utf8), .unsupported(.colorSpace("420p10")),
+                "unsupported: colour space C420p10 (facecap reads 8-bit C420jpeg, C420mpeg2, C420paldv, C420, C422, "
+                    + "C444 and Cmono; convert with ffmpeg -pix_fmt yuv420p)"
             ),
             (
                 "missing FRAME", ok + Array("FRAMX\n".utf8) + [1, 2, 3, 4, 5, 6, 7, 8],
-                .malformed("frame 0 does not start with FRAME")
+                .malformed(.frameWord(frame: 0)), "(frame 0 does not start with FRAME)"
             ),
             (
-                "pixels without FRAME", ok + [UInt8](repeating: 9, count: 2000),
-                .malformed("frame 0 does not start with a FRAME line")
+                "pixels without FRAME", ok + [UInt8](repeating: 9, count: 2000), .malformed(.frameLine(frame: 0)),
+                "(frame 0 does not start with a FRAME line)"
             ),
-            ("cut in FRAME", ok + Array("FRA".utf8), .truncated("frame 0 ends within its FRAME line")),
-            ("truncated frame", ok + Array("FRAME\n".utf8) + [1, 2, 3], .truncated("frame 0 has 3 of its 8 bytes")),
+            (
+                "cut in FRAME", ok + Array("FRA".utf8), .truncated(.frameLine(frame: 0)),
+                "truncated: frame 0 ends within its FRAME line"
+            ),
+            (
+                "truncated frame", ok + Array("FRAME\n".utf8) + [1, 2, 3],
+                .truncated(.frameBytes(frame: 0, present: 3, expected: 8)), "truncated: frame 0 has 3 of its 8 bytes"
+            ),
         ]
-        for (name, bytes, expected) in cases {
+        for (name, bytes, expected, english) in cases {
             XCTAssertThrowsError(try Y4MReader.decodeAll(bytes), name) { error in
                 XCTAssertEqual(error as? MediaDataError, expected, name)
+                let summary = (error as? MediaDataError)?.summary ?? ""
+                XCTAssertTrue(summary.contains(english), "\(name): \(summary)")
             }
         }
+    }
+
+    /// A clip's or a photo's problem is said whole in the person's language: no English phrase inside a German
+    /// line (the reason was an English string built at the throw site).
+    func testAFilesProblemIsSaidWholeInTheLanguage() throws {
+        let german = try XCTUnwrap(shippedTranslations().first { $0.language == "de" })
+        let said = speaking(german) {
+            [
+                MediaDataError.malformed(.notANumber(.width, text: "abc")),
+                .truncated(.frameBytes(frame: 2, present: 3, expected: 8)), .unsupported(.pnmBitmap),
+            ].map(\.summary)
+        }
+        XCTAssertEqual(
+            said,
+            [
+                "beschädigt oder ungültig (W (Breite) ist „abc“, keine positive Zahl); exportieren oder nehmen Sie "
+                    + "sie erneut auf",
+                "abgeschnitten: Bild 2 hat 3 von 8 Byte; die Datei ist unvollständig, kopieren oder exportieren Sie "
+                    + "sie erneut",
+                "nicht unterstützt: PBM-Bitmaps und PAM-Dateien (P1, P4, P7) werden nicht gelesen; wandeln Sie sie in "
+                    + "PPM oder PNG um",
+            ])
     }
 
     func testFramesBeforeATruncatedOneAreUsable() throws {
@@ -229,7 +277,10 @@ final class Y4MTests: XCTestCase {
         XCTAssertTrue(try reader.nextFrame(into: &frame))
         XCTAssertEqual(frame.data, [1, 2, 3, 4])
         XCTAssertThrowsError(try reader.nextFrame(into: &frame)) { error in
-            XCTAssertEqual(error as? MediaDataError, .truncated("frame 1 has 2 of its 4 bytes"))
+            XCTAssertEqual(error as? MediaDataError, .truncated(.frameBytes(frame: 1, present: 2, expected: 4)))
+            XCTAssertEqual(
+                (error as? MediaDataError)?.summary,
+                "truncated: frame 1 has 2 of its 4 bytes; the file is incomplete, copy or export it again")
         }
         reader.rewind()
         XCTAssertTrue(try reader.nextFrame(into: &frame))

@@ -8,19 +8,8 @@ import XCTest
 /// them built here: turned, darkened, shrunk, blurred, doubled), the built-in checker through the
 /// worker, and the photo's JPEG.
 final class BuiltInValidatorTests: XCTestCase {
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
-
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
     private func checker(_ validator: LocalValidator = LocalValidator()) throws -> BuiltInChecker {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let models = try FaceModelsFixture.models()
         // With every model, as the wizard reads its photos.
         return try BuiltInChecker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
@@ -35,7 +24,7 @@ final class BuiltInValidatorTests: XCTestCase {
     private func assess(_ frame: Frame, validator: LocalValidator = LocalValidator()) throws
         -> LocalValidator.Assessment
     {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let models = try FaceModelsFixture.models()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, iris: models.iris)
         return validator.assess(frame, faces: tracker.process(frame))
     }

@@ -169,7 +169,7 @@ final class ClipSourceTests: XCTestCase {
             var frame = Frame.empty()
             XCTAssertThrowsError(try source.nextFrame(into: &frame, timeout: 1)) { error in
                 let expected = InputFileError(
-                    path: empty, problem: .data(.malformed("the clip has a header but no frames")))
+                    path: empty, problem: .data(.malformed(.noFrames)))
                 XCTAssertEqual(error as? FrameSourceError, .unreadable(expected))
             }
         }
@@ -181,7 +181,7 @@ final class ClipSourceTests: XCTestCase {
                 error as? FrameSourceError,
                 .unreadable(
                     InputFileError(
-                        path: cutFirst, problem: .data(.truncated("frame 0 has 6 of its 8 bytes")))))
+                        path: cutFirst, problem: .data(.truncated(.frameBytes(frame: 0, present: 6, expected: 8))))))
         }
         XCTAssertThrowsError(try ClipSource(path: temp.path("none.y4m"))) { error in
             XCTAssertEqual((error as? InputFileError)?.exitCode, .noInput)

@@ -170,7 +170,7 @@ final class FilesY4MTests: XCTestCase {
         XCTAssertEqual(frame.timestamp, 0.04, accuracy: 1e-9)
         XCTAssertThrowsError(try reader.readFrame(into: &frame)) { error in
             guard let error = error as? InputFileError else { return XCTFail("\(error)") }
-            XCTAssertEqual(error.problem, .data(.truncated("frame 2 has 114200 of its 115200 bytes")))
+            XCTAssertEqual(error.problem, .data(.truncated(.frameBytes(frame: 2, present: 114200, expected: 115200))))
             XCTAssertEqual(error.exitCode, .noInput)
             XCTAssertEqual(
                 error.message,
@@ -187,19 +187,14 @@ final class FilesY4MTests: XCTestCase {
             ("empty.y4m", [], .data(.empty)),
             (
                 "photo.y4m", Array(try Data(contentsOf: URL(fileURLWithPath: fixturePath("crafted/quadrants.jpg")))),
-                .data(
-                    .wrongKind(
-                        "a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
-                            + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
-                            + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"
-                    ))
+                .data(.wrongKind(.photoNotClip(format: "JPEG")))
             ),
             ("garbage.y4m", Array("garbage".utf8), .data(.unknownFormat)),
             (
                 "huge.y4m", Array("YUV4MPEG2 W100000 H100000 F30:1\nFRAME\n".utf8),
                 .data(.tooLarge(width: 100000, height: 100000))
             ),
-            ("header.y4m", Array("YUV4MPEG2 W4 H4".utf8), .data(.truncated("the header line has no end"))),
+            ("header.y4m", Array("YUV4MPEG2 W4 H4".utf8), .data(.truncated(.headerLine))),
             ("wide.y4m", Array("YUV4MPEG2 W9000 H16 F30:1\n".utf8), .data(.tooLarge(width: 9000, height: 16))),
         ]
         for (name, bytes, problem) in cases {
@@ -208,6 +203,11 @@ final class FilesY4MTests: XCTestCase {
                 XCTAssertEqual((error as? InputFileError)?.problem, problem, name)
             }
         }
+        XCTAssertEqual(
+            MediaDataError.wrongKind(.photoNotClip(format: "JPEG")).summary,
+            "a JPEG photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
+                + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
+                + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')")
         XCTAssertThrowsError(try Y4MFileReader(path: temp.path("missing.y4m"))) { error in
             XCTAssertEqual((error as? InputFileError)?.problem, .missing)
         }
@@ -215,7 +215,7 @@ final class FilesY4MTests: XCTestCase {
         let reader = try Y4MFileReader(path: noFrame)
         var frame = Frame.empty()
         XCTAssertThrowsError(try reader.readFrame(into: &frame)) { error in
-            XCTAssertEqual((error as? InputFileError)?.problem, .data(.malformed("frame 0 does not start with FRAME")))
+            XCTAssertEqual((error as? InputFileError)?.problem, .data(.malformed(.frameWord(frame: 0))))
         }
     }
 
@@ -226,7 +226,8 @@ final class FilesY4MTests: XCTestCase {
         var frame = Frame.empty()
         XCTAssertThrowsError(try reader.readFrame(into: &frame)) { error in
             XCTAssertEqual(
-                (error as? InputFileError)?.problem, .data(.truncated("frame 0 has 3 of its 106168320 bytes")))
+                (error as? InputFileError)?.problem,
+                .data(.truncated(.frameBytes(frame: 0, present: 3, expected: 106_168_320))))
         }
         XCTAssertEqual(frame.data.count, 0, "nothing was allocated for the frame")
     }

@@ -168,27 +168,50 @@ final class ImageFileTests: XCTestCase {
     }
 
     func testMalformedPNMIsAnErrorNotACrash() {
-        let cases: [(String, [UInt8], MediaDataError)] = [
-            ("truncated header", Array("P6\n3 ".utf8), .truncated("the header ends before its height")),
+        // Each case: its bytes, the typed error, and the English the summary says it in.
+        let cases: [(String, [UInt8], MediaDataError, String)] = [
+            (
+                "truncated header", Array("P6\n3 ".utf8), .truncated(.header(.height)),
+                "truncated: the header ends before its height"
+            ),
             (
                 "truncated pixels", Array("P6 2 2 255\n".utf8) + [1, 2, 3],
-                .truncated("12 bytes of pixels expected, 3 present")
+                .truncated(.pixelBytes(expected: 12, present: 3)), "truncated: 12 bytes of pixels expected, 3 present"
             ),
-            ("zero width", Array("P5 0 2 255\n".utf8), .malformed("zero width or height (0×2)")),
-            ("huge", Array("P6 100000 100000 255\n".utf8), .tooLarge(width: 100000, height: 100000)),
-            ("bad maxval", Array("P5 1 1 70000\n".utf8) + [0], .malformed("maxval 70000 is outside 1…65535")),
-            ("sample above maxval", Array("P2 2 1 10 3 11".utf8), .malformed("sample 1 is 11, above maxval 10")),
-            ("letters", Array("P6 x 2 255\n".utf8), .malformed("the header's width is not a number")),
-            ("missing samples", Array("P2 4 1 255 1 2 3  ".utf8), .truncated("sample 3 of 4 is missing")),
             (
-                "bitmap", Array("P4 8 1\n".utf8) + [0xFF],
-                .unsupported(
-                    "PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")
+                "zero width", Array("P5 0 2 255\n".utf8), .malformed(.zeroSize(width: 0, height: 2)),
+                "(zero width or height (0×2))"
+            ),
+            (
+                "huge", Array("P6 100000 100000 255\n".utf8), .tooLarge(width: 100000, height: 100000),
+                "100000×100000 pixels is too large"
+            ),
+            (
+                "bad maxval", Array("P5 1 1 70000\n".utf8) + [0], .malformed(.maxval(70000)),
+                "(maxval 70000 is outside 1…65535)"
+            ),
+            (
+                "sample above maxval", Array("P2 2 1 10 3 11".utf8),
+                .malformed(.sampleAboveMaxval(index: 1, value: 11, maxval: 10)), "(sample 1 is 11, above maxval 10)"
+            ),
+            (
+                "letters", Array("P6 x 2 255\n".utf8), .malformed(.headerNotANumber(.width)),
+                "(the header's width is not a number)"
+            ),
+            (
+                "missing samples", Array("P2 4 1 255 1 2 3  ".utf8), .truncated(.sampleMissing(index: 3, samples: 4)),
+                "truncated: sample 3 of 4 is missing"
+            ),
+            (
+                "bitmap", Array("P4 8 1\n".utf8) + [0xFF], .unsupported(.pnmBitmap),
+                "unsupported: PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG"
             ),
         ]
-        for (name, bytes, expected) in cases {
+        for (name, bytes, expected, english) in cases {
             XCTAssertThrowsError(try ImageFile.decode(bytes), name) { error in
                 XCTAssertEqual(error as? MediaDataError, expected, name)
+                let summary = (error as? MediaDataError)?.summary ?? ""
+                XCTAssertTrue(summary.contains(english), "\(name): \(summary)")
             }
         }
     }
@@ -220,14 +243,17 @@ final class ImageFileTests: XCTestCase {
         XCTAssertEqual(try errorProblem(temp.path("empty.png")), .data(.empty))
         XCTAssertEqual(
             try errorProblem(temp.path("truncated.png")),
-            .data(.truncated("the PNG data ends before the image does")))
+            .data(.truncated(.imageData(format: "PNG"))))
+        XCTAssertEqual(
+            MediaDataError.truncated(.imageData(format: "PNG")).summary,
+            "truncated: the PNG data ends before the image does; the file is incomplete, copy or export it again")
         XCTAssertEqual(
             try errorProblem(temp.path("truncated.jpg")),
-            .data(.truncated("the JPEG data ends before the image does")))
+            .data(.truncated(.imageData(format: "JPEG"))))
         XCTAssertEqual(try errorProblem(temp.path("garbage.bin")), .data(.unknownFormat))
         let clip = try XCTUnwrap(errorProblem(fixturePath("clips/ffmpeg-420.y4m")))
-        guard case .data(.wrongKind(let text)) = clip else { return XCTFail("\(clip)") }
-        XCTAssertTrue(text.hasPrefix("a .y4m clip, not a photo"), text)
+        guard case .data(let error) = clip, case .wrongKind(.clipNotPhoto) = error else { return XCTFail("\(clip)") }
+        XCTAssertTrue(error.summary.hasPrefix("a .y4m clip, not a photo"), error.summary)
     }
 
     func testHugeDeclaredDimensionsAreRefusedBeforeAllocating() throws {
@@ -265,14 +291,20 @@ final class ImageFileTests: XCTestCase {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + idat + iend
         XCTAssertEqual(
             try errorProblem(try temp.write("promise.png", png)),
-            .data(.truncated("the PNG data ends before the image does")))
+            .data(.truncated(.imageData(format: "PNG"))))
+        XCTAssertEqual(
+            MediaDataError.truncated(.imageData(format: "PNG")).summary,
+            "truncated: the PNG data ends before the image does; the file is incomplete, copy or export it again")
         // A small image over the same data is not refused by this check: a 1-bit grey 64×64 image needs
         // 512 bytes of pixels, which 8 bytes of deflate could in principle carry.
         var small: [UInt8] = Array("IHDR".utf8) + bigEndian(64) + bigEndian(64) + [1, 0, 0, 0, 0]
         small += bigEndian(crc32(small))
         let tiny: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + small + idat + iend
         let problem = try errorProblem(try temp.write("tiny.png", tiny))
-        XCTAssertNotEqual(problem, .data(.truncated("the PNG data ends before the image does")))
+        XCTAssertNotEqual(problem, .data(.truncated(.imageData(format: "PNG"))))
+        XCTAssertEqual(
+            MediaDataError.truncated(.imageData(format: "PNG")).summary,
+            "truncated: the PNG data ends before the image does; the file is incomplete, copy or export it again")
     }
 
     func testAJPEGWhoseScanEndsEarlyIsTruncatedNotGrey() throws {
@@ -283,7 +315,7 @@ final class ImageFileTests: XCTestCase {
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x00, 0x40, 0x00, 0x40])
         XCTAssertEqual(
             try errorProblem(try temp.write("short-scan.jpg", bytes)),
-            .data(.truncated("the JPEG data ends before the image does")))
+            .data(.truncated(.imageData(format: "JPEG"))))
         // Patched to 16000×16000 instead, it could not hold the image even with the smallest possible
         // coding: refused from its header, before 768 MB of pixels are allocated.
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
@@ -293,7 +325,7 @@ final class ImageFileTests: XCTestCase {
         XCTAssertEqual(info.min_data_bytes, 2000 * 2000 / 4)
         XCTAssertEqual(
             try errorProblem(try temp.write("promise.jpg", bytes)),
-            .data(.truncated("the JPEG data ends before the image does")))
+            .data(.truncated(.imageData(format: "JPEG"))))
         // The unpatched file still decodes.
         XCTAssertNil(try errorProblem(fixturePath("crafted/quadrants.jpg")))
     }

@@ -9,27 +9,9 @@ import XCTest
 /// `CoverMetrics.lensEdges`). The lenses and the shadow are drawn here on sergey.png as tools/lens_sweep.py draws them on the real-photo set's faces: two
 /// ellipses 1.8 × 1.24 eye widths over the eyes with a dark rim, or a soft blob over each eye socket.
 final class LensEdgeTests: XCTestCase {
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
+    private func tracker() throws -> FaceTracker { try FaceModelsFixture.tracker() }
 
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
-    private func tracker() throws -> FaceTracker {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-            hand: models.hand)
-    }
-
-    private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry {
-        AnalysisReport.photo(frame: frame, faces: try tracker().process(frame), thresholds: AnalyzerThresholds())
-    }
+    private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry { try FaceModelsFixture.analyse(frame) }
 
     /// sergey.png and each eye's middle and width (FaceMesh corners 33–133 and 362–263) on it.
     private func photo() throws -> (frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)]) {

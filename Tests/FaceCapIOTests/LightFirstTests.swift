@@ -7,23 +7,7 @@ import XCTest
 /// Light first and faces confirmed, through the real face models: real photos darkened the way a webcam
 /// darkens a dim room (the shadows crushed to black), and detections the landmark model does not confirm.
 final class LightFirstTests: XCTestCase {
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
-
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
-    private func tracker() throws -> FaceTracker {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-            hand: models.hand)
-    }
+    private func tracker() throws -> FaceTracker { try FaceModelsFixture.tracker() }
 
     /// Every sample through `curve` (RGB photos: each channel, as a camera's tone curve does).
     private func toned(_ name: String, _ curve: (Double) -> Double) throws -> Frame {

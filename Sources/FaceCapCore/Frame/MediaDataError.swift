@@ -1,35 +1,34 @@
 /// What is wrong with the bytes of an image or a clip, independent of where they came from.
 ///
 /// The parsers in FaceCapCore throw this; FaceCapIO wraps it with the file's path into a
-/// `UserFacingError` (`InputFileError`).
+/// `UserFacingError` (`InputFileError`). Each case carries typed values, worded in the current language by
+/// the catalogue (`MessageID+Media.swift`); only a decoding library's own message stays as it came.
 public enum MediaDataError: Error, Equatable, Sendable {
     /// There are no bytes at all.
     case empty
     /// The content is none of the formats facecap reads.
     case unknownFormat
     /// The data ends before the picture (or the named part of it) does.
-    case truncated(String)
-    /// The data breaks the format's rules; the text says which.
-    case malformed(String)
+    case truncated(Truncation)
+    /// The data breaks the format's rules.
+    case malformed(Damage)
     /// The declared size is beyond what facecap is willing to allocate.
     case tooLarge(width: Int, height: Int)
-    /// Valid data that uses a feature facecap does not handle; the text names it.
-    case unsupported(String)
-    /// A file of another kind than expected (a photo where a clip belongs); the text is the whole summary.
-    case wrongKind(String)
+    /// Valid data that uses a feature facecap does not handle.
+    case unsupported(Unsupported)
+    /// A file of another kind than expected (a photo where a clip belongs).
+    case wrongKind(WrongKind)
 
     /// One phrase (no path, no trailing period) that describes the problem and, where it helps, the fix.
     public var summary: String {
         switch self {
-        case .empty: return "the file is empty"
-        case .unknownFormat: return "not a JPEG, PNG, PPM/PGM or Y4M file (unrecognised content)"
-        case .truncated(let what): return "truncated: \(what); the file is incomplete, copy or export it again"
-        case .malformed(let what): return "damaged or invalid (\(what)); export or record it again"
-        case .tooLarge(let width, let height):
-            return "\(width)×\(height) pixels is too large (photos: at most 16384 a side; clips: at most 8192 a "
-                + "side and 35 megapixels); scale it down"
-        case .unsupported(let what): return "unsupported: \(what)"
-        case .wrongKind(let what): return what
+        case .empty: return Words.text(.mediaEmpty)
+        case .unknownFormat: return Words.text(.mediaUnknownFormat)
+        case .truncated(let what): return Words.mediaTruncated(what: what.text)
+        case .malformed(let what): return Words.mediaMalformed(what: what.text)
+        case .tooLarge(let width, let height): return Words.mediaTooLarge(width: String(width), height: String(height))
+        case .unsupported(let what): return Words.mediaUnsupported(what: what.text)
+        case .wrongKind(let what): return what.text
         }
     }
 }
@@ -54,7 +53,7 @@ public struct ImageLimits: Sendable, Equatable {
 
     /// Throws `tooLarge` unless `width`×`height` is positive and within the limits.
     public func check(width: Int, height: Int) throws(MediaDataError) {
-        guard width > 0, height > 0 else { throw .malformed("zero width or height (\(width)×\(height))") }
+        guard width > 0, height > 0 else { throw .malformed(.zeroSize(width: width, height: height)) }
         guard width <= maxSide, height <= maxSide,
             width.multipliedReportingOverflow(by: height).partialValue
                 <= maxPixels

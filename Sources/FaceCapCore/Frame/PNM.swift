@@ -12,7 +12,7 @@ public enum PNM {
     /// Decodes a PGM into a `.gray` frame or a PPM into an `.rgb24` frame, both full range.
     public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(MediaDataError) -> Frame {
         guard !bytes.isEmpty else { throw .empty }
-        guard matches(bytes) else { throw .malformed("not a PGM/PPM signature") }
+        guard matches(bytes) else { throw .malformed(.pnmSignature) }
         let kind = bytes[1]
         let channels: Int
         let ascii: Bool
@@ -22,19 +22,19 @@ public enum PNM {
         case UInt8(ascii: "5"): (channels, ascii) = (1, false)
         case UInt8(ascii: "6"): (channels, ascii) = (3, false)
         default:
-            throw .unsupported("PBM bitmaps and PAM files (P1, P4, P7) are not read; convert to PPM or PNG")
+            throw .unsupported(.pnmBitmap)
         }
         var reader = Reader(bytes: bytes, position: 2)
-        let width = try reader.header("width")
-        let height = try reader.header("height")
-        let maxval = try reader.header("maxval")
-        guard (1...65535).contains(maxval) else { throw .malformed("maxval \(maxval) is outside 1…65535") }
+        let width = try reader.header(.width)
+        let height = try reader.header(.height)
+        let maxval = try reader.header(.maxval)
+        guard (1...65535).contains(maxval) else { throw .malformed(.maxval(maxval)) }
         try limits.check(width: width, height: height)
         // Exactly one whitespace byte separates the header from binary samples.
         guard reader.position < bytes.count, isSpace(bytes[reader.position]) else {
             throw reader.position >= bytes.count
-                ? .truncated("no pixel data after the header")
-                : .malformed("no whitespace after maxval")
+                ? .truncated(.noPixelData)
+                : .malformed(.noWhitespaceAfterMaxval)
         }
         reader.position += 1
         let samples = width * height * channels
@@ -43,12 +43,12 @@ public enum PNM {
         if !ascii {
             let needed = samples * (wide ? 2 : 1)
             guard bytes.count - reader.position >= needed else {
-                throw .truncated("\(needed) bytes of pixels expected, \(bytes.count - reader.position) present")
+                throw .truncated(.pixelBytes(expected: needed, present: bytes.count - reader.position))
             }
         } else {
             // Every ASCII sample takes at least a digit and a separator: refuse before allocating.
             guard bytes.count - reader.position >= samples * 2 - 1 else {
-                throw .truncated("fewer numbers than the \(samples) samples the header declares")
+                throw .truncated(.fewerNumbers(samples: samples))
             }
         }
         var data = [UInt8](repeating: 0, count: samples)
@@ -57,9 +57,12 @@ public enum PNM {
             for i in 0..<samples {
                 guard let value = reader.number() else {
                     throw reader.position >= bytes.count
-                        ? .truncated("sample \(i) of \(samples) is missing") : .malformed("sample \(i) is not a number")
+                        ? .truncated(.sampleMissing(index: i, samples: samples))
+                        : .malformed(.sampleNotANumber(index: i))
                 }
-                guard value <= maxval else { throw .malformed("sample \(i) is \(value), above maxval \(maxval)") }
+                guard value <= maxval else {
+                    throw .malformed(.sampleAboveMaxval(index: i, value: value, maxval: maxval))
+                }
                 data[i] = scale(value)
             }
         } else {
@@ -136,11 +139,11 @@ public enum PNM {
             return digits > 0 ? value : nil
         }
 
-        mutating func header(_ field: String) throws(MediaDataError) -> Int {
+        mutating func header(_ field: MediaDataError.PNMField) throws(MediaDataError) -> Int {
             guard let value = number() else {
                 throw position >= bytes.count
-                    ? .truncated("the header ends before its \(field)")
-                    : .malformed("the header's \(field) is not a number")
+                    ? .truncated(.header(field))
+                    : .malformed(.headerNotANumber(field))
             }
             return value
         }

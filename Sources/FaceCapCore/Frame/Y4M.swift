@@ -137,7 +137,7 @@ public struct Y4MHeader: Sendable, Equatable {
         let bytes = Array(line)
         guard bytes.starts(with: Y4M.signature),
             bytes.count == Y4M.signature.count || bytes[Y4M.signature.count] == UInt8(ascii: " ")
-        else { throw .malformed("not a YUV4MPEG2 header") }
+        else { throw .malformed(.y4mSignature) }
         var width: Int?
         var height: Int?
         var header = Y4MHeader(
@@ -147,37 +147,35 @@ public struct Y4MHeader: Sendable, Equatable {
             let tag = Character(UnicodeScalar(token[token.startIndex]))
             let value = String(decoding: token.dropFirst(), as: UTF8.self)
             switch tag {
-            case "W": width = try number(value, tag: "W (width)")
-            case "H": height = try number(value, tag: "H (height)")
+            case "W": width = try number(value, tag: .width)
+            case "H": height = try number(value, tag: .height)
             case "F":
-                header.frameRate = try ratio(value, tag: "F (frame rate)")
+                header.frameRate = try ratio(value, tag: .frameRate)
                 guard header.frameRate.numerator > 0, header.frameRate.denominator > 0 else {
-                    throw .malformed("frame rate F\(value) must be positive")
+                    throw .malformed(.frameRate(value))
                 }
-            case "A": header.aspectRatio = try ratio(value, tag: "A (aspect ratio)")
+            case "A": header.aspectRatio = try ratio(value, tag: .aspectRatio)
             case "I":
                 guard value.count == 1, let mode = value.first, "ptbm?".contains(mode) else {
-                    throw .malformed("interlacing I\(value) is not one of p, t, b, m, ?")
+                    throw .malformed(.interlacing(value))
                 }
                 header.interlacing = mode
             case "C":
                 let name = value == "mono" || value == "mono8" ? "mono" : value
                 guard let space = Y4MColorSpace(rawValue: name) else {
-                    throw .unsupported(
-                        "colour space C\(value) (facecap reads 8-bit C420jpeg, C420mpeg2, "
-                            + "C420paldv, C420, C422, C444 and Cmono; convert with ffmpeg -pix_fmt yuv420p)")
+                    throw .unsupported(.colorSpace(value))
                 }
                 header.colorSpace = space
             case "X" where value.hasPrefix("COLORRANGE="):
                 switch value.dropFirst("COLORRANGE=".count) {
                 case "FULL": header.colorRange = .full
                 case "LIMITED": header.colorRange = .limited
-                default: throw .malformed("X\(value) is neither FULL nor LIMITED")
+                default: throw .malformed(.colorRange(value))
                 }
             default: header.otherTags.append(String(tag) + value)
             }
         }
-        guard let width, let height else { throw .malformed("the header lacks its W (width) or H (height) tag") }
+        guard let width, let height else { throw .malformed(.noSize) }
         try limits.check(width: width, height: height)
         header.width = width
         header.height = height
@@ -188,7 +186,7 @@ public struct Y4MHeader: Sendable, Equatable {
     public static func checkFrameLine<C: Collection<UInt8>>(_ line: C, index: Int) throws(MediaDataError) {
         let frame = Array("FRAME".utf8)
         guard line.starts(with: frame), line.count == frame.count || line.dropFirst(frame.count).first == 0x20 else {
-            throw .malformed("frame \(index) does not start with FRAME")
+            throw .malformed(.frameWord(frame: index))
         }
     }
 
@@ -202,9 +200,9 @@ public struct Y4MHeader: Sendable, Equatable {
         let word = Array("FRAME".utf8)
         let bytes = Array(partial.prefix(word.count))
         if atEnd, word.starts(with: bytes) || bytes == word {
-            return .truncated("frame \(index) ends within its FRAME line")
+            return .truncated(.frameLine(frame: index))
         }
-        return .malformed("frame \(index) does not start with a FRAME line")
+        return .malformed(.frameLine(frame: index))
     }
 
     /// The header line, newline included. Always writes F, C and XCOLORRANGE so readers need not guess.
@@ -216,17 +214,17 @@ public struct Y4MHeader: Sendable, Equatable {
         return Array((text + "\n").utf8)
     }
 
-    static func number(_ text: String, tag: String) throws(MediaDataError) -> Int {
+    static func number(_ text: String, tag: MediaDataError.Y4MTag) throws(MediaDataError) -> Int {
         guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text)
         else {
-            throw .malformed("\(tag) is \"\(text)\", not a positive number")
+            throw .malformed(.notANumber(tag, text: text))
         }
         return value
     }
 
-    static func ratio(_ text: String, tag: String) throws(MediaDataError) -> Y4MRatio {
+    static func ratio(_ text: String, tag: MediaDataError.Y4MTag) throws(MediaDataError) -> Y4MRatio {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw .malformed("\(tag) is \"\(text)\", not a ratio like 30:1") }
+        guard parts.count == 2 else { throw .malformed(.notARatio(tag, text: text)) }
         return Y4MRatio(try number(String(parts[0]), tag: tag), try number(String(parts[1]), tag: tag))
     }
 }
@@ -246,8 +244,8 @@ public struct Y4MReader: Sendable {
         let end = bytes.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A)
         guard let end else {
             throw bytes.count <= Y4M.maxHeaderLength
-                ? .truncated("the header line has no end")
-                : .malformed("the header line is longer than \(Y4M.maxHeaderLength) bytes")
+                ? .truncated(.headerLine)
+                : .malformed(.headerLineTooLong(limit: Y4M.maxHeaderLength))
         }
         header = try Y4MHeader.parse(line: bytes[..<end], limits: limits)
         self.bytes = bytes
@@ -269,7 +267,7 @@ public struct Y4MReader: Sendable {
         let count = header.frameByteCount
         let start = end + 1
         guard bytes.count - start >= count else {
-            throw .truncated("frame \(frameIndex) has \(bytes.count - start) of its \(count) bytes")
+            throw .truncated(.frameBytes(frame: frameIndex, present: bytes.count - start, expected: count))
         }
         guard
             frame.prepare(
@@ -319,7 +317,7 @@ public struct Y4MEncoder: Sendable {
     /// `Y4MColorSpace(storing:)` gives for `inputFormat`, or another 4:2:0 siting for `yuv420p`.
     public init(header: Y4MHeader, inputFormat: PixelFormat) throws(MediaDataError) {
         guard header.pixelFormat == Y4MColorSpace(storing: inputFormat).pixelFormat else {
-            throw .unsupported("\(inputFormat.rawValue) frames cannot be stored as C\(header.colorSpace.rawValue)")
+            throw .unsupported(.cannotStore(inputFormat, space: header.colorSpace))
         }
         self.header = header
         self.inputFormat = inputFormat
@@ -345,8 +343,9 @@ public struct Y4MEncoder: Sendable {
             frame.data.count >= inputCount
         else {
             throw .malformed(
-                "a \(frame.format.rawValue) \(frame.width)×\(frame.height) frame cannot go into a "
-                    + "\(inputFormat.rawValue) \(header.width)×\(header.height) clip")
+                .frameMismatch(
+                    format: frame.format, width: frame.width, height: frame.height, clip: inputFormat,
+                    clipWidth: header.width, clipHeight: header.height))
         }
         output.append(contentsOf: Y4M.frameLine)
         let start = output.count

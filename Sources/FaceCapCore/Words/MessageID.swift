@@ -150,6 +150,19 @@ public enum MessageID: CaseIterable, Sendable {
     // Why a path is no camera (`NotCaptureReason`), and why a frame could not be encoded (`JPEGEncodingError`).
     case cameraNotCaptureNotDevice, cameraNotCaptureDirectory, cameraNotCaptureNoDriver, cameraNotCaptureNoV4L2
     case cameraNotCaptureNoVideo, outputEncodingNoPicture
+
+    // What is wrong with a photo's or a clip's bytes (`MediaDataError`): the kinds, then each kind's reasons.
+    case mediaEmpty, mediaUnknownFormat, mediaTruncated, mediaMalformed, mediaTooLarge, mediaUnsupported
+    case mediaCutNoPixels, mediaCutPixelBytes, mediaCutFewerNumbers, mediaCutSample, mediaCutHeader
+    case mediaCutFrameLine, mediaCutHeaderLine, mediaCutFrame, mediaCutImage
+    case mediaFieldWidth, mediaFieldHeight, mediaFieldMaxval
+    case mediaTagWidth, mediaTagHeight, mediaTagFrameRate, mediaTagAspectRatio
+    case mediaBadPNMSignature, mediaBadMaxval, mediaBadAfterMaxval, mediaBadSample, mediaBadSampleAbove
+    case mediaBadHeader, mediaBadY4MSignature, mediaBadFrameRate, mediaBadInterlacing, mediaBadColorRange
+    case mediaBadNoSize, mediaBadFrameWord, mediaBadFrameLine, mediaBadNumber, mediaBadRatio, mediaBadHeaderLine
+    case mediaBadFrameSize, mediaBadNoFrames, mediaBadZeroSize, mediaBadDecoder
+    case mediaNoPBM, mediaNoColorSpace, mediaNoStore, mediaNoMemory
+    case mediaPhotoNotClip, mediaClipNotPhoto, mediaForeignImage
 }
 
 /// One message's words, declared once in its area's table.
@@ -178,6 +191,7 @@ extension MessageID {
     static let areas: [(name: String, messages: [MessageID: Message])] = [
         ("Screens", screensMessages), ("Guidance", guidanceMessages), ("Camera", cameraMessages),
         ("CommandLine", commandLineMessages), ("Manual", manualMessages), ("Server", serverMessages),
+        ("Media", mediaMessages),
     ]
 
     /// Every message's declaration.

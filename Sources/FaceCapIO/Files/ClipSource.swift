@@ -106,7 +106,7 @@ public final class ClipSource: FrameSource {
         do throws(InputFileError) {
             try reader.rewind()
             guard try reader.readWholeFrame(into: &frame) else {
-                throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+                throw InputFileError(path: path, problem: .data(.malformed(.noFrames)))
             }
         } catch {
             throw Self.unreadable(error)

@@ -49,9 +49,7 @@ public enum MediaKind: String, Sendable, Equatable {
     /// else which formats facecap reads.
     public static func unreadable<C: Collection<UInt8>>(_ bytes: C) -> MediaDataError where C.Index == Int {
         guard let name = foreignImageName(bytes) else { return .unknownFormat }
-        return .wrongKind(
-            "a \(name) image, which facecap does not read (it reads JPEG, PNG, PPM/PGM and .y4m clips); "
-                + "convert it to PNG first, e.g. 'convert IN OUT.png' (ImageMagick) or 'ffmpeg -i IN OUT.png'")
+        return .wrongKind(.foreignImage(format: name))
     }
 
     /// The kind of the file at `path`, judged from its first bytes.
@@ -99,9 +97,7 @@ public enum ImageFile {
         case .png: return try decodePNG(bytes, limits: limits)
         case .pnm: return try PNM.decode(bytes, limits: limits)
         case .y4m:
-            throw .wrongKind(
-                "a .y4m clip, not a photo; 'facecap analyze' reads it frame by frame, "
-                    + "'facecap --input' replays it")
+            throw .wrongKind(.clipNotPhoto)
         case nil: throw MediaKind.unreadable(bytes)
         }
     }
@@ -119,12 +115,12 @@ public enum ImageFile {
         try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
             var info = cic_image_info()
             guard let decoder = cic_jpeg_open(buffer.baseAddress, buffer.count, &info) else {
-                throw .unsupported("not enough memory to decode the JPEG")
+                throw .unsupported(.noMemory(format: "JPEG"))
             }
             defer { cic_jpeg_close(decoder) }
             let withinLimits = (try? limits.check(width: Int(info.width), height: Int(info.height))) != nil
             if info.status == Int32(CIC_OK), withinLimits, info.min_data_bytes > UInt64(buffer.count) {
-                throw .truncated("the JPEG data ends before the image does")
+                throw .truncated(.imageData(format: "JPEG"))
             }
             return try decodeImage(info: &info, kind: "JPEG", limits: limits) { pixels, stride, info in
                 cic_jpeg_read(decoder, pixels, stride, &info)
@@ -136,12 +132,12 @@ public enum ImageFile {
         try bytes.withUnsafeBufferPointer { (buffer) throws(MediaDataError) -> Frame in
             var info = cic_image_info()
             guard let decoder = cic_png_open(buffer.baseAddress, buffer.count, &info) else {
-                throw .unsupported("not enough memory to decode the PNG")
+                throw .unsupported(.noMemory(format: "PNG"))
             }
             defer { cic_png_close(decoder) }
             let withinLimits = (try? limits.check(width: Int(info.width), height: Int(info.height))) != nil
             if info.status == Int32(CIC_OK), withinLimits, !pngCanHoldItsPixels(bytes) {
-                throw .truncated("the PNG data ends before the image does")
+                throw .truncated(.imageData(format: "PNG"))
             }
             return try decodeImage(info: &info, kind: "PNG", limits: limits) { pixels, stride, info in
                 cic_png_read(decoder, pixels, stride, &info)
@@ -189,10 +185,10 @@ public enum ImageFile {
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
         switch info.status {
-        case Int32(CIC_ERROR_TRUNCATED): return .truncated("the \(kind) data ends before the image does")
-        case Int32(CIC_ERROR_NO_MEMORY): return .unsupported("not enough memory to decode the \(kind)")
-        case Int32(CIC_ERROR_UNSUPPORTED): return .unsupported("\(kind): \(text)")
-        default: return .malformed("\(kind) decoder: \(text)")
+        case Int32(CIC_ERROR_TRUNCATED): return .truncated(.imageData(format: kind))
+        case Int32(CIC_ERROR_NO_MEMORY): return .unsupported(.noMemory(format: kind))
+        case Int32(CIC_ERROR_UNSUPPORTED): return .unsupported(.library(format: kind, detail: text))
+        default: return .malformed(.decoder(format: kind, detail: text))
         }
     }
 }

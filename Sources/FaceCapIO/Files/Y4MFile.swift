@@ -45,19 +45,15 @@ public final class Y4MFileReader {
                 throw InputFileError(
                     path: path,
                     problem: .data(
-                        .wrongKind(
-                            "a \(kind.name) photo, not a .y4m clip; analyse photos with 'facecap analyze', or make a "
-                                + "3-second clip of it with 'ffmpeg -loop 1 -i PHOTO -frames:v 90 -pix_fmt yuv420p OUT.y4m' "
-                                + "(from a video: 'ffmpeg -i VIDEO -pix_fmt yuv420p OUT.y4m'; from a camera: 'facecap record')"
-                        )))
+                        .wrongKind(.photoNotClip(format: kind.name))))
             }
             guard let newline = data.prefix(Y4M.maxHeaderLength + 1).firstIndex(of: 0x0A) else {
                 throw InputFileError(
                     path: path,
                     problem: .data(
                         atEndOfFile
-                            ? .truncated("the header line has no end")
-                            : .malformed("the header line is longer than \(Y4M.maxHeaderLength) bytes")))
+                            ? .truncated(.headerLine)
+                            : .malformed(.headerLineTooLong(limit: Y4M.maxHeaderLength))))
             }
             do {
                 header = try Y4MHeader.parse(line: data[..<newline], limits: limits)
@@ -109,7 +105,7 @@ public final class Y4MFileReader {
                     path: path,
                     problem: .data(
                         .truncated(
-                            "frame \(frameIndex) has \(max(0, available)) of its \(count) bytes")))
+                            .frameBytes(frame: frameIndex, present: max(0, available), expected: count))))
             }
         }
         guard
@@ -142,7 +138,7 @@ public final class Y4MFileReader {
                     path: path,
                     problem: .data(
                         .truncated(
-                            "frame \(frameIndex) has \(buffered + n) of its \(count) bytes")))
+                            .frameBytes(frame: frameIndex, present: buffered + n, expected: count))))
             }
         case .failure(let error):
             throw InputFileError(path: path, problem: InputFileError.problem(errno: error.code))
@@ -169,7 +165,7 @@ public final class Y4MFileReader {
             return false
         }
         guard frameIndex > 0 else {
-            throw InputFileError(path: path, problem: .data(.malformed("the clip has a header but no frames")))
+            throw InputFileError(path: path, problem: .data(.malformed(.noFrames)))
         }
         return false
     }

@@ -19,6 +19,10 @@ final class LiteralScanTests: XCTestCase {
         "Sources/FaceCapIO/Camera/ClipRecorder.swift", "Sources/FaceCapIO/Models",
         "Sources/FaceCapCore/Validation/ServerReply.swift",
         "Sources/FaceCapCore/Camera/CameraError.swift", "Sources/FaceCapIO/Files/JPEGFile.swift",
+        "Sources/FaceCapCore/Frame/MediaDataError.swift", "Sources/FaceCapCore/Frame/MediaDataReasons.swift",
+        "Sources/FaceCapCore/Frame/PNM.swift", "Sources/FaceCapCore/Frame/Y4M.swift",
+        "Sources/FaceCapIO/Files/ImageFile.swift", "Sources/FaceCapIO/Files/InputFileError.swift",
+        "Sources/FaceCapIO/Files/ClipSource.swift",
     ]
 
     /// Literals that are no sentence: commands typed as shown, key words of the pipe protocol, file names,
@@ -33,6 +37,8 @@ final class LiteralScanTests: XCTestCase {
         // checkCPU: said before any optimised code runs, so before the catalogue is read (main.swift).
         "this build needs a CPU with AVX2 and FMA (Intel Haswell / AMD Excavator, 2013, or newer); ",
         "rebuild from source without '-target-cpu haswell' in Package.swift for an older CPU",
+        // An image format's name, said in an error as it is (MediaKind.foreignImageName).
+        "WebP",
         // The months of an HTTP date (Retry-After), parsed, never shown.
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
