@@ -87,6 +87,56 @@ TARGET static inline ALWAYS void dw_interior(
 #undef LD
 }
 
+/* N consecutive outputs of one full 16-channel slab of a 3×3, stride-1 row whose three kernel rows all lie in the
+ * image, with the row's left edge pixel (LEFT: the output before them) and right edge pixel (RIGHT: the output after
+ * them) folded in; N, LEFT and RIGHT are constants where inlined, so the arrays below are registers. p is the first
+ * of the N + 2 input pixels the N windows read per kernel row, o the first output. N outputs are N independent
+ * chains of multiply-adds (the four of dw_interior left the FMA pipes waiting on their latency), and an edge pixel
+ * reuses the loaded pixels (left: taps kx = 1, 2 on pixels 0, 1; right: kx = 0, 1 on pixels N, N + 1) instead of
+ * running alone as one chain. Every output lane: the bias, then one fused multiply-add per tap inside the image in
+ * ky, kx order, then the activation, as dw_interior and EDGE: the same bits. */
+TARGET static inline ALWAYS void dw_run_s1(const float *p, float *o, long c, long row, const __m512 *k, __m512 bv,
+                                           int act, const float *al, const int N, const int LEFT, const int RIGHT) {
+    __m512 a[8], el = bv, er = bv;
+    for (int j = 0; j < N; j++) a[j] = bv;
+    /* One line of the next step's weights per four outputs, as dw_interior. */
+    for (int j = 0; j < (N + LEFT + RIGHT) / 4; j++) PREFETCH_LINE();
+    for (int ky = 0; ky < 3; ky++) {
+        const float *r = p + ky * row;
+        __m512 x[10];
+        for (int j = 0; j < N + 2; j++) x[j] = _mm512_loadu_ps(r + j * c);
+        __m512 k0 = k[3 * ky], k1 = k[3 * ky + 1], k2 = k[3 * ky + 2];
+        if (LEFT) { el = _mm512_fmadd_ps(x[0], k1, el); el = _mm512_fmadd_ps(x[1], k2, el); }
+        for (int j = 0; j < N; j++) a[j] = _mm512_fmadd_ps(x[j], k0, a[j]);
+        for (int j = 0; j < N; j++) a[j] = _mm512_fmadd_ps(x[j + 1], k1, a[j]);
+        for (int j = 0; j < N; j++) a[j] = _mm512_fmadd_ps(x[j + 2], k2, a[j]);
+        if (RIGHT) { er = _mm512_fmadd_ps(x[N], k0, er); er = _mm512_fmadd_ps(x[N + 1], k1, er); }
+    }
+    if (LEFT) _mm512_storeu_ps(o - c, act16(el, act, al));
+    for (int j = 0; j < N; j++) _mm512_storeu_ps(o + j * c, act16(a[j], act, al));
+    if (RIGHT) _mm512_storeu_ps(o + N * c, act16(er, act, al));
+}
+
+/* A whole output row of a full slab of a 3×3, stride-1 layer padded by one pixel left and right (SAME: out_w = w,
+ * the n = w − 2 outputs 1..<w − 1 interior), its three kernel rows inside the image. p: input pixel 0 of kernel row
+ * 0 (the first interior output's first tap), o: output pixel 1. A row of eight pixels (n = 6) is one run of six with
+ * both edges; a longer one (n ≥ 8) runs of eight, the left edge with the first, the right edge with the last, which
+ * is moved back to end at the row's end (recomputing up to seven outputs with the same arithmetic, as dw_interior
+ * does; the caller takes this path only where that recomputes at most two more than dw_interior's groups of four).
+ * In bounds: a run at g reads pixels g..g + N + 1 ≤ n + 1 = w − 1 of each kernel row (inside the row) and writes
+ * outputs g + 1..g + N, the first run output 0 (o − c) and the last output n + 1 = w − 1 (inside the output row);
+ * every access is 16 floats from the slab's first channel ch, ch + 16 ≤ c (a full slab). */
+TARGET static void dw_row_s1(const float *p, float *o, long n, long c, long row, const __m512 *kp, __m512 bv,
+                             int act, const float *al) {
+    __m512 k[9];
+    for (int t = 0; t < 9; t++) k[t] = kp[t];
+    if (n == 6) { dw_run_s1(p, o, c, row, k, bv, act, al, 6, 1, 1); return; }
+    if (n == 8) { dw_run_s1(p, o, c, row, k, bv, act, al, 8, 1, 1); return; }
+    dw_run_s1(p, o, c, row, k, bv, act, al, 8, 1, 0);
+    for (long g = 8; g + 8 < n; g += 8) dw_run_s1(p + g * c, o + g * c, c, row, k, bv, act, al, 8, 0, 0);
+    dw_run_s1(p + (n - 8) * c, o + (n - 8) * c, c, row, k, bv, act, al, 8, 0, 1);
+}
+
 /* A whole 3×3 depthwise convolution, 16 channels at a time (the last slab masked): see ckernels.h. Every tap
  * that lies in the image is one fused multiply-add, in ky, kx order from the bias, as in FaceCapCore's depthwise;
  * taps outside (zero padding) are skipped. A partial slab's loads are masked to its channels, so nothing past a
@@ -99,6 +149,11 @@ TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride
     long ox_hi = out_w;
     while (ox_hi > ox_lo && (ox_hi - 1) * stride - pad_left + 2 >= w) ox_hi--;
     const long row = w * c;
+    /* Whole rows by dw_row_s1 (SAME, stride 1): where its runs of eight recompute at most two outputs more than
+     * groups of four (8·⌈n/8⌉ ≤ 4·⌈n/4⌉ + 2), or the row is eight pixels wide. */
+    const long nr = w - 2;
+    const int rows_s1 = stride == 1 && pad_left == 1 && out_w == w && ox_lo == 1 && ox_hi == w - 1 &&
+                        (nr == 6 || (nr >= 8 && (nr + 7) / 8 * 8 <= (nr + 3) / 4 * 4 + 2));
     for (long oy = 0; oy < out_h; oy++) {
         long iy0 = oy * stride - pad_top;
         long ky_lo = iy0 < 0 ? -iy0 : 0, ky_hi = h - iy0 < 3 ? h - iy0 : 3;
@@ -121,8 +176,14 @@ TARGET void fc_dw3x3_avx512(const float *in, long h, long w, long c, long stride
                         acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, base + (iy0 + ky) * row + (ix0 + kx) * c), \
                                               k[ky * 3 + kx], acc); \
                 put16(orow + (ox) * c, m, act16(acc, act, al)); }
-            for (long ox = 0; ox < ox_lo; ox++) EDGE(ox)
             long n = ox_hi - ox_lo;
+            if (rows_s1 && ky_hi - ky_lo == 3 && m == (__mmask16)0xFFFF) {
+                /* SAME 3×3 stride 1 (pad_left 1, out_w = w, ox_lo 1, ox_hi w − 1), all three kernel rows in the
+                 * image (iy0 ≥ 0, iy0 + 2 < h), a full slab: dw_row_s1 writes the whole row, edges included. */
+                dw_row_s1(base + iy0 * row, orow + c, n, c, row, k, bv, act, al);
+                continue;
+            }
+            for (long ox = 0; ox < ox_lo; ox++) EDGE(ox)
             if (n > 0 && ky_hi > ky_lo) {
                 /* p addresses the first kernel row inside the image (row iy0 + ky_lo, 0 ≤ it < h) at the first
                  * interior output's first tap column (ox_lo·stride − pad_left ≥ 0); the interior's windows end

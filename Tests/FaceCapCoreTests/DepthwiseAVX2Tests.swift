@@ -155,6 +155,17 @@ final class DepthwiseAVX2Tests: XCTestCase {
             Case(h: 10, w: 14, c: 24, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
             Case(h: 9, w: 11, c: 36, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
             Case(h: 12, w: 13, c: 56, k: 3, stride: 2, padTop: 0, padLeft: 0, padBottom: 1, padRight: 1),
+            // SAME 3×3 stride 1 with whole rows of full slabs in runs of six or eight outputs, the edge pixels folded
+            // into the first and last run (fc_dw3x3_avx512's dw_row_s1): rows of 8 (one run of six), 10 (one run
+            // of eight), 15 and 16 (two overlapping runs), 26 (three) and 32 (four, the iris model's); 40 channels
+            // mix full slabs with a partial one (which keeps groups of four); rows of 12 pixels keep them too.
+            Case(h: 6, w: 10, c: 32, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 5, w: 16, c: 64, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 4, w: 15, c: 16, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 4, w: 26, c: 40, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 5, w: 32, c: 48, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 8, w: 8, c: 64, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
+            Case(h: 3, w: 12, c: 16, k: 3, stride: 1, padTop: 1, padLeft: 1, padBottom: 1, padRight: 1),
         ]
         let activations: [Int] = [FC_ACT_NONE, FC_ACT_RELU, FC_ACT_RELU6, FC_ACT_RELU_N1_TO_1, FC_ACT_PRELU]
         let avx512 = Interpreter.usesAVX512
