@@ -18,7 +18,8 @@ placed from the iris model's points read by LiteRT) are filled with the photo it
 
 Each lens variant also has a dark rim (the frame, 0.08 eye widths) and a bridge. Prints, per variant, how many
 frames facecap calls `faceCovered`, the range of `cover.lensEdge` (the lower of the two eyes; needs a facecap
-that reports it) and the other codes they get.
+that reports it), of `cover.eyeTexture` and `cover.eyeDip` (the higher of the two eyes: the mirror rule wants
+both low) and the other codes they get.
 
 Usage: FACECAP_MODEL_DIR=models .cache/litert-venv/bin/python tools/lens_sweep.py --binary PATH [--out DIR]
 [--place iris|facecap]. Needs numpy, pillow and ai-edge-litert (see tools/gaze_down_probe.py); with
@@ -165,20 +166,31 @@ def main():
             path = os.path.join(out, f'{r["id"]}__{r["variant"]}__{variant}.png')
             Image.fromarray(frame).save(path)
             files[path] = variant
-    reports, edges = {}, {}
+    reports, edges, flat = {}, {}, {}
     paths = sorted(files)
     for path, d in analyze(args.binary, paths).items():
         reports[path] = d['guidance']
         cover = ((d.get('metrics') or {}).get('cover') or {})
         edges[path] = min(cover.get('lensEdge') or [0])
-    print(f'{"variant":13s} {"frames":>6s} {"faceCovered":>11s}  {"lensEdge (lower eye)":>20s}  other codes')
+        if cover.get('eyeTexture') and cover.get('eyeDip'):
+            flat[path] = (max(cover['eyeTexture']), max(cover['eyeDip']))
+    print(f'{"variant":13s} {"frames":>6s} {"faceCovered":>11s}  {"lensEdge (lower eye)":>20s}  '
+          f'{"eyeTexture, eyeDip (more of the two eyes)":>42s}  other codes')
+
+    def span(values, digits):
+        return f'{min(values):.{digits}f}…{max(values):.{digits}f}' if values else '-'
+
     for variant in VARIANTS:
-        got = [reports.get(p, ['(unread)']) for p in paths if files[p] == variant]
+        mine = [p for p in paths if files[p] == variant]
+        got = [reports.get(p, ['(unread)']) for p in mine]
         covered = sum('faceCovered' in g for g in got)
         other = collections.Counter(c for g in got for c in g if c != 'faceCovered')
-        seen = [edges[p] for p in paths if files[p] == variant and edges.get(p) is not None]
-        span = f'{min(seen):.2f}…{max(seen):.2f}' if seen else '-'
-        print(f'{variant:13s} {len(got):6d} {covered:11d}  {span:>20s}  {dict(other.most_common())}')
+        seen = [edges[p] for p in mine if edges.get(p) is not None]
+        textures = [flat[p][0] for p in mine if p in flat]
+        dips = [flat[p][1] for p in mine if p in flat]
+        both = f'{span(textures, 3)}, {span(dips, 3)}'
+        print(f'{variant:13s} {len(got):6d} {covered:11d}  {span(seen, 2):>20s}  {both:>42s}  '
+              f'{dict(other.most_common())}')
 
 
 if __name__ == '__main__':

@@ -93,6 +93,8 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "maxLensEyeContrast": 0.3,
             "maxTintedLensEyeBrightness": 0.22,
             "minLensEdge": 1.8,
+            "maxLensTexture": 0.055,
+            "maxLensDip": 0.18,
             "maxLowerFaceHue": 9.0,
             "maxNeutralLowerFaceSaturation": 0.07,
             "minUpperFaceSaturation": 0.04,

@@ -125,6 +125,8 @@ public enum AnalysisReport {
             ("belowEye", array([number(c.rightBelowEye, 3), number(c.leftBelowEye, 3)])),
             ("eyeContrast", array([number(c.rightEyeContrast, 3), number(c.leftEyeContrast, 3)])),
             ("lensEdge", array([number(c.rightLensEdge, 3), number(c.leftLensEdge, 3)])),
+            ("eyeTexture", array([number(c.rightEyeTexture, 3), number(c.leftEyeTexture, 3)])),
+            ("eyeDip", array([number(c.rightEyeDip, 3), number(c.leftEyeDip, 3)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
             ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),

@@ -188,6 +188,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// constructed shadows ≤ 1.41, so the hysteresis's floor (1.62) is 0.21 above them; clear glasses in a dark
     /// frame ≤ 1.18 (docs/calibration.md, "The lens's edge").
     public var minLensEdge = 1.8
+    /// Both eyes behind mirror lenses when each eye's fine texture against its own luma is below this
+    /// (`CoverMetrics.rightEyeTexture`)…
+    public var maxLensTexture = 0.055
+    /// …and the opening's darkest tenth lies less than this below its median (`CoverMetrics.rightEyeDip`):
+    /// constructed mirrors read texture ≤ 0.049 and dip ≤ 0.171 (the higher of the two eyes); of 672 real
+    /// frames not covered, those under the texture limit's hysteresis (0.0605: low-resolution, turned, closed
+    /// eyes) dip ≥ 0.263 and none dips under the dip limit's (0.198) (docs/calibration.md, "A mirror's flat
+    /// face").
+    public var maxLensDip = 0.18
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -362,6 +371,8 @@ extension AnalyzerThresholds {
         Field(name: "maxLensEyeContrast", keyPath: \.maxLensEyeContrast, range: 0...1),
         Field(name: "maxTintedLensEyeBrightness", keyPath: \.maxTintedLensEyeBrightness, range: 0...10),
         Field(name: "minLensEdge", keyPath: \.minLensEdge, range: 0...100),
+        Field(name: "maxLensTexture", keyPath: \.maxLensTexture, range: 0...10),
+        Field(name: "maxLensDip", keyPath: \.maxLensDip, range: 0...1),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
         Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),

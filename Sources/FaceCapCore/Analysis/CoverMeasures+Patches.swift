@@ -98,7 +98,42 @@ extension CoverMeasures {
                 brightness: opening.high / reference, darkness: region.low / skinLuma,
                 median: opening.median / reference, below: band.luma / max(side.luma, 1),
                 contrast: (opening.high - opening.low) / max(opening.high, 1),
-                edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0)
+                edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0,
+                texture: lensTexture(at: mid(a, b), eyeWidth: width * eyeSpan) ?? 1,
+                dip: (opening.median - opening.low) / max(opening.median, 1))
+        }
+
+        /// `CoverMetrics.rightEyeTexture`: the eye and its lids (1.0 × 0.5 eye widths around the corners' middle,
+        /// `lensTextureColumns` × `lensTextureRows` samples 1/16 of an eye width apart): the mean of each inner
+        /// sample's luma less the mean of its four neighbours, over the patch's mean luma. An eye shows iris,
+        /// white, lash line and lid creases, however shadowed or tinted (the ratio keeps); a mirror shows its
+        /// own smooth reflection with the eye only faintly behind it. Nil when outside the frame.
+        func lensTexture(at centre: SIMD2<Float>, eyeWidth: Float) -> Double? {
+            let rows = lensTextureRows, cols = lensTextureColumns
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
+                let map = SamplingMap(
+                    centre: Point2(x: centre.x, y: centre.y), width: eyeWidth,
+                    height: 0.5 * eyeWidth, rotation: rotation)
+                guard
+                    fillTensor(
+                        rgb, width: cols, height: rows, from: frame, map: map, border: .replicate,
+                        scale: 1, offset: 0)
+                else { return nil }
+                func y(_ r: Int, _ c: Int) -> Double {
+                    let i = 3 * (r * cols + c)
+                    return 0.299 * Double(rgb[i]) + 0.587 * Double(rgb[i + 1]) + 0.114 * Double(rgb[i + 2])
+                }
+                var total = 0.0, detail = 0.0
+                for r in 0..<rows {
+                    for c in 0..<cols {
+                        total += y(r, c)
+                        guard r > 0, r < rows - 1, c > 0, c < cols - 1 else { continue }
+                        detail += abs(y(r, c) - (y(r - 1, c) + y(r + 1, c) + y(r, c - 1) + y(r, c + 1)) / 4)
+                    }
+                }
+                let mean = total / Double(rows * cols)
+                return detail / Double((rows - 2) * (cols - 2)) / max(mean, 1)
+            }
         }
 
         /// `CoverMetrics.rightLensEdge`: a strip below the eye (0.6 eye widths wide, from 0.22 to 1.4 eye widths
@@ -155,9 +190,13 @@ extension CoverMeasures {
     static let lensEdgeRows = 36
     static let lensEdgeColumns = 4
     static let lensEdgeSpan = 8
+    /// The lens-texture patch's samples across and down the eye (`PatchSampler.lensTexture`).
+    static let lensTextureColumns = 16
+    static let lensTextureRows = 8
 
     struct Eye {
         var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double, edge: Double
+        var texture: Double, dip: Double
     }
 
     /// The chin and the skin beside the mouth on either side, their chroma in slots 0, 1 and 2.

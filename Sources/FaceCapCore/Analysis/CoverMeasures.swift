@@ -69,6 +69,19 @@ public struct CoverMetrics: Sendable, Equatable {
     /// read near 1. 0 when not measured.
     public var rightLensEdge: Double = 0
     public var leftLensEdge: Double = 0
+    /// Per eye: the fine texture of the eye and its lids against their own luma (`CoverMeasures.PatchSampler
+    /// .lensTexture`), and how far the opening's darkest tenth lies below its median, over the median (the
+    /// iris, the pupil or the lash line). An eye keeps both under any shadow or tint, open or closed; a mirror
+    /// lens is its own smooth reflection with the eye faint behind it (docs/calibration.md, "A mirror's flat
+    /// face"). 1 (an eye) when not measured.
+    public var rightEyeTexture: Double = 1
+    public var leftEyeTexture: Double = 1
+    public var rightEyeDip: Double = 1
+    public var leftEyeDip: Double = 1
+    /// The face's sharpness (`FaceMetrics.sharpness`), copied here by `FrameMetrics` for the flat-lens rule: a
+    /// blurred face is flat everywhere (a heavy blur brings an eye's dip within 0.005 of `maxLensDip`). nil
+    /// when not measured; then the rule reads the eyes alone.
+    public var faceSharpness: Double? = nil
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -106,7 +119,7 @@ public struct CoverMetrics: Sendable, Equatable {
             brightness: leftEyeBrightness, darkness: leftEyeDarkness,
             widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
             contrast: leftEyeContrast, t, margin: margin)
-        if (right && left) || lensEdges(t, margin: margin) {
+        if (right && left) || lensEdges(t, margin: margin) || flatLenses(t, margin: margin) {
             regions.append("eyes")
         } else if right || left {
             regions.append("eye")
@@ -159,6 +172,20 @@ public struct CoverMetrics: Sendable, Equatable {
     func lensEdges(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let limit = t.minLensEdge * (1 - margin)
         return rightLensEdge >= limit && leftLensEdge >= limit
+            && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
+    }
+
+    /// Both eyes behind mirror lenses, by their flat face: the eye and lids of each (seen nearly full width)
+    /// show less fine texture than `maxLensTexture` of their own luma (`rightEyeTexture`) and no dark feature
+    /// in the opening (`rightEyeDip` below `maxLensDip`). A mirror reflects the room smoothly and shows the
+    /// eye behind it faintly, bright or dark, and may have no edge below it; an eye, open, closed, shadowed or
+    /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip. Not read
+    /// on a face that is `blurry` (`faceSharpness` below `minSharpness`): a heavy blur flattens both.
+    /// docs/calibration.md, "A mirror's flat face".
+    func flatLenses(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
+        let texture = t.maxLensTexture * (1 + margin), dip = t.maxLensDip * (1 + margin)
+        let sharp = faceSharpness.map { $0 >= t.minSharpness } ?? true
+        return sharp && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip && leftEyeDip < dip
             && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }
 
@@ -258,6 +285,8 @@ public enum CoverMeasures {
             rightBelowEye: right.below, leftBelowEye: left.below,
             rightEyeContrast: right.contrast, leftEyeContrast: left.contrast,
             rightLensEdge: right.edge, leftLensEdge: left.edge,
+            rightEyeTexture: right.texture, leftEyeTexture: left.texture,
+            rightEyeDip: right.dip, leftEyeDip: left.dip,
             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
             rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
     }
