@@ -3,7 +3,8 @@ import XCTest
 
 @testable import FaceCapIO
 
-/// The face models the suites on real photos share (`LensEdgeTests`, `LightFirstTests`, `BuiltInValidatorTests`),
+/// The face models the suites on real photos share (`LensEdgeTests`, `MirrorLensTests`, `LightFirstTests`,
+/// `BuiltInValidatorTests`),
 /// read once for the whole run, and the tracker and the photo's analysis they set up from them.
 enum FaceModelsFixture {
     typealias Models = (
@@ -11,7 +12,7 @@ enum FaceModelsFixture {
     )
 
     /// Read on first use; nil when they are not there (`make models`).
-    nonisolated(unsafe) static let loaded: Models? = try? ModelFiles.loadAllFaceModels()
+    static let loaded: Models? = try? ModelFiles.loadAllFaceModels()
 
     /// The models, or a failure that says how to get them.
     static func models() throws -> Models {

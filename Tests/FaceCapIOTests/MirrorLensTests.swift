@@ -10,26 +10,9 @@ import XCTest
 /// widths over the eyes, the eye at 0.08 under a reflection graded from the lens's top to its bottom, a bright
 /// diagonal streak and a dark rim.
 final class MirrorLensTests: XCTestCase {
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
+    private func tracker() throws -> FaceTracker { try FaceModelsFixture.tracker() }
 
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
-    private func tracker() throws -> FaceTracker {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        return try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris, hand: models.hand)
-    }
-
-    private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry {
-        AnalysisReport.photo(frame: frame, faces: try tracker().process(frame), thresholds: AnalyzerThresholds())
-    }
+    private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry { try FaceModelsFixture.analyse(frame) }
 
     private func fixture(_ name: String) throws -> Frame {
         let frame = try ImageFile.read(path: fixturePath(name))

@@ -154,7 +154,7 @@ extension MediaDataError {
             case .cannotStore(let format, let space):
                 return Words.mediaNoStore(format: format.rawValue, space: space.rawValue)
             case .noMemory(let format): return Words.mediaNoMemory(format: format)
-            case .library(let format, let detail): return format + ": " + detail
+            case .library(let format, let detail): return Words.labelled(format, detail)
             }
         }
     }
