@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How much a preview drawn in a terminal looks like its source frame (issue 18's acceptance).
 
-The cells (a `tmux capture-pane -e -p` capture of facecap, or chafa's output) are turned back into pixels:
+The cells (a `tmux capture-pane -e -p -N` capture of facecap, or chafa's output) are turned back into pixels:
 two a cell (upper and lower half); a glyph other than the half blocks is drawn with DejaVu Sans Mono and its
 ink coverage of each half mixes foreground and background. The source frame is averaged down to the same
 pixels. Both are seen through a slight blur (a Gaussian of one preview pixel, in linear light, as the eye

@@ -84,6 +84,8 @@ tsan_build_log=$PWD/.build/sanitize-logs/tsan-build.log
 start_tsan_build() {
     mkdir -p "$(dirname "$tsan_build_log")"
     echo "test-sanitize: the ThreadSanitizer build starts beside the ASan tests (output: $tsan_build_log)"
+    # In a process group of its own (job control), so that an interrupted run stops it with its compilers.
+    set -m
     (
         # Started from the ASan mode: its options are not this build's.
         unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
@@ -96,6 +98,8 @@ start_tsan_build() {
         fi
     ) >"$tsan_build_log" 2>&1 &
     tsan_build_pid=$!
+    set +m
+    trap 'kill -- -"$tsan_build_pid" 2>/dev/null; tail -n 20 "$tsan_build_log"; exit 130' INT TERM
 }
 
 # Each mode's reports go to their own folder, so the two can run at once; a mode's folder is emptied as it starts.
@@ -130,12 +134,14 @@ run_tsan() {
     if [ -n "$tsan_build_pid" ]; then
         local build_ok=1
         wait "$tsan_build_pid" || build_ok=0
+        trap - INT TERM
         cat "$tsan_build_log"
         [ "$build_ok" = 1 ] || failed=1
     else
         stage "ThreadSanitizer build" build_sanitized .build/tsan thread
     fi
-    [ "$failed" = 0 ] && stage "ThreadSanitizer (threaded tests)" test_sanitized .build/tsan thread "${filter:-$threaded}"
+    [ "$failed" = 0 ] &&
+        stage "ThreadSanitizer (threaded tests)" test_sanitized .build/tsan thread "${filter:-$threaded}"
     unset TSAN_OPTIONS
     judge "$reports"
     return "$failed"

@@ -3,7 +3,8 @@
 
 Usage: wizard_budget.py [--binary .build/release/facecap] [--seconds 60] [--bytes-seconds 20]
                         [--launches 10] [--soak [--soak-seconds 345]] [--clip colour|mono]
-                        [--noise SIGMA] [--light FACTOR] [--term tmux-256color] [--only start,bytes,still,cpu,capture] [--json FILE]
+                        [--noise SIGMA] [--light FACTOR] [--term tmux-256color]
+                        [--only start,bytes,still,cpu,capture] [--json FILE]
                         [--compare OTHER_FACECAP [--rounds 3]]
 (used by `make bench-wizard`; `make bench-wizard ARGS=--soak` adds the 10 000-frame memory run).
 
@@ -14,7 +15,7 @@ What it does
   hold-still speed and is off centre the rest of the time), so the wizard stays on the live preview;
   `--manual-after 3600` keeps the manual-capture offer away too. `--noise SIGMA` adds webcam-like
   Gaussian noise to the colour clip's luma (the preview's colour hysteresis should absorb most of it);
-  `--light FACTOR` scales the luma (0.3: a face too dark, whose hand model runs at the framing pace).
+  `--light FACTOR` scales the luma (0.35: a face too dark, whose hand model runs at the framing pace).
 - Runs `facecap --no-tutorial --input CLIP --loop --color 256 --manual-after 3600 --output TMP` in a
   detached tmux pane of the chosen size, on a private tmux server (its own socket, no user config, no
   status line), TERM=tmux-256color, LANG=C.UTF-8. facecap is started only once `tmux pipe-pane` feeds the
@@ -499,7 +500,7 @@ def main():
                         help='Gaussian noise on the colour clip\'s luma, σ in levels (a webcam: 2–4; default 0)')
     parser.add_argument('--term', default='tmux-256color')
     parser.add_argument('--light', type=float, default=1,
-                        help='the clip\'s luma scaled by this (0.3: a face too dark, with its cover and hand reading'
+                        help='the clip\'s luma scaled by this (0.35: a face too dark, with its cover and hand reading'
                              ' cadence; the still and capture clips stay lit; default 1)')
     parser.add_argument('--still-noise', type=float, default=2,
                         help='noise σ of the still scene (default 2 levels, a webcam in good light)')

@@ -194,6 +194,7 @@ final class DepthwiseAVX2Tests: XCTestCase {
                             t.outW, wp, cp, b, a, al, o)
                     }
                     XCTAssertEqual(wide.0.map(\.bitPattern), general.0.map(\.bitPattern), "fc_dw_avx512, \(label)")
+                    XCTAssertTrue(wide.1, "fc_dw_avx512 wrote past its output, \(label)")
                 }
                 compared += 1
                 guard t.k == 3 else { continue }
@@ -209,6 +210,7 @@ final class DepthwiseAVX2Tests: XCTestCase {
                             al, o)
                     }
                     XCTAssertEqual(wide.0.map(\.bitPattern), three.0.map(\.bitPattern), "fc_dw3x3_avx512, \(label)")
+                    XCTAssertTrue(wide.1, "fc_dw3x3_avx512 wrote past its output, \(label)")
                 }
             }
         }

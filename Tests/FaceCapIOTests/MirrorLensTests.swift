@@ -129,5 +129,14 @@ final class MirrorLensTests: XCTestCase {
         cover.rightEyeDip = 0.5 * t.maxLensDip
         cover.rightEyeWidthRatio = 0.6
         XCTAssertEqual(cover.regions(t), [], "a near-profile's far eye says nothing")
+        cover.rightEyeWidthRatio = 1
+        XCTAssertEqual(cover.regions(t), ["eyes"])
+        // A blurred face is flat everywhere (the real set's blur4 frames dip to 0.185-0.201 with the eyes open): not
+        // read below `minSharpness`, read again from it.
+        cover.faceSharpness = 0.99 * t.minSharpness
+        XCTAssertEqual(cover.regions(t), [], "a blurry face's eyes are not lenses")
+        XCTAssertFalse(cover.flatLenses(t, margin: t.coverHysteresis), "nor at the hysteresis margin")
+        cover.faceSharpness = t.minSharpness
+        XCTAssertEqual(cover.regions(t), ["eyes"])
     }
 }

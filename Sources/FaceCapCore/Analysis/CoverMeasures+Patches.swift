@@ -107,7 +107,8 @@ extension CoverMeasures {
         /// `lensTextureColumns` × `lensTextureRows` samples 1/16 of an eye width apart): the mean of each inner
         /// sample's luma less the mean of its four neighbours, over the patch's mean luma. An eye shows iris,
         /// white, lash line and lid creases, however shadowed or tinted (the ratio keeps); a mirror shows its
-        /// own smooth reflection with the eye only faintly behind it. Nil when outside the frame.
+        /// own smooth reflection with the eye only faintly behind it (a patch past the frame's edge reads its edge pixels
+        /// repeated, which look flat). Nil when the frame's data is short.
         func lensTexture(at centre: SIMD2<Float>, eyeWidth: Float) -> Double? {
             let rows = lensTextureRows, cols = lensTextureColumns
             return withUnsafeTemporaryAllocation(of: Float.self, capacity: rows * cols * 3) { rgb -> Double? in
