@@ -136,8 +136,8 @@ final class ParallelEyesTests: XCTestCase {
     /// One thread per parallel landmarker, none for a sequential one, and every one joined when its landmarker
     /// goes: each worker's own thread state (`EyeWorker.threadState`, held by its thread until the thread ends and
     /// by the worker until it has joined it), kept here only weakly, is there while its landmarker lives and gone
-    /// once it is dropped. (Not a count of the process's threads, in /proc/self/task or anywhere: other threads of
-    /// the test runner, Dispatch or a sanitizer come and go at any moment.)
+    /// once it is dropped. (Not a count of the process's threads: other threads of the test runner, Dispatch or a
+    /// sanitizer come and go at any moment.)
     func testEachParallelLandmarkerHasOneThreadEndedWithIt() throws {
         let model = try TestData.iris
         var landmarkers: [IrisLandmarker] = []

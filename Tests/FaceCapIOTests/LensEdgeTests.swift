@@ -9,20 +9,13 @@ import XCTest
 /// `CoverMetrics.lensEdges`). The lenses and the shadow are drawn here on sergey.png as tools/lens_sweep.py draws them on the real-photo set's faces: two
 /// ellipses 1.8 × 1.24 eye widths over the eyes with a dark rim, or a soft blob over each eye socket.
 final class LensEdgeTests: XCTestCase {
-    private func tracker() throws -> FaceTracker { try FaceModelsFixture.tracker() }
-
     private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry { try FaceModelsFixture.analyse(frame) }
 
     /// sergey.png and each eye's middle and width (FaceMesh corners 33–133 and 362–263) on it.
     private func photo() throws -> (frame: Frame, eyes: [(mid: SIMD2<Double>, width: Double)]) {
         let frame = try ImageFile.read(path: fixturePath("sergey.png"))
         XCTAssertEqual(frame.format, .rgb24)
-        let points = try XCTUnwrap(try tracker().process(frame).first?.landmarks?.points)
-        func p(_ i: Int) -> SIMD2<Double> { SIMD2(Double(points[i].x), Double(points[i].y)) }
-        let eyes = [(33, 133), (362, 263)].map { a, b in
-            ((p(a) + p(b)) / 2, ((p(b) - p(a)) * (p(b) - p(a))).sum().squareRoot())
-        }
-        return (frame, eyes)
+        return (frame, try FaceModelsFixture.eyes(frame))
     }
 
     /// Multiplies each pixel by `gain(x, y)` (RGB).

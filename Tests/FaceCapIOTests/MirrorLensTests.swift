@@ -10,8 +10,6 @@ import XCTest
 /// widths over the eyes, the eye at 0.08 under a reflection graded from the lens's top to its bottom, a bright
 /// diagonal streak and a dark rim.
 final class MirrorLensTests: XCTestCase {
-    private func tracker() throws -> FaceTracker { try FaceModelsFixture.tracker() }
-
     private func analyse(_ frame: Frame) throws -> AnalysisReport.Entry { try FaceModelsFixture.analyse(frame) }
 
     private func fixture(_ name: String) throws -> Frame {
@@ -20,13 +18,8 @@ final class MirrorLensTests: XCTestCase {
         return frame
     }
 
-    /// Each eye's middle and width (FaceMesh corners 33–133 and 362–263) on `frame`.
     private func eyes(_ frame: Frame) throws -> [(mid: SIMD2<Double>, width: Double)] {
-        let points = try XCTUnwrap(try tracker().process(frame).first?.landmarks?.points)
-        func p(_ i: Int) -> SIMD2<Double> { SIMD2(Double(points[i].x), Double(points[i].y)) }
-        return [(33, 133), (362, 263)].map { a, b in
-            ((p(a) + p(b)) / 2, ((p(b) - p(a)) * (p(b) - p(a))).sum().squareRoot())
-        }
+        try FaceModelsFixture.eyes(frame)
     }
 
     /// Mirror lenses reflecting `top` at the lenses' top and `bottom` at their bottom (RGB), as
