@@ -11,17 +11,6 @@ final class CameraExposureTests: XCTestCase {
     let path = "/dev/fake-video0"
     /// The ops table does not retain its fake: the test case keeps each alive until its cameras are gone.
     var fakes: [FakeV4L2Device] = []
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
-
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
     static let defaultGain = 32
 
     /// A webcam with gain (0...255, 32: auto exposure's choice for the whole frame), brightness, auto priority on,
@@ -112,7 +101,7 @@ final class CameraExposureTests: XCTestCase {
         _ camera: Camera, _ exposure: CameraExposure, frames count: Int,
         each: (Run) -> Void = { _ in }
     ) throws -> Run {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let models = try FaceModelsFixture.models()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks)
         let thresholds = AnalyzerThresholds()
         var frame = Frame.empty()
@@ -422,7 +411,7 @@ final class CameraExposureTests: XCTestCase {
     /// `count` camera frames of `camera` through the wizard's `FramePipeline` (its cadence, its exposure steering);
     /// what was said on each analysed frame.
     func wizardPipeline(_ camera: Camera, frames count: Int) throws -> (said: [Said], pipeline: FramePipeline) {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let models = try FaceModelsFixture.models()
         let shared = try SharedFaceTracker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
             hand: models.hand)

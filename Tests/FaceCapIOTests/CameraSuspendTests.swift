@@ -74,7 +74,7 @@ extension CameraExposureTests {
         var settings = WizardSettings()
         settings.plain = true
         settings.showTutorial = false
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
+        let models = try FaceModelsFixture.models()
         let tracker = try SharedFaceTracker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
             hand: models.hand)

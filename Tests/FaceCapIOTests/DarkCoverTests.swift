@@ -22,24 +22,8 @@ final class DarkCoverTests: XCTestCase {
         "eyes/sergey_shadow_side.jpg", "eyes/grace_hopper_shadow_side.jpg",
     ]
 
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
-
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
     private func analyse(_ name: String) throws -> AnalysisReport.Entry {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-            hand: models.hand)
-        let frame = try ImageFile.read(path: fixturePath(name))
-        return AnalysisReport.photo(frame: frame, faces: tracker.process(frame), thresholds: AnalyzerThresholds())
+        try FaceModelsFixture.analyse(try ImageFile.read(path: fixturePath(name)))
     }
 
     private func cover(_ name: String) throws -> CoverMetrics {

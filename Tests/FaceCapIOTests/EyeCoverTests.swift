@@ -59,22 +59,8 @@ enum EyeFixtures {
 /// Closed eyes, averted gaze and covered faces on whole photos: the guidance a photo gets (`facecap
 /// analyze`) and the built-in validator's verdict, both with the iris model.
 final class EyeCoverTests: XCTestCase {
-    nonisolated(unsafe) static var models:
-        (
-            detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel,
-            hand: TFLiteModel, palm: TFLiteModel
-        )?
-
-    override class func setUp() {
-        super.setUp()
-        models = try? ModelFiles.loadAllFaceModels()
-    }
-
     private func analyse(_ name: String) throws -> (report: AnalysisReport.Entry, faces: [Face], frame: Frame) {
-        let models = try XCTUnwrap(Self.models, "face models missing: run the tests with 'make test'")
-        let tracker = try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-            hand: models.hand)
+        let tracker = try FaceModelsFixture.tracker()
         let frame = try ImageFile.read(path: fixturePath(name))
         let faces = tracker.process(frame)
         return (AnalysisReport.photo(frame: frame, faces: faces, thresholds: AnalyzerThresholds()), faces, frame)
@@ -83,10 +69,7 @@ final class EyeCoverTests: XCTestCase {
     /// The built-in validator's reasons for the photo, as `BuiltInChecker` gets them (its own tracker with the
     /// iris and hand models, both read on every photo).
     private func verdict(_ name: String) throws -> [String] {
-        let models = try XCTUnwrap(Self.models)
-        let tracker = try FaceTracker(
-            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
-            hand: models.hand)
+        let tracker = try FaceModelsFixture.tracker()
         tracker.eyeInterval = 1
         tracker.handInterval = 1
         let frame = try ImageFile.read(path: fixturePath(name))

@@ -4,7 +4,7 @@ import XCTest
 @testable import FaceCapIO
 
 /// The face models the suites on real photos share (`LensEdgeTests`, `MirrorLensTests`, `LightFirstTests`,
-/// `BuiltInValidatorTests`), read once for the whole run, and the tracker and the photo's analysis they set up from
+/// `BuiltInValidatorTests`, `EyeCoverTests`, `DarkCoverTests`, `CameraExposureTests`), read once for the whole run, and the tracker and the photo's analysis they set up from
 /// them.
 enum FaceModelsFixture {
     typealias Models = (
