@@ -269,6 +269,33 @@ final class Y4MTests: XCTestCase {
             ])
     }
 
+    /// What a clip writer refuses is said whole in the person's language too (it was English built at the throw
+    /// site, inside a translated line).
+    func testAClipWritersRefusalIsSaidInTheLanguage() throws {
+        let translations = try shippedTranslations()
+        let german = try XCTUnwrap(translations.first { $0.language == "de" })
+        let french = try XCTUnwrap(translations.first { $0.language == "fr" })
+        let refusals: [ClipFrameMismatch] = [
+            .clipShape(width: 0, height: 2, frameRate: 30), .writerClosed, .data(.malformed(.noSize)),
+        ]
+        XCTAssertEqual(
+            speaking(german) { refusals.map(\.text) },
+            [
+                "0×2 mit 30.0 fps ist keine gültige Größe und Bildrate für einen Clip",
+                "der Clip, in den geschrieben wird, ist bereits geschlossen",
+                speaking(german) { MediaDataError.malformed(.noSize).summary },
+            ])
+        XCTAssertEqual(
+            speaking(french) { refusals.prefix(2).map(\.text) },
+            [
+                "0×2 à 30.0\u{A0}i/s n'est pas une taille et une fréquence d'images valides pour un clip",
+                "le clip en cours d'écriture est déjà fermé",
+            ])
+        XCTAssertEqual(
+            refusals.prefix(2).map(\.text),
+            ["0×2 at 30.0 fps is not a valid clip size and rate", "the writer is closed"])
+    }
+
     func testFramesBeforeATruncatedOneAreUsable() throws {
         let header = Y4MHeader(width: 2, height: 2, frameRate: Y4MRatio(30, 1), colorSpace: .mono)
         let bytes = header.serialized() + Y4M.frameLine + [1, 2, 3, 4] + Y4M.frameLine + [5, 6]

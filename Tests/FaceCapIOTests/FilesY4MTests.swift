@@ -131,6 +131,39 @@ final class FilesY4MTests: XCTestCase {
         XCTAssertThrowsError(try writer.write(patterned(.rgb24, 4, 4, seed: 0)))
     }
 
+    /// What a clip writer refuses is a typed value, worded by the catalogue: a clip shape no clip has, a frame of
+    /// another size, a frame after the end.
+    func testAWriterSaysWhatItRefusesThroughTheCatalogue() throws {
+        let path = temp.path("shape.y4m")
+        XCTAssertThrowsError(
+            try Y4MFileWriter(path: path, width: 0, height: 2, format: .gray, frameRate: 30, colorRange: .full)
+        ) { error in
+            XCTAssertEqual(
+                (error as? OutputFileError)?.problem, .frameMismatch(.clipShape(width: 0, height: 2, frameRate: 30)))
+            XCTAssertEqual(
+                (error as? OutputFileError)?.message,
+                "\(path): cannot write this frame (0×2 at 30.0 fps is not a valid clip size and rate)")
+        }
+        let writer = try Y4MFileWriter(
+            path: temp.path("a.y4m"), width: 4, height: 4, format: .gray, frameRate: 30, colorRange: .full)
+        XCTAssertThrowsError(try writer.write(patterned(.gray, 2, 4, seed: 0))) { error in
+            XCTAssertEqual(
+                (error as? OutputFileError)?.problem,
+                .frameMismatch(
+                    .data(
+                        .malformed(
+                            .frameMismatch(
+                                format: .gray, width: 2, height: 4, clip: .gray, clipWidth: 4, clipHeight: 4)))))
+        }
+        try writer.close()
+        XCTAssertThrowsError(try writer.write(patterned(.gray, 4, 4, seed: 0))) { error in
+            XCTAssertEqual((error as? OutputFileError)?.problem, .frameMismatch(.writerClosed))
+            XCTAssertEqual(
+                (error as? OutputFileError)?.message,
+                "\(temp.path("a.y4m")): cannot write this frame (the writer is closed)")
+        }
+    }
+
     func testDiskFullMidRecordingLeavesWholeFrames() throws {
         let path = temp.path("full.y4m")
         let frameBytes = 64 * 48 * 3 / 2

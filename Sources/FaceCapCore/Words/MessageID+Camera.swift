@@ -196,6 +196,12 @@ extension MessageID {
         .outputEncodingNoPicture: Message(
             "output.encoding.noPicture", "the frame holds no picture ({width}×{height})",
             note: "Inside the brackets of output.encoding: a phrase, no full stop."),
+        .outputFrameClipShape: Message(
+            "output.frame.clipShape", "{width}×{height} at {rate} fps is not a valid clip size and rate",
+            note: "Inside the brackets of output.frame: a phrase, no full stop. {rate} is a number such as 30.0."),
+        .outputFrameClosed: Message(
+            "output.frame.closed", "the writer is closed",
+            note: "Inside the brackets of output.frame: a phrase, no full stop. The clip being recorded was closed."),
         .outputSystem: Message("output.system", "{path}: cannot be written ({detail})"),
         .outputCannotCreate: Message("output.cannotCreate", "files cannot be created there"),
         .filePathProblem: Message("file.pathProblem", "{path}: {problem}"),

@@ -163,6 +163,9 @@ public enum MessageID: CaseIterable, Sendable {
     case mediaBadFrameSize, mediaBadNoFrames, mediaBadZeroSize, mediaBadDecoder
     case mediaNoPBM, mediaNoColorSpace, mediaNoStore, mediaNoMemory
     case mediaPhotoNotClip, mediaClipNotPhoto, mediaForeignImage
+
+    // Why a clip writer refuses a frame (`ClipFrameMismatch`), inside the brackets of output.frame.
+    case outputFrameClipShape, outputFrameClosed
 }
 
 /// One message's words, declared once in its area's table.

@@ -302,4 +302,9 @@ extension Words {
     public static func outputEncodingNoPicture(width: String, height: String) -> String {
         Self.text(.outputEncodingNoPicture, ["width": width, "height": height])
     }
+
+    /// {width}×{height} at {rate} fps is not a valid clip size and rate
+    public static func outputFrameClipShape(width: String, height: String, rate: String) -> String {
+        Self.text(.outputFrameClipShape, ["width": width, "height": height, "rate": rate])
+    }
 }

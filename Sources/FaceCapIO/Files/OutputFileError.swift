@@ -17,8 +17,9 @@ public struct OutputFileError: UserFacingError, Equatable {
         case notADirectory
         /// The file already exists and was not replaced (writes that must not overwrite).
         case alreadyExists
-        /// The frame handed to a writer does not fit it (format or size); a programming error upstream.
-        case frameMismatch(String)
+        /// What a clip writer was handed does not fit it (size, rate, format, or a closed writer); a programming
+        /// error upstream.
+        case frameMismatch(ClipFrameMismatch)
         /// The image cannot be encoded (e.g. larger than JPEG allows); the text says why.
         case encoding(String)
         /// Another failure of a system call; the text is the `Errno`'s description.
@@ -44,7 +45,7 @@ public struct OutputFileError: UserFacingError, Equatable {
         case .isDirectory: return Words.outputIsDirectory(path: path)
         case .notADirectory: return Words.outputNotFolder(path: path, option: option)
         case .alreadyExists: return Words.outputExists(path: path)
-        case .frameMismatch(let detail): return Words.outputFrame(path: path, detail: detail)
+        case .frameMismatch(let why): return Words.outputFrame(path: path, detail: why.text)
         case .encoding(let detail): return Words.outputEncoding(path: path, detail: detail)
         case .system(let detail): return Words.outputSystem(path: path, detail: detail)
         }

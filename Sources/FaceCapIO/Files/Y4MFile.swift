@@ -245,9 +245,7 @@ public final class Y4MFileWriter {
         self.format = format
         guard width > 0, height > 0, frameRate > 0, frameRate.isFinite else {
             throw OutputFileError(
-                path: path,
-                problem: .frameMismatch(
-                    "\(width)×\(height) at \(frameRate) fps is not a valid clip size and rate"))
+                path: path, problem: .frameMismatch(.clipShape(width: width, height: height, frameRate: frameRate)))
         }
         header = Y4MEncoder.header(
             width: width, height: height, format: format,
@@ -255,7 +253,7 @@ public final class Y4MFileWriter {
         do {
             encoder = try Y4MEncoder(header: header, inputFormat: format)
         } catch {
-            throw OutputFileError(path: path, problem: .frameMismatch(error.summary))
+            throw OutputFileError(path: path, problem: .frameMismatch(.data(error)))
         }
         // O_EXCL first, to know whether a failed header write leaves a file of ours to remove.
         var created = true
@@ -287,12 +285,12 @@ public final class Y4MFileWriter {
 
     /// Appends one frame (of the writer's format and size).
     public func write(_ frame: Frame) throws(OutputFileError) {
-        guard fd >= 0 else { throw OutputFileError(path: path, problem: .frameMismatch("the writer is closed")) }
+        guard fd >= 0 else { throw OutputFileError(path: path, problem: .frameMismatch(.writerClosed)) }
         output.removeAll(keepingCapacity: true)
         do {
             try encoder.append(frame, to: &output)
         } catch {
-            throw OutputFileError(path: path, problem: .frameMismatch(error.summary))
+            throw OutputFileError(path: path, problem: .frameMismatch(.data(error)))
         }
         if let error = output.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
             // Drop the partial frame so the clip stays readable up to its last whole frame.

@@ -22,7 +22,8 @@ final class LiteralScanTests: XCTestCase {
         "Sources/FaceCapCore/Frame/MediaDataError.swift", "Sources/FaceCapCore/Frame/MediaDataReasons.swift",
         "Sources/FaceCapCore/Frame/PNM.swift", "Sources/FaceCapCore/Frame/Y4M.swift",
         "Sources/FaceCapIO/Files/ImageFile.swift", "Sources/FaceCapIO/Files/InputFileError.swift",
-        "Sources/FaceCapIO/Files/ClipSource.swift",
+        "Sources/FaceCapIO/Files/ClipSource.swift", "Sources/FaceCapIO/Files/Y4MFile.swift",
+        "Sources/FaceCapIO/Files/OutputFileError.swift", "Sources/FaceCapCore/Frame/ClipFrameMismatch.swift",
     ]
 
     /// Literals that are no sentence: commands typed as shown, key words of the pipe protocol, file names,

@@ -706,5 +706,8 @@ enum TypedWordsCoverage {
         Check(id: .mediaForeignImage, count: nil,
               arguments: ["format": "‹format347›"],
               call: { Words.mediaForeignImage(format: "‹format347›") }),
+        Check(id: .outputFrameClipShape, count: nil,
+              arguments: ["width": "‹width348›", "height": "‹height349›", "rate": "‹rate350›"],
+              call: { Words.outputFrameClipShape(width: "‹width348›", height: "‹height349›", rate: "‹rate350›") }),
     ]
 }
