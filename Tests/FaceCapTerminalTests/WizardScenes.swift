@@ -23,50 +23,91 @@ enum WizardScenes {
         kind: .lost, message: "clip.y4m: the clip ended after 90 frames",
         exitCode: .failure, recoverable: false)
 
-    /// The events tried in every state. Words inside them (camera messages, a server's reason) come from the
-    /// layers below and are given in English here, as a camera or a server would send them.
+    /// The events tried in every state, by kind (`FlowWalk.events`: a new kind of event does not compile until it is
+    /// listed here). Words inside them (camera messages, a server's reason) come from the layers below and are given
+    /// in English here, as a camera or a server would send them.
     static var events: [(WizardEvent, Double)] {
-        [
-            (.start, 0.1), (.key(.enter), 0.1), (.key(.space), 0.1), (.key(.character("q")), 0.1),
-            (.key(.character("r")), 0.1), (.key(.character("d")), 0.1), (.key(.character("?")), 0.1),
-            (.key(.escape), 0.1), (.tick, 40), (.resized(columns: 50, rows: 15), 0.1),
-            (.resized(columns: 80, rows: 24), 0.1),
-            (.cameraOpened, 0.1), (.cameraFailed(denied), 0.1), (.cameraFailed(busy), 0.1), (.cameraFailed(none), 0.1),
-            (.cameraLost(lost), 0.1), (.cameraLost(ended), 0.1),
-            (.frameAnalyzed(FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark, .keepHeadLevel])), 0.1),
-            (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
-            (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
-            (
-                .frameAnalyzed(
-                    FrameGuidance(time: 31, primary: .lookStraight, hints: [.holdStill], manualFallback: .timeout)), 0.1
-            ),
-            (.photoTaken(mode: .auto, width: 640, height: 480), 0.1), (.photoFailed, 0.1),
-            (.validation(.progress(0.4)), 0.1),
-            (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
-            (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))), 0.1),
-            (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
-            (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
-            (.validation(.refused(status: 401, message: "bad token")), 0.1),
-            (
-                .photoSaved(
-                    SavedPhoto(
-                        photoPath: "facecap-out/facecap-20261201-120000.jpg",
-                        reportPath: "facecap-out/facecap-20261201-120000.json")), 0.1
-            ),
-            (.saveFailed(message: "facecap-out: the disk is full (or over quota); free some space and try again"), 0.1),
-            (.key(.character("c")), 0.1), (.key(.character("2")), 0.1),
-            (
-                .camerasListed([
-                    CameraChoice(
-                        path: "/dev/video0", description: "Integrated Camera (uvcvideo, usb-0000:00:14.0-5)",
-                        isCurrent: true),
-                    CameraChoice(path: "/dev/video2", description: "USB Camera (uvcvideo, usb-0000:00:14.0-2)"),
-                ]), 0.1
-            ),
-            (.serverChecked(.ready), 0.1),
-            (.serverChecked(.unreachable(.serverError(status: 503, message: "down for maintenance"))), 0.1),
-            (.serverChecked(.refused(status: 401, message: "bad token")), 0.1),
-        ]
+        FlowWalk.events { kind -> [(WizardEvent, Double)] in
+            switch kind {
+            case .key:
+                let keys: [Key] =
+                    [.enter, .space] + "qrd?".map { Key.character($0) } + [.escape]
+                    + "c2".map { Key.character($0) }
+                return keys.map { (WizardEvent.key($0), 0.1) }
+            case .start: return [(.start, 0.1)]
+            case .tick: return [(.tick, 40)]
+            case .resized: return [(.resized(columns: 50, rows: 15), 0.1), (.resized(columns: 80, rows: 24), 0.1)]
+            case .cameraOpened: return [(.cameraOpened, 0.1)]
+            case .cameraFailed:
+                return [(.cameraFailed(denied), 0.1), (.cameraFailed(busy), 0.1), (.cameraFailed(none), 0.1)]
+            case .cameraLost: return [(.cameraLost(lost), 0.1), (.cameraLost(ended), 0.1)]
+            case .frameAnalyzed:
+                return [
+                    (
+                        .frameAnalyzed(
+                            FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark, .keepHeadLevel])), 0.1
+                    ),
+                    (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
+                    (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
+                    (
+                        .frameAnalyzed(
+                            FrameGuidance(
+                                time: 31, primary: .lookStraight, hints: [.holdStill], manualFallback: .timeout)),
+                        0.1
+                    ),
+                ]
+            case .photoTaken: return [(.photoTaken(mode: .auto, width: 640, height: 480), 0.1)]
+            case .photoFailed: return [(.photoFailed, 0.1)]
+            case .validation:
+                return [
+                    (.validation(.progress(0.4)), 0.1),
+                    (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
+                    (
+                        .validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))),
+                        0.1
+                    ),
+                    (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
+                    (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
+                    (.validation(.refused(status: 401, message: "bad token")), 0.1),
+                ]
+            case .photoSaved:
+                return [
+                    (
+                        .photoSaved(
+                            SavedPhoto(
+                                photoPath: "facecap-out/facecap-20261201-120000.jpg",
+                                reportPath: "facecap-out/facecap-20261201-120000.json")), 0.1
+                    )
+                ]
+            case .saveFailed:
+                return [
+                    (
+                        .saveFailed(
+                            message: "facecap-out: the disk is full (or over quota); free some space and try again"),
+                        0.1
+                    )
+                ]
+            // A signal ends the program the same way from every state: nothing to find behind it.
+            case .stop: return []
+            case .camerasListed:
+                return [
+                    (
+                        .camerasListed([
+                            CameraChoice(
+                                path: "/dev/video0", description: "Integrated Camera (uvcvideo, usb-0000:00:14.0-5)",
+                                isCurrent: true),
+                            CameraChoice(path: "/dev/video2", description: "USB Camera (uvcvideo, usb-0000:00:14.0-2)"),
+                        ]), 0.1
+                    )
+                ]
+            case .serverChecked:
+                return [
+                    (.serverChecked(.ready), 0.1),
+                    (.serverChecked(.unreachable(.serverError(status: 503, message: "down for maintenance"))), 0.1),
+                    (.serverChecked(.refused(status: 401, message: "bad token")), 0.1),
+                ]
+            }
+        }
     }
 
     static func settings(clip: Bool = false, checkServer: Bool = false) -> WizardSettings {

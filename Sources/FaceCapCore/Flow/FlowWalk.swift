@@ -58,8 +58,50 @@ public enum FlowWalk {
         return found
     }
 
+    /// The events a walk tries in every state, each with the seconds that pass before it: `samples` gives them for
+    /// each kind of event, in `WizardEvent.Kind`'s order. Written as a switch over the kind, it is exhaustive: a new
+    /// event does not compile until each walk says what it tries of it (nothing, for an event it leaves out).
+    public static func events(_ samples: (WizardEvent.Kind) -> [(WizardEvent, Double)]) -> [(WizardEvent, Double)] {
+        WizardEvent.Kind.allCases.flatMap { kind in
+            let tried = samples(kind)
+            precondition(tried.allSatisfy { $0.0.kind == kind })
+            return tried
+        }
+    }
+
     /// `reachable` told apart by `Signature`.
     public static func reachable(_ settings: WizardSettings, events: [(WizardEvent, Double)], depth: Int) -> [Wizard] {
         reachable(settings, events: events, depth: depth, key: Signature.init)
+    }
+}
+
+extension WizardEvent {
+    /// An event's case without its values: what the walks list their events by (`FlowWalk.events`). The order is
+    /// the order a walk tries them in.
+    public enum Kind: CaseIterable, Sendable {
+        case key, start, tick, resized, cameraOpened, cameraFailed, cameraLost, frameAnalyzed, photoTaken, photoFailed
+        case validation, photoSaved, saveFailed, stop, camerasListed, serverChecked
+    }
+
+    /// This event's kind; exhaustive, so a new event names its kind here first.
+    public var kind: Kind {
+        switch self {
+        case .key: return .key
+        case .start: return .start
+        case .tick: return .tick
+        case .resized: return .resized
+        case .cameraOpened: return .cameraOpened
+        case .cameraFailed: return .cameraFailed
+        case .cameraLost: return .cameraLost
+        case .frameAnalyzed: return .frameAnalyzed
+        case .photoTaken: return .photoTaken
+        case .photoFailed: return .photoFailed
+        case .validation: return .validation
+        case .photoSaved: return .photoSaved
+        case .saveFailed: return .saveFailed
+        case .stop: return .stop
+        case .camerasListed: return .camerasListed
+        case .serverChecked: return .serverChecked
+        }
     }
 }

@@ -184,7 +184,7 @@ public struct Wizard: Sendable, Equatable {
         }
     }
 
-    /// The name of the screen the current state shows: read from the screen the state builds, so it is
-    /// decided in one place (Screens/).
-    public var screenName: ScreenName { screen(at: now).name }
+    /// The name of the screen the current state shows, decided in one place (`stateName`, Screens/), the terminal
+    /// too small for it aside.
+    public var screenName: ScreenName { isTerminalTooSmall ? .terminalTooSmall : stateName }
 }

@@ -1,16 +1,8 @@
 /// Key d: the capture devices, numbered, as `facecap devices` lists them; or that there is no other one.
 extension Wizard {
     func pickerScreen(_ picker: CameraPicker) -> ScreenModel {
-        // Still the screen d was pressed on, as far as events go: choosing is a step of it.
-        let name: ScreenName
-        switch picker.from?.problem.kind {
-        case nil: name = .permissionDismissed
-        case .permissionDenied?: name = .permissionDenied
-        case .busy?: name = .cameraBusy
-        case .noCamera?, .lost?: name = .noCamera
-        }
         guard let choices = picker.choices else {
-            return ScreenModel(name: name, title: Words.text(.pickerTitle), lines: [Words.text(.pickerLooking)])
+            return ScreenModel(name: stateName, title: Words.text(.pickerTitle), lines: [Words.text(.pickerLooking)])
         }
         var lines: [String]
         if picker.hasOther {
@@ -24,6 +16,6 @@ extension Wizard {
         } else {
             lines = [Words.text(.pickerNone)]
         }
-        return ScreenModel(name: name, title: Words.text(.pickerTitle), lines: lines)
+        return ScreenModel(name: stateName, title: Words.text(.pickerTitle), lines: lines)
     }
 }

@@ -7,18 +7,12 @@ extension CameraProblem {
 /// A camera that cannot be opened (denied, busy, none) or that was lost.
 extension Wizard {
     func unavailableScreen(_ link: CameraLink, now: Double) -> ScreenModel {
-        let name: ScreenName
         let title: String
         switch link.problem.kind {
-        case .permissionDenied:
-            name = .permissionDenied
-            title = Words.text(.deniedTitle)
-        case .busy:
-            name = .cameraBusy
-            title = Words.text(.busyTitle)
+        case .permissionDenied: title = Words.text(.deniedTitle)
+        case .busy: title = Words.text(.busyTitle)
         case .noCamera, .lost:
             // The MIPI camera keeps the No camera screen's name (its event, SPEC's list) with a title of its own.
-            name = .noCamera
             if case .rawBayerOnly? = link.problem.error {
                 title = Words.text(.mipiTitle)
             } else {
@@ -30,7 +24,7 @@ extension Wizard {
             ? Words.text(.countdownLookingForCamera)
             : link.nextTry.map { Words.countdownLookingAgain(seconds: Messages.secondsText($0 - now)) }
         return ScreenModel(
-            name: name, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
+            name: stateName, title: title, tone: .error, lines: link.problem.screenLines, countdown: countdown)
     }
 
     func lostScreen(_ link: CameraLink, now: Double) -> ScreenModel {
@@ -43,7 +37,7 @@ extension Wizard {
                 ?? Words.text(.countdownLookingForCamera)
         }
         return ScreenModel(
-            name: .connectionError, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
+            name: stateName, title: Words.text(settings.sourceIsClip ? .lostTitleClip : .lostTitle),
             tone: .error, lines: lines, countdown: countdown)
     }
 }

@@ -2,7 +2,7 @@
 extension Wizard {
     func openingScreen() -> ScreenModel {
         ScreenModel(
-            name: .capture, title: Words.text(.captureTitle), picture: .livePreview(oval: .searching, stability: 0),
+            name: stateName, title: Words.text(.captureTitle), picture: .livePreview(oval: .searching, stability: 0),
             primary: Words.text(.captureStarting))
     }
 
@@ -59,7 +59,7 @@ extension Wizard {
         }
         let stabilityBar = stability > 0 ? ScreenProgress(fraction: stability, label: Words.text(.progressSteady)) : nil
         var model = ScreenModel(
-            name: progress.manualOffered == nil ? .capture : .manualCapture,
+            name: stateName,
             title: Words.text(.captureTitle), tone: oval == .ready || taking ? .good : .neutral,
             picture: .livePreview(oval: oval, stability: stability), primary: primary,
             hints: Array(hints.prefix(2)), lines: lines, progress: stabilityBar, countdown: countdown)

@@ -22,7 +22,7 @@ extension Wizard {
             spinner = Int(max(0, now - check.startedAt) * Self.spinnerSteps)
         }
         return ScreenModel(
-            name: .uploading, title: title, picture: .photo, primary: primary, lines: lines,
+            name: stateName, title: title, picture: .photo, primary: primary, lines: lines,
             progress: ScreenProgress(
                 fraction: check.progress,
                 label: Words.text(server ? .progressSending : .progressChecking)),
@@ -32,19 +32,15 @@ extension Wizard {
     /// Spinner steps a second: the run loop ticks four times a second.
     static let spinnerSteps = 4.0
 
-    func savingScreen(_ saving: Saving) -> ScreenModel {
-        // Saving on the way out after the server could not be reached or refused: still the Connection error;
-        // after an interrupted upload: still Uploading.
-        var name = ScreenName.uploading
-        if case .exit(let code) = saving.then, code != .cancelled { name = .connectionError }
-        return ScreenModel(
-            name: name, title: Words.text(.savingTitle), picture: .photo,
+    func savingScreen() -> ScreenModel {
+        ScreenModel(
+            name: stateName, title: Words.text(.savingTitle), picture: .photo,
             progress: ScreenProgress(fraction: 1, label: Words.text(.progressSaving)))
     }
 
     func unreachableScreen(_ trouble: ServerTrouble, now: Double) -> ScreenModel {
         ScreenModel(
-            name: .connectionError,
+            name: stateName,
             title: Words.text(trouble.reason.serverAnswered ? .serverErrorTitle : .unreachableTitle),
             tone: .error, picture: .photo,
             lines: [trouble.reason.text, Words.unreachableKept(attempt: String(trouble.request.attempt))],
@@ -61,7 +57,7 @@ extension Wizard {
             refusal.status > 0
             ? Words.refusedHTTP(status: String(refusal.status), message: refusal.message) : refusal.message
         return ScreenModel(
-            name: .connectionError, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
+            name: stateName, title: Words.text(.refusedTitle), tone: .error, picture: .photo,
             lines: [said, Words.text(Self.refusedFix(refusal.status))],
             countdown: refusal.sending ? Words.text(.countdownSendingAgainNow) : nil)
     }
@@ -84,7 +80,7 @@ extension Wizard {
             lines.append(Words.text(.saveFolderOffer))
         }
         return ScreenModel(
-            name: .saveFailed, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
+            name: stateName, title: Words.text(.saveFailedTitle), tone: .error, picture: .photo,
             lines: lines)
     }
 }

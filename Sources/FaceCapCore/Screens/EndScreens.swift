@@ -2,7 +2,7 @@
 extension Wizard {
     func successScreen(_ ending: Ending, now: Double) -> ScreenModel {
         ScreenModel(
-            name: .success, title: Words.text(.successTitle), tone: .good, picture: .photo,
+            name: stateName, title: Words.text(.successTitle), tone: .good, picture: .photo,
             lines: [
                 Words.successSavedTo(path: ending.saved.photoPath),
                 Words.successReport(path: ending.saved.reportPath),
@@ -17,14 +17,14 @@ extension Wizard {
             ? [Words.text(.retryNotPassed)]
             : Messages.advice(forReasons: retry.verdict.reasons)
         return ScreenModel(
-            name: .retry, title: Words.text(.retryTitle), tone: .warning, picture: .photo,
+            name: stateName, title: Words.text(.retryTitle), tone: .warning, picture: .photo,
             primary: Words.retryAttemptsLeft(count: retry.attemptsLeft), lines: lines,
             countdown: retry.until.map { Words.countdownBackToCamera(seconds: Messages.secondsText($0 - now)) })
     }
 
     func finalErrorScreen(_ ending: Ending, now: Double) -> ScreenModel {
         ScreenModel(
-            name: .finalError, title: Words.text(.finalTitle), tone: .warning, picture: .photo,
+            name: stateName, title: Words.text(.finalTitle), tone: .warning, picture: .photo,
             lines: [
                 Words.finalNotPassed(count: settings.attempts), Words.text(.finalSubmitted),
                 Words.successSavedTo(path: ending.saved.photoPath),

@@ -2,7 +2,7 @@
 extension Wizard {
     func tutorialScreen() -> ScreenModel {
         ScreenModel(
-            name: .tutorial, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
+            name: stateName, title: Words.text(.tutorialTitle), picture: .tutorialIllustration,
             lines: Messages.tutorialTips)
     }
 
@@ -20,7 +20,7 @@ extension Wizard {
             lines.append(Words.contextKeptLocal(directory: settings.outputDirectory))
         }
         return ScreenModel(
-            name: .permissionContext, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
+            name: stateName, title: Words.text(settings.sourceIsClip ? .contextTitleClip : .contextTitle),
             lines: lines)
     }
 
@@ -28,7 +28,7 @@ extension Wizard {
         guard !settings.sourceIsClip else {
             // A clip is what was declined: neither another camera nor "replay a clip" is an answer.
             return ScreenModel(
-                name: .permissionDismissed, title: Words.text(.dismissedTitleClip),
+                name: stateName, title: Words.text(.dismissedTitleClip),
                 lines: [
                     Words.text(.dismissedClipNotPlayed), Words.text(.dismissedAskAgain),
                     Words.text(.dismissedQuit),
@@ -38,6 +38,6 @@ extension Wizard {
             Words.text(.dismissedStaysOff), Words.text(.dismissedAskAgain), Words.text(.dismissedOtherCamera),
             Words.text(.dismissedReplay), ShellCommand.replayClip, Words.text(.dismissedQuit),
         ]
-        return ScreenModel(name: .permissionDismissed, title: Words.text(.dismissedTitle), lines: lines)
+        return ScreenModel(name: stateName, title: Words.text(.dismissedTitle), lines: lines)
     }
 }

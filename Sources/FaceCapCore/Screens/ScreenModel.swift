@@ -1,9 +1,11 @@
-/// The screens of the capture flow. The raw values are the `screen` event's values (README, "Events").
+/// The screens of the capture flow. The raw values are the `screen` event's values (README, "Events"); the order
+/// is the README's screen table's (`facecap generate screens`). The state says which one it shows
+/// (`Wizard.stateName`, an exhaustive switch), and the README's table what each is for (`ScreenTable.row`, another).
 public enum ScreenName: String, Sendable, Equatable, CaseIterable, Codable {
     case tutorial
     case permissionContext
-    case permissionDenied
     case permissionDismissed
+    case permissionDenied
     case noCamera
     case cameraBusy
     case capture

@@ -3,7 +3,7 @@
 extension Wizard {
     func checkingServerScreen() -> ScreenModel {
         ScreenModel(
-            name: .capture, title: Words.text(.serverCheckingTitle),
+            name: stateName, title: Words.text(.serverCheckingTitle),
             primary: Words.serverCheckingPrimary(server: settings.serverURL ?? ""))
     }
 
@@ -13,7 +13,7 @@ extension Wizard {
             ? Words.text(.countdownCheckingNow)
             : trouble.nextTry.map { Words.countdownCheckingAgainIn(seconds: Messages.secondsText($0 - now)) }
         return ScreenModel(
-            name: .connectionError, title: serverCheckTitle(trouble.check), tone: .error,
+            name: stateName, title: serverCheckTitle(trouble.check), tone: .error,
             lines: [Self.serverCheckSaid(trouble.check), serverCheckFix(trouble.check)], countdown: countdown)
     }
 

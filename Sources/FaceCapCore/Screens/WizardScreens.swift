@@ -25,7 +25,7 @@ extension Wizard {
         case .capture(let progress): return captureScreen(progress, taking: false, now: now)
         case .taking(let taking): return takingScreen(taking, now: now)
         case .validating(let check): return checkingScreen(check, now: now)
-        case .saving(let saving): return savingScreen(saving)
+        case .saving: return savingScreen()
         case .success(let ending): return successScreen(ending, now: now)
         case .retry(let retry): return retryScreen(retry, now: now)
         case .finalError(let ending): return finalErrorScreen(ending, now: now)
@@ -33,7 +33,37 @@ extension Wizard {
         case .serverUnreachable(let trouble): return unreachableScreen(trouble, now: now)
         case .serverRefused(let refusal): return refusedScreen(refusal)
         case .saveFailed(let failure): return saveFailedScreen(failure)
-        case .finished: return ScreenModel(name: announced.screen ?? .tutorial, title: "")
+        case .finished: return ScreenModel(name: stateName, title: "")
+        }
+    }
+
+    /// The name of the screen the state shows (the `screen` events, the walks and the README's table go by it), in
+    /// one exhaustive switch: a new state does not compile until it names its screen here, with a new `ScreenName`
+    /// case when it is a new screen. Each builder takes its name from here.
+    var stateName: ScreenName {
+        switch state {
+        case .notStarted, .tutorial: return .tutorial
+        case .permissionContext: return .permissionContext
+        case .permissionDismissed: return .permissionDismissed
+        // Still the screen d was pressed on, as far as events go: choosing is a step of it.
+        case .choosingCamera(let picker): return picker.from?.problem.kind.screenName ?? .permissionDismissed
+        // The wait for the pre-flight's answer and the camera's opening are the capture screen's start.
+        case .checkingServer, .opening: return .capture
+        case .cameraUnavailable(let link): return link.problem.kind.screenName
+        case .capture(let progress): return progress.manualOffered == nil ? .capture : .manualCapture
+        case .taking(let taking): return taking.manualOffered == nil ? .capture : .manualCapture
+        case .validating: return .uploading
+        case .saving(let saving):
+            // Saving on the way out after the server could not be reached or refused: still the Connection error;
+            // after an interrupted upload: still Uploading.
+            if case .exit(let code) = saving.then, code != .cancelled { return .connectionError }
+            return .uploading
+        case .serverCheckFailed, .cameraLost, .serverUnreachable, .serverRefused: return .connectionError
+        case .success: return .success
+        case .retry: return .retry
+        case .finalError: return .finalError
+        case .saveFailed: return .saveFailed
+        case .finished: return announced.screen ?? .tutorial
         }
     }
 
@@ -54,6 +84,18 @@ extension Wizard {
 extension Wizard {
     /// The key bar: the help of each advertised binding, worded.
     public var keyHelp: [KeyHelp] { bindings.compactMap(\.help) }
+}
+
+extension CameraProblem.Kind {
+    /// The screen a camera that cannot be used shows (the MIPI camera keeps the No camera screen's name, its event,
+    /// with a title of its own).
+    var screenName: ScreenName {
+        switch self {
+        case .permissionDenied: return .permissionDenied
+        case .busy: return .cameraBusy
+        case .noCamera, .lost: return .noCamera
+        }
+    }
 }
 
 extension KeyBinding {
