@@ -118,6 +118,19 @@ final class CatalogueTests: XCTestCase {
         }
     }
 
+    /// French takes the no-break space its file's header asks for before a colon and a semicolon, so that no line
+    /// of a wrapped message starts with the sign: a plain space there fails.
+    func testFrenchPutsANoBreakSpaceBeforeAColonOrASemicolon() throws {
+        let french = try XCTUnwrap(shippedTranslations().first { $0.language == "fr" })
+        for id in MessageID.allCases {
+            for form in french.entries[id.key] ?? [] {
+                XCTAssertFalse(
+                    form.contains(" :") || form.contains(" ;"),
+                    "fr \(id.rawValue): \"\(form)\" has a plain space before : or ; (U+00A0 belongs there)")
+            }
+        }
+    }
+
     /// `LANG ID` pairs (a `#` starts a comment: say why the English stays).
     func recordedFallbacks() throws -> Set<String> {
         let path = repositoryRoot + "/Resources/po/untranslated.txt"
