@@ -127,6 +127,7 @@ enum ScreenTable {
                     + "it (resize) and no other key acts on the hidden screen")
         }
     }
+
     // MARK: the keys, from the flow
 
     /// Each reached screen's key hints ("q/Esc quit"), by screen name (the picker's apart), in the order the walk

@@ -4,8 +4,8 @@ import XCTest
 @testable import FaceCapIO
 
 /// The face models the suites on real photos share (`LensEdgeTests`, `MirrorLensTests`, `LightFirstTests`,
-/// `BuiltInValidatorTests`, `EyeCoverTests`, `DarkCoverTests`, `CameraExposureTests`), read once for the whole run, and the tracker and the photo's analysis they set up from
-/// them.
+/// `BuiltInValidatorTests`, `EyeCoverTests`, `DarkCoverTests`, `CameraExposureTests`), read once for the whole
+/// run, and the tracker and the photo's analysis they set up from them.
 enum FaceModelsFixture {
     typealias Models = (
         detector: TFLiteModel, landmarks: TFLiteModel, iris: TFLiteModel, hand: TFLiteModel, palm: TFLiteModel

@@ -41,35 +41,10 @@ enum WizardScenes {
             case .cameraFailed:
                 return [(.cameraFailed(denied), 0.1), (.cameraFailed(busy), 0.1), (.cameraFailed(none), 0.1)]
             case .cameraLost: return [(.cameraLost(lost), 0.1), (.cameraLost(ended), 0.1)]
-            case .frameAnalyzed:
-                return [
-                    (
-                        .frameAnalyzed(
-                            FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark, .keepHeadLevel])), 0.1
-                    ),
-                    (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
-                    (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
-                    (
-                        .frameAnalyzed(
-                            FrameGuidance(
-                                time: 31, primary: .lookStraight, hints: [.holdStill], manualFallback: .timeout)),
-                        0.1
-                    ),
-                ]
+            case .frameAnalyzed: return guidance
             case .photoTaken: return [(.photoTaken(mode: .auto, width: 640, height: 480), 0.1)]
             case .photoFailed: return [(.photoFailed, 0.1)]
-            case .validation:
-                return [
-                    (.validation(.progress(0.4)), 0.1),
-                    (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
-                    (
-                        .validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))),
-                        0.1
-                    ),
-                    (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
-                    (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
-                    (.validation(.refused(status: 401, message: "bad token")), 0.1),
-                ]
+            case .validation: return verdicts
             case .photoSaved:
                 return [
                     (
@@ -109,6 +84,36 @@ enum WizardScenes {
             }
         }
     }
+
+    /// The analysed frames tried in every state: a problem with hints, ready and still, auto capture, and the
+    /// manual fallback after a timeout.
+    static let guidance: [(WizardEvent, Double)] = [
+        (
+            .frameAnalyzed(
+                FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark, .keepHeadLevel])), 0.1
+        ),
+        (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
+        (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
+        (
+            .frameAnalyzed(
+                FrameGuidance(
+                    time: 31, primary: .lookStraight, hints: [.holdStill], manualFallback: .timeout)),
+            0.1
+        ),
+    ]
+
+    /// The server's answers tried in every state (a reason it does not know among them).
+    static let verdicts: [(WizardEvent, Double)] = [
+        (.validation(.progress(0.4)), 0.1),
+        (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
+        (
+            .validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark", "somethingNew"]))),
+            0.1
+        ),
+        (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
+        (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
+        (.validation(.refused(status: 401, message: "bad token")), 0.1),
+    ]
 
     static func settings(clip: Bool = false, checkServer: Bool = false) -> WizardSettings {
         FlowWalk.settings(clip: clip, checkServer: checkServer)

@@ -12,7 +12,7 @@ extension Wizard {
         case .permissionDenied: title = Words.text(.deniedTitle)
         case .busy: title = Words.text(.busyTitle)
         case .noCamera, .lost:
-            // The MIPI camera keeps the No camera screen's name (its event, SPEC's list) with a title of its own.
+            // The MIPI camera shows the No camera screen (its name, `stateName`, is SPEC's) with a title of its own.
             if case .rawBayerOnly? = link.problem.error {
                 title = Words.text(.mipiTitle)
             } else {

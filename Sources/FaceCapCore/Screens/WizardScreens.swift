@@ -1,7 +1,8 @@
 extension Wizard {
     /// What the current state shows, at monotonic time `now` (countdowns count down to it). Each screen is
     /// built in one place (IntroScreens, CameraScreens, CaptureScreen, CheckScreens, EndScreens) that gives its
-    /// name and words; its keys are the state's bindings (Wizard+Keys.swift), so it offers what it does.
+    /// words; its name is `stateName`'s; its keys are the state's bindings (Wizard+Keys.swift), so it offers what
+    /// it does.
     public func screen(at now: Double) -> ScreenModel {
         var model = isTerminalTooSmall ? tooSmallScreen() : stateScreen(at: now)
         model.keys = keyHelp

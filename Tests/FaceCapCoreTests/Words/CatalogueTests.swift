@@ -120,13 +120,24 @@ final class CatalogueTests: XCTestCase {
 
     /// French takes the no-break space its file's header asks for before a colon and a semicolon, so that no line
     /// of a wrapped message starts with the sign: a plain space there fails.
+    /// fr.po's header: a no-break space (U+00A0) before `:` and `;` as punctuation (followed by a space or ending
+    /// the text; a URL's colon is not, nor a JSON sample's after its key's quote), and between a frame rate and
+    /// its unit.
     func testFrenchPutsANoBreakSpaceBeforeAColonOrASemicolon() throws {
         let french = try XCTUnwrap(shippedTranslations().first { $0.language == "fr" })
         for id in MessageID.allCases {
             for form in french.entries[id.key] ?? [] {
+                let characters = Array(form)
+                for (index, character) in characters.enumerated() where character == ":" || character == ";" {
+                    let ends = index + 1 == characters.count || characters[index + 1] == " "
+                    let json = index > 0 && characters[index - 1] == "\""
+                    XCTAssertFalse(
+                        ends && !json && (index == 0 || characters[index - 1] != "\u{00A0}"),
+                        "fr \(id.rawValue): \"\(form)\" has no U+00A0 before its \(character)")
+                }
                 XCTAssertFalse(
-                    form.contains(" :") || form.contains(" ;"),
-                    "fr \(id.rawValue): \"\(form)\" has a plain space before : or ; (U+00A0 belongs there)")
+                    form.contains(" i/s") || form.contains(" fps"),
+                    "fr \(id.rawValue): \"\(form)\" has a plain space before its frame rate's unit")
             }
         }
     }
