@@ -414,7 +414,7 @@ public final class FaceTracker {
     /// at the hand's cadence (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame
     /// a tracked face is lost (a hand brought over it is said without waiting for the next run).
     private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame) -> Float? {
-        guard let hand else { return nil }
+        guard hand != nil else { return nil }
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
@@ -423,7 +423,7 @@ public final class FaceTracker {
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
         handRan = true
-        return hand.hidesFace(in: frame, box: detection.box)
+        return hiddenByHandOrPalm(frame, box: detection.box)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a
