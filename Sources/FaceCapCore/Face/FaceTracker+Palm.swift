@@ -81,18 +81,9 @@ extension FaceTracker {
         let region = Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
         var merged = reading
         let palms = palm.detect(frame, in: region).filter { Self.keepsPalm($0, faceWidth: faceWidth) }
-        let box = Self.bounds(points)
         for found in palms.prefix(Self.maxPalms) {
             let roi = found.handROI
             guard var one = hand.reading(in: frame, roi: roi, face: points, isMouthCrop: false) else { continue }
-            // Over the face's box raised (`palmBoxRaise`): the eyes of a face whose landmarks slid down under the hand.
-            if hand.rawFlag >= HandLandmarker.partFlag,
-                HandLandmarker.middleOverlap(hull: hand.hull, box: box, raise: HandLandmarker.palmBoxRaise)
-                    >= HandLandmarker.minRaisedOverlap
-            {
-                one.face = max(one.face, hand.rawFlag)
-                one.parts.insert(.upperFace)
-            }
             if one.parts.isEmpty,
                 let wide = hand.reading(
                     in: frame,
@@ -109,11 +100,13 @@ extension FaceTracker {
     /// The hand over a face the landmark model did not confirm (`box`, the detection or where the face was lost),
     /// with the palms too: the highest of `HandLandmarker.hidesFace`'s flag on the crops centred on the box and the
     /// hand model's flag on each palm kept (`keepsPalm`, the box's width for the face's) on a square of
-    /// `palmRegionSide` box widths, whose hull holds at least `minHiddenFaceOverlap` of the box's middle, or
-    /// `minRaisedOverlap` of it raised by `palmBoxRaise` (a hand over the eyes: the detector's box slides down onto
-    /// the mouth and chin, the hand lies above its middle, and the crops centred there do not frame it). Nil when the
-    /// frame's data is too short. A palm run and a hand run on each palm kept, at the hand's cadence.
-    func hiddenByHandOrPalm(_ frame: Frame, box: Rect) -> Float? {
+    /// `palmRegionSide` box widths, whose hull holds at least `minHiddenFaceOverlap` of the box's middle, or, for a
+    /// detection (`detected`), `minRaisedOverlap` of it raised by `palmBoxRaise` (a hand over the eyes: the
+    /// detector's box slides down onto the mouth and chin, the hand lies above its middle, and the crops centred
+    /// there do not frame it). Not raised on a confirmed face's box nor where a face was lost (its landmarks'
+    /// bounds, whose top is the hairline: raised, that middle reaches into the hair, where a hand covers nothing).
+    /// Nil when the frame's data is too short. A palm run and a hand run on each palm kept, at the hand's cadence.
+    func hiddenByHandOrPalm(_ frame: Frame, box: Rect, detected: Bool = true) -> Float? {
         guard let hand, let centred = hand.hidesFace(in: frame, box: box) else { return nil }
         guard let palm, box.width >= 1 else { return centred }
         let side = Self.palmRegionSide * box.width
@@ -125,7 +118,7 @@ extension FaceTracker {
             HandLandmarker.convexHull(hand.points, into: &hand.hull, sorted: &hand.sorted)
             let over = HandLandmarker.middleOverlap(hull: hand.hull, box: box) >= HandLandmarker.minHiddenFaceOverlap
             let raised = HandLandmarker.middleOverlap(hull: hand.hull, box: box, raise: HandLandmarker.palmBoxRaise)
-            if over || raised >= HandLandmarker.minRaisedOverlap { best = max(best, flag) }
+            if over || (detected && raised >= HandLandmarker.minRaisedOverlap) { best = max(best, flag) }
         }
         return best
     }

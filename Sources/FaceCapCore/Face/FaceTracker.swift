@@ -391,7 +391,7 @@ public final class FaceTracker {
         // No face confirmed: a hand may be what hides it (the widest rejected detection, or where the face was
         // tracked a moment ago when the detector finds nothing at all).
         let hidden = tracked == nil ? rejected.first ?? lostFace() : nil
-        let handOver = hidden.flatMap { hiddenByHandIfDue($0, in: frame) }
+        let handOver = hidden.flatMap { hiddenByHandIfDue($0, in: frame, detected: !rejected.isEmpty) }
         for detection in rejected {
             faces.append(
                 Face(
@@ -410,10 +410,11 @@ public final class FaceTracker {
         return FaceDetection(score: 0, box: box, keypoints: [])
     }
 
-    /// The hand model over `detection`, a face the landmark model did not confirm (`HandLandmarker.hidesFace`),
-    /// at the hand's cadence (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame
-    /// a tracked face is lost (a hand brought over it is said without waiting for the next run).
-    private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame) -> Float? {
+    /// The hand model and the palms over `detection`, a face the landmark model did not confirm
+    /// (`hiddenByHandOrPalm`; `detected` when it is a detection, not where a face was lost), at the hand's cadence
+    /// (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame a tracked face is lost (a
+    /// hand brought over it is said without waiting for the next run).
+    private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame, detected: Bool) -> Float? {
         guard hand != nil else { return nil }
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
@@ -423,7 +424,7 @@ public final class FaceTracker {
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
         handRan = true
-        return hiddenByHandOrPalm(frame, box: detection.box)
+        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a

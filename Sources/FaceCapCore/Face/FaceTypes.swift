@@ -64,7 +64,8 @@ public struct Face: Sendable, Equatable {
     /// of the face and which parts (`HandLandmarker.reading`).
     public var hand: HandReading?
     /// On a rejected detection (or where a face was lost a moment ago, score 0): the hand model's flag over it
-    /// (`HandLandmarker.hidesFace`) when it was read there; nil otherwise. A hand there hides the face.
+    /// (`FaceTracker.hiddenByHandOrPalm`: the crops centred on it and the palms around it) when it was read there;
+    /// nil otherwise. A hand there hides the face.
     public var hiddenByHand: Float?
     public init(
         detection: FaceDetection, landmarks: FaceLandmarks?, isTracked: Bool = false, eyes: FaceEyes? = nil,

@@ -17,17 +17,13 @@ public struct HandParts: OptionSet, Sendable, Hashable {
     /// Below the lower lip, a third of the way to the chin's tip (landmarks 17 → 152), as wide as the mouth (61–291): a hand on
     /// the chin just below the mouth, the lips outside its hull.
     public static let chin = HandParts(rawValue: 1 << 6)
-    /// The upper face above the face's box: a palm's hand over the middle of the box raised by
-    /// `HandLandmarker.palmBoxRaise` (the eyes of a face whose box and landmarks slid down onto the lower face under a
-    /// hand over the eyes).
-    public static let upperFace = HandParts(rawValue: 1 << 7)
 
     /// The parts' names in a fixed order, for `analyze --json`.
     public var names: [String] {
         let all: [(HandParts, String)] = [
             (.mouth, "mouth"), (.nose, "nose"), (.rightEye, "rightEye"),
             (.leftEye, "leftEye"), (.rightCheek, "rightCheek"),
-            (.leftCheek, "leftCheek"), (.chin, "chin"), (.upperFace, "upperFace"),
+            (.leftCheek, "leftCheek"), (.chin, "chin"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }
@@ -143,10 +139,11 @@ extension HandLandmarker {
         return best
     }
 
-    /// A palm's hand is also tested against the middle of the face's box raised by this many box heights (its top
-    /// quarter and a quarter box above), and counts there from `minRaisedOverlap`: a hand over the eyes and forehead
-    /// hides them from the detector and the landmark model, whose box and landmarks then slide down onto the lower
-    /// face and hold nothing under the hand (ft3_03, a real hand over both eyes on a small face: its palm's hull held
+    /// Over a detection the landmark model rejected, a palm's hand is also tested against the middle of the
+    /// detector's box raised by this many box heights (its top quarter and a quarter box above), and counts there
+    /// from `minRaisedOverlap` (`FaceTracker.hiddenByHandOrPalm`): a hand over the eyes and forehead hides them from
+    /// the detector and the landmark model, whose box then slides down onto the lower face and holds nothing under
+    /// the hand (ft3_03, a real hand over both eyes on a small face: its palm's hull held
     /// none of the box's middle and 0.44–0.52 of it raised half a box; the one bare real face with a palm there,
     /// ft3_15's hand on her forehead, 0.20; docs/calibration.md, "A hand over the eyes above a box that slid down").
     public static let palmBoxRaise: Float = 0.5
