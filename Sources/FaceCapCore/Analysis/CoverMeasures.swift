@@ -78,10 +78,6 @@ public struct CoverMetrics: Sendable, Equatable {
     public var leftEyeTexture: Double = 1
     public var rightEyeDip: Double = 1
     public var leftEyeDip: Double = 1
-    /// The face's sharpness (`FaceMetrics.sharpness`), copied here by `FrameMetrics` for the flat-lens rule: a
-    /// blurred face is flat everywhere (a heavy blur brings an eye's dip within 0.005 of `maxLensDip`). nil
-    /// when not measured; then the rule reads the eyes alone.
-    public var faceSharpness: Double? = nil
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -108,7 +104,11 @@ public struct CoverMetrics: Sendable, Equatable {
     /// (one eye, e.g. a hand), "hand" (the hand model sees a hand over the nose, an eye or a cheek); empty when
     /// the face is uncovered.
     /// `margin` (a fraction of each limit, `coverHysteresis`) keeps a region covered until it clears by that much.
-    public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
+    /// `blurry`: the face is `blurry` as `GuidanceRules` judges it (its hysteresis included; the caller decides,
+    /// `analyze --json` from the frame's own guidance): then the mirror's flat face (`flatLenses`) is not read —
+    /// a blur flattens an eye as a mirror is flat — and a blurry face's eyes are covered only by the other signs
+    /// (darkness, the lens's edge). Without it (false) the flat face is read as on a sharp face.
+    public func regions(_ t: AnalyzerThresholds, margin: Double = 0, blurry: Bool = false) -> [String] {
         var regions: [String] = []
         if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
         let right = eyeCovered(
@@ -119,7 +119,7 @@ public struct CoverMetrics: Sendable, Equatable {
             brightness: leftEyeBrightness, darkness: leftEyeDarkness,
             widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
             contrast: leftEyeContrast, t, margin: margin)
-        if (right && left) || lensEdges(t, margin: margin) || flatLenses(t, margin: margin) {
+        if (right && left) || lensEdges(t, margin: margin) || (!blurry && flatLenses(t, margin: margin)) {
             regions.append("eyes")
         } else if right || left {
             regions.append("eye")
@@ -180,12 +180,11 @@ public struct CoverMetrics: Sendable, Equatable {
     /// in the opening (`rightEyeDip` below `maxLensDip`). A mirror reflects the room smoothly and shows the
     /// eye behind it faintly, bright or dark, and may have no edge below it; an eye, open, closed, shadowed or
     /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip. Not read
-    /// on a face that is `blurry` (`faceSharpness` below `minSharpness`): a heavy blur flattens both.
-    /// docs/calibration.md, "A mirror's flat face".
+    /// on a face that is `blurry` (`regions(blurry:)`, decided by `GuidanceRules` with `blurry`'s own
+    /// hysteresis): a heavy blur flattens both. docs/calibration.md, "A mirror's flat face".
     func flatLenses(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let texture = t.maxLensTexture * (1 + margin), dip = t.maxLensDip * (1 + margin)
-        let sharp = faceSharpness.map { $0 >= t.minSharpness } ?? true
-        return sharp && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip && leftEyeDip < dip
+        return rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip && leftEyeDip < dip
             && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }
 
