@@ -44,6 +44,47 @@ final class MirrorBlurGateTests: XCTestCase {
             GuidanceRules.activeCodes(metrics(sharpness: 100, cover: dark), thresholds: t), [.faceCovered, .blurry])
     }
 
+    /// An eye squeezed shut and blurred (σ 1.5–2 px, still sharp enough to be judged) is flat and dips little as a
+    /// mirror does, but its lids have the skin's colour (the real set's ft3_06: eye chroma 0.8–0.9): each lens
+    /// must be `minLensChroma` from the skin, at the hysteresis margin too; an eye whose colour was not measured
+    /// (a bright mirror clips) passes.
+    func testAFlatEyeOfTheSkinsColourIsNoLens() {
+        var cover = flatEyes()
+        XCTAssertEqual(cover.regions(t), ["eyes"], "colour not measured: the flat face alone")
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (20, 20)
+        XCTAssertEqual(cover.regions(t), ["eyes"], "a mirror's colour")
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (0.8, 0.9)
+        XCTAssertEqual(cover.regions(t), [], "lids of the skin's colour")
+        XCTAssertEqual(cover.regions(t, margin: t.coverHysteresis), [], "nor at the hysteresis margin")
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (20, 0.9)
+        XCTAssertEqual(cover.regions(t), [], "both lenses must have a colour of their own")
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (20, nil)
+        XCTAssertEqual(cover.regions(t), ["eyes"])
+        // A palm laid over an eye is of the skin's colour too, and smoother than any judged eye: still covered.
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (0.8, 0.9)
+        cover.rightEyeTexture = 0.9 * t.maxPalmTexture
+        XCTAssertEqual(cover.regions(t), ["eyes"], "a palm's smoothness")
+        cover.rightEyeTexture = 1.2 * t.maxPalmTexture
+        XCTAssertEqual(cover.regions(t), [], "a squeezed, blurred eye keeps some texture")
+        cover.rightEyeTexture = 0.5 * t.maxLensTexture
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (t.minLensChroma, t.minLensChroma)
+        XCTAssertEqual(cover.regions(t), ["eyes"], "the limit itself is a lens")
+        (cover.rightEyeChroma, cover.leftEyeChroma) = (0.95 * t.minLensChroma, 0.95 * t.minLensChroma)
+        XCTAssertEqual(cover.regions(t), [])
+        XCTAssertEqual(cover.regions(t, margin: t.coverHysteresis), ["eyes"], "held by the hysteresis")
+        let walk: [(Double, [GuidanceCode])] = [
+            (20, [.faceCovered]), (0.95 * t.minLensChroma, [.faceCovered]), (1, []),
+        ]
+        var previous: Set<GuidanceCode> = []
+        for (chroma, expected) in walk {
+            (cover.rightEyeChroma, cover.leftEyeChroma) = (chroma, chroma)
+            let codes = GuidanceRules.activeCodes(
+                metrics(sharpness: 500, cover: cover), previous: previous, thresholds: t)
+            XCTAssertEqual(codes, expected, "chroma \(chroma)")
+            previous = Set(codes)
+        }
+    }
+
     /// Frame by frame, each frame's codes the next one's `previous` (as the analyzer feeds them), the sharpness
     /// walks across 150 and 180: the mirror reading follows `blurry`'s hysteresis.
     func testTheFlatLensReadingFollowsBlurrysHysteresis() {

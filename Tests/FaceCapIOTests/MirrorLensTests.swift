@@ -71,6 +71,9 @@ final class MirrorLensTests: XCTestCase {
             let cover = try XCTUnwrap(report.metrics.face?.cover)
             let said = "\(name): \(cover); \(report.guidance)"
             XCTAssertTrue(cover.flatLenses(t), said)
+            // A mirror has the room's colours, not the skin's (`minLensChroma`).
+            let chroma = min(cover.rightEyeChroma ?? .infinity, cover.leftEyeChroma ?? .infinity)
+            XCTAssertGreaterThan(chroma, 1.5 * t.minLensChroma, said)
             XCTAssertEqual(cover.regions(t), ["eyes"], said)
             XCTAssertEqual(cover.regions(without), [], said)
             XCTAssertTrue(report.guidance.contains(.faceCovered), said)

@@ -129,6 +129,7 @@ public enum AnalysisReport {
             ("lensEdge", array([number(c.rightLensEdge, 3), number(c.leftLensEdge, 3)])),
             ("eyeTexture", array([number(c.rightEyeTexture, 3), number(c.leftEyeTexture, 3)])),
             ("eyeDip", array([number(c.rightEyeDip, 3), number(c.leftEyeDip, 3)])),
+            ("eyeChroma", array([number(c.rightEyeChroma, 1), number(c.leftEyeChroma, 1)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
             ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),

@@ -78,6 +78,11 @@ public struct CoverMetrics: Sendable, Equatable {
     public var leftEyeTexture: Double = 1
     public var rightEyeDip: Double = 1
     public var leftEyeDip: Double = 1
+    /// Per eye: the chroma distance (Cb, Cr on 0…255) of the opening's colour from the reference skin's; nil when
+    /// either lost its colour (clipped) or was not measured. An eye squeezed shut is lids of the skin's own
+    /// colour, however blurred; a mirror shows the room's colours (docs/calibration.md, "A medium blur").
+    public var rightEyeChroma: Double? = nil
+    public var leftEyeChroma: Double? = nil
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -179,12 +184,20 @@ public struct CoverMetrics: Sendable, Equatable {
     /// show less fine texture than `maxLensTexture` of their own luma (`rightEyeTexture`) and no dark feature
     /// in the opening (`rightEyeDip` below `maxLensDip`). A mirror reflects the room smoothly and shows the
     /// eye behind it faintly, bright or dark, and may have no edge below it; an eye, open, closed, shadowed or
-    /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip. Not read
+    /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip, unless
+    /// it is squeezed shut and blurred (lids alone, flat and smooth): then it has the skin's colour, and each
+    /// lens must be at least `minLensChroma` from it (`rightEyeChroma`; an eye whose colour was not measured
+    /// passes: a bright mirror clips) — or be as smooth as a palm laid over an eye (the smoother eye's texture
+    /// under `maxPalmTexture`: no blurred eye still judged is). Not read
     /// on a face that is `blurry` (`regions(blurry:)`, decided by `GuidanceRules` with `blurry`'s own
     /// hysteresis): a heavy blur flattens both. docs/calibration.md, "A mirror's flat face".
     func flatLenses(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let texture = t.maxLensTexture * (1 + margin), dip = t.maxLensDip * (1 + margin)
-        return rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip && leftEyeDip < dip
+        let chroma = t.minLensChroma * (1 - margin)
+        let coloured = (rightEyeChroma ?? .infinity) >= chroma && (leftEyeChroma ?? .infinity) >= chroma
+        let palm = min(rightEyeTexture, leftEyeTexture) < t.maxPalmTexture * (1 + margin)
+        return (coloured || palm) && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip
+            && leftEyeDip < dip
             && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }
 
@@ -269,12 +282,12 @@ public enum CoverMeasures {
         let mouth = mouthContrast(
             frame, face.p, eyeSpan: face.eyeSpan, rotation: face.rotation, down: face.down,
             skinLuma: skinLuma)
-        guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma),
-            let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma)
+        guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma, skin: skinColour),
+            let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma, skin: skinColour)
         else { return nil }
         let rightWidth = face.distance(33, 133), leftWidth = face.distance(362, 263)
         let widest = max(rightWidth, leftWidth, 1e-6)
-        return CoverMetrics(
+        var metrics = CoverMetrics(
             presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
             lowerFaceHue: lowerHue, lowerFaceSaturation: against.lower,
             upperFaceSaturation: against.upper, lowerToUpperLuma: against.lumaRatio,
@@ -288,6 +301,8 @@ public enum CoverMeasures {
             rightEyeDip: right.dip, leftEyeDip: left.dip,
             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
             rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
+        (metrics.rightEyeChroma, metrics.leftEyeChroma) = (right.chroma, left.chroma)
+        return metrics
     }
 
     /// The wedge of skin and hair hues reaches this far (radians) to the red side of the skin's own hue: the
