@@ -95,6 +95,8 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "minLensEdge": 1.8,
             "maxLensTexture": 0.055,
             "maxLensDip": 0.18,
+            "minLensChroma": 7.0,
+            "maxPalmTexture": 0.02,
             "maxLowerFaceHue": 9.0,
             "maxNeutralLowerFaceSaturation": 0.07,
             "minUpperFaceSaturation": 0.04,

@@ -355,7 +355,7 @@ final class EyeCoverTests: XCTestCase {
         XCTAssertTrue(eyes.hasPrefix("{\"opening\":["), eyes)
         XCTAssertTrue(eyes.contains("\"cameraGaze\":["), eyes)
         XCTAssertEqual(fields["eyesOpen"], "false")
-        let metrics = AnalysisReport.metricsJSON(report.metrics)
+        let metrics = AnalysisReport.metricsJSON(report.metrics, guidance: report.guidance)
         XCTAssertTrue(metrics.contains("\"cover\":{\"regions\":[]"), metrics)
     }
 }

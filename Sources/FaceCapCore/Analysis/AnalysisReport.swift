@@ -72,7 +72,7 @@ public enum AnalysisReport {
     /// Measures, guidance and (for clip frames) the wizard's state, as (key, JSON value) pairs.
     public static func fields(_ entry: Entry) -> [(String, String)] {
         var fields: [(String, String)] = [
-            ("metrics", metricsJSON(entry.metrics)),
+            ("metrics", metricsJSON(entry.metrics, guidance: entry.guidance)),
             ("guidance", array(entry.guidance.map { string($0.rawValue) })),
             ("primary", string(entry.primary.rawValue)),
         ]
@@ -108,10 +108,12 @@ public enum AnalysisReport {
     }
 
     /// The cover measures (`CoverMetrics`), each eye's as [right, left], and the covered regions by the
-    /// default thresholds ("mouth", "eyes", "eye").
-    static func coverJSON(_ c: CoverMetrics) -> String {
+    /// default thresholds ("mouth", "eyes", "eye", "hand"), the flat-lens sign left out on a face whose guidance
+    /// says `blurry` (`CoverMetrics.regions(blurry:)`; a face too dark or too bright is not judged `blurry` and
+    /// its regions read every sign, though its guidance judges no cover but a hand).
+    static func coverJSON(_ c: CoverMetrics, blurry: Bool) -> String {
         object([
-            ("regions", array(c.regions(AnalyzerThresholds()).map(string))),
+            ("regions", array(c.regions(AnalyzerThresholds(), blurry: blurry).map(string))),
             ("presence", number(c.presence, 1)),
             ("lowerFaceChroma", number(c.lowerFaceChroma, 1)),
             ("mouthContrast", number(c.mouthContrast, 3)),
@@ -127,6 +129,7 @@ public enum AnalysisReport {
             ("lensEdge", array([number(c.rightLensEdge, 3), number(c.leftLensEdge, 3)])),
             ("eyeTexture", array([number(c.rightEyeTexture, 3), number(c.leftEyeTexture, 3)])),
             ("eyeDip", array([number(c.rightEyeDip, 3), number(c.leftEyeDip, 3)])),
+            ("eyeChroma", array([number(c.rightEyeChroma, 1), number(c.leftEyeChroma, 1)])),
             ("eyeDarkness", array([number(c.rightEyeDarkness, 3), number(c.leftEyeDarkness, 3)])),
             ("eyeWidthRatio", array([number(c.rightEyeWidthRatio, 3), number(c.leftEyeWidthRatio, 3)])),
             ("handOverMouth", number(c.handOverMouth, 3)),
@@ -135,7 +138,8 @@ public enum AnalysisReport {
         ])
     }
 
-    static func metricsJSON(_ m: FrameMetrics) -> String {
+    /// The frame's measures; `guidance`: the codes said of the frame (its `blurry` decides the cover's regions).
+    static func metricsJSON(_ m: FrameMetrics, guidance: [GuidanceCode]) -> String {
         let f = m.face
         return object([
             ("frameLuma", number(m.frameLuma, 1)),
@@ -153,7 +157,7 @@ public enum AnalysisReport {
             ),
             ("mouthOpening", number(f?.features?.mouthOpening, 3)),
             ("eyes", f?.eyes.map(eyesJSON) ?? "null"),
-            ("cover", f?.cover.map(coverJSON) ?? "null"),
+            ("cover", f?.cover.map { coverJSON($0, blurry: guidance.contains(.blurry)) } ?? "null"),
             ("faceLuma", number(f?.light?.meanLuma, 1)),
             ("darkFraction", number(f?.light?.darkFraction, 4)),
             ("brightFraction", number(f?.light?.brightFraction, 4)),

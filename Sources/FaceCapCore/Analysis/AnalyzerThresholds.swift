@@ -197,6 +197,15 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// eyes) dip ≥ 0.263 and none dips under the dip limit's (0.198) (docs/calibration.md, "A mirror's flat
     /// face").
     public var maxLensDip = 0.18
+    /// …and each lens's colour is at least this far from the skin's (`CoverMetrics.rightEyeChroma`, Cb/Cr): an
+    /// eye squeezed shut and blurred (σ 1.5–2 px, sharpness 155–256) is as flat as a mirror but has the skin's own
+    /// colour (0.8–0.9); constructed mirrors read ≥ 11.4 on the lower of the two eyes, a hand flat over an eye
+    /// ≤ 3.2 (docs/calibration.md, "A medium blur").
+    public var minLensChroma = 7.0
+    /// …unless the smoother eye's texture is under this (`CoverMetrics.rightEyeTexture`): a palm over an eye has
+    /// the skin's colour and no texture (the real set's hands over an eye ≤ 0.016 but one, 0.028), a blurred eye
+    /// still judged keeps some (ft3_06 squeezed shut at σ 1.5–2 px: ≥ 0.031); docs/calibration.md, "A medium blur".
+    public var maxPalmTexture = 0.02
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -373,6 +382,8 @@ extension AnalyzerThresholds {
         Field(name: "minLensEdge", keyPath: \.minLensEdge, range: 0...100),
         Field(name: "maxLensTexture", keyPath: \.maxLensTexture, range: 0...10),
         Field(name: "maxLensDip", keyPath: \.maxLensDip, range: 0...1),
+        Field(name: "minLensChroma", keyPath: \.minLensChroma, range: 0...255),
+        Field(name: "maxPalmTexture", keyPath: \.maxPalmTexture, range: 0...10),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
         Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),

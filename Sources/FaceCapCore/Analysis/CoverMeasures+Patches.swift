@@ -81,7 +81,7 @@ extension CoverMeasures {
 
         /// One eye from corner `a` to corner `b`: the brightest tenth of its opening, the darkest of the region
         /// around it, the opening's median, the band just below it against `cheek`, and the opening's contrast.
-        func eye(_ a: Int, _ b: Int, cheek: Int, skinLuma: Double) -> Eye? {
+        func eye(_ a: Int, _ b: Int, cheek: Int, skinLuma: Double, skin: Colour) -> Eye? {
             let v = p(b) - p(a)
             let width = (v * v).sum().squareRoot() / eyeSpan
             guard let opening = patch(mid(a, b), 0.8 * width, 0.35 * width),
@@ -100,7 +100,8 @@ extension CoverMeasures {
                 contrast: (opening.high - opening.low) / max(opening.high, 1),
                 edge: lensEdge(below: mid(a, b), eyeWidth: width * eyeSpan) ?? 0,
                 texture: lensTexture(at: mid(a, b), eyeWidth: width * eyeSpan) ?? 1,
-                dip: (opening.median - opening.low) / max(opening.median, 1))
+                dip: (opening.median - opening.low) / max(opening.median, 1),
+                chroma: opening.hasColour && skin.count > 0 ? hypot(opening.cb - skin.cb, opening.cr - skin.cr) : nil)
         }
 
         /// `CoverMetrics.rightEyeTexture`: the eye and its lids (1.0 × 0.5 eye widths around the corners' middle,
@@ -198,6 +199,8 @@ extension CoverMeasures {
     struct Eye {
         var brightness: Double, darkness: Double, median: Double, below: Double, contrast: Double, edge: Double
         var texture: Double, dip: Double
+        /// The opening's chroma distance from the skin's; nil when either lost its colour.
+        var chroma: Double?
     }
 
     /// The chin and the skin beside the mouth on either side, their chroma in slots 0, 1 and 2.

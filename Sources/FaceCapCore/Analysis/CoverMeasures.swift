@@ -78,10 +78,11 @@ public struct CoverMetrics: Sendable, Equatable {
     public var leftEyeTexture: Double = 1
     public var rightEyeDip: Double = 1
     public var leftEyeDip: Double = 1
-    /// The face's sharpness (`FaceMetrics.sharpness`), copied here by `FrameMetrics` for the flat-lens rule: a
-    /// blurred face is flat everywhere (a heavy blur brings an eye's dip within 0.005 of `maxLensDip`). nil
-    /// when not measured; then the rule reads the eyes alone.
-    public var faceSharpness: Double? = nil
+    /// Per eye: the chroma distance (Cb, Cr on 0…255) of the opening's colour from the reference skin's; nil when
+    /// either lost its colour (clipped) or was not measured. An eye squeezed shut is lids of the skin's own
+    /// colour, however blurred; a mirror shows the room's colours (docs/calibration.md, "A medium blur").
+    public var rightEyeChroma: Double? = nil
+    public var leftEyeChroma: Double? = nil
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
     /// lashes and brow always have dark parts, a hand over the eye has none.
     public var rightEyeDarkness: Double
@@ -108,7 +109,11 @@ public struct CoverMetrics: Sendable, Equatable {
     /// (one eye, e.g. a hand), "hand" (the hand model sees a hand over the nose, an eye or a cheek); empty when
     /// the face is uncovered.
     /// `margin` (a fraction of each limit, `coverHysteresis`) keeps a region covered until it clears by that much.
-    public func regions(_ t: AnalyzerThresholds, margin: Double = 0) -> [String] {
+    /// `blurry`: the face is `blurry` as `GuidanceRules` judges it (its hysteresis included; the caller decides,
+    /// `analyze --json` from the frame's own guidance): then the mirror's flat face (`flatLenses`) is not read —
+    /// a blur flattens an eye as a mirror is flat — and a blurry face's eyes are covered only by the other signs
+    /// (darkness, the lens's edge). Without it (false) the flat face is read as on a sharp face.
+    public func regions(_ t: AnalyzerThresholds, margin: Double = 0, blurry: Bool = false) -> [String] {
         var regions: [String] = []
         if lowerFaceCovered(t, margin: margin) { regions.append("mouth") }
         let right = eyeCovered(
@@ -119,7 +124,7 @@ public struct CoverMetrics: Sendable, Equatable {
             brightness: leftEyeBrightness, darkness: leftEyeDarkness,
             widthRatio: leftEyeWidthRatio, median: leftEyeMedian, below: leftBelowEye,
             contrast: leftEyeContrast, t, margin: margin)
-        if (right && left) || lensEdges(t, margin: margin) || flatLenses(t, margin: margin) {
+        if (right && left) || lensEdges(t, margin: margin) || (!blurry && flatLenses(t, margin: margin)) {
             regions.append("eyes")
         } else if right || left {
             regions.append("eye")
@@ -179,13 +184,20 @@ public struct CoverMetrics: Sendable, Equatable {
     /// show less fine texture than `maxLensTexture` of their own luma (`rightEyeTexture`) and no dark feature
     /// in the opening (`rightEyeDip` below `maxLensDip`). A mirror reflects the room smoothly and shows the
     /// eye behind it faintly, bright or dark, and may have no edge below it; an eye, open, closed, shadowed or
-    /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip. Not read
-    /// on a face that is `blurry` (`faceSharpness` below `minSharpness`): a heavy blur flattens both.
-    /// docs/calibration.md, "A mirror's flat face".
+    /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip, unless
+    /// it is squeezed shut and blurred (lids alone, flat and smooth): then it has the skin's colour, and each
+    /// lens must be at least `minLensChroma` from it (`rightEyeChroma`; an eye whose colour was not measured
+    /// passes: a bright mirror clips) — or be as smooth as a palm laid over an eye (the smoother eye's texture
+    /// under `maxPalmTexture`: no blurred eye still judged is). Not read
+    /// on a face that is `blurry` (`regions(blurry:)`, decided by `GuidanceRules` with `blurry`'s own
+    /// hysteresis): a heavy blur flattens both. docs/calibration.md, "A mirror's flat face".
     func flatLenses(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let texture = t.maxLensTexture * (1 + margin), dip = t.maxLensDip * (1 + margin)
-        let sharp = faceSharpness.map { $0 >= t.minSharpness } ?? true
-        return sharp && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip && leftEyeDip < dip
+        let chroma = t.minLensChroma * (1 - margin)
+        let coloured = (rightEyeChroma ?? .infinity) >= chroma && (leftEyeChroma ?? .infinity) >= chroma
+        let palm = min(rightEyeTexture, leftEyeTexture) < t.maxPalmTexture * (1 + margin)
+        return (coloured || palm) && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip
+            && leftEyeDip < dip
             && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }
 
@@ -270,12 +282,12 @@ public enum CoverMeasures {
         let mouth = mouthContrast(
             frame, face.p, eyeSpan: face.eyeSpan, rotation: face.rotation, down: face.down,
             skinLuma: skinLuma)
-        guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma),
-            let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma)
+        guard let right = face.eye(33, 133, cheek: 50, skinLuma: skinLuma, skin: skinColour),
+            let left = face.eye(362, 263, cheek: 280, skinLuma: skinLuma, skin: skinColour)
         else { return nil }
         let rightWidth = face.distance(33, 133), leftWidth = face.distance(362, 263)
         let widest = max(rightWidth, leftWidth, 1e-6)
-        return CoverMetrics(
+        var metrics = CoverMetrics(
             presence: Double(presence), lowerFaceChroma: lowerChroma, mouthContrast: mouth,
             lowerFaceHue: lowerHue, lowerFaceSaturation: against.lower,
             upperFaceSaturation: against.upper, lowerToUpperLuma: against.lumaRatio,
@@ -289,6 +301,8 @@ public enum CoverMeasures {
             rightEyeDip: right.dip, leftEyeDip: left.dip,
             rightEyeDarkness: right.darkness, leftEyeDarkness: left.darkness,
             rightEyeWidthRatio: rightWidth / widest, leftEyeWidthRatio: leftWidth / widest)
+        (metrics.rightEyeChroma, metrics.leftEyeChroma) = (right.chroma, left.chroma)
+        return metrics
     }
 
     /// The wedge of skin and hair hues reaches this far (radians) to the red side of the skin's own hue: the

@@ -119,8 +119,6 @@ public enum FaceMeasures {
                 metrics.face?.cover?.handOverFace = faces[index].hand.map { Double($0.face) }
                 metrics.face?.cover?.handParts = faces[index].hand?.parts ?? []
                 metrics.face?.cover?.handComplete = faces[index].hand?.complete ?? (faces[index].handFlag != nil)
-                let sharpness = metrics.face?.sharpness
-                metrics.face?.cover?.faceSharpness = sharpness
             }
         } else if let index = confident.first, let face = primary {
             metrics.face = geometry(face, index: index, width: width, height: height, thresholds: thresholds)

@@ -52,12 +52,15 @@ public enum GuidanceRules {
         let lit = !dark && !bright
         let turned = face.pose.map { h.above(abs($0.yaw), t.maxYaw, t.angleHysteresis, .lookStraight) } ?? false
         let coverMargin = h.was(.faceCovered) ? t.coverHysteresis : 0
+        // One decision of the blur, with its hysteresis, for `blurry` and for the cover's flat-lens sign (a blur
+        // flattens an eye as a mirror is flat): the two never disagree.
+        let blurry = h.below(face.sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry)
         // But on a face too bright, a hand the hand model reads over it is said before the light: a pale hand's skin
         // is not the face's light (a pale hand over the mouth read `tooBright` before it was named, issue 32 item 5).
         // Too dark stays first: there the hand model's reading is the least sure, and more light is the fix.
         let hand = !dark && (face.cover.map { handReadsOver($0, turned: turned, t, margin: coverMargin) } ?? false)
         if let cover = face.cover,
-            hand || (lit && !judgedCover(cover, turned: turned, t, margin: coverMargin).isEmpty)
+            hand || (lit && !judgedCover(cover, turned: turned, blurry: blurry, t, margin: coverMargin).isEmpty)
         {
             codes.append(.faceCovered)
         }
@@ -67,18 +70,14 @@ public enum GuidanceRules {
         // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
         let eyesCovered =
             face.cover.map {
-                !Set($0.regions(t, margin: coverMargin)).isDisjoint(with: ["eyes", "eye"])
+                !Set($0.regions(t, margin: coverMargin, blurry: blurry)).isDisjoint(with: ["eyes", "eye"])
             } ?? false
         codes += poseAndGazeCodes(face, lit: lit && !eyesCovered, h, t)
         if let light = face.light, h.below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
             codes.append(.unevenLight)
         }
         if lit, !eyesCovered, eyesAreClosed(face, h, t) { codes.append(.eyesClosed) }
-        if lit, let sharpness = face.sharpness,
-            h.below(sharpness, t.minSharpness, t.minSharpness * (t.sharpnessHysteresis - 1), .blurry)
-        {
-            codes.append(.blurry)
-        }
+        if lit, blurry { codes.append(.blurry) }
         if let motion = m.motion {
             let factor = 1 - t.motionHysteresis
             if h.above(motion.centreSpeed, t.maxCentreSpeed, t.maxCentreSpeed * factor, .holdStill)
@@ -192,9 +191,12 @@ public enum GuidanceRules {
     /// `maxYaw` (`turned`: the pose's own `lookStraight` is said), the hand model's reading beyond the lips
     /// (`hand`). Turned 16–36°, real bare faces read a hand over an eye or a cheek (0.60–0.85: the turn's hair,
     /// shadow and outline), the person would be told to uncover a face that is not covered (issue 32 item 4); the
-    /// hand is judged again once the face is turned back, before any photo.
-    static func judgedCover(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> [String] {
-        let regions = cover.regions(t, margin: margin)
+    /// hand is judged again once the face is turned back, before any photo. `blurry`: `blurry`'s own decision
+    /// (`CoverMetrics.regions(blurry:)`).
+    static func judgedCover(
+        _ cover: CoverMetrics, turned: Bool, blurry: Bool, _ t: AnalyzerThresholds, margin: Double
+    ) -> [String] {
+        let regions = cover.regions(t, margin: margin, blurry: blurry)
         return turned ? regions.filter { $0 != "hand" } : regions
     }
 

@@ -133,7 +133,7 @@ public struct PhotoReport: Sendable, Equatable {
                     ("format", J.string("jpeg")),
                 ])
             ),
-            ("metrics", AnalysisReport.metricsJSON(metrics)),
+            ("metrics", AnalysisReport.metricsJSON(metrics, guidance: guidance)),
             ("guidance", J.array(guidance.map { J.string($0.rawValue) })),
             ("face", face.map(Self.faceJSON) ?? "null"),
         ]
