@@ -203,8 +203,9 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// ≤ 3.2 (docs/calibration.md, "A medium blur").
     public var minLensChroma = 7.0
     /// …unless the smoother eye's texture is under this (`CoverMetrics.rightEyeTexture`): a palm over an eye has
-    /// the skin's colour and no texture (the real set's hands over an eye ≤ 0.016 but one, 0.028), a blurred eye
-    /// still judged keeps some (ft3_06 squeezed shut at σ 1.5–2 px: ≥ 0.031); docs/calibration.md, "A medium blur".
+    /// the skin's colour and no texture (the constructed hand composites over an eye ≤ 0.016 but one, 0.028; 15
+    /// frames, the limit set on them), a blurred eye still judged keeps some (ft3_06 squeezed shut at σ 1.5–2 px:
+    /// ≥ 0.031); docs/calibration.md, "A medium blur".
     public var maxPalmTexture = 0.02
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it

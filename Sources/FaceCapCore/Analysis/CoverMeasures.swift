@@ -79,8 +79,10 @@ public struct CoverMetrics: Sendable, Equatable {
     public var rightEyeDip: Double = 1
     public var leftEyeDip: Double = 1
     /// Per eye: the chroma distance (Cb, Cr on 0…255) of the opening's colour from the reference skin's; nil when
-    /// either lost its colour (clipped) or was not measured. An eye squeezed shut is lids of the skin's own
-    /// colour, however blurred; a mirror shows the room's colours (docs/calibration.md, "A medium blur").
+    /// either lost its colour (clipped) or was not measured. ft3_06's eyes squeezed shut and blurred read 0.8–0.9
+    /// (lids of the skin's colour), constructed mirrors ≥ 11.4; real closed eyes range 0.2–21.1, and the distance
+    /// is absolute, not over luma: a darker lid reads further from the skin, a skin-toned mirror nearer
+    /// (docs/calibration.md, "A medium blur").
     public var rightEyeChroma: Double? = nil
     public var leftEyeChroma: Double? = nil
     /// Per eye: the darkest tenth of the eye-and-brow region's luma over the reference skin luma; an eye, its
