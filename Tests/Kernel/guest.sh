@@ -1090,14 +1090,15 @@ scenario_wizard_disconnect() {
 # the unplug. Frame pacing: facecap measures, per frame, the time from its arrival to its analysed
 # guidance (FACECAP_FRAME_STATS, rewritten every 5 s); a copy taken with each sample lets pacing.py
 # compare the first and last thirds of the run (wizard/soak-pacing).
+# Everything judged is counted in analysed frames, never in this guest's seconds, so a host that is slow or
+# busy (a slower guest) gives the same verdict, only later: the warm-up ends after soak_warm_frames analysed
+# frames, and the soak goes on until soak_frames more were analysed (and soak_seconds have passed, and ten
+# samples were taken), within a bound that only stops a hang.
+soak_warm_frames=60
+soak_frames=90
 scenario_wizard_soak() {
-    local name=wizard-soak seconds=${soak_seconds:-180} started samples="" unplugged="" line first last
-    local stats="$work/wizard-soak.stats" snapshots="$work/wizard-soak.snapshots" stretched
-    # A slow guest (guest/speed) analyses fewer frames a second: the soak is stretched so that each third after
-    # the warm-up can hold ten frames at its speed, up to 180 s (at 0.26 s a frame 60 s stay 60 s; at 8 s, 180).
-    stretched=$(awk -v s="$seconds" -v c="$frame_cost" \
-        'BEGIN { n = int(15 + 30 * c + 0.5); if (n > 180) n = 180; print (n > s ? n : s) }')
-    seconds=$stretched
+    local name=wizard-soak seconds=${soak_seconds:-180} started samples="" unplugged="" line
+    local stats="$work/wizard-soak.stats" snapshots="$work/wizard-soak.snapshots"
     rm -rf "$stats" "$snapshots"
     mkdir -p "$snapshots"
     reset_device
@@ -1110,49 +1111,54 @@ scenario_wizard_soak() {
         leak_check "$name" opens
         return
     fi
-    # The samples are counted, not only the seconds: on a guest slow as a whole (the shell and v4l2-ctl too), a
-    # sample takes far more than 2 s, so the soak goes on until ten samples after the warm-up (itself stretched
-    # for the guest's speed) are taken, within a bound that only stops a hang.
-    local warm warm_samples=0 bound
-    warm=$(slower 10)
-    bound=$((seconds + $(slower 60)))
+    # A sample: seconds, VmRSS, RssAnon (kB), open fds, video mappings, mappings of a deleted video device,
+    # frames analysed so far (FACECAP_FRAME_STATS, 0 before its first write).
+    local warm_at="" warm_samples=0 bound frames
+    bound=$((seconds + $(slower 60) + $(awk -v c="$frame_cost" -v n=$((soak_warm_frames + soak_frames)) \
+        'BEGIN { printf "%d", 3 * n * c + 0.999 }')))
     started=$SECONDS
     while kill -0 "$fc_pid" 2>/dev/null; do
-        [ $((SECONDS - started)) -ge "$seconds" ] && [ "$warm_samples" -ge 10 ] && break
+        frames=$(sed -n 's/.*"frames": *\([0-9]*\).*/\1/p' "$stats" 2>/dev/null)
+        frames=${frames:-0}
+        [ -z "$warm_at" ] && [ "$frames" -ge "$soak_warm_frames" ] && warm_at=$frames
+        [ $((SECONDS - started)) -ge "$seconds" ] && [ "$warm_samples" -ge 10 ] && [ -n "$warm_at" ] &&
+            [ "$frames" -ge $((warm_at + soak_frames)) ] && break
         [ $((SECONDS - started)) -ge "$bound" ] && break
-        if [ -z "$unplugged" ] && [ $((SECONDS - started)) -ge $((seconds / 3)) ]; then
+        # Unplugged once a sample after the warm-up was taken (the baseline the end is compared with).
+        if [ -z "$unplugged" ] && [ "$warm_samples" -ge 1 ] && [ $((SECONDS - started)) -ge $((seconds / 3)) ]; then
             v4l2-ctl -d "$dev" -c disconnect=1
             unplugged=$((SECONDS - started))
         fi
-        line="$((SECONDS - started)) $(awk '/^VmRSS:/ { print $2 }' "/proc/$fc_pid/status" 2>/dev/null)"
-        line="$line $(ls "/proc/$fc_pid/fd" 2>/dev/null | wc -l) $(grep -c /dev/video "/proc/$fc_pid/maps" 2>/dev/null)"
-        line="$line $(grep -c '/dev/video.*(deleted)' "/proc/$fc_pid/maps" 2>/dev/null)"
+        line="$((SECONDS - started)) $(awk '/^(VmRSS|RssAnon):/ { printf "%s ", $2 }' "/proc/$fc_pid/status" 2>/dev/null)"
+        line="$line$(ls "/proc/$fc_pid/fd" 2>/dev/null | wc -l) $(grep -c /dev/video "/proc/$fc_pid/maps" 2>/dev/null)"
+        line="$line $(grep -c '/dev/video.*(deleted)' "/proc/$fc_pid/maps" 2>/dev/null) $frames"
         samples="$samples$line"$'\n'
-        [ "${line%% *}" -ge "$warm" ] && warm_samples=$((warm_samples + 1))
+        [ -n "$warm_at" ] && warm_samples=$((warm_samples + 1))
         cp "$stats" "$snapshots/$((SECONDS - started)).json" 2>/dev/null
         sleep 2
     done
     stop_wizard "$name" wizard/soak-sigint
     v4l2-ctl -d "$dev" -c percentage_of_dropped_buffers=0
-    local pacing length="a ${seconds}-s soak"
-    [ "$seconds" != "${soak_seconds:-180}" ] &&
-        length="$length (stretched from ${soak_seconds:-180} s for $frame_cost s a frame)"
-    if pacing="$length: "$($python "$here/pacing.py" --frame-cost "$frame_cost" --vivid-slowness "$vivid_slowness" "$stats" "$snapshots"/*.json 2>&1); then
+    local pacing
+    if pacing="a ${seconds}-s soak: "$($python "$here/pacing.py" --warm-up-frames "$soak_warm_frames" \
+        --min-frames $((soak_frames / 6)) "$stats" "$snapshots"/*.json 2>&1); then
         pass wizard/soak-pacing "$pacing"
     else
         fail wizard/soak-pacing "$pacing"
     fi
+    echo "soak samples (t rss anon fds maps stale frames): $(printf '%s' "$samples" | tr '\n' ';')"
     local verdict
-    verdict=$($python - "$unplugged" "$warm" <<PY
+    verdict=$($python - "$unplugged" "$soak_warm_frames" <<PY
 import sys
-rows = [list(map(int, r.split())) for r in """$samples""".strip().splitlines() if len(r.split()) == 5]
-warm = [r for r in rows if r[0] >= int(sys.argv[2])] or rows
+rows = [list(map(int, r.split())) for r in """$samples""".strip().splitlines() if len(r.split()) == 7]
+warm = [r for r in rows if r[6] >= int(sys.argv[2])]
 if len(warm) < 10:
-    print(f"only {len(warm)} samples of a running wizard after a {sys.argv[2]}-s warm-up"); sys.exit(1)
-(t0, rss0, fd0, map0, _), (t1, rss1, fd1, map1, stale) = warm[0], warm[-1]
+    print(f"only {len(warm)} samples of a running wizard after {sys.argv[2]} analysed frames"); sys.exit(1)
+(t0, rss0, anon0, fd0, map0, _, n0), (t1, rss1, anon1, fd1, map1, stale, n1) = warm[0], warm[-1]
 peak = lambda i: max(r[i] for r in warm)
-facts = (f"{t1 - t0}s, unplugged at {sys.argv[1] or 'never'}s: RSS {rss0 / 1024:.1f}/{peak(1) / 1024:.1f}/"
-         f"{rss1 / 1024:.1f} MB, fds {fd0}/{peak(2)}/{fd1}, video mappings {map0}/{peak(3)}/{map1}"
+facts = (f"{t1 - t0}s and {n1 - n0} analysed frames after the first {n0}, unplugged at {sys.argv[1] or 'never'}s:"
+         f" RSS {rss0 / 1024:.1f}/{peak(1) / 1024:.1f}/{rss1 / 1024:.1f} MB (anonymous {anon0 / 1024:.1f}/"
+         f"{peak(2) / 1024:.1f}/{anon1 / 1024:.1f}), fds {fd0}/{peak(3)}/{fd1}, video mappings {map0}/{peak(4)}/{map1}"
          " (start/peak/end)")
 problems = []
 if not sys.argv[1]:
