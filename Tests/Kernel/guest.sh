@@ -911,6 +911,11 @@ stop_wizard() {
     fi
     kill -INT "$fc_pid"
     wait_facecap 60
+    # For the console log (no check): when the run's first screens and guidance came, and what the trace holds.
+    echo "note $name: $(grep -m 4 -E '"event":"(screen|guidance)"' "$work/$name.events" 2>/dev/null |
+        grep -Eo '"t":[0-9.]+,"event":"[a-z]+","[a-z]+":"[A-Za-z]+"' | tr '\n' ' ')trace:" \
+        "$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[a-z_0-9]+\(/) { sub(/\(.*/, "", $i); n[$i]++; break } }
+            END { for (c in n) printf "%s %d, ", c, n[c] }' "$work/$name.trace" 2>/dev/null)"
     last=$(tail -n 1 "$work/$name.events" 2>/dev/null)
     if [ "$fc_rc" -ne 130 ]; then
         fail "$check" "exit $fc_rc instead of 130 after Ctrl-C: $(first_lines "$work/$name.err")"
@@ -1458,8 +1463,9 @@ scenario_two_cameras() {
                 fail two-cameras/infrared "streamed: $streamed (want $first, then $other)"
             fi
         else
-            fail two-cameras/infrared "no guidance within 120s: $(event_text "$name"); err:" \
-                "$(first_lines "$work/$name.err")"
+            fail two-cameras/infrared "no guidance within $(slower 120)s: $(event_text "$name"); err:" \
+                "$(first_lines "$work/$name.err"); the trace's last calls: $(tail -n 4 "$work/$name.trace" | cut -c1-160 |
+                tr '\n' '|')"
         fi
         stop_wizard "$name" two-cameras/sigint
     fi
