@@ -39,8 +39,8 @@ public struct TerminalCapabilities: Equatable, Sendable {
 ///
 /// It is Core's `WizardFrontEnd` itself: one thread owns it (the session's run loop), which polls `inputDescriptor`
 /// and calls `readInput`, calls `render` after each state change and for each new preview frame (`render` itself
-/// drops preview frames a slow terminal cannot absorb), `resize` on SIGWINCH, `suspend`/`resume` around
-/// SIGTSTP/SIGCONT, and `close` on every way out.
+/// drops the preview frames a slow terminal cannot absorb, as its `PreviewPacer` says), `resize` on SIGWINCH,
+/// `suspend`/`resume` around SIGTSTP/SIGCONT, and `close` on every way out.
 public final class CursesFrontEnd: WizardFrontEnd {
     /// What was chosen at start-up.
     public let capabilities: TerminalCapabilities
@@ -51,12 +51,11 @@ public final class CursesFrontEnd: WizardFrontEnd {
     /// The descriptor keys arrive on (standard input): poll it for POLLIN, then call `readInput`.
     public var inputDescriptor: Int32? { 0 }
     /// Seconds between preview frames the terminal currently absorbs (1/30 s on a fast terminal).
-    public private(set) var previewInterval = CursesFrontEnd.fastestPreviewInterval
-
-    private static let fastestPreviewInterval = 1.0 / 30
+    public var previewInterval: Double { pacer.interval }
+    /// When a preview frame is drawn: the one place the preview's pacing is decided.
+    private var pacer = PreviewPacer()
     /// The clock an update's sending is timed with (tests give updates the durations a slow link would).
     var updateClock: any MonotonicClock = SystemClock()
-    private static let slowestPreviewInterval = 1.0
     private static let cellAspect = 2.0
 
     private let session: CursesSession
@@ -76,10 +75,8 @@ public final class CursesFrontEnd: WizardFrontEnd {
     private var photoID = 0
     /// Times the photo was rendered, into cells or at pixel resolution for the image layer.
     var photoRenders: Int { picture.photoRenders }
-    private var lastPreviewDraw = -Double.infinity
     /// The size the last `.resize` input reported.
     private var reportedSize: (columns: Int, rows: Int)?
-    private var updateSeconds = 0.0
     private var graphicsBytes: [UInt8] = []
     private let output: UnsafeMutablePointer<FILE>?
     /// Bytes sent for the last update (ncurses' output is not counted: it writes itself).
@@ -220,11 +217,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
             return false
         }
         let now = now ?? SystemClock().now()
-        // A frame up to a fifth of the interval early is on time: camera frames arrive with jitter, and a
-        // strict comparison against a 30 fps camera's own period dropped every other frame (20 fps shown).
-        if frame != nil, Self.differsOnlyInPreview(model, lastModel), now - lastPreviewDraw < 0.8 * previewInterval {
-            return false
-        }
+        if pacer.holdsBack(model, after: lastModel, hasFrame: frame != nil, at: now) { return false }
         renderNow(model, preview: frame, photo: photo, now: now)
         return true
     }
@@ -238,16 +231,6 @@ public final class CursesFrontEnd: WizardFrontEnd {
             photoID = photo.generation
         }
         draw(model, preview: frame, now: now ?? SystemClock().now())
-    }
-
-    /// Whether `model` is `last` with at most a new stability: a preview frame, which may be dropped,
-    /// rather than a change the person must see.
-    static func differsOnlyInPreview(_ model: ScreenModel, _ last: ScreenModel?) -> Bool {
-        guard var last else { return false }
-        if case .livePreview(let oval, _) = model.picture, case .livePreview(oval, _) = last.picture {
-            last.picture = model.picture
-        }
-        return model == last
     }
 
     private func draw(_ model: ScreenModel, preview frame: Frame?, now: Double) {
@@ -276,7 +259,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
             model: model, rect: layout.picture, frame: frame, photo: photo, photoID: photoID,
             columns: columns, rows: rows)
         picture.paint(scene, painter: &painter)
-        if case .livePreview? = model.picture, layout.picture != nil, pictureFrame != nil { lastPreviewDraw = now }
+        if case .livePreview? = model.picture, layout.picture != nil, pictureFrame != nil { pacer.drew(at: now) }
         for item in layout.items where item.row < rows && item.column < columns { painter.put(item) }
         wnoutrefresh(window)
         let start = updateClock.now()
@@ -291,7 +274,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
         sent += graphicsBytes.count
         lastGraphicsBytes = sent
         // The time ncurses' update and the image took to write: a link that backs up makes writes block.
-        noteUpdate(seconds: updateClock.now() - start)
+        pacer.noteUpdate(seconds: updateClock.now() - start)
     }
 
     private func sendGraphics() {
@@ -303,16 +286,6 @@ public final class CursesFrontEnd: WizardFrontEnd {
         }
         graphicsBytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, output) }
         fflush(output)
-    }
-
-    /// Adapts the preview rate to the terminal: when sending a frame takes long (a slow link backs up
-    /// and `doupdate` blocks in write), frames come less often, so output never takes more than about a
-    /// third of the time and keys stay responsive. Faster updates count more than slow ones, so the rate
-    /// comes back within about a second of the link clearing (at a sample's weight of 0.2 it took 2.5 s).
-    private func noteUpdate(seconds: Double) {
-        let weight = seconds < updateSeconds ? 0.5 : 0.2
-        updateSeconds = updateSeconds == 0 ? seconds : (1 - weight) * updateSeconds + weight * seconds
-        previewInterval = min(Self.slowestPreviewInterval, max(Self.fastestPreviewInterval, 3 * updateSeconds))
     }
 
     // MARK: Input

@@ -5,72 +5,27 @@ import FaceCapCore
 /// and a server, a clip, a server checked first). The README's screen table is gathered from it; the walk itself
 /// is Core's `FlowWalk`, which the tests' `WizardScenes` also runs, with the words a camera or a server would send.
 enum ScreenWalk {
-    static let denied = CameraProblem(kind: .permissionDenied, message: "", exitCode: .permissionDenied)
-    static let busy = CameraProblem(kind: .busy, message: "", exitCode: .noCamera)
-    static let none = CameraProblem(kind: .noCamera, message: "", exitCode: .noCamera)
-    static let lost = CameraProblem(kind: .lost, message: "", exitCode: .failure)
-    static let ended = CameraProblem(kind: .lost, message: "", exitCode: .failure, recoverable: false)
+    /// What the events say: nothing (the table shows no camera's or server's words), in the places the types need.
+    static var words: FlowWalk.SampleWords {
+        FlowWalk.SampleWords(
+            denied: CameraProblem(kind: .permissionDenied, message: "", exitCode: .permissionDenied),
+            busy: CameraProblem(kind: .busy, message: "", exitCode: .noCamera),
+            noCamera: CameraProblem(kind: .noCamera, message: "", exitCode: .noCamera),
+            lost: CameraProblem(kind: .lost, message: "", exitCode: .failure),
+            ended: CameraProblem(kind: .lost, message: "", exitCode: .failure, recoverable: false),
+            saved: SavedPhoto(photoPath: "facecap-out/photo.jpg", reportPath: "facecap-out/photo.json"),
+            saveFailure: "",
+            cameras: [
+                CameraChoice(path: "/dev/video0", description: "", isCurrent: true),
+                CameraChoice(path: "/dev/video2", description: ""),
+            ],
+            unreachablePlace: "127.0.0.1:9", serverDown: "", badToken: "", retryReasons: ["tooDark"])
+    }
 
-    /// The events tried in every state, each with the seconds that pass before it, by kind (`FlowWalk.events`: a
-    /// new kind of event does not compile until it is listed here).
+    /// The events tried in every state, each with the seconds that pass before it: Core's one sample list
+    /// (`FlowWalk.sampleEvents`) with this walk's keys, in the order the README's table lists them.
     static var events: [(WizardEvent, Double)] {
-        FlowWalk.events { kind -> [(WizardEvent, Double)] in
-            switch kind {
-            case .key:
-                let keys: [Key] = [.enter, .space, .escape] + "qrd?c2o".map { Key.character($0) }
-                return keys.map { (WizardEvent.key($0), 0.1) }
-            case .start: return [(.start, 0.1)]
-            case .tick: return [(.tick, 40)]
-            case .resized: return [(.resized(columns: 50, rows: 15), 0.1), (.resized(columns: 80, rows: 24), 0.1)]
-            case .cameraOpened: return [(.cameraOpened, 0.1)]
-            case .cameraFailed:
-                return [(.cameraFailed(denied), 0.1), (.cameraFailed(busy), 0.1), (.cameraFailed(none), 0.1)]
-            case .cameraLost: return [(.cameraLost(lost), 0.1), (.cameraLost(ended), 0.1)]
-            case .frameAnalyzed:
-                return [
-                    (.frameAnalyzed(FrameGuidance(time: 1, primary: .moveCloser, hints: [.tooDark])), 0.1),
-                    (.frameAnalyzed(FrameGuidance(time: 2, primary: .ready, stability: 0.5)), 0.1),
-                    (.frameAnalyzed(FrameGuidance(time: 3, primary: .ready, stability: 1, autoCapture: true)), 0.1),
-                    (.frameAnalyzed(FrameGuidance(time: 31, primary: .lookStraight, manualFallback: .timeout)), 0.1),
-                ]
-            case .photoTaken: return [(.photoTaken(mode: .auto, width: 640, height: 480), 0.1)]
-            case .photoFailed: return [(.photoFailed, 0.1)]
-            case .validation:
-                return [
-                    (.validation(.progress(0.4)), 0.1),
-                    (.validation(.verdict(ValidationVerdict(result: .pass))), 0.1),
-                    (.validation(.verdict(ValidationVerdict(result: .retry, reasons: ["tooDark"]))), 0.1),
-                    (.validation(.verdict(ValidationVerdict(result: .manualReview, reasons: ["blurry"]))), 0.1),
-                    (.validation(.unreachable(reason: .refused(place: "127.0.0.1:9"), retryAfter: nil)), 0.1),
-                    (.validation(.refused(status: 401, message: "")), 0.1),
-                ]
-            case .photoSaved:
-                return [
-                    (
-                        .photoSaved(
-                            SavedPhoto(photoPath: "facecap-out/photo.jpg", reportPath: "facecap-out/photo.json")), 0.1
-                    )
-                ]
-            case .saveFailed: return [(.saveFailed(message: ""), 0.1)]
-            // A signal ends the program the same way from every state: nothing to find behind it.
-            case .stop: return []
-            case .camerasListed:
-                return [
-                    (
-                        .camerasListed([
-                            CameraChoice(path: "/dev/video0", description: "", isCurrent: true),
-                            CameraChoice(path: "/dev/video2", description: ""),
-                        ]), 0.1
-                    )
-                ]
-            case .serverChecked:
-                return [
-                    (.serverChecked(.ready), 0.1),
-                    (.serverChecked(.unreachable(.serverError(status: 503, message: ""))), 0.1),
-                    (.serverChecked(.refused(status: 401, message: "")), 0.1),
-                ]
-            }
-        }
+        FlowWalk.sampleEvents(keys: [.enter, .space, .escape] + "qrd?c2o".map { Key.character($0) }, words: words)
     }
 
     /// The settings walked: a camera and a server; a clip; a server checked before the camera opens. Each as deep

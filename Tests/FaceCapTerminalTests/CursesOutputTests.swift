@@ -177,7 +177,7 @@ final class CursesOutputTests: XCTestCase {
         // And the frame is drawn once its slot has come.
         next.picture = .livePreview(oval: .ready, stability: 0.6)
         XCTAssertTrue(ui.render(next, preview: frame, photo: nil, at: 100.002 + ui.previewInterval))
-        XCTAssertTrue(CursesFrontEnd.differsOnlyInPreview(next, model) == false)
+        XCTAssertTrue(PreviewPacer.differsOnlyInPreview(next, model) == false)
         XCTAssertGreaterThanOrEqual(ui.previewInterval, 1.0 / 30)
     }
 

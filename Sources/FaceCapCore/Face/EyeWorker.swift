@@ -2,7 +2,7 @@
 // interpreter of its own (its packed weights those of the first, `SharedConstants`), handed one eye per frame
 // while the calling thread runs the other (docs/performance.md, "eyes").
 
-import CKernels
+internal import CKernels
 
 #if canImport(Glibc)
 import Glibc

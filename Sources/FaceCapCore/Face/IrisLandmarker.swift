@@ -3,7 +3,7 @@
 // one orientation, and the 71 contour/brow points and 5 iris points projected back to frame pixels
 // (../reference/mediapipe-models.md §1.13; MediaPipe iris_landmark_landmarks_to_roi.pbtxt).
 
-import CKernels
+internal import CKernels
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,7 @@
 // bilinearly straight from the frame's own pixel format, converted to RGB and scaled to the model's
 // value range. No full-size RGB image is ever made.
 
-import CKernels
+internal import CKernels
 
 #if canImport(Glibc)
 import Glibc

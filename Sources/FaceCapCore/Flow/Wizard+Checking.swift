@@ -89,16 +89,15 @@ extension Wizard {
     private mutating func verdictReceived(_ verdict: ValidationVerdict, request: ValidationRequest) -> [WizardEffect] {
         switch verdict.result {
         case .pass:
-            attemptsUsed = 0
-            captureGate = CaptureGate()
+            attempts = Attempts()
             state = .saving(Saving(verdict: verdict, then: .success))
             return [
                 .emit(.validation(result: .pass, reasons: verdict.reasons, attemptsLeft: settings.attempts)),
                 .save(verdict),
             ]
         case .retry where !request.isFinal:
-            attemptsUsed += 1
-            captureGate = CaptureGate(refusedFor: verdict.reasons)
+            attempts.used += 1
+            attempts.gate = CaptureGate(refusedFor: verdict.reasons)
             state = .retry(
                 Retry(
                     verdict: verdict, attemptsLeft: attemptsLeft,
@@ -109,7 +108,7 @@ extension Wizard {
             ]
         case .retry, .manualReview:
             // The last attempt failed (or the checker asked for a person to look): the photo goes to manual review.
-            attemptsUsed += 1
+            attempts.used += 1
             var final = verdict
             final.result = .manualReview
             state = .saving(Saving(verdict: final, then: .finalError))

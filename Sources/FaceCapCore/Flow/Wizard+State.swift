@@ -137,6 +137,15 @@ extension Wizard {
         public var folder: String?
     }
 
+    /// The verdicts since the last pass, kept together because a verdict sets both: a pass opens the gate and
+    /// gives the attempts back, a refusal uses one and sets the gate for every capture until the next verdict.
+    public struct Attempts: Sendable, Hashable {
+        /// Validation verdicts received for photos since the last pass.
+        public internal(set) var used = 0
+        /// What the last refusal asks of every capture until the next verdict; open after a pass.
+        public internal(set) var gate = CaptureGate()
+    }
+
     /// The `?` help, open over a screen: it closes when the screen changes, and a capture it paused starts over.
     public struct HelpOverlay: Sendable, Hashable {
         public var over: ScreenName

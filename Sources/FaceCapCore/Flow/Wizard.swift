@@ -10,16 +10,14 @@
 public struct Wizard: Sendable, Equatable {
     public let settings: WizardSettings
     public internal(set) var state: State = .notStarted
-    /// Validation verdicts received for photos since the last pass.
-    public internal(set) var attemptsUsed = 0
+    /// The verdicts since the last pass: the attempts they used and the gate the last refusal set.
+    public internal(set) var attempts = Attempts()
     /// The `?` help overlay, while it is open.
     public internal(set) var helpOverlay: HelpOverlay?
     /// The terminal's size, once the front end said it (plain mode never does).
     public internal(set) var terminalSize: TerminalSize?
     /// What the flow has said so far: the screen and guidance announced, the line on standard error.
     public internal(set) var announced = Announced()
-    /// What the last refusal asks of every capture until the next verdict; open after a pass.
-    public internal(set) var captureGate = CaptureGate()
     /// Where the server's pre-flight stands (Wizard+ServerCheck.swift).
     public internal(set) var preFlight: PreFlight = .notAsked
     /// The time of the last event handled.
@@ -43,6 +41,12 @@ public struct Wizard: Sendable, Equatable {
         if case .finished = state { return true }
         return false
     }
+
+    /// Validation verdicts received for photos since the last pass.
+    public var attemptsUsed: Int { attempts.used }
+
+    /// What the last refusal asks of every capture until the next verdict; open after a pass.
+    public var captureGate: CaptureGate { attempts.gate }
 
     /// The current attempt (1-based): the one the kept or next photo is validated as.
     public var attempt: Int { attemptsUsed + 1 }

@@ -1,7 +1,7 @@
 // What this machine can do on one thread, measured, for `facecap bench --profile`: the ceiling a layer cannot
 // beat is max(FLOPs / peak FLOP rate, bytes / read bandwidth of the cache level its bytes fit in).
 
-import CKernels
+internal import CKernels
 
 /// Peak fused multiply-add rate and read bandwidths of one core, measured by `measure(clock:)`.
 public struct MachineCeiling: Sendable {

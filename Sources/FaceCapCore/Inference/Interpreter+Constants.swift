@@ -1,4 +1,4 @@
-import CKernels
+internal import CKernels
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,7 @@
 // it (CKernels' AVX-512 or AVX2 panels, or the Swift kernels' 8-channel blocks), and the step that runs it, with
 // the input padded once at load where the window needs a border. Index arithmetic as in Kernels.swift's header.
 
-import CKernels
+internal import CKernels
 
 /// A convolution as the model gives it, checked against its tensors.
 struct ConvolutionOp {

@@ -1,7 +1,7 @@
 // GEMM: packed weight panels and the micro-kernels that stream them (the Swift path; CKernels' AVX2 and
 // AVX-512 panels are called from here). Layout and index arithmetic as in Kernels.swift's header.
 
-import CKernels
+internal import CKernels
 
 /// A panel of CKernels' packing: output channels start..<start+valid, `width` floats per k (zero past valid).
 struct WidePanel {

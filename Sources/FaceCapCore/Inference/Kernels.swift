@@ -16,7 +16,7 @@
 // the loops therefore use wrapping operators (`&+`, `&*`): the same machine instructions the compiler
 // emits once it has proven there is no overflow, without the checks it cannot prove away.
 
-import CKernels
+internal import CKernels
 
 typealias V8 = SIMD8<Float>
 

@@ -26,3 +26,29 @@ enum FrameStatsWriter {
         try AtomicFile.write(Array(json(latency, framesRead: framesRead, at: now).utf8), to: path)
     }
 }
+
+/// The frame times of a run (`FACECAP_FRAME_STATS`): each analysed frame's time from its arrival to its guidance
+/// handled, and, while the wizard runs, the statistics so far written every `interval` seconds to `path`
+/// (`FrameStatsWriter`, atomically), so a soak watched from outside can take the difference of two snapshots. It
+/// only measures: when the preview is drawn is the front end's `PreviewPacer`.
+final class FrameTimings {
+    private(set) var latency = LatencyHistogram()
+    /// The frames read so far, analysed or not (the camera's frames; `latency` counts the analysed ones).
+    var framesRead = 0
+    var path: String?
+    var interval = 5.0
+    private var writtenAt = -Double.infinity
+
+    /// One frame took `seconds`; at `now` the snapshot is written when it is due.
+    func record(_ seconds: Double, now: Double) {
+        latency.record(seconds)
+        if let path, now - writtenAt >= interval {
+            writtenAt = now
+            try? write(to: path, at: now)
+        }
+    }
+
+    func write(to path: String, at now: Double) throws(OutputFileError) {
+        try FrameStatsWriter.write(latency, framesRead: framesRead, at: now, to: path)
+    }
+}

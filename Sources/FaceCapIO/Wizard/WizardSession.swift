@@ -24,13 +24,13 @@ extension CameraProblem: Error {}
 
 /// The wizard's imperative shell: the loop and the effects. One `poll()` over the signal pipe, the front end's
 /// input, the validation pipe and the camera; frames go through the `FramePipeline` into the flow, the flow's
-/// effects are performed here, the front end draws the flow's screen, and `FramePacing` keeps the frame times.
+/// effects are performed here, the front end draws the flow's screen, and `FrameTimings` keeps the frame times.
 public final class WizardSession {
     private var wizard: Wizard
     private let frontEnd: WizardFrontEnd
     private let events: EventLog?
     private let pipeline: FramePipeline
-    private let pacing = FramePacing()
+    private let timings = FrameTimings()
     private let photos: WizardPhotos
     private let opener: FrameSourceOpener
     private let clock: any MonotonicClock
@@ -55,16 +55,16 @@ public final class WizardSession {
     public var framesRead: Int { pipeline.framesRead }
     /// Per analysed frame, the time from its arrival (the camera readable, or a clip frame due) to its
     /// guidance handled: the frame pacing the soak test reports (`FACECAP_FRAME_STATS`).
-    public var frameLatency: LatencyHistogram { pacing.latency }
+    public var frameLatency: LatencyHistogram { timings.latency }
     /// Where `writeFrameStats` goes while the wizard runs (`FACECAP_FRAME_STATS`): every `frameStatsInterval`
-    /// seconds of analysed frames the statistics so far (FramePacing, Tests/Kernel/guest.sh).
+    /// seconds of analysed frames the statistics so far (FrameTimings, Tests/Kernel/guest.sh).
     public var frameStatsPath: String? {
-        get { pacing.path }
-        set { pacing.path = newValue }
+        get { timings.path }
+        set { timings.path = newValue }
     }
     public var frameStatsInterval: Double {
-        get { pacing.interval }
-        set { pacing.interval = newValue }
+        get { timings.interval }
+        set { timings.interval = newValue }
     }
 
     /// Stops the process until SIGCONT (Ctrl-Z); tests put in what happens while it is stopped.
@@ -209,7 +209,7 @@ public final class WizardSession {
 
     /// Writes the frame pacing so far to `path` (FrameStatsWriter), for the soak tests.
     public func writeFrameStats(to path: String) throws(OutputFileError) {
-        try pacing.write(to: path, at: now)
+        try timings.write(to: path, at: now)
     }
 
     private func pumpFrame(arrivedAt arrival: Double) {
@@ -226,13 +226,13 @@ public final class WizardSession {
             return
         case .skipped, .shownOnly:
             // The picture moves on between the frames analysed, and while the validator still has the face models.
-            pacing.framesRead = pipeline.framesRead
+            timings.framesRead = pipeline.framesRead
             return
         case .analysed(let guidance):
-            pacing.framesRead = pipeline.framesRead
+            timings.framesRead = pipeline.framesRead
             handle(.frameAnalyzed(guidance))
         }
-        pacing.record(now - arrival, now: now)
+        timings.record(now - arrival, now: now)
     }
 
     // MARK: - The flow
@@ -336,8 +336,8 @@ public final class WizardSession {
 
     /// Hands the front end the screen whenever something in it is new: the screen, a frame read (with the newest
     /// frame while the screen shows the live picture) or a line it holds back that is due. What to draw of it, and
-    /// when, the front end alone decides: the full-screen one paces the preview to what the terminal takes, `--plain`
-    /// says lines and no pictures (pacing in one place, issue 33).
+    /// when, the front end alone decides: the full-screen one paces the preview to what the terminal takes (`PreviewPacer`),
+    /// `--plain` says lines and no pictures (pacing in one place, issue 33).
     private func render() {
         let time = now
         let model = wizard.screen(at: time)
