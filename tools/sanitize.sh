@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-sanitize: the tests under sanitizers; any sanitizer report fails the run.
 #
-#   tools/sanitize.sh [asan|tsan|all] [--filter XCTEST-FILTER]
+#   tools/sanitize.sh [asan|tsan|all|build-asan] [--filter XCTEST-FILTER]
 #
 # asan  every unit and command-line test, Swift and the C shims built with AddressSanitizer (LeakSanitizer
 #       included) and the C shims also with UndefinedBehaviorSanitizer, no recovery; the command-line tests
@@ -14,6 +14,7 @@
 # Every report goes to .build/sanitize-reports/asan or /tsan (log_path); the run fails when a test fails or a
 # report counts (tools/sanitizer_reports.py: every ASan, UBSan and TSan report, and leaks allocated by facecap's
 # own code; not XCTest's, Foundation's or the tests' own), and prints each stage's time.
+# build-asan  the ASan build alone (.ci/run starts it beside the kernel guest at the lowest priority).
 # all  both, one after the other, the TSan build beside the ASan tests (start_tsan_build). SANITIZE_PARALLEL=1
 #      runs the two modes side by side instead, each one's output in .build/sanitize-logs/MODE.log, printed whole
 #      when both are done: not the default, because on the 2-core machine the two sanitized builds side by side
@@ -159,6 +160,13 @@ make --no-print-directory locales >/dev/null
 
 case $mode in
 asan) run_asan || failed=1 ;;
+build-asan)
+    # Only the ASan build, for .ci/run to start early at the lowest priority beside the kernel guest; the `all` run
+    # after it finds the build done.
+    stage "AddressSanitizer build (ahead)" build_sanitized .build/asan address
+    [ "$failed" = 0 ] && echo "test-sanitize: built" || echo "test-sanitize: build FAILED"
+    exit "$failed"
+    ;;
 tsan) run_tsan || failed=1 ;;
 all)
     if [ "${SANITIZE_PARALLEL:-0}" != 1 ]; then
@@ -187,7 +195,7 @@ all)
         done
     fi
     ;;
-*) echo "usage: tools/sanitize.sh [asan|tsan|all] [--filter XCTEST-FILTER]" >&2; exit 2 ;;
+*) echo "usage: tools/sanitize.sh [asan|tsan|all|build-asan] [--filter XCTEST-FILTER]" >&2; exit 2 ;;
 esac
 
 [ "$failed" = 0 ] && echo "test-sanitize: clean" || echo "test-sanitize: FAILED"
