@@ -96,7 +96,6 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "maxLensTexture": 0.055,
             "maxLensDip": 0.18,
             "minLensChroma": 7.0,
-            "maxPalmTexture": 0.02,
             "maxLowerFaceHue": 9.0,
             "maxNeutralLowerFaceSaturation": 0.07,
             "minUpperFaceSaturation": 0.04,
@@ -104,6 +103,7 @@ final class AnalyzerThresholdsTests: XCTestCase {
             "minHandOverMouth": 0.5,
             "handMemory": 0.5,
             "minHandOverFace": 0.6,
+            "minTurnedHandOverEye": 0.9,
             "coverHysteresis": 0.1,
             // Sized for a person following the words (AnalyzerThresholds, GuidanceSimulationTests).
             "farCentreOffsetX": 0.22,

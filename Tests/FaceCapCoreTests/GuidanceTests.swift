@@ -144,6 +144,42 @@ final class GuidanceTests: XCTestCase {
             [.faceCovered], "coverHysteresis")
     }
 
+    /// Issue 32 item 1: a hand the hand model reads over an eye is judged on a turned head too (its parts name an
+    /// eye seen nearly full width, its flag at `minTurnedHandOverEye`), and it is the cover, not a closed eye: the
+    /// iris model's lids behind a hand are not read. On a turned head a weaker reading over the near eye (real bare
+    /// faces: up to 0.85), one over a cheek, or one over the far eye foreshortened by the turn, is still the
+    /// pose's (item 4).
+    func testAHandOverAnEyeIsJudgedOnATurnedHeadAndIsNoClosedEye() {
+        let overEye: (inout FrameMetrics) -> Void = {
+            $0.face!.cover = Self.bare; $0.face!.cover!.handOverFace = 0.97; $0.face!.cover!.handParts = [.rightEye]
+        }
+        let closed: (inout FrameMetrics) -> Void = {
+            $0.face!.features!.rightEyeAspectRatio = 0.08; $0.face!.features!.leftEyeAspectRatio = 0.1
+        }
+        XCTAssertEqual(codes { overEye(&$0); $0.face!.pose!.yaw = -22 }, [.faceCovered, .lookStraight])
+        XCTAssertEqual(
+            codes { overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22 },
+            [.lookStraight], "a bare turned face's reading over the near eye")
+        XCTAssertEqual(
+            codes({ overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22 },
+                previous: [.faceCovered, .lookStraight]),
+            [.faceCovered, .lookStraight], "coverHysteresis")
+        XCTAssertEqual(
+            codes { overEye(&$0); $0.face!.cover!.handParts = [.rightCheek, .nose]; $0.face!.pose!.yaw = -22 },
+            [.lookStraight], "a cheek on a turned head: the pose's")
+        XCTAssertEqual(
+            codes { overEye(&$0); $0.face!.cover!.rightEyeWidthRatio = 0.6; $0.face!.pose!.yaw = -30 },
+            [.lookStraight], "the far eye: the pose's")
+        XCTAssertEqual(codes { overEye(&$0); $0.face!.cover!.handOverFace = 0.7 }, [.faceCovered], "facing the camera")
+        XCTAssertEqual(codes { overEye(&$0); closed(&$0) }, [.faceCovered], "the hand, not a closed eye")
+        XCTAssertEqual(
+            codes { overEye(&$0); closed(&$0); $0.face!.cover!.handOverFace = 0.4 }, [.eyesClosed],
+            "no hand read: the lids are")
+        XCTAssertEqual(
+            codes { overEye(&$0); closed(&$0); $0.face!.cover!.handParts = [.rightCheek] },
+            [.faceCovered, .eyesClosed], "a hand on a cheek: the eyes are still read")
+    }
+
     /// Issue 32 item 5: a hand the hand model reads over the face is said before the light. A pale hand over the
     /// mouth lifts the face's light measures, and `tooBright` hid it (the hand was never named). Only the hand
     /// model's own readings are judged in bad light: the other cover measures still wait for it (a crushed shadow

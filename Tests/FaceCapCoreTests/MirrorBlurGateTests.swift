@@ -60,13 +60,11 @@ final class MirrorBlurGateTests: XCTestCase {
         XCTAssertEqual(cover.regions(t), [], "both lenses must have a colour of their own")
         (cover.rightEyeChroma, cover.leftEyeChroma) = (20, nil)
         XCTAssertEqual(cover.regions(t), ["eyes"])
-        // A palm laid over an eye is of the skin's colour too, and smoother than any judged eye: still covered.
+        // However smooth: a palm laid over an eye is the hand rule's, not a mirror (no palm exception).
         (cover.rightEyeChroma, cover.leftEyeChroma) = (0.8, 0.9)
-        cover.rightEyeTexture = 0.9 * t.maxPalmTexture
-        XCTAssertEqual(cover.regions(t), ["eyes"], "a palm's smoothness")
-        cover.rightEyeTexture = 1.2 * t.maxPalmTexture
-        XCTAssertEqual(cover.regions(t), [], "a squeezed, blurred eye keeps some texture")
-        cover.rightEyeTexture = 0.5 * t.maxLensTexture
+        (cover.rightEyeTexture, cover.leftEyeTexture) = (0.005, 0.005)
+        XCTAssertEqual(cover.regions(t), [], "a flat face of the skin's colour, however smooth")
+        (cover.rightEyeTexture, cover.leftEyeTexture) = (0.5 * t.maxLensTexture, 0.5 * t.maxLensTexture)
         (cover.rightEyeChroma, cover.leftEyeChroma) = (t.minLensChroma, t.minLensChroma)
         XCTAssertEqual(cover.regions(t), ["eyes"], "the limit itself is a lens")
         (cover.rightEyeChroma, cover.leftEyeChroma) = (0.95 * t.minLensChroma, 0.95 * t.minLensChroma)

@@ -202,11 +202,6 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// colour (0.8–0.9); constructed mirrors read ≥ 11.4 on the lower of the two eyes, a hand flat over an eye
     /// ≤ 3.2 (docs/calibration.md, "A medium blur").
     public var minLensChroma = 7.0
-    /// …unless the smoother eye's texture is under this (`CoverMetrics.rightEyeTexture`): a palm over an eye has
-    /// the skin's colour and no texture (the constructed hand composites over an eye ≤ 0.016 but one, 0.028; 15
-    /// frames, the limit set on them), a blurred eye still judged keeps some (ft3_06 squeezed shut at σ 1.5–2 px:
-    /// ≥ 0.031); docs/calibration.md, "A medium blur".
-    public var maxPalmTexture = 0.02
     /// The dark-lens rule (`minEyeBrightness`) is read only on an eye at least this wide against the other
     /// (`CoverMetrics.rightEyeWidthRatio`): real near-profiles' far eyes read 0.41–0.65 and the darker for it
     /// (one, turned 35°, a brightness of 0.41–0.47), frontal faces ≥ 0.85; the near eye still shows a lens.
@@ -234,6 +229,11 @@ public struct AnalyzerThresholds: Sendable, Equatable {
     /// 0.54 on a cheek crop; real hands laid over an eye or a cheek mostly read 0.8–1.0 (docs/calibration.md, "A
     /// hand anywhere on the face").
     public var minHandOverFace = 0.6
+    /// …and on a head turned past `maxYaw`, a hand over the eye seen nearly full width at or above this
+    /// (`GuidanceRules.handOverAnEye`): real bare faces turned 16–36° read a hand over the near eye up to 0.853
+    /// (t1_monica, dim), the real hand over an eye on a turned head 0.992–0.993 (ft3_03) and the constructed hands
+    /// over an eye on turned heads ≥ 0.967 (docs/calibration.md, "A hand over an eye on a turned head").
+    public var minTurnedHandOverEye = 0.9
     /// A covered face stays covered until each measure clears its limit by this fraction.
     public var coverHysteresis = 0.1
 
@@ -384,7 +384,6 @@ extension AnalyzerThresholds {
         Field(name: "maxLensTexture", keyPath: \.maxLensTexture, range: 0...10),
         Field(name: "maxLensDip", keyPath: \.maxLensDip, range: 0...1),
         Field(name: "minLensChroma", keyPath: \.minLensChroma, range: 0...255),
-        Field(name: "maxPalmTexture", keyPath: \.maxPalmTexture, range: 0...10),
         Field(name: "maxLowerFaceHue", keyPath: \.maxLowerFaceHue, range: 0...255),
         Field(name: "maxNeutralLowerFaceSaturation", keyPath: \.maxNeutralLowerFaceSaturation, range: 0...10),
         Field(name: "minUpperFaceSaturation", keyPath: \.minUpperFaceSaturation, range: 0...10),
@@ -392,6 +391,7 @@ extension AnalyzerThresholds {
         Field(name: "minHandOverMouth", keyPath: \.minHandOverMouth, range: 0...1),
         Field(name: "handMemory", keyPath: \.handMemory, range: 0...10),
         Field(name: "minHandOverFace", keyPath: \.minHandOverFace, range: 0...1),
+        Field(name: "minTurnedHandOverEye", keyPath: \.minTurnedHandOverEye, range: 0...1),
         Field(name: "coverHysteresis", keyPath: \.coverHysteresis, range: 0...0.9),
         Field(name: "minSharpness", keyPath: \.minSharpness, range: 0...100_000),
         Field(name: "maxCentreSpeed", keyPath: \.maxCentreSpeed, range: 0...10),

@@ -189,16 +189,15 @@ public struct CoverMetrics: Sendable, Equatable {
     /// blurred, keeps its iris or lash line, and a blurred one (flat in texture) keeps it in the dip, unless
     /// it is squeezed shut and blurred (lids alone, flat and smooth): then it has the skin's colour, and each
     /// lens must be at least `minLensChroma` from it (`rightEyeChroma`; an eye whose colour was not measured
-    /// passes: a bright mirror clips) — or be as smooth as a palm laid over an eye (the smoother eye's texture
-    /// under `maxPalmTexture`: no blurred eye still judged is). Not read
+    /// passes: a bright mirror clips). A palm laid over an eye is as flat and of the skin's colour too: it is
+    /// the hand rule's (`GuidanceRules.handOverAnEye`), not a mirror. Not read
     /// on a face that is `blurry` (`regions(blurry:)`, decided by `GuidanceRules` with `blurry`'s own
     /// hysteresis): a heavy blur flattens both. docs/calibration.md, "A mirror's flat face".
     func flatLenses(_ t: AnalyzerThresholds, margin: Double = 0) -> Bool {
         let texture = t.maxLensTexture * (1 + margin), dip = t.maxLensDip * (1 + margin)
         let chroma = t.minLensChroma * (1 - margin)
         let coloured = (rightEyeChroma ?? .infinity) >= chroma && (leftEyeChroma ?? .infinity) >= chroma
-        let palm = min(rightEyeTexture, leftEyeTexture) < t.maxPalmTexture * (1 + margin)
-        return (coloured || palm) && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip
+        return coloured && rightEyeTexture < texture && leftEyeTexture < texture && rightEyeDip < dip
             && leftEyeDip < dip
             && rightEyeWidthRatio >= t.minLensEyeWidthRatio && leftEyeWidthRatio >= t.minLensEyeWidthRatio
     }

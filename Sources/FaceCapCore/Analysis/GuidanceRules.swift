@@ -67,10 +67,12 @@ public enum GuidanceRules {
         if dark { codes.append(.tooDark) }
         if bright, !hand { codes.append(.tooBright) }
         codes += placementCodes(face, h, t)
-        // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there.
+        // Not read without light, nor behind a dark lens or a hand: the iris model guesses an iris there. A hand
+        // the hand model reads over an eye (`handOverAnEye`) is the cover, not a closed eye.
         let eyesCovered =
             face.cover.map {
                 !Set($0.regions(t, margin: coverMargin, blurry: blurry)).isDisjoint(with: ["eyes", "eye"])
+                    || handOverAnEye($0, turned: turned, t, margin: coverMargin)
             } ?? false
         codes += poseAndGazeCodes(face, lit: lit && !eyesCovered, h, t)
         if let light = face.light, h.below(light.balance, t.minLightBalance, t.balanceHysteresis, .unevenLight) {
@@ -186,29 +188,44 @@ public enum GuidanceRules {
         eyes.maxOpening >= t.minEyeOpening
     }
 
-    /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
     /// The cover regions that say `faceCovered`: all of `CoverMetrics.regions` but, on a head turned past
     /// `maxYaw` (`turned`: the pose's own `lookStraight` is said), the hand model's reading beyond the lips
-    /// (`hand`). Turned 16–36°, real bare faces read a hand over an eye or a cheek (0.60–0.85: the turn's hair,
-    /// shadow and outline), the person would be told to uncover a face that is not covered (issue 32 item 4); the
-    /// hand is judged again once the face is turned back, before any photo. `blurry`: `blurry`'s own decision
-    /// (`CoverMetrics.regions(blurry:)`).
+    /// (`hand`) unless it reads a hand over the near eye at `minTurnedHandOverEye` (`handOverAnEye`). Turned
+    /// 16–36°, real bare faces read a hand over the near eye, a cheek or the nose (0.51–0.85: the turn's hair,
+    /// shadow and outline), the person would be told to uncover a face that is not covered (issue 32 item 4);
+    /// that reading is judged again once the face is turned back, before any photo. `blurry`: `blurry`'s own
+    /// decision (`CoverMetrics.regions(blurry:)`).
     static func judgedCover(
         _ cover: CoverMetrics, turned: Bool, blurry: Bool, _ t: AnalyzerThresholds, margin: Double
     ) -> [String] {
         let regions = cover.regions(t, margin: margin, blurry: blurry)
-        return turned ? regions.filter { $0 != "hand" } : regions
+        return turned && !handOverAnEye(cover, turned: true, t, margin: margin)
+            ? regions.filter { $0 != "hand" } : regions
     }
 
     /// Whether the hand model itself reads a hand over the face: its flag on the mouth at `minHandOverMouth`, or on
-    /// another part at `minHandOverFace` unless the head is `turned` (`judgedCover`), each less `margin`. Judged in
-    /// any light: the light measures read the hand's skin too (`activeCodes`).
+    /// another part at `minHandOverFace` — on a `turned` head only over the near eye (`handOverAnEye`) — each less
+    /// `margin`. Judged in any light: the light measures read the hand's skin too (`activeCodes`).
     static func handReadsOver(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> Bool {
         let mouth = cover.handOverMouth.map { $0 >= t.minHandOverMouth * (1 - margin) } ?? false
         let face = cover.handOverFace.map { $0 >= t.minHandOverFace * (1 - margin) } ?? false
-        return mouth || (face && !turned)
+        return mouth || (face && !turned) || handOverAnEye(cover, turned: turned, t, margin: margin)
     }
 
+    /// The hand model reads a hand over an eye seen nearly full width (`handParts` names it, its
+    /// `CoverMetrics.rightEyeWidthRatio` ≥ `minLensEyeWidthRatio`, as the lens rules ask) with a flag at
+    /// `minHandOverFace`, or at `minTurnedHandOverEye` on a `turned` head, less `margin`: a hand over that eye,
+    /// turned head or not. Its iris and lids are not read behind the hand: `faceCovered`, never `eyesClosed`. The
+    /// far eye, foreshortened by the turn, is the pose's (issue 32 items 1 and 4; docs/calibration.md, "A hand
+    /// over an eye on a turned head").
+    static func handOverAnEye(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> Bool {
+        let limit = (turned ? t.minTurnedHandOverEye : t.minHandOverFace) * (1 - margin)
+        guard let flag = cover.handOverFace, flag >= limit else { return false }
+        return (cover.handParts.contains(.rightEye) && cover.rightEyeWidthRatio >= t.minLensEyeWidthRatio)
+            || (cover.handParts.contains(.leftEye) && cover.leftEyeWidthRatio >= t.minLensEyeWidthRatio)
+    }
+
+    /// Whether the pose-corrected gaze is beyond `limitX`/`limitY` (+ `margin`, negative for hysteresis).
     /// A closed eye has no gaze (the model still places an iris, behind the lid or a hand), and the gaze is
     /// both eyes' mean: with either eye closed it is never off — that eye is `eyesClosed` instead.
     /// Looking down also needs the iris near the lower lid (`maxIrisToLowerLidDown`): wide-open eyes on the
