@@ -336,8 +336,8 @@ public final class WizardSession {
 
     /// Hands the front end the screen whenever something in it is new: the screen, a frame read (with the newest
     /// frame while the screen shows the live picture) or a line it holds back that is due. What to draw of it, and
-    /// when, the front end alone decides: the full-screen one paces the preview to what the terminal takes (`PreviewPacer`),
-    /// `--plain` says lines and no pictures (pacing in one place, issue 33).
+    /// when, the front end alone decides: the full-screen one paces the preview to what the terminal takes
+    /// (`PreviewPacer`), `--plain` says lines and no pictures (pacing in one place, issue 33).
     private func render() {
         let time = now
         let model = wizard.screen(at: time)
