@@ -50,8 +50,7 @@ public final class FaceTracker {
     /// The live loop reads the palms with every this many hand runs of some crops (`livePalmIfDue`; 0: never,
     /// only on the frames that read every crop).
     public var palmEvery = FaceTracker.defaultPalmEvery
-    var handRunsSincePalm = 0
-    var lastPalm: HandReading?
+    var palmState = PalmSchedule()
     /// Palm readings made by the live loop (for tests).
     public internal(set) var palmsRead = 0
     /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
@@ -364,7 +363,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
-        forgetPalms()
+        palmState.forgetLive()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
@@ -424,7 +423,8 @@ public final class FaceTracker {
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
         handRan = true
-        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected)
+        let palms = hiddenPalmsDue(now: everyFrame || handCadence == .capture)
+        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected, palms: palms)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a
