@@ -410,15 +410,16 @@ public final class FaceTracker {
     }
 
     /// The hand model and the palms over `detection`, a face the landmark model did not confirm
-    /// (`hiddenByHandOrPalm`; `detected` when it is a detection, not where a face was lost), at the hand's cadence
-    /// (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame a tracked face is lost (a
-    /// hand brought over it is said without waiting for the next run).
+    /// (`hiddenByHandOrPalm`; `detected` when it is a detection, not where a face was lost), every `handFixingInterval`
+    /// frames whatever the cadence (0.4 s, inside `handMemory`: the CPU of a hidden face, docs/performance.md; every
+    /// frame for a photo, never unlit), and at once on the first frame a tracked face is lost (a hand brought over it
+    /// is said without waiting for the next run).
     private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame, detected: Bool) -> Float? {
         guard hand != nil else { return nil }
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
-        let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        let interval = everyFrame ? 1 : max(handInterval, handFixingInterval)
         let justLost = framesSinceTracked == 1 && lastTrackedBox != nil
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
