@@ -9,6 +9,7 @@ runs it: `HandCadence` from the last analysis).
            covered frame for --covered seconds, read by `facecap analyze --json`; prints how many were named
            (`faceCovered` among the active codes) within 0.2 s and within the covered part, and how many read
            `ready` on a covered frame, by cover (full / part) and part; --list prints the frames named late or never
+           and each covered frame read `ready`: when, the code before, the hand reading on it and about its age
 
 Files holding a face are written 0600 in 0700 folders; nothing here is committed but this script. Needs the venv
 of `make eval-real` (numpy, pillow). docs/calibration.md, "Palms in the wizard".
@@ -71,16 +72,41 @@ def cmd_eval(args):
             write_clip(clip, bare, os.path.join(realset.ROOT, r["frame"]), bare_frames, covered_frames)
             out = subprocess.run([args.binary, "analyze", "--json", clip], capture_output=True, text=True)
             os.remove(clip)
-            codes = []
+            codes, hands = [], []
             for line in out.stdout.splitlines():
                 record = json.loads(line)
                 codes.append(record.get("guidance") or [])
+                hands.append(hand_of(record))
             before = codes[:bare_frames]
             after = codes[bare_frames:]
             named = next((k for k, c in enumerate(after) if "faceCovered" in c), None)
             results.append(dict(variant=r["variant"], id=r["id"], ready_before=sum(c == ["ready"] for c in before),
-                                named=named, ready_after=sum(c == ["ready"] for c in after)))
+                                named=named, ready_after=sum(c == ["ready"] for c in after),
+                                ready_frames=ready_frames(codes, hands, bare_frames)))
     report(results, bare_frames, args)
+
+
+def hand_of(record):
+    """The frame's hand reading: the face's (mouth flag, face flag, parts) or the hidden face's flag; None without."""
+    cover = (record.get("metrics") or {}).get("cover")
+    if cover is not None:
+        return (cover.get("handOverMouth"), cover.get("handOverFace"), tuple(cover.get("handParts") or ()))
+    hidden = (record.get("metrics") or {}).get("hiddenByHand")
+    return None if hidden is None else ("hidden", hidden)
+
+
+def ready_frames(codes, hands, bare_frames):
+    """The covered frames that read `ready`: (frame after the cover came, the frame before's code, the hand reading,
+    frames since that reading last changed: a new reading is a new run, so this is about its age)."""
+    out = []
+    for k in range(bare_frames, len(codes)):
+        if codes[k] != ["ready"]:
+            continue
+        age = 0
+        while k - age - 1 >= 0 and hands[k - age - 1] == hands[k]:
+            age += 1
+        out.append((k - bare_frames, codes[k - 1], hands[k], age))
+    return out
 
 
 def report(results, bare_frames, args):
@@ -101,8 +127,10 @@ def report(results, bare_frames, args):
             line(f"  {cover} {part}", [r for r in results if r["variant"].startswith(f"hand_{part}_{cover}_")])
     if args.list:
         for r in results:
-            if r["named"] is None or r["named"] > round(0.2 * FPS):
+            if r["named"] is None or r["named"] > round(0.2 * FPS) or r["ready_after"]:
                 print(r["id"], r["variant"], r["named"], r["ready_after"])
+                for frame, previous, hand, age in r["ready_frames"]:
+                    print(f"    frame {frame:2} ready (before: {','.join(previous)}) hand {hand} unchanged {age}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f)

@@ -39,7 +39,7 @@ final class PalmAboveBoxTests: XCTestCase {
 
     /// `name` (a fixture, RGB) shrunk by `scale` in the middle of a grey 640 × 480 frame: a small face, as a
     /// webcam sees a person sitting back.
-    private func small(_ name: String, scale: Double) throws -> Frame {
+    static func small(_ name: String, scale: Double) throws -> Frame {
         let photo = try ImageFile.read(path: fixturePath(name))
         XCTAssertEqual(photo.format, .rgb24)
         var shrunk = Frame.empty()
@@ -83,7 +83,7 @@ final class PalmAboveBoxTests: XCTestCase {
         var without = Analyzer()
         XCTAssertEqual(without.process(covered, faces: plain.process(covered)).active, [.noFace])
         // The bare face as small: confirmed, no hand over it, no palm over its box.
-        let bare = try small("sergey.png", scale: 0.35)
+        let bare = try Self.small("sergey.png", scale: 0.35)
         tracker.reset()
         let face = try XCTUnwrap(tracker.process(bare).first)
         XCTAssertNotNil(face.landmarks)

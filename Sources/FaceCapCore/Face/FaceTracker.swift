@@ -50,8 +50,7 @@ public final class FaceTracker {
     /// The live loop reads the palms with every this many hand runs of some crops (`livePalmIfDue`; 0: never,
     /// only on the frames that read every crop).
     public var palmEvery = FaceTracker.defaultPalmEvery
-    var handRunsSincePalm = 0
-    var lastPalm: HandReading?
+    var palmState = PalmSchedule()
     /// Palm readings made by the live loop (for tests).
     public internal(set) var palmsRead = 0
     /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
@@ -364,7 +363,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
-        forgetPalms()
+        palmState.forgetLive()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
@@ -411,20 +410,22 @@ public final class FaceTracker {
     }
 
     /// The hand model and the palms over `detection`, a face the landmark model did not confirm
-    /// (`hiddenByHandOrPalm`; `detected` when it is a detection, not where a face was lost), at the hand's cadence
-    /// (`handIfDue`; every frame for a photo, never unlit), and at once on the first frame a tracked face is lost (a
-    /// hand brought over it is said without waiting for the next run).
+    /// (`hiddenByHandOrPalm`; `detected` when it is a detection, not where a face was lost), every `handFixingInterval`
+    /// frames whatever the cadence (0.4 s, inside `handMemory`: the CPU of a hidden face, docs/performance.md; every
+    /// frame for a photo, never unlit), and at once on the first frame a tracked face is lost (a hand brought over it
+    /// is said without waiting for the next run).
     private func hiddenByHandIfDue(_ detection: FaceDetection, in frame: Frame, detected: Bool) -> Float? {
         guard hand != nil else { return nil }
         framesSinceHand += 1
         let everyFrame = handInterval <= 1
         if !everyFrame, handCadence == .unlit { return nil }
-        let interval = everyFrame ? 1 : handCadence == .fixing ? max(handInterval, handFixingInterval) : handInterval
+        let interval = everyFrame ? 1 : max(handInterval, handFixingInterval)
         let justLost = framesSinceTracked == 1 && lastTrackedBox != nil
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
         handRan = true
-        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected)
+        let palms = hiddenPalmsDue(now: everyFrame || handCadence == .capture)
+        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected, palms: palms)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a

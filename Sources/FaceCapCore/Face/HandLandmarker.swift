@@ -51,6 +51,8 @@ public final class HandLandmarker {
     public private(set) var mouthOverlap = 0.0
     /// Of the last `reading`, the share of each part's box (but the lips) inside the hand's hull.
     public private(set) var partOverlaps: [(HandParts, Double)] = []
+    /// Model runs made so far (for tests that count them).
+    public private(set) var runs = 0
     /// Scratch for the hand's hull and its points in order (reused).
     var hull: [SIMD2<Float>] = []
     var sorted: [SIMD2<Float>] = []
@@ -164,6 +166,7 @@ public final class HandLandmarker {
                 scale: 1 / 255, offset: 0)
         else { return nil }
         interpreter.run()
+        runs += 1
         rawFlag = interpreter.output(flagOutput)[0]
         // The landmarks back into the frame, as FaceLandmarker projects its own.
         let raw = interpreter.output(landmarkOutput)

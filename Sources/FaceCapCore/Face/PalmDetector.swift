@@ -61,6 +61,8 @@ public final class PalmDetector {
     /// The square of frame pixels the last `detect` read, and the palms it found there (for the record and tests).
     public private(set) var lastSquare: SamplingMap?
     public private(set) var lastPalms: [PalmDetection] = []
+    /// Model runs made so far (for tests that count them).
+    public private(set) var runs = 0
 
     /// A detection before NMS, normalised to the tensor: corners, then (x, y) of the 7 keypoints.
     typealias Candidate = SSDDetection<SIMD32<Float>>
@@ -121,6 +123,7 @@ public final class PalmDetector {
     /// in frame pixels.
     func detectFromInput(map: SamplingMap) -> [PalmDetection] {
         interpreter.run()
+        runs += 1
         decode(regressors: interpreter.output(boxOutput), scores: interpreter.output(scoreOutput))
         weightedNonMaxSuppression()
         let side = map.width

@@ -1,0 +1,77 @@
+import XCTest
+
+@testable import FaceCapCore
+@testable import FaceCapIO
+
+/// Issue 32 item 1's cost: the reading over a face the landmark model rejects (`FaceTracker.hiddenByHandOrPalm`) reads
+/// the palms on the first run after a face was confirmed and then on every `palmEvery`-th run, holding their flag
+/// between; it read them on every run before (a palm run and a hand run per palm kept, each 0.2 s while the face
+/// read `faceCovered`). Counted in model runs over a scripted sequence of frames, not timed.
+final class HiddenPalmScheduleTests: XCTestCase {
+    /// The drawn hand over sergey's nose and eyes on a small face (the landmark model rejects it, the palm's crop
+    /// names it: `PalmAboveBoxTests`), 36 frames at the ready cadence (`handInterval` 3, `handFixingInterval` 6: a
+    /// hidden face's run every 6th frame, whatever the cadence, 6 runs; before, every 3rd), his bare face as small,
+    /// then the hand again for 6 frames.
+    func testTheHiddenFaceReadsThePalmsEveryFewRunsAndHoldsTheirFlag() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_v_nose_small.png"))
+        let bare = try PalmAboveBoxTests.small("sergey.png", scale: 0.35)
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, hand: models.hand, palm: models.palm)
+        tracker.handInterval = 3
+        tracker.handFixingInterval = 6
+        tracker.handCadence = .ready
+        XCTAssertEqual(tracker.palmEvery, 3)
+        let palm = try XCTUnwrap(tracker.palm), hand = try XCTUnwrap(tracker.hand)
+        let cut = Float(AnalyzerThresholds().minHandOverFace)
+        var hiddenRuns = 0, palmRuns: [Int] = []
+        func run(_ frame: Frame, _ index: Int) throws {
+            let palmsBefore = palm.runs
+            let faces = tracker.process(frame)
+            guard tracker.handRan else {
+                XCTAssertEqual(palm.runs, palmsBefore, "frame \(index): no hand run, no palm run")
+                return
+            }
+            hiddenRuns += 1
+            palmRuns.append(palm.runs - palmsBefore)
+            // Every run, palms read or held, names the hand over the face the palm's crop found.
+            let flag = try XCTUnwrap(faces.compactMap(\.hiddenByHand).max(), "frame \(index)")
+            XCTAssertGreaterThanOrEqual(flag, cut, "frame \(index): run \(hiddenRuns)")
+        }
+        let handsBefore = hand.runs
+        for index in 0..<36 { try run(covered, index) }
+        XCTAssertEqual(hiddenRuns, 6, "every handFixingInterval frames")
+        // Read on the first run and every third after (before: on all six).
+        XCTAssertEqual(palmRuns, [1, 0, 0, 1, 0, 0])
+        // Three centred crops a run, and a hand run on each palm kept on the two runs that read them (one here).
+        XCTAssertEqual(hand.runs - handsBefore, 6 * 3 + 2)
+        // The bare face is confirmed (every crop and the palms read on it): the hidden face's count starts again, and
+        // the hand brought back over it has the palms read on its first hidden run.
+        let face = try XCTUnwrap(tracker.process(bare).first)
+        XCTAssertNotNil(face.landmarks)
+        XCTAssertNil(tracker.palmState.hiddenPalm)
+        hiddenRuns = 0
+        palmRuns = []
+        for index in 0..<6 { try run(covered, 100 + index) }
+        XCTAssertEqual(palmRuns.first, 1, "at once where the face was lost")
+        XCTAssertEqual(palmRuns.reduce(0, +), 1)
+    }
+
+    /// Where every frame is read (the validator's `handInterval` of 1) or a photo waits for its reading (`.capture`),
+    /// each hidden run reads the palms, as before.
+    func testEveryFrameAndAPhotoReadThePalmsOnEachRun() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_v_nose_small.png"))
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, hand: models.hand, palm: models.palm)
+        let palm = try XCTUnwrap(tracker.palm)
+        tracker.handInterval = 1
+        for _ in 0..<4 { _ = tracker.process(covered) }
+        XCTAssertEqual(palm.runs, 4)
+        tracker.reset()
+        tracker.handInterval = 3
+        tracker.handCadence = .capture
+        for _ in 0..<4 { _ = tracker.process(covered) }
+        XCTAssertEqual(palm.runs, 8)
+    }
+}
