@@ -61,8 +61,8 @@ extension FaceTracker {
         lastPalm = palmReading(frame, points, adding: HandReading())
     }
 
-    /// Forgets the palms' held readings, the live one and the hidden face's, and starts their counts again (every crop
-    /// just read with the palms: a face confirmed, or one new; `reset`).
+    /// Forgets the live loop's held palm reading and starts its count again (every crop just read with the palms: a
+    /// face confirmed, or one new; `reset`).
     func forgetPalms() {
         palmState = PalmSchedule()
     }
@@ -77,17 +77,6 @@ extension FaceTracker {
     var lastPalm: HandReading? {
         get { palmState.lastPalm }
         set { palmState.lastPalm = newValue }
-    }
-
-    /// Whether the hidden face's reading (`hiddenByHandOrPalm`) reads the palms on this run: on the first run since a
-    /// face was last confirmed (a hand brought over a tracked face is said at once), on every `palmEvery`-th run
-    /// after (at least every run: 1), and `now` (every frame read, or a photo waiting for its reading). Between, the
-    /// palms' last flag there is held (`PalmSchedule.hiddenPalm`). Before, each hidden run read the palms: three
-    /// centred crops, a palm run and a hand run per palm kept, every 0.2 s while the face read `faceCovered`, about
-    /// twice the wizard's CPU on a face a hand hides (docs/performance.md, "The hidden face's palms").
-    func hiddenPalmsDue(now: Bool) -> Bool {
-        palmState.hiddenRunsSincePalm += 1
-        return now || palmState.hiddenPalm == nil || palmState.hiddenRunsSincePalm >= max(palmEvery, 1)
     }
 
     /// `reading` merged with the hand model's reading on each palm kept (`keepsPalm`; its crop widened when the first
@@ -128,19 +117,14 @@ extension FaceTracker {
     /// detector's box slides down onto the mouth and chin, the hand lies above its middle, and the crops centred
     /// there do not frame it). Not raised on a confirmed face's box nor where a face was lost (its landmarks'
     /// bounds, whose top is the hairline: raised, that middle reaches into the hair, where a hand covers nothing).
-    /// Nil when the frame's data is too short. With `palms` a palm run and a hand run on each palm kept, whose highest
-    /// flag is held (`hiddenPalmsDue`); without, the one held.
-    func hiddenByHandOrPalm(_ frame: Frame, box: Rect, detected: Bool = true, palms read: Bool = true) -> Float? {
+    /// Nil when the frame's data is too short. The palms are read on every run, never held: a flag held between runs
+    /// would outlive the hand (or be given to another box) while the face stays unconfirmed.
+    func hiddenByHandOrPalm(_ frame: Frame, box: Rect, detected: Bool = true) -> Float? {
         guard let hand, let centred = hand.hidesFace(in: frame, box: box) else { return nil }
         guard let palm, box.width >= 1 else { return centred }
-        guard read else { return max(centred, palmState.hiddenPalm ?? 0) }
         let side = Self.palmRegionSide * box.width
         let region = Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2, width: side, height: side)
         var best: Float = 0
-        defer {
-            palmState.hiddenPalm = best
-            palmState.hiddenRunsSincePalm = 0
-        }
         let palms = palm.detect(frame, in: region).filter { Self.keepsPalm($0, faceWidth: box.width) }
         for found in palms.prefix(Self.maxPalms) {
             guard let flag = hand.flag(in: frame, roi: found.handROI) else { continue }
@@ -153,17 +137,13 @@ extension FaceTracker {
     }
 }
 
-/// The palms' readings the live loop holds between their runs (`FaceTracker.livePalmIfDue`, `hiddenPalmsDue`).
+/// The palms' reading the live loop holds between their runs (`FaceTracker.livePalmIfDue`).
 struct PalmSchedule {
     /// Hand runs of a tracked face since the palms were last read, and their reading then.
     var handRunsSincePalm = 0
     var lastPalm: HandReading?
-    /// Hidden-face runs since the palms were last read there, and their highest flag over the hidden face then (nil:
-    /// not read there since a face was last confirmed).
-    var hiddenRunsSincePalm = 0
-    var hiddenPalm: Float?
 
-    /// Forgets the tracked face's palm reading (a detector pass: the face may be another), not the hidden face's.
+    /// Forgets the tracked face's palm reading (a detector pass: the face may be another).
     mutating func forgetLive() {
         handRunsSincePalm = 0
         lastPalm = nil

@@ -424,8 +424,7 @@ public final class FaceTracker {
         guard everyFrame || handCadence == .capture || justLost || framesSinceHand >= interval else { return nil }
         framesSinceHand = 0
         handRan = true
-        let palms = hiddenPalmsDue(now: everyFrame || handCadence == .capture)
-        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected, palms: palms)
+        return hiddenByHandOrPalm(frame, box: detection.box, detected: detected)
     }
 
     /// Appends the other faces of a frame: each detection the landmark model confirms with its landmarks (so a
