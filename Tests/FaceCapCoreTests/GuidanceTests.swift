@@ -156,27 +156,61 @@ final class GuidanceTests: XCTestCase {
         let closed: (inout FrameMetrics) -> Void = {
             $0.face!.features!.rightEyeAspectRatio = 0.08; $0.face!.features!.leftEyeAspectRatio = 0.1
         }
-        XCTAssertEqual(codes { overEye(&$0); $0.face!.pose!.yaw = -22 }, [.faceCovered, .lookStraight])
         XCTAssertEqual(
-            codes { overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22 },
+            codes {
+                overEye(&$0); $0.face!.pose!.yaw = -22
+            }, [.faceCovered, .lookStraight])
+        XCTAssertEqual(
+            codes {
+                overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22
+            },
             [.lookStraight], "a bare turned face's reading over the near eye")
         XCTAssertEqual(
-            codes({ overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22 },
+            codes(
+                {
+                    overEye(&$0); $0.face!.cover!.handOverFace = 0.85; $0.face!.pose!.yaw = -22
+                },
+                previous: [.faceCovered, .lookStraight]),
+            [.lookStraight], "coverHysteresis holds the turned limit only down to 0.89, above bare turned faces")
+        XCTAssertEqual(
+            codes(
+                {
+                    overEye(&$0); $0.face!.cover!.handOverFace = 0.895; $0.face!.pose!.yaw = -22
+                },
                 previous: [.faceCovered, .lookStraight]),
             [.faceCovered, .lookStraight], "coverHysteresis")
         XCTAssertEqual(
-            codes { overEye(&$0); $0.face!.cover!.handParts = [.rightCheek, .nose]; $0.face!.pose!.yaw = -22 },
+            codes {
+                overEye(&$0); $0.face!.cover!.handOverFace = 0.895; $0.face!.pose!.yaw = -22
+            },
+            [.lookStraight], "under the turned limit without hysteresis")
+        XCTAssertEqual(
+            codes {
+                overEye(&$0); $0.face!.cover!.handParts = [.rightCheek, .nose]; $0.face!.pose!.yaw = -22
+            },
             [.lookStraight], "a cheek on a turned head: the pose's")
         XCTAssertEqual(
-            codes { overEye(&$0); $0.face!.cover!.rightEyeWidthRatio = 0.6; $0.face!.pose!.yaw = -30 },
+            codes {
+                overEye(&$0); $0.face!.cover!.rightEyeWidthRatio = 0.6; $0.face!.pose!.yaw = -30
+            },
             [.lookStraight], "the far eye: the pose's")
-        XCTAssertEqual(codes { overEye(&$0); $0.face!.cover!.handOverFace = 0.7 }, [.faceCovered], "facing the camera")
-        XCTAssertEqual(codes { overEye(&$0); closed(&$0) }, [.faceCovered], "the hand, not a closed eye")
         XCTAssertEqual(
-            codes { overEye(&$0); closed(&$0); $0.face!.cover!.handOverFace = 0.4 }, [.eyesClosed],
+            codes {
+                overEye(&$0); $0.face!.cover!.handOverFace = 0.7
+            }, [.faceCovered], "facing the camera")
+        XCTAssertEqual(
+            codes {
+                overEye(&$0); closed(&$0)
+            }, [.faceCovered], "the hand, not a closed eye")
+        XCTAssertEqual(
+            codes {
+                overEye(&$0); closed(&$0); $0.face!.cover!.handOverFace = 0.4
+            }, [.eyesClosed],
             "no hand read: the lids are")
         XCTAssertEqual(
-            codes { overEye(&$0); closed(&$0); $0.face!.cover!.handParts = [.rightCheek] },
+            codes {
+                overEye(&$0); closed(&$0); $0.face!.cover!.handParts = [.rightCheek]
+            },
             [.faceCovered, .eyesClosed], "a hand on a cheek: the eyes are still read")
     }
 

@@ -214,12 +214,14 @@ public enum GuidanceRules {
 
     /// The hand model reads a hand over an eye seen nearly full width (`handParts` names it, its
     /// `CoverMetrics.rightEyeWidthRatio` ≥ `minLensEyeWidthRatio`, as the lens rules ask) with a flag at
-    /// `minHandOverFace`, or at `minTurnedHandOverEye` on a `turned` head, less `margin`: a hand over that eye,
-    /// turned head or not. Its iris and lids are not read behind the hand: `faceCovered`, never `eyesClosed`. The
-    /// far eye, foreshortened by the turn, is the pose's (issue 32 items 1 and 4; docs/calibration.md, "A hand
-    /// over an eye on a turned head").
+    /// `minHandOverFace` less `margin`, or at `minTurnedHandOverEye` on a `turned` head, whose margin is taken off
+    /// what the flag lacks of 1 (0.9 held down to 0.89, not 0.81: bare turned faces read up to 0.853): a hand over
+    /// that eye, turned head or not. Its iris and lids are not read behind the hand: `faceCovered`, never
+    /// `eyesClosed`. An eye foreshortened below that width ratio (the far eye of a near-profile) is the pose's; at
+    /// 16–30° the far eye may be wider, and only the turned limit guards it (issue 32 items 1 and 4;
+    /// docs/calibration.md, "A hand over an eye on a turned head").
     static func handOverAnEye(_ cover: CoverMetrics, turned: Bool, _ t: AnalyzerThresholds, margin: Double) -> Bool {
-        let limit = (turned ? t.minTurnedHandOverEye : t.minHandOverFace) * (1 - margin)
+        let limit = turned ? 1 - (1 - t.minTurnedHandOverEye) * (1 + margin) : t.minHandOverFace * (1 - margin)
         guard let flag = cover.handOverFace, flag >= limit else { return false }
         return (cover.handParts.contains(.rightEye) && cover.rightEyeWidthRatio >= t.minLensEyeWidthRatio)
             || (cover.handParts.contains(.leftEye) && cover.leftEyeWidthRatio >= t.minLensEyeWidthRatio)
