@@ -96,8 +96,9 @@ def hand_of(record):
 
 
 def ready_frames(codes, hands, bare_frames):
-    """The covered frames that read `ready`: (frame after the cover came, the frame before's code, the hand reading,
-    frames since that reading last changed: a new reading is a new run, so this is about its age)."""
+    """The covered frames that read `ready`: (frame after the cover came, the frame before's code (None on a clip's
+    first frame), the hand reading, frames since that reading last changed: a new reading is a new run, so this is
+    about its age, inferred from equal readings, not measured)."""
     out = []
     for k in range(bare_frames, len(codes)):
         if codes[k] != ["ready"]:
@@ -105,7 +106,7 @@ def ready_frames(codes, hands, bare_frames):
         age = 0
         while k - age - 1 >= 0 and hands[k - age - 1] == hands[k]:
             age += 1
-        out.append((k - bare_frames, codes[k - 1], hands[k], age))
+        out.append((k - bare_frames, codes[k - 1] if k > 0 else None, hands[k], age))
     return out
 
 
