@@ -14,7 +14,7 @@
 # Every report goes to .build/sanitize-reports/asan or /tsan (log_path); the run fails when a test fails or a
 # report counts (tools/sanitizer_reports.py: every ASan, UBSan and TSan report, and leaks allocated by facecap's
 # own code; not XCTest's, Foundation's or the tests' own), and prints each stage's time.
-# build-asan  the ASan build alone (.ci/run starts it beside the kernel guest at the lowest priority).
+# build-asan  the ASan build alone (.ci/run starts it beside the kernel guest).
 # all  both, one after the other, the TSan build beside the ASan tests (start_tsan_build). SANITIZE_PARALLEL=1
 #      runs the two modes side by side instead, each one's output in .build/sanitize-logs/MODE.log, printed whole
 #      when both are done: not the default, because on the 2-core machine the two sanitized builds side by side
@@ -161,7 +161,7 @@ make --no-print-directory locales >/dev/null
 case $mode in
 asan) run_asan || failed=1 ;;
 build-asan)
-    # Only the ASan build, for .ci/run to start early at the lowest priority beside the kernel guest; the `all` run
+    # Only the ASan build, for .ci/run to start early beside the kernel guest; the `all` run
     # after it finds the build done.
     stage "AddressSanitizer build (ahead)" build_sanitized .build/asan address
     [ "$failed" = 0 ] && echo "test-sanitize: built" || echo "test-sanitize: build FAILED"
