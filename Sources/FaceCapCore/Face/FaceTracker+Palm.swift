@@ -61,22 +61,10 @@ extension FaceTracker {
         lastPalm = palmReading(frame, points, adding: HandReading())
     }
 
-    /// Forgets the live loop's held palm reading and starts its count again (every crop just read with the palms: a
-    /// face confirmed, or one new; `reset`).
+    /// Forgets the palms' held reading and starts their count again (a new face, or every crop just read with them).
     func forgetPalms() {
-        palmState = PalmSchedule()
-    }
-
-    /// The live loop's palm count (`livePalmIfDue`).
-    var handRunsSincePalm: Int {
-        get { palmState.handRunsSincePalm }
-        set { palmState.handRunsSincePalm = newValue }
-    }
-
-    /// The live loop's held palm reading (`livePalmIfDue`), nil when none is held.
-    var lastPalm: HandReading? {
-        get { palmState.lastPalm }
-        set { palmState.lastPalm = newValue }
+        lastPalm = nil
+        handRunsSincePalm = 0
     }
 
     /// `reading` merged with the hand model's reading on each palm kept (`keepsPalm`; its crop widened when the first
@@ -124,7 +112,7 @@ extension FaceTracker {
         guard let palm, box.width >= 1 else { return centred }
         let side = Self.palmRegionSide * box.width
         let region = Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2, width: side, height: side)
-        var best: Float = 0
+        var best = centred
         let palms = palm.detect(frame, in: region).filter { Self.keepsPalm($0, faceWidth: box.width) }
         for found in palms.prefix(Self.maxPalms) {
             guard let flag = hand.flag(in: frame, roi: found.handROI) else { continue }
@@ -133,19 +121,6 @@ extension FaceTracker {
             let raised = HandLandmarker.middleOverlap(hull: hand.hull, box: box, raise: HandLandmarker.palmBoxRaise)
             if over || (detected && raised >= HandLandmarker.minRaisedOverlap) { best = max(best, flag) }
         }
-        return max(centred, best)
-    }
-}
-
-/// The palms' reading the live loop holds between their runs (`FaceTracker.livePalmIfDue`).
-struct PalmSchedule {
-    /// Hand runs of a tracked face since the palms were last read, and their reading then.
-    var handRunsSincePalm = 0
-    var lastPalm: HandReading?
-
-    /// Forgets the tracked face's palm reading (a detector pass: the face may be another).
-    mutating func forgetLive() {
-        handRunsSincePalm = 0
-        lastPalm = nil
+        return best
     }
 }

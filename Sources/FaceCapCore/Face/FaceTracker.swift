@@ -50,7 +50,8 @@ public final class FaceTracker {
     /// The live loop reads the palms with every this many hand runs of some crops (`livePalmIfDue`; 0: never,
     /// only on the frames that read every crop).
     public var palmEvery = FaceTracker.defaultPalmEvery
-    var palmState = PalmSchedule()
+    var handRunsSincePalm = 0
+    var lastPalm: HandReading?
     /// Palm readings made by the live loop (for tests).
     public internal(set) var palmsRead = 0
     /// The activation memory the detector, landmark, hand and palm models share: they run one after another on the
@@ -363,7 +364,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
-        palmState.forgetLive()
+        forgetPalms()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }
         var rejected: [FaceDetection] = []
