@@ -22,6 +22,14 @@ int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argu
     }
 }
 
+int cv4l2_raw_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument) {
+    if (!ops->raw_ioctl) return cv4l2_xioctl(ops, fd, request, argument);
+    for (;;) {
+        if (ops->raw_ioctl(ops->context, fd, request, argument) != -1) return 0;
+        if (errno != EINTR) return errno;
+    }
+}
+
 /* Bytes of one row of the source in its first plane, and of a whole frame in the destination's layout. */
 size_t cv4l2_source_row_bytes(uint32_t pixel_format, uint32_t width) {
     switch (cv4l2_destination_layout(pixel_format)) {

@@ -63,6 +63,13 @@ static int system_munmap(void *context, void *address, size_t length) {
     return v4l2_munmap(address, length);
 }
 
+/* The kernel's own answer, as the C library's ioctl gives it (the enumerations are stateless: libv4l2 keeps
+ * nothing of them). */
+static int system_raw_ioctl(void *context, int fd, unsigned long request, void *argument) {
+    (void)context;
+    return ioctl(fd, request, argument);
+}
+
 static int system_poll(void *context, struct pollfd *fds, nfds_t count, int timeout_ms) {
     (void)context;
     return poll(fds, count, timeout_ms);
@@ -77,6 +84,7 @@ cv4l2_ops cv4l2_system_ops(void) {
         .mmap = system_mmap,
         .munmap = system_munmap,
         .poll = system_poll,
+        .raw_ioctl = system_raw_ioctl,
     };
     return ops;
 }

@@ -64,6 +64,11 @@ final class CameraDeviceTests: XCTestCase {
         XCTAssertEqual(devices[1].card, "USB MJPEG Cam")
         XCTAssertEqual(devices[1].formats.map(\.fourcc), ["MJPG", "RGB3"])
         XCTAssertTrue(devices[1].formats[1].isEmulated)
+        // The camera's own formats are enumerated past libv4l2 (which answers each interval of RGB3, BGR3, YU12 or
+        // YV12 with a TRY_FMT of every format), the converted one through it; both with their sizes and rates.
+        XCTAssertEqual(Set(fake.enumerations), ["raw YUYV", "raw MJPG", "converting RGB3"])
+        XCTAssertFalse(devices[1].formats[1].sizes.isEmpty)
+        XCTAssertFalse(devices[1].formats[1].sizes[0].frameRates.isEmpty)
 
         // With no --device, the first capture node is opened (the metadata node is never a candidate).
         let camera = try Camera.openFirst(directory: directory, ops: fake.ops)
@@ -199,6 +204,28 @@ final class CameraDeviceTests: XCTestCase {
         XCTAssertTrue(
             CameraError.permissionDenied(path: "/dev/video0", access: other).message
                 .contains("usermod -aG plugdev $USER"))
+    }
+
+    func testChoosingACameraReadsTheSizesOfTheFormatsTheRankingWeighsOnly() throws {
+        var emulatedBGR = FakeV4L2Device.Format.emulatedRGB
+        emulatedBGR.fourcc = CV4L2_PIX_FMT_BGR24
+        emulatedBGR.description = "BGR3"
+        let node = FakeV4L2Device.Node(formats: [.uyvy, .yuyv, .emulatedRGB, emulatedBGR])
+        let fake = try makeDev(["video0"], nodes: ["video0": node])
+        let path = "\(directory)/video0"
+        let ranked = try XCTUnwrap(try CameraDevice.query(path: path, ops: fake.ops, detail: .ranking(forced: nil)))
+        XCTAssertEqual(ranked.formats.map(\.fourcc), ["UYVY", "YUYV", "RGB3", "BGR3"])
+        XCTAssertEqual(ranked.formats.map(\.sizes.count), [0, 3, 3, 0])
+        XCTAssertEqual(Set(fake.enumerations), ["raw YUYV", "converting RGB3"])
+        let forced = try XCTUnwrap(try CameraDevice.query(path: path, ops: fake.ops, detail: .ranking(forced: "UYVY")))
+        XCTAssertEqual(forced.formats.map(\.sizes.count), [2, 3, 3, 0])
+        let everything = try XCTUnwrap(try CameraDevice.query(path: path, ops: fake.ops))
+        XCTAssertEqual(everything.formats.map(\.sizes.count), [2, 3, 3, 3])
+        // The same choice as from every format's sizes.
+        XCTAssertEqual(CameraRank(of: ranked).format, CameraRank(of: everything).format)
+        XCTAssertEqual(CameraRank(of: ranked).reasons, CameraRank(of: everything).reasons)
+        XCTAssertEqual(
+            CameraRank(of: forced, format: "UYVY").reasons, CameraRank(of: everything, format: "UYVY").reasons)
     }
 
     func testHumanAndJSONListings() throws {

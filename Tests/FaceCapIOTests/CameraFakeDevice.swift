@@ -111,6 +111,10 @@ final class FakeV4L2Device {
     private(set) var controlWrites: [(id: UInt32, value: Int)] = []
 
     private(set) var log: [String] = []
+    /// Each size and frame-interval enumeration by who asked: "raw YUYV" (the ops table's `raw_ioctl`, the camera
+    /// itself, which knows no converted format) or "converting RGB3" (its `ioctl`, libv4l2's).
+    private(set) var enumerations: [String] = []
+    private var rawCall = false
     private(set) var openFds: [Int32: String] = [:]
     private(set) var buffers: [Buffer] = []
     private(set) var streaming = false
@@ -161,6 +165,12 @@ final class FakeV4L2Device {
         table.close = { context, fd in FakeV4L2Device.from(context).close(fd) }
         table.ioctl = { context, fd, request, argument in
             FakeV4L2Device.from(context).ioctl(fd, request: request, argument: argument!)
+        }
+        table.raw_ioctl = { context, fd, request, argument in
+            let fake = FakeV4L2Device.from(context)
+            fake.rawCall = true
+            defer { fake.rawCall = false }
+            return fake.ioctl(fd, request: request, argument: argument!)
         }
         table.mmap = { context, length, _, _, fd, offset in
             FakeV4L2Device.from(context).mmap(length: length, fd: fd, offset: offset)
@@ -295,9 +305,7 @@ final class FakeV4L2Device {
             return 0
         case CV4L2_VIDIOC_ENUM_FRAMESIZES:
             let size = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
-            guard let format = node.formats.first(where: { $0.fourcc == size.pointee.pixel_format }) else {
-                return fail(EINVAL)
-            }
+            guard let format = enumerated(node, size.pointee.pixel_format) else { return fail(EINVAL) }
             let index = Int(size.pointee.index)
             if let step = format.stepwise {
                 guard index == 0 else { return fail(EINVAL) }
@@ -315,7 +323,7 @@ final class FakeV4L2Device {
             return 0
         case CV4L2_VIDIOC_ENUM_FRAMEINTERVALS:
             let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
-            guard let format = node.formats.first(where: { $0.fourcc == interval.pointee.pixel_format }),
+            guard let format = enumerated(node, interval.pointee.pixel_format),
                 Int(interval.pointee.index) < format.rates.count
             else { return fail(EINVAL) }
             interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
@@ -569,6 +577,18 @@ final class FakeV4L2Device {
             return (1, { stride, height in 2 * (stride / 2) * ((height + 1) / 2) })
         default: return (2, { _, _ in 0 })
         }
+    }
+
+    /// The format a size or interval enumeration names, logged in `enumerations`; nil for one the asker does not
+    /// know (a converted format asked of the camera itself).
+    private func enumerated(_ node: Node, _ pixelFormat: UInt32) -> Format? {
+        guard let format = node.formats.first(where: { $0.fourcc == pixelFormat }) else { return nil }
+        enumerations.append((rawCall ? "raw " : "converting ") + fourccText(pixelFormat))
+        return rawCall && format.emulated ? nil : format
+    }
+
+    private func fourccText(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }, as: UTF8.self)
     }
 
     private func name(_ request: UInt) -> String {

@@ -26,6 +26,11 @@ typedef struct cv4l2_ops {
     void *(*mmap)(void *context, size_t length, int protection, int flags, int fd, int64_t offset);
     int (*munmap)(void *context, void *address, size_t length);
     int (*poll)(void *context, struct pollfd *fds, nfds_t count, int timeout_ms);
+    /** Optional: the device's own answer to an ioctl, past any conversion layer (the system table's `ioctl` is
+        libv4l2's, which answers ENUM_FRAMEINTERVALS of RGB3, BGR3, YU12 and YV12 by trying every format the
+        camera gives, one TRY_FMT each, at every index, even when the camera gives that format itself). NULL: the
+        same as `ioctl`. */
+    int (*raw_ioctl)(void *context, int fd, unsigned long request, void *argument);
 } cv4l2_ops;
 
 /** The real device calls: v4l2_open (as open + QUERYCAP + v4l2_fd_open)/v4l2_close/v4l2_ioctl/v4l2_mmap/
@@ -38,6 +43,9 @@ cv4l2_ops cv4l2_plain_ops(void);
 
 /** ioctl through `ops`, retried while it fails with EINTR. Returns 0 or the errno of the failure. */
 int cv4l2_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument);
+
+/** As cv4l2_xioctl, through `raw_ioctl` when the table has one: for enumerating what the camera itself gives. */
+int cv4l2_raw_xioctl(const cv4l2_ops *ops, int fd, unsigned long request, void *argument);
 
 /* ---- Constants Swift cannot import ---------------------------------------------------------- */
 

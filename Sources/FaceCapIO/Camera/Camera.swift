@@ -142,7 +142,9 @@ public final class Camera: FrameSource {
         var failed = cv4l2_failure()
         guard let device = cv4l2_start(&table, path, &request, &stream, &failed) else {
             if failed.stage == CV4L2_STAGE_NO_FORMAT {
-                let offered = (try? CameraDevice.query(path: path, ops: ops))??.formats.map(\.fourcc) ?? []
+                let offered =
+                    (try? CameraDevice.query(path: path, ops: ops, detail: .ranking(forced: nil)))??.formats
+                    .map(\.fourcc) ?? []
                 throw CameraError.unsupportedFormat(path: path, offered: offered, asked: configuration.pixelFormat)
             }
             throw CameraError.from(
@@ -191,7 +193,10 @@ public final class Camera: FrameSource {
     {
         var asked = (width: configuration.width, height: configuration.height)
         var preferred: UInt32 = 0
-        if configuration.automaticSize, let device = try? CameraDevice.query(path: path, ops: ops) {
+        if configuration.automaticSize,
+            let device = try? CameraDevice.query(
+                path: path, ops: ops, detail: .ranking(forced: configuration.pixelFormat))
+        {
             let rank = CameraRank(of: device, format: configuration.pixelFormat)
             if let mode = rank.mode { asked = (mode.width, mode.height) }
             if configuration.pixelFormat == nil, let format = rank.format {
@@ -217,7 +222,7 @@ public final class Camera: FrameSource {
         sysfs: String? = nil,
         controlLedger: CameraControlLedger? = nil
     ) throws(CameraError) -> Camera {
-        let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
+        let scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs, detail: .ranking(forced: nil))
         guard let first = CameraRank.choose(scan.devices) else {
             throw scan.problems.first ?? CameraError.noCamera(directory: directory)
         }

@@ -155,14 +155,15 @@ public struct CameraDevice: Equatable, Sendable {
 
     /// Like `list`, and also reports the nodes that could not be opened (permission, busy) and why. `sysfs` is where
     /// sysfs is mounted (tests give a folder of their own); see `sysfsRoot` when it is nil.
-    public static func scan(directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil)
-        -> CameraScan
-    {
+    public static func scan(
+        directory: String = "/dev", ops: CameraOps = .system, sysfs: String? = nil,
+        detail: CameraQueryDetail = .everything
+    ) -> CameraScan {
         var result = CameraScan(devices: [], problems: [])
         let sysfs = sysfsRoot(sysfs, directory: directory)
         for path in videoNodePaths(in: directory) {
             do {
-                if var device = try query(path: path, ops: ops) {
+                if var device = try query(path: path, ops: ops, detail: detail) {
                     if let sysfs { device.readSysfs(sysfs) }
                     result.devices.append(device)
                 }
@@ -194,7 +195,9 @@ public struct CameraDevice: Equatable, Sendable {
 
     /// Opens `path` and reads its names, formats, sizes and frame rates. Returns nil when the node is a
     /// V4L2 device without streaming video capture (e.g. a UVC metadata node).
-    public static func query(path: String, ops: CameraOps = .system) throws(CameraError) -> CameraDevice? {
+    public static func query(
+        path: String, ops: CameraOps = .system, detail: CameraQueryDetail = .everything
+    ) throws(CameraError) -> CameraDevice? {
         var table = ops.table
         let fd = table.open(table.context, path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
@@ -214,12 +217,12 @@ public struct CameraDevice: Equatable, Sendable {
                 path: path, card: CameraSupport.cString(cap.card), driver: CameraSupport.cString(cap.driver),
                 bus: CameraSupport.cString(cap.bus_info), formats: formats, deviceCaps: caps)
         }
-        if caps & needed == needed { return device(enumerateFormats(&table, fd)) }
+        if caps & needed == needed { return device(enumerateFormats(&table, fd, detail: detail)) }
         // A multi-planar media-controller node (CAMSS has only those) is kept when it lists Bayer formats: it tells
         // a MIPI camera, though facecap never opens it (`CameraRank`: raw-bayer). Others stay out as before.
         let multiPlanar = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING) | ioMediaController
         guard caps & multiPlanar == multiPlanar else { return nil }
-        let formats = enumerateFormats(&table, fd, type: V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue)
+        let formats = enumerateFormats(&table, fd, type: V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue, detail: detail)
         return formats.contains { CameraRank.isBayer($0.fourcc) } ? device(formats) : nil
     }
 }
@@ -245,12 +248,28 @@ extension CameraDevice {
 
 // MARK: - Enumeration
 
+/// Which formats a query reads the sizes and frame rates of. Every one for `facecap devices`; for choosing and opening
+/// a camera only those `CameraRank` weighs (its own formats in `CameraRank.preferenceOrder`, libv4l2's RGB3, and a
+/// format forced with --format): vivid lists 40 formats with ten frame rates at each of six sizes, one ioctl each.
+public enum CameraQueryDetail: Sendable, Equatable {
+    case everything
+    case ranking(forced: String?)
+
+    func readsSizes(of fourcc: String, emulated: Bool) -> Bool {
+        switch self {
+        case .everything: return true
+        case .ranking(let forced):
+            return fourcc == forced || (emulated ? fourcc == "RGB3" : CameraRank.preferenceOrder.contains(fourcc))
+        }
+    }
+}
+
 /// Upper bound on any one list the driver hands out, so a buggy driver (or fake) cannot loop forever.
 private let maxEntries: UInt32 = 256
 
 private func enumerateFormats(
     _ ops: inout cv4l2_ops, _ fd: Int32,
-    type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+    type: UInt32 = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, detail: CameraQueryDetail
 ) -> [CameraFormat] {
     var formats: [CameraFormat] = []
     for index in 0..<maxEntries {
@@ -258,27 +277,34 @@ private func enumerateFormats(
         description.index = index
         description.type = type
         guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
+        let emulated = description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0
+        let fourcc = CameraSupport.fourccString(description.pixelformat)
         formats.append(
             CameraFormat(
-                fourcc: CameraSupport.fourccString(description.pixelformat),
+                fourcc: fourcc,
                 description: CameraSupport.cString(description.description),
                 isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
-                isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
-                sizes: enumerateSizes(&ops, fd, pixelFormat: description.pixelformat)))
+                isEmulated: emulated,
+                sizes: detail.readsSizes(of: fourcc, emulated: emulated)
+                    ? enumerateSizes(&ops, fd, pixelFormat: description.pixelformat, raw: !emulated) : []))
     }
     return formats
 }
 
-private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32) -> [CameraFrameSize] {
+/// A format the camera gives itself is asked of the camera (`raw`: `cv4l2_raw_xioctl`, past libv4l2, which answers
+/// each frame interval of RGB3, BGR3, YU12 and YV12 with a TRY_FMT of every format the camera has, native or not:
+/// 11 832 ioctls for one `facecap devices` on vivid); a format libv4l2 makes by converting is asked of libv4l2.
+private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32, raw: Bool) -> [CameraFrameSize] {
     var sizes: [CameraFrameSize] = []
     for index in 0..<maxEntries {
         var size = v4l2_frmsizeenum()
         size.index = index
         size.pixel_format = pixelFormat
-        guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMESIZES, &size) == 0 else { break }
+        guard enumerate(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMESIZES, &size, raw: raw) else { break }
         if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
             let width = Int(size.discrete.width), height = Int(size.discrete.height)
-            let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
+            let (rates, range) = enumerateRates(
+                &ops, fd, pixelFormat: pixelFormat, width: width, height: height, raw: raw)
             sizes.append(
                 CameraFrameSize(
                     kind: .discrete, width: width, height: height, minWidth: width,
@@ -289,7 +315,7 @@ private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UI
         // Stepwise or continuous: one entry describes the whole range.
         let step = size.stepwise
         let width = Int(step.max_width), height = Int(step.max_height)
-        let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height)
+        let (rates, range) = enumerateRates(&ops, fd, pixelFormat: pixelFormat, width: width, height: height, raw: raw)
         let kind: CameraFrameSize.Kind = size.type == V4L2_FRMSIZE_TYPE_CONTINUOUS.rawValue ? .continuous : .stepwise
         sizes.append(
             CameraFrameSize(
@@ -303,7 +329,7 @@ private func enumerateSizes(_ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UI
 
 private func enumerateRates(
     _ ops: inout cv4l2_ops, _ fd: Int32, pixelFormat: UInt32, width: Int,
-    height: Int
+    height: Int, raw: Bool
 ) -> ([Double], ClosedRange<Double>?) {
     var rates: [Double] = []
     for index in 0..<maxEntries {
@@ -312,7 +338,7 @@ private func enumerateRates(
         interval.pixel_format = pixelFormat
         interval.width = UInt32(width)
         interval.height = UInt32(height)
-        guard cv4l2_xioctl(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0 else { break }
+        guard enumerate(&ops, fd, CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &interval, raw: raw) else { break }
         if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
             if let rate = framesPerSecond(interval.discrete) { rates.append(rate) }
             continue
@@ -324,6 +350,13 @@ private func enumerateRates(
         break
     }
     return (rates.sorted(by: >), nil)
+}
+
+/// One enumeration ioctl through libv4l2, or past it (`raw`); true when it answered.
+private func enumerate<Entry>(
+    _ ops: inout cv4l2_ops, _ fd: Int32, _ request: UInt, _ entry: inout Entry, raw: Bool
+) -> Bool {
+    (raw ? cv4l2_raw_xioctl(&ops, fd, request, &entry) : cv4l2_xioctl(&ops, fd, request, &entry)) == 0
 }
 
 private func framesPerSecond(_ interval: v4l2_fract) -> Double? {

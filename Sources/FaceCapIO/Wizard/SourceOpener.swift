@@ -127,7 +127,7 @@ public final class SourceOpener: FrameSourceOpener {
     }
 
     private func scannedDevices() -> CameraScan {
-        var scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs)
+        var scan = CameraDevice.scan(directory: directory, ops: ops, sysfs: sysfs, detail: .ranking(forced: nil))
         scan.devices = scan.devices.map(marked)
         return scan
     }
