@@ -292,8 +292,7 @@ extension Wizard {
     /// While the help is open over the capture, frames are shown but nothing acts on them (no auto capture, no
     /// countdown): the capture starts over once the person sees it again, as after a terminal too small.
     private mutating func resume(after help: HelpOverlay) -> [WizardEffect] {
-        let paused = help.over == .capture || help.over == .manualCapture
-        guard paused, case .capture(let progress) = state else { return [] }
+        guard help.over.isCapture, case .capture(let progress) = state else { return [] }
         var fresh = CaptureProgress()
         fresh.manualOffered = progress.manualOffered
         state = .capture(fresh)
