@@ -143,28 +143,19 @@ extension Wizard {
                 quitBinding(.keyQuit),
             ]
         case .serverUnreachable(let trouble):
-            return
-                (trouble.sending
-                ? []
-                : [
-                    KeyBinding(
-                        [.character("r"), .character("R")],
-                        KeyHint("r", .keySendNow), .sendAgain)
-                ])
-                + [quitBinding(.keyQuitPhotoSaved)]
+            return sendingBindings(trouble.sending, send: .keySendNow)
         case .serverRefused(let refusal):
-            return
-                (refusal.sending
-                ? []
-                : [
-                    KeyBinding(
-                        [.character("r"), .character("R")],
-                        KeyHint("r", .keySendAgain), .sendAgain)
-                ])
-                + [quitBinding(.keyQuitPhotoSaved)]
+            return sendingBindings(refusal.sending, send: .keySendAgain)
         case .saveFailed:
             return saveFailedBindings
         }
+    }
+
+    /// A kept photo the server did not take: send it (`send` words r; not while it is on its way), or quit, the photo
+    /// saved.
+    private func sendingBindings(_ sending: Bool, send: MessageID) -> [KeyBinding] {
+        (sending ? [] : [KeyBinding([.character("r"), .character("R")], KeyHint("r", send), .sendAgain)])
+            + [quitBinding(.keyQuitPhotoSaved)]
     }
 
     /// The camera's question: turn it on (or play the clip), or decline.
