@@ -240,7 +240,7 @@ public final class CursesFrontEnd: WizardFrontEnd {
         switch model.picture {
         case .livePreview?: pictureFrame = frame
         case .photo?: pictureFrame = photo
-        default: pictureFrame = nil
+        case .tutorialIllustration?, nil: pictureFrame = nil
         }
         let width = pictureFrame?.width ?? 4, height = pictureFrame?.height ?? 3
         if let key = layoutKey, key.model == model, key.columns == columns, key.rows == rows, key.width == width,

@@ -143,7 +143,7 @@ struct ImagePicture: PictureRenderer {
         switch scene.model.picture {
         case .livePreview?: break
         case .photo? where scene.photo != nil: isPhoto = true
-        default: return (nil, layer.shown != nil)
+        case .photo?, .tutorialIllustration?, nil: return (nil, layer.shown != nil)
         }
         if !scene.model.showsHelp, let rect = scene.rect, !rect.isEmpty,
             rect.y + rect.height < scene.rows, rect.x + rect.width <= scene.columns

@@ -24,31 +24,48 @@ struct Subcommand: Sendable {
     /// global: those belong to the main actor, and the help text is built outside it).
     static let all: [Subcommand] = [
         Subcommand(
-            name: "devices", synopsis: "devices [--json]",
-            summary: .commandDevicesSummary,
-            usage: DevicesCommand.usage, about: DevicesCommand.about, options: DevicesCommand.options,
-            operands: .none, run: DevicesCommand.run),
+            DevicesCommand.self, name: "devices", synopsis: "devices [--json]", summary: .commandDevicesSummary,
+            operands: .none),
         Subcommand(
-            name: "analyze", synopsis: "analyze [--json] IMAGE…",
-            summary: .commandAnalyzeSummary,
-            usage: AnalyzeCommand.usage, about: AnalyzeCommand.about, options: AnalyzeCommand.options,
-            operands: .file(pattern: nil), run: AnalyzeCommand.run),
+            AnalyzeCommand.self, name: "analyze", synopsis: "analyze [--json] IMAGE…", summary: .commandAnalyzeSummary,
+            operands: .file(pattern: nil)),
         Subcommand(
-            name: "record", synopsis: "record [--seconds N] OUT.y4m",
+            RecordCommand.self, name: "record", synopsis: "record [--seconds N] OUT.y4m",
             summary: .commandRecordSummary,
-            usage: RecordCommand.usage, about: RecordCommand.about, options: RecordCommand.options,
-            operands: .file(pattern: "*.y4m"), run: RecordCommand.run),
+            operands: .file(pattern: "*.y4m")),
         Subcommand(
-            name: "bench", synopsis: "bench [--json]",
-            summary: .commandBenchSummary,
-            usage: BenchCommand.usage, about: BenchCommand.about, options: BenchCommand.options,
-            operands: .none, run: BenchCommand.run),
+            BenchCommand.self, name: "bench", synopsis: "bench [--json]", summary: .commandBenchSummary,
+            operands: .none),
         Subcommand(
-            name: "generate", synopsis: "generate man|bash|zsh|pot",
+            GenerateCommand.self, name: "generate", synopsis: "generate man|bash|zsh|pot",
             summary: .commandGenerateSummary,
-            usage: GenerateCommand.usage, about: GenerateCommand.about, options: GenerateCommand.options,
-            operands: .choices(GenerateCommand.outputs), run: GenerateCommand.run),
+            operands: .choices(GenerateCommand.outputs)),
     ]
+}
+
+/// What a subcommand's type declares for the table: its `--help` text and options, and its entry point.
+protocol SubcommandType: SendableMetatype {
+    static var usage: String { get }
+    static var about: MessageID { get }
+    static var options: [OptionSpec] { get }
+    static func run(_ arguments: [String]) throws -> ExitCode
+}
+
+extension DevicesCommand: SubcommandType {}
+extension AnalyzeCommand: SubcommandType {}
+extension RecordCommand: SubcommandType {}
+extension BenchCommand: SubcommandType {}
+extension GenerateCommand: SubcommandType {}
+
+extension Subcommand {
+    /// The entry for `command`: its usage, about, options and entry point are its type's.
+    init<Command: SubcommandType>(
+        _ command: Command.Type, name: String, synopsis: String, summary: MessageID, operands: ValueCompletion
+    ) {
+        self.init(
+            name: name, synopsis: synopsis, summary: summary, usage: Command.usage, about: Command.about,
+            options: Command.options, operands: operands, run: { try Command.run($0) })
+    }
 }
 
 /// The release build targets AVX2 + FMA (see Package.swift). Checked before any optimised code runs, so

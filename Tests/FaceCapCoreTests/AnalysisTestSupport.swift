@@ -196,4 +196,18 @@ enum AnalysisFixtures {
             faceWidths: [0.375], face: face, secondFaceScore: nil, secondFaceRelativeWidth: nil,
             motion: MotionMetrics(centreSpeed: 0, sizeChange: 0))
     }
+
+    /// Both eyes flat (texture and dip at half their limits), seen full width, nothing else covered: a mirror's
+    /// lenses on a sharp face by the flat rule alone (`CoverMetrics.flatLenses`), the colour not measured.
+    static func flatEyes(_ t: AnalyzerThresholds) -> CoverMetrics {
+        var cover = CoverMetrics(
+            presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
+            rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeDarkness: 0.3,
+            leftEyeDarkness: 0.3)
+        (cover.rightEyeMedian, cover.leftEyeMedian, cover.rightBelowEye, cover.leftBelowEye) = (0.8, 0.8, 0.9, 0.9)
+        (cover.rightEyeContrast, cover.leftEyeContrast) = (0.7, 0.7)
+        (cover.rightEyeTexture, cover.leftEyeTexture) = (0.5 * t.maxLensTexture, 0.5 * t.maxLensTexture)
+        (cover.rightEyeDip, cover.leftEyeDip) = (0.5 * t.maxLensDip, 0.5 * t.maxLensDip)
+        return cover
+    }
 }

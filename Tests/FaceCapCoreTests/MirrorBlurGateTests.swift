@@ -9,18 +9,8 @@ import XCTest
 final class MirrorBlurGateTests: XCTestCase {
     let t = AnalyzerThresholds()
 
-    /// Both eyes flat (texture and dip at half their limits), seen full width, nothing else covered.
-    private func flatEyes() -> CoverMetrics {
-        var cover = CoverMetrics(
-            presence: 40, lowerFaceChroma: 0, mouthContrast: 0.8, mouthChroma: 10,
-            rightEyeBrightness: 0.9, leftEyeBrightness: 0.9, rightEyeDarkness: 0.3,
-            leftEyeDarkness: 0.3)
-        (cover.rightEyeMedian, cover.leftEyeMedian, cover.rightBelowEye, cover.leftBelowEye) = (0.8, 0.8, 0.9, 0.9)
-        (cover.rightEyeContrast, cover.leftEyeContrast) = (0.7, 0.7)
-        (cover.rightEyeTexture, cover.leftEyeTexture) = (0.5 * t.maxLensTexture, 0.5 * t.maxLensTexture)
-        (cover.rightEyeDip, cover.leftEyeDip) = (0.5 * t.maxLensDip, 0.5 * t.maxLensDip)
-        return cover
-    }
+    /// Both eyes flat, seen full width, nothing else covered (`AnalysisFixtures.flatEyes`).
+    private func flatEyes() -> CoverMetrics { AnalysisFixtures.flatEyes(t) }
 
     private func metrics(sharpness: Double, cover: CoverMetrics) -> FrameMetrics {
         var m = AnalysisFixtures.goodMetrics(at: 0)
@@ -103,5 +93,25 @@ final class MirrorBlurGateTests: XCTestCase {
             XCTAssertNotEqual(codes.contains(.blurry), codes.contains(.faceCovered), "frame \(k)")
             previous = Set(codes)
         }
+    }
+
+    /// Both eyes must be flat and dip little, each seen nearly full width.
+    func testTheFlatRuleWantsBothEyesFlatAndWithoutADarkFeature() {
+        var cover = flatEyes()
+        XCTAssertEqual(cover.regions(t), ["eyes"])
+        cover.leftEyeTexture = 1.2 * t.maxLensTexture
+        XCTAssertEqual(cover.regions(t), [], "one textured eye is an eye")
+        cover.leftEyeTexture = 0.5 * t.maxLensTexture
+        cover.rightEyeDip = 1.2 * t.maxLensDip
+        XCTAssertEqual(cover.regions(t), [], "a smooth but dark-lined eye (blurred) is an eye")
+        cover.rightEyeDip = 0.5 * t.maxLensDip
+        cover.rightEyeWidthRatio = 0.6
+        XCTAssertEqual(cover.regions(t), [], "a near-profile's far eye says nothing")
+        cover.rightEyeWidthRatio = 1
+        XCTAssertEqual(cover.regions(t), ["eyes"])
+        // A blurred face is flat everywhere (the real set's blur4 frames dip to 0.185-0.201 with the eyes open): not
+        // read on a face judged `blurry` (`GuidanceRules` decides it, with its hysteresis: the tests above).
+        XCTAssertEqual(cover.regions(t, blurry: true), [], "a blurry face's eyes are not lenses")
+        XCTAssertEqual(cover.regions(t, margin: t.coverHysteresis, blurry: true), [], "nor at the hysteresis margin")
     }
 }

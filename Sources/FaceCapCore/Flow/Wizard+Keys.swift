@@ -143,28 +143,19 @@ extension Wizard {
                 quitBinding(.keyQuit),
             ]
         case .serverUnreachable(let trouble):
-            return
-                (trouble.sending
-                ? []
-                : [
-                    KeyBinding(
-                        [.character("r"), .character("R")],
-                        KeyHint("r", .keySendNow), .sendAgain)
-                ])
-                + [quitBinding(.keyQuitPhotoSaved)]
+            return sendingBindings(trouble.sending, send: .keySendNow)
         case .serverRefused(let refusal):
-            return
-                (refusal.sending
-                ? []
-                : [
-                    KeyBinding(
-                        [.character("r"), .character("R")],
-                        KeyHint("r", .keySendAgain), .sendAgain)
-                ])
-                + [quitBinding(.keyQuitPhotoSaved)]
+            return sendingBindings(refusal.sending, send: .keySendAgain)
         case .saveFailed:
             return saveFailedBindings
         }
+    }
+
+    /// A kept photo the server did not take: send it (`send` words r; not while it is on its way), or quit, the photo
+    /// saved.
+    private func sendingBindings(_ sending: Bool, send: MessageID) -> [KeyBinding] {
+        (sending ? [] : [KeyBinding([.character("r"), .character("R")], KeyHint("r", send), .sendAgain)])
+            + [quitBinding(.keyQuitPhotoSaved)]
     }
 
     /// The camera's question: turn it on (or play the clip), or decline.
@@ -292,8 +283,7 @@ extension Wizard {
     /// While the help is open over the capture, frames are shown but nothing acts on them (no auto capture, no
     /// countdown): the capture starts over once the person sees it again, as after a terminal too small.
     private mutating func resume(after help: HelpOverlay) -> [WizardEffect] {
-        let paused = help.over == .capture || help.over == .manualCapture
-        guard paused, case .capture(let progress) = state else { return [] }
+        guard help.over.isCapture, case .capture(let progress) = state else { return [] }
         var fresh = CaptureProgress()
         fresh.manualOffered = progress.manualOffered
         state = .capture(fresh)

@@ -72,12 +72,10 @@ extension Frame {
         let swaps = (5...8).contains(orientation)
         let (w, h) = (width, height)
         guard let channels = packedChannels, isWellFormed,
-            output.prepare(format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
+            prepareOutput(&output, format: format, width: swaps ? h : w, height: swaps ? w : h, colorRange: colorRange)
         else {
             return clear(&output)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let outWidth = output.width, outHeight = output.height
         data.withUnsafeBufferPointer { srcBuffer in
             output.data.withUnsafeMutableBufferPointer { dstBuffer in

@@ -58,12 +58,10 @@ extension Frame {
     /// Returns false, leaving `output` empty, when this frame's data is shorter than its size says.
     @discardableResult
     public func convertToRGB24(into output: inout Frame) -> Bool {
-        guard isWellFormed, output.prepare(format: .rgb24, width: width, height: height, colorRange: .full) else {
-            _ = output.prepare(format: .rgb24, width: 0, height: 0, colorRange: .full)
-            return false
+        guard isWellFormed, prepareOutput(&output, format: .rgb24, width: width, height: height, colorRange: .full)
+        else {
+            return clear(&output, format: .rgb24, colorRange: .full)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let converter = YUVToRGB(range: colorRange)
         let (w, h) = (width, height)
         let cw = (w + 1) / 2
@@ -121,12 +119,10 @@ extension Frame {
     /// Returns false, leaving `output` empty, when this frame's data is shorter than its size says.
     @discardableResult
     public func convertToGray(into output: inout Frame) -> Bool {
-        guard isWellFormed, output.prepare(format: .gray, width: width, height: height, colorRange: .full) else {
-            _ = output.prepare(format: .gray, width: 0, height: 0, colorRange: .full)
-            return false
+        guard isWellFormed, prepareOutput(&output, format: .gray, width: width, height: height, colorRange: .full)
+        else {
+            return clear(&output, format: .gray, colorRange: .full)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let converter = YUVToRGB(range: colorRange)
         let (w, h) = (width, height)
         let full = colorRange == .full

@@ -24,12 +24,10 @@ extension Frame {
         let x1 = min(width, x + cropWidth)
         let y1 = min(height, y + cropHeight)
         guard let channels = packedChannels, x1 > x0, y1 > y0, isWellFormed,
-            output.prepare(format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange)
+            prepareOutput(&output, format: format, width: x1 - x0, height: y1 - y0, colorRange: colorRange)
         else {
             return clear(&output)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let rowBytes = (x1 - x0) * channels
         data.withUnsafeBufferPointer { src in
             output.data.withUnsafeMutableBufferPointer { dst in
@@ -48,12 +46,10 @@ extension Frame {
     @discardableResult
     public func resize(width newWidth: Int, height newHeight: Int, into output: inout Frame) -> Bool {
         guard let channels = packedChannels, newWidth > 0, newHeight > 0, width > 0, height > 0, isWellFormed,
-            output.prepare(format: format, width: newWidth, height: newHeight, colorRange: colorRange)
+            prepareOutput(&output, format: format, width: newWidth, height: newHeight, colorRange: colorRange)
         else {
             return clear(&output)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let (w, h) = (width, height)
         data.withUnsafeBufferPointer { srcBuffer in
             output.data.withUnsafeMutableBufferPointer { dstBuffer in
@@ -113,12 +109,10 @@ extension Frame {
     @discardableResult
     public func mirror(into output: inout Frame) -> Bool {
         guard let channels = packedChannels, isWellFormed,
-            output.prepare(format: format, width: width, height: height, colorRange: colorRange)
+            prepareOutput(&output, format: format, width: width, height: height, colorRange: colorRange)
         else {
             return clear(&output)
         }
-        output.timestamp = timestamp
-        output.isWarmUp = isWarmUp
         let (w, h) = (width, height)
         data.withUnsafeBufferPointer { src in
             output.data.withUnsafeMutableBufferPointer { dst in
@@ -134,9 +128,22 @@ extension Frame {
         return true
     }
 
-    /// Leaves `output` an empty 0×0 frame of this frame's format; returns false for the caller to pass on.
-    func clear(_ output: inout Frame) -> Bool {
-        _ = output.prepare(format: format, width: 0, height: 0, colorRange: colorRange)
+    /// Makes `output` a `format` frame of `width`×`height` in `colorRange` for a helper here to write, with this
+    /// frame's timestamp and warm-up flag; false, for the caller to `clear` it, when the size cannot be allocated.
+    func prepareOutput(
+        _ output: inout Frame, format: PixelFormat, width: Int, height: Int, colorRange: ColorRange
+    ) -> Bool {
+        guard output.prepare(format: format, width: width, height: height, colorRange: colorRange) else { return false }
+        output.timestamp = timestamp
+        output.isWarmUp = isWarmUp
+        return true
+    }
+
+    /// Leaves `output` an empty 0×0 frame of `format` and `colorRange` (this frame's unless given); returns false
+    /// for the caller to pass on.
+    func clear(_ output: inout Frame, format: PixelFormat? = nil, colorRange: ColorRange? = nil) -> Bool {
+        _ = output.prepare(
+            format: format ?? self.format, width: 0, height: 0, colorRange: colorRange ?? self.colorRange)
         return false
     }
 }

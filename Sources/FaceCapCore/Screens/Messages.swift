@@ -61,7 +61,9 @@ public enum Messages {
         case .moveRight: .guidanceSlightMoveRight
         case .moveUp: .guidanceSlightMoveUp
         case .moveDown: .guidanceSlightMoveDown
-        default: nil
+        case .noFace, .multipleFaces, .faceNotVisible, .faceCovered, .moveCloser, .moveBack, .eyesClosed, .blurry,
+            .holdStill, .ready:
+            nil
         }
     }
 

@@ -5,8 +5,7 @@ public enum PlainText {
     /// so the line changes only when what the person must know changes.
     public static func line(for model: ScreenModel) -> String {
         var parts: [String] = []
-        let isCapture = model.name == .capture || model.name == .manualCapture
-        if !isCapture, !model.title.isEmpty { parts.append(model.title) }
+        if !model.name.isCapture, !model.title.isEmpty { parts.append(model.title) }
         // The title is said once: a primary equal to it is left out, and so is the Uploading screen's, which is its
         // title as a running status ("Checking your photo" over "Checking your photo…"). A test of the words
         // (English's common prefix) would not hold in other languages: German says "Foto wird geprüft" over
@@ -150,7 +149,7 @@ public struct PlainAnnouncer: Sendable {
     /// What must change on one screen for a new line: on the capture screens the main message and the body (why
     /// manual capture is offered), not the hints; elsewhere the whole line.
     private static func key(_ model: ScreenModel) -> String {
-        guard model.name == .capture || model.name == .manualCapture else { return PlainText.line(for: model) }
+        guard model.name.isCapture else { return PlainText.line(for: model) }
         var bare = model
         bare.hints = []
         return PlainText.line(for: bare)

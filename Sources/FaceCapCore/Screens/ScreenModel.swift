@@ -18,6 +18,19 @@ public enum ScreenName: String, Sendable, Equatable, CaseIterable, Codable {
     /// The photo could not be written (directory missing or read-only, disk full); it is kept in memory.
     case saveFailed
     case terminalTooSmall
+
+    /// The capture screen, live or with manual capture offered: `--plain` says it without its title and a hint
+    /// alone does not make a new line there, and the `?` help over it pauses the capture. Exhaustive, with no
+    /// `default:`: a new screen says here whether it is one.
+    public var isCapture: Bool {
+        switch self {
+        case .capture, .manualCapture:
+            return true
+        case .tutorial, .permissionContext, .permissionDismissed, .permissionDenied, .noCamera, .cameraBusy, .uploading,
+            .success, .retry, .finalError, .connectionError, .saveFailed, .terminalTooSmall:
+            return false
+        }
+    }
 }
 
 /// How the oval guide over the preview is coloured.

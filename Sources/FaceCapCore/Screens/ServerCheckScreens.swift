@@ -63,7 +63,9 @@ extension ConnectionFailure {
     public var serverAnswered: Bool {
         switch self {
         case .notContract, .busy, .serverError, .unexpectedStatus, .replyTooLarge: return true
-        default: return false
+        case .cancelled, .dns, .proxyDNS, .refused, .noRoute, .cannotConnect, .connectTimeout, .timedOut, .certificate,
+            .tls, .reset, .broke, .noReply, .cutShort, .failed, .cannotBuildUpload, .cannotStart:
+            return false
         }
     }
 }
