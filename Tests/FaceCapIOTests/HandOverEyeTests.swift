@@ -14,6 +14,7 @@ import XCTest
 final class HandOverEyeTests: XCTestCase {
     private let t = AnalyzerThresholds()
     private let hand = "eyes/sergey_hand_mouth_hr_2.jpg"
+    private let drawnPalms = ["eyes/sergey_hand_eye.jpg", "eyes/grace_hopper_hand_eye.jpg"]
 
     /// `name` analysed as `facecap analyze` reads a photo: every model, the palm detector's crops too.
     private func metrics(_ name: String) throws -> FrameMetrics {
@@ -86,5 +87,19 @@ final class HandOverEyeTests: XCTestCase {
         far.handOverFace = 0.992
         (far.rightEyeWidthRatio, far.leftEyeWidthRatio) = (0.6, 0.6)
         XCTAssertFalse(GuidanceRules.handOverAnEye(far, turned: true, t, margin: 0))
+    }
+
+    /// The mirror rule has no palm exception: the drawn flat hands over an eye, made as smooth as a palm and of the
+    /// skin's colour (chroma 1 from it; the real set's constructed hands over an eye read ≤ 5.8), are no mirror
+    /// (`flatLenses`); a hand is the hand rule's.
+    func testAPalmIsNoMirror() throws {
+        for name in drawnPalms {
+            var cover = try cover(name)
+            (cover.rightEyeTexture, cover.leftEyeTexture) = (0.005, 0.005)
+            (cover.rightEyeDip, cover.leftEyeDip) = (0.05, 0.05)
+            (cover.rightEyeChroma, cover.leftEyeChroma) = (1, 1)
+            XCTAssertFalse(cover.flatLenses(t), name)
+            XCTAssertFalse(cover.flatLenses(t, margin: t.coverHysteresis), name)
+        }
     }
 }
