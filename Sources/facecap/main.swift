@@ -44,7 +44,7 @@ struct Subcommand: Sendable {
 }
 
 /// What a subcommand's type declares for the table: its `--help` text and options, and its entry point.
-protocol SubcommandType: SendableMetatype {
+protocol SubcommandType: Sendable {
     static var usage: String { get }
     static var about: MessageID { get }
     static var options: [OptionSpec] { get }

@@ -250,7 +250,8 @@ extension CameraDevice {
 
 /// Which formats a query reads the sizes and frame rates of. Every one for `facecap devices`; for choosing and opening
 /// a camera only those `CameraRank` weighs (its own formats in `CameraRank.preferenceOrder`, libv4l2's RGB3, and a
-/// format forced with --format): vivid lists 40 formats with ten frame rates at each of six sizes, one ioctl each.
+/// format forced with --format): vivid lists dozens of formats with up to twelve frame rates at each of six sizes,
+/// one ioctl each.
 public enum CameraQueryDetail: Sendable, Equatable {
     case everything
     case ranking(forced: String?)
