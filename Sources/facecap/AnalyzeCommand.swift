@@ -10,7 +10,7 @@ import Glibc
 /// independently (plain thresholds, no motion); a clip's frames are tracked like camera frames and go
 /// through the wizard's analyzer — hysteresis, message persistence, stability window, auto capture and
 /// the manual-capture fallback — at the clip's own timestamps, so it shows what the wizard would show.
-enum AnalyzeCommand {
+enum AnalyzeCommand: Sendable {
     static let options = [
         OptionSpec("json", help: .optionAnalyzeJSON),
         OptionSpec("thresholds", value: "FILE", help: .optionThresholds, completion: .file(pattern: "*.json")),

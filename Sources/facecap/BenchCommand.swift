@@ -30,7 +30,7 @@ import Glibc
 /// is preempted in most runs, and its wall-clock median counts the wait. With `--image`, the terminal preview's raster
 /// too (`preview_*_cpu_ms`, `BenchPreview`). With `--formats` and `--image`, only the camera formats' table
 /// (`BenchFormats`).
-enum BenchCommand {
+enum BenchCommand: Sendable {
     static let options = [
         OptionSpec("json", help: .optionBenchJSON),
         OptionSpec("runs", value: "N", help: .optionRuns),

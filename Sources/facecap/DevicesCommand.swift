@@ -2,7 +2,7 @@ import FaceCapCore
 import FaceCapIO
 
 /// `facecap devices [--json]`: the video-capture nodes, their names and what they can stream.
-enum DevicesCommand {
+enum DevicesCommand: Sendable {
     static let options: [OptionSpec] = [
         OptionSpec("json", help: .optionDevicesJSON)
     ]

@@ -5,7 +5,7 @@ import FaceCapCore
 /// message (`make pot`). `make deb` and `make install` use it. `facecap generate screens` prints the README's screen
 /// table (ScreenTable.swift), which `DocumentationTests` holds the README to; it is the project's own document,
 /// not something installed, so the usage line and the completions leave it out.
-enum GenerateCommand {
+enum GenerateCommand: Sendable {
     static let options: [OptionSpec] = []
     static let outputs = ["man", "bash", "zsh", "pot"]
     static let usage = "facecap generate man|bash|zsh|pot"

@@ -7,7 +7,7 @@ import Glibc
 
 /// `facecap record [--device PATH] [--seconds N] [--size WxH] [--fps N] [--format FOURCC] OUT.y4m`: a clip from the
 /// camera, for replay with --input and for bug reports.
-enum RecordCommand {
+enum RecordCommand: Sendable {
     static let options: [OptionSpec] = [
         OptionSpec("device", short: "d", value: "PATH", help: .optionDevice, completion: .device),
         OptionSpec("seconds", value: "N", help: .optionSeconds),
