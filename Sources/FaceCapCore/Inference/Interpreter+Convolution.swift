@@ -147,7 +147,8 @@ extension PlanBuilder {
                     channels = padded.channels
                     padIndex = producer[other]
                 }
-                if producer[source] < index {
+                // The residual must be made before the convolution runs (in the run order, see runOrder).
+                if producer[source] < 0 || runPosition[producer[source]] < runPosition[index] {
                     epilogue.residual = source
                     epilogue.residualChannels = channels
                     epilogue.activation = addActivation
