@@ -320,6 +320,7 @@ extension PlanBuilder {
                 start += width
             }
             gemmBias = constantPool.store(conv.bias + [Float](repeating: 0, count: 32))
+            if avx512GEMM { wide = pairedPanels(wide, k: k) }
         } else {
             var b = 0
             for width in panelWidths(blocks: blocks.count) {
