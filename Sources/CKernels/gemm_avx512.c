@@ -243,6 +243,43 @@ rows12x32(const float *a, long lda, long sc, long sl, long ss, const float *w, c
 #undef PUT
 }
 
+/* 6 rows × 64 channels: two adjacent, full 32-wide panels (w, and w2 = the second's first k) in one pass over A,
+ * 24 zmm accumulators, four weight vectors and one broadcast per row and k (10 loads per 24 multiply-adds against
+ * the 12 × 32 block's 14: A's rows are broadcast once for 64 channels). Per output the same arithmetic as the
+ * 12 × 32 block of each panel. */
+#define ST16C(r, z) put16(c + (r) * ldc + 32, (__mmask16)0xFFFF, epi16(z, e, r, 32, ACT, RES))
+#define ST16D(r, z) put16(c + (r) * ldc + 48, (__mmask16)0xFFFF, epi16(z, e, r, 48, ACT, RES))
+TARGET static inline ALWAYS void
+rows6x64(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *w2, const float *bias,
+         float *c, long ldc, const Epi *e, const int ACT, const int RES) {
+    __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
+    __m512 b2 = _mm512_loadu_ps(bias + 32), b3 = _mm512_loadu_ps(bias + 48);
+    __m512 p0 = b0, q0 = b1, s0 = b2, t0 = b3, p1 = b0, q1 = b1, s1 = b2, t1 = b3, p2 = b0, q2 = b1, s2 = b2, t2 = b3;
+    __m512 p3 = b0, q3 = b1, s3 = b2, t3 = b3, p4 = b0, q4 = b1, s4 = b2, t4 = b3, p5 = b0, q5 = b1, s5 = b2, t5 = b3;
+    const float *wp = w, *wq = w2;
+    for (long s = 0; s < sc; s++) {
+        long first = s * ss;
+        for (long k = first; k < first + sl; k++) {
+            PREFETCH_LINE();
+            __m512 v = _mm512_loadu_ps(wp), u = _mm512_loadu_ps(wp + 16);
+            __m512 y = _mm512_loadu_ps(wq), z = _mm512_loadu_ps(wq + 16);
+            wp += 32;
+            wq += 32;
+#define ROW(r, p, q, s_, t) { __m512 x = _mm512_set1_ps(a[(r) * lda + k]); p = _mm512_fmadd_ps(x, v, p); \
+                       q = _mm512_fmadd_ps(x, u, q); s_ = _mm512_fmadd_ps(x, y, s_); t = _mm512_fmadd_ps(x, z, t); }
+            ROW(0, p0, q0, s0, t0) ROW(1, p1, q1, s1, t1) ROW(2, p2, q2, s2, t2)
+            ROW(3, p3, q3, s3, t3) ROW(4, p4, q4, s4, t4) ROW(5, p5, q5, s5, t5)
+#undef ROW
+        }
+    }
+#define PUT(r, p, q, s_, t) { ST16(r, p); ST16B(r, q); ST16C(r, s_); ST16D(r, t); }
+    PUT(0, p0, q0, s0, t0) PUT(1, p1, q1, s1, t1) PUT(2, p2, q2, s2, t2)
+    PUT(3, p3, q3, s3, t3) PUT(4, p4, q4, s4, t4) PUT(5, p5, q5, s5, t5)
+#undef PUT
+}
+#undef ST16C
+#undef ST16D
+
 TARGET static inline ALWAYS void
 rows4x32(const float *a, long lda, long sc, long sl, long ss, const float *w, const float *bias, float *c, long ldc,
          const Epi *e, const int ACT, const int RES) {
@@ -326,13 +363,48 @@ TARGET static inline ALWAYS void panel_body(const float *a, long lda, long rows,
 #undef EPI
 }
 
+/* Two full 32-wide panels side by side (width 64: the second's weights right after the first's, 32 floats per k
+ * each): 6-row blocks across both (rows6x64), then the last rows panel by panel. In bounds as panel_body: the
+ * second panel's bias and slopes are the 32 floats after the first's, inside their buffers (both panels' 64
+ * channels exist); its residual pointer is formed at most res_lanes floats past the first's (inside the residual
+ * row) and read only on the lanes that exist from there. */
+TARGET static inline ALWAYS void pair_body(const float *a, long lda, long rows, long seg_count, long seg_length,
+                                           long seg_stride, const float *w, const float *bias, float *c, long ldc,
+                                           const float *res, long res_stride, long res_lanes, int act,
+                                           const float *alpha, const int ACT, const int RES) {
+    const float *w2 = w + 32 * seg_count * seg_length;
+    /* 6-row blocks, one fewer when that leaves 2 or 3 rows (then 8 or 9: two 4-row blocks of each panel instead
+     * of single rows, each one chain per 16 channels bound by the multiply-add latency). */
+    long blocks = rows / 6;
+    if (blocks > 0 && (rows - 6 * blocks == 2 || rows - 6 * blocks == 3)) blocks--;
+    long r = 0;
+    const Epi e = {0, res_stride, res_lanes, act, alpha, (__mmask16)0xFFFF, (__mmask16)0xFFFF};
+    for (; r < 6 * blocks; r += 6) {
+        Epi er = e;
+        er.res = res ? res + r * res_stride : 0;
+        rows6x64(a + r * lda, lda, seg_count, seg_length, seg_stride, w, w2, bias, c + r * ldc, ldc, &er, ACT, RES);
+    }
+    if (r == rows) return;
+    const long shift = res_lanes < 0 ? 0 : res_lanes < 32 ? res_lanes : 32;
+    const float *res2 = res ? res + shift : 0;
+    panel_body(a + r * lda, lda, rows - r, seg_count, seg_length, seg_stride, w, 32, 32, bias, c + r * ldc, ldc,
+               res ? res + r * res_stride : 0, res_stride, res_lanes, act, alpha, ACT, RES);
+    panel_body(a + r * lda, lda, rows - r, seg_count, seg_length, seg_stride, w2, 32, 32, bias + 32, c + r * ldc + 32,
+               ldc, res2 ? res2 + r * res_stride : 0, res_stride, res_lanes - shift, act, alpha ? alpha + 32 : 0, ACT,
+               RES);
+}
+
 TARGET void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length,
                                  long seg_stride, const float *w, long width, long valid, const float *bias, float *c,
                                  long ldc, const float *res, long res_stride, long res_lanes, int act,
                                  const float *alpha) {
 #define CALL(A, R) panel_body(a, lda, rows, seg_count, seg_length, seg_stride, w, width, valid, bias, c, ldc, res, \
                               res_stride, res_lanes, act, alpha, A, R)
-    FC_DISPATCH_ACTIVATION(act, res != 0, CALL);
+#define PAIR(A, R) pair_body(a, lda, rows, seg_count, seg_length, seg_stride, w, bias, c, ldc, res, res_stride, \
+                             res_lanes, act, alpha, A, R)
+    if (width == 64) FC_DISPATCH_ACTIVATION(act, res != 0, PAIR);
+    else FC_DISPATCH_ACTIVATION(act, res != 0, CALL);
+#undef PAIR
 #undef CALL
 }
 

@@ -186,4 +186,80 @@ final class GemmKernelTests: XCTestCase {
         }
         XCTAssertEqual(checked, 72 * 14 * 5)
     }
+
+    func testPanelsArePairedOnlyWhenBothAreFullAndAdjacent() {
+        func panels(_ widths: [(Int, Int)], k: Int) -> [WidePanel] {
+            var start = 0, offset = 0
+            return widths.map { width, valid in
+                defer { start += width; offset += width * k }
+                return WidePanel(start: start, width: width, valid: valid, offset: offset)
+            }
+        }
+        func shape(_ p: [WidePanel]) -> [Int] { p.map(\.width) }
+        // 213 channels (the iris head): six full panels pair up, the last 24-wide one stays.
+        XCTAssertEqual(shape(pairedPanels(panels(Array(repeating: (32, 32), count: 6) + [(24, 21)], k: 5), k: 5)),
+                       [64, 64, 64, 24])
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 32), (32, 32)], k: 3), k: 3)), [64, 32])
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (16, 8)], k: 3), k: 3)), [32, 16])
+        // A second panel that is not full, or not right after the first's weights, is not paired.
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 31)], k: 3), k: 3)), [32, 32])
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 32)], k: 3), k: 4)), [32, 32])
+        XCTAssertEqual(pairedPanels(panels([(32, 32), (32, 32)], k: 2), k: 2).first?.valid, 64)
+        // Only while a pair's weights stay in L1 (k ≤ 64).
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 32)], k: 64), k: 64)), [64])
+        XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 32)], k: 65), k: 65)), [32, 32])
+    }
+
+    /// The AVX-512 kernel's width 64 (two full 32-wide panels in one pass, 6 rows × 64 channels) gives the bits of
+    /// its two panels run one by one: every row count 1 to 13 and 19 (the 6-row blocks and the remainder's), one
+    /// and two segments, every activation, and residuals of none, 20, 40 and all 64 channels.
+    func testAVX512PanelPairIsBitIdenticalToItsTwoPanels() throws {
+        // Only a CPU with AVX-512 runs this kernel (the others never pair panels: packGemm).
+        guard fc_has_avx512() != 0 else { return }
+        var checked = 0
+        for rows in Array(1...13) + [19] {
+            for act in Self.activations {
+                for (index, resLanes) in [nil, 20, 40, 64].enumerated() {
+                    let segmented = (rows + index) % 2 == 1
+                    let seed = UInt32(rows * 31 + Int(act.code) * 7 + index)
+                    let (sc, sl, ss) = segmented ? (2, 5, 9) : (1, 7, 0)
+                    let k = sc * sl, lda = (sc - 1) * ss + sl + 3, ldc = 67, resStride = 70
+                    let a = values(rows * lda + 32, seed: seed)
+                    let w = values(64 * k + 32, seed: seed &+ 1)
+                    let bias = values(64 + 32, seed: seed &+ 2)
+                    let slopes = values(64 + 32, seed: seed &+ 3)
+                    let residual = values(rows * resStride + 32, seed: seed &+ 4)
+                    var pair = [Float](repeating: 12345, count: rows * ldc)
+                    var single = pair
+                    residual.withUnsafeBufferPointer { residual in
+                        let res = resLanes != nil ? residual.baseAddress : nil
+                        let lanes = resLanes ?? 0
+                        fc_gemm_panel_avx512(
+                            a, lda, rows, sc, sl, ss, w, 64, 64, bias, &pair, ldc, res, resStride, lanes, act.code,
+                            slopes)
+                        for half in 0..<2 {
+                            let start = 32 * half
+                            single.withUnsafeMutableBufferPointer { c in
+                                w.withUnsafeBufferPointer { w in
+                                    bias.withUnsafeBufferPointer { bias in
+                                        slopes.withUnsafeBufferPointer { slopes in
+                                            fc_gemm_panel_avx512(
+                                                a, lda, rows, sc, sl, ss, w.baseAddress! + start * k, 32, 32,
+                                                bias.baseAddress! + start, c.baseAddress! + start, ldc,
+                                                res.map { $0 + min(start, lanes) }, resStride, max(0, lanes - start),
+                                                act.code, slopes.baseAddress! + start)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    XCTAssertEqual(pair.map(\.bitPattern), single.map(\.bitPattern), "rows \(rows) act \(act.name) "
+                        + "residual \(resLanes.map(String.init) ?? "-")" + (segmented ? " segmented" : ""))
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertEqual(checked, 14 * 5 * 4)
+    }
 }

@@ -179,6 +179,46 @@ final class InferenceOpTests: XCTestCase {
         XCTAssertLessThan(maxAbsDifference(interpreter.output(0), expected), 1e-5)
     }
 
+    func testPoolListedAfterTheConvolutionFusesIntoItsStore() throws {
+        // The iris model's downsampling blocks: conv 2×2/2, then (listed after it) the pooled shortcut, ADD, PRELU.
+        // The pool is planned first, so the ADD and PRELU fold into the convolution's store: two steps, not four.
+        var g = GraphBuilder()
+        let x = g.activation([1, 4, 4, 3])
+        let weights = values(36, seed: 11), bias = values(3, seed: 12), alpha = values(3, seed: 13)
+        let wt = g.constant([3, 2, 2, 3], weights), b = g.constant([3], bias)
+        let conv = g.activation([1, 2, 2, 3])
+        g.op(Op.conv, [x, wt, b], [conv], optionsType: 1, options: Op.convOptions(same: false, stride: 2))
+        let pooled = g.activation([1, 2, 2, 3])
+        g.op(Op.maxPool, [x], [pooled], optionsType: 5, options: Op.poolOptions(same: false, stride: 2, filter: 2))
+        let sum = g.activation([1, 2, 2, 3])
+        g.op(Op.add, [conv, pooled], [sum], optionsType: 11, options: [(0, .u8(0))])
+        let slopes = g.constant([1, 1, 3], alpha)
+        let y = g.activation([1, 2, 2, 3])
+        g.op(Op.prelu, [sum, slopes], [y])
+        g.inputs = [x]; g.outputs = [y]
+        let input = values(48, seed: 14)
+        let interpreter = try Interpreter(model: try TFLiteModel(bytes: g.bytes(), name: "pool after conv"))
+        XCTAssertEqual(interpreter.stepCount, 2, "the pool, then the convolution with the ADD and PRELU fused")
+        _ = interpreter.input().update(fromContentsOf: input)
+        interpreter.run()
+        let convOut = reference(
+            input: input, h: 4, w: 4, c: 3, weights: weights, kh: 2, kw: 2, outC: 3, bias: bias,
+            stride: 2, same: false, depthwise: false)
+        var expected = [Float]()
+        for oy in 0..<2 {
+            for ox in 0..<2 {
+                for ch in 0..<3 {
+                    let window = [(0, 0), (0, 1), (1, 0), (1, 1)].map { dy, dx in
+                        input[((2 * oy + dy) * 4 + 2 * ox + dx) * 3 + ch]
+                    }
+                    let v = convOut[(oy * 2 + ox) * 3 + ch] + window.max()!
+                    expected.append(v >= 0 ? v : v * alpha[ch])
+                }
+            }
+        }
+        XCTAssertLessThan(maxAbsDifference(interpreter.output(0), expected), 1e-5)
+    }
+
     func testAddReluPreluStandalone() throws {
         var g = GraphBuilder()
         let a = g.activation([1, 1, 1, 3])

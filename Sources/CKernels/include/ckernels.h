@@ -33,7 +33,9 @@ enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1, FC_ACT_RELU6 = 2, FC_ACT_RELU_N1_TO_1 =
  * a + r·lda and is read as `seg_count` runs of `seg_length` floats `seg_stride` apart; the panel holds
  * `width` floats per k; row r of C starts at c + r·ldc. `res` (or NULL) points at the panel's first channel
  * of the residual's row 0, rows `res_stride` apart, `res_lanes` of its channels exist from there (the rest
- * count as 0); `alpha` points at the panel's first PReLU slope (act FC_ACT_PRELU only). */
+ * count as 0); `alpha` points at the panel's first PReLU slope (act FC_ACT_PRELU only). Width 64 (this kernel
+ * only) is two full 32-wide panels side by side, the second's k × 32 floats right after the first's (valid 64):
+ * both run in one pass over A, 6 rows × 64 channels, with each output's arithmetic unchanged. */
 void fc_gemm_panel_avx512(const float *a, long lda, long rows, long seg_count, long seg_length, long seg_stride,
                           const float *w, long width, long valid, const float *bias, float *c, long ldc,
                           const float *res, long res_stride, long res_lanes, int act, const float *alpha);

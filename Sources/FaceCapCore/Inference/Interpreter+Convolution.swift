@@ -147,7 +147,8 @@ extension PlanBuilder {
                     channels = padded.channels
                     padIndex = producer[other]
                 }
-                if producer[source] < index {
+                // The residual must be made before the convolution runs (in the run order, see runOrder).
+                if producer[source] < 0 || runPosition[producer[source]] < runPosition[index] {
                     epilogue.residual = source
                     epilogue.residualChannels = channels
                     epilogue.activation = addActivation
@@ -319,6 +320,7 @@ extension PlanBuilder {
                 start += width
             }
             gemmBias = constantPool.store(conv.bias + [Float](repeating: 0, count: 32))
+            if avx512GEMM { wide = pairedPanels(wide, k: k) }
         } else {
             var b = 0
             for width in panelWidths(blocks: blocks.count) {

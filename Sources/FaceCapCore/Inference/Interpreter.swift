@@ -258,6 +258,8 @@ struct PlanBuilder {
     var int32Values: [Int: [Int32]] = [:]
     /// Storage owner of every tensor (RESHAPE outputs alias their input).
     private var root: [Int] = []
+    /// Each operator's place in the order the steps run (`runOrder`).
+    var runPosition: [Int] = []
     private var offsets: [Int: Int] = [:]
 
     init(model: TFLiteModel, batch: Int = 1) {
@@ -324,7 +326,11 @@ struct PlanBuilder {
         }
 
         var skipped = Set<Int>()
-        for (index, op) in model.operators.enumerated() where !skipped.contains(index) {
+        let order = runOrder(producer: producer, soleConsumer: soleConsumer)
+        runPosition = [Int](repeating: 0, count: order.count)
+        for (position, index) in order.enumerated() { runPosition[index] = position }
+        for index in order where !skipped.contains(index) {
+            let op = model.operators[index]
             guard op.outputs.count == 1 else { throw PlanError(text: "operator \(index) must have one output") }
             let output = op.outputs[0]
             guard tensors[output].type == .float32 else {

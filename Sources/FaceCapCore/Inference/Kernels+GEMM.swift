@@ -3,7 +3,8 @@
 
 internal import CKernels
 
-/// A panel of CKernels' packing: output channels start..<start+valid, `width` floats per k (zero past valid).
+/// A panel of CKernels' packing: output channels start..<start+valid, `width` floats per k (zero past valid);
+/// on AVX-512 a panel 64 wide is two full 32-wide ones side by side (`pairedPanels`).
 struct WidePanel {
     var start: Int
     var width: Int
@@ -122,6 +123,32 @@ private func gemmWide(
         }
         m0 = m1
     }
+}
+
+/// The AVX-512 kernel's panels: two full 32-wide panels side by side (the second's weights right after the
+/// first's, as packGemm lays them out) become one panel 64 wide, which it runs in blocks of 6 rows × 64 channels
+/// (one pass over A for both; ckernels.h). The same multiply-adds per output in the same order. Only for k ≤ 64:
+/// the pair's weights (at most 16 KB) then stay in L1 from one 6-row block to the next; a 6 × 64 block loads
+/// twice the weights per multiply-add of a 12 × 32 one, and with k = 512 (the iris model's 2×2/2 layer at
+/// 16×16, 128 KB a pair) streaming them from L2 made the layer 1.26× slower in the profile.
+func pairedPanels(_ wide: [WidePanel], k: Int) -> [WidePanel] {
+    guard k <= 64 else { return wide }
+    var paired: [WidePanel] = []
+    var index = 0
+    while index < wide.count {
+        let panel = wide[index]
+        if index + 1 < wide.count, panel.width == 32, panel.valid == 32, wide[index + 1].width == 32,
+            wide[index + 1].valid == 32, wide[index + 1].start == panel.start + 32,
+            wide[index + 1].offset == panel.offset + 32 * k
+        {
+            paired.append(WidePanel(start: panel.start, width: 64, valid: 64, offset: panel.offset))
+            index += 2
+        } else {
+            paired.append(panel)
+            index += 1
+        }
+    }
+    return paired
 }
 
 /// How one row of A is laid out: `count` runs of `length` floats, `stride` apart. A plain matrix row
