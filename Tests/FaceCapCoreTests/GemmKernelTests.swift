@@ -196,9 +196,11 @@ final class GemmKernelTests: XCTestCase {
             }
         }
         func shape(_ p: [WidePanel]) -> [Int] { p.map(\.width) }
-        // 213 channels (the iris head): six full panels pair up, the last 24-wide one stays.
-        XCTAssertEqual(shape(pairedPanels(panels(Array(repeating: (32, 32), count: 6) + [(24, 21)], k: 5), k: 5)),
-                       [64, 64, 64, 24])
+        // 213 channels (the iris head's width, here at k = 5; the real head has k = 512 and is never paired): six
+        // full panels pair up, the last 24-wide one stays.
+        XCTAssertEqual(
+            shape(pairedPanels(panels(Array(repeating: (32, 32), count: 6) + [(24, 21)], k: 5), k: 5)),
+            [64, 64, 64, 24])
         XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (32, 32), (32, 32)], k: 3), k: 3)), [64, 32])
         XCTAssertEqual(shape(pairedPanels(panels([(32, 32), (16, 8)], k: 3), k: 3)), [32, 16])
         // A second panel that is not full, or not right after the first's weights, is not paired.
@@ -254,8 +256,10 @@ final class GemmKernelTests: XCTestCase {
                             }
                         }
                     }
-                    XCTAssertEqual(pair.map(\.bitPattern), single.map(\.bitPattern), "rows \(rows) act \(act.name) "
-                        + "residual \(resLanes.map(String.init) ?? "-")" + (segmented ? " segmented" : ""))
+                    XCTAssertEqual(
+                        pair.map(\.bitPattern), single.map(\.bitPattern),
+                        "rows \(rows) act \(act.name) "
+                            + "residual \(resLanes.map(String.init) ?? "-")" + (segmented ? " segmented" : ""))
                     checked += 1
                 }
             }

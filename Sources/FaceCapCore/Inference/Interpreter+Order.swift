@@ -3,8 +3,8 @@
 
 extension PlanBuilder {
     /// The model's operator order, except that a MAX_POOL_2D whose output is only the residual of an ADD after a
-    /// CONV_2D (directly, or through a PAD that only appends channels), and which comes after that convolution in
-    /// the model, is moved (with its PAD) to just before the convolution when its input is ready by then. The
+    /// CONV_2D (directly, or through a PAD), and which comes after that convolution in the model, is moved (without
+    /// the PAD) to just before the convolution when its input is ready by then. The
     /// iris model's downsampling blocks list the convolution first and the pooled shortcut after it: planned in
     /// the model's order, the ADD and the PRELU after it ran as two steps of their own, each a pass over the
     /// block's output. Moved, the convolution adds the pooled residual and applies the slope as it stores, with
@@ -24,8 +24,9 @@ extension PlanBuilder {
             if tensor >= 0, producer[tensor] > index, operators[producer[tensor]].code == .pad,
                 soleConsumer(tensor) == reader
             {
+                // The PAD itself stays where it is: the convolution reads the pool's output, and the PAD, left with
+                // no reader, is skipped when the planner reaches it (fusedEpilogue).
                 reader = producer[tensor]
-                moved.append(reader)
                 tensor = operators[reader].inputs.first ?? -1
             }
             guard tensor >= 0, producer[tensor] > index, operators[producer[tensor]].code == .maxPool2D,
