@@ -67,7 +67,8 @@ extension FaceTracker {
     }
 
     /// Reads the hand model on `crops` of the face with `points`: on a turn (`looks` nil; the palms too when theirs is
-    /// due, `livePalmIfDue`), or on the crops whose look changed (`looks`, theirs, `cropsChangedNow`); the reading is
+    /// due, `livePalmIfDue`), or on the crops whose look changed (`looks`, theirs, `cropsChangedNow`; the palms too
+    /// when those crops found no hand: a hand over one eye is framed by its palm's crop, not by theirs); the reading is
     /// these crops' with the other crops' and the palms' last ones on this face (held: not `complete`). Nil when the
     /// frame's data is too short.
     func readCrops(_ crops: [Int], _ frame: Frame, _ points: [SIMD3<Float>], looks: [CropLook]?) -> HandReading? {
@@ -89,6 +90,13 @@ extension FaceTracker {
             for (crop, look) in zip(crops, looks) {
                 lastLook[crop] = look
                 runsUnread[crop] = 0
+            }
+            // The crops found no hand: one they do not frame (over one eye) is the palm's own crop's, read now.
+            let found = fresh.mouth >= Self.handAboutFlag || fresh.face >= Self.handAboutFlag || !fresh.parts.isEmpty
+            if !found, palm != nil, palmEvery > 0 {
+                palmsRead += 1
+                handRunsSincePalm = 0
+                lastPalm = palmReading(frame, points, adding: HandReading())
             }
         } else {
             livePalmIfDue(frame, points)
