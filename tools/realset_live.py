@@ -15,6 +15,7 @@ Files holding a face are written 0600 in 0700 folders; nothing here is committed
 of `make eval-real` (numpy, pillow). docs/calibration.md, "Palms in the wizard".
 """
 import argparse
+import concurrent.futures
 import csv
 import json
 import os
@@ -62,10 +63,10 @@ def cmd_eval(args):
     rows = [r for r in hand_rows() if (not args.cover or f"_{args.cover}_" in r["variant"])
             and (not args.part or r["variant"].startswith(f"hand_{args.part}_"))]
     bare_frames, covered_frames = round(args.bare * FPS), round(args.covered * FPS)
-    results = []
     os.umask(0o077)
     with tempfile.TemporaryDirectory() as work:
-        for i, r in enumerate(rows):
+        def one(item):
+            i, r = item
             name = os.path.basename(r["frame"])
             bare = os.path.join(BARE_DIR, name)
             clip = os.path.join(work, f"{i}.y4m")
@@ -80,9 +81,12 @@ def cmd_eval(args):
             before = codes[:bare_frames]
             after = codes[bare_frames:]
             named = next((k for k, c in enumerate(after) if "faceCovered" in c), None)
-            results.append(dict(variant=r["variant"], id=r["id"], ready_before=sum(c == ["ready"] for c in before),
-                                named=named, ready_after=sum(c == ["ready"] for c in after),
-                                ready_frames=ready_frames(codes, hands, bare_frames)))
+            return dict(variant=r["variant"], id=r["id"], ready_before=sum(c == ["ready"] for c in before),
+                        named=named, ready_after=sum(c == ["ready"] for c in after),
+                        ready_frames=ready_frames(codes, hands, bare_frames))
+        # Each clip is read by its own `analyze` (a fresh tracker): --jobs of them at once give the same results.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(one, enumerate(rows)))
     report(results, bare_frames, args)
 
 
@@ -148,6 +152,7 @@ def main():
     ev.add_argument("--covered", type=float, default=1.0, help="seconds of the covered frame (default 1)")
     ev.add_argument("--cover", choices=("full", "part"), help="only the full or the partial covers")
     ev.add_argument("--part", choices=sorted(realset.HAND_PARTS), help="only the hands over this part")
+    ev.add_argument("--jobs", type=int, default=1, help="clips read at once (default 1)")
     ev.add_argument("--list", action="store_true")
     ev.add_argument("--json")
     args = parser.parse_args()

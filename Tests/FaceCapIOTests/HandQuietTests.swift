@@ -71,6 +71,8 @@ final class HandQuietTests: XCTestCase {
                     detector: models.detector, landmarks: models.landmarks,
                     iris: models.iris, hand: models.hand)
                 tracker.quietHands = quiet
+                // The turns alone: the runs between them on a look's change are HandBetweenTurnsTests'.
+                tracker.lookRunsPerTurn = 0
                 var reads: [Int] = []
                 var arrivalRead: (crops: Int, mouth: Float)?
                 for index in 0..<(arrival + 20) {
@@ -112,6 +114,8 @@ final class HandQuietTests: XCTestCase {
         let tracker = try FaceTracker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
             hand: models.hand)
+        // The turns alone (the runs between them: HandBetweenTurnsTests, `testAMouthThatKeepsChanging…`).
+        tracker.lookRunsPerTurn = 0
         var unread = [Int](repeating: 0, count: HandLandmarker.crops.count), longest = unread, runs = 0, single = 0
         for index in 0..<240 {
             var frame = bare

@@ -11,6 +11,9 @@ final class HandTrackingTests: XCTestCase {
         let tracker = try FaceTracker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
             hand: models.hand)
+        // The turns alone. The runs between them on a look's change (HandBetweenTurnsTests) also come here, at most
+        // one between two turns: a hand held over the face moves its landmarks, and so the crops, a little.
+        tracker.lookRunsPerTurn = 0
         var frame = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_hr_2.jpg"))
         var analyzer = Analyzer()
         var handFrames: [Int] = []
@@ -144,6 +147,8 @@ final class HandTrackingTests: XCTestCase {
                 hand: models.hand)
             tracker.handCadence = cadence
             tracker.eyeCadence = cadence
+            // The turns alone (the runs between them on a look's change: HandBetweenTurnsTests).
+            tracker.lookRunsPerTurn = 0
             var analyzer = Analyzer()
             var runs: [Int] = [], eyeRuns: [Int] = []
             for index in 0..<60 {

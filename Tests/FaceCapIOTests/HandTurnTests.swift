@@ -21,6 +21,8 @@ final class HandTurnTests: XCTestCase {
         tracker.handInterval = 6
         tracker.handFixingInterval = 12
         tracker.handOnEyeFrames = false
+        // The turns alone: the runs between them on a look's change are HandBetweenTurnsTests'.
+        tracker.lookRunsPerTurn = 0
         return tracker
     }
 

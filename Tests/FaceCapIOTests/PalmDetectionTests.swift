@@ -87,8 +87,9 @@ final class PalmTrackingTests: XCTestCase {
     }
 
     /// The live loop (issue 32, palms in the wizard): a tracked face's hand runs that read some crops read the palms
-    /// on every `palmEvery`-th of them, never between; their reading is held with the face until the next, and
-    /// forgotten with it; a frame that reads every crop reads the palms itself and starts the count again.
+    /// on every `palmEvery`-th of them (the turns; a run on a look's change between reads them only where its crops
+    /// found no hand), never between; their reading is held with the face until the next, and forgotten with it; a
+    /// frame that reads every crop reads the palms itself and starts the count again.
     func testTheLiveLoopReadsThePalmsEveryFewHandRunsAndHoldsTheirReading() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(
@@ -121,6 +122,13 @@ final class PalmTrackingTests: XCTestCase {
                 continue
             }
             XCTAssertLessThan(tracker.handCropsRead, HandLandmarker.crops.count, "frame \(index)")
+            // A run between the turns, on the crops whose look changed on this frame, reads the palms only when those
+            // crops found no hand, and is no turn of theirs.
+            if tracker.handRanOnLook {
+                XCTAssertLessThanOrEqual(read, 1, "frame \(index): a run on a look's change")
+                if read == 1 { sincePalm = 0 }
+                continue
+            }
             someRuns += 1
             sincePalm += 1
             let due = sincePalm >= 3 || handHeld

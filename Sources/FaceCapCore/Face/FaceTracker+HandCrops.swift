@@ -44,6 +44,73 @@ extension FaceTracker {
         return crops
     }
 
+    /// Between two turns of a ready face (`HandCadence.ready`, neither every frame nor a photo's), the crops whose look
+    /// changed on this frame, the most changed first, at most `maxLookCrops`, with their looks (issue 32 item 5: a
+    /// hand that comes between two turns is read on the frame it came, not at the next turn, so that frame does not
+    /// read `ready`). A crop's look counts as changed when it moved by `lookChange` since the crop's last reading and
+    /// by `lookJump` since the frame before; at most `lookRunsPerTurn` such runs between two turns bounds the cost
+    /// where looks keep changing (a person talking). The looks cost no model run (`CropLook`, 24 × 24 samples a crop).
+    func cropsChangedNow(_ frame: Frame, _ points: [SIMD3<Float>]) -> [(crop: Int, look: CropLook)] {
+        guard handCadence == .ready, handInterval > 1, lookRuns < lookRunsPerTurn, maxLookCrops > 0 else { return [] }
+        var changed: [(crop: Int, look: CropLook, change: Float)] = []
+        for crop in lastLook.indices {
+            guard let now = look(frame, points, crop) else { continue }
+            let before = frameLook[crop]
+            frameLook[crop] = now
+            guard let then = lastLook[crop], let before else { continue }
+            let change = now.change(from: then)
+            if change >= lookChange, now.change(from: before) >= lookJump { changed.append((crop, now, change)) }
+        }
+        guard !changed.isEmpty else { return [] }
+        lookRuns += 1
+        return changed.sorted { $0.change > $1.change }.prefix(maxLookCrops).map { ($0.crop, $0.look) }
+    }
+
+    /// Reads the hand model on `crops` of the face with `points`: on a turn (`looks` nil; the palms too when theirs is
+    /// due, `livePalmIfDue`), or on the crops whose look changed (`looks`, theirs, `cropsChangedNow`; the palms too
+    /// when those crops found no hand: a hand over one eye is framed by its palm's crop, not by theirs); the reading is
+    /// these crops' with the other crops' and the palms' last ones on this face (held: not `complete`). Nil when the
+    /// frame's data is too short.
+    func readCrops(_ crops: [Int], _ frame: Frame, _ points: [SIMD3<Float>], looks: [CropLook]?) -> HandReading? {
+        guard let hand else { return nil }
+        var fresh = HandReading()
+        for crop in crops {
+            guard
+                let reading = hand.reading(
+                    in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
+                    face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
+            else { return nil }
+            lastHand[crop] = reading
+            fresh = fresh.merged(with: reading)
+        }
+        handCropsRead = crops.count
+        handCropsReadList = crops
+        if let looks {
+            handRanOnLook = true
+            for (crop, look) in zip(crops, looks) {
+                lastLook[crop] = look
+                runsUnread[crop] = 0
+            }
+            // The crops found no hand: one they do not frame (over one eye) is the palm's own crop's, read now.
+            let found = fresh.mouth >= Self.handAboutFlag || fresh.face >= Self.handAboutFlag || !fresh.parts.isEmpty
+            if !found, palm != nil, palmEvery > 0 {
+                palmsRead += 1
+                handRunsSincePalm = 0
+                lastPalm = palmReading(frame, points, adding: HandReading())
+            }
+        } else {
+            livePalmIfDue(frame, points)
+        }
+        let held = lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
+        return lastPalm.map(held.merged) ?? held
+    }
+
+    /// Forgets the looks `cropsChangedNow` keeps from frame to frame (a new face).
+    func forgetFrameLooks() {
+        for crop in frameLook.indices { frameLook[crop] = nil }
+        lookRuns = 0
+    }
+
     /// Whether the hand's turn, due at the ready interval (`handInterval` frames since the last run), should not wait
     /// for a frame without eyes nor for the slower `.fixing` interval: the upright mouth crop's look changed since its
     /// last reading (`CropLook`, at least `lookChange`). A hand coming over the mouth changes that look and may also

@@ -58,22 +58,23 @@ public final class FaceTracker {
     /// thread that calls `process`, never at once (the iris model, whose second eye runs on the worker's thread
     /// beside the first, keeps its own).
     public let arena: ActivationArena
-    /// Run the hand model every this many frames of a tracked face, never on a frame the iris model ran on: while a
-    /// hand is about, two runs, the upright mouth crop and one of the others in turn (`otherCrops`); while none is,
-    /// the crops whose look changed, else one in turn (`quietHands`); the reading being this one with the other
-    /// crops' last ones. On every frame where the face was detected anew, with 1 (every frame, eyes or
-    /// not: the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop
-    /// runs. Every sixth frame is five readings a second (with a hand about: the upright mouth crop in 0.2 s, the
-    /// turned one in 0.4 s, each upper-face crop in 2 s; without: a crop whose look changed at the next run, else in
-    /// turn, the upright mouth crop every 0.4 s and each other crop every 2.4 s, `quietCrops`, and none much longer
-    /// while others keep changing: `overdueCrop`), held by the analyzer for
-    /// `handMemory`; a crop costs about eight FaceMesh runs, and the frames with eyes — the capture candidates — keep
-    /// their cost.
+    /// Run the hand model every this many frames of a tracked face (its turn), never on a frame the iris model ran
+    /// on: while a hand is about, two crops, the upright mouth crop and one of the others in turn (`otherCrops`);
+    /// while none is, the crops whose look changed, else one in turn (`quietHands`); the reading being this one with
+    /// the other crops' last ones. Between the turns of a ready face, on the frame a crop's look changed, eye frame
+    /// or not (`cropsChangedNow`). On every frame where the face was detected anew, with 1 (every frame, eyes or not:
+    /// the validator's choice), and for a photo waiting for its reading (`HandCadence.capture`), every crop runs.
+    /// Every sixth frame is five turns a second (with a hand about: the upright mouth crop in 0.2 s, the turned one in
+    /// 0.4 s, each upper-face crop in 2 s; without: a crop whose look changed at the next turn, else in turn, the
+    /// upright mouth crop every 0.4 s and each other crop every 2.4 s, `quietCrops`, and none much longer while others
+    /// keep changing: `overdueCrop`), held by the analyzer for `handMemory`; a crop costs about eight FaceMesh runs.
     public var handInterval = 6
-    /// What the hand model's cadence follows, set by the live wizard before each frame from the last analysis
-    /// (`HandCadence(after:)`): `.ready` keeps `handInterval`, `.fixing` and `.unlit` take `handFixingInterval`
-    /// (a hand over the face is said before the light, `GuidanceRules`). A `handInterval` of 1 (the validator's) reads every frame
-    /// whatever the cadence.
+    /// What the hand model's cadence on a tracked face follows, set by the live wizard before each frame from the
+    /// last analysis (`HandCadence(after:)`): `.ready` keeps `handInterval` (and the runs on a look's change between),
+    /// `.fixing` and `.unlit` take `handFixingInterval` (a hand over the face is said before the light,
+    /// `GuidanceRules`), `.capture` reads every crop at once. A `handInterval` of 1 (the validator's) reads every frame
+    /// whatever the cadence. A face the landmark model did not confirm is read every `handFixingInterval` frames
+    /// whatever the cadence, never while `.unlit` (`hiddenByHandIfDue`).
     public var handCadence = HandCadence.ready
     /// What the iris model's cadence follows (`HandCadence(eyesAfter:)`): `.ready` keeps `eyeInterval`, any other
     /// takes `eyeFixingInterval`.
@@ -120,11 +121,23 @@ public final class FaceTracker {
     var runsUnread = [Int](repeating: 0, count: HandLandmarker.crops.count)
     /// Each crop's look when it was last read (`CropLook`), and scratch for a look.
     var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
+    /// Each crop's look on the last frame `cropsChangedNow` looked at, and the runs it made since the last turn.
+    var frameLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
+    var lookRuns = 0
+    /// Between two turns of a ready face, at most this many runs on the crops whose look changed on their frame
+    /// (`cropsChangedNow`; 0: none), each of at most `maxLookCrops` crops.
+    public var lookRunsPerTurn = 1
+    public var maxLookCrops = 2
+    /// A look counts as changed on its frame when it moved this far (`CropLook.change`) since the frame before too,
+    /// besides `lookChange` since its reading: a hand that came, not a mouth that drifted while talking.
+    public var lookJump: Float = 0.02
+    /// Whether the last `process` call's hand run was one of those (not the turn).
+    public internal(set) var handRanOnLook = false
     var lookScratch = [Float](repeating: 0, count: CropLook.scratchCount)
     /// Hand-model runs (crops read) of the last `process` call (for tests and the record).
-    public private(set) var handCropsRead = 0
+    public internal(set) var handCropsRead = 0
     /// Which crops (`HandLandmarker.crops` indices) the last `process` call read, when it read some and not all.
-    public private(set) var handCropsReadList: [Int] = []
+    public internal(set) var handCropsReadList: [Int] = []
 
     private var tracked: FaceROI?
     /// The bounds of the last tracked face's landmarks, and the frames since (`lostFace`).
@@ -182,19 +195,20 @@ public final class FaceTracker {
         // A photo waiting for its hand reading (`.capture`) gets every crop on this very frame, eye frame or not.
         let all = now || everyFrame || handCadence == .capture
         // A hand coming over the mouth is read at the ready interval even where the turn would wait (issue 32 item 5).
-        guard all || (framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)) || mouthLookChanged(frame, points)
-        else { return nil }
-        framesSinceHand = 0
+        let turn = framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)
+        let due = all || turn || mouthLookChanged(frame, points)
+        // Between the turns of a ready face: the crops whose look changed on this very frame (`cropsChangedNow`).
+        let changed = due ? [] : cropsChangedNow(frame, points)
+        guard due || !changed.isEmpty else { return nil }
         handRan = true
+        guard due else { return readCrops(changed.map(\.crop), frame, points, looks: changed.map(\.look)) }
+        framesSinceHand = 0
+        lookRuns = 0
         if all {
             let reading = hand.reading(in: frame, landmarks: points).map { palmReading(frame, points, adding: $0) }
-            for crop in lastHand.indices {
-                lastHand[crop] = reading.map {
-                    HandReading(
-                        mouth: $0.mouth, face: $0.face,
-                        parts: $0.parts)
-                }
-            }
+            // Held as each crop's reading, not `complete`: a later frame's merge of them is no reading of every crop.
+            let held = reading.map { HandReading(mouth: $0.mouth, face: $0.face, parts: $0.parts) }
+            for crop in lastHand.indices { lastHand[crop] = held }
             handCropsRead = HandLandmarker.crops.count
             // The palms were read with every crop: their reading is held in each crop's now.
             forgetPalms()
@@ -202,23 +216,7 @@ public final class FaceTracker {
             staggerRunsUnread()
             return reading
         }
-        var fresh = HandReading()
-        let crops = handCropsForRun(frame, points)
-        for crop in crops {
-            guard
-                let reading = hand.reading(
-                    in: frame, roi: HandLandmarker.roi(landmarks: points, crop: crop),
-                    face: points, isMouthCrop: HandLandmarker.crops[crop].centre == .mouth)
-            else { return nil }
-            lastHand[crop] = reading
-            fresh = fresh.merged(with: reading)
-        }
-        handCropsRead = crops.count
-        handCropsReadList = crops
-        livePalmIfDue(frame, points)
-        // These crops' readings with the other crops' last ones on this face (held: not `complete`), and the palms'.
-        let held = lastHand.reduce(fresh) { $1.map($0.merged) ?? $0 }
-        return lastPalm.map(held.merged) ?? held
+        return readCrops(handCropsForRun(frame, points), frame, points, looks: nil)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -241,6 +239,7 @@ public final class FaceTracker {
         framesSinceDetection = 0
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetFrameLooks()
         forgetPalms()
         staggerRunsUnread()
     }
@@ -263,6 +262,7 @@ public final class FaceTracker {
         detectorRan = false
         eyesRan = false
         handRan = false
+        handRanOnLook = false
         handCropsRead = 0
         handCropsReadList = []
         landmarkRuns = 0
@@ -364,6 +364,7 @@ public final class FaceTracker {
         tracked = nil
         for crop in lastHand.indices { lastHand[crop] = nil }
         for crop in lastLook.indices { lastLook[crop] = nil }
+        forgetFrameLooks()
         forgetPalms()
         staggerRunsUnread()
         var order = detections.indices.sorted { detections[$0].box.width > detections[$1].box.width }

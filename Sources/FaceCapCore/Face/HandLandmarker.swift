@@ -51,8 +51,8 @@ public final class HandLandmarker {
     public private(set) var mouthOverlap = 0.0
     /// Of the last `reading`, the share of each part's box (but the lips) inside the hand's hull.
     public private(set) var partOverlaps: [(HandParts, Double)] = []
-    /// Model runs made so far (for tests that count them).
-    public private(set) var runs = 0
+    /// Model runs made so far (for tests that count them: internal, read through `@testable import`).
+    private(set) var runs = 0
     /// Scratch for the hand's hull and its points in order (reused).
     var hull: [SIMD2<Float>] = []
     var sorted: [SIMD2<Float>] = []
