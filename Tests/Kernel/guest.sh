@@ -1258,6 +1258,23 @@ crash_brightness() {
         END { print first (back ? " written-back" : "") }' "$work/$1.trace" 2>/dev/null
 }
 
+# other_writes NAME WHAT: another program sets brightness to 77 (WHAT names the write in a failure), then facecap
+# must read 8 more frames (dequeued, counted in the trace; the deadline only bounds a stall).
+other_writes() {
+    local name=$1 what=$2 frames deadline
+    v4l2-ctl -d "$dev" -c brightness=77
+    frames=$(dqbuf_count "$name")
+    deadline=$((SECONDS + $(slower 30)))
+    while [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ] && [ $SECONDS -lt $deadline ] \
+        && kill -0 "$fc_strace" 2>/dev/null; do
+        sleep 0.2
+    done
+    if [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ]; then
+        fail "exposure/steered-other" "facecap read fewer than 8 frames after $what;" \
+            "events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
+    fi
+}
+
 scenario_exposure() {
     local black way name first start seen after expected deadline frames fifo=$work/exposure.stdin
     # ioctl too: the frames facecap read after another program's change are counted from the trace.
@@ -1351,38 +1368,18 @@ scenario_exposure() {
                 ;;
             crash) ;;
             other)
-                v4l2-ctl -d "$dev" -c brightness=77
                 expected=$(sed -E '/^ *brightness /s/value=[0-9-]+/value=77/' <<<"$first")
                 # Left alone while steering, not only at the restore: facecap goes on for 8 more frames (a few
                 # analysed ones and their settle waits) on the black frame it is still brightening before it is
                 # stopped. Decided on frames dequeued, counted in the trace; the deadline only bounds a stall.
-                frames=$(dqbuf_count "$name")
-                deadline=$((SECONDS + $(slower 30)))
-                while [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ] && [ $SECONDS -lt $deadline ] \
-                    && kill -0 "$fc_strace" 2>/dev/null; do
-                    sleep 0.2
-                done
-                if [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ]; then
-                    fail "exposure/steered-other" "facecap read fewer than 8 frames after brightness=77;" \
-                        "events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
-                fi
+                other_writes "$name" "brightness=77"
                 # V4L2 has no compare-and-swap: facecap reads a control, checks it is still its own value, then
                 # writes. A write of 77 that lands between the two is overwritten, and facecap cannot tell. The
                 # other program sets its value again then (as a camera application re-applies its settings), and
                 # facecap, which now reads a value it did not write, leaves it alone from there on.
                 if [ "$(brightness)" != 77 ]; then
                     crossed=", 77 set again after facecap's steering write crossed the first"
-                    v4l2-ctl -d "$dev" -c brightness=77
-                    frames=$(dqbuf_count "$name")
-                    deadline=$((SECONDS + $(slower 30)))
-                    while [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ] && [ $SECONDS -lt $deadline ] \
-                        && kill -0 "$fc_strace" 2>/dev/null; do
-                        sleep 0.2
-                    done
-                    if [ "$(dqbuf_count "$name")" -lt $((frames + 8)) ]; then
-                        fail "exposure/steered-other" "facecap read fewer than 8 frames after brightness=77 was set" \
-                            "again; events: $(event_text "$name"); err: $(first_lines "$work/$name.err")"
-                    fi
+                    other_writes "$name" "brightness=77 was set again"
                 fi
                 # Then the photo by hand (offered since --manual-after 1): a line on standard input in --plain,
                 # accepted by the server.
