@@ -12,6 +12,9 @@ hand, composed into webcam-like frames and read by `facecap analyze`.
            --json prints them as one JSON object, --report FILE writes it too; exits 1 when a frame could
            not be read at all, and with --check 2 when issue 16's acceptance does not hold
 
+FACECAP_REALSET_CACHE=DIR puts the packages, photos and frames in DIR instead of .cache/realset (a second set of
+frames beside a shared one: `frames --only` there leaves the shared frames alone).
+
 Files holding a face (photos, frames, the report) are written 0600 in 0700 folders. No photo is committed:
 only this script, the package sums, the labels and SOURCES.md. Needs numpy and pillow (`make eval-real`
 installs them into .cache/realset/venv). See docs/calibration.md, "The real-photo evaluation set".
@@ -31,7 +34,8 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 META = os.path.join(ROOT, "tools", "realset")
-CACHE = os.path.join(ROOT, ".cache", "realset")
+# FACECAP_REALSET_CACHE: another cache folder (a helper's own frames, beside the shared one)
+CACHE = os.environ.get("FACECAP_REALSET_CACHE") or os.path.join(ROOT, ".cache", "realset")
 PACKAGES_DIR = os.path.join(CACHE, "packages")
 PHOTOS_DIR = os.path.join(CACHE, "photos")
 FRAMES_DIR = os.path.join(CACHE, "frames")
@@ -200,6 +204,69 @@ def lay_hand(frame, points, hand, part, cover, mirror):
     out = frame.convert("RGBA")
     out.alpha_composite(layer)
     return out.convert("RGB")
+
+
+# Real sunglasses cut from the real photos of faces wearing them (`lenses.tsv`: a polygon drawn by hand round each
+# lens and its rim, in the photo's pixels, the centre of each lens and a point on each cheek below it), laid over
+# the eyes of each uncovered face: the lens and the eye seen through it are real, the placement is constructed,
+# counted apart as `constructed:lens` (issue 32, item 2). The right lens is the person's right (the photo's left).
+def lens_jobs():
+    return [(f"lens_{spec['id']}", spec["id"]) for spec in read_tsv("lenses.tsv")]
+
+
+def cut_lenses(spec):
+    """The photo of `spec` (a lenses.tsv row) with the lens polygons and centres (photo pixels) and the median
+    colour of its cheeks below the lenses."""
+    import numpy as np
+    from PIL import Image
+    photo = Image.open(photo_path(spec["source"], spec["member"])).convert("RGB")
+    def points(text):
+        return [tuple(float(v) for v in p.split(",")) for p in text.split(";")]
+    a = np.asarray(photo, dtype=np.float64)
+    skin = []
+    for x, y in points(spec["cheeks"]):
+        x, y = int(round(x)), int(round(y))
+        skin.append(a[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3))
+    return (photo, [points(spec["right"]), points(spec["left"])], points(spec["centres"]),
+            np.median(np.concatenate(skin), axis=0))
+
+
+def lay_lenses(frame, points, lenses):
+    """The cut lenses laid over the eyes of the face whose FaceMesh landmarks are `points` ({index: (x, y)}, frame
+    pixels): the similarity that takes the two lens centres to the two eyes' centres (the middle of each eye's
+    corners, 33-133 and 362-263), the lenses' colour scaled by this face's cheeks over the photo's own (so a lens
+    keeps its darkness against the skin), each lens's edge drawn in the frame and feathered by 0.7 px."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFilter
+    photo, polygons, (src_r, src_l), src_skin = lenses
+    def pt(i):
+        return np.array(points[i], dtype=np.float64)
+    dst_r, dst_l = (pt(33) + pt(133)) / 2, (pt(362) + pt(263)) / 2
+    # complex numbers: z -> k z + t takes the photo's lens centres to the eyes
+    s0, s1 = complex(*src_r), complex(*src_l)
+    d0, d1 = complex(*dst_r), complex(*dst_l)
+    k = (d1 - d0) / (s1 - s0)
+    t = d0 - k * s0
+    ki = 1 / k   # frame -> photo, for PIL's inverse affine
+    ti = -t * ki
+    coeffs = (ki.real, -ki.imag, ti.real, ki.imag, ki.real, ti.imag)
+    layer = photo.transform(frame.size, Image.AFFINE, coeffs, resample=Image.BICUBIC)
+    a = np.asarray(frame, dtype=np.float64)
+    cheek = []
+    fw = float(np.linalg.norm(pt(454) - pt(234)))
+    for i in (50, 280):
+        x, y = (int(round(v)) for v in points[i])
+        r = max(2, int(0.04 * fw))
+        cheek.append(a[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3))
+    gain = np.clip(np.median(np.concatenate(cheek), axis=0) / np.maximum(src_skin, 1), 0.5, 1.6)
+    lens = np.clip(np.asarray(layer, dtype=np.float64) * gain, 0, 255)
+    alpha = Image.new("L", frame.size, 0)
+    for poly in polygons:
+        zs = [k * complex(x, y) + t for x, y in poly]
+        ImageDraw.Draw(alpha).polygon([(z.real, z.imag) for z in zs], fill=255)
+    w = np.asarray(alpha.filter(ImageFilter.GaussianBlur(0.7)), dtype=np.float64)[..., None] / 255.0
+    out = a * (1 - w) + lens * w
+    return Image.fromarray(np.clip(np.rint(out), 0, 255).astype(np.uint8))
 
 
 def read_tsv(name):
@@ -423,7 +490,7 @@ def cmd_frames(args):
     private_dir(FRAMES_DIR)
     probe_dir = os.path.join(FRAMES_DIR, "probe")
     private_dir(probe_dir)
-    photos, placed, masks, hands = {}, {}, {}, {}
+    photos, placed, masks, hands, lenses = {}, {}, {}, {}, {}
     # 1. A probe frame per face, placed from the hand-drawn face box; facecap's own reading of it (the
     #    landmark box) then corrects the size and centre, so every frame is placed on what the analyzer sees.
     probes = {}
@@ -478,19 +545,28 @@ def cmd_frames(args):
                           dict(kw, hand=hid, part=part, cover=cover), {"faceCovered"})
                          for name, part, cover, hid in hand_jobs()
                          for suffix, kw in (("", {}), ("_webcam", WEBCAM_VARIANTS["webcam"]))]
+                jobs += [(f"{name}{suffix}", "constructed:lens", "constructed", 0.40, dict(kw, lens=lid),
+                          {"faceCovered"})
+                         for name, lid in lens_jobs()
+                         for suffix, kw in (("", {}), ("_webcam", WEBCAM_VARIANTS["webcam"]))]
         composed = {}
         for k, (variant, category, group, w, kw, expect) in enumerate(jobs):
             if w not in composed:
                 composed[w] = compose(photo, crop, centre, base * w / 0.40)
             frame = composed[w]
-            if kw.get("mask") or kw.get("hand"):
+            if kw.get("mask") or kw.get("hand") or kw.get("lens"):
                 # the probe's landmarks carried into this frame: probe pixel -> photo -> frame
                 probe_centre = probes[lab["id"]][3]
                 sf = base * w / 0.40
                 pts = {i: ((x - FRAME_W / 2) / scale + probe_centre[0] - centre[0],
                            (y - FRAME_H / 2) / scale + probe_centre[1] - centre[1]) for i, (x, y, _) in enumerate(landmarks)}
                 pts = {i: (FRAME_W / 2 + dx * sf, FRAME_H / 2 + dy * sf) for i, (dx, dy) in pts.items()}
-                if kw.get("hand"):
+                if kw.get("lens"):
+                    if kw["lens"] not in lenses:
+                        spec = next(x for x in read_tsv("lenses.tsv") if x["id"] == kw["lens"])
+                        lenses[kw["lens"]] = cut_lenses(spec)
+                    frame = lay_lenses(frame, pts, lenses[kw["lens"]])
+                elif kw.get("hand"):
                     if kw["hand"] not in hands:
                         hands[kw["hand"]] = cut_hand(next(h for h in read_tsv("hands.tsv") if h["id"] == kw["hand"]))
                     # the hand comes from the image's left on the image-left parts, from the right on the others
@@ -502,7 +578,7 @@ def cmd_frames(args):
                         masks[kw["mask"]] = Image.open(photo_path(source, member)).convert("RGB")
                     frame = lay_mask(frame, pts, masks[kw["mask"]])
             frame = degrade(frame, seed + k, **{x: v for x, v in kw.items()
-                                                if x not in ("jpeg", "mask", "hand", "part", "cover")})
+                                                if x not in ("jpeg", "mask", "hand", "part", "cover", "lens")})
             ext = "jpg" if kw.get("jpeg") else "png"
             out = os.path.join(FRAMES_DIR, f"{lab['id']}__{variant}.{ext}")
             save(frame, out, kw.get("jpeg"))
