@@ -99,7 +99,7 @@ TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long
                    ROW(4, p4, q4, kk) ROW(5, p5, q5, kk) }
         /* Two k a turn (each accumulator still takes its k in order: the same bits): the loop's own work (the
          * counter, its test, the prefetch cursor's test) once per 24 multiply-adds instead of per 12, in a k step
-         * of about 30 instructions for 12 (docs/performance.md, iris3 on AVX2: stand-alone 0.94–1.00 of the time
+         * of about 30 instructions for 12 (docs/performance.md, iris3 on AVX2: stand-alone 0.93–1.01 of the time
          * for k = 32 and 64). Two lines of the next step's weights a turn, as one a k before (the second only
          * while the range lasts, as FC_PREFETCH_LINE); once it is covered, one test a turn. */
         long k = first;
