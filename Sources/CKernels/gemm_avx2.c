@@ -89,18 +89,64 @@ TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long
            q5 = b1;
     const float *wp = w;
     for (long s = 0; s < sc; s++) {
-        const long first = s * ss;
-        for (long k = first; k < first + sl; k++) {
-            FC_PREFETCH_LINE();
-            /* The panel holds ws ≥ 16 floats per k from w: 16 from panel lane l0 ≤ ws − 16. */
-            const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8);
-            wp += ws;
-            /* Row r < R ≤ the rows left, k inside the row's segments: A as the planner laid it out. */
-#define ROW(r, p, q) if (R > (r)) { const __m256 x = _mm256_broadcast_ss(a + (r) * lda + k); \
-                                   p = _mm256_fmadd_ps(x, v, p); q = _mm256_fmadd_ps(x, u, q); }
-            ROW(0, p0, q0) ROW(1, p1, q1) ROW(2, p2, q2) ROW(3, p3, q3) ROW(4, p4, q4) ROW(5, p5, q5)
-#undef ROW
+        const long first = s * ss, last = first + sl;
+        /* One k: the panel holds ws ≥ 16 floats per k from w, 16 from panel lane l0 ≤ ws − 16; row r < R ≤ the
+         * rows left and kk < last, inside the row's segments: A as the planner laid it out. */
+#define ROW(r, p, q, kk) if (R > (r)) { const __m256 x = _mm256_broadcast_ss(a + (r) * lda + (kk)); \
+                                       p = _mm256_fmadd_ps(x, v, p); q = _mm256_fmadd_ps(x, u, q); }
+#define STEP(kk) { const __m256 v = _mm256_loadu_ps(wp), u = _mm256_loadu_ps(wp + 8); wp += ws; \
+                   ROW(0, p0, q0, kk) ROW(1, p1, q1, kk) ROW(2, p2, q2, kk) ROW(3, p3, q3, kk) \
+                   ROW(4, p4, q4, kk) ROW(5, p5, q5, kk) }
+        /* Two k a turn (each accumulator still takes its k in order: the same bits): the loop's own work (the
+         * counter, its test, the prefetch cursor's test) once per 24 multiply-adds instead of per 12, in a k step
+         * of about 30 instructions for 12 (docs/performance.md, iris3 on AVX2: stand-alone 0.93–1.01 of the time
+         * for k = 32 and 64). Two lines of the next step's weights a turn, as one a k before (the second only
+         * while the range lasts, as FC_PREFETCH_LINE); once it is covered, one test a turn. */
+        long k = first;
+        for (; k + 2 <= last; k += 2) {
+            if (fc_pf_cur < fc_pf_end) {
+                _mm_prefetch(fc_pf_cur, _MM_HINT_T1);
+                fc_pf_cur += 64;
+                FC_PREFETCH_LINE();
+            }
+            STEP(k) STEP(k + 1)
         }
+        if (k < last) {
+            FC_PREFETCH_LINE();
+            STEP(k)
+        }
+#undef STEP
+#undef ROW
+    }
+    if (e->valid >= l0 + 16 && (!RES || e->res_lanes >= l0 + 16)) {
+        /* All 16 lanes exist in C and in the residual: the block's stores with one test, not two or three per
+         * vector (put8, epi8), with the slopes loaded once. The same operations in the same order as epi8: the
+         * residual added, then the activation with its operand order (the same bits). 0.91–0.96 of the time
+         * stand-alone for the residual layers (docs/performance.md, iris3 on AVX2). In bounds: lanes l0..<l0 + 16
+         * of each row exist in C, in the residual (res_lanes ≥ l0 + 16) and in the slopes (valid ≥ l0 + 16). */
+        const __m256 zero = _mm256_setzero_ps();
+        __m256 s0 = zero, s1 = zero;
+        if (ACT == FC_ACT_PRELU) {
+            s0 = _mm256_loadu_ps(e->alpha + l0);
+            s1 = _mm256_loadu_ps(e->alpha + l0 + 8);
+        }
+#define FIN(v, r, o, sl) { __m256 t = v; \
+            if (RES) t = _mm256_add_ps(t, _mm256_loadu_ps(e->res + (r) * e->res_stride + l0 + (o))); \
+            switch (ACT) { \
+            case FC_ACT_RELU: t = _mm256_max_ps(zero, t); break; \
+            case FC_ACT_RELU6: t = _mm256_min_ps(_mm256_set1_ps(6), _mm256_max_ps(zero, t)); break; \
+            case FC_ACT_RELU_N1_TO_1: \
+                t = _mm256_min_ps(_mm256_set1_ps(1), _mm256_max_ps(_mm256_set1_ps(-1), t)); break; \
+            case FC_ACT_PRELU: \
+                t = _mm256_blendv_ps(t, _mm256_mul_ps(t, sl), _mm256_cmp_ps(t, zero, _CMP_LT_OQ)); break; \
+            default: break; \
+            } \
+            _mm256_storeu_ps(c + (r) * ldc + l0 + (o), t); }
+#define PUT(r, p, q) if (R > (r)) { FIN(p, r, 0, s0) FIN(q, r, 8, s1) }
+        PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3) PUT(4, p4, q4) PUT(5, p5, q5)
+#undef PUT
+#undef FIN
+        return;
     }
 #define PUT(r, p, q) if (R > (r)) { put8(c, ldc, r, l0, p, e, ACT, RES); put8(c, ldc, r, l0 + 8, q, e, ACT, RES); }
     PUT(0, p0, q0) PUT(1, p1, q1) PUT(2, p2, q2) PUT(3, p3, q3) PUT(4, p4, q4) PUT(5, p5, q5)
