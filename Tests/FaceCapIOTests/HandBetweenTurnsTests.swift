@@ -117,7 +117,8 @@ final class HandBetweenTurnsTests: XCTestCase {
             let ready = try live(models, bare: bare, covered: covered, arrival: arrival, frames: 30, cadence: .ready)
             XCTAssertTrue(ready[arrival].onLook, "\(name): held ready, the run on the frame the hand came")
             for cadence in [HandCadence.fixing, .unlit] {
-                let steps = try live(models, bare: bare, covered: covered, arrival: arrival, frames: 30, cadence: cadence)
+                let steps = try live(
+                    models, bare: bare, covered: covered, arrival: arrival, frames: 30, cadence: cadence)
                 XCTAssertEqual(steps.indices.filter { steps[$0].onLook }, [], "\(name) \(cadence)")
                 // The face's first frame, then the slower interval's run (12 frames on, or the next frame without eyes).
                 let runs = steps.indices.filter { steps[$0].handRan && $0 < arrival }
