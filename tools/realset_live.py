@@ -73,11 +73,16 @@ def cmd_eval(args):
             write_clip(clip, bare, os.path.join(realset.ROOT, r["frame"]), bare_frames, covered_frames)
             out = subprocess.run([args.binary, "analyze", "--json", clip], capture_output=True, text=True)
             os.remove(clip)
+            # A failing `analyze` fails the tool: its missing frames must not read as frames not named.
+            if out.returncode != 0:
+                sys.exit(f"{r['variant']} {r['id']}: analyze exited {out.returncode}: {out.stderr.strip()[-500:]}")
             codes, hands = [], []
             for line in out.stdout.splitlines():
                 record = json.loads(line)
                 codes.append(record.get("guidance") or [])
                 hands.append(hand_of(record))
+            if len(codes) != bare_frames + covered_frames:
+                sys.exit(f"{r['variant']} {r['id']}: analyze read {len(codes)} frames of {bare_frames + covered_frames}")
             before = codes[:bare_frames]
             after = codes[bare_frames:]
             named = next((k for k, c in enumerate(after) if "faceCovered" in c), None)
@@ -85,8 +90,15 @@ def cmd_eval(args):
                         named=named, ready_after=sum(c == ["ready"] for c in after),
                         ready_frames=ready_frames(codes, hands, bare_frames))
         # Each clip is read by its own `analyze` (a fresh tracker): --jobs of them at once give the same results.
+        # The first failure (SystemExit, raised again here) cancels the clips not yet started.
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            results = list(pool.map(one, enumerate(rows)))
+            futures = [pool.submit(one, item) for item in enumerate(rows)]
+            try:
+                results = [f.result() for f in futures]
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
     report(results, bare_frames, args)
 
 

@@ -13,17 +13,22 @@ final class HandBetweenTurnsTests: XCTestCase {
     )
 
     /// What the live loop did on each frame: the analysis's codes, whether the hand model ran and on a look's change,
-    /// the crops it read, and the hand-model runs so far (the palms' included).
+    /// the crops it read and whether their readings name a hand, the hand-model runs so far (the palms' included) and
+    /// the palm readings so far.
     private struct Step {
         var active: [GuidanceCode]
         var handRan: Bool
         var onLook: Bool
         var crops: Int
+        var found: Bool
         var runs: Int
+        var palms: Int
     }
 
+    /// The live loop over `frames` frames, `bare` before `arrival` and `covered` from it; the cadence from the last
+    /// analysis, or `cadence` on every frame.
     private func live(
-        _ models: Models, bare: Frame, covered: Frame, arrival: Int, frames: Int,
+        _ models: Models, bare: Frame, covered: Frame, arrival: Int, frames: Int, cadence: HandCadence? = nil,
         configure: (FaceTracker) -> Void = { _ in }
     ) throws -> [Step] {
         let tracker = try FaceTracker(
@@ -43,8 +48,8 @@ final class HandBetweenTurnsTests: XCTestCase {
         var last: AnalyzerOutput?
         var steps: [Step] = []
         for index in 0..<frames {
-            tracker.handCadence = HandCadence(after: last)
-            tracker.eyeCadence = HandCadence(eyesAfter: last)
+            tracker.handCadence = cadence ?? HandCadence(after: last)
+            tracker.eyeCadence = cadence ?? HandCadence(eyesAfter: last)
             var frame = index < arrival ? bare : covered
             frame.timestamp = Double(index) / 30
             let faces = tracker.process(frame)
@@ -52,7 +57,9 @@ final class HandBetweenTurnsTests: XCTestCase {
             steps.append(
                 Step(
                     active: output.active, handRan: tracker.handRan, onLook: tracker.handRanOnLook,
-                    crops: tracker.handCropsRead, runs: hand.runs))
+                    crops: tracker.handCropsRead,
+                    found: tracker.handCropsReadList.contains { tracker.lastHand[$0]?.namesHand == true },
+                    runs: hand.runs, palms: tracker.palmsRead))
             last = output
         }
         return steps
@@ -61,7 +68,8 @@ final class HandBetweenTurnsTests: XCTestCase {
     /// A still face, then the same face with a hand (over the mouth, an eye, a cheek) from frame 16: the
     /// turns fall on frames 7, 13 and 19 (0 detects the face; eye frames 0, 3, … are skipped), so 16 lies between
     /// two. On the bare frames no run but the turns' (each of one crop: the looks did not change); on frame 16 a run
-    /// on the changed crops (at most `maxLookCrops`), and the frame is not `ready`.
+    /// on the changed crops (at most `maxLookCrops`), with the palms read on that frame exactly when those crops
+    /// found no hand, and the frame is not `ready`.
     func testAHandThatComesBetweenTwoTurnsIsReadOnTheFrameItCame() throws {
         let models = try ModelFiles.loadAllFaceModels()
         let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
@@ -78,6 +86,12 @@ final class HandBetweenTurnsTests: XCTestCase {
             let read = steps[arrival]
             XCTAssertTrue(read.handRan && read.onLook, "\(label): the hand read on the frame it came")
             XCTAssertLessThanOrEqual(read.crops, 2, "\(label): at most `maxLookCrops` crops")
+            let palms = read.palms - steps[arrival - 1].palms
+            XCTAssertEqual(palms, read.found ? 0 : 1, "\(label): the palms read when the crops found no hand")
+            // Every hand run of the frame: the changed crops', and each palm's kept, widened at most once.
+            let runs = read.runs - steps[arrival - 1].runs
+            XCTAssertGreaterThanOrEqual(runs, read.crops, label)
+            XCTAssertLessThanOrEqual(runs, read.crops + palms * 2 * FaceTracker.maxPalms, label)
             XCTAssertNotEqual(read.active, [.ready], "\(label): the frame the hand came is not ready")
             XCTAssertTrue(read.active.contains(.faceCovered), label)
         }
@@ -89,6 +103,107 @@ final class HandBetweenTurnsTests: XCTestCase {
         }
         XCTAssertEqual(before[arrival].active, [.ready], "without the runs between turns")
         XCTAssertFalse(before[arrival].handRan)
+    }
+
+    /// No run between turns while the face is asked something else or is unlit (`HandCadence.fixing`, `.unlit`): the
+    /// same clips as above with the cadence held there run the hand model at its slower interval (or on the mouth
+    /// crop's change) and never on a look's change; held at `.ready`, the same clip runs on the frame the hand came.
+    func testNoRunBetweenTurnsWhileFixingOrUnlit() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let arrival = 16
+        for name in ["sergey_hand_eye", "sergey_hand_d_cheek"] {
+            let covered = try ImageFile.read(path: fixturePath("eyes/\(name).jpg"))
+            let ready = try live(models, bare: bare, covered: covered, arrival: arrival, frames: 30, cadence: .ready)
+            XCTAssertTrue(ready[arrival].onLook, "\(name): held ready, the run on the frame the hand came")
+            for cadence in [HandCadence.fixing, .unlit] {
+                let steps = try live(
+                    models, bare: bare, covered: covered, arrival: arrival, frames: 30, cadence: cadence)
+                XCTAssertEqual(steps.indices.filter { steps[$0].onLook }, [], "\(name) \(cadence)")
+                // The face's first frame, then the slower interval's run (12 frames on, or the next frame without eyes).
+                let runs = steps.indices.filter { steps[$0].handRan && $0 < arrival }
+                XCTAssertEqual(runs.count, 2, "\(name) \(cadence): \(runs)")
+                XCTAssertEqual(runs.first, 0)
+                XCTAssertTrue((12...13).contains(runs.last ?? 0), "\(name) \(cadence): \(runs)")
+            }
+        }
+    }
+
+    /// `lookJump`: a crop whose look moved past `lookChange` since its last reading counts on its frame only when it
+    /// also moved by `lookJump` since the frame before (a hand that came, not a mouth that drifted while talking). The
+    /// mouth crop's look with a hand across the mouth against its reading on the bare face: with the frame before as
+    /// near as a drift leaves it, no crop; one `lookJump` away, the mouth crop.
+    func testADriftPastLookChangeIsNoChangeOnItsFrameAndAJumpIs() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, hand: models.hand)
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_mouth_across.jpg"))
+        let points = try XCTUnwrap(tracker.process(bare).first?.landmarks?.points)
+        XCTAssertEqual(tracker.handCropsRead, HandLandmarker.crops.count, "the first frame reads every crop")
+        tracker.takeFrameLooks(covered, points)
+        let then = try XCTUnwrap(tracker.lastLook[0]), now = try XCTUnwrap(tracker.frameLook[0])
+        XCTAssertGreaterThanOrEqual(now.change(from: then), tracker.lookChange, "the hand moved the mouth crop's look")
+        for crop in tracker.frameJump.indices { tracker.frameJump[crop] = nil }
+        tracker.frameJump[0] = tracker.lookJump.nextDown
+        XCTAssertEqual(tracker.cropsChangedNow().map(\.crop), [], "a drift")
+        XCTAssertEqual(tracker.lookRuns, 0, "no run counted")
+        tracker.frameJump[0] = tracker.lookJump
+        XCTAssertEqual(tracker.cropsChangedNow().map(\.crop), [0], "a jump")
+        XCTAssertEqual(tracker.lookRuns, 1)
+        // The run's bound: no second such run before the turn (`lookRunsPerTurn`).
+        XCTAssertEqual(tracker.cropsChangedNow().map(\.crop), [])
+    }
+
+    /// A run on a look's change reads the palms on the same frame only where its crops find no hand: a grey patch
+    /// over the lips (no hand) coming between two turns has them read; of the drawn hands coming there, those its crops
+    /// find (some do) have them not read.
+    func testALookRunReadsThePalmsOnlyWhereItsCropsFindNoHand() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let mouth = try XCTUnwrap(
+            FaceTracker(detector: models.detector, landmarks: models.landmarks).process(bare)
+                .first?.landmarks?.points[13])
+        var patched = bare
+        for y in (Int(mouth.y) - 12)..<(Int(mouth.y) + 12) {
+            for x in (Int(mouth.x) - 32)..<(Int(mouth.x) + 32) {
+                for c in 0..<3 { patched.data[(y * patched.width + x) * 3 + c] = x < Int(mouth.x) ? 60 : 180 }
+            }
+        }
+        let arrival = 16
+        let steps = try live(models, bare: bare, covered: patched, arrival: arrival, frames: arrival + 1)
+        let read = steps[arrival]
+        XCTAssertTrue(read.onLook, "the run on the frame the patch came")
+        XCTAssertFalse(read.found, "the patch is no hand")
+        XCTAssertEqual(read.palms - steps[arrival - 1].palms, 1, "the palms read on the same frame")
+        var found: [String] = []
+        for name in ["mouth_across", "mouth_hr_2", "mouth_up", "v_nose", "eye", "d_cheek"] {
+            let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_\(name).jpg"))
+            let steps = try live(models, bare: bare, covered: covered, arrival: arrival, frames: arrival + 1)
+            let read = steps[arrival]
+            guard read.onLook else { continue }
+            XCTAssertEqual(read.palms - steps[arrival - 1].palms, read.found ? 0 : 1, name)
+            if read.found { found.append(name) }
+        }
+        XCTAssertFalse(found.isEmpty, "no drawn hand found by the crops of a run on its look's change")
+    }
+
+    /// `processFullPipeline` (`facecap bench`) says what its own call ran: a run on a look's change reported by the
+    /// call before is not reported again.
+    func testTheFullPipelineSaysWhatItsOwnCallRan() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(
+            detector: models.detector, landmarks: models.landmarks, iris: models.iris,
+            hand: models.hand)
+        tracker.handRanOnLook = true
+        tracker.handCropsRead = HandLandmarker.crops.count
+        tracker.handCropsReadList = [0, 3, 5]
+        _ = tracker.processFullPipeline(try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg")))
+        // The first call is the hand's turn (due at once), on two crops: the upright mouth one and one other.
+        XCTAssertTrue(tracker.handRan)
+        XCTAssertFalse(tracker.handRanOnLook)
+        XCTAssertEqual(tracker.handCropsRead, 2)
+        XCTAssertEqual(tracker.handCropsReadList.first, 0)
+        XCTAssertEqual(tracker.handCropsReadList.count, 2)
     }
 
     /// The cost's bound where looks keep changing (a person talking): a patch over the lips whose halves change

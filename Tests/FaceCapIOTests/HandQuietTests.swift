@@ -22,6 +22,24 @@ final class HandQuietTests: XCTestCase {
         return moved
     }
 
+    /// One predicate says whether a reading names a hand (`HandReading.namesHand`: a flag of `handAboutFlag`, or a
+    /// part), and `handAbout` (two crops a run) is it on some crop's last reading, or a crop not read yet.
+    func testAReadingNamesAHandByItsFlagOrAPart() throws {
+        let limit = FaceTracker.handAboutFlag
+        XCTAssertFalse(HandReading().namesHand)
+        XCTAssertFalse(HandReading(mouth: limit.nextDown, face: limit.nextDown).namesHand)
+        XCTAssertTrue(HandReading(mouth: limit).namesHand)
+        XCTAssertTrue(HandReading(face: limit).namesHand)
+        XCTAssertTrue(HandReading(parts: [.leftCheek]).namesHand)
+        let models = try ModelFiles.loadAllFaceModels()
+        let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, hand: models.hand)
+        XCTAssertTrue(tracker.handAbout, "no crop read yet")
+        for crop in tracker.lastHand.indices { tracker.lastHand[crop] = HandReading(mouth: limit.nextDown) }
+        XCTAssertFalse(tracker.handAbout)
+        tracker.lastHand[4] = HandReading(parts: [.nose])
+        XCTAssertTrue(tracker.handAbout)
+    }
+
     /// The look of a crop follows the face: the same face moved 6 pixels (its landmarks tracked there) changes each
     /// crop's look by far less than `lookChange`; a hand across the mouth changes the mouth crop's by more.
     func testACropsLookChangesWithAHandNotWithTheFaceMoving() throws {

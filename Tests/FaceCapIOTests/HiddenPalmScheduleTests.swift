@@ -32,6 +32,13 @@ final class HiddenPalmScheduleTests: XCTestCase {
                 XCTAssertEqual(palm.runs, palmsBefore, "frame \(index): no hand run, no palm run")
                 return
             }
+            // The hand brought back over the bare face: on its first frame the landmark model may still confirm the
+            // face, whose crops' looks jumped since the frame before (a run on a look's change, HandBetweenTurnsTests);
+            // not a hidden face's run.
+            if tracker.handRanOnLook {
+                XCTAssertNotNil(faces.first?.landmarks, "frame \(index)")
+                return
+            }
             hiddenRuns += 1
             palmRuns.append(palm.runs - palmsBefore)
             // Every run names the hand over the face the palm's crop found.

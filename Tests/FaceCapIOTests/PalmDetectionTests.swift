@@ -104,10 +104,7 @@ final class PalmTrackingTests: XCTestCase {
             let frame = index < 60 ? bare : covered
             let before = tracker.palmsRead
             // A held palm reading that names a hand is read again at the next hand run, whatever the count.
-            let handHeld =
-                tracker.lastPalm.map {
-                    $0.mouth >= FaceTracker.handAboutFlag || $0.face >= FaceTracker.handAboutFlag || !$0.parts.isEmpty
-                } ?? false
+            let handHeld = tracker.lastPalm?.namesHand == true
             let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
             let read = tracker.palmsRead - before
             if index == 0 {

@@ -51,11 +51,7 @@ extension FaceTracker {
     func livePalmIfDue(_ frame: Frame, _ points: [SIMD3<Float>]) {
         guard palm != nil, palmEvery > 0 else { return }
         handRunsSincePalm += 1
-        let handHeld =
-            lastPalm.map {
-                $0.mouth >= Self.handAboutFlag || $0.face >= Self.handAboutFlag || !$0.parts.isEmpty
-            } ?? false
-        guard handRunsSincePalm >= palmEvery || handHeld else { return }
+        guard handRunsSincePalm >= palmEvery || lastPalm?.namesHand == true else { return }
         handRunsSincePalm = 0
         palmsRead += 1
         lastPalm = palmReading(frame, points, adding: HandReading())

@@ -91,7 +91,7 @@ public final class FaceTracker {
     /// runs on its interval, eyes or not, in the 66 ms such a frame has.
     public var handOnEyeFrames = false
     /// Whether the last `process` call ran the hand model.
-    public private(set) var handRan = false
+    public internal(set) var handRan = false
     /// Frames since the hand model last ran; a fresh tracker, or one just reset, is due at once (a photo's face
     /// that a hand hides is read on its one frame, `hiddenByHandIfDue`).
     var framesSinceHand = FaceTracker.handDueNow
@@ -121,8 +121,10 @@ public final class FaceTracker {
     var runsUnread = [Int](repeating: 0, count: HandLandmarker.crops.count)
     /// Each crop's look when it was last read (`CropLook`), and scratch for a look.
     var lastLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
-    /// Each crop's look on the last frame `cropsChangedNow` looked at, and the runs it made since the last turn.
+    /// Each crop's look on this frame (`takeFrameLooks`, on every frame of a tracked face), how far it moved since the
+    /// frame before (nil on a face's first frame), and the runs `cropsChangedNow` made since the last turn.
     var frameLook = [CropLook?](repeating: nil, count: HandLandmarker.crops.count)
+    var frameJump = [Float?](repeating: nil, count: HandLandmarker.crops.count)
     var lookRuns = 0
     /// Between two turns of a ready face, at most this many runs on the crops whose look changed on their frame
     /// (`cropsChangedNow`; 0: none), each of at most `maxLookCrops` crops.
@@ -179,44 +181,6 @@ public final class FaceTracker {
         self.hand = try hand.map { model throws(ModelError) in try HandLandmarker(model: model, arena: arena) }
         self.palm = try palm.map { model throws(ModelError) in try PalmDetector(model: model, arena: arena) }
         faces.reserveCapacity(8)
-    }
-
-    /// The hand flag on the mouth of the face with `points`, when the hand model is there and it is time, or
-    /// `now` (call after `eyesIfDue`: a frame the eyes ran on waits, unless every frame is read or `now`); at the
-    /// interval of `handCadence` (`.unlit` as `.fixing`).
-    private func handIfDue(_ frame: Frame, _ points: [SIMD3<Float>], now: Bool) -> HandReading? {
-        guard let hand else { return nil }
-        // Counted while skipped too: the first frame the cadence allows a run reads the hand at once.
-        framesSinceHand += 1
-        let everyFrame = handInterval <= 1
-        // Too dark or too bright: read as while fixing, for a hand whose skin is what reads as light (`GuidanceRules`).
-        let slower = handCadence == .fixing || handCadence == .unlit
-        let interval = everyFrame ? 1 : slower ? max(handInterval, handFixingInterval) : handInterval
-        // A photo waiting for its hand reading (`.capture`) gets every crop on this very frame, eye frame or not.
-        let all = now || everyFrame || handCadence == .capture
-        // A hand coming over the mouth is read at the ready interval even where the turn would wait (issue 32 item 5).
-        let turn = framesSinceHand >= interval && (handOnEyeFrames || !eyesRan)
-        let due = all || turn || mouthLookChanged(frame, points)
-        // Between the turns of a ready face: the crops whose look changed on this very frame (`cropsChangedNow`).
-        let changed = due ? [] : cropsChangedNow(frame, points)
-        guard due || !changed.isEmpty else { return nil }
-        handRan = true
-        guard due else { return readCrops(changed.map(\.crop), frame, points, looks: changed.map(\.look)) }
-        framesSinceHand = 0
-        lookRuns = 0
-        if all {
-            let reading = hand.reading(in: frame, landmarks: points).map { palmReading(frame, points, adding: $0) }
-            // Held as each crop's reading, not `complete`: a later frame's merge of them is no reading of every crop.
-            let held = reading.map { HandReading(mouth: $0.mouth, face: $0.face, parts: $0.parts) }
-            for crop in lastHand.indices { lastHand[crop] = held }
-            handCropsRead = HandLandmarker.crops.count
-            // The palms were read with every crop: their reading is held in each crop's now.
-            forgetPalms()
-            for crop in lastLook.indices { lastLook[crop] = look(frame, points, crop) }
-            staggerRunsUnread()
-            return reading
-        }
-        return readCrops(handCropsForRun(frame, points), frame, points, looks: nil)
     }
 
     /// The eyes of the face with `points`, when the iris model is there and it is time (or `now`).
@@ -453,6 +417,9 @@ public final class FaceTracker {
     public func processFullPipeline(_ frame: Frame) -> Float? {
         eyesRan = false
         handRan = false
+        handRanOnLook = false
+        handCropsRead = 0
+        handCropsReadList = []
         let detections = detector.detect(frame)
         let side = Float(min(frame.width, frame.height))
         let roi =
