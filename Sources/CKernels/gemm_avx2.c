@@ -130,7 +130,7 @@ TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long
             s0 = _mm256_loadu_ps(e->alpha + l0);
             s1 = _mm256_loadu_ps(e->alpha + l0 + 8);
         }
-#define FIN(v, r, o, sl) { __m256 t = v; \
+#define FIN(v, r, o, slope) { __m256 t = v; \
             if (RES) t = _mm256_add_ps(t, _mm256_loadu_ps(e->res + (r) * e->res_stride + l0 + (o))); \
             switch (ACT) { \
             case FC_ACT_RELU: t = _mm256_max_ps(zero, t); break; \
@@ -138,7 +138,7 @@ TARGET static inline ALWAYS void block16(const float *a, long lda, long sc, long
             case FC_ACT_RELU_N1_TO_1: \
                 t = _mm256_min_ps(_mm256_set1_ps(1), _mm256_max_ps(_mm256_set1_ps(-1), t)); break; \
             case FC_ACT_PRELU: \
-                t = _mm256_blendv_ps(t, _mm256_mul_ps(t, sl), _mm256_cmp_ps(t, zero, _CMP_LT_OQ)); break; \
+                t = _mm256_blendv_ps(t, _mm256_mul_ps(t, slope), _mm256_cmp_ps(t, zero, _CMP_LT_OQ)); break; \
             default: break; \
             } \
             _mm256_storeu_ps(c + (r) * ldc + l0 + (o), t); }

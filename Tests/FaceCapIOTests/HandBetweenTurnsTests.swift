@@ -26,10 +26,10 @@ final class HandBetweenTurnsTests: XCTestCase {
     }
 
     /// The live loop over `frames` frames, `bare` before `arrival` and `covered` from it; the cadence from the last
-    /// analysis, or `cadence` on every frame.
+    /// analysis, or `cadence` on every frame, or `cadenceAt` of the frame's index.
     private func live(
         _ models: Models, bare: Frame, covered: Frame, arrival: Int, frames: Int, cadence: HandCadence? = nil,
-        configure: (FaceTracker) -> Void = { _ in }
+        configure: (FaceTracker) -> Void = { _ in }, cadenceAt: ((Int) -> HandCadence)? = nil
     ) throws -> [Step] {
         let tracker = try FaceTracker(
             detector: models.detector, landmarks: models.landmarks, iris: models.iris,
@@ -48,8 +48,8 @@ final class HandBetweenTurnsTests: XCTestCase {
         var last: AnalyzerOutput?
         var steps: [Step] = []
         for index in 0..<frames {
-            tracker.handCadence = cadence ?? HandCadence(after: last)
-            tracker.eyeCadence = cadence ?? HandCadence(eyesAfter: last)
+            tracker.handCadence = cadenceAt?(index) ?? cadence ?? HandCadence(after: last)
+            tracker.eyeCadence = cadenceAt?(index) ?? cadence ?? HandCadence(eyesAfter: last)
             var frame = index < arrival ? bare : covered
             frame.timestamp = Double(index) / 30
             let faces = tracker.process(frame)
@@ -129,6 +129,30 @@ final class HandBetweenTurnsTests: XCTestCase {
         }
     }
 
+    /// "The frame before" is the frame before, whatever its cadence: the hand comes while the face is asked something
+    /// else (`fixing`, frames 3 and 4), then the face reads ready again with the hand still there (frame 5, no turn
+    /// yet). The looks were taken on the fixing frames too, so frame 5's looks did not jump since frame 4 and no run is
+    /// made between the turns, and the next run is the turn's. (Looks taken only on the ready frames between turns
+    /// would compare frame 5 with frame 2's bare face and run there.)
+    func testTheFrameBeforeIsTheFrameBeforeWhateverItsCadence() throws {
+        let models = try ModelFiles.loadAllFaceModels()
+        let bare = try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg"))
+        let covered = try ImageFile.read(path: fixturePath("eyes/sergey_hand_eye.jpg"))
+        let steps = try live(
+            models, bare: bare, covered: covered, arrival: 3, frames: 12,
+            cadenceAt: { (3...4).contains($0) ? .fixing : .ready })
+        let label = "\(steps.enumerated().map { "\($0.offset) ran \($0.element.handRan) look \($0.element.onLook)" })"
+        let early = steps.indices.filter { steps[$0].handRan && $0 < 6 }
+        XCTAssertEqual(early, [0], "the face's first frame only: \(label)")
+        XCTAssertFalse(steps[5].onLook, label)
+        let turn = try XCTUnwrap(steps.indices.first { steps[$0].handRan && $0 > 5 }, label)
+        XCTAssertFalse(steps[turn].onLook, "\(turn) is the turn: \(label)")
+        XCTAssertGreaterThan(steps[turn].crops, 0, label)
+        // Held at `ready` throughout, the same clip runs on the frame the hand came.
+        let ready = try live(models, bare: bare, covered: covered, arrival: 3, frames: 5, cadence: .ready)
+        XCTAssertTrue(ready[3].onLook)
+    }
+
     /// `lookJump`: a crop whose look moved past `lookChange` since its last reading counts on its frame only when it
     /// also moved by `lookJump` since the frame before (a hand that came, not a mouth that drifted while talking). The
     /// mouth crop's look with a hand across the mouth against its reading on the bare face: with the frame before as
@@ -204,6 +228,13 @@ final class HandBetweenTurnsTests: XCTestCase {
         XCTAssertEqual(tracker.handCropsRead, 2)
         XCTAssertEqual(tracker.handCropsReadList.first, 0)
         XCTAssertEqual(tracker.handCropsReadList.count, 2)
+        // The next call is no turn and its looks did not change: nothing of the call before is reported again.
+        tracker.handRanOnLook = true
+        _ = tracker.processFullPipeline(try ImageFile.read(path: fixturePath("eyes/sergey_stubble.jpg")))
+        XCTAssertFalse(tracker.handRan)
+        XCTAssertFalse(tracker.handRanOnLook)
+        XCTAssertEqual(tracker.handCropsRead, 0)
+        XCTAssertEqual(tracker.handCropsReadList, [])
     }
 
     /// The cost's bound where looks keep changing (a person talking): a patch over the lips whose halves change

@@ -36,7 +36,11 @@ final class HiddenPalmScheduleTests: XCTestCase {
             // face, whose crops' looks jumped since the frame before (a run on a look's change, HandBetweenTurnsTests);
             // not a hidden face's run.
             if tracker.handRanOnLook {
+                XCTAssertEqual(index, 100, "only where the hand is brought back over the confirmed face")
                 XCTAssertNotNil(faces.first?.landmarks, "frame \(index)")
+                // The run names the hand, or its crops found none and the palms were read on the same frame.
+                XCTAssertTrue(
+                    faces.first?.hand?.namesHand == true || palm.runs > palmsBefore, "frame \(index): hand or palms")
                 return
             }
             hiddenRuns += 1
