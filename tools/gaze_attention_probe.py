@@ -18,7 +18,6 @@ Usage: V/bin/python tools/gaze_attention_probe.py --turned DIR [--degrees 20]
 docs/calibration.md, "Eyes on a screen below the camera", records its figures.
 """
 import argparse
-import csv
 import itertools
 import os
 import sys
@@ -27,6 +26,8 @@ import numpy as np
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import realset  # noqa: E402
 
 # MediaPipe's canonical mesh: each eye's corners, its upper and lower lid contours (corner to corner) and the
 # refined iris centre. "right" is the person's right eye (left in the picture).
@@ -93,11 +94,7 @@ def main():
     ap.add_argument('--turned', required=True, help="gaze_down_probe.py's --out folder")
     ap.add_argument('--degrees', type=float, default=20)
     args = ap.parse_args()
-    index = os.path.join(ROOT, '.cache', 'realset', 'frames', 'index.tsv')
-    if not os.path.exists(index):
-        sys.exit('no real-photo frames: run `make eval-real` (or tools/realset.py fetch and frames) first')
-    rows = [r for r in csv.DictReader(open(index), delimiter='\t')
-            if r['category'] == 'uncovered' and r['variant'].endswith('_clean')]
+    rows = realset.uncovered_clean_rows()
     read = make_reader()
     on, down, own, same = [], [], [], []
     missing = []

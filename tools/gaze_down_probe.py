@@ -22,7 +22,6 @@ Needs numpy, pillow and ai-edge-litert: the venv `make bench` makes (.cache/lite
 records its figures.
 """
 import argparse
-import csv
 import itertools
 import os
 import sys
@@ -36,6 +35,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, 'reference'))
 import iris_ref  # noqa: E402
 import make_eye_frames as mef  # noqa: E402
+import realset  # noqa: E402
 import ref_interpreter as ri  # noqa: E402
 import ref_pipeline as rp  # noqa: E402
 
@@ -109,11 +109,7 @@ def main():
                     help='compare two readings only when their mouth widths differ by at most this')
     ap.add_argument('--out')
     args = ap.parse_args()
-    index = os.path.join(ROOT, '.cache', 'realset', 'frames', 'index.tsv')
-    if not os.path.exists(index):
-        sys.exit('no real-photo frames: run `make eval-real` (or tools/realset.py fetch and frames) first')
-    rows = [r for r in csv.DictReader(open(index), delimiter='\t')
-            if r['category'] == 'uncovered' and r['variant'].endswith('_clean')]
+    rows = realset.uncovered_clean_rows()
     run = lite_iris()
     if args.out:
         os.makedirs(args.out, mode=0o700, exist_ok=True)

@@ -28,7 +28,6 @@ every tint (issue 32)", records its figures.
 """
 import argparse
 import collections
-import csv
 import json
 import os
 import subprocess
@@ -42,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import gaze_down_probe as probe  # noqa: E402
+import realset  # noqa: E402
 
 VARIANTS = ['grey_0.12', 'grey_0.25', 'grey_0.40', 'grey_0.55', 'grey_0.70', 'brown_0.12', 'brown_0.25',
             'brown_0.40', 'brown_0.55', 'brown_0.70', 'mirror', 'mirror_blue', 'mirror_silver', 'shadow_0.35',
@@ -139,11 +139,7 @@ def main():
                     help="where the lenses go: the iris model's eye corners read by LiteRT (default), or the "
                          "binary's own FaceMesh corners (`analyze --json`; needs no LiteRT)")
     args = ap.parse_args()
-    index = os.path.join(ROOT, '.cache', 'realset', 'frames', 'index.tsv')
-    if not os.path.exists(index):
-        sys.exit('no real-photo frames: run `make eval-real` (or tools/realset.py fetch and frames) first')
-    rows = [r for r in csv.DictReader(open(index), delimiter='\t')
-            if r['category'] == 'uncovered' and r['variant'].endswith('_clean')]
+    rows = realset.uncovered_clean_rows()
     out = args.out or tempfile.mkdtemp(prefix='lens_sweep_')
     os.makedirs(out, mode=0o700, exist_ok=True)
     run = probe.lite_iris() if args.place == 'iris' else None

@@ -293,6 +293,17 @@ def read_tsv(name):
     return out
 
 
+def uncovered_clean_rows():
+    """The index rows of the uncovered real faces' clean frames (`frames` makes them), which the probes read; exits
+    saying how to make them when there are none. Each row's `frame` is its path from the repository's root."""
+    index = os.path.join(FRAMES_DIR, "index.tsv")
+    if not os.path.exists(index):
+        sys.exit("no real-photo frames: run `make eval-real` (or tools/realset.py fetch and frames) first")
+    with open(index, newline="") as f:
+        return [r for r in csv.DictReader(f, delimiter="\t")
+                if r["category"] == "uncovered" and r["variant"].endswith("_clean")]
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
