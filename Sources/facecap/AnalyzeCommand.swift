@@ -82,9 +82,9 @@ enum AnalyzeCommand: Sendable {
         var captured = false
         var last: AnalyzerOutput?
         while try reader.readWholeFrame(into: &frame) {
-            // The hand model's cadence follows the last analysis, as in the wizard (FramePipeline): a photo the
-            // analyzer keeps waits for a reading of every crop (`HandCadence.capture`), which only this gives.
-            tracker.handCadence = HandCadence(after: last)
+            // The hand and iris models' cadences follow the last analysis, as in the wizard (FramePipeline): a photo
+            // the analyzer keeps waits for a reading of every crop (`HandCadence.capture`), which only this gives.
+            tracker.followCadences(after: last)
             let faces = tracker.process(frame)
             let output = analyzer.process(frame, faces: faces)
             last = output

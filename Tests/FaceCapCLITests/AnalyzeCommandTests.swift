@@ -81,6 +81,9 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
         XCTAssertGreaterThanOrEqual(capture, 60, "a whole stability window after the face stopped")
         XCTAssertEqual(frames[capture]["primary"] as? String, "ready")
         XCTAssertEqual(frames[capture]["stability"] as? Double, 1)
+        // Held still and ready, the eyes are read every `eyeInterval` (3) frames.
+        let held = eyeReadings(frames[36..<capture])
+        XCTAssertEqual(Set(zip(held, held.dropFirst()).map { $1 - $0 }), [3], "eyes read on frames \(held)")
         for key in ["hints", "keepFrame", "manualFallback", "guidance", "metrics", "faces"] {
             XCTAssertNotNil(frames[capture][key], key)
         }
@@ -108,6 +111,19 @@ final class AnalyzeCommandTests: ScratchDirectoryTestCase {
         XCTAssertTrue(frames.allSatisfy { $0["capture"] is NSNull })
         XCTAssertEqual(frames[44]["primary"] as? String, "tooDark")
         XCTAssertTrue(frames[50...].contains { ($0["guidance"] as? [String])?.contains("holdStill") == true })
+        // The iris model's cadence follows the last analysis as in the wizard (`FaceTracker.followCadences`): a face
+        // mostly asked to hold still has its eyes read every `eyeFixingInterval` (8) frames, at times every
+        // `eyeInterval` (3) where a frame read ready: 45 frames read 6–8 times, not 15 (every 3rd).
+        let asked = eyeReadings(frames[60...])
+        XCTAssertTrue((3...9).contains(asked.count), "eyes read on frames \(asked)")
+    }
+
+    /// The indices of `frames` whose face's eyes were read on that frame (`eyes.fresh`).
+    private func eyeReadings(_ frames: ArraySlice<[String: Any]>) -> [Int] {
+        frames.indices.filter { index in
+            let face = (frames[index]["faces"] as? [[String: Any]])?.first
+            return (face?["eyes"] as? [String: Any])?["fresh"] as? Bool == true
+        }
     }
 
     func testThresholdsFromAConfigFile() throws {

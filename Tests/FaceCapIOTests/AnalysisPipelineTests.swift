@@ -367,8 +367,8 @@ final class AnalysisPipelineTests: XCTestCase {
         for i in 0..<Int(seconds * 30) {
             let t = Double(i) / 30
             let frame = try scene(subjects(t), gain: gain, noise: noise, seed: UInt64(i + 1), timestamp: t)
-            // The hand model's cadence from the last analysis, as the wizard's `FramePipeline` sets it.
-            tracker.handCadence = HandCadence(after: outputs.last)
+            // The hand and iris models' cadences from the last analysis, as the wizard's `FramePipeline` sets them.
+            tracker.followCadences(after: outputs.last)
             outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
         }
         return outputs
@@ -594,7 +594,7 @@ final class AnalysisPipelineTests: XCTestCase {
         for i in 0..<count {
             var frame = frameAt(i)
             frame.timestamp = Double(i) / 30
-            tracker.handCadence = HandCadence(after: outputs.last)
+            tracker.followCadences(after: outputs.last)
             outputs.append(analyzer.process(frame, faces: tracker.process(frame)))
             if tracker.handRan { hand.append(i) }
         }

@@ -234,8 +234,7 @@ final class HandTrackingTests: XCTestCase {
                     continue
                 }
                 cadence.apply(to: tracker)
-                tracker.handCadence = HandCadence(after: last)
-                tracker.eyeCadence = HandCadence(eyesAfter: last)
+                tracker.followCadences(after: last)
                 var frame = index < arrival ? bare : hand
                 frame.timestamp = t
                 let faces = tracker.process(frame)
@@ -272,8 +271,7 @@ final class HandTrackingTests: XCTestCase {
         var waited = false
         for index in 0..<90 {
             frame.timestamp = Double(index) / 30
-            tracker.handCadence = HandCadence(after: last)
-            tracker.eyeCadence = HandCadence(eyesAfter: last)
+            tracker.followCadences(after: last)
             if last?.awaitsHand == true { XCTAssertEqual(tracker.handCadence, .capture, "frame \(index)") }
             let faces = tracker.process(frame)
             if faces.first?.hand?.complete == true { completeReadings.append(frame.timestamp) }

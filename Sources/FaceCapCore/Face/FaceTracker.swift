@@ -79,6 +79,14 @@ public final class FaceTracker {
     /// What the iris model's cadence follows (`HandCadence(eyesAfter:)`): `.ready` keeps `eyeInterval`, any other
     /// takes `eyeFixingInterval`.
     public var eyeCadence = HandCadence.ready
+
+    /// Sets both models' cadences for the next frame from the last frame's analysis (nil: none yet, or the last frame
+    /// only shown), as the live wizard does before each frame; `facecap analyze` on a clip does the same, so that its
+    /// figures are the wizard's.
+    public func followCadences(after output: AnalyzerOutput?) {
+        handCadence = HandCadence(after: output)
+        eyeCadence = HandCadence(eyesAfter: output)
+    }
     /// The hand model's interval while the face is asked something else (`HandCadence.fixing`): every twelfth
     /// frame is 2.5 readings a second, 0.40–0.43 s apart with the eye frames skipped, inside the analyzer's
     /// `handMemory` (0.5 s), so a hand that was seen stays said between the runs; half the model's cost on a face

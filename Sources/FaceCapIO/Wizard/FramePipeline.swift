@@ -89,14 +89,12 @@ final class FramePipeline {
         let current = incoming
         // The hand model's cadence follows the last analysis (`HandCadence`): a hand matters most when ready. The
         // tracker's intervals follow the rate frames are analysed at (`AnalysisCadence`).
-        let handCadence = HandCadence(after: latestAnalysis)
-        let eyeCadence = HandCadence(eyesAfter: latestAnalysis)
+        let last = latestAnalysis
         let rate = cadence
         guard
             let faces = tracker.live({ tracker in
                 rate.apply(to: tracker)
-                tracker.handCadence = handCadence
-                tracker.eyeCadence = eyeCadence
+                tracker.followCadences(after: last)
                 return tracker.process(current)
             })
         else {
