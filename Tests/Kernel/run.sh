@@ -10,8 +10,8 @@
 # PATH is the facecap binary relative to the repository (default .build/release/facecap). The guest
 # sees this machine's root read-only over virtio-9p, so it runs the very binaries built here. GLOB
 # selects scenarios by name (e.g. 'wizard*'; see Tests/Kernel/expected-checks). --set hands a setting
-# to guest.sh: soak_seconds (wizard_soak, default 180), signal_runs (wizard_signals, default 12),
-# signal_seed (default random). --slow SHIFT makes the guest slow on purpose, to show that no check fails for
+# to guest.sh: soak_seconds (wizard_soak, default 180), soak_warm_frames and soak_frames (its warm-up and the
+# frames after it, default 60 and 90), signal_runs (wizard_signals, default 12), signal_seed (default random). --slow SHIFT makes the guest slow on purpose, to show that no check fails for
 # speed alone: qemu's `-icount shift=SHIFT,sleep=on` gives each guest instruction 2^SHIFT ns of the guest's
 # time, so its processor runs as if it were that slow, whatever the host, while time spent idle (waiting for the
 # host's files over 9p) passes as it does (with sleep=off it jumped to the next timer, and loading a model took
@@ -52,11 +52,12 @@ while [ $# -gt 0 ]; do
         --only) only=$2; guest_args+=("only=$2"); shift 2 ;;
         --set)
             case "$2" in
-                signal_runs=*|soak_seconds=*|signal_seed=*)
+                signal_runs=*|soak_seconds=*|soak_warm_frames=*|soak_frames=*|signal_seed=*)
                     [[ ${2#*=} =~ ^[0-9]+$ ]] || { echo "error: --set $2: the value is a whole number" >&2; exit 64; }
                     [[ $2 == signal_runs=* ]] && signal_runs=${2#signal_runs=}
                     guest_args+=("$2") ;;
-                *) echo "error: --set takes soak_seconds=N, signal_runs=N or signal_seed=N, not $2" >&2; exit 64 ;;
+                *) echo "error: --set takes soak_seconds=N, soak_warm_frames=N, soak_frames=N, signal_runs=N or" \
+                       "signal_seed=N, not $2" >&2; exit 64 ;;
             esac
             shift 2 ;;
         --slow)
