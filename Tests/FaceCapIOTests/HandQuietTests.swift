@@ -22,15 +22,20 @@ final class HandQuietTests: XCTestCase {
         return moved
     }
 
-    /// One predicate says whether a reading names a hand (`HandReading.namesHand`: a flag of `handAboutFlag`, or a
-    /// part), and `handAbout` (two crops a run) is it on some crop's last reading, or a crop not read yet.
-    func testAReadingNamesAHandByItsFlagOrAPart() throws {
+    /// One predicate says whether a reading says a hand is about (`HandReading.saysHandAbout`: a flag of
+    /// `handAboutFlag`, or a part), and `handAbout` (two crops a run) is it on some crop's last reading, or a crop not
+    /// read yet; another whether it names a cover (`namesCover`: a part), which a flag alone, however high, does not.
+    func testAReadingSaysAHandIsAboutByItsFlagOrAPartAndNamesACoverByAPart() throws {
         let limit = FaceTracker.handAboutFlag
-        XCTAssertFalse(HandReading().namesHand)
-        XCTAssertFalse(HandReading(mouth: limit.nextDown, face: limit.nextDown).namesHand)
-        XCTAssertTrue(HandReading(mouth: limit).namesHand)
-        XCTAssertTrue(HandReading(face: limit).namesHand)
-        XCTAssertTrue(HandReading(parts: [.leftCheek]).namesHand)
+        XCTAssertFalse(HandReading().saysHandAbout)
+        XCTAssertFalse(HandReading(mouth: limit.nextDown, face: limit.nextDown).saysHandAbout)
+        XCTAssertTrue(HandReading(mouth: limit).saysHandAbout)
+        XCTAssertTrue(HandReading(face: limit).saysHandAbout)
+        XCTAssertTrue(HandReading(parts: [.leftCheek]).saysHandAbout)
+        XCTAssertFalse(HandReading().namesCover)
+        XCTAssertFalse(HandReading(mouth: limit, face: HandLandmarker.partFlag.nextDown).namesCover)
+        XCTAssertFalse(HandReading(mouth: 1, face: 1).namesCover)
+        XCTAssertTrue(HandReading(parts: [.leftCheek]).namesCover)
         let models = try ModelFiles.loadAllFaceModels()
         let tracker = try FaceTracker(detector: models.detector, landmarks: models.landmarks, hand: models.hand)
         XCTAssertTrue(tracker.handAbout, "no crop read yet")

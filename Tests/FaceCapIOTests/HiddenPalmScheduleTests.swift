@@ -38,9 +38,9 @@ final class HiddenPalmScheduleTests: XCTestCase {
             if tracker.handRanOnLook {
                 XCTAssertEqual(index, 100, "only where the hand is brought back over the confirmed face")
                 XCTAssertNotNil(faces.first?.landmarks, "frame \(index)")
-                // The run names the hand, or its crops found none and the palms were read on the same frame.
+                // The run names a cover, or its crops named no part and the palms were read on the same frame.
                 XCTAssertTrue(
-                    faces.first?.hand?.namesHand == true || palm.runs > palmsBefore, "frame \(index): hand or palms")
+                    faces.first?.hand?.namesCover == true || palm.runs > palmsBefore, "frame \(index): cover or palms")
                 return
             }
             hiddenRuns += 1

@@ -88,7 +88,7 @@ final class PalmTrackingTests: XCTestCase {
 
     /// The live loop (issue 32, palms in the wizard): a tracked face's hand runs that read some crops read the palms
     /// on every `palmEvery`-th of them (the turns; a run on a look's change between reads them only where its crops
-    /// found no hand), never between; their reading is held with the face until the next, and forgotten with it; a
+    /// name no part), never between; their reading is held with the face until the next, and forgotten with it; a
     /// frame that reads every crop reads the palms itself and starts the count again.
     func testTheLiveLoopReadsThePalmsEveryFewHandRunsAndHoldsTheirReading() throws {
         let models = try ModelFiles.loadAllFaceModels()
@@ -103,8 +103,8 @@ final class PalmTrackingTests: XCTestCase {
         for index in 0..<120 {
             let frame = index < 60 ? bare : covered
             let before = tracker.palmsRead
-            // A held palm reading that names a hand is read again at the next hand run, whatever the count.
-            let handHeld = tracker.lastPalm?.namesHand == true
+            // A held palm reading that says a hand is about is read again at the next hand run, whatever the count.
+            let handHeld = tracker.lastPalm?.saysHandAbout == true
             let face = try XCTUnwrap(tracker.process(frame).first, "frame \(index)")
             let read = tracker.palmsRead - before
             if index == 0 {
@@ -120,7 +120,7 @@ final class PalmTrackingTests: XCTestCase {
             }
             XCTAssertLessThan(tracker.handCropsRead, HandLandmarker.crops.count, "frame \(index)")
             // A run between the turns, on the crops whose look changed on this frame, reads the palms only when those
-            // crops found no hand, and is no turn of theirs.
+            // crops name no part, and is no turn of theirs.
             if tracker.handRanOnLook {
                 XCTAssertLessThanOrEqual(read, 1, "frame \(index): a run on a look's change")
                 if read == 1 { sincePalm = 0 }

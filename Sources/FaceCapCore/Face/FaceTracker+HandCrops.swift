@@ -118,7 +118,8 @@ extension FaceTracker {
 
     /// Reads the hand model on `crops` of the face with `points`: on a turn (`looks` nil; the palms too when theirs is
     /// due, `livePalmIfDue`), or on the crops whose look changed (`looks`, theirs, `cropsChangedNow`; the palms too
-    /// when those crops found no hand: a hand over one eye is framed by its palm's crop, not by theirs); the reading is
+    /// when those crops name no part, `namesCover`: a hand over one eye is framed by its palm's crop, not by theirs,
+    /// which may read it as a weak flag alone); the reading is
     /// these crops' with the other crops' and the palms' last ones on this face (held: not `complete`). Nil when the
     /// frame's data is too short.
     func readCrops(_ crops: [Int], _ frame: Frame, _ points: [SIMD3<Float>], looks: [CropLook]?) -> HandReading? {
@@ -141,8 +142,9 @@ extension FaceTracker {
                 lastLook[crop] = look
                 runsUnread[crop] = 0
             }
-            // The crops found no hand: one they do not frame (over one eye) is the palm's own crop's, read now.
-            if !fresh.namesHand, palm != nil, palmEvery > 0 {
+            // The crops name no part (no hand, or a weak flag): a hand they do not frame (over one eye) is the palm's
+            // own crop's, read now.
+            if !fresh.namesCover, palm != nil, palmEvery > 0 {
                 palmsRead += 1
                 handRunsSincePalm = 0
                 lastPalm = palmReading(frame, points, adding: HandReading())
@@ -186,7 +188,7 @@ extension FaceTracker {
     /// Whether a hand was about on this face: some crop's last reading has a flag of at least `handAboutFlag`, or
     /// some crop has no reading yet.
     var handAbout: Bool {
-        lastHand.contains { $0?.namesHand ?? true }
+        lastHand.contains { $0?.saysHandAbout ?? true }
     }
 
     /// The look of crop `crop` of the face with `points` (`CropLook`).
@@ -207,10 +209,17 @@ extension FaceTracker {
 }
 
 extension HandReading {
-    /// Whether this reading names a hand: a flag of at least `FaceTracker.handAboutFlag`, or a part covered. What keeps a
-    /// live run at two crops (`FaceTracker.handAbout`), what has a run on a look's change read the palms when its crops
-    /// find none (`readCrops`), and what has a held palm reading read again at the next hand run (`livePalmIfDue`).
-    public var namesHand: Bool {
+    /// Whether this reading says a hand is about: a flag of at least `FaceTracker.handAboutFlag`, or a part covered.
+    /// What keeps a live run at two crops (`FaceTracker.handAbout`) and has a held palm reading read again at the next
+    /// hand run (`livePalmIfDue`): a weak flag is a hand coming or going, worth watching.
+    public var saysHandAbout: Bool {
         mouth >= FaceTracker.handAboutFlag || face >= FaceTracker.handAboutFlag || !parts.isEmpty
     }
+
+    /// Whether this reading names a cover: a part under the hand (only from a flag of at least
+    /// `HandLandmarker.partFlag`). What spares a run on a look's change the palms (`readCrops`): a weak flag with no
+    /// part is under what the analyzer names anew (`minHandOverMouth`, `minHandOverFace`), so the palms are read on
+    /// that frame as when the crops found no hand (issue 32 item 5: on the live set, the run on most of the hand's first
+    /// frames left `ready` read a flag of 0.25–0.39 and no part; docs/calibration.md).
+    public var namesCover: Bool { !parts.isEmpty }
 }

@@ -45,13 +45,14 @@ extension FaceTracker {
     public static let defaultPalmEvery = 3
 
     /// Reads the palms on this live hand run when it is their turn (`palmEvery`), into `lastPalm`; and on every hand
-    /// run while their last reading names a hand (a flag of at least `handAboutFlag`, or parts), so that a cover only
-    /// the palm sees clears at the next hand run once the hand goes, not up to `palmEvery` runs later (as each crop's
-    /// held reading is read again once its look changes). That costs a palm run a hand run only while a hand is there.
+    /// run while their last reading says a hand is about (`saysHandAbout`: a flag of at least `handAboutFlag`, or
+    /// parts), so that a cover only the palm sees clears at the next hand run once the hand goes, not up to
+    /// `palmEvery` runs later (as each crop's held reading is read again once its look changes). That costs a palm run
+    /// a hand run only while a hand is there.
     func livePalmIfDue(_ frame: Frame, _ points: [SIMD3<Float>]) {
         guard palm != nil, palmEvery > 0 else { return }
         handRunsSincePalm += 1
-        guard handRunsSincePalm >= palmEvery || lastPalm?.namesHand == true else { return }
+        guard handRunsSincePalm >= palmEvery || lastPalm?.saysHandAbout == true else { return }
         handRunsSincePalm = 0
         palmsRead += 1
         lastPalm = palmReading(frame, points, adding: HandReading())
